@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Idempotent: creates .venv with irisrl and everything its tests and local launches need.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3.11}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+if ! .venv/bin/python -c "import irisrl, iris, ray, s3fs, moto, hydra" 2>/dev/null \
+   || [ pyproject.toml -nt .venv/.irisrl-installed ]; then
+  .venv/bin/pip install -q --disable-pip-version-check -e ".[iris,runtime,observe,test]"
+  touch .venv/.irisrl-installed
+fi

@@ -1,0 +1,101 @@
+"""Root command. Subcommands load lazily so that `validate` and `launch --dry-run` import
+nothing heavy (iris, ray, fsspec, huggingface_hub, matplotlib)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from irisrl.util.errors import IrisrlError
+from irisrl.util.exitcodes import Exit
+
+# command name -> "module:attribute"; each module owns one command (or group).
+COMMANDS: dict[str, str] = {
+    "validate": "irisrl.cli.validate_cmd:validate",
+    "launch": "irisrl.cli.launch_cmd:launch",
+    "port": "irisrl.cli.port_cmd:port",
+    "smoke-config": "irisrl.cli.smoke_cmd:smoke_config",
+    "cluster": "irisrl.cli.cluster_cmd:cluster",
+    "status": "irisrl.cli.job_cmds:status",
+    "watch": "irisrl.cli.job_cmds:watch",
+    "kill": "irisrl.cli.job_cmds:kill",
+    "runs": "irisrl.cli.job_cmds:runs",
+    "health": "irisrl.cli.observe_cmds:health",
+    "logs": "irisrl.cli.observe_cmds:logs",
+    "progress": "irisrl.cli.observe_cmds:progress",
+}
+
+HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.
+
+\b
+Examples:
+  irisrl validate examples/configs/dense8b_disagg.yaml --num-nodes 7
+  irisrl launch --rl_config examples/configs/dense8b_disagg.yaml --num-nodes 7 --dry-run
+  irisrl launch --local --rl_config examples/configs/smoke_colocated.yaml --num-nodes 2
+  irisrl status /alice/dense8b-r1 --json
+  irisrl health --log rank0.log.gz --log rank1.log
+
+Exit codes: 0 ok, 1 errors/failed/KILL, 2 job absent, 3 could not determine,
+4 pending or running (status), 5 watchdog KILL (watch), 64 usage error.
+"""
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith("irisrl.cli"):
+                return None  # command not built yet
+            raise
+        return getattr(module, attr)
+
+
+@click.group(cls=LazyGroup, help=HELP, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="irisrl")
+def cli() -> None:
+    pass
+
+
+def _print_error(err: IrisrlError) -> None:
+    click.echo(f"error: {err.message}", err=True)
+    if err.fix:
+        click.echo(f"fix:   {err.fix}", err=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI with the project's exit-code table (usage errors exit 64, not 2)."""
+    try:
+        rc = cli.main(args=argv, prog_name="irisrl", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # pragma: no cover - click>=8.2
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        rc = Exit.USAGE
+    except click.UsageError as exc:
+        exc.show()
+        rc = Exit.USAGE
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        rc = Exit.FAIL
+    except click.exceptions.Exit as exc:
+        rc = exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        rc = Exit.USAGE if exc.exit_code == 2 else exc.exit_code
+    except IrisrlError as exc:
+        _print_error(exc)
+        rc = exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        rc = 130
+    except BrokenPipeError:
+        rc = Exit.OK
+    sys.exit(int(rc or 0))

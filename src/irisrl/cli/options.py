@@ -1,0 +1,21 @@
+"""Shared click options. Every two-word flag accepts both spellings (--num-nodes and
+--num_nodes), as operators type the runbook's."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+
+def flag(name: str, *extra: str, **kwargs: Any) -> Callable:
+    """click.option for `name` ("num-nodes") under both dash and underscore spellings."""
+    dashed = "--" + name.replace("_", "-")
+    underscored = "--" + name.replace("-", "_")
+    decls = [dashed] + ([underscored] if underscored != dashed else []) + list(extra)
+    dest = name.replace("-", "_")
+    kwargs.setdefault("show_default", "default" in kwargs and kwargs["default"] is not None)
+    return click.option(*decls, dest, **kwargs)
+
+
+json_flag = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for machines.")

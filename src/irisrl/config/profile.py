@@ -1,0 +1,52 @@
+"""Cluster profiles: the only place cluster-specific facts live (image digest, storage
+root, per-node resources, RL prefix, bundle cap)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from irisrl.util.errors import UsageError
+
+DEFAULT_PROFILE = "cw-us-east-02a"
+
+
+@dataclass(frozen=True)
+class ClusterProfile:
+    name: str
+    gpus_per_node: int
+    gpu_variant: str
+    cpu_cap: int
+    memory: str
+    disk: str
+    storage_root: str
+    legacy_stores: tuple[str, ...]
+    image: str
+    image_skyrl_commit: str
+    rl_prefix: str
+    skyrl_root: str
+    workspace_mount: str
+    egress: bool
+    bundle_cap_bytes: int
+
+    @property
+    def rl_lib(self) -> str:
+        return f"{self.rl_prefix}/lib"
+
+
+def load_profile(name_or_path: str = DEFAULT_PROFILE) -> ClusterProfile:
+    """A shipped profile by name, or a TOML file by path."""
+    path = Path(name_or_path)
+    try:
+        if path.suffix == ".toml" and path.exists():
+            data = tomllib.loads(path.read_text())
+        else:
+            text = resources.files("irisrl").joinpath(f"data/profiles/{name_or_path}.toml").read_text()
+            data = tomllib.loads(text)
+    except (FileNotFoundError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cluster profile {name_or_path!r} not found or unreadable ({exc})",
+                         f"use a shipped profile ({DEFAULT_PROFILE}) or a .toml file path") from None
+    data["legacy_stores"] = tuple(data.get("legacy_stores", ()))
+    return ClusterProfile(**data)

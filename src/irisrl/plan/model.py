@@ -1,0 +1,141 @@
+"""LaunchPlan: frozen data with everything resolved. `launch --dry-run` renders exactly this
+object and `launch` submits exactly this object (submit = backend.submit(plan))."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from irisrl.rules.base import Finding
+
+MASK = "***"
+Mode = Literal["remote", "local"]
+Role = Literal["trainer", "rehearsal"]
+
+
+@dataclass(frozen=True)
+class Device:
+    type: str = "gpu"
+    variant: str = "H100"
+    count: int = 8
+
+
+@dataclass(frozen=True)
+class Resources:
+    cpu: float
+    memory: str   # "512GB"
+    disk: str     # "512GB"
+    device: Device
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cpu": self.cpu, "memory": self.memory, "disk": self.disk,
+                "device": {"type": self.device.type, "variant": self.device.variant, "count": self.device.count}}
+
+
+@dataclass(frozen=True)
+class PlacementGroup:
+    """A placement group SkyRL will request; the rehearsal creates exactly these."""
+    name: str                        # "policy", "ref", "engine-0", "colocated"
+    role: str                        # "policy" | "ref" | "engine" | "colocated"
+    bundles: tuple[dict[str, float], ...]  # e.g. ({"GPU": 1, "CPU": 1}, ...)
+    strategy: str                    # "PACK" | "STRICT_PACK" | "SPREAD" | "STRICT_SPREAD"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "role": self.role, "bundles": [dict(b) for b in self.bundles],
+                "strategy": self.strategy}
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    job_name: str
+    user: str
+    cluster: str
+    image: str
+    num_nodes: int
+    gpus_per_node: int
+    total_gpus: int
+    coscheduling: dict[str, str] | None        # {"group_by": "leafgroup"} when num_nodes > 1
+    resources: Resources
+    priority: str                              # production | interactive | batch
+    max_retries: int
+    rendezvous_dir: str | None
+    skyrl_ref: str | None
+    entrypoint: tuple[str, ...]                # full in-container argv
+    runtime_argv: tuple[str, ...]              # the runtime controller's own arguments
+    command: tuple[str, ...]                   # CMD the controller runs on rank 0 (trainer or rehearsal)
+    hydra_args: tuple[str, ...]
+    env: dict[str, str]                        # the pod env, secrets UNMASKED: never render directly
+    secret_env_keys: tuple[str, ...]
+    ports: tuple[str, ...]
+    placement_groups: tuple[PlacementGroup, ...]
+    budget: dict[str, Any]
+    findings: tuple[Finding, ...]
+    mode: Mode
+    role: Role
+    workspace: str
+    config_path: str
+    config_sha256: str
+    series: str | None = None
+    hparams_fingerprint: str = ""
+    model_path: str | None = None
+    train_data: tuple[str, ...] = ()
+    trials_dir: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)  # kind, sandbox, series (also in env)
+
+    @property
+    def job_id(self) -> str:
+        return f"/{self.user}/{self.job_name}"
+
+    @property
+    def replicas(self) -> int:
+        return self.num_nodes
+
+    def masked_env(self) -> dict[str, str]:
+        secret = set(self.secret_env_keys)
+        return {k: (MASK if k in secret else v) for k, v in sorted(self.env.items())}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (`launch --dry-run --json`, the ledger, health's --plan): secrets masked."""
+        return {
+            "ok": True,
+            "job_id": self.job_id,
+            "job_name": self.job_name,
+            "user": self.user,
+            "cluster": self.cluster,
+            "image": self.image,
+            "num_nodes": self.num_nodes,
+            "gpus_per_node": self.gpus_per_node,
+            "total_gpus": self.total_gpus,
+            "replicas": self.replicas,
+            "coscheduling": self.coscheduling,
+            "resources": self.resources.to_dict(),
+            "priority": self.priority,
+            "max_retries": self.max_retries,
+            "rendezvous_dir": self.rendezvous_dir,
+            "skyrl_ref": self.skyrl_ref,
+            "entrypoint": list(self.entrypoint),
+            "runtime_argv": list(self.runtime_argv),
+            "command": list(self.command),
+            "hydra_args": list(self.hydra_args),
+            "env": self.masked_env(),
+            "secret_env_keys": sorted(self.secret_env_keys),
+            "ports": list(self.ports),
+            "placement_groups": [pg.to_dict() for pg in self.placement_groups],
+            "budget": self.budget,
+            "findings": [f.to_dict() for f in self.findings],
+            "mode": self.mode,
+            "role": self.role,
+            "workspace": self.workspace,
+            "config_path": self.config_path,
+            "config_sha256": self.config_sha256,
+            "series": self.series,
+            "hparams_fingerprint": self.hparams_fingerprint,
+            "model_path": self.model_path,
+            "train_data": list(self.train_data),
+            "trials_dir": self.trials_dir,
+            "tags": dict(self.tags),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, sort_keys=False)

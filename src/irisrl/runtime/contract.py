@@ -1,0 +1,22 @@
+"""Names shared by the launcher (plan/, backends/) and the in-container runtime.
+Stdlib only: the runtime ships with the job onto a stock image."""
+
+LOG_PREFIX = "[irisrl]"                 # every runtime line the health ladder reads starts with this
+BUNDLE_DIR = ".irisrl"                  # added to the workspace bundle by the launcher
+BUNDLE_LIB = ".irisrl/lib"              # holds irisrl/__init__.py and irisrl/runtime/ (shipped code)
+BUNDLE_PLAN = ".irisrl/plan.json"       # the masked LaunchPlan JSON (rehearsal reads it)
+WORKDIR_DEFAULT = "/app"                # IRIS_WORKDIR in the container (remapped to a host dir locally)
+
+# Port names the runtime asks Iris for (IRIS_PORT_<NAME> arrives in the task env).
+RUNTIME_PORTS: tuple[str, ...] = ("ray",)
+
+# irisrl's own variables (never AWS_*/R2_*): a loopback object store for tests/local mode.
+ENV_S3_ENDPOINT = "IRISRL_S3_ENDPOINT_URL"
+ENV_S3_KEY = "IRISRL_S3_ACCESS_KEY_ID"
+ENV_S3_SECRET = "IRISRL_S3_SECRET_ACCESS_KEY"   # a secret: masked in every rendering
+
+# Job tags (also the env the task sees): kind, sandbox provider, series.
+ENV_KIND = "IRISRL_KIND"                # always "agentic-rl"
+ENV_SANDBOX = "IRISRL_SANDBOX"          # "daytona" when the run uses Harbor, else "none"
+ENV_SERIES = "IRISRL_SERIES"
+ENV_JOB_ID = "IRISRL_JOB_ID"

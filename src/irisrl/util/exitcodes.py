@@ -1,0 +1,13 @@
+"""The one exit-code table shared by every irisrl command (README: "Exit codes")."""
+
+from enum import IntEnum
+
+
+class Exit(IntEnum):
+    OK = 0          # success / no errors / NO-KILL / job succeeded
+    FAIL = 1        # errors found, refused by a guard, job failed/killed/worker_failed/unschedulable, KILL
+    ABSENT = 2      # job absent
+    UNKNOWN = 3     # could not determine: unreadable input, controller unreachable, timeout
+    ACTIVE = 4      # job pending or running (status only)
+    WATCHDOG_KILL = 5  # the watchdog saw a KILL verdict (watch only)
+    USAGE = 64      # usage error (bad flags)
