@@ -1,0 +1,23 @@
+"""Suite-wide isolation: every test gets its own HOME and IRISRL_HOME (Iris writes a token
+DB under $HOME/.iris; irisrl keeps its ledger and local-cluster state under IRISRL_HOME)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("IRISRL_HOME", str(home / "irisrl-state"))
+    monkeypatch.setenv("IRISRL_USER", "tester")
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    for key in ("DC_AGENT_SECRET_ENV", "HF_TOKEN", "WANDB_API_KEY", "DAYTONA_API_KEY", "MARIN_ROOT"):
+        monkeypatch.delenv(key, raising=False)
+    return home
