@@ -1,0 +1,91 @@
+"""What irisrl needs from a scheduler backend. The Iris SDK adapter (iris_client.py) is the
+one implementation; unit tests use small in-memory fakes of this Protocol."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Protocol
+
+from irisrl.backends.states import exit_for_state
+
+
+@dataclass(frozen=True)
+class TaskView:
+    index: int
+    state: str
+    exit_code: int | None
+    attempts: int
+    worker: str
+    error: str = ""
+    pending_reason: str = ""
+    started: bool = False   # has run at least once (any attempt has a start time)
+
+
+@dataclass(frozen=True)
+class JobSnapshot:
+    """One authoritative read of a job (the shape of `irisrl status --json`)."""
+    job_id: str
+    state: str
+    state_int: int
+    error: str = ""
+    exit_code: int | None = None
+    failure_count: int = 0
+    preemption_count: int = 0
+    task_count: int = 0
+    task_states: dict[str, int] = field(default_factory=dict)
+    tasks: tuple[TaskView, ...] = ()
+    absent: bool = False
+    pending_reason: str = ""
+
+    @classmethod
+    def missing(cls, job_id: str) -> "JobSnapshot":
+        return cls(job_id=job_id, state="absent", state_int=0, absent=True)
+
+    @property
+    def exit(self) -> int:
+        return int(exit_for_state(self.state, self.absent))
+
+    @property
+    def all_tasks_started(self) -> bool:
+        """Every task has run at least once (check-ins count from here, not from submit)."""
+        return bool(self.tasks) and all(t.started for t in self.tasks)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["tasks"] = [asdict(t) for t in self.tasks]
+        return data
+
+
+@dataclass(frozen=True)
+class JobSummary:
+    job_id: str
+    state: str
+
+
+@dataclass(frozen=True)
+class LogLine:
+    task_index: int
+    attempt: int
+    source: str
+    data: str
+    timestamp_ms: int
+
+
+class Backend(Protocol):
+    """A connected scheduler. Every call is one controller round trip."""
+
+    url: str
+
+    def submit(self, plan: Any, workspace: Any | None) -> str: ...
+    def snapshot(self, job_id: str) -> JobSnapshot: ...
+    def terminate(self, job_id: str) -> None: ...
+    def list_jobs(self, prefix: str | None = None) -> list[JobSummary]: ...
+    def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0) -> list[LogLine]: ...
+    def close(self) -> None: ...
+
+
+def count_states(tasks: Iterable[TaskView]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for t in tasks:
+        counts[t.state] = counts.get(t.state, 0) + 1
+    return counts

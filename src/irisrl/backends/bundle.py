@@ -1,0 +1,69 @@
+"""Ship the runtime with the job, without touching the user's workspace.
+
+Iris bundles the directory given as `workspace=` (git-visible files, its own excludes,
+25 MiB zipped cap). irisrl stages a COPY of the workspace's bundle files into a temp dir and
+adds .irisrl/lib/irisrl/{__init__.py,runtime/*.py} and .irisrl/plan.json (the masked plan),
+then hands the staging dir to Iris. The copy is bounded: staging stops at 4x the bundle cap
+(raw bytes), and Iris's zip check enforces the cap itself. In the task the bundle is
+extracted at $IRIS_WORKDIR (/app in the container, the task's host workdir locally)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from irisrl.runtime import contract
+from irisrl.util.errors import IrisrlError
+
+RAW_CAP_FACTOR = 4
+
+
+def runtime_files() -> list[tuple[Path, str]]:
+    """(source, path inside the bundle) of the shipped runtime code."""
+    import irisrl
+    import irisrl.runtime
+
+    pkg = Path(irisrl.__file__).parent
+    files = [(pkg / "__init__.py", f"{contract.BUNDLE_LIB}/irisrl/__init__.py")]
+    for src in sorted(Path(irisrl.runtime.__file__).parent.glob("*.py")):
+        files.append((src, f"{contract.BUNDLE_LIB}/irisrl/runtime/{src.name}"))
+    return files
+
+
+def workspace_files(workspace: Path) -> list[Path]:
+    """The files Iris itself would bundle from `workspace` (git-visible, minus its excludes)."""
+    from iris.cluster.client.bundle import collect_workspace_files
+
+    return [p for p in collect_workspace_files(workspace)
+            if not p.relative_to(workspace).as_posix().startswith(contract.BUNDLE_DIR + "/")]
+
+
+@contextmanager
+def staged_workspace(workspace: str | Path, plan_json: str, cap_bytes: int) -> Iterator[Path]:
+    """A temp copy of the workspace plus the runtime and plan; removed on exit."""
+    source = Path(workspace).resolve()
+    if not source.is_dir():
+        raise IrisrlError(f"workspace {source} is not a directory", "pass --workspace DIR (default: cwd)")
+    files = workspace_files(source)
+    total = sum(p.stat().st_size for p in files)
+    if total > RAW_CAP_FACTOR * cap_bytes:
+        raise IrisrlError(
+            f"workspace {source} has {total / 2**20:.1f} MiB of bundle files; the Iris bundle cap is "
+            f"{cap_bytes / 2**20:.0f} MiB zipped",
+            "keep data and checkpoints out of the workspace (.gitignore them) or pass a smaller --workspace")
+    with tempfile.TemporaryDirectory(prefix="irisrl-bundle-") as tmp:
+        stage = Path(tmp) / "workspace"
+        stage.mkdir()
+        for src in files:
+            dest = stage / src.relative_to(source)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest)
+        for src, rel in runtime_files():
+            dest = stage / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest)
+        (stage / contract.BUNDLE_PLAN).write_text(plan_json)
+        yield stage

@@ -1,0 +1,221 @@
+"""The Iris SDK adapter (`marin-iris`): every Iris import is lazy, inside a function, so
+`validate` and `launch --dry-run` never load it. Only the SDK's Python API is used; no CLI
+text is parsed and no job id is pasted into SQL or shell text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from irisrl.backends.base import JobSnapshot, JobSummary, LogLine, TaskView, count_states
+from irisrl.backends.states import job_state_name, task_state_name
+from irisrl.util.errors import IrisrlError, UndeterminedError
+
+FORBIDDEN_PREFIXES = ("AWS_", "R2_")
+LOCAL_NET_ENV = {"IRIS_ADVERTISE_HOST": "127.0.0.1", "IRIS_BIND_HOST": "127.0.0.1"}
+
+
+def _job_name(job_id: str) -> Any:
+    from iris.cluster.types import JobName
+
+    try:
+        return JobName.from_wire(job_id)
+    except ValueError as exc:
+        raise IrisrlError(f"{job_id!r} is not a job id ({exc})", "use /<user>/<job> or a bare job name") from None
+
+
+def _is_not_found(exc: BaseException) -> bool:
+    code = getattr(exc, "code", None)
+    return getattr(code, "name", str(code)).upper().endswith("NOT_FOUND")
+
+
+def _unreachable(url: str, exc: BaseException) -> UndeterminedError:
+    return UndeterminedError(f"could not talk to the Iris controller at {url}: {type(exc).__name__}: {exc}",
+                             "check the URL / that the cluster is up (irisrl cluster status)")
+
+
+class IrisBackend:
+    """One connected controller. `kind` is local | url | config (how it was found)."""
+
+    def __init__(self, url: str, kind: str = "url", timeout_ms: int = 30000, token_provider: Any = None,
+                 where: str | None = None) -> None:
+        from iris.client.client import IrisClient
+
+        self.url = url
+        self.kind = kind
+        self.where = where or url   # what the ledger records (URL, or the cluster config path)
+        self.timeout_ms = timeout_ms
+        self.calls = 0  # controller round trips (bench_watch reads it)
+        self._token = token_provider
+        self._client = IrisClient.remote(url, timeout_ms=timeout_ms, token_provider=token_provider)
+
+    # -- reads ---------------------------------------------------------------------------------
+    def snapshot(self, job_id: str) -> JobSnapshot:
+        """One authoritative read: JobStatus carries the per-task list."""
+        name = _job_name(job_id)
+        self.calls += 1
+        try:
+            status = self._client.status(name)
+        except Exception as exc:  # ConnectError NOT_FOUND -> absent; anything else: undetermined
+            if _is_not_found(exc):
+                return JobSnapshot.missing(job_id)
+            raise _unreachable(self.url, exc) from None
+        return snapshot_from_status(job_id, status)
+
+    def list_jobs(self, prefix: str | None = None, running_only: bool = False) -> list[JobSummary]:
+        from iris.rpc import job_pb2
+
+        self.calls += 1
+        try:
+            jobs = self._client.list_jobs(state=job_pb2.JOB_STATE_RUNNING if running_only else None, prefix=prefix)
+        except Exception as exc:
+            raise _unreachable(self.url, exc) from None
+        return [JobSummary(j.job_id, job_state_name(j.state)) for j in jobs if not j.parent_job_id]
+
+    def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0, attempt: int = -1,
+                   tail: bool = False, task_index: int | None = None) -> list[LogLine]:
+        """Log lines of the whole job (or one task), oldest first, after `since_ms`."""
+        from rigging.timing import Timestamp
+
+        target = f"{job_id}/{task_index}" if task_index is not None else job_id
+        self.calls += 1
+        try:
+            entries = self._client.fetch_task_logs(_job_name(target), start=Timestamp.from_ms(since_ms) if since_ms else None,
+                                                   max_lines=max_lines, attempt_id=attempt, tail=tail)
+        except Exception as exc:
+            if _is_not_found(exc):
+                return []
+            raise _unreachable(self.url, exc) from None
+        return [LogLine(_task_index(e.task_id.to_wire()), e.attempt_id, e.source, e.data, e.timestamp.epoch_ms())
+                for e in entries]
+
+    # -- writes --------------------------------------------------------------------------------
+    def terminate(self, job_id: str) -> None:
+        self.calls += 1
+        try:
+            self._client.terminate(_job_name(job_id))
+        except Exception as exc:
+            raise _unreachable(self.url, exc) from None
+
+    def submit(self, plan: Any, workspace: str | Path | None = None, bundle_cap: int = 25 * 2**20) -> str:
+        """Submit a LaunchPlan as one gang job; returns the canonical job id."""
+        from iris.client.client import IrisClient, JobAlreadyExists
+
+        from irisrl.backends.bundle import staged_workspace
+
+        kwargs = submit_kwargs(plan)
+        with staged_workspace(workspace or plan.workspace, plan.to_json(), bundle_cap) as stage:
+            client = IrisClient.remote(self.url, workspace=stage, timeout_ms=max(self.timeout_ms, 180000),
+                                       token_provider=self._token)
+            try:
+                self.calls += 1
+                job = client.submit(**kwargs)
+            except JobAlreadyExists:
+                raise IrisrlError(f"job {plan.job_id} already exists on {self.url}",
+                                  "pick a new --job-name (a fresh name per run)") from None
+            except ValueError as exc:  # bundle too large, bad name
+                raise IrisrlError(f"Iris refused the submission of {plan.job_id}: {exc}",
+                                  "see the message; bundle: keep the workspace under the cap") from None
+            except Exception as exc:
+                raise IrisrlError(f"submitting {plan.job_id} to {self.url} failed: {type(exc).__name__}: {exc}",
+                                  "check the controller (irisrl cluster status) and retry") from None
+            finally:
+                client.shutdown(wait=False)
+        return job.job_id.to_wire()
+
+    def close(self) -> None:
+        self._client.shutdown(wait=False)
+
+    def __enter__(self) -> "IrisBackend":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def submit_kwargs(plan: Any) -> dict[str, Any]:
+    """LaunchPlan -> IrisClient.submit keyword arguments (exactly what goes on the wire)."""
+    from iris.cluster.types import CoschedulingConfig, Entrypoint, ResourceSpec, gpu_device
+    from iris.rpc import job_pb2
+
+    res = plan.resources
+    device = gpu_device(res.device.variant, res.device.count) if res.device.type == "gpu" and res.device.count else None
+    kwargs: dict[str, Any] = dict(
+        entrypoint=Entrypoint.from_command(*plan.entrypoint),
+        name=plan.job_name,
+        user=plan.user,
+        resources=ResourceSpec(cpu=res.cpu, memory=res.memory, disk=res.disk, device=device),
+        environment=exact_environment(pod_env(plan)),
+        ports=list(plan.ports),
+        replicas=plan.replicas,
+        coscheduling=CoschedulingConfig(group_by=plan.coscheduling["group_by"]) if plan.coscheduling else None,
+        max_retries_failure=plan.max_retries,
+        priority_band=job_pb2.PriorityBand.Value(f"PRIORITY_BAND_{plan.priority.upper()}"),
+    )
+    if plan.mode == "remote":
+        kwargs["task_image"] = plan.image
+    return kwargs
+
+
+def pod_env(plan: Any) -> dict[str, str]:
+    """The plan's env, as strings; local plans bind and advertise on loopback."""
+    env = {str(k): str(v) for k, v in plan.env.items()}
+    bad = sorted(k for k in env if k.startswith(FORBIDDEN_PREFIXES))
+    if bad:
+        raise IrisrlError(f"the plan would forward {', '.join(bad)} into the pod",
+                          "AWS_*/R2_* clobber the pod's injected store credentials; remove them from extra_env")
+    if plan.mode == "local":
+        for key, value in LOCAL_NET_ENV.items():
+            env.setdefault(key, value)
+    return env
+
+
+def exact_environment(env: dict[str, str]) -> Any:
+    """An EnvironmentSpec that sends exactly `env`: the SDK's own to_proto() would also copy
+    HF_TOKEN / WANDB_API_KEY from this process's environment, which the plan did not ask for."""
+    from iris.cluster.types import EnvironmentSpec
+
+    class _ExactEnvironment(EnvironmentSpec):
+        def to_proto(self):  # type: ignore[override]
+            proto = super().to_proto()
+            for key in list(proto.env_vars):
+                if key not in env:
+                    del proto.env_vars[key]
+            return proto
+
+    return _ExactEnvironment(env_vars=dict(env))
+
+
+def snapshot_from_status(job_id: str, status: Any) -> JobSnapshot:
+    tasks = tuple(sorted((_task_view(t) for t in status.tasks), key=lambda t: t.index))
+    rank0 = next((t for t in tasks if t.index == 0), None)
+    reasons = [t.pending_reason for t in tasks if t.pending_reason]
+    return JobSnapshot(
+        job_id=status.job_id or job_id,
+        state=job_state_name(status.state),
+        state_int=int(status.state),
+        error=status.error,
+        exit_code=rank0.exit_code if rank0 else None,
+        failure_count=int(status.failure_count),
+        preemption_count=int(status.preemption_count),
+        task_count=int(status.task_count or len(tasks)),
+        task_states=count_states(tasks),
+        tasks=tasks,
+        pending_reason=status.pending_reason or (reasons[0] if reasons else ""),
+    )
+
+
+def _task_view(t: Any) -> TaskView:
+    attempts = list(t.attempts)
+    last = attempts[-1] if attempts else None
+    finished = last is not None and last.HasField("finished_at") and last.finished_at.epoch_ms > 0
+    exit_code = int(last.exit_code) if finished else (int(t.exit_code) if t.HasField("finished_at") else None)
+    started = any(a.HasField("started_at") and a.started_at.epoch_ms > 0 for a in attempts)
+    return TaskView(index=_task_index(t.task_id), state=task_state_name(t.state), exit_code=exit_code,
+                    attempts=len(attempts), worker=t.worker_id, error=t.error, pending_reason=t.pending_reason,
+                    started=started)
+
+
+def _task_index(task_id: str) -> int:
+    tail = task_id.rsplit("/", 1)[-1].split(":", 1)[0]
+    return int(tail) if tail.isdigit() else -1

@@ -1,0 +1,257 @@
+"""irisrl's own local Iris cluster: a background controller process on loopback whose
+workers are fake whole nodes (8 GPUs of the profile's variant, leafgroup attribute).
+
+Layout under $IRISRL_HOME/local-cluster/: local.yaml (generated Iris cluster config),
+state.json (url, pid, nodes; written only by irisrl, so `cluster down` stops only what
+irisrl started), controller.log, url (written by the controller once it listens).
+
+Stdlib only at import time: `cluster status` must stay cheap."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+from irisrl.util.errors import IrisrlError, UndeterminedError
+from irisrl.util.paths import irisrl_home
+
+# --- The client-age lift: the ONE place irisrl patches Iris ---------------------------------
+# The controller rejects clients whose build is older than FRESHNESS_WINDOW (14 days) and
+# every installable marin-iris wheel is older than that. Controllers irisrl starts itself
+# widen the window in their own process. tests/integration/test_iris_local.py fails if the
+# attribute moves.
+CLIENT_AGE_MODULE = "iris.cluster.controller.service"
+CLIENT_AGE_ATTR = "FRESHNESS_WINDOW"
+CLIENT_AGE_WINDOW = datetime.timedelta(days=36500)
+
+
+def lift_client_age_check() -> None:
+    """Widen the controller's client-age window in this process (call before starting it)."""
+    import importlib
+
+    module = importlib.import_module(CLIENT_AGE_MODULE)
+    if not isinstance(getattr(module, CLIENT_AGE_ATTR, None), datetime.timedelta):
+        raise RuntimeError(f"{CLIENT_AGE_MODULE}.{CLIENT_AGE_ATTR} moved or changed type; "
+                           "update irisrl.backends.local_cluster.CLIENT_AGE_* for this marin-iris")
+    setattr(module, CLIENT_AGE_ATTR, CLIENT_AGE_WINDOW)
+
+
+# sitecustomize for controllers started by the real `iris` CLI: patches the module right after
+# it is imported (an import hook, so processes that never import it pay nothing).
+_SHIM = '''"""irisrl shim: widen {module}.{attr} when it is imported (see irisrl.backends.local_cluster)."""
+import datetime, importlib.abc, importlib.util, sys
+
+class _IrisrlClientAgeLift(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != {module!r}:
+            return None
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            sys.meta_path.insert(0, self)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+        def exec_module(module):
+            run(module)
+            if not isinstance(getattr(module, {attr!r}, None), datetime.timedelta):
+                raise RuntimeError("irisrl shim: {module}.{attr} moved")
+            setattr(module, {attr!r}, datetime.timedelta(days={days}))
+        spec.loader.exec_module = exec_module
+        return spec
+
+sys.meta_path.insert(0, _IrisrlClientAgeLift())
+'''
+
+
+def write_client_age_shim(directory: Path) -> Path:
+    """Write sitecustomize.py into `directory`; put it first on PYTHONPATH of an `iris` CLI."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "sitecustomize.py"
+    path.write_text(_SHIM.format(module=CLIENT_AGE_MODULE, attr=CLIENT_AGE_ATTR, days=CLIENT_AGE_WINDOW.days))
+    return path
+
+
+# --- Cluster config --------------------------------------------------------------------------
+
+def local_cluster_yaml(nodes: int, gpus_per_node: int = 8, gpu_variant: str = "H100",
+                       cpu: int = 48, memory: str = "512GB", disk: str = "512GB") -> str:
+    """One scale group per gang size 1..nodes: Iris's local autoscaler only builds a slice
+    whose num_vms equals a coscheduled job's replicas."""
+    lines = ["name: irisrl-local", "platform:", "  local: {}", "controller:", "  local:", "    port: 0",
+             "scale_groups:"]
+    for size in range(1, nodes + 1):
+        lines += [
+            f"  gang-{size}:",
+            f"    num_vms: {size}",
+            f"    max_slices: {max(1, nodes // size)}",
+            f"    resources: {{cpu: {max(cpu, 48)}, ram: {memory}, disk: {disk}, device_type: gpu,"
+            f" device_variant: {gpu_variant}, device_count: {gpus_per_node}, capacity_type: on-demand}}",
+            f"    worker: {{attributes: {{leafgroup: lg-{size}}}}}",
+            f"    slice_template: {{num_vms: {size}, local: {{}}}}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+# --- Environment -------------------------------------------------------------------------------
+# Local tasks inherit the controller's environment, so it starts from an allowlist: no
+# AWS_*, R2_*, tokens or other secrets from the operator's shell.
+ENV_ALLOW = ("HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TERM", "SHELL",
+             "IRISRL_HOME", "IRISRL_USER", "RAY_USAGE_STATS_ENABLED")
+
+
+def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k in ENV_ALLOW}
+    # Tasks run `python ...`: find this interpreter (and its venv's scripts) first.
+    env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "/usr/bin:/bin")])
+    env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    env.update(extra or {})
+    return env
+
+
+# --- Lifecycle ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LocalClusterState:
+    url: str
+    pid: int
+    nodes: int
+    gpus_per_node: int
+    started_at: float
+    config: str
+    log: str
+    owner: str = "irisrl"
+
+
+def state_dir() -> Path:
+    return irisrl_home() / "local-cluster"
+
+
+def read_state(directory: Path | None = None) -> LocalClusterState | None:
+    path = (directory or state_dir()) / "state.json"
+    try:
+        return LocalClusterState(**json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def is_listening(url: str, timeout: float = 1.0) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 80), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def running_state(directory: Path | None = None) -> LocalClusterState | None:
+    """The recorded local cluster if its process is alive and its port answers."""
+    state = read_state(directory)
+    if state and is_alive(state.pid) and is_listening(state.url):
+        return state
+    return None
+
+
+def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_variant: str,
+                     timeout: float = 90.0, tie_to_parent: bool = False) -> LocalClusterState:
+    """Start `python -m irisrl.backends.local_controller` in its own session; wait for its URL."""
+    directory.mkdir(parents=True, exist_ok=True)
+    config = directory / "local.yaml"
+    config.write_text(local_cluster_yaml(nodes, gpus_per_node, gpu_variant))
+    url_file = directory / "url"
+    url_file.unlink(missing_ok=True)
+    log = directory / "controller.log"
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "irisrl.backends.local_controller", "--config", str(config),
+             "--url-file", str(url_file)] + (["--parent-pid", str(os.getpid())] if tie_to_parent else []),
+            cwd=directory, env=scrubbed_env(), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if url_file.exists() and url_file.read_text().strip():
+            state = LocalClusterState(url_file.read_text().strip(), proc.pid, nodes, gpus_per_node,
+                                      time.time(), str(config), str(log))
+            return state
+        if proc.poll() is not None:
+            raise IrisrlError(f"local Iris controller exited with code {proc.returncode} while starting",
+                              f"see its log: {log}")
+        time.sleep(0.1)
+    stop_process_group(proc.pid)
+    raise UndeterminedError(f"local Iris controller did not report its URL within {timeout:.0f}s",
+                            f"see its log: {log}")
+
+
+def start(nodes: int, gpus_per_node: int = 8, gpu_variant: str = "H100",
+          directory: Path | None = None) -> LocalClusterState:
+    """`cluster up --local`: start and record a persistent local cluster."""
+    directory = directory or state_dir()
+    existing = running_state(directory)
+    if existing:
+        raise IrisrlError(f"a local cluster is already up at {existing.url} (pid {existing.pid})",
+                          "use it, or stop it first: irisrl cluster down --local")
+    state = spawn_controller(directory, nodes, gpus_per_node, gpu_variant)
+    (directory / "state.json").write_text(json.dumps(asdict(state), indent=2))
+    return state
+
+
+def stop(directory: Path | None = None, timeout: float = 30.0) -> LocalClusterState | None:
+    """`cluster down --local`: stop the controller irisrl recorded (and its task processes)."""
+    directory = directory or state_dir()
+    state = read_state(directory)
+    if state is None:
+        return None
+    if is_alive(state.pid):
+        stop_process_group(state.pid, timeout)
+    (directory / "state.json").unlink(missing_ok=True)
+    (directory / "url").unlink(missing_ok=True)
+    return state
+
+
+def stop_process_group(pid: int, timeout: float = 30.0) -> None:
+    """SIGTERM the controller (it closes the cluster, which stops its tasks), then SIGKILL
+    whatever is left in its process group after `timeout`."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and _pid_running(pid):
+        time.sleep(0.1)
+    try:
+        os.killpg(pid, signal.SIGKILL)  # stragglers (task processes) share the session/group
+    except (ProcessLookupError, PermissionError):
+        pass
+    _pid_running(pid)
+
+
+def _pid_running(pid: int) -> bool:
+    """Alive and not a zombie (reaps our own child if it exited)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done == pid:
+            return False
+    except ChildProcessError:
+        pass
+    return is_alive(pid)

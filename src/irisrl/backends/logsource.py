@@ -1,0 +1,41 @@
+"""Task logs of one job for observe/ (health, logs, progress): the task list and paged
+fetches per task and attempt, over the job's cluster (resolved like every JOB command)."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+
+from irisrl.backends.base import LogLine, TaskView
+
+
+class IrisLogSource:
+    def __init__(self, job_id: str, target: Any, ledger: Any) -> None:
+        from irisrl.backends.resolve import open_backend
+
+        self.job_id = job_id
+        self._stack = ExitStack()
+        self._backend = self._stack.enter_context(open_backend(target, job_id, ledger))
+
+    @property
+    def cluster(self) -> str:
+        return self._backend.where
+
+    def tasks(self) -> list[TaskView]:
+        """One entry per task: index, state, attempts (ids 0..attempts-1), worker."""
+        return list(self._backend.snapshot(self.job_id).tasks)
+
+    def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[LogLine]:
+        """Up to `max_lines` lines of one task (one attempt, or all with -1) after `since_ms`;
+        page by passing the last line's timestamp_ms + 1."""
+        return self._backend.fetch_logs(self.job_id, since_ms=since_ms, max_lines=max_lines, attempt=attempt,
+                                        task_index=task_index)
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> "IrisLogSource":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

@@ -1,0 +1,48 @@
+"""Iris job and task states by number (FACTS.md section 1) and what they mean to irisrl.
+
+Kept as plain data so `status --json` and the exit-code mapping never need the Iris protos;
+tests/unit/test_states.py checks this table against the installed SDK's enums."""
+
+from __future__ import annotations
+
+from irisrl.util.exitcodes import Exit
+
+JOB_STATES: dict[int, str] = {
+    0: "unspecified", 1: "pending", 2: "building", 3: "running", 4: "succeeded",
+    5: "failed", 6: "killed", 7: "worker_failed", 8: "unschedulable",
+}
+TASK_STATES: dict[int, str] = {
+    **JOB_STATES, 9: "assigned", 10: "preempted", 11: "cosched_failed", 12: "missing",
+}
+
+ACTIVE = frozenset({"pending", "building", "running"})
+FAILED = frozenset({"failed", "killed", "worker_failed", "unschedulable"})
+TERMINAL = FAILED | {"succeeded"}
+
+
+def job_state_name(value: int) -> str:
+    return JOB_STATES.get(int(value), "unspecified")
+
+
+def task_state_name(value: int) -> str:
+    return TASK_STATES.get(int(value), "unspecified")
+
+
+def exit_for_state(state: str, absent: bool = False) -> Exit:
+    """The status/watch exit code: 0 succeeded, 1 failed-ish, 2 absent, 4 active, 3 otherwise."""
+    if absent:
+        return Exit.ABSENT
+    if state == "succeeded":
+        return Exit.OK
+    if state in FAILED:
+        return Exit.FAIL
+    if state in ACTIVE:
+        return Exit.ACTIVE
+    return Exit.UNKNOWN
+
+
+def is_terminal(state: str) -> bool:
+    return state in TERMINAL
+
+
+PRIORITY_BANDS: dict[str, int] = {"production": 1, "interactive": 2, "batch": 3}

@@ -1,0 +1,138 @@
+"""The run ledger: one SQLite row per launch under $IRISRL_HOME/ledger.sqlite.
+
+Stores the masked plan JSON only (LaunchPlan.to_dict() masks secret env values), never a
+secret value. Every query is parameterised: job ids never become SQL text."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from irisrl.util.paths import irisrl_home
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  job_id TEXT NOT NULL,
+  series TEXT,
+  config_path TEXT,
+  config_sha256 TEXT,
+  hparams_fingerprint TEXT,
+  model TEXT,
+  train_data TEXT,            -- JSON list
+  nodes INTEGER,
+  image TEXT,
+  skyrl_ref TEXT,
+  rendezvous_dir TEXT,
+  cluster TEXT,               -- controller URL (or cluster config path) the job went to
+  cluster_kind TEXT,          -- local | url | config
+  sandbox TEXT,               -- daytona | none
+  submitted_at REAL,
+  last_state TEXT,
+  last_seen_at REAL,
+  plan_json TEXT              -- masked LaunchPlan JSON
+);
+CREATE INDEX IF NOT EXISTS runs_job ON runs(job_id);
+CREATE INDEX IF NOT EXISTS runs_series ON runs(series);
+"""
+
+COLUMNS = ("id", "job_id", "series", "config_path", "config_sha256", "hparams_fingerprint", "model",
+           "train_data", "nodes", "image", "skyrl_ref", "rendezvous_dir", "cluster", "cluster_kind",
+           "sandbox", "submitted_at", "last_state", "last_seen_at")
+
+
+def default_ledger_path() -> Path:
+    return irisrl_home() / "ledger.sqlite"
+
+
+class Ledger:
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else default_ledger_path()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=10)
+        conn.row_factory = sqlite3.Row
+        conn.executescript(SCHEMA)
+        return conn
+
+    def record_launch(self, plan: Any, cluster: str, cluster_kind: str, state: str = "pending") -> int:
+        """Remember a submitted plan. `plan` is a LaunchPlan; only its masked JSON is stored."""
+        data = plan.to_dict()
+        now = time.time()
+        row = (data["job_id"], data.get("series"), data.get("config_path"), data.get("config_sha256"),
+               data.get("hparams_fingerprint"), data.get("model_path"), json.dumps(data.get("train_data", [])),
+               data.get("num_nodes"), data.get("image"), data.get("skyrl_ref"), data.get("rendezvous_dir"),
+               cluster, cluster_kind, (data.get("tags") or {}).get("sandbox", "none"), now, state, now,
+               json.dumps(data, sort_keys=True))
+        with closing(self._connect()) as conn, conn:
+            cur = conn.execute(
+                "INSERT INTO runs (job_id, series, config_path, config_sha256, hparams_fingerprint, model,"
+                " train_data, nodes, image, skyrl_ref, rendezvous_dir, cluster, cluster_kind, sandbox,"
+                " submitted_at, last_state, last_seen_at, plan_json)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+            return int(cur.lastrowid or 0)
+
+    def update_state(self, job_id: str, state: str) -> None:
+        """Set the last seen state on the newest row of this job (no-op if irisrl never launched it)."""
+        with closing(self._connect()) as conn, conn:
+            conn.execute("UPDATE runs SET last_state = ?, last_seen_at = ? WHERE id ="
+                         " (SELECT MAX(id) FROM runs WHERE job_id = ?)", (state, time.time(), job_id))
+
+    def runs(self, series: str | None = None) -> list[dict[str, Any]]:
+        sql = f"SELECT {', '.join(COLUMNS)} FROM runs"
+        args: tuple = ()
+        if series is not None:
+            sql += " WHERE series = ?"
+            args = (series,)
+        with closing(self._connect()) as conn:
+            return [_row(r) for r in conn.execute(sql + " ORDER BY id", args)]
+
+    def latest(self, job_id: str) -> dict[str, Any] | None:
+        with closing(self._connect()) as conn:
+            r = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM runs WHERE job_id = ? ORDER BY id DESC LIMIT 1",
+                             (job_id,)).fetchone()
+        return _row(r) if r else None
+
+    def plan_for(self, job_id: str) -> dict | None:
+        """The masked plan JSON of the newest launch of `job_id` (health and progress read it)."""
+        with closing(self._connect()) as conn:
+            r = conn.execute("SELECT plan_json FROM runs WHERE job_id = ? ORDER BY id DESC LIMIT 1",
+                             (job_id,)).fetchone()
+        return json.loads(r["plan_json"]) if r and r["plan_json"] else None
+
+    def find_by_name(self, job_name: str) -> list[str]:
+        """Job ids irisrl launched whose last path segment is `job_name` (bare-name lookup)."""
+        with closing(self._connect()) as conn:
+            rows = conn.execute("SELECT DISTINCT job_id FROM runs WHERE job_id LIKE '/%' ORDER BY id DESC").fetchall()
+        return [r["job_id"] for r in rows if r["job_id"].rsplit("/", 1)[-1] == job_name]
+
+    def series_history(self, series: str) -> list[tuple[str, str]]:
+        """(job_id, hparams_fingerprint) of earlier launches of a series, oldest first."""
+        with closing(self._connect()) as conn:
+            rows = conn.execute("SELECT job_id, hparams_fingerprint FROM runs WHERE series = ? ORDER BY id",
+                                (series,)).fetchall()
+        return [(r["job_id"], r["hparams_fingerprint"] or "") for r in rows]
+
+    def rendezvous_users(self, rendezvous_dir: str) -> list[str]:
+        norm = rendezvous_dir.rstrip("/")
+        with closing(self._connect()) as conn:
+            rows = conn.execute("SELECT job_id FROM runs WHERE rtrim(rendezvous_dir, '/') = ? ORDER BY id",
+                                (norm,)).fetchall()
+        return [r["job_id"] for r in rows]
+
+    def daytona_job_ids(self) -> set[str]:
+        with closing(self._connect()) as conn:
+            rows = conn.execute("SELECT DISTINCT job_id FROM runs WHERE sandbox = 'daytona'").fetchall()
+        return {r["job_id"] for r in rows}
+
+
+def _row(r: sqlite3.Row) -> dict[str, Any]:
+    data = dict(r)
+    if isinstance(data.get("train_data"), str):
+        data["train_data"] = json.loads(data["train_data"])
+    return data
