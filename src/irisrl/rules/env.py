@@ -1,0 +1,120 @@
+"""extra_env rules. The Iris path forwards only the top-level `extra_env:` mapping into the
+pod (values coerced to strings, launcher values win); Kubernetes does not shell-expand it.
+Values of secret-looking keys are never printed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Mapping
+
+from irisrl.config.extra_env_keys import (coerce_env_value, is_cloud_cred_key, is_launcher_key,
+                                          looks_secret)
+from irisrl.rules.base import Finding
+from irisrl.rules.catalogue import rule
+
+SIF_KEYS = ("TRITON_LIBCUDA_PATH",)
+SIF_PREFIXES = ("APPTAINERENV_", "SINGULARITYENV_", "APPTAINER_", "SINGULARITY_")
+SIF_MARKERS = ("/.singularity.d", "/.singularity-d")
+OFFLINE_KEYS = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE")
+NCCL_CRIPPLE_KEYS = ("NCCL_P2P_DISABLE", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE")
+_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _items(ctx: Any) -> Iterator[tuple[str, Any, str]]:
+    for key, value in ctx.view.extra_env.items():
+        yield key, value, f"extra_env.{key}"
+
+
+def _shown(key: str, value: str) -> str:
+    return "(value hidden)" if looks_secret(key) else repr(value)
+
+
+@rule("ENV-MISPLACED", "error", "An extra_env mapping outside the top level (the Iris path ignores it)")
+def env_misplaced(ctx: Any) -> Iterator[Finding]:
+    for section, block in ctx.raw.items():
+        if section != "extra_env" and isinstance(block, Mapping) and isinstance(block.get("extra_env"), Mapping):
+            yield env_misplaced.finding(f"{section}.extra_env", f"`{section}.extra_env` is never forwarded into the pod "
+                                        f"({len(block['extra_env'])} key(s) would be lost)",
+                                        "move these keys to the top-level `extra_env:` mapping")
+
+
+@rule("ENV-SIF", "error", "SIF/Apptainer-only env (APPTAINERENV_*, TRITON_LIBCUDA_PATH, /.singularity.d paths)")
+def env_sif(ctx: Any) -> Iterator[Finding]:
+    for key, value, path in _items(ctx):
+        text = coerce_env_value(value)
+        if key in SIF_KEYS or key.startswith(SIF_PREFIXES) or any(m in text for m in SIF_MARKERS):
+            yield env_sif.finding(path, f"{key} is a SIF/Apptainer-only setting; the gpu-rl image does not have it",
+                                  f"delete {key} from extra_env")
+
+
+@rule("ENV-OFFLINE", "error", "HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE set (the cluster has egress)")
+def env_offline(ctx: Any) -> Iterator[Finding]:
+    if not ctx.profile.egress:
+        return
+    for key, value, path in _items(ctx):
+        text = coerce_env_value(value).strip().lower()
+        if key in OFFLINE_KEYS and text not in ("0", "false", "no", "off", ""):
+            yield env_offline.finding(path, f"{key}={text!r}: {ctx.profile.name} nodes have egress and pull the model "
+                                      "from the Hub; offline mode makes every rank fail to resolve it",
+                                      f"delete {key} from extra_env")
+
+
+@rule("ENV-NCCL-CRIPPLE", "error", "NCCL_P2P_DISABLE/NCCL_NVLS_ENABLE/NCCL_COLLNET_ENABLE (cripple NVLink all-reduce)")
+def env_nccl_cripple(ctx: Any) -> Iterator[Finding]:
+    for key, value, path in _items(ctx):
+        if key in NCCL_CRIPPLE_KEYS:
+            yield env_nccl_cripple.finding(
+                path, f"{key}={coerce_env_value(value)!r} is a GH200/SIF workaround; on H100 + IB it cripples the "
+                "intra-node NVLink all-reduce TP engines depend on", f"delete {key} (use NCCL defaults)")
+
+
+@rule("ENV-UNEXPANDED", "error", "$VAR / ${VAR} in an extra_env value (Kubernetes does not expand it)")
+def env_unexpanded(ctx: Any) -> Iterator[Finding]:
+    for key, value, path in _items(ctx):
+        names = sorted(set(_VAR.findall(coerce_env_value(value))))
+        if names:
+            hint = f" (for LD_LIBRARY_PATH: {ctx.profile.rl_lib})" if key == "LD_LIBRARY_PATH" else ""
+            yield env_unexpanded.finding(path, f"{key} refers to ${', $'.join(names)}, which reaches the pod literally "
+                                         "(no shell expands env values there)",
+                                         f"write the literal value{hint}")
+
+
+@rule("ENV-LD-LIBRARY-PATH", "warning", "LD_LIBRARY_PATH absent or not the image's RL prefix lib")
+def env_ld_library_path(ctx: Any) -> Iterator[Finding]:
+    want = ctx.profile.rl_lib
+    value = ctx.view.extra_env.get("LD_LIBRARY_PATH")
+    if value is None:
+        yield env_ld_library_path.finding("extra_env.LD_LIBRARY_PATH", "LD_LIBRARY_PATH is not set in extra_env",
+                                          f"add `LD_LIBRARY_PATH: {want}` (the image's RL prefix lib)")
+        return
+    entries = coerce_env_value(value).split(":")
+    if want not in entries:
+        yield env_ld_library_path.finding("extra_env.LD_LIBRARY_PATH",
+                                          f"LD_LIBRARY_PATH is {coerce_env_value(value)!r}, without {want}",
+                                          f"set `LD_LIBRARY_PATH: {want}`")
+
+
+@rule("ENV-CLOUD-CREDS", "error", "AWS_*/R2_* in extra_env (they clobber the pod's injected credentials)")
+def env_cloud_creds(ctx: Any) -> Iterator[Finding]:
+    for key, _value, path in _items(ctx):
+        if is_cloud_cred_key(key):
+            yield env_cloud_creds.finding(path, f"{key} would replace the object-store credentials the cluster injects "
+                                          "into every pod (and silently target real AWS S3); irisrl never forwards it",
+                                          f"delete {key} from extra_env")
+
+
+@rule("ENV-COERCED", "info", "A non-string extra_env value, coerced to a string")
+def env_coerced(ctx: Any) -> Iterator[Finding]:
+    for key, value, path in _items(ctx):
+        if not isinstance(value, str):
+            text = coerce_env_value(value)
+            yield env_coerced.finding(path, f"{key} is a {type(value).__name__}; the pod gets the string "
+                                      f"{_shown(key, text)}", f'quote it in the YAML (`{key}: "..."`) to say so')
+
+
+@rule("ENV-COLLISION", "warning", "An extra_env key the launcher sets (the launcher wins)")
+def env_collision(ctx: Any) -> Iterator[Finding]:
+    for key, _value, path in _items(ctx):
+        if is_launcher_key(key):
+            yield env_collision.finding(path, f"{key} is set by the launcher; the config's value is ignored",
+                                        f"delete {key} from extra_env")
