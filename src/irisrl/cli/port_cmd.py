@@ -1,0 +1,83 @@
+"""`irisrl port`: rewrite a Jupiter (Apptainer SIF, 4-GPU GH200) config into the Iris form."""
+
+from __future__ import annotations
+
+import click
+
+from irisrl.cli.options import flag, json_flag
+from irisrl.cli.rewrite_common import (check_config, check_output_path, emit_json, json_payload, load_input,
+                                       refusal_json, render_text)
+from irisrl.util.errors import IrisrlError
+from irisrl.util.exitcodes import Exit
+
+EPILOG = """\b
+Examples:
+  irisrl port examples/jupiter/dense8b_gh200_sif.yaml -o cloud/iris/configs/dense8b.yaml --from-num-nodes 14
+  irisrl port jupiter.yaml -o iris.yaml --from-gpus-per-node 4 --json
+
+\b
+What it does (runbook section 4), each change printed with its rule ID:
+  CFG-CONTAINER        drop container/sif/apptainer/conda/binds/pydeps blocks; move
+                       container.extra_env into top-level extra_env (top level wins a collision)
+  ENV-SIF              drop APPTAINERENV_X/SINGULARITYENV_X duplicates (rename when X is unset),
+                       TRITON_LIBCUDA_PATH, LIBRARY_PATH into /.singularity.d
+  ENV-OFFLINE          drop HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE, HF_DATASETS_OFFLINE
+  ENV-NCCL-CRIPPLE     drop NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE, NCCL_COLLNET_ENABLE
+  ENV-UNEXPANDED       $CONDA_PREFIX -> the image's RL prefix; drop other $VAR uses
+  ENV-LD-LIBRARY-PATH  LD_LIBRARY_PATH starts with the literal RL prefix lib
+  ENV-CLOUD-CREDS      drop AWS_*/R2_* (they clobber the pod's injected credentials)
+  TOPO-NODES           *_num_nodes x FROM_GPUS / 8 (refused when not whole)
+  TOPO-GPUS-PER-NODE-FORCED  *_num_gpus_per_node -> 8
+  ENG-EXPLICIT         disaggregated with num_inference_engines null: pinned to
+                       (FROM_NODES x FROM_GPUS - trainer GPUs) / (tp x pp x dp)
+  CFG-DB-REGISTRATION  enable_db_registration -> false
+vLLM serve flags and disable_custom_all_reduce are kept. Env values are never printed.
+The result is validated like `irisrl validate`; exit 1 if it still has errors.
+
+\b
+Exit codes: 0 ported and clean; 1 refused (nothing written) or still has errors; 64 bad flags.
+"""
+
+
+@click.command(epilog=EPILOG, short_help="Port a Jupiter (Apptainer/SIF, GH200) config to Iris.")
+@click.argument("jupiter_config", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False),
+              help="Where to write the ported YAML (no comments).")
+@flag("from-gpus-per-node", type=click.IntRange(1, 64), default=4, help="GPUs per node of the source cluster.")
+@flag("from-num-nodes", type=click.IntRange(min=1), default=None,
+      help="Node count of the Jupiter launch; needed to pin num_inference_engines when disaggregated.")
+@flag("workspace", type=click.Path(file_okay=False), default=None,
+      help="Workspace the config's assets are relative to (as for validate; default: the current directory).")
+@flag("cluster-profile", default=None, help="Cluster profile name or .toml path (default: cw-us-east-02a).")
+@json_flag
+@click.pass_context
+def port(ctx: click.Context, jupiter_config: str, output: str, from_gpus_per_node: int,
+         from_num_nodes: int | None, workspace: str | None, cluster_profile: str | None, as_json: bool) -> None:
+    """Rewrite JUPITER_CONFIG (Apptainer/SIF, 4-GPU GH200 nodes) into the Iris/Docker form."""
+    from irisrl.config.edits import write_yaml
+    from irisrl.config.port import port_config
+    from irisrl.config.profile import DEFAULT_PROFILE, load_profile
+
+    try:
+        check_output_path(jupiter_config, output)
+        profile = load_profile(cluster_profile or DEFAULT_PROFILE)
+        result = port_config(load_input(jupiter_config), profile, from_gpus_per_node, from_num_nodes)
+        write_yaml(output, result.config)
+    except IrisrlError as err:
+        if not as_json:
+            raise
+        emit_json(refusal_json(jupiter_config, err))
+        ctx.exit(err.exit_code)
+    check = check_config(output, profile, workspace)
+    launch = _launch_hint(output, check.num_nodes)
+    if as_json:
+        emit_json(json_payload(jupiter_config, output, result.changes, check, launch_command=launch))
+    else:
+        footer = [f"next: {launch}"] if check.ok else ["fix the errors above in the ported file, then: " + launch]
+        render_text(f"port {jupiter_config} -> {output}", result.changes, check, output, footer)
+    ctx.exit(Exit.OK if check.ok else Exit.FAIL)
+
+
+def _launch_hint(path: str, num_nodes: int | None) -> str:
+    nodes = f" --num-nodes {num_nodes}" if num_nodes else ""
+    return f"irisrl launch --rl_config {path}{nodes} --dry-run"

@@ -1,0 +1,103 @@
+"""What `port` and `smoke-config` share: load the input config, write the output, check it
+with the rule catalogue, and render the list of changes (text table or one JSON object)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import click
+
+from irisrl.config.edits import Change
+from irisrl.rules.base import Finding
+from irisrl.util.errors import IrisrlError, UsageError
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    findings: tuple[Finding, ...]
+    budget: dict[str, Any] | None
+    budget_text: str
+    num_nodes: int | None
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+
+def load_input(path: str) -> dict[str, Any]:
+    """The input config as a mapping; unreadable or not a mapping is an error (exit 1)."""
+    from irisrl.config.load import load_config
+
+    loaded = load_config(path)
+    bad = [f for f in loaded.findings if f.severity == "error" and not f.message.startswith("required section")]
+    if bad or not loaded.raw:
+        first = bad[0] if bad else None
+        raise IrisrlError(f"{path}: {first.message if first else 'the config is empty'}",
+                          first.fix if first else "pass an RL config YAML with trainer: and generator: sections")
+    return loaded.raw
+
+
+def check_output_path(src: str, out: str) -> None:
+    if Path(out).resolve() == Path(src).resolve():
+        raise UsageError(f"-o {out} is the input file itself", "write the result to a new file")
+    if Path(out).is_dir():
+        raise UsageError(f"-o {out} is a directory", "give a file path such as out/config.yaml")
+
+
+def check_config(path: str, profile: Any, workspace: str | None = None) -> CheckResult:
+    """Run the config scope of the rule catalogue on the written file, as `validate` does."""
+    from irisrl.rules.catalogue import run_rules
+    from irisrl.rules.context import build_context
+
+    ctx = build_context(path, gpus_per_node=profile.gpus_per_node, workspace=workspace, profile=profile)
+    findings = tuple(run_rules(ctx, ("config",)))
+    budget = ctx.budget
+    return CheckResult(findings, budget.to_dict(), budget.describe(), budget.num_nodes)
+
+
+def render_text(title: str, changes: Iterable[Change], check: CheckResult, out: str, footer: list[str]) -> None:
+    """Aligned columns, one change per line (long messages run on rather than wrap)."""
+    changes = list(changes)
+    click.echo(f"{title}: {len(changes)} change(s)")
+    rows = [("RULE", "PATH", "CHANGE")] + [(c.rule, c.path, c.message) for c in changes]
+    rule_w = max(len(r[0]) for r in rows)
+    path_w = max(len(r[1]) for r in rows)
+    for rule_id, path, message in rows if changes else ():
+        click.echo(f"  {rule_id:<{rule_w}}  {path:<{path_w}}  {message}")
+    click.echo(f"wrote {out} (YAML, no comments)")
+    _render_findings(check)
+    for line in footer:
+        click.echo(line)
+
+
+def _render_findings(check: CheckResult) -> None:
+    errors = [f for f in check.findings if f.severity == "error"]
+    warnings = [f for f in check.findings if f.severity == "warning"]
+    verdict = "ok" if check.ok else "still has errors"
+    click.echo(f"validation: {verdict} ({len(errors)} error(s), {len(warnings)} warning(s))")
+    width = max((len(f.rule) for f in check.findings), default=0)
+    for f in check.findings:  # already sorted: errors, warnings, infos
+        click.echo(f"  {f.severity:<7}  {f.rule:<{width}}  {f.path}: {f.message}")
+        if f.fix and f.severity != "info":
+            click.echo(f"  {'':<7}  {'':<{width}}  fix: {f.fix}")
+    if check.budget_text:
+        click.echo(f"budget: {check.budget_text}")
+
+
+def json_payload(src: str, out: str, changes: Iterable[Change], check: CheckResult, **extra: Any) -> dict[str, Any]:
+    return {"config": src, "output": out, "ok": check.ok, "written": True,
+            "changes": [c.to_dict() for c in changes],
+            "findings": [f.to_dict() for f in check.findings],
+            "budget": check.budget, "num_nodes": check.num_nodes, **extra}
+
+
+def emit_json(payload: dict[str, Any]) -> None:
+    click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+
+
+def refusal_json(src: str, err: IrisrlError) -> dict[str, Any]:
+    return {"config": src, "ok": False, "written": False, "changes": [],
+            "error": {"message": err.message, "fix": err.fix}}
