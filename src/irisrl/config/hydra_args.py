@@ -41,7 +41,7 @@ CONSUMED_KEYS: dict[str, str] = {
     "entrypoint": "the SkyRL entrypoint module",
 }
 # Blocks another rule already reports (CFG-CONTAINER): not reported twice.
-CONTAINER_KEYS = frozenset({"container", "sif", "apptainer", "conda", "binds", "pydeps"})
+CONTAINER_KEYS = frozenset({"container", "sif", "apptainer", "singularity", "conda", "binds", "pydeps"})
 
 # A key path element Hydra accepts unquoted (grammar ID); dict-literal keys likewise.
 _KEY_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$\-]*$")
@@ -190,7 +190,7 @@ def unforwarded_findings(raw: Mapping[str, Any]) -> list[Finding]:
     """Top-level keys that would not reach the trainer (CFG-UNFORWARDED, error)."""
     findings = []
     for key in raw:
-        if key in FORWARDED_SECTIONS or key in CONSUMED_KEYS or key in CONTAINER_KEYS:
+        if key in FORWARDED_SECTIONS or key in CONSUMED_KEYS or str(key).lower() in CONTAINER_KEYS:
             continue
         findings.append(Finding(
             RULE_UNFORWARDED, "error", str(key),
@@ -271,6 +271,13 @@ def _subtree(tree: dict[str, Any], key: str) -> dict[str, Any]:
     if not isinstance(tree.get(key), dict):
         tree[key] = {}
     return tree[key]
+
+
+def forwarding_findings(raw: Mapping[str, Any]) -> list[Finding]:
+    """Everything in `raw` that would not reach the trainer: unforwarded top-level keys and
+    keys Hydra cannot spell (what rule CFG-UNFORWARDED reports)."""
+    probe = HydraInputs(job_name="job", artifacts_root="/", gpus_per_node=1)
+    return list(build_hydra_args(raw, probe).findings)
 
 
 def build_hydra_args(raw: Mapping[str, Any], inputs: HydraInputs) -> HydraResult:

@@ -16,6 +16,7 @@ RULE_MODULES: list[str] = [
     "irisrl.rules.engines",
     "irisrl.rules.moe",
     "irisrl.rules.env",
+    "irisrl.rules.forwarding",
     "irisrl.rules.launch",
     "irisrl.rules.policy",
 ]
