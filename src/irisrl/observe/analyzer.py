@@ -1,0 +1,261 @@
+"""Incremental log analyzer (the watchdog's core). Feed it bytes per source as they
+arrive; ask for a verdict at any time; save and resume from the byte offsets.
+
+Speed: only lines containing one of `patterns.NEEDLES` are decoded and parsed; finding
+them is bytes.find over large binary chunks. Memory: one chunk plus a bounded partial line
+per source, whatever the log size."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import gzip
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from irisrl.observe import patterns as P
+from irisrl.observe.ladder import HealthReport, LadderConfig, evaluate
+from irisrl.observe.planinfo import plan_info
+from irisrl.observe.state import EngineState, Event, SourceState, State
+
+CHUNK = 8 << 20            # read size; large binary chunks keep bytes.find fast
+MAX_PARTIAL = 1 << 20      # a "line" longer than this without a newline is cut
+ASSUMED_REPORT_S = 5.0     # spacing assumed for an undated vLLM stats line
+
+
+def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES) -> list[tuple[int, int]]:
+    """(start, end) of every line of `buf` (complete lines) that contains a needle, in order."""
+    spans: dict[int, int] = {}
+    find, rfind = buf.find, buf.rfind
+    for needle in needles:
+        i = find(needle)
+        while i != -1:
+            start = rfind(b"\n", 0, i) + 1
+            end = find(b"\n", i)
+            if end == -1:
+                end = len(buf)
+            spans[start] = end
+            i = find(needle, end)
+    return sorted(spans.items())
+
+
+class Analyzer:
+    """Feed log bytes per source (file or task); `verdict()` evaluates the ladder."""
+
+    def __init__(self, plan: dict[str, Any] | None = None, config: LadderConfig | None = None,
+                 state: State | None = None) -> None:
+        self.plan = plan
+        self.config = config or LadderConfig()
+        self.state = state or State(year=dt.datetime.now(dt.timezone.utc).year)
+
+    # ---- input -------------------------------------------------------------------------
+    def offset(self, source: str) -> int:
+        src = self.state.sources.get(source)
+        return src.offset if src else 0
+
+    def feed(self, source: str, data: bytes) -> None:
+        """Add the next bytes of `source`; a trailing partial line waits for its newline."""
+        src = self.state.sources.setdefault(source, SourceState())
+        src.offset += len(data)
+        buf = src.rem.encode("latin-1") + data if src.rem else data
+        cut = buf.rfind(b"\n") + 1
+        rem = buf[cut:]
+        src.rem = rem[:MAX_PARTIAL].decode("latin-1")
+        if cut:
+            self._scan(source, src, buf, cut)
+
+    def _scan(self, name: str, src: SourceState, buf: bytes, cut: int) -> None:
+        body = buf if cut == len(buf) else buf[:cut]
+        for start, end in hit_spans(body):
+            self._line(name, src, body[start:end])
+
+    # ---- one line ----------------------------------------------------------------------
+    def _line(self, name: str, src: SourceState, raw: bytes) -> None:
+        st = self.state
+        line = P.clean(raw)
+        text = line.text
+        t = P.log_time(text, st.year)
+        if t is not None:
+            if text[:4].isdigit() and text[4:5] == "-":
+                st.year = int(text[:4])
+            src.last_t = t
+            st.max_t = t if st.max_t is None or t > st.max_t else st.max_t
+        else:
+            t = src.last_t
+        st.seq += 1
+        st.hit_lines += 1
+        if "generation throughput" in text:
+            self._stats(name, line, t)
+        else:
+            self._milestone(text, t)
+
+    def _event(self, text: str, t: float | None) -> Event:
+        return Event(P.snippet(text), t, self.state.seq)
+
+    def _progress(self, text: str, t: float | None) -> None:
+        # Only dated lines order against a crash: files of different tasks arrive in any order.
+        if t is not None:
+            self.state.last_progress = self._event(text, t)
+
+    def _stats(self, name: str, line: P.Line, t: float | None) -> None:
+        text = line.text
+        m = P.GEN_TPUT.search(text)
+        if not m:
+            return
+        tput = float(m.group(1)) if m.group(1).replace(".", "", 1).isdigit() else 0.0
+        run = P.RUNNING.search(text)
+        wait = P.WAITING.search(text)
+        agg = P.AGGREGATED.search(text)
+        eng = P.ENGINE_ID.search(text)
+        key = "|".join((name, line.rank or "", line.actor or "",
+                        "aggregated" if agg else (eng.group(1) if eng else "")))
+        e = self.state.engines.setdefault(key, EngineState())
+        if t is None:
+            t = (e.last_t or 0.0) + ASSUMED_REPORT_S
+        self._update_engine(e, t, tput, int(run.group(1)) if run else 0, int(wait.group(1)) if wait else 0)
+        e.last_line = P.snippet(text)
+        if tput > 0:
+            if self.state.first_generating is None:
+                self.state.first_generating = self._event(text, t)
+            self._progress(text, t)
+
+    def _update_engine(self, e: EngineState, t: float, tput: float, run: int, wait: int) -> None:
+        cfg = self.config
+        e.last_t, e.tput, e.running, e.waiting = t, tput, run, wait
+        e.reports += 1
+        if wait > 0 and wait >= cfg.wedge_ratio * max(run, 1):
+            rising = tput > e.streak_tput * (1 + cfg.flat_tolerance) + cfg.flat_abs_tokens
+            if e.streak_t is None or rising:
+                e.streak_t, e.streak_tput = t, tput   # a rising throughput restarts the window
+        else:
+            e.streak_t = None
+        if tput == 0 and (run > 0 or wait > 0):
+            e.zero_t = t if e.zero_t is None else e.zero_t
+        else:
+            e.zero_t = None
+
+    def _milestone(self, text: str, t: float | None) -> None:  # noqa: C901 - one flat dispatch
+        st = self.state
+        if P.CRASH.search(text):
+            st.crash = self._event(text, t)
+            if "norm_topk_prob" in text:
+                st.norm_topk = st.norm_topk or st.crash
+            if "R3 router capture" in text:
+                st.dcp_rejected = st.dcp_rejected or st.crash
+        elif "MarinSkyRL now at" in text and (m := P.SKYRL_AT.search(text)):
+            st.skyrl_at = self._event(text, t)
+            self._progress(text, t)
+        elif "Staging train_data" in text and (m := P.STAGING.search(text)):
+            st.staged[m.group(1)] = P.snippet(text)
+            st.staged_n = int(m.group(2))
+            self._progress(text, t)
+        elif "Ray nodes alive" in text and (m := P.RAY_ALIVE.search(text)):
+            k, n = int(m.group(1)), int(m.group(2))
+            if st.ray_alive is None or k >= st.ray_alive[0]:
+                st.ray_alive = [k, n, P.snippet(text)]
+            self._progress(text, t)
+        elif "retry" in text and P.HF_RETRY.search(text):
+            st.retry = st.retry or self._event(text, t)
+        elif "safetensors" in text and P.MISSING_WEIGHTS.search(text):
+            st.missing_count += 1
+            st.missing_weights = st.missing_weights or self._event(text, t)
+        elif "norm_topk_prob" in text and P.NORM_TOPK.search(text):
+            st.norm_topk = st.norm_topk or self._event(text, t)
+            st.crash = self._event(text, t)
+        elif ("ROUTED_EXPERTS" in text or "router capture" in text) and P.DCP_REJECTED.search(text):
+            st.dcp_rejected = self._event(text, t)
+        elif ("ROUTED_EXPERTS" in text or "routed-experts" in text) and P.DCP_ENGAGED.search(text):
+            st.dcp_engaged = st.dcp_engaged or self._event(text, t)
+        else:
+            self._trainer(text, t)
+
+    def _trainer(self, text: str, t: float | None) -> None:
+        st = self.state
+        if (m := P.RESUMED.search(text)) or P.SCRATCH.search(text):
+            st.trainer_up = self._event(text, t)
+            st.start_step = int(m.group(1)) if m else 0
+            self._progress(text, t)
+        elif (m := P.CONCURRENT.search(text)) or (m2 := P.COORDINATOR.search(text)):
+            st.coordinator = st.coordinator or self._event(text, t)
+            st.concurrent_trials = int(m.group(1)) if m else int(m2.group(2))
+            self._progress(text, t)
+        elif (m := P.WANDB_STEP.search(text)) or (m := P.CONSOLE_STEP.search(text)):
+            step = int(m.group(1))
+            st.global_step = step if st.global_step is None else max(st.global_step, step)
+            self._progress(text, t)
+        elif m := P.EXITED.search(text):
+            if m.group(1) == "0":
+                st.finished = self._event(text, t)
+            else:
+                st.crash = self._event(text, t)
+        elif P.FINISHED.search(text):
+            st.finished = self._event(text, t)
+
+    # ---- output ------------------------------------------------------------------------
+    def verdict(self, now_log_time: float | None = None, trials_completed: int | None = None) -> HealthReport:
+        """The ladder over everything fed so far; partial last lines count as lines here."""
+        state = self.state
+        if any(src.rem for src in state.sources.values()):
+            probe = Analyzer(self.plan, self.config, copy.deepcopy(state))
+            for name, src in probe.state.sources.items():
+                if src.rem:
+                    tail = src.rem.encode("latin-1") + b"\n"
+                    src.rem = ""
+                    probe._scan(name, src, tail, len(tail))
+            state = probe.state
+        return evaluate(state, plan_info(self.plan), self.config, trials_completed, now_log_time)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the state (offsets, partial lines, what was learned) atomically."""
+        data = {"config": self.config.to_dict(), "state": self.state.to_dict()}
+        tmp = Path(f"{path}.tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, plan: dict[str, Any] | None = None,
+             config: LadderConfig | None = None) -> "Analyzer":
+        """Resume from `save()`; raises ValueError on a file that is not a saved state."""
+        try:
+            data = json.loads(Path(path).read_text())
+            state = State.from_dict(data["state"])
+            saved = LadderConfig.from_dict(data.get("config") or {})
+        except (OSError, KeyError, TypeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"not an irisrl health state file: {exc}") from exc
+        return cls(plan, config or saved, state)
+
+
+# ---- files -------------------------------------------------------------------------------
+def is_gzip(path: str | os.PathLike) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def feed_file(analyzer: Analyzer, path: str | os.PathLike, source: str | None = None) -> int:
+    """Feed the bytes of `path` not yet fed (from the saved offset); returns bytes read.
+    A file now shorter than its offset was replaced: it is read again from the start."""
+    source = source or str(Path(path).resolve())
+    offset = analyzer.offset(source)
+    opener = gzip.open if is_gzip(path) else open
+    read = 0
+    with opener(path, "rb") as fh:
+        if offset:
+            if opener is open and os.fstat(fh.fileno()).st_size < offset:
+                analyzer.state.sources.pop(source, None)
+                offset = 0
+            fh.seek(offset)   # gzip: decompresses up to the offset
+        while chunk := fh.read(CHUNK):
+            analyzer.feed(source, chunk)
+            read += len(chunk)
+    return read
+
+
+def analyze_files(paths: Iterable[str | os.PathLike], plan: dict[str, Any] | None = None,
+                  config: LadderConfig | None = None, trials_completed: int | None = None) -> HealthReport:
+    """One full pass over log files (plain or .gz, any order): the health report."""
+    analyzer = Analyzer(plan, config)
+    for path in paths:
+        feed_file(analyzer, path)
+    return analyzer.verdict(trials_completed=trials_completed)

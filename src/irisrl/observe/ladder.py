@@ -1,0 +1,327 @@
+"""The milestone ladder (runbook section 8) and the KILL / NO-KILL verdict.
+
+`evaluate(state, plan, config)` is pure: it reads what the analyzer learned and decides.
+Pending rungs are never failures (a 30B arm takes about an hour to its first rollout)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from irisrl.observe.planinfo import PlanInfo
+from irisrl.observe.state import EngineState, State
+
+PASS, FAIL, PENDING, NA = "pass", "fail", "pending", "n/a"
+KILL_RUNGS = (2, 4, 5, 6)
+ZERO_TRIALS = "rollouts executing, 0 trials completed yet"
+
+RUNG_NAMES = {
+    1: "skyrl-ref checkout took",
+    2: "every rank staged its data",
+    3: "Ray nodes alive N/N",
+    4: "weights loaded",
+    5: "vLLM actually generating",
+    6: "DCP+R3 guard engaged",
+    7: "trainer + rollout coordinator up",
+    8: "trials completing, step advancing",
+}
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    """Thresholds, stated and configurable. The wedge: Waiting >= wedge_ratio x max(Running, 1)
+    with throughput not rising more than flat_tolerance over >= wedge_window_s of consecutive
+    reports of one engine."""
+    wedge_ratio: float = 4.0
+    wedge_window_s: float = 60.0
+    flat_tolerance: float = 0.10
+    flat_abs_tokens: float = 1.0
+    zero_window_s: float = 60.0         # 0 tokens/s with requests queued for this long: stalled
+    recent_s: float = 120.0             # an engine's report counts if this close to the newest line
+    coordinator_grace_s: float = 1200.0 # trainer up, no rollout coordinator after this: fail
+    never_serving_s: float = 1800.0     # coordinator up, no token generated after this: fail
+
+    def to_dict(self) -> dict[str, float]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "LadderConfig":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: float(v) for k, v in data.items() if k in names})
+
+
+@dataclass
+class RungResult:
+    rung: int
+    name: str
+    status: str
+    evidence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class HealthReport:
+    verdict: str
+    phase: str
+    rungs: list[RungResult]
+    reasons: list[str]
+    throughput: dict[str, Any]
+    trials_completed: int | None
+    global_step: int | None
+    log_time_end: float | None = field(default=None, compare=False)  # not in the JSON contract
+
+    @property
+    def kill(self) -> bool:
+        return self.verdict == "KILL"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "phase": self.phase,
+                "rungs": [r.to_dict() for r in self.rungs], "reasons": list(self.reasons),
+                "throughput": dict(self.throughput), "trials_completed": self.trials_completed,
+                "global_step": self.global_step}
+
+
+def _clock(t: float | None) -> str:
+    return time.strftime("%m-%d %H:%M:%S", time.gmtime(t)) if t is not None else "?"
+
+
+def _engine_name(key: str) -> str:
+    source, rank, actor, engine = key.split("|", 3)
+    parts = [p for p in (f"rank {rank}" if rank else "", actor, f"engine {engine}" if engine else "") if p]
+    return ", ".join(parts) or source.rsplit("/", 1)[-1]
+
+
+class _Ctx:
+    """Inputs shared by the rung functions."""
+
+    def __init__(self, st: State, plan: PlanInfo, cfg: LadderConfig, now: float | None) -> None:
+        self.st, self.plan, self.cfg = st, plan, cfg
+        self.now = now if now is not None else st.max_t
+        self.crashed = st.crash is not None and st.crash.later_than(st.last_progress)
+        self.n = plan.num_nodes or st.staged_n or (st.ray_alive[1] if st.ray_alive else None)
+        self.recent = {k: e for k, e in st.engines.items() if self._is_recent(e)}
+
+    def _is_recent(self, e: EngineState) -> bool:
+        return self.now is None or e.last_t is None or self.now - e.last_t <= self.cfg.recent_s
+
+    def age(self, t: float | None) -> float:
+        return (self.now - t) if (self.now is not None and t is not None) else 0.0
+
+    @property
+    def later_milestone(self) -> bool:
+        st = self.st
+        return bool(st.trainer_up or st.coordinator or st.first_generating or
+                    (st.ray_alive and st.ray_alive[0] >= st.ray_alive[1]))
+
+
+def _rung1(c: _Ctx) -> tuple[str, str]:
+    st, ref = c.st, c.plan.skyrl_ref
+    if st.skyrl_at is not None:
+        sha = st.skyrl_at.evidence.rsplit("now at", 1)[-1].strip().split()[0] if "now at" in st.skyrl_at.evidence else ""
+        if ref and all(ch in "0123456789abcdef" for ch in ref.lower()) and sha and \
+                not (sha.lower().startswith(ref.lower()) or ref.lower().startswith(sha.lower())):
+            return FAIL, f"checked out {sha}, the plan asked for {ref}: {st.skyrl_at.evidence}"
+        return PASS, st.skyrl_at.evidence
+    if not c.plan.known:
+        return NA, "no plan given: cannot tell whether --skyrl-ref was used (no 'MarinSkyRL now at' line)"
+    if not ref:
+        return NA, "the plan has no --skyrl-ref"
+    if c.later_milestone:
+        return FAIL, f"--skyrl-ref {ref} was asked for but 'MarinSkyRL now at <sha>' never appeared: stale baked code"
+    return PENDING, f"waiting for 'MarinSkyRL now at {ref}'"
+
+
+def _expected_ranks(c: _Ctx, seen: set[int]) -> set[int] | None:
+    if not c.n:
+        return None
+    one_based = c.n in seen and 0 not in seen and all(1 <= r <= c.n for r in seen)
+    return set(range(1, c.n + 1)) if one_based else set(range(c.n))
+
+
+def _rung2(c: _Ctx) -> tuple[str, str]:
+    seen = {int(r) for r in c.st.staged}
+    expected = _expected_ranks(c, seen)
+    if expected is None:
+        return (PASS, f"ranks {sorted(seen)} staged (N unknown)") if seen else (PENDING, "no staging line yet")
+    missing = sorted(expected - seen)
+    if not missing:
+        return PASS, f"all {c.n} ranks staged ({min(expected)}..{max(expected)})"
+    msg = f"{len(seen)}/{c.n} ranks staged; missing rank(s) {', '.join(map(str, missing))}"
+    if c.later_milestone:
+        return FAIL, msg + ": node-local data starvation (those ranks score reward 0)"
+    return PENDING, msg
+
+
+def _rung3(c: _Ctx) -> tuple[str, str]:
+    alive = c.st.ray_alive
+    if not alive:
+        return PENDING, "no 'Ray nodes alive' line yet"
+    k, n, evidence = alive
+    if k >= n and (c.n is None or n >= c.n):
+        return PASS, evidence
+    return PENDING, f"latest {k}/{c.plan.num_nodes or n}: {evidence}"
+
+
+def _rung4(c: _Ctx) -> tuple[str, str]:
+    st = c.st
+    if st.norm_topk:
+        return FAIL, f"stale-image MoE crash: {st.norm_topk.evidence}"
+    if st.missing_weights and not st.retry:
+        if c.crashed:
+            return FAIL, f"missing safetensors with no retry, then a crash (stale image): {st.missing_weights.evidence}"
+        return PENDING, f"missing safetensors seen, no retry yet: {st.missing_weights.evidence}"
+    if st.missing_weights and st.retry:
+        return PASS, f"benign: the retry wrapper caught {st.missing_count} missing-safetensors error(s): {st.retry.evidence}"
+    if st.retry:
+        return PASS, f"benign HF retry: {st.retry.evidence}"
+    if st.trainer_up or st.first_generating or st.coordinator:
+        return PASS, "no weight-load error; later milestones reached"
+    return PENDING, "weights not loaded yet"
+
+
+def _wedged(c: _Ctx) -> list[tuple[str, EngineState]]:
+    return [(k, e) for k, e in c.recent.items()
+            if e.streak_t is not None and e.last_t is not None and e.last_t - e.streak_t >= c.cfg.wedge_window_s]
+
+
+def _stalled(c: _Ctx) -> list[tuple[str, EngineState]]:
+    return [(k, e) for k, e in c.recent.items()
+            if e.zero_t is not None and e.last_t is not None and e.last_t - e.zero_t >= c.cfg.zero_window_s]
+
+
+def _rung5(c: _Ctx) -> tuple[str, str]:
+    wedged, stalled = _wedged(c), _stalled(c)
+    if wedged:
+        key, e = wedged[0]
+        return FAIL, (f"throughput-starvation wedge on {len(wedged)} engine(s); {_engine_name(key)}: Waiting {e.waiting} "
+                      f">= {c.cfg.wedge_ratio:g} x max(Running {e.running}, 1) with flat/falling throughput "
+                      f"({e.streak_tput:g} -> {e.tput:g} tok/s) for {e.last_t - e.streak_t:.0f}s since {_clock(e.streak_t)}")
+    if stalled:
+        key, e = stalled[0]
+        return FAIL, (f"vLLM not generating on {len(stalled)} engine(s); {_engine_name(key)}: 0 tokens/s with "
+                      f"{e.running} running / {e.waiting} waiting for {e.last_t - e.zero_t:.0f}s since {_clock(e.zero_t)}")
+    st = c.st
+    if st.first_generating is None and st.coordinator and c.age(st.coordinator.t) >= c.cfg.never_serving_s:
+        return FAIL, f"vLLM never generated in {c.age(st.coordinator.t):.0f}s since the rollout coordinator started"
+    live = [e for e in c.recent.values() if e.tput > 0]
+    if live:
+        tput = sum(e.tput for e in live)
+        waiting = sum(e.waiting for e in c.recent.values())
+        return PASS, f"{len(live)} engine(s) generating {tput:.1f} tok/s, Waiting {waiting} in total"
+    if st.engines:
+        return PENDING, "engines report but are idle (0 tokens/s, nothing queued)"
+    return PENDING, "no vLLM stats line yet"
+
+
+def _rung6(c: _Ctx) -> tuple[str, str]:
+    st = c.st
+    applies = c.plan.dcp_with_r3 if c.plan.dcp_with_r3 is not None else bool(st.dcp_engaged or st.dcp_rejected)
+    if not applies:
+        return NA, "the plan has no DCP > 1 with R3 router capture" if c.plan.known else "no DCP+R3 line in the logs"
+    if st.dcp_rejected and (st.dcp_engaged is None or st.dcp_rejected.later_than(st.dcp_engaged)):
+        return FAIL, f"guard rejected (set VLLM_ALLOW_ROUTED_EXPERTS_DCP=1 in extra_env): {st.dcp_rejected.evidence}"
+    if st.dcp_engaged:
+        return PASS, st.dcp_engaged.evidence
+    return PENDING, "waiting for 'VLLM_ALLOW_ROUTED_EXPERTS_DCP=1: allowing ...'"
+
+
+def _rung7(c: _Ctx) -> tuple[str, str]:
+    st = c.st
+    if st.trainer_up and st.coordinator:
+        k = f"; concurrent trials per coordinator: {st.concurrent_trials}" if st.concurrent_trials is not None else ""
+        return PASS, f"{st.trainer_up.evidence}{k}"
+    if st.trainer_up:
+        waited = c.age(st.trainer_up.t)
+        if waited >= c.cfg.coordinator_grace_s or c.crashed or st.finished:
+            return FAIL, f"trainer up {waited:.0f}s ago but no rollout coordinator / generator ever appeared"
+        return PENDING, f"trainer up ({st.trainer_up.evidence}); waiting for the rollout coordinator"
+    if st.coordinator:
+        return PENDING, f"generator up ({st.coordinator.evidence}); trainer not started yet"
+    return PENDING, "trainer not started yet"
+
+
+def _advancing(st: State) -> bool:
+    return st.global_step is not None and st.global_step >= max((st.start_step or 0) + 1, 1)
+
+
+def _rung8(c: _Ctx, trials: int | None) -> tuple[str, str]:
+    st = c.st
+    step = f"global step {st.global_step}" if st.global_step is not None else "no step yet"
+    if (trials or 0) > 0:
+        return PASS, f"{trials} trial(s) completed; {step}"
+    if _advancing(st):
+        return PASS, f"{step} (from {st.start_step or 0})" + ("" if trials is None else f"; {trials} result.json found")
+    if st.coordinator or st.first_generating:
+        return PENDING, ZERO_TRIALS
+    return PENDING, "no rollouts yet"
+
+
+def _rungs(c: _Ctx, trials: int | None) -> list[RungResult]:
+    funcs = {1: _rung1, 2: _rung2, 3: _rung3, 4: _rung4, 5: _rung5, 6: _rung6, 7: _rung7}
+    out = []
+    for n in range(1, 9):
+        if c.plan.role == "rehearsal" and n >= 4:
+            status, evidence = NA, "placement rehearsal: no trainer"
+        else:
+            status, evidence = _rung8(c, trials) if n == 8 else funcs[n](c)
+        out.append(RungResult(n, RUNG_NAMES[n], status, evidence))
+    return out
+
+
+def _phase(c: _Ctx) -> str:
+    st = c.st
+    if c.crashed:
+        return "crashed"
+    if st.finished and st.finished.later_than(st.crash):
+        return "finished"
+    if _advancing(st) or (st.global_step or 0) >= 1:
+        return "training"
+    if st.first_generating or st.coordinator:
+        return "serving"
+    return "bring-up"
+
+
+def _throughput(c: _Ctx) -> dict[str, Any]:
+    recent = list(c.recent.values())
+    if not recent:
+        return {"gen_tokens_per_s": None, "running": None, "waiting": None, "engines_reporting": 0}
+    return {"gen_tokens_per_s": round(sum(e.tput for e in recent), 1),
+            "running": sum(e.running for e in recent), "waiting": sum(e.waiting for e in recent),
+            "engines_reporting": len(recent)}
+
+
+def _reasons(c: _Ctx, rungs: list[RungResult], phase: str, kill: bool, trials: int | None) -> list[str]:
+    reasons = [f"rung {r.rung} ({r.name}) failed: {r.evidence}" for r in rungs if r.status == FAIL]
+    if c.crashed and c.st.crash:
+        reasons.append(f"the log ends in a crash: {c.st.crash.evidence}")
+    if kill:
+        return reasons
+    pending = [str(r.rung) for r in rungs if r.status == PENDING]
+    completed = (trials or 0) > 0 or _advancing(c.st)
+    if phase == "finished" and c.plan.role == "rehearsal":
+        reasons.append("placement rehearsal finished")
+    elif phase == "finished":
+        reasons.append("finished" + ("" if completed else f", but 0 trials completed and no step advanced"))
+    elif phase in ("serving", "training") and not completed:
+        reasons.append(ZERO_TRIALS)
+    elif phase == "training":
+        reasons.append(f"training: global step {c.st.global_step}")
+    if pending:
+        reasons.append(f"pending (not failures): rung(s) {', '.join(pending)}")
+    return reasons
+
+
+def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = None,
+             now: float | None = None) -> HealthReport:
+    c = _Ctx(st, plan, cfg, now)
+    rungs = _rungs(c, trials)
+    failed = {r.rung for r in rungs if r.status == FAIL}
+    no_coordinator = rungs[6].status == FAIL
+    kill = bool(failed & set(KILL_RUNGS)) or no_coordinator or c.crashed
+    phase = _phase(c)
+    return HealthReport("KILL" if kill else "NO-KILL", phase, rungs, _reasons(c, rungs, phase, kill, trials),
+                        _throughput(c), trials, st.global_step, st.max_t)

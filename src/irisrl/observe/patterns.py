@@ -1,0 +1,128 @@
+"""What the health ladder looks for in the logs: cheap byte needles (prefilter) and the
+compiled regexes that read a matching line. Formats: FACTS.md section 4.
+
+A line is first cleaned (ANSI colours, the pull's rank prefix, Ray's actor prefix and its
+`[repeated Nx across cluster]` suffix removed) and then classified."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+
+# Byte needles: a line is only parsed when it contains one of these (bytes.find is ~GB/s,
+# regexes are not). Every regex below is reachable only through one of them.
+NEEDLES: tuple[bytes, ...] = (
+    b"generation throughput",      # vLLM stats, v0 and v1
+    b"MarinSkyRL now at",          # rung 1
+    b"Staging train_data",         # rung 2
+    b"Ray nodes alive",            # rung 3
+    b"model.safetensors",          # rung 4: missing weights, and the HF retry line
+    b"load_pretrained_with_retry", # rung 4: retry wrapper
+    b"norm_topk_prob",             # rung 4: stale-image MoE crash
+    b"ROUTED_EXPERTS",             # rung 6: guard engaged / rejected
+    b"routed-experts",             # rung 6: vLLM-fork side of the guard
+    b"training from",              # rung 7: resumed / from scratch
+    b"Concurrent trials",          # rung 7: TerminalBenchGenerator initialized
+    b"RolloutCoordinator",         # rung 7
+    b"WANDB_MIRROR",               # rung 8 / progress
+    b"Step ",                      # console logger `Step N: {...}`
+    b"Training failed",            # crash (main_base)
+    b"Error executing job",        # crash (Hydra)
+    b"exited with code",           # runtime: trainer exit
+    b"Training complete",          # finished
+    b"Training finished",
+    b"Finished training",
+)
+
+# The same patterns as one extended regex (the benchmark's grep -cE baseline uses it).
+GREP_PATTERN = "|".join(re.escape(n.decode()) for n in NEEDLES)
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# Prefixes our `logs` pull writes into the combined file (`[3] `, `[3/1] `) and Iris's `rank3| `.
+RANK_PREFIX = re.compile(r"^(?:\[(\d+)(?:[/:.]a?\d+)?\]|rank(\d+)\s*\|)\s?")
+RAY_PREFIX = re.compile(r"^\((\w+) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
+REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]\s*$")
+RUNTIME_PREFIX = r"(?:\[(?:irisrl|rl-iris|task-runtime|start_rl_iris_controller)\]\s*)?"
+
+# Timestamps: loguru `2026-12-02 10:11:12.345`, vLLM `12-02 10:11:12`, ISO `2026-12-02T10:11:12`.
+STAMP = re.compile(r"(?:(\d{4})-)?(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)")
+
+GEN_TPUT = re.compile(r"Avg generation throughput: ([0-9.]+)")
+RUNNING = re.compile(r"Running: (\d+)")
+WAITING = re.compile(r"(?:Waiting|Pending): (\d+)")  # v0 said Pending
+ENGINE_ID = re.compile(r"Engine (\d+):")
+AGGREGATED = re.compile(r"(\d+) Engines Aggregated:")
+
+SKYRL_AT = re.compile(RUNTIME_PREFIX + r"MarinSkyRL now at ([0-9a-fA-F]{6,40})")
+STAGING = re.compile(r"Staging train_data on this node \(rank (\d+)\s*/\s*(\d+)\)")
+RAY_ALIVE = re.compile(r"Ray nodes alive: (\d+)\s*/\s*(\d+)")
+MISSING_WEIGHTS = re.compile(r"does not appear to have (?:a file|files) named .*model\.safetensors")
+HF_RETRY = re.compile(r"transient HF weight-index/safetensors fetch error .*retrying|load_pretrained_with_retry.*retrying")
+NORM_TOPK = re.compile(r"AttributeError: .*norm_topk_prob")
+DCP_ENGAGED = re.compile(r"VLLM_ALLOW_ROUTED_EXPERTS_DCP=1: allowing|allowing --enable-return-routed-experts with decode_context_parallel_size")
+DCP_REJECTED = re.compile(r"not compatible with R3 router capture")
+RESUMED = re.compile(r"Resumed training from global_step (\d+)")
+SCRATCH = re.compile(r"No checkpoint found, starting training from scratch")
+CONCURRENT = re.compile(r"Concurrent trials: (\d+)")
+COORDINATOR = re.compile(r"\[RolloutCoordinator\] scaled n_concurrent_trials (\d+) -> (\d+)")
+WANDB_STEP = re.compile(r"WANDB_MIRROR kind=train step=(\d+) metrics=(\{.*\})")
+CONSOLE_STEP = re.compile(r"\bStep (\d+): (\{.*\})")
+CRASH = re.compile(r"Training failed:|Error executing job with overrides")
+EXITED = re.compile(r"exited with code (-?\d+)")
+FINISHED = re.compile(r"Training (?:complete|completed|finished)|Finished training")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One cleaned log line: its text and where it came from."""
+    text: str
+    rank: str | None      # from the pull's prefix, when present
+    actor: str | None     # Ray actor identity "Class pid@ip", when present
+
+
+def clean(raw: bytes) -> Line:
+    """Decode (invalid UTF-8 replaced), strip colours and the prefixes/suffixes Ray and the pull add."""
+    text = raw.decode("utf-8", "replace").rstrip("\r\n")
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    rank = actor = None
+    m = RANK_PREFIX.match(text)
+    if m:
+        rank = m.group(1) or m.group(2)
+        text = text[m.end():]
+    m = RAY_PREFIX.match(text)
+    if m:
+        actor = f"{m.group(1)} pid={m.group(2)}@{m.group(3) or '?'}"
+        text = text[m.end():]
+    if text.endswith("cluster]"):
+        text = REPEATED.sub("", text)
+    return Line(text.strip("\r"), rank, actor)
+
+
+SECRETISH = re.compile(r"(?i)\b(hf_[A-Za-z0-9]{8,}|(?:sk|dtn)[-_][A-Za-z0-9]{8,})|"
+                       r"((?:token|secret|password|api_key|access_key)[\w-]*\s*[=:]\s*)\S+")
+
+
+def redact(text: str) -> str:
+    """Mask values that look like credentials: evidence must never carry a secret."""
+    return SECRETISH.sub(lambda m: "***" if m.group(1) else m.group(2) + "***", text)
+
+
+def log_time(text: str, year: int) -> float | None:
+    """Seconds since the epoch for the line's leading timestamp (vLLM omits the year)."""
+    m = STAMP.search(text, 0, 48)
+    if not m:
+        return None
+    y = int(m.group(1)) if m.group(1) else year
+    try:
+        return float(calendar.timegm((y, int(m.group(2)), int(m.group(3)), int(m.group(4)),
+                                      int(m.group(5)), int(m.group(6)), 0, 0, 0)))
+    except (ValueError, OverflowError):
+        return None
+
+
+def snippet(text: str, limit: int = 160) -> str:
+    """Evidence text: one line, bounded, credentials masked."""
+    text = redact(text.strip())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

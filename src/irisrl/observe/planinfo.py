@@ -1,0 +1,67 @@
+"""The few plan facts the health ladder needs, read tolerantly from the plan JSON
+(`LaunchPlan.to_dict()`): a missing or partial plan gives "unknown", never an error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+DCP_KEY = "generator.inference_engine_decode_context_parallel_size"
+R3_KEY = "generator.engine_init_kwargs.enable_return_routed_experts"
+
+
+@dataclass(frozen=True)
+class PlanInfo:
+    num_nodes: int | None = None
+    skyrl_ref: str | None = None
+    role: str = "trainer"
+    dcp: int | None = None
+    r3: bool | None = None
+    trials_dir: str | None = None
+    job_id: str | None = None
+    known: bool = False          # False: no plan given, rungs that depend on it infer from logs
+
+    @property
+    def dcp_with_r3(self) -> bool | None:
+        if self.dcp is None and self.r3 is None:
+            return None
+        return (self.dcp or 1) > 1 and bool(self.r3)
+
+
+def _hydra_value(args: list[Any], key: str) -> str | None:
+    """Last-wins value of `key` among Hydra overrides (`k=v`, `+k=v`, `++k=v`)."""
+    found = None
+    for arg in args:
+        if not isinstance(arg, str) or "=" not in arg:
+            continue
+        name, value = arg.split("=", 1)
+        if name.lstrip("+") == key:
+            found = value.strip().strip("'\"")
+    return found
+
+
+def _as_int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def plan_info(plan: dict[str, Any] | None) -> PlanInfo:
+    if not isinstance(plan, dict):
+        return PlanInfo()
+    args = plan.get("hydra_args") or []
+    args = args if isinstance(args, list) else []
+    dcp = _as_int(_hydra_value(args, DCP_KEY))
+    r3_raw = _hydra_value(args, R3_KEY)
+    r3 = None if r3_raw is None else r3_raw.lower() in ("true", "1", "yes")
+    ref = plan.get("skyrl_ref")
+    return PlanInfo(
+        num_nodes=_as_int(plan.get("num_nodes")),
+        skyrl_ref=ref if isinstance(ref, str) and ref else None,
+        role="rehearsal" if plan.get("role") == "rehearsal" else "trainer",
+        dcp=dcp, r3=r3,
+        trials_dir=plan.get("trials_dir") if isinstance(plan.get("trials_dir"), str) else None,
+        job_id=plan.get("job_id") if isinstance(plan.get("job_id"), str) else None,
+        known=True,
+    )

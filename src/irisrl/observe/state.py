@@ -1,0 +1,96 @@
+"""What the analyzer has learned from the logs so far: small, JSON-serialisable, so that a
+watchdog can save it with the byte offset per file and resume from the new bytes only."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+STATE_VERSION = 1
+
+
+@dataclass
+class Event:
+    """A milestone seen in the logs: the evidence line, its log time and arrival order."""
+    evidence: str
+    t: float | None
+    seq: int
+
+    def later_than(self, other: "Event | None") -> bool:
+        if other is None:
+            return True
+        if self.t is not None and other.t is not None and self.t != other.t:
+            return self.t > other.t
+        return self.seq > other.seq
+
+
+@dataclass
+class EngineState:
+    """Latest stats report of one vLLM engine plus the start of any suspicious streak."""
+    last_t: float | None = None
+    tput: float = 0.0
+    running: int = 0
+    waiting: int = 0
+    reports: int = 0
+    streak_t: float | None = None      # first report of the current Waiting>>Running streak
+    streak_tput: float = 0.0           # throughput at the streak's anchor
+    zero_t: float | None = None        # first report of 0 tokens/s while requests are queued
+    last_line: str = ""
+
+
+@dataclass
+class SourceState:
+    offset: int = 0                    # bytes fed so far (the --state resume point)
+    rem: str = ""                      # partial last line, latin-1 (lossless for bytes)
+    last_t: float | None = None        # log time of the latest dated line
+
+
+@dataclass
+class State:
+    year: int
+    seq: int = 0
+    max_t: float | None = None
+    hit_lines: int = 0
+    sources: dict[str, SourceState] = field(default_factory=dict)
+    skyrl_at: Event | None = None
+    staged: dict[str, str] = field(default_factory=dict)   # rank -> evidence
+    staged_n: int | None = None
+    ray_alive: list[Any] | None = None                     # [k, n, evidence]
+    missing_weights: Event | None = None
+    missing_count: int = 0
+    retry: Event | None = None
+    norm_topk: Event | None = None
+    dcp_engaged: Event | None = None
+    dcp_rejected: Event | None = None
+    trainer_up: Event | None = None
+    start_step: int | None = None
+    coordinator: Event | None = None
+    concurrent_trials: int | None = None
+    global_step: int | None = None
+    first_generating: Event | None = None
+    crash: Event | None = None
+    last_progress: Event | None = None
+    finished: Event | None = None
+    engines: dict[str, EngineState] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": STATE_VERSION, **dataclasses.asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "State":
+        if data.get("version") != STATE_VERSION:
+            raise ValueError(f"state version {data.get('version')!r}, expected {STATE_VERSION}")
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                continue
+            value = data[f.name]
+            if f.name == "sources":
+                value = {k: SourceState(**v) for k, v in value.items()}
+            elif f.name == "engines":
+                value = {k: EngineState(**v) for k, v in value.items()}
+            elif isinstance(value, dict) and "evidence" in value and "seq" in value:
+                value = Event(**value)
+            kwargs[f.name] = value
+        return cls(**kwargs)
