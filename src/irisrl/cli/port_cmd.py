@@ -48,27 +48,27 @@ Exit codes: 0 ported and clean; 1 refused (nothing written) or still has errors;
       help="Node count of the Jupiter launch; needed to pin num_inference_engines when disaggregated.")
 @flag("workspace", type=click.Path(file_okay=False), default=None,
       help="Workspace the config's assets are relative to (as for validate; default: the current directory).")
-@flag("cluster-profile", default=None, help="Cluster profile name or .toml path (default: cw-us-east-02a).")
+@flag("profile", default="cw-us-east-02a", help="Cluster profile name or .toml path.")
 @json_flag
 @click.pass_context
 def port(ctx: click.Context, jupiter_config: str, output: str, from_gpus_per_node: int,
-         from_num_nodes: int | None, workspace: str | None, cluster_profile: str | None, as_json: bool) -> None:
+         from_num_nodes: int | None, workspace: str | None, profile: str, as_json: bool) -> None:
     """Rewrite JUPITER_CONFIG (Apptainer/SIF, 4-GPU GH200 nodes) into the Iris/Docker form."""
     from irisrl.config.edits import write_yaml
     from irisrl.config.port import port_config
-    from irisrl.config.profile import DEFAULT_PROFILE, load_profile
+    from irisrl.config.profile import load_profile
 
     try:
         check_output_path(jupiter_config, output)
-        profile = load_profile(cluster_profile or DEFAULT_PROFILE)
-        result = port_config(load_input(jupiter_config), profile, from_gpus_per_node, from_num_nodes)
+        cluster = load_profile(profile)
+        result = port_config(load_input(jupiter_config), cluster, from_gpus_per_node, from_num_nodes)
         write_yaml(output, result.config)
     except IrisrlError as err:
         if not as_json:
             raise
         emit_json(refusal_json(jupiter_config, err))
         ctx.exit(err.exit_code)
-    check = check_config(output, profile, workspace)
+    check = check_config(output, cluster, workspace)
     launch = _launch_hint(output, check.num_nodes)
     if as_json:
         emit_json(json_payload(jupiter_config, output, result.changes, check, launch_command=launch))

@@ -11,20 +11,22 @@ from typing import Any, Iterable
 import click
 
 from irisrl.config.edits import Change
-from irisrl.rules.base import Finding
+from irisrl.rules.base import Finding, has_errors
 from irisrl.util.errors import IrisrlError, UsageError
 
 
 @dataclass(frozen=True)
 class CheckResult:
     findings: tuple[Finding, ...]
-    budget: dict[str, Any] | None
-    budget_text: str
-    num_nodes: int | None
+    budget: Any | None          # config.budget.Budget; None when the written YAML is unusable
 
     @property
     def ok(self) -> bool:
-        return not any(f.severity == "error" for f in self.findings)
+        return not has_errors(self.findings)
+
+    @property
+    def num_nodes(self) -> int | None:
+        return self.budget.num_nodes if self.budget is not None else None
 
 
 def load_input(path: str) -> dict[str, Any]:
@@ -54,12 +56,14 @@ def check_config(path: str, profile: Any, workspace: str | None = None) -> Check
 
     ctx = build_context(path, gpus_per_node=profile.gpus_per_node, workspace=workspace, profile=profile)
     findings = tuple(run_rules(ctx, ("config",)))
-    budget = ctx.budget
-    return CheckResult(findings, budget.to_dict(), budget.describe(), budget.num_nodes)
+    return CheckResult(findings, ctx.budget if ctx.loaded else None)
 
 
 def render_text(title: str, changes: Iterable[Change], check: CheckResult, out: str, footer: list[str]) -> None:
-    """Aligned columns, one change per line (long messages run on rather than wrap)."""
+    """The changes in aligned columns (one per line; long messages run on rather than
+    wrap), then the validation findings as `validate` renders them."""
+    from irisrl.cli import render_findings as render
+
     changes = list(changes)
     click.echo(f"{title}: {len(changes)} change(s)")
     rows = [("RULE", "PATH", "CHANGE")] + [(c.rule, c.path, c.message) for c in changes]
@@ -68,30 +72,22 @@ def render_text(title: str, changes: Iterable[Change], check: CheckResult, out: 
     for rule_id, path, message in rows if changes else ():
         click.echo(f"  {rule_id:<{rule_w}}  {path:<{path_w}}  {message}")
     click.echo(f"wrote {out} (YAML, no comments)")
-    _render_findings(check)
+    console = render.make_console()
+    console.print(f"[bold]validation of {out}[/]" if check.findings else f"validation of {out}: no findings")
+    render.render_findings(check.findings, console)
+    if check.budget is not None:
+        console.print(f"budget: {check.budget.describe()}", markup=False)
+    render.render_summary(list(check.findings), console)
     for line in footer:
         click.echo(line)
-
-
-def _render_findings(check: CheckResult) -> None:
-    errors = [f for f in check.findings if f.severity == "error"]
-    warnings = [f for f in check.findings if f.severity == "warning"]
-    verdict = "ok" if check.ok else "still has errors"
-    click.echo(f"validation: {verdict} ({len(errors)} error(s), {len(warnings)} warning(s))")
-    width = max((len(f.rule) for f in check.findings), default=0)
-    for f in check.findings:  # already sorted: errors, warnings, infos
-        click.echo(f"  {f.severity:<7}  {f.rule:<{width}}  {f.path}: {f.message}")
-        if f.fix and f.severity != "info":
-            click.echo(f"  {'':<7}  {'':<{width}}  fix: {f.fix}")
-    if check.budget_text:
-        click.echo(f"budget: {check.budget_text}")
 
 
 def json_payload(src: str, out: str, changes: Iterable[Change], check: CheckResult, **extra: Any) -> dict[str, Any]:
     return {"config": src, "output": out, "ok": check.ok, "written": True,
             "changes": [c.to_dict() for c in changes],
             "findings": [f.to_dict() for f in check.findings],
-            "budget": check.budget, "num_nodes": check.num_nodes, **extra}
+            "budget": check.budget.to_dict() if check.budget is not None else None,
+            "num_nodes": check.num_nodes, **extra}
 
 
 def emit_json(payload: dict[str, Any]) -> None:

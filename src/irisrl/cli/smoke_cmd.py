@@ -45,28 +45,28 @@ Exit codes: 0 written and clean; 1 refused (nothing written) or still has errors
 @flag("nodes", type=click.IntRange(min=1), default=None, help="Node count to use instead of the smallest layout.")
 @flag("workspace", type=click.Path(file_okay=False), default=None,
       help="Workspace the config's assets are relative to (as for validate; default: the current directory).")
-@flag("cluster-profile", default=None, help="Cluster profile name or .toml path (default: cw-us-east-02a).")
+@flag("profile", default="cw-us-east-02a", help="Cluster profile name or .toml path.")
 @json_flag
 @click.pass_context
 def smoke_config(ctx: click.Context, config: str, output: str, max_steps: int, nodes: int | None,
-                 workspace: str | None, cluster_profile: str | None, as_json: bool) -> None:
+                 workspace: str | None, profile: str, as_json: bool) -> None:
     """Write a colocated smoke config derived from CONFIG, validate it, print its launch command."""
     from irisrl.config.edits import write_yaml
-    from irisrl.config.profile import DEFAULT_PROFILE, load_profile
+    from irisrl.config.profile import load_profile
     from irisrl.config.smoke import smoke_config as derive
 
     try:
         check_output_path(config, output)
-        profile = load_profile(cluster_profile or DEFAULT_PROFILE)
-        result = derive(load_input(config), profile, max_steps, nodes)
+        cluster = load_profile(profile)
+        result = derive(load_input(config), cluster, max_steps, nodes)
         write_yaml(output, result.config)
     except IrisrlError as err:
         if not as_json:
             raise
         emit_json(refusal_json(config, err))
         ctx.exit(err.exit_code)
-    check = check_config(output, profile, workspace)
-    launch = launch_command(output, result.config, check.num_nodes or result.num_nodes, profile.gpus_per_node)
+    check = check_config(output, cluster, workspace)
+    launch = launch_command(output, result.config, check.num_nodes or result.num_nodes, cluster.gpus_per_node)
     if as_json:
         emit_json(json_payload(config, output, result.changes, check, launch_command=launch,
                                num_inference_engines=result.num_inference_engines))

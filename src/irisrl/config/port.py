@@ -27,8 +27,10 @@ from irisrl.util.errors import IrisrlError
 # Top-level blocks that only mean something to the Apptainer/SIF launcher (CFG-CONTAINER).
 CONTAINER_BLOCKS = ("container", "sif", "sif_path", "apptainer", "singularity", "conda",
                     "conda_env", "conda_prefix", "binds", "bind_mounts", "pydeps")
-SIF_ENV_PREFIXES = ("APPTAINERENV_", "SINGULARITYENV_")
+SIF_ENV_PREFIXES = ("APPTAINERENV_", "SINGULARITYENV_")       # forwarded into the SIF: rename
+SIF_LAUNCHER_PREFIXES = ("APPTAINER_", "SINGULARITY_")        # settings of apptainer itself: drop
 SIF_ONLY_ENV = ("TRITON_LIBCUDA_PATH",)
+SIF_PATH_MARKERS = ("/.singularity.d", "/.singularity-d")
 OFFLINE_ENV = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE")
 NCCL_CRIPPLE_ENV = ("NCCL_P2P_DISABLE", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE")
 CLOUD_CRED_PREFIXES = ("AWS_", "R2_")
@@ -64,28 +66,39 @@ def port_config(cfg: dict[str, Any], profile: ClusterProfile, from_gpus_per_node
 # --- container blocks and env -------------------------------------------------------------
 
 def _merge_extra_env(cfg: dict[str, Any], changes: list[Change]) -> dict[str, Any] | None:
-    """container.extra_env merged under top-level extra_env (top level wins collisions)."""
+    """Every `<section>.extra_env` (container.extra_env above all) merged into top-level
+    extra_env, which wins collisions: it is what the Iris path already reads."""
     top = section(cfg, "extra_env")
-    container = cfg.get("container")
-    inner = section(cfg, "container.extra_env") if isinstance(container, dict) else None
-    if inner is None:
+    merged: dict[str, Any] = {}
+    found = False
+    for name in _nested_env_owners(cfg):
+        inner = cfg[name].pop("extra_env")
+        found = True
+        rule = "CFG-CONTAINER" if str(name).lower() in CONTAINER_BLOCKS else "ENV-MISPLACED"
+        changes.append(Change(rule, f"{name}.extra_env",
+                              f"moved {len(inner)} variable(s) into top-level extra_env (the Iris path reads only that)"))
+        for key, value in inner.items():
+            merged.setdefault(key, value)
+    if not found:
         return top
-    merged: dict[str, Any] = dict(inner)
     for key, value in (top or {}).items():
-        if key in inner and inner[key] != value:
+        if key in merged and merged[key] != value:
             changes.append(Change("CFG-CONTAINER", f"extra_env.{key}",
-                                  "set in both container.extra_env and extra_env: kept the top-level value"))
+                                  "set both in a nested extra_env and in top-level extra_env: kept the top-level value"))
         merged[key] = value
-    changes.append(Change("CFG-CONTAINER", "container.extra_env",
-                          f"moved {len(inner)} variable(s) into top-level extra_env (the Iris path reads only that)"))
     return merged
 
 
+def _nested_env_owners(cfg: dict[str, Any]) -> list[str]:
+    owners = [k for k, v in cfg.items() if k != "extra_env" and isinstance(v, dict) and isinstance(v.get("extra_env"), dict)]
+    return sorted(owners, key=lambda k: str(k).lower() != "container")  # container first: its values win
+
+
 def _drop_container_blocks(cfg: dict[str, Any], changes: list[Change]) -> None:
-    for key in CONTAINER_BLOCKS:
-        if key in cfg:
+    for key in list(cfg):
+        if str(key).lower() in CONTAINER_BLOCKS:
             del cfg[key]
-            changes.append(Change("CFG-CONTAINER", key,
+            changes.append(Change("CFG-CONTAINER", str(key),
                                   f"dropped the {key}: block (the gpu-rl Docker image is the container)"))
 
 
@@ -93,11 +106,14 @@ def _translate_env(env: dict[str, Any], profile: ClusterProfile, changes: list[C
     _unprefix_sif_env(env, changes)
     for key in list(env):
         name = str(key)
-        reason = _drop_reason(name, env[key])
+        reason = _drop_reason(name)
         if reason:
             del env[key]
             changes.append(Change(reason[0], f"extra_env.{name}", reason[1]))
-        elif isinstance(env[key], str) and "$" in env[key]:
+            continue
+        if isinstance(env[key], str) and any(m in env[key] for m in SIF_PATH_MARKERS):
+            _drop_sif_paths(env, key, changes)
+        if key in env and isinstance(env[key], str) and "$" in env[key]:
             _expand_or_drop(env, key, profile, changes)
 
 
@@ -116,11 +132,9 @@ def _unprefix_sif_env(env: dict[str, Any], changes: list[Change]) -> None:
             changes.append(Change("ENV-SIF", f"extra_env.{name}", f"renamed to {bare} (Docker needs no {prefix} prefix)"))
 
 
-def _drop_reason(name: str, value: Any) -> tuple[str, str] | None:
-    if name in SIF_ONLY_ENV:
-        return "ENV-SIF", "dropped: SIF-only (the image finds libcuda itself)"
-    if name == "LIBRARY_PATH" and ".singularity" in str(value):
-        return "ENV-SIF", "dropped: points into the SIF's /.singularity.d/libs"
+def _drop_reason(name: str) -> tuple[str, str] | None:
+    if name in SIF_ONLY_ENV or name.startswith(SIF_LAUNCHER_PREFIXES):
+        return "ENV-SIF", "dropped: a SIF/Apptainer-only setting the image does not need"
     if name in OFFLINE_ENV:
         return "ENV-OFFLINE", "dropped: the cluster has egress, models load from the Hub online"
     if name in NCCL_CRIPPLE_ENV:
@@ -128,6 +142,18 @@ def _drop_reason(name: str, value: Any) -> tuple[str, str] | None:
     if name.startswith(CLOUD_CRED_PREFIXES):
         return "ENV-CLOUD-CREDS", "dropped: would clobber the pod's injected object-store credentials"
     return None
+
+
+def _drop_sif_paths(env: dict[str, Any], key: Any, changes: list[Change]) -> None:
+    """Paths into the SIF (/.singularity.d/libs) do not exist in the image."""
+    segments = env[key].split(":")
+    kept = [s for s in segments if not any(m in s for m in SIF_PATH_MARKERS)]
+    if kept:
+        env[key] = ":".join(kept)
+        changes.append(Change("ENV-SIF", f"extra_env.{key}", "removed the /.singularity.d path segment(s)"))
+    else:
+        del env[key]
+        changes.append(Change("ENV-SIF", f"extra_env.{key}", "dropped: points into the SIF's /.singularity.d"))
 
 
 def _expand_or_drop(env: dict[str, Any], key: Any, profile: ClusterProfile, changes: list[Change]) -> None:
