@@ -1,0 +1,116 @@
+"""Node-local staging, run on EVERY node before Ray: the train data (so no rank trains on
+an empty task dir: the silent reward-0 failure) and optionally the model snapshot (the
+durable fix for the transient HF weight-fetch flake)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from typing import Callable
+
+from irisrl.runtime.log import say
+from irisrl.runtime.store import call_with_deadline
+
+HF_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+MANIFEST = "manifest.json"
+
+
+class StagingError(RuntimeError):
+    pass
+
+
+def _safe_name(item: str) -> str:
+    return re.sub(r"[^\w.-]+", "_", item.split("://", 1)[-1]).strip("_")[:120]
+
+
+def _fetch(uri: str, dest: str, timeout: float) -> None:
+    import fsspec  # lazy: only remote items need it
+
+    def get() -> None:
+        fs, path = fsspec.core.url_to_fs(uri)
+        fs.get(path.rstrip("/") + ("/" if fs.isdir(path) else ""), dest, recursive=True)
+
+    call_with_deadline(get, timeout, f"copy {uri}")
+
+
+def stage_one(item: str, dest_root: str, timeout: float) -> str:
+    """Where the item is on this node once staged (local paths are used in place)."""
+    if item.startswith("file://"):
+        item = item[len("file://"):]
+    if os.path.exists(item):
+        return os.path.abspath(item)
+    if "://" in item:
+        uri = item
+    elif HF_REPO_ID.match(item):
+        uri = f"hf://datasets/{item}"      # an HF dataset repo (HfFileSystem via fsspec)
+    else:
+        raise StagingError(f"train_data item {item!r} is neither a path on this node, a URI "
+                           "(s3://, gs://, hf://) nor an HF dataset repo id like 'org/name'")
+    dest = os.path.join(dest_root, _safe_name(item))
+    os.makedirs(dest, exist_ok=True)
+    try:
+        _fetch(uri, dest, timeout)
+    except Exception as exc:  # noqa: BLE001 - reported with the item that failed
+        raise StagingError(f"could not stage train_data {item!r} into {dest}: {exc}") from exc
+    if not os.listdir(dest):
+        raise StagingError(f"train_data {item!r} staged into {dest} but nothing arrived (empty source?)")
+    return dest
+
+
+def stage_train_data(items: list[str], dest_root: str, rank: int, num_tasks: int, timeout: float) -> dict[str, str]:
+    say(f"Staging train_data on this node (rank {rank}/{num_tasks}): {', '.join(items)}")
+    landed = {}
+    for item in items:
+        landed[item] = stage_one(item, dest_root, timeout)
+        say(f"train_data {item} -> {landed[item]} (rank {rank}/{num_tasks})")
+    os.makedirs(dest_root, exist_ok=True)
+    with open(os.path.join(dest_root, MANIFEST), "w") as fh:
+        json.dump(landed, fh, indent=1)
+    return landed
+
+
+def parse_train_data(text: str) -> list[str]:
+    """--train-data takes a JSON list of strings (a bare string is accepted as one item)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = text
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise StagingError(f"--train-data {text!r} must be a JSON list of strings, e.g. '[\"org/tasks\"]'")
+    return value
+
+
+def _hf_snapshot(model: str) -> str:
+    from huggingface_hub import snapshot_download  # lazy; ships in the gpu-rl image
+
+    return snapshot_download(repo_id=model)
+
+
+def prestage_model(model: str, attempts: int = 4, timeout: float = 1800.0,
+                   fetch: Callable[[str], str] = _hf_snapshot, sleep: Callable[[float], None] = time.sleep) -> str:
+    """Download the model snapshot into this node's HF cache, retrying transient failures
+    with backoff, within an overall deadline. Local paths are used as they are."""
+    if os.path.isdir(model):
+        say(f"Model {model} is a local path: nothing to pre-stage")
+        return os.path.abspath(model)
+    deadline = time.monotonic() + timeout
+    delay, last = 5.0, ""
+    for attempt in range(1, attempts + 1):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            path = call_with_deadline(lambda: fetch(model), left, f"pre-stage model {model}")
+            say(f"Model {model} pre-staged at {path} (attempt {attempt}/{attempts})")
+            return path
+        except Exception as exc:  # noqa: BLE001 - transient HF errors are the point of retrying
+            last = str(exc)
+            say(f"Model pre-stage attempt {attempt}/{attempts} for {model} failed: {last}")
+            if attempt < attempts:
+                sleep(min(delay, max(0.0, deadline - time.monotonic())))
+                delay *= 2
+    raise StagingError(f"could not pre-stage model {model} in {attempts} attempts within {timeout:g} s: {last}")

@@ -1,0 +1,164 @@
+"""The rendezvous store: a directory on a shared filesystem or in an object store.
+
+Four operations (read, write, list, delete), each bounded by a deadline: a call that has
+not answered within it raises StoreError naming the URI, so an unreachable store (the old
+s3://marin-na stall) ends in a clear error instead of a hang. Plain paths and file:// use
+the stdlib; s3:// and gs:// go through fsspec (imported only then). Every call is counted,
+so the benchmark and tests can check requests per node.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from typing import Any, Callable, TypeVar
+
+from irisrl.runtime.contract import ENV_S3_ENDPOINT, ENV_S3_KEY, ENV_S3_SECRET
+
+T = TypeVar("T")
+
+
+class StoreError(RuntimeError):
+    """A store call failed or missed its deadline; the message names the URI."""
+
+
+def call_with_deadline(fn: Callable[[], T], timeout: float, what: str) -> T:
+    """Run fn in a daemon thread; raise StoreError if it has not returned within timeout.
+    A daemon thread, so a call stuck in DNS or TCP never blocks interpreter exit."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name=f"store:{what[:40]}", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise StoreError(f"{what}: no answer within {timeout:g} s (store unreachable or stalled?)")
+    if "error" in box:
+        err = box["error"]
+        if isinstance(err, (FileNotFoundError, StoreError)):
+            raise err
+        raise StoreError(f"{what}: {type(err).__name__}: {err}") from err
+    return box["value"]
+
+
+class Store:
+    """Key/value view of one rendezvous directory. Keys are relative paths like `head.json`."""
+
+    def __init__(self, uri: str, timeout: float = 30.0) -> None:
+        self.uri = uri.rstrip("/")
+        self.timeout = timeout
+        self.requests = 0
+        self._backend = _make_backend(self.uri)
+
+    def _call(self, op: str, key: str, fn: Callable[[], T]) -> T:
+        self.requests += 1
+        return call_with_deadline(fn, self.timeout, f"{op} {self.uri}/{key}")
+
+    def read(self, key: str) -> bytes | None:
+        """The object's bytes, or None when it does not exist."""
+        try:
+            return self._call("read", key, lambda: self._backend.read(key))
+        except FileNotFoundError:
+            return None
+
+    def write(self, key: str, data: bytes) -> None:
+        """Replace the object atomically: readers see the old or the new bytes, never a mix."""
+        self._call("write", key, lambda: self._backend.write(key, data))
+
+    def list(self, prefix: str) -> list[str]:
+        """Names (not paths) directly under the folder `prefix`; [] when it does not exist."""
+        try:
+            return self._call("list", prefix, lambda: self._backend.list(prefix))
+        except FileNotFoundError:
+            return []
+
+    def delete(self, key: str) -> None:
+        try:
+            self._call("delete", key, lambda: self._backend.delete(key))
+        except FileNotFoundError:
+            pass
+
+
+def _make_backend(uri: str) -> "_FileBackend | _FsspecBackend":
+    if "://" not in uri:
+        return _FileBackend(uri)
+    scheme, _, rest = uri.partition("://")
+    if scheme == "file":
+        return _FileBackend(rest)
+    return _FsspecBackend(uri, scheme)
+
+
+class _FileBackend:
+    """A shared filesystem path (NFS or local, the latter for one-host tests)."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.abspath(root)
+
+    def _path(self, key: str) -> str:
+        return os.path.join(self.root, key)
+
+    def read(self, key: str) -> bytes:
+        with open(self._path(key), "rb") as fh:
+            return fh.read()
+
+    def write(self, key: str, data: bytes) -> None:
+        path = self._path(key)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.tmp-{uuid.uuid4().hex[:8]}"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)  # atomic rename: no reader sees a half-written file
+
+    def list(self, prefix: str) -> list[str]:
+        return sorted(n for n in os.listdir(self._path(prefix)) if ".tmp-" not in n)
+
+    def delete(self, key: str) -> None:
+        os.remove(self._path(key))
+
+
+def s3_options(env: dict[str, str] | None = None) -> dict[str, Any]:
+    """s3fs options: the environment's standard credential chain, unless irisrl's own
+    loopback variables (tests, local mode) name an endpoint and test credentials."""
+    env = dict(os.environ) if env is None else env
+    opts: dict[str, Any] = {"skip_instance_cache": True, "use_listings_cache": False,
+                            "config_kwargs": {"connect_timeout": 5, "read_timeout": 10,
+                                              "retries": {"max_attempts": 2}}}
+    if env.get(ENV_S3_ENDPOINT):
+        opts["client_kwargs"] = {"endpoint_url": env[ENV_S3_ENDPOINT]}
+    if env.get(ENV_S3_KEY):
+        opts["key"] = env[ENV_S3_KEY]
+        opts["secret"] = env.get(ENV_S3_SECRET, "")
+    return opts
+
+
+class _FsspecBackend:
+    """s3://, gs:// (and any other fsspec protocol); listings never cached."""
+
+    def __init__(self, uri: str, scheme: str) -> None:
+        import fsspec  # lazy: only object-store rendezvous needs it
+
+        opts = s3_options() if scheme in ("s3", "s3a") else {"skip_instance_cache": True}
+        self.fs = fsspec.filesystem(scheme, **opts)
+        self.root = uri.split("://", 1)[1]
+
+    def _path(self, key: str) -> str:
+        return f"{self.root}/{key}"
+
+    def read(self, key: str) -> bytes:
+        return self.fs.cat_file(self._path(key))
+
+    def write(self, key: str, data: bytes) -> None:
+        self.fs.pipe_file(self._path(key), data)  # one PUT: atomic on object stores
+
+    def list(self, prefix: str) -> list[str]:
+        entries = self.fs.ls(self._path(prefix), detail=False, refresh=True)
+        return sorted(e.rstrip("/").rsplit("/", 1)[-1] for e in entries)
+
+    def delete(self, key: str) -> None:
+        self.fs.rm_file(self._path(key))
