@@ -48,7 +48,10 @@ class JobSnapshot:
     @property
     def all_tasks_started(self) -> bool:
         """Every task has run at least once (check-ins count from here, not from submit)."""
-        return bool(self.tasks) and all(t.started for t in self.tasks)
+        if self.tasks:
+            return all(t.started for t in self.tasks)
+        waiting = sum(n for s, n in self.task_states.items() if s in ("pending", "assigned", "unspecified"))
+        return self.task_count > 0 and sum(self.task_states.values()) >= self.task_count and waiting == 0
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

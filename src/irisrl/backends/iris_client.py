@@ -48,19 +48,26 @@ class IrisBackend:
         self.calls = 0  # controller round trips (bench_watch reads it)
         self._token = token_provider
         self._client = IrisClient.remote(url, timeout_ms=timeout_ms, token_provider=token_provider)
+        _quiet_sdk_logs()
 
     # -- reads ---------------------------------------------------------------------------------
-    def snapshot(self, job_id: str) -> JobSnapshot:
-        """One authoritative read: JobStatus carries the per-task list."""
+    def snapshot(self, job_id: str, detail: bool = True) -> JobSnapshot:
+        """An authoritative read: GetJobStatus (state, error, counts per task state), plus
+        ListTasks for per-task detail (rank 0's exit code) when `detail`. watch polls with
+        detail=False (one call) and reads the detail once, at the end."""
         name = _job_name(job_id)
         self.calls += 1
         try:
             status = self._client.status(name)
+            tasks = None
+            if detail:
+                self.calls += 1
+                tasks = self._client.list_tasks(name)
         except Exception as exc:  # ConnectError NOT_FOUND -> absent; anything else: undetermined
             if _is_not_found(exc):
                 return JobSnapshot.missing(job_id)
             raise _unreachable(self.url, exc) from None
-        return snapshot_from_status(job_id, status)
+        return snapshot_from_status(job_id, status, tasks)
 
     def list_jobs(self, prefix: str | None = None, running_only: bool = False) -> list[JobSummary]:
         from iris.rpc import job_pb2
@@ -186,10 +193,21 @@ def exact_environment(env: dict[str, str]) -> Any:
     return _ExactEnvironment(env_vars=dict(env))
 
 
-def snapshot_from_status(job_id: str, status: Any) -> JobSnapshot:
-    tasks = tuple(sorted((_task_view(t) for t in status.tasks), key=lambda t: t.index))
+def _quiet_sdk_logs() -> None:
+    """The SDK logs INFO lines to stderr (log-server resolution etc.); irisrl prints its own."""
+    import logging
+
+    for name in ("iris", "finelog", "rigging", "httpx"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    logging.getLogger("finelog.client.log_client").setLevel(logging.WARNING)
+
+
+def snapshot_from_status(job_id: str, status: Any, task_list: Any = None) -> JobSnapshot:
+    tasks = tuple(sorted((_task_view(t) for t in (task_list if task_list is not None else status.tasks)),
+                         key=lambda t: t.index))
     rank0 = next((t for t in tasks if t.index == 0), None)
     reasons = [t.pending_reason for t in tasks if t.pending_reason]
+    counts = count_states(tasks) if tasks else {str(k): int(v) for k, v in status.task_state_counts.items()}
     return JobSnapshot(
         job_id=status.job_id or job_id,
         state=job_state_name(status.state),
@@ -199,7 +217,7 @@ def snapshot_from_status(job_id: str, status: Any) -> JobSnapshot:
         failure_count=int(status.failure_count),
         preemption_count=int(status.preemption_count),
         task_count=int(status.task_count or len(tasks)),
-        task_states=count_states(tasks),
+        task_states=counts,
         tasks=tasks,
         pending_reason=status.pending_reason or (reasons[0] if reasons else ""),
     )

@@ -12,6 +12,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from irisrl.rules.policy import series_of
 from irisrl.util.paths import irisrl_home
 
 SCHEMA = """
@@ -64,7 +65,8 @@ class Ledger:
         """Remember a submitted plan. `plan` is a LaunchPlan; only its masked JSON is stored."""
         data = plan.to_dict()
         now = time.time()
-        row = (data["job_id"], data.get("series"), data.get("config_path"), data.get("config_sha256"),
+        series = data.get("series") or (data.get("tags") or {}).get("series") or series_of(data["job_name"], None)
+        row = (data["job_id"], series, data.get("config_path"), data.get("config_sha256"),
                data.get("hparams_fingerprint"), data.get("model_path"), json.dumps(data.get("train_data", [])),
                data.get("num_nodes"), data.get("image"), data.get("skyrl_ref"), data.get("rendezvous_dir"),
                cluster, cluster_kind, (data.get("tags") or {}).get("sandbox", "none"), now, state, now,
@@ -103,6 +105,11 @@ class Ledger:
         with closing(self._connect()) as conn:
             r = conn.execute("SELECT plan_json FROM runs WHERE job_id = ? ORDER BY id DESC LIMIT 1",
                              (job_id,)).fetchone()
+        return json.loads(r["plan_json"]) if r and r["plan_json"] else None
+
+    def plan_by_row(self, row_id: int) -> dict | None:
+        with closing(self._connect()) as conn:
+            r = conn.execute("SELECT plan_json FROM runs WHERE id = ?", (row_id,)).fetchone()
         return json.loads(r["plan_json"]) if r and r["plan_json"] else None
 
     def find_by_name(self, job_name: str) -> list[str]:

@@ -1,0 +1,204 @@
+"""The real (not --dry-run) half of `irisrl launch`: live policy checks, submit, ledger,
+then follow the job. Called by cli/launch_cmd.py as submit_and_follow(plan, opts).
+
+`opts` is a dict or an object with: local, controller_url, cluster_config (target flags),
+no_wait, policy (path or None), interval (follow poll seconds, optional)."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Iterator
+
+import click
+
+from irisrl.util.errors import IrisrlError
+from irisrl.util.exitcodes import Exit
+
+
+def _opt(opts: Any, key: str, default: Any = None) -> Any:
+    if isinstance(opts, dict):
+        return opts.get(key, default)
+    return getattr(opts, key, default)
+
+
+def submit_and_follow(plan: Any, opts: Any) -> int:
+    from irisrl.backends.resolve import Target, target_from
+    from irisrl.ledger.store import Ledger
+
+    target = target_from(opts)
+    local = target.local or plan.mode == "local"
+    no_wait = bool(_opt(opts, "no_wait", False))
+    ledger = Ledger()
+    ephemeral = False
+    with ExitStack() as stack:
+        if local:
+            url, ephemeral = stack.enter_context(_local_controller(no_wait, plan))
+            target = Target(controller_url=url)
+        backend = stack.enter_context(_backend(target, local))
+        findings = live_findings(plan, backend, ledger, _opt(opts, "policy"))
+        if any(f.severity == "error" for f in findings):
+            render_findings(findings)
+            click.echo(f"refused: {plan.job_id} was not submitted", err=True)
+            return Exit.FAIL
+        render_findings(findings)
+        job_id = backend.submit(plan, plan.workspace, _bundle_cap(plan))
+        ledger.record_launch(plan, backend.where, "local" if local else backend.kind)
+        click.echo(f"submitted {job_id} to {backend.where} ({plan.num_nodes} node(s), priority {plan.priority})")
+        if no_wait:
+            click.echo(f"watch:  irisrl watch {job_id}\nstatus: irisrl status {job_id}")
+            return Exit.OK
+        return follow(backend, job_id, plan, ledger, float(_opt(opts, "interval", 0) or (1.0 if local else 10.0)),
+                      ephemeral=ephemeral)
+
+
+@contextmanager
+def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
+    """The local cluster's URL: the one `cluster up --local` started, else (not --no-wait) a
+    temporary one for this command's lifetime, stopped (with its tasks) on any exit."""
+    from irisrl.backends import local_cluster
+
+    state = local_cluster.running_state()
+    if state is not None:
+        yield state.url, False
+        return
+    if no_wait:
+        raise IrisrlError("--local --no-wait needs a local cluster that outlives this command",
+                          "start one first: irisrl cluster up --local")
+    nodes = max(2, int(plan.num_nodes))
+    with tempfile.TemporaryDirectory(prefix="irisrl-local-") as tmp:
+        click.echo(f"starting a temporary local cluster ({nodes} fake nodes) for this command...")
+        state = local_cluster.spawn_controller(Path(tmp), nodes, plan.gpus_per_node, plan.resources.device.variant,
+                                               tie_to_parent=True)
+        try:
+            yield state.url, True
+        finally:
+            local_cluster.stop_process_group(state.pid)
+
+
+@contextmanager
+def _backend(target: Any, local: bool) -> Iterator[Any]:
+    from irisrl.backends.resolve import open_backend
+
+    with open_backend(target) as backend:
+        if local:
+            backend.kind = "local"
+        yield backend
+
+
+def _bundle_cap(plan: Any) -> int:
+    try:
+        from irisrl.config.profile import load_profile
+        return load_profile(plan.cluster).bundle_cap_bytes
+    except Exception:  # noqa: BLE001 - unknown profile name: Iris's own 25 MiB cap
+        return 25 * 2**20
+
+
+def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | None) -> Any:
+    """Cluster state + ledger history + policy -> the LiveState the live rules read."""
+    from irisrl.backends.policy import load_policy
+    from irisrl.rules.policy import LiveState, series_of
+
+    policy = load_policy(policy_path)
+    series = series_of(plan.job_name, plan.series)
+    sandbox = (plan.tags or {}).get("sandbox", "none")
+    running = tuple(j.job_id for j in backend.list_jobs(running_only=True)) if sandbox == "daytona" else ()
+    return LiveState(
+        job_id=plan.job_id, series=series, series_explicit=bool(plan.series),
+        hparams_fingerprint=plan.hparams_fingerprint or "", rendezvous_dir=plan.rendezvous_dir, sandbox=sandbox,
+        cluster=backend.where, running_job_ids=running, daytona_job_ids=frozenset(ledger.daytona_job_ids()),
+        daytona_cap=policy.daytona_cap, daytona_name_patterns=policy.daytona_name_patterns,
+        concluded_series=policy.concluded_series, series_history=tuple(ledger.series_history(series)) if series else (),
+        rendezvous_users=tuple(ledger.rendezvous_users(plan.rendezvous_dir)) if plan.rendezvous_dir else ())
+
+
+def live_findings(plan: Any, backend: Any, ledger: Any, policy_path: str | None) -> list[Any]:
+    from irisrl.rules.catalogue import run_rules
+
+    live = gather_live_state(plan, backend, ledger, policy_path)
+    return run_rules(SimpleNamespace(live=live, history=None, loaded=True), scopes=("live",))
+
+
+def render_findings(findings: list[Any]) -> None:
+    for f in findings:
+        click.echo(f"{f.severity}: {f.rule} {f.path}: {f.message}", err=True)
+        click.echo(f"  fix: {f.fix}", err=True)
+
+
+# ---------------------------------------------------------------------------------------- follow
+class Masker:
+    """Replaces secret values of the plan's env in anything irisrl prints."""
+
+    def __init__(self, plan: Any) -> None:
+        secret = set(plan.secret_env_keys)
+        self.values = sorted((v for k, v in plan.env.items() if k in secret and len(str(v)) >= 4), key=len,
+                             reverse=True)
+
+    def __call__(self, text: str) -> str:
+        for v in self.values:
+            text = text.replace(v, "***")
+        return text
+
+
+def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, ephemeral: bool = False,
+           deadline_s: float | None = None) -> int:
+    """A line per state transition and the task logs with rank prefixes, until terminal.
+    Ctrl-C detaches (never kills) and says how to re-attach or kill."""
+    from irisrl.cli.job_cmds import transition_line
+
+    mask = Masker(plan)
+    logs = LogFollower(backend, job_id, mask)
+    last_key: tuple | None = None
+    start = time.monotonic()
+    try:
+        while True:
+            snap = backend.snapshot(job_id, detail=False)
+            key = (snap.state, tuple(sorted(snap.task_states.items())), snap.failure_count, snap.error)
+            if key != last_key:
+                click.echo(mask(transition_line(snap)))
+                last_key = key
+            logs.pump()
+            if snap.absent or snap.state in ("succeeded", "failed", "killed", "worker_failed", "unschedulable"):
+                logs.pump()
+                snap = backend.snapshot(job_id)  # per-task detail once: rank 0's exit code
+                ledger.update_state(job_id, snap.state)
+                click.echo(f"{job_id} finished: {snap.state} (rank 0 exit {snap.exit_code})")
+                return Exit.OK if snap.state == "succeeded" else Exit.FAIL
+            if deadline_s is not None and time.monotonic() - start > deadline_s:
+                click.echo(f"stopped following {job_id} after {deadline_s:.0f}s; it is still {snap.state}", err=True)
+                return Exit.UNKNOWN
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        click.echo(f"\ndetached from {job_id}; it keeps running.", err=True)
+        if ephemeral:
+            click.echo("note: it ran on this command's temporary local cluster, which stops now; "
+                       "use irisrl cluster up --local for jobs that outlive the command", err=True)
+        click.echo(f"re-attach: irisrl watch {job_id}\nkill:      irisrl kill {job_id} --yes", err=True)
+        return 130
+
+
+class LogFollower:
+    """Pages new task log lines (all ranks) and prints them as `[rank N] line`."""
+
+    def __init__(self, backend: Any, job_id: str, mask: Masker) -> None:
+        self.backend, self.job_id, self.mask = backend, job_id, mask
+        self.since_ms = 0
+        self.seen: set[tuple] = set()
+
+    def pump(self, max_pages: int = 20) -> None:
+        for _ in range(max_pages):
+            lines = self.backend.fetch_logs(self.job_id, since_ms=self.since_ms, max_lines=1000)
+            fresh = [ln for ln in lines if (ln.task_index, ln.attempt, ln.timestamp_ms, ln.source, ln.data) not in self.seen]
+            for ln in fresh:
+                self.seen.add((ln.task_index, ln.attempt, ln.timestamp_ms, ln.source, ln.data))
+                retry = f".{ln.attempt}" if ln.attempt else ""
+                click.echo(self.mask(f"[rank {ln.task_index}{retry}] {ln.data}"))
+            if lines:
+                newest = max(ln.timestamp_ms for ln in lines)
+                self.seen = {k for k in self.seen if k[2] >= newest}
+                self.since_ms = newest
+            if len(lines) < 1000 or not fresh:
+                return
