@@ -1,0 +1,343 @@
+"""Build the LaunchPlan: every flag of `irisrl launch` (LaunchOptions) plus the config and the
+cluster profile, resolved into one frozen object. `launch --dry-run` renders it and `launch`
+submits it, so what a dry run shows is what runs.
+
+build_plan(options) -> (plan | None, findings, budget): None when a rule found an error.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+import os
+import re
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Mapping
+
+from irisrl.config.budget import Budget
+from irisrl.config.extra_env import build_pod_env
+from irisrl.config.hydra_args import HydraInputs, build_hydra_args, trainer_command
+from irisrl.config.profile import DEFAULT_PROFILE, ClusterProfile, load_profile
+from irisrl.config.secrets import allowlist, collect_secrets
+from irisrl.plan.model import Device, LaunchPlan, Resources
+from irisrl.plan.placement import placement_groups
+from irisrl.rules.base import Finding, has_errors, sort_findings
+from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
+from irisrl.runtime import contract
+from irisrl.util.errors import UsageError
+from irisrl.util.paths import irisrl_home
+
+PRIORITIES = ("production", "interactive", "batch")
+ROLES = ("trainer", "rehearsal")
+KIND = "agentic-rl"
+RDZV_SUBDIR = "rl-rdzv"
+DEFAULT_RDZV_TIMEOUT_S = 1800
+LOOPBACK = "127.0.0.1"
+REHEARSAL_MODULE = "irisrl.runtime.rehearsal"
+CONTROLLER_MODULE = "irisrl.runtime.controller"
+_HF_ID_RE = re.compile(r"^[A-Za-z0-9][\w.\-]*/[\w.\-]+$")
+# Per-run keys left out of the hyperparameter fingerprint (names, paths, model, data).
+_FINGERPRINT_SKIP = frozenset({"run_name", "project_name", "ckpt_path", "export_path", "hf_hub_repo_id",
+                               "hf_hub_revision", "path", "trials_dir", "trace_dir", "logger"})
+
+# The in-container boot: cd to the task's workdir (/app in the image; the local cluster's task
+# dir locally), put the shipped runtime and the workspace first on PYTHONPATH, exec the controller.
+BOOT = ('cd "${IRIS_WORKDIR:-%s}" && export PYTHONPATH="$PWD/%s:$PWD${PYTHONPATH:+:$PYTHONPATH}" '
+        '&& exec "${IRIS_PYTHON:-python}" -m %s "$@"') % (contract.WORKDIR_DEFAULT, contract.BUNDLE_LIB,
+                                                         CONTROLLER_MODULE)
+BOOT_NAME = "irisrl-boot"
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    """Every `irisrl launch` flag (cli/launch_cmd.py maps click options onto this 1:1)."""
+    rl_config: str
+    num_nodes: int | None = None
+    gpus_per_node: int | None = None            # default: the profile's
+    skyrl_overrides: tuple[str, ...] = ()
+    model_path: str | None = None
+    train_data: str | None = None               # JSON list as typed
+    job_name: str | None = None
+    max_retries: int = 1
+    rendezvous_dir: str | None = None
+    rendezvous_timeout: int = DEFAULT_RDZV_TIMEOUT_S
+    skyrl_ref: str | None = None
+    skyrl_checkout: str | None = None
+    cluster_config: str | None = None           # the Iris cluster YAML (the backend reads it)
+    profile: str = DEFAULT_PROFILE
+    dry_run: bool = False
+    no_wait: bool = False
+    cpu: float | None = None                    # default: the profile's cpu cap
+    memory: str | None = None
+    disk: str | None = None
+    priority: str = "interactive"
+    secrets_env: str | None = None
+    secret_names: tuple[str, ...] = ()          # added to the allowlist
+    workspace: str | None = None
+    as_json: bool = False
+    local: bool = False
+    controller_url: str | None = None
+    role: str | None = None                     # trainer | rehearsal (default: trainer; --local: rehearsal)
+    rehearse: bool = False
+    series: str | None = None
+    policy: str | None = None
+    fetch_model_config: bool = False
+    now: datetime | None = None                 # tests pin the clock
+    environ: Mapping[str, str] | None = None    # tests pin the environment
+
+    @property
+    def mode(self) -> str:
+        return "local" if self.local else "remote"
+
+    @property
+    def effective_role(self) -> str:
+        if self.rehearse:
+            return "rehearsal"
+        return self.role or ("rehearsal" if self.local else "trainer")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Launch facts derived before the rules run."""
+    job_name: str
+    user: str
+    stamp: str
+    rendezvous_dir: str | None
+    artifacts_root: str
+    train_data: tuple[str, ...] | None
+    secrets: dict[str, str] = field(default_factory=dict)
+
+
+def build_plan(options: LaunchOptions) -> tuple[LaunchPlan | None, list[Finding], Budget]:
+    """Resolve everything; run the config and launch rules; build the plan when no errors."""
+    from irisrl.rules.catalogue import run_rules
+    from irisrl.rules.context import build_context
+
+    _check_choices(options)
+    environ = os.environ if options.environ is None else options.environ
+    profile = load_profile(options.profile)
+    gpn = options.gpus_per_node or profile.gpus_per_node
+    ctx = build_context(options.rl_config, num_nodes=options.num_nodes, gpus_per_node=gpn,
+                        model_path=options.model_path, workspace=options.workspace,
+                        overrides=options.skyrl_overrides, profile=profile,
+                        fetch_model_config=options.fetch_model_config)
+    resolved = resolve(options, profile, environ, ctx.budget.num_nodes)
+    ctx.launch = _launch_facts(options, profile, ctx, resolved)
+    findings = run_rules(ctx, scopes=("config", "launch"))
+    if has_errors(findings):
+        return None, findings, ctx.budget
+    plan = _assemble(options, profile, ctx, resolved, findings)
+    return plan, list(plan.findings), ctx.budget
+
+
+def _check_choices(options: LaunchOptions) -> None:
+    if options.priority not in PRIORITIES:
+        raise UsageError(f"--priority {options.priority!r} is not one of {', '.join(PRIORITIES)}")
+    if options.role is not None and options.role not in ROLES:
+        raise UsageError(f"--role {options.role!r} is not one of {', '.join(ROLES)}")
+    if options.num_nodes is not None and options.num_nodes < 1:
+        raise UsageError(f"--num-nodes {options.num_nodes} must be at least 1")
+    if options.gpus_per_node is not None and options.gpus_per_node < 1:
+        raise UsageError(f"--gpus_per_node {options.gpus_per_node} must be at least 1")
+
+
+# ---------------------------------------------------------------- resolution
+
+
+def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[str, str],
+            required_nodes: int | None) -> Resolved:
+    now = options.now or datetime.now(timezone.utc)
+    stamp = now.strftime("%Y%m%d-%H%M%S")
+    job_name = options.job_name or default_job_name(options.rl_config, stamp)
+    names = allowlist(options.secret_names, environ)
+    secrets = collect_secrets(names, options.secrets_env, environ)
+    train_data = parse_train_data(options.train_data) if options.train_data is not None else None
+    return Resolved(
+        job_name=job_name,
+        user=environ.get("IRISRL_USER") or _login_name(),
+        stamp=stamp,
+        rendezvous_dir=rendezvous_dir(options, profile, job_name, stamp),
+        artifacts_root=artifacts_root(options, profile, job_name),
+        train_data=train_data,
+        secrets=dict(secrets.values),
+    )
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "user"
+
+
+def default_job_name(config_path: str, stamp: str) -> str:
+    """`<config stem>-<UTC yyyymmdd-HHMMSS>`, made a valid DNS label."""
+    stem = sanitize_job_name(Path(config_path).stem) or "rl"
+    return f"{stem[:63 - len(stamp) - 1].strip('-')}-{stamp}"
+
+
+def rendezvous_dir(options: LaunchOptions, profile: ClusterProfile, job_name: str, stamp: str) -> str | None:
+    """Explicit, else fresh per launch: `<storage_root>/rl-rdzv/<job>/<stamp>-<uuid>` remote,
+    `$IRISRL_HOME/rdzv/<job>/<stamp>-<uuid>` (a local directory) with --local."""
+    if options.rendezvous_dir:
+        return options.rendezvous_dir
+    fresh = f"{stamp}-{uuid.uuid4().hex[:8]}"
+    if options.local:
+        return str(irisrl_home() / "rdzv" / job_name / fresh)
+    if not profile.storage_root:
+        return None
+    return f"{profile.storage_root.rstrip('/')}/{RDZV_SUBDIR}/{job_name}/{fresh}"
+
+
+def artifacts_root(options: LaunchOptions, profile: ClusterProfile, job_name: str) -> str:
+    """Where null checkpoint/export paths go: `<storage_root>/<job>` (local: $IRISRL_HOME/runs/<job>)."""
+    if options.local or not profile.storage_root:
+        return str(irisrl_home() / "runs" / job_name)
+    return f"{profile.storage_root.rstrip('/')}/{job_name}"
+
+
+def _launch_facts(options: LaunchOptions, profile: ClusterProfile, ctx: Any, resolved: Resolved) -> LaunchFacts:
+    trainer = ctx.raw.get("trainer") if isinstance(ctx.raw.get("trainer"), Mapping) else {}
+    data = ctx.raw.get("data") if isinstance(ctx.raw.get("data"), Mapping) else {}
+    return LaunchFacts(
+        mode=options.mode, dry_run=options.dry_run, job_name=resolved.job_name,
+        num_nodes=options.num_nodes or ctx.budget.num_nodes, rendezvous_dir=resolved.rendezvous_dir,
+        image=profile.image, cpu=_cpu(options, profile), max_retries=options.max_retries,
+        skyrl_ref=options.skyrl_ref, skyrl_checkout=options.skyrl_checkout,
+        train_data_text=options.train_data, yaml_train_data=data.get("train_data"),
+        model_path=ctx.model_path, secrets_present=frozenset(k for k, v in resolved.secrets.items() if v),
+        workspace=options.workspace or ".",
+        ckpt_paths=tuple(v for k in ("ckpt_path", "export_path") if isinstance(v := trainer.get(k), str)),
+    )
+
+
+def _cpu(options: LaunchOptions, profile: ClusterProfile) -> float:
+    return float(options.cpu) if options.cpu is not None else float(profile.cpu_cap)
+
+
+# ---------------------------------------------------------------- assembly
+
+
+def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: Any, resolved: Resolved,
+              findings: list[Finding]) -> LaunchPlan:
+    budget: Budget = ctx.budget
+    num_nodes = options.num_nodes or budget.num_nodes or 1
+    gpn = ctx.gpus_per_node
+    engines = budget.num_inference_engines
+    hydra = build_hydra_args(ctx.raw_unmodified or ctx.raw, HydraInputs(
+        job_name=resolved.job_name, artifacts_root=resolved.artifacts_root, gpus_per_node=gpn,
+        model_path=options.model_path, train_data=resolved.train_data, overrides=options.skyrl_overrides,
+        derived_num_inference_engines=engines if budget.engines_source == "derived" else None))
+    role = options.effective_role
+    series = options.series or resolved.job_name.split("-", 1)[0]
+    sandbox = "daytona" if ctx.view.uses_harbor else "none"
+    job_id = f"/{resolved.user}/{resolved.job_name}"
+    launcher_env = _launcher_env(options, profile, job_id, series, sandbox)
+    engines = engines if engines is not None else hydra.num_inference_engines  # overrides applied
+    pod = build_pod_env(ctx.raw.get("extra_env"), resolved.secrets, launcher_env, engines)
+    runtime_argv = _runtime_argv(options, profile, resolved, gpn, ctx.model_path)
+    command = _command(role, ctx.raw_unmodified or ctx.raw, hydra.args)
+    all_findings = sort_findings(list(findings) + [f for f in pod.findings if f not in findings])
+    return LaunchPlan(
+        job_name=resolved.job_name, user=resolved.user, cluster=profile.name, image=profile.image,
+        num_nodes=num_nodes, gpus_per_node=gpn, total_gpus=num_nodes * gpn,
+        coscheduling={"group_by": "leafgroup"} if num_nodes > 1 else None,
+        resources=Resources(cpu=_cpu(options, profile), memory=options.memory or profile.memory,
+                            disk=options.disk or profile.disk,
+                            device=Device("gpu", profile.gpu_variant, gpn)),
+        priority=options.priority, max_retries=options.max_retries,
+        rendezvous_dir=resolved.rendezvous_dir, skyrl_ref=options.skyrl_ref,
+        entrypoint=("bash", "-c", BOOT, BOOT_NAME, *runtime_argv, "--", *command),
+        runtime_argv=runtime_argv, command=command, hydra_args=hydra.args,
+        env=pod.env, secret_env_keys=pod.secret_keys, ports=contract.RUNTIME_PORTS,
+        placement_groups=placement_groups(ctx.view, ctx.raw, gpn, engines),
+        budget=budget.to_dict(), findings=tuple(all_findings), mode=options.mode, role=role,
+        workspace=options.workspace or ".", config_path=options.rl_config, config_sha256=ctx.config_sha256,
+        series=series, hparams_fingerprint=hparams_fingerprint(ctx.raw),
+        model_path=ctx.model_path, train_data=resolved.train_data or (),
+        trials_dir=trials_dir(ctx.raw), tags={"kind": KIND, "sandbox": sandbox, "series": series},
+    )
+
+
+def _launcher_env(options: LaunchOptions, profile: ClusterProfile, job_id: str, series: str,
+                  sandbox: str) -> dict[str, str]:
+    env = {
+        "PYTHONPATH": f"{profile.skyrl_root.rstrip('/')}/skyrl-train",
+        contract.ENV_KIND: KIND,
+        contract.ENV_SANDBOX: sandbox,
+        contract.ENV_SERIES: series,
+        contract.ENV_JOB_ID: job_id,
+        "RAY_USAGE_STATS_ENABLED": "0",
+    }
+    if options.local:
+        env["IRIS_ADVERTISE_HOST"] = LOOPBACK
+        env["IRIS_BIND_HOST"] = LOOPBACK
+    return env
+
+
+def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Resolved, gpn: int,
+                  model_path: str | None) -> tuple[str, ...]:
+    argv: list[str] = []
+    if resolved.rendezvous_dir:
+        argv += ["--rendezvous-dir", resolved.rendezvous_dir]
+    argv += ["--rendezvous-timeout", str(options.rendezvous_timeout)]
+    argv += ["--gpus-per-node", str(gpn)]
+    if resolved.train_data:
+        argv += ["--train-data", json.dumps(list(resolved.train_data))]
+    if options.skyrl_ref:
+        argv += ["--skyrl-ref", options.skyrl_ref, "--skyrl-root", profile.skyrl_root]
+    if model_path and is_hf_id(model_path) and options.effective_role == "trainer":
+        argv += ["--prestage-model", model_path]
+    return tuple(argv)
+
+
+def is_hf_id(path: str) -> bool:
+    return bool(_HF_ID_RE.match(path)) and not path.startswith((".", "/", "~"))
+
+
+def _command(role: str, raw: Mapping[str, Any], hydra_args: tuple[str, ...]) -> tuple[str, ...]:
+    if role == "rehearsal":
+        return ("python", "-m", REHEARSAL_MODULE, "--plan", contract.BUNDLE_PLAN)
+    return trainer_command(raw, hydra_args)
+
+
+def hparams_fingerprint(raw: Mapping[str, Any]) -> str:
+    """sha256 of the canonical trainer/generator settings, without per-run names, paths,
+    model and data (POL-SERIES-DRIFT compares these across a series)."""
+    canon = {k: _strip_run_keys(raw.get(k)) for k in ("trainer", "generator")}
+    text = json.dumps(canon, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _strip_run_keys(node: Any) -> Any:
+    if isinstance(node, Mapping):
+        return {str(k): _strip_run_keys(v) for k, v in node.items()
+                if str(k) not in _FINGERPRINT_SKIP and not str(k).endswith(("_path", "_dir"))}
+    if isinstance(node, list):
+        return [_strip_run_keys(v) for v in node]
+    return node
+
+
+def trials_dir(raw: Mapping[str, Any]) -> str | None:
+    """The first trials/trace directory key in the forwarded sections, if any."""
+    for section in ("terminal_bench", "trainer", "generator", "environment"):
+        found = _find_key(raw.get(section), ("trials_dir", "trace_dir", "traces_dir", "trace_jobs_dir"))
+        if found:
+            return found
+    return None
+
+
+def _find_key(node: Any, names: tuple[str, ...]) -> str | None:
+    if not isinstance(node, Mapping):
+        return None
+    for key, value in node.items():
+        if key in names and isinstance(value, str) and value:
+            return value
+        found = _find_key(value, names)
+        if found:
+            return found
+    return None

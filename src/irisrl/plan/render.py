@@ -1,0 +1,166 @@
+"""Render a LaunchPlan for people (rich text, aligned) and for machines (one JSON object).
+Secret values never appear: env values of secret keys are masked, and any secret value that
+shows up anywhere else in the output (an arg, a path) is scrubbed to *** as well."""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+from collections import Counter
+from typing import Any, Iterable
+
+from irisrl.plan.model import MASK, LaunchPlan, PlacementGroup
+from irisrl.rules.base import Finding, sort_findings
+
+NOT_SUBMITTING = "not submitting (dry run)"
+DEFAULT_WIDTH = 120
+MIN_SECRET_LEN = 4  # shorter "secrets" would mangle unrelated text; they are still masked by key
+
+
+# ---------------------------------------------------------------- scrubbing
+
+
+def secret_values(plan: LaunchPlan) -> list[str]:
+    values = {plan.env[k] for k in plan.secret_env_keys if plan.env.get(k)}
+    return sorted((v for v in values if len(v) >= MIN_SECRET_LEN), key=len, reverse=True)
+
+
+def scrub(text: str, secrets: Iterable[str]) -> str:
+    for value in secrets:
+        text = text.replace(value, MASK)
+        escaped = json.dumps(value)[1:-1]  # the value as it appears inside a JSON string
+        if escaped != value:
+            text = text.replace(escaped, MASK)
+    return text
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def render_json(plan: LaunchPlan) -> str:
+    return scrub(json.dumps(plan.to_dict(), indent=2), secret_values(plan))
+
+
+def render_error_json(findings: Iterable[Finding], budget: dict[str, Any]) -> str:
+    return json.dumps({"ok": False, "findings": [f.to_dict() for f in sort_findings(findings)],
+                       "budget": budget}, indent=2)
+
+
+# ---------------------------------------------------------------- text
+
+
+def _console(width: int | None, out: io.StringIO):
+    from rich.console import Console
+
+    return Console(file=out, width=width or DEFAULT_WIDTH, color_system=None, highlight=False,
+                   emoji=False, markup=False, soft_wrap=True)
+
+
+def render_text(plan: LaunchPlan, width: int | None = None) -> str:
+    """The dry-run rendering; "not submitting" is the last line."""
+    out = io.StringIO()
+    console = _console(width, out)
+    console.print(f"irisrl launch plan: {plan.job_id}")
+    console.print(_summary_table(plan))
+    _section(console, f"Hydra arguments ({len(plan.hydra_args)})")
+    for i, arg in enumerate(plan.hydra_args, 1):
+        console.print(f"  {i:>3}  {arg}")
+    _section(console, f"Pod environment ({len(plan.env)}; secrets {MASK})")
+    console.print(_env_table(plan))
+    _section(console, "In-container command")
+    console.print(f"  {shlex.join(plan.entrypoint)}")
+    _section(console, f"Placement groups SkyRL will request ({len(plan.placement_groups)})")
+    console.print(_placement_table(plan.placement_groups))
+    shown = [f for f in plan.findings if f.severity != "error"]
+    if shown:
+        _section(console, f"Findings ({len(shown)})")
+        console.print(render_findings_text(shown, width), end="")
+    console.print("")
+    console.print(NOT_SUBMITTING)
+    return scrub(_rstrip_lines(out.getvalue()), secret_values(plan))
+
+
+def _rstrip_lines(text: str) -> str:
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
+
+
+def _section(console: Any, title: str) -> None:
+    console.print("")
+    console.print(title)
+
+
+def _table(*columns: str):
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 2, 0, 2))
+    for name in columns:
+        table.add_column(name, overflow="fold")
+    return table
+
+
+def _summary_table(plan: LaunchPlan):
+    r = plan.resources
+    gang = f", gang ({plan.coscheduling['group_by']})" if plan.coscheduling else ", single node"
+    b = plan.budget
+    rows = [
+        ("job id", plan.job_id),
+        ("cluster", f"{plan.cluster} ({plan.mode})"),
+        ("image", plan.image),
+        ("role", plan.role),
+        ("topology", f"{plan.num_nodes} nodes x {plan.gpus_per_node} GPUs = {plan.total_gpus} GPUs{gang}"),
+        ("budget", f"policy {b.get('policy_gpus')} + ref {b.get('ref_gpus')} + engines {b.get('engine_gpus')} "
+                   f"= {b.get('total_gpus')} GPUs ({b.get('num_inference_engines')} engines)"),
+        ("per node", f"cpu {r.cpu:g}, memory {r.memory}, disk {r.disk}, "
+                     f"{r.device.type} {r.device.variant} x{r.device.count}"),
+        ("priority", plan.priority),
+        ("max retries", str(plan.max_retries)),
+        ("rendezvous dir", plan.rendezvous_dir or "-"),
+        ("skyrl ref", plan.skyrl_ref or "- (the image's baked commit)"),
+        ("model", plan.model_path or "-"),
+        ("train data", json.dumps(list(plan.train_data)) if plan.train_data else "- (from the config)"),
+        ("series", plan.series or "-"),
+        ("config", f"{plan.config_path} (sha256 {plan.config_sha256[:12]})"),
+        ("hparams", plan.hparams_fingerprint[:16]),
+        ("workspace", f"{plan.workspace} -> /app"),
+        ("ports", ", ".join(plan.ports)),
+    ]
+    table = _table("field", "value")
+    table.show_header = False
+    for key, value in rows:
+        table.add_row(key, value)
+    return table
+
+
+def _env_table(plan: LaunchPlan):
+    table = _table("name", "value")
+    for key, value in plan.masked_env().items():
+        table.add_row(key, value)
+    return table
+
+
+def _bundle_text(bundles: Iterable[dict[str, float]]) -> str:
+    counts = Counter(json.dumps(dict(b)) for b in bundles)
+    parts = []
+    for shape, n in counts.items():
+        inner = ", ".join(f"{k}: {v:g}" for k, v in json.loads(shape).items())
+        parts.append(f"{n} x {{{inner}}}")
+    return " + ".join(parts) or "-"
+
+
+def _placement_table(groups: Iterable[PlacementGroup]):
+    table = _table("name", "role", "bundles", "strategy")
+    for pg in groups:
+        table.add_row(pg.name, pg.role, _bundle_text(pg.bundles), pg.strategy)
+    return table
+
+
+def render_findings_text(findings: Iterable[Finding], width: int | None = None) -> str:
+    """One finding per line, grouped by severity: SEVERITY RULE path: message / fix."""
+    out = io.StringIO()
+    console = _console(width, out)
+    for f in sort_findings(findings):
+        console.print(f"  {f.severity:<7} {f.rule:<26} {f.path}: {f.message}")
+        console.print(f"  {'':<7} {'':<26} fix: {f.fix}")
+    return _rstrip_lines(out.getvalue())
