@@ -122,7 +122,15 @@ def log_time(text: str, year: int) -> float | None:
         return None
 
 
+LOGURU_HEAD = re.compile(r"^\d{4}-\d\d-\d\d (\d\d:\d\d:\d\d)(?:\.\d+)? \| \w+\s*\| \S+ - ")
+VLLM_HEAD = re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d (\d\d:\d\d:\d\d)(?:\.\d+)? \[?[\w./-]+:\d+\] ")
+
+
 def snippet(text: str, limit: int = 160) -> str:
-    """Evidence text: one line, bounded, credentials masked."""
-    text = redact(text.strip())
+    """Evidence text: one line, bounded, credentials masked; logger headers cut to the time."""
+    text = text.strip()
+    m = LOGURU_HEAD.match(text) or VLLM_HEAD.match(text)
+    if m:
+        text = f"{m.group(1)} {text[m.end():]}"
+    text = redact(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."

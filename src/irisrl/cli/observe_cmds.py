@@ -1,0 +1,346 @@
+"""`irisrl health`, `irisrl logs`, `irisrl progress`: verdicts, log pulls and per-step
+tables from a run's logs (files, or a live job through the Iris backend)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from irisrl.cli.options import flag, json_flag
+from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
+from irisrl.util.exitcodes import Exit
+
+NO_BACKEND = "live log pull needs the Iris backend"
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, emoji=False)
+
+
+def _target_options(fn: Any) -> Any:
+    try:
+        from irisrl.cli.target_opts import target_options
+    except ImportError:  # the backend's flags are not built yet
+        return fn
+    return target_options(fn)
+
+
+def _check_inputs(job: str | None, logs: tuple[str, ...]) -> None:
+    if bool(job) == bool(logs):
+        raise UsageError("give either a JOB or one or more --log FILE, not both and not neither",
+                         "e.g. `irisrl health /alice/dense8b-r1` or `irisrl health --log rank0.log.gz --log rank1.log`")
+    for path in logs:
+        p = Path(path)
+        if not p.is_file():
+            raise UndeterminedError(f"cannot read log file {path}: {'not a file' if p.exists() else 'no such file'}",
+                                    "check the path (plain or .gz files)")
+        try:
+            with open(p, "rb") as fh:
+                fh.read(1)
+        except OSError as exc:
+            raise UndeterminedError(f"cannot read log file {path}: {exc.strerror}", "check its permissions") from None
+
+
+def _load_plan(plan_path: str | None, job_id: str | None) -> dict | None:
+    if plan_path:
+        try:
+            data = json.loads(Path(plan_path).read_text())
+        except OSError as exc:
+            raise UndeterminedError(f"cannot read plan {plan_path}: {exc.strerror}",
+                                    "pass the JSON that `irisrl launch --dry-run --json` prints") from None
+        except json.JSONDecodeError as exc:
+            raise UndeterminedError(f"plan {plan_path} is not JSON (line {exc.lineno}: {exc.msg})",
+                                    "pass the JSON that `irisrl launch --dry-run --json` prints") from None
+        if not isinstance(data, dict):
+            raise UndeterminedError(f"plan {plan_path} is not a JSON object", "pass `launch --dry-run --json` output")
+        return data
+    if job_id:
+        try:
+            from irisrl.ledger.store import Ledger
+
+            return Ledger().plan_for(job_id)
+        except Exception:  # noqa: BLE001 - no ledger entry: the ladder infers from the logs
+            return None
+    return None
+
+
+@contextmanager
+def _job_source(job: str, target: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(job_id, LogSource) for a live job, through the backend's one entry point."""
+    try:
+        from irisrl.backends.resolve import log_source_for
+    except ImportError:
+        raise UndeterminedError(NO_BACKEND, "use --log FILE with pulled logs meanwhile") from None
+    from irisrl.observe.pull import as_log_source
+
+    bound = log_source_for(job, target)
+    try:
+        yield getattr(bound, "job_id", job), as_log_source(bound)
+    finally:
+        close = getattr(bound, "close", None)
+        if callable(close):
+            close()
+
+
+def _target(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {k: kwargs.get(k) for k in ("local", "controller_url", "cluster_config")}
+
+
+# ---- health -----------------------------------------------------------------------------------
+HEALTH_EPILOG = """\b
+Examples:
+  irisrl health --log traces/dense8b-r1/combined.log --plan plan.json
+  irisrl health --log rank0.log.gz --log rank1.log --json
+  irisrl health /alice/dense8b-r1                       # pulls the live job's logs
+  irisrl health --log big.log --state /tmp/h.state      # re-run reads only new bytes
+
+\b
+Rungs (runbook section 8): 1 skyrl-ref checkout, 2 every rank staged its data, 3 Ray nodes
+alive N/N, 4 weights loaded, 5 vLLM generating, 6 DCP+R3 guard, 7 trainer + rollout
+coordinator, 8 trials completing. KILL when 2, 4, 5 or 6 fails, the trainer is up with no
+rollout coordinator, or the log ends in a crash. Pending is never a failure.
+Wedge (rung 5): Waiting >= 4 x max(Running, 1) with flat or falling generation throughput
+over >= 60 s of consecutive reports of one engine (--wedge-ratio, --wedge-window).
+KILL is advice with evidence: nothing here kills a job (that is `irisrl kill JOB --yes`).
+
+\b
+Exit codes: 0 NO-KILL, 1 KILL, 3 unreadable input or logs not fetchable, 64 usage error.
+"""
+
+
+@click.command("health", epilog=HEALTH_EPILOG, context_settings={"max_content_width": 100})
+@click.argument("job", required=False)
+@click.option("--log", "logs", multiple=True, help="Log file (plain or .gz), repeatable, any order: one per task or combined.")
+@click.option("--plan", "plan_path", default=None, help="PLAN.json from `irisrl launch --dry-run --json` [JOB: from the ledger].")
+@flag("trials-dir", default=None, help="Count result.json files here [default: the plan's trials dir].")
+@click.option("--state", "state_path", default=None,
+      help="State file: resume from the saved byte offsets (only new bytes are read) and save back.")
+@flag("wedge-ratio", type=click.FloatRange(min=1.0), default=4.0, help="Waiting >= this x max(Running, 1) is a queue.")
+@flag("wedge-window", type=click.FloatRange(min=1.0), default=60.0, help="Seconds of log time a wedge must last.")
+@json_flag
+@_target_options
+@click.pass_context
+def health(ctx: click.Context, job: str | None, logs: tuple[str, ...], plan_path: str | None, trials_dir: str | None,
+           state_path: str | None, wedge_ratio: float, wedge_window: float, as_json: bool, **target: Any) -> None:
+    """KILL / NO-KILL verdict from a run's logs, with the evidence for every rung."""
+    from irisrl.observe.ladder import LadderConfig
+
+    _check_inputs(job, logs)
+    config = LadderConfig(wedge_ratio=wedge_ratio, wedge_window_s=wedge_window)
+    if logs:
+        plan = _load_plan(plan_path, None)
+        analyzer, problems = _analyze_logs(logs, plan, config, state_path), []
+    else:
+        analyzer, problems, plan = _analyze_job(job or "", plan_path, config, _target(target))
+    trials = _trials(trials_dir or (plan or {}).get("trials_dir"), explicit=bool(trials_dir))
+    report = analyzer.verdict(trials_completed=trials)
+    report.reasons.extend(f"logs incomplete: {p}" for p in problems)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        from irisrl.observe.render import render_health
+
+        render_health(report, _console(), title=f"irisrl health {job or ', '.join(logs)}")
+    if problems and not report.kill:
+        ctx.exit(int(Exit.UNKNOWN))
+    ctx.exit(int(Exit.FAIL if report.kill else Exit.OK))
+
+
+def _analyze_logs(logs: tuple[str, ...], plan: dict | None, config: Any, state_path: str | None) -> Any:
+    import gzip
+
+    from irisrl.observe.analyzer import Analyzer, feed_file
+
+    analyzer = Analyzer(plan, config)
+    if state_path and Path(state_path).exists():
+        try:
+            analyzer = Analyzer.load(state_path, plan, config)
+        except ValueError as exc:
+            raise UndeterminedError(f"state file {state_path}: {exc}", "delete it to start a full pass") from None
+    for path in logs:
+        try:
+            feed_file(analyzer, path)
+        except EOFError:
+            click.echo(f"warning: {path} is a truncated .gz; read up to the cut", err=True)
+        except (OSError, gzip.BadGzipFile) as exc:
+            raise UndeterminedError(f"cannot read log file {path}: {exc}", "check the file (plain or .gz)") from None
+    if state_path:
+        analyzer.save(state_path)
+    return analyzer
+
+
+def _analyze_job(job: str, plan_path: str | None, config: Any, target: dict[str, Any]) -> tuple[Any, list[str], Any]:
+    from irisrl.observe.analyzer import Analyzer
+    from irisrl.observe.pull import feed_job
+
+    with _job_source(job, target) as (job_id, source):
+        plan = _load_plan(plan_path, job_id)
+        analyzer = Analyzer(plan, config)
+        problems = feed_job(source, job_id, analyzer.feed)
+    return analyzer, problems, plan
+
+
+def _trials(uri: str | None, explicit: bool) -> int | None:
+    if not uri:
+        return None
+    from irisrl.observe.trials import count_completed_trials
+
+    count, note = count_completed_trials(uri)
+    if count is None and explicit:
+        click.echo(f"warning: trials not counted: {note}", err=True)
+    return count
+
+
+# ---- logs -------------------------------------------------------------------------------------
+LOGS_EPILOG = """\b
+Examples:
+  irisrl logs /alice/dense8b-r1                         # -> ./traces/alice_dense8b-r1_<UTC stamp>/
+  irisrl logs dense8b-r1 --out /tmp/r1 --follow         # keep appending until the job ends
+
+\b
+Writes one file per task and attempt (task-<i>.attempt-<a>.log), combined.log (each line
+prefixed `[<i>/<a>] `; `irisrl health --log` and `progress --log` read it) and manifest.json
+(lines, bytes and pages per file, what could not be fetched). The whole history, paged.
+
+\b
+Exit codes: 0 everything fetched, 3 something could not be fetched (listed), 64 usage error.
+"""
+
+
+@click.command("logs", epilog=LOGS_EPILOG, context_settings={"max_content_width": 100})
+@click.argument("job")
+@flag("out", default=None, help="Directory [default: ./traces/<job>_<UTC stamp>/].")
+@click.option("--follow", "-f", is_flag=True, help="Keep pulling new lines until the job ends.")
+@flag("interval", type=click.FloatRange(min=1.0), default=30.0, help="Seconds between pulls with --follow.")
+@flag("max-follow", type=click.FloatRange(min=1.0), default=12 * 3600.0, help="Stop following after this many seconds.")
+@json_flag
+@_target_options
+@click.pass_context
+def logs(ctx: click.Context, job: str, out: str | None, follow: bool, interval: float, max_follow: float,
+         as_json: bool, **target: Any) -> None:
+    """Pull a job's whole log history (every task and attempt) into a directory."""
+    from irisrl.observe.pull import LogPuller, default_out_dir
+
+    with _job_source(job, _target(target)) as (job_id, source):
+        out_dir = Path(out) if out else default_out_dir(job_id)
+        with _progress_bar(as_json) as on_progress:
+            puller = LogPuller(source, job_id, out_dir, on_progress)
+            try:
+                manifest = puller.follow(interval, max_follow) if follow else puller.pull_once()
+            except KeyboardInterrupt:
+                manifest = puller.write_manifest()
+    if as_json:
+        click.echo(json.dumps(manifest, indent=2))
+    else:
+        _render_manifest(manifest)
+    ctx.exit(int(Exit.OK if manifest["complete"] else Exit.UNKNOWN))
+
+
+@contextmanager
+def _progress_bar(quiet: bool) -> Iterator[Any]:
+    if quiet or not sys.stderr.isatty():
+        yield lambda pull, n: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=True) as bar:
+        task = bar.add_task("pulling logs", total=None)
+        totals = {"lines": 0}
+
+        def update(pull: Any, n: int) -> None:
+            totals["lines"] += n
+            bar.update(task, description=f"task {pull.task_index} attempt {pull.attempt}: "
+                                         f"{pull.lines:,} lines ({totals['lines']:,} in all)")
+        yield update
+
+
+def _render_manifest(manifest: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{manifest['job_id']} -> {manifest['out_dir']}")
+    for col, just in (("task", "right"), ("attempt", "right"), ("state", "left"), ("lines", "right"),
+                      ("bytes", "right"), ("pages", "right"), ("fetched", "left")):
+        table.add_column(col, justify=just, no_wrap=True)
+    for t in manifest["tasks"]:
+        fetched = "complete" if t["complete"] else f"INCOMPLETE: {t['error'] or 'stopped'}"
+        table.add_row(str(t["task_index"]), str(t["attempt"]), t["state"], f"{t['lines']:,}", f"{t['bytes']:,}",
+                      str(t["pages"]), fetched)
+    console = _console()
+    console.print(table)
+    console.print(f"{manifest['total_lines']:,} lines in {len(manifest['tasks'])} file(s); combined: "
+                  f"{Path(manifest['out_dir']) / manifest['combined']}")
+    for problem in manifest["problems"]:
+        console.print(f"[bold red]not fetched:[/] {problem}")
+
+
+# ---- progress ---------------------------------------------------------------------------------
+PROGRESS_EPILOG = """\b
+Examples:
+  irisrl progress --log traces/dense8b-r1/combined.log --last 10
+  irisrl progress /alice/dense8b-r1 --plot r1.png
+  irisrl progress --log rank0.log.gz --json
+
+\b
+Rows come from `WANDB_MIRROR kind=train step=N metrics={...}` and the console logger's
+`Step N: {...}` lines. Columns: reward (avg raw reward), pass@n, entropy, log-ratio, grad
+norm, policy loss, mean response length, step time. --plot draws reward, entropy,
+log-ratio and grad norm against step (PNG).
+
+\b
+Exit codes: 0 ok (also with no step yet), 3 unreadable input, 64 usage error.
+"""
+
+
+@click.command("progress", epilog=PROGRESS_EPILOG, context_settings={"max_content_width": 100})
+@click.argument("job", required=False)
+@click.option("--log", "logs", multiple=True, help="Log file (plain or .gz), repeatable.")
+@click.option("--plot", "plot_path", default=None, help="Write the four mandatory curves to this PNG.")
+@flag("last", type=click.IntRange(min=1), default=None, help="Only the last N steps (table and JSON).")
+@json_flag
+@_target_options
+@click.pass_context
+def progress(ctx: click.Context, job: str | None, logs: tuple[str, ...], plot_path: str | None, last: int | None,
+             as_json: bool, **target: Any) -> None:
+    """One row per training step: reward, pass@n, entropy, log-ratio, grad norm, loss, length, time."""
+    from irisrl.observe.progress import ProgressCollector, collect_files, render_progress
+
+    _check_inputs(job, logs)
+    if logs:
+        try:
+            rows = collect_files(logs)
+        except (OSError, EOFError) as exc:
+            raise UndeterminedError(f"cannot read the logs: {exc}", "check the files (plain or .gz)") from None
+    else:
+        from irisrl.observe.pull import feed_job
+
+        collector = ProgressCollector()
+        with _job_source(job or "", _target(target)) as (job_id, source):
+            for problem in feed_job(source, job_id, collector.feed):
+                click.echo(f"warning: logs incomplete: {problem}", err=True)
+        collector.finish()
+        rows = collector.rows()
+    shown = rows[-last:] if last else rows
+    if plot_path:
+        from irisrl.observe.plots import plot_progress
+
+        try:
+            plot_progress(rows, plot_path, title=f"{job or Path(logs[0]).name}: {len(rows)} steps")
+        except OSError as exc:
+            raise IrisrlError(f"cannot write {plot_path}: {exc.strerror}", "choose a writable path") from None
+    if as_json:
+        click.echo(json.dumps(shown, indent=2))
+    elif not rows:
+        click.echo("no training step yet (no WANDB_MIRROR kind=train / `Step N:` line)")
+    else:
+        render_progress(shown, _console())
+    if plot_path and not as_json:
+        click.echo(f"plot: {plot_path}", err=True)
+    ctx.exit(int(Exit.OK))

@@ -1,0 +1,155 @@
+"""Per-step training progress from the metric lines: MarinSkyRL's
+`WANDB_MIRROR kind=train step={n} metrics={json}` and the console logger's `Step N: {...}`.
+One row per step (a later line for the same step adds to or replaces its values)."""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from irisrl.observe import patterns as P
+from irisrl.observe.analyzer import CHUNK, MAX_PARTIAL, hit_spans, is_gzip
+
+NEEDLES = (b"WANDB_MIRROR", b"Step ")
+
+# column -> metric keys, first present wins. The four mandatory curves come first.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "reward": ("reward/avg_raw_reward", "reward/mean_raw_reward"),
+    "entropy": ("policy/policy_entropy", "policy/entropy"),
+    "log_ratio": ("policy/log_ratio_abs_mean", "policy/log_ratio_mean", "policy/log_ratio"),
+    "grad_norm": ("policy/raw_grad_norm", "policy/grad_norm"),
+    "policy_loss": ("policy/policy_loss", "policy/final_loss"),
+    "response_len": ("generate/avg_num_tokens", "generate/avg_response_length"),
+    "step_time": ("timing/step", "timing/step_time"),
+}
+MANDATORY = ("reward", "entropy", "log_ratio", "grad_norm")
+PASS_AT = re.compile(r"^reward/avg_pass_at_(\d+)$")
+NUMPY_SCALAR = re.compile(r"\b(?:np|numpy)\.\w+\(([^()]*)\)")
+
+
+def parse_metrics(blob: str) -> dict[str, Any] | None:
+    """JSON, or a Python dict repr (numpy scalars, nan, inf allowed); None if neither."""
+    try:
+        data = json.loads(blob)
+    except ValueError:
+        text = NUMPY_SCALAR.sub(r"\1", blob)
+        text = re.sub(r"\b(nan|NaN)\b", "None", text)
+        text = re.sub(r"(?<![\w.])(-?)inf\b", r"\g<1>1e999", text)
+        try:
+            data = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return data if isinstance(data, dict) else None
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return None if math.isnan(value) else float(value)
+
+
+@dataclass
+class StepRow:
+    step: int
+    values: dict[str, float | None] = field(default_factory=dict)
+    pass_n: int | None = None
+
+    def merge(self, metrics: dict[str, Any]) -> None:
+        for column, keys in COLUMNS.items():
+            for key in keys:
+                if key in metrics and (v := _number(metrics[key])) is not None:
+                    self.values[column] = v
+                    break
+        for key, value in metrics.items():
+            m = PASS_AT.match(str(key))
+            if m and (v := _number(value)) is not None:
+                self.pass_n, self.values["pass_at_n"] = int(m.group(1)), v
+                break
+
+    def to_dict(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"step": self.step}
+        for column in ("reward", "pass_at_n", *list(COLUMNS)[1:]):
+            row[column] = self.values.get(column)
+        row["pass_n"] = self.pass_n
+        return row
+
+
+class ProgressCollector:
+    """Feed log bytes per source; `rows()` gives the steps in order."""
+
+    def __init__(self) -> None:
+        self.steps: dict[int, StepRow] = {}
+        self._rem: dict[str, bytes] = {}
+
+    def feed(self, source: str, data: bytes, final: bool = False) -> None:
+        buf = self._rem.pop(source, b"") + data
+        cut = len(buf) if final else buf.rfind(b"\n") + 1
+        if cut < len(buf):
+            self._rem[source] = buf[cut:][:MAX_PARTIAL]
+        body = buf[:cut]
+        for start, end in hit_spans(body, NEEDLES):
+            self._line(body[start:end])
+
+    def _line(self, raw: bytes) -> None:
+        text = P.clean(raw).text
+        m = P.WANDB_STEP.search(text) or P.CONSOLE_STEP.search(text)
+        if not m or (m.re is P.WANDB_STEP and "kind=train" not in text):
+            return
+        metrics = parse_metrics(m.group(2))
+        if metrics is None:
+            return
+        step = int(m.group(1))
+        self.steps.setdefault(step, StepRow(step)).merge(metrics)
+
+    def finish(self) -> None:
+        for source in list(self._rem):
+            self.feed(source, b"", final=True)
+
+    def rows(self, last: int | None = None) -> list[dict[str, Any]]:
+        rows = [self.steps[s].to_dict() for s in sorted(self.steps) if self.steps[s].values]
+        return rows[-last:] if last else rows
+
+
+def collect_files(paths: Iterable[str]) -> list[dict[str, Any]]:
+    collector = ProgressCollector()
+    for path in paths:
+        opener = gzip.open if is_gzip(path) else open
+        with opener(path, "rb") as fh:
+            while chunk := fh.read(CHUNK):
+                collector.feed(str(path), chunk)
+    collector.finish()
+    return collector.rows()
+
+
+def _fmt(value: Any, column: str) -> str:
+    if value is None:
+        return "-"
+    if column in ("response_len", "step_time"):
+        return f"{value:,.0f}"
+    if column == "log_ratio":
+        return f"{value:.2e}" if abs(value) < 1e-3 and value else f"{value:.4f}"
+    return f"{value:.4f}"
+
+
+HEADERS = {"step": "step", "reward": "reward", "pass_at_n": "pass@n", "entropy": "entropy",
+           "log_ratio": "log-ratio", "grad_norm": "grad norm", "policy_loss": "policy loss",
+           "response_len": "resp len", "step_time": "step time (s)"}
+
+
+def render_progress(rows: list[dict[str, Any]], console: Any) -> None:
+    from rich.table import Table
+
+    pass_ns = {r["pass_n"] for r in rows if r.get("pass_n")}
+    table = Table(title=f"{len(rows)} training step(s)")
+    for key, header in HEADERS.items():
+        if key == "pass_at_n" and len(pass_ns) == 1:
+            header = f"pass@{pass_ns.pop()}"
+        table.add_column(header, justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(str(row["step"]), *(_fmt(row.get(k), k) for k in list(HEADERS)[1:]))
+    console.print(table)

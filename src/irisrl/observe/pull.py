@@ -1,0 +1,240 @@
+"""Paged log pull from a live job, against a small backend interface (the Iris
+implementation lives in irisrl.backends). Nothing is silently truncated: the manifest says
+how many lines each task and attempt gave and what could not be fetched.
+
+Output layout (`irisrl logs JOB --out DIR`):
+    DIR/task-<i>.attempt-<a>.log   one file per task and attempt, lines as printed
+    DIR/combined.log               all of them, each line prefixed `[<i>/<a>] ` (health reads it)
+    DIR/manifest.json              per file: lines, bytes, pages, complete, error
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol, runtime_checkable
+
+DEFAULT_DEADLINE_S = 1800.0
+
+
+@dataclass(frozen=True)
+class TaskRef:
+    task_index: int
+    attempt: int = 0
+    state: str = ""          # e.g. "running", "succeeded" (free text from the backend)
+
+
+@dataclass
+class Page:
+    lines: list[Any]         # str or bytes, with or without the trailing newline
+    cursor: Any              # pass back to continue after these lines (also to follow later)
+    more: bool               # True: another page is ready now; False: caught up for now
+
+
+@runtime_checkable
+class LogSource(Protocol):
+    def tasks(self, job_id: str) -> list[TaskRef]: ...
+
+    def fetch(self, job_id: str, task_index: int, attempt: int, cursor: Any) -> Page: ...
+
+
+def job_done(source: Any, job_id: str) -> bool:
+    """Optional `source.job_done(job_id)`: without it, a follow stops at its deadline."""
+    probe = getattr(source, "job_done", None)
+    return bool(probe(job_id)) if callable(probe) else False
+
+
+@dataclass
+class TaskPull:
+    task_index: int
+    attempt: int
+    state: str
+    file: str
+    lines: int = 0
+    bytes: int = 0
+    pages: int = 0
+    complete: bool = False
+    error: str | None = None
+    cursor: Any = field(default=None, repr=False)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.task_index, self.attempt)
+
+    @property
+    def prefix(self) -> bytes:
+        return f"[{self.task_index}/{self.attempt}] ".encode()
+
+
+def _as_bytes(line: Any) -> bytes:
+    data = line if isinstance(line, bytes) else str(line).encode("utf-8", "replace")
+    return data if data.endswith(b"\n") else data + b"\n"
+
+
+def pages(source: LogSource, job_id: str, pull: TaskPull, deadline: float) -> Iterator[bytes]:
+    """The pages of one task/attempt from its cursor on, as byte blocks; errors are recorded."""
+    while True:
+        if time.monotonic() > deadline:
+            pull.error = "deadline reached before the last page: pull again to complete"
+            return
+        try:
+            page = source.fetch(job_id, pull.task_index, pull.attempt, pull.cursor)
+        except Exception as exc:  # noqa: BLE001 - recorded in the manifest, never hidden
+            pull.error = f"{type(exc).__name__}: {exc}"
+            return
+        block = b"".join(_as_bytes(x) for x in page.lines)
+        pull.pages += 1
+        pull.lines += len(page.lines)
+        pull.bytes += len(block)
+        pull.cursor = page.cursor
+        pull.error = None
+        if block:
+            yield block
+        if not page.more:
+            pull.complete = True
+            return
+
+
+class LogPuller:
+    """Pulls every task/attempt of a job into a directory; `follow()` appends new lines."""
+
+    def __init__(self, source: LogSource, job_id: str, out: Path,
+                 on_progress: Callable[[TaskPull, int], None] | None = None) -> None:
+        self.source, self.job_id, self.out = source, job_id, Path(out)
+        self.on_progress = on_progress or (lambda pull, n: None)
+        self.pulls: dict[tuple[int, int], TaskPull] = {}
+        self.list_error: str | None = None
+        self._mode = "wb"    # the first pull starts the files afresh; later ones append
+
+    def discover(self) -> list[TaskPull]:
+        try:
+            refs = self.source.tasks(self.job_id)
+        except Exception as exc:  # noqa: BLE001
+            self.list_error = f"could not list tasks: {type(exc).__name__}: {exc}"
+            return []
+        for ref in sorted(refs, key=lambda r: (r.task_index, r.attempt)):
+            key = (ref.task_index, ref.attempt)
+            if key not in self.pulls:
+                name = f"task-{ref.task_index}.attempt-{ref.attempt}.log"
+                self.pulls[key] = TaskPull(ref.task_index, ref.attempt, ref.state, name)
+            self.pulls[key].state = ref.state or self.pulls[key].state
+        return list(self.pulls.values())
+
+    def pull_once(self, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
+        self.out.mkdir(parents=True, exist_ok=True)
+        deadline = time.monotonic() + deadline_s
+        mode, self._mode = self._mode, "ab"
+        with open(self.out / "combined.log", mode) as combined:
+            for pull in self.discover():
+                pull.complete = False
+                with open(self.out / pull.file, mode if pull.pages == 0 else "ab") as fh:
+                    for block in pages(self.source, self.job_id, pull, deadline):
+                        fh.write(block)
+                        combined.write(b"".join(pull.prefix + ln for ln in block.splitlines(keepends=True)))
+                        self.on_progress(pull, block.count(b"\n"))
+        return self.write_manifest()
+
+    def follow(self, interval_s: float, max_s: float, stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
+        """Pull, then again every interval until the job is done (one last pull), max_s passes, or stop()."""
+        end = time.monotonic() + max_s
+        manifest = self.pull_once()
+        while not stop() and time.monotonic() < end:
+            finished = job_done(self.source, self.job_id)
+            time.sleep(0 if finished else min(interval_s, max(0.0, end - time.monotonic())))
+            manifest = self.pull_once()
+            if finished:
+                break
+        return manifest
+
+    def manifest(self) -> dict[str, Any]:
+        tasks = []
+        for pull in sorted(self.pulls.values(), key=lambda p: p.key):
+            row = asdict(pull)
+            row.pop("cursor", None)
+            tasks.append(row)
+        problems = [f"task {t['task_index']} attempt {t['attempt']}: {t['error'] or 'incomplete'}"
+                    for t in tasks if t["error"] or not t["complete"]]
+        if self.list_error:
+            problems.insert(0, self.list_error)
+        return {"job_id": self.job_id, "pulled_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                "out_dir": str(self.out), "combined": "combined.log", "tasks": tasks,
+                "total_lines": sum(t["lines"] for t in tasks), "complete": not problems, "problems": problems}
+
+    def write_manifest(self) -> dict[str, Any]:
+        manifest = self.manifest()
+        (self.out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        return manifest
+
+
+def default_out_dir(job_id: str, now: dt.datetime | None = None) -> Path:
+    """./traces/<job>_<UTC stamp>/ (the job's last path part)."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    name = job_id.strip("/").replace("/", "_") or "job"
+    return Path("traces") / f"{name}_{now.strftime('%Y%m%dT%H%M%SZ')}"
+
+
+def feed_job(source: LogSource, job_id: str, sink: Callable[[str, bytes], None],
+             deadline_s: float = DEFAULT_DEADLINE_S) -> list[str]:
+    """Stream every task/attempt's pages into `sink(source_name, bytes)` without writing files
+    (health / progress JOB). Returns the problems (unfetchable tasks), empty when complete."""
+    puller = LogPuller(source, job_id, Path("."))
+    deadline = time.monotonic() + deadline_s
+    for pull in puller.discover():
+        name = pull.file.removesuffix(".log")
+        for block in pages(source, job_id, pull, deadline):
+            sink(name, block)
+    return puller.manifest()["problems"]
+
+
+TERMINAL_TASK_STATES = {"succeeded", "failed", "killed", "worker_failed", "unschedulable", "cosched_failed"}
+
+
+class JobBoundAdapter:
+    """Adapts the backend's job-bound source (irisrl.backends.logsource.IrisLogSource:
+    `tasks() -> [TaskView(index, state, attempts, ...)]`,
+    `fetch(task_index, attempt, since_ms, max_lines) -> [LogLine(data, timestamp_ms, ...)]`)
+    to `LogSource`. Cursor = (timestamp_ms, lines already taken at that ms): pages cut inside
+    one millisecond neither lose nor repeat lines."""
+
+    def __init__(self, bound: Any, page_lines: int = 5000, max_page_lines: int = 200_000) -> None:
+        self.bound, self.page_lines, self.max_page_lines = bound, page_lines, max_page_lines
+
+    def tasks(self, job_id: str) -> list[TaskRef]:
+        refs = []
+        for view in self.bound.tasks():
+            for attempt in range(max(1, int(getattr(view, "attempts", 1) or 1))):
+                refs.append(TaskRef(int(view.index), attempt, str(getattr(view, "state", ""))))
+        return refs
+
+    def job_done(self, job_id: str) -> bool:
+        views = list(self.bound.tasks())
+        return bool(views) and all(str(v.state).lower() in TERMINAL_TASK_STATES for v in views)
+
+    def fetch(self, job_id: str, task_index: int, attempt: int, cursor: Any) -> Page:
+        since, seen = cursor if cursor else (0, 0)
+        limit = self.page_lines
+        while True:
+            lines = list(self.bound.fetch(task_index, attempt, since_ms=since, max_lines=limit))
+            fresh = lines[seen:] if lines and lines[0].timestamp_ms == since else lines
+            if fresh or len(lines) < limit or limit >= self.max_page_lines:
+                break
+            limit *= 2   # a whole page inside one millisecond: ask for a larger page
+        if not fresh:
+            return Page([], (since, seen), False)
+        last = fresh[-1].timestamp_ms
+        at_last = sum(1 for ln in lines if ln.timestamp_ms == last)
+        return Page([ln.data for ln in fresh], (last, at_last), len(lines) >= limit)
+
+
+def as_log_source(obj: Any) -> LogSource:
+    """`obj` itself when it speaks LogSource (tasks(job_id)), else the job-bound adapter."""
+    import inspect
+
+    try:
+        params = inspect.signature(obj.tasks).parameters
+    except (TypeError, ValueError, AttributeError):
+        params = {}
+    return obj if len(params) >= 1 else JobBoundAdapter(obj)
