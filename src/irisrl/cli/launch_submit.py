@@ -30,7 +30,7 @@ def submit_and_follow(plan: Any, opts: Any) -> int:
     from irisrl.ledger.store import Ledger
 
     target = target_from(opts)
-    local = target.local or plan.mode == "local"
+    local = target.local or (plan.mode == "local" and not target.explicit)
     no_wait = bool(_opt(opts, "no_wait", False))
     ledger = Ledger()
     ephemeral = False

@@ -1,0 +1,85 @@
+"""watch's loop against an in-memory backend: transitions, exit codes, deadlines, check-ins."""
+
+from __future__ import annotations
+
+from irisrl.backends.base import JobSnapshot
+from irisrl.cli.job_cmds import parse_duration, watch_loop
+from irisrl.util.errors import UndeterminedError
+from irisrl.util.exitcodes import Exit
+
+
+class ScriptedBackend:
+    """Returns the scripted snapshots (or raises) one per poll; repeats the last."""
+
+    def __init__(self, script):
+        self.script, self.calls = list(script), 0
+
+    def snapshot(self, job_id, detail=True):
+        item = self.script[min(self.calls, len(self.script) - 1)]
+        self.calls += 1
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+
+def snap(state, **kw):
+    return JobSnapshot("/u/j", state, 0, task_count=2, **kw)
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def sleep(self, s):
+        self.t += s
+
+
+def run(backend, monkeypatch, **kw):
+    clock = Clock()
+    monkeypatch.setattr("irisrl.cli.job_cmds.time.monotonic", lambda: clock.t)
+    return watch_loop(backend, "/u/j", kw.pop("interval", 1.0), kw.pop("timeout", None), kw.pop("checkins", []),
+                      sleep=clock.sleep, **kw)
+
+
+def test_watch_prints_transitions_once_and_exits_0_on_success(monkeypatch, capsys):
+    b = ScriptedBackend([snap("pending", pending_reason="coschedule waiting"), snap("pending", pending_reason="coschedule waiting"),
+                         snap("running", task_states={"running": 2}), snap("succeeded", task_states={"succeeded": 2})])
+    assert run(b, monkeypatch) == Exit.OK
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and "waiting=coschedule waiting" in out[0] and "state=succeeded" in out[2]
+    assert b.calls == 4  # one controller call per poll
+
+
+def test_watch_exit_1_on_failed_and_2_on_absent(monkeypatch):
+    assert run(ScriptedBackend([snap("failed", error="exit 3")]), monkeypatch) == Exit.FAIL
+    assert run(ScriptedBackend([JobSnapshot.missing("/u/j")]), monkeypatch) == Exit.ABSENT
+
+
+def test_watch_timeout_exits_3(monkeypatch):
+    assert run(ScriptedBackend([snap("running")]), monkeypatch, timeout=5.0) == Exit.UNKNOWN
+
+
+def test_watch_repeated_read_failures_exit_3(monkeypatch):
+    err = UndeterminedError("controller down")
+    assert run(ScriptedBackend([err, err, err, snap("succeeded")]), monkeypatch) == Exit.UNKNOWN
+    assert run(ScriptedBackend([err, err, snap("succeeded")]), monkeypatch) == Exit.OK
+
+
+def test_watch_checkins_count_from_all_tasks_running_not_submission(monkeypatch):
+    seen = []
+    script = [snap("pending", task_states={"pending": 2})] * 100 + [snap("running", task_states={"running": 2})] * 20 \
+        + [snap("succeeded")]
+    code = run(ScriptedBackend(script), monkeypatch, checkins=[10.0],
+               on_checkin=lambda label: seen.append(label) or "NO-KILL")
+    assert code == Exit.OK and seen == ["10s"]
+
+
+def test_watch_watchdog_kill_verdict_exits_5_without_killing(monkeypatch):
+    b = ScriptedBackend([snap("running", task_states={"running": 2})])
+    code = run(b, monkeypatch, checkins=[3.0], on_checkin=lambda label: "KILL", watchdog=True)
+    assert code == Exit.WATCHDOG_KILL
+    assert not hasattr(b, "terminated")
+
+
+def test_parse_duration_units():
+    assert parse_duration("15m") == 900 and parse_duration("2h") == 7200 and parse_duration("30") == 30
