@@ -315,8 +315,9 @@ def hparams_fingerprint(raw: Mapping[str, Any]) -> str:
 
 def _strip_run_keys(node: Any) -> Any:
     if isinstance(node, Mapping):
-        return {str(k): _strip_run_keys(v) for k, v in node.items()
+        kept = {str(k): _strip_run_keys(v) for k, v in node.items()
                 if str(k) not in _FINGERPRINT_SKIP and not str(k).endswith(("_path", "_dir"))}
+        return {k: v for k, v in kept.items() if v != {}}  # a block that held only run facts
     if isinstance(node, list):
         return [_strip_run_keys(v) for v in node]
     return node
