@@ -126,7 +126,8 @@ def s3_options(env: dict[str, str] | None = None) -> dict[str, Any]:
     """s3fs options: the environment's standard credential chain, unless irisrl's own
     loopback variables (tests, local mode) name an endpoint and test credentials."""
     env = dict(os.environ) if env is None else env
-    opts: dict[str, Any] = {"skip_instance_cache": True, "use_listings_cache": False,
+    # max_concurrency=1: a read is one GET (not HEAD + GET); listings never cached
+    opts: dict[str, Any] = {"skip_instance_cache": True, "use_listings_cache": False, "max_concurrency": 1,
                             "config_kwargs": {"connect_timeout": 5, "read_timeout": 10,
                                               "retries": {"max_attempts": 2}}}
     if env.get(ENV_S3_ENDPOINT):

@@ -1,0 +1,118 @@
+"""Shared helpers for the runtime tests: simulated ranks as subprocesses (the way Iris's
+local worker runs tasks), a loopback S3 server (moto) and a real multi-node Ray on one host."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SRC = REPO / "src"
+PY = sys.executable
+TEST_KEY, TEST_SECRET = "testing-key", "testing-secret"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Rank:
+    rank: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def wait(self, timeout: float) -> int:
+        """Exit code within timeout; the test fails (and the process is killed) otherwise."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(self.proc)
+            raise AssertionError(f"rank {self.rank} still running after {timeout} s:\n{self.text()}")
+
+    def wait_for_line(self, needle: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"rank {self.rank} never printed {needle!r}:\n{self.text()}")
+            time.sleep(0.05)
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(10)
+
+
+def rank_env(rank: int, n: int, extra: dict[str, str] | None = None, attempt: int = 0) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"IRIS_TASK_ID": f"/tester/job/{rank}" + (f":{attempt}" if attempt else ""),
+                "IRIS_NUM_TASKS": str(n), "IRIS_ADVERTISE_HOST": "127.0.0.1",
+                "PYTHONPATH": f"{SRC}{os.pathsep}{env.get('PYTHONPATH', '')}",
+                "RAY_USAGE_STATS_ENABLED": "0", "PYTHONUNBUFFERED": "1"})
+    env.update(extra or {})
+    return env
+
+
+def spawn_rank(tmp: Path, rank: int, n: int, args: list[str], command: list[str] | None = None,
+               env: dict[str, str] | None = None, attempt: int = 0, tag: str = "") -> Rank:
+    """One simulated node: `python -m irisrl.runtime.controller ARGS [-- CMD]` in its own
+    process group (like Iris's local worker), with its own workdir and log file."""
+    workdir = tmp / f"node{rank}{tag}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    log = tmp / f"rank{rank}{tag}.log"
+    argv = [PY, "-m", "irisrl.runtime.controller", *args]
+    if command:
+        argv += ["--", *command]
+    full_env = rank_env(rank, n, env, attempt)
+    full_env["IRIS_WORKDIR"] = str(workdir)
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, env=full_env,
+                                cwd=workdir, start_new_session=True)
+    return Rank(rank, proc, log)
+
+
+class S3Server:
+    """moto's S3 in server mode on 127.0.0.1 (a real HTTP S3 API), with one bucket."""
+
+    def __init__(self) -> None:
+        import logging
+
+        from moto.server import ThreadedMotoServer
+
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)   # no per-request access log
+
+        self.port = free_port()
+        self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.port, verbose=False)
+        self.server.start()
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.bucket = "irisrl-rdv"
+        import boto3
+
+        boto3.client("s3", endpoint_url=self.endpoint, aws_access_key_id=TEST_KEY,
+                     aws_secret_access_key=TEST_SECRET, region_name="us-east-1").create_bucket(Bucket=self.bucket)
+
+    def env(self) -> dict[str, str]:
+        return {"IRISRL_S3_ENDPOINT_URL": self.endpoint, "IRISRL_S3_ACCESS_KEY_ID": TEST_KEY,
+                "IRISRL_S3_SECRET_ACCESS_KEY": TEST_SECRET}
+
+    def fresh_uri(self) -> str:
+        return f"s3://{self.bucket}/runs/{uuid.uuid4().hex[:10]}"
+
+    def stop(self) -> None:
+        self.server.stop()
