@@ -81,7 +81,7 @@ def _options(func: Any) -> Any:
 def launch(**kwargs: Any) -> None:
     """Check a config and launch it as a gang of whole 8-GPU nodes (or --dry-run to print the plan)."""
     from irisrl.plan.build import LaunchOptions, build_plan
-    from irisrl.plan.render import render_error_json, render_findings_text, render_json, render_text
+    from irisrl.plan.render import render_error_json, render_json, render_text
 
     kwargs["skyrl_overrides"] = tuple(kwargs.pop("skyrl_override"))
     kwargs["secret_names"] = tuple(kwargs["secret_names"])
@@ -92,7 +92,9 @@ def launch(**kwargs: Any) -> None:
         if opts.as_json:
             click.echo(render_error_json(findings, budget.to_dict()))
         else:
-            click.echo(render_findings_text(findings, width), nl=False)
+            from irisrl.cli.render_findings import make_console, render_findings
+
+            render_findings(findings, make_console(width=width))
         raise click.exceptions.Exit(Exit.FAIL)
     if opts.dry_run:
         click.echo(render_json(plan) if opts.as_json else render_text(plan, width), nl=opts.as_json)
