@@ -4,6 +4,7 @@ ledger recorded for the job unless a target flag says otherwise (backends/resolv
 from __future__ import annotations
 
 import json
+import sys
 import time
 from typing import Any, Callable
 
@@ -83,7 +84,7 @@ def render_status(snap: Any, where: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False, width=None if click.get_text_stream("stdout").isatty() else 160)
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     if snap.absent:
         console.print(f"{snap.job_id}: absent (unknown to the controller at {where})")
         return
@@ -284,5 +285,5 @@ def runs(as_json: bool, series: str | None) -> None:
         table.add_row(time.strftime("%Y-%m-%d %H:%M", time.localtime(r["submitted_at"] or 0)), r["job_id"],
                       r["series"] or "-", str(r["nodes"] or "-"), r["model"] or "-", r["last_state"] or "-",
                       r["cluster"] or "-", (r["config_sha256"] or "")[:12], (r["hparams_fingerprint"] or "")[:12])
-    console = Console(highlight=False, width=None if click.get_text_stream("stdout").isatty() else 200)
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
     console.print(table if rows else f"no launches recorded in {ledger.path}")

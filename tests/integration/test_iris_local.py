@@ -1,0 +1,202 @@
+"""irisrl against a real Iris local cluster, started by `irisrl cluster up --local` (one per
+module), with real task subprocesses. Trivial commands only: keep it quick on 2 cores."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from iris_plans import trivial_plan  # noqa: E402
+
+from irisrl.backends import local_cluster  # noqa: E402
+from irisrl.cli.launch_submit import submit_and_follow  # noqa: E402
+from irisrl.cli.main import main  # noqa: E402
+from irisrl.util.errors import IrisrlError  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+SECRET = "s3cr3t-value-never-printed"
+SHELL_LEAKS = {"AWS_ACCESS_KEY_ID": "AKIALEAKLEAK", "AWS_SECRET_ACCESS_KEY": "aws-leak-value",
+               "R2_ACCESS_KEY_ID": "r2-leak-value", "HF_TOKEN": "hf_shell-leak-value"}
+PRINT_ENV = ["bash", "-c", "echo task=$IRIS_TASK_ID worker=$IRIS_WORKER_ID; "
+             "echo KEYS: $(env | cut -d= -f1 | sort | tr '\\n' ' '); ls $IRIS_WORKDIR/.irisrl/lib/irisrl/runtime "
+             "$IRIS_WORKDIR/.irisrl/plan.json $IRIS_WORKDIR/hello.txt"]
+
+
+def _irisrl(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "irisrl", *args], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    root = tmp_path_factory.mktemp("iris-local")
+    env = {**os.environ, "HOME": str(root / "home"), "IRISRL_HOME": str(root / "state"), "IRISRL_USER": "tester",
+           "RAY_USAGE_STATS_ENABLED": "0", **SHELL_LEAKS}
+    up = _irisrl(env, "cluster", "up", "--local", "--nodes", "2")
+    assert up.returncode == 0, up.stdout + up.stderr
+    state = local_cluster.read_state(root / "state" / "local-cluster")
+    ws = root / "ws"
+    ws.mkdir()
+    (ws / "hello.txt").write_text("hello\n")
+    yield SimpleNamespace(root=root, env=env, state=state, url=state.url, ws=ws)
+    down = _irisrl(env, "cluster", "down", "--local")
+    assert down.returncode == 0, down.stderr
+    assert not local_cluster.is_alive(state.pid)
+
+
+@pytest.fixture
+def on_cluster(cluster, monkeypatch):
+    monkeypatch.setenv("HOME", cluster.env["HOME"])
+    monkeypatch.setenv("IRISRL_HOME", cluster.env["IRISRL_HOME"])
+    monkeypatch.setenv("HF_TOKEN", "hf_test-process-leak")  # the SDK would forward it; irisrl must not
+    return cluster
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out = capsys.readouterr()
+    return int(done.value.code or 0), out.out, out.err
+
+
+def wait_state(url: str, job_id: str, states: set[str], timeout: float = 60) -> str:
+    from irisrl.backends.iris_client import IrisBackend
+
+    deadline = time.monotonic() + timeout
+    with IrisBackend(url) as backend:
+        while time.monotonic() < deadline:
+            state = backend.snapshot(job_id, detail=False).state
+            if state in states:
+                return state
+            time.sleep(0.3)
+    raise AssertionError(f"{job_id} did not reach {states} within {timeout}s")
+
+
+def test_client_age_lift_attribute_is_where_irisrl_expects():
+    import iris.cluster.controller.service as service
+
+    assert hasattr(service, local_cluster.CLIENT_AGE_ATTR), "FRESHNESS_WINDOW moved: update local_cluster.CLIENT_AGE_*"
+    local_cluster.lift_client_age_check()
+    assert getattr(service, local_cluster.CLIENT_AGE_ATTR) == local_cluster.CLIENT_AGE_WINDOW
+
+
+def test_cluster_status_reports_the_local_cluster(on_cluster, capsys):
+    code, out, _ = run_cli(capsys, "cluster", "status", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["up"] and data["url"] == on_cluster.url and data["nodes"] == 2
+
+
+def test_two_node_gang_lands_on_distinct_workers_with_env_and_no_leaks(on_cluster, capsys):
+    plan = trivial_plan("gang-env", PRINT_ENV, on_cluster.ws, nodes=2,
+                        env={"MY_SECRET": SECRET, "PLAIN_SETTING": "1"}, secret_keys=("MY_SECRET",))
+    assert submit_and_follow(plan, {"local": True}) == 0
+    out = capsys.readouterr().out
+    assert "[rank 0] task=/tester/gang-env/0" in out and "[rank 1] task=/tester/gang-env/1" in out
+    keys = [ln for ln in out.splitlines() if "KEYS:" in ln]
+    assert len(keys) == 2 and all("MY_SECRET" in k and "PLAIN_SETTING" in k and "IRIS_PORT_RAY" in k for k in keys)
+    assert not any(leak in out for leak in ("AWS_", "R2_", "HF_TOKEN")), "shell credentials reached the task"
+    assert "plan.json" in out and "hello.txt" in out  # runtime + plan shipped with the workspace bundle
+
+    code, js, _ = run_cli(capsys, "status", "/tester/gang-env", "--json")
+    status = json.loads(js)
+    assert code == 0 and status["state"] == "succeeded" and status["exit_code"] == 0
+    assert status["task_count"] == 2 and len({t["worker"] for t in status["tasks"]}) == 2
+
+    from iris.client.client import IrisClient
+
+    with IrisClient.remote(on_cluster.url) as client:
+        attrs = {w.worker_id: dict(w.metadata.attributes) for w in client.list_workers()}
+    groups = {str(attrs[t["worker"]].get("leafgroup")) for t in status["tasks"]}
+    assert len(groups) == 1 and "lg-2" in groups.pop()
+
+    state_files = b"".join(p.read_bytes() for p in Path(on_cluster.env["IRISRL_HOME"]).rglob("*")
+                           if p.is_file() and p.name != "controller.log")
+    assert SECRET.encode() not in state_files and SECRET not in out + js
+    assert json.loads(run_cli(capsys, "runs", "--json")[1])[0]["plan"]["env"]["MY_SECRET"] == "***"
+
+
+def test_watch_exit_0_on_success_and_1_on_failure(on_cluster, capsys):
+    ok = trivial_plan("watch-ok", ["true"], on_cluster.ws)
+    bad = trivial_plan("watch-bad", ["bash", "-c", "echo failing; exit 3"], on_cluster.ws)
+    assert submit_and_follow(ok, {"local": True, "no_wait": True}) == 0
+    assert submit_and_follow(bad, {"local": True, "no_wait": True}) == 0
+    assert run_cli(capsys, "watch", "watch-ok", "--interval", "0.5", "--timeout", "60s")[0] == 0
+    code, out, _ = run_cli(capsys, "watch", "watch-bad", "--interval", "0.5", "--timeout", "60s")
+    assert code == 1 and "state=failed" in out
+    code, js, _ = run_cli(capsys, "status", "watch-bad", "--json")
+    assert code == 1 and json.loads(js)["exit_code"] == 3  # rank 0's exit code, not Iris's job-level 0
+
+
+def test_kill_needs_yes_and_then_ends_killed(on_cluster, capsys):
+    plan = trivial_plan("kill-me", ["sleep", "120"], on_cluster.ws)
+    assert submit_and_follow(plan, {"local": True, "no_wait": True}) == 0
+    wait_state(on_cluster.url, "/tester/kill-me", {"running"})
+    code, _, err = run_cli(capsys, "kill", "/tester/kill-me")
+    assert code == 1 and "without --yes" in err
+    assert wait_state(on_cluster.url, "/tester/kill-me", {"running"}) == "running"
+    code, out, _ = run_cli(capsys, "kill", "/tester/kill-me", "--yes")
+    assert code == 0 and "state=killed" in out
+
+
+def test_status_of_unknown_job_is_absent_exit_2(on_cluster, capsys):
+    code, out, _ = run_cli(capsys, "status", "/tester/never-submitted", "--json")
+    assert code == 2 and json.loads(out)["absent"] is True
+
+
+def test_concurrency_cap_refuses_the_next_daytona_launch(on_cluster, capsys, tmp_path):
+    policy = tmp_path / "policy.toml"
+    policy.write_text("daytona_cap = 1\n")
+    tags = {"kind": "agentic-rl", "sandbox": "daytona", "series": "conc"}
+    first = trivial_plan("conc-1", ["sleep", "120"], on_cluster.ws, tags=tags)
+    second = trivial_plan("conc-2", ["true"], on_cluster.ws, tags=tags)
+    assert submit_and_follow(first, {"local": True, "no_wait": True, "policy": str(policy)}) == 0
+    wait_state(on_cluster.url, "/tester/conc-1", {"running"})
+    capsys.readouterr()
+    assert submit_and_follow(second, {"local": True, "no_wait": True, "policy": str(policy)}) == 1
+    err = capsys.readouterr().err
+    assert "POL-CONCURRENCY" in err and "/tester/conc-1" in err
+    assert run_cli(capsys, "status", "/tester/conc-2")[0] == 2  # nothing submitted
+    assert run_cli(capsys, "kill", "/tester/conc-1", "--yes")[0] == 0
+
+
+def test_concluded_series_drift_and_reused_rendezvous_are_refused(on_cluster, capsys):
+    assert submit_and_follow(trivial_plan("a3-refill", ["true"], on_cluster.ws), {"local": True, "no_wait": True}) == 1
+    assert "POL-SERIES-CONCLUDED" in capsys.readouterr().err
+    base = trivial_plan("drift-1", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-1",
+                        rendezvous_dir="s3://bucket/iris/rl/drift-1")
+    assert submit_and_follow(base, {"local": True, "no_wait": True}) == 0
+    changed = trivial_plan("drift-2", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-2",
+                           rendezvous_dir="s3://bucket/iris/rl/drift-2")
+    assert submit_and_follow(changed, {"local": True, "no_wait": True}) == 1
+    assert "POL-SERIES-DRIFT" in capsys.readouterr().err
+    reused = trivial_plan("drift-3", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-1",
+                          rendezvous_dir="s3://bucket/iris/rl/drift-1/")
+    assert submit_and_follow(reused, {"local": True, "no_wait": True}) == 1
+    assert "LCH-RDZV-REUSED" in capsys.readouterr().err
+
+
+def test_launch_local_no_wait_without_a_cluster_says_to_start_one(tmp_path):
+    plan = trivial_plan("nowait", ["true"], tmp_path)
+    with pytest.raises(IrisrlError) as err:
+        submit_and_follow(plan, {"local": True, "no_wait": True})
+    assert "cluster up --local" in err.value.fix
+
+
+def test_launch_local_without_a_cluster_runs_a_temporary_one_and_cleans_up(tmp_path, capsys):
+    (tmp_path / "f.txt").write_text("x")
+    plan = trivial_plan("ephemeral", ["bash", "-c", "echo ran-on-$IRIS_NUM_TASKS"], tmp_path, nodes=2)
+    assert submit_and_follow(plan, {"local": True}) == 0
+    out = capsys.readouterr().out
+    assert "temporary local cluster" in out and "[rank 0] ran-on-2" in out
+    leftovers = subprocess.run(["pgrep", "-f", "irisrl.backends.local_controller.*irisrl-local-"],
+                               capture_output=True, text=True).stdout.split()
+    assert leftovers == [], "the temporary controller outlived the command"
