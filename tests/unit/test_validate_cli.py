@@ -115,3 +115,24 @@ def test_validate_console_script_runs(tmp_path: Path) -> None:
                           "--num-nodes", "3", "--json"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert json.loads(out.stdout)["findings"][0]["message"].startswith("policy 2x8 + engines 2xTP8 = 32 GPUs = 4 nodes of 8")
+
+
+@pytest.mark.parametrize("snippet", [
+    'extra_env:\n  "\\ud800KEY": "\\udfff/x.jinja2"\n',                # lone surrogates in a key and a value
+    "extra_env:\n  LOOP: &loop [1, *loop]\n",                          # a YAML anchor that contains itself
+    "generator:\n  num_inference_engines: " + "9" * 400 + "\n",         # an integer no float can hold
+    "trainer:\n  placement: [1, 2]\n",                                 # a list where a mapping belongs
+])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_validate_odd_yaml_gives_findings_not_tracebacks(snippet: str, as_json: bool, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import yaml
+
+    base = yaml.safe_dump(example_raw("dense"))
+    cfg = tmp_path / "odd.yaml"
+    cfg.write_text(base + snippet, encoding="utf-8")
+    args = ["validate", str(cfg), "--workspace", str(WORKSPACE)] + (["--json"] if as_json else [])
+    rc, out, _ = run_cli(args, capsys)
+    assert rc in (0, 1) and "INTERNAL" not in out
+    if as_json:
+        json.loads(out)

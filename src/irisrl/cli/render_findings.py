@@ -13,6 +13,11 @@ _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _TITLE = {"error": "Errors", "warning": "Warnings", "info": "Info"}
 
 
+def printable(text: str) -> str:
+    """Text any UTF-8 stream can write: lone surrogates (YAML allows them) become escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def make_console(file: TextIO | None = None, width: int | None = None) -> Any:
     from rich.console import Console
 
@@ -38,8 +43,9 @@ def render_findings(findings: Iterable[Finding], console: Any) -> None:
         console.print(f"[{_STYLE[sev]}]{_TITLE[sev]} ({len(group)})[/]")
         width = max(len(f.rule) for f in group)
         for f in group:
-            console.print(f"  [{_STYLE[sev]}]{escape(f.rule.ljust(width))}[/]  [bold]{escape(f.path)}[/]: "
-                          f"{escape(f.message)}  [dim]fix:[/] {escape(f.fix)}")
+            console.print(f"  [{_STYLE[sev]}]{escape(printable(f.rule.ljust(width)))}[/]  "
+                          f"[bold]{escape(printable(f.path))}[/]: {escape(printable(f.message))}  "
+                          f"[dim]fix:[/] {escape(printable(f.fix))}")
 
 
 def render_budget(budget: Any, console: Any) -> None:
@@ -60,7 +66,9 @@ def render_budget(budget: Any, console: Any) -> None:
     for name, value in rows:
         table.add_row(name, show(value))
     console.print(table)
-    console.print(f"  {budget.describe()}")
+    from rich.markup import escape
+
+    console.print(f"  {escape(budget.describe())}")
 
 
 def render_summary(findings: list[Finding], console: Any) -> None:
@@ -75,7 +83,9 @@ def render_summary(findings: list[Finding], console: Any) -> None:
 def render_text(findings: Iterable[Finding], budget: Any | None, console: Any, title: str | None = None) -> None:
     findings = sort_findings(findings)
     if title:
-        console.print(f"[bold]{title}[/]")
+        from rich.markup import escape
+
+        console.print(f"[bold]{escape(printable(title))}[/]")
     render_findings(findings, console)
     if budget is not None:
         render_budget(budget, console)
@@ -91,4 +101,4 @@ def validation_payload(config: str, findings: Iterable[Finding], budget: Any | N
 
 
 def dumps(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, indent=2, ensure_ascii=False)
+    return printable(json.dumps(payload, indent=2, ensure_ascii=False))

@@ -49,8 +49,7 @@ class Budget:
         ref = f" + ref {self.ref_nodes}x{self.gpus_per_node}" if self.ref_gpus else ""
         if self.total_gpus is None:
             return f"{policy}{ref} + {self.engines_label()} = ? GPUs (num_inference_engines unknown)"
-        nodes = self.total_gpus / self.gpus_per_node
-        nodes_text = str(int(nodes)) if nodes.is_integer() else f"{nodes:g}"
+        nodes_text = _nodes_text(self.total_gpus, self.gpus_per_node)
         if self.colocate_all:
             head = (f"colocated: max({policy}{ref} = {self.trainer_gpus}, "
                     f"{self.engines_label()} = {self.engine_gpus})")
@@ -70,6 +69,15 @@ class Budget:
             "requested_nodes": self.requested_nodes,
             "num_inference_engines": self.num_inference_engines,
         }
+
+
+def _nodes_text(total: int, gpn: int) -> str:
+    """total / gpn without floats (huge YAML integers must not overflow): "7" or "6.875"."""
+    whole, rest = divmod(total, gpn)
+    if not rest:
+        return str(whole)
+    frac = f"{rest / gpn:.3f}".rstrip("0").lstrip("0")
+    return f"{whole}{frac}"
 
 
 def ref_counts(view: ConfigView) -> bool:

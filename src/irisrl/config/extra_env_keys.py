@@ -47,5 +47,8 @@ def coerce_env_value(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, sort_keys=True, default=str)
+        try:
+            return json.dumps(value, sort_keys=True, default=str)
+        except (ValueError, TypeError, RecursionError):  # YAML anchors can make cycles; mixed keys
+            return str(value)
     return str(value)

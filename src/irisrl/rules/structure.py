@@ -67,18 +67,24 @@ def cfg_db_registration(ctx: Any) -> Iterator[Finding]:
                 f"set `{path}: false` (registration is a manual step after the run)")
 
 
-def _walk(node: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """(dotted path, value) for every leaf and branch; lists index as path.N."""
+MAX_DEPTH = 64  # deeper nesting is not a config irisrl reasons about
+
+
+def _walk(node: Any, prefix: str = "", _stack: tuple[int, ...] = ()) -> Iterator[tuple[str, Any]]:
+    """(dotted path, value) for every leaf and branch; lists index as path.N. Cycles (YAML
+    anchors referring to themselves) and absurd depth are cut off."""
     if isinstance(node, Mapping):
         items = ((str(k), v) for k, v in node.items())
     elif isinstance(node, list):
         items = ((str(i), v) for i, v in enumerate(node))
     else:
         return
+    if id(node) in _stack or len(_stack) >= MAX_DEPTH:
+        return
     for key, value in items:
         path = f"{prefix}.{key}" if prefix else key
         yield path, value
-        yield from _walk(value, path)
+        yield from _walk(value, path, _stack + (id(node),))
 
 
 def _string_leaves(ctx: Any) -> Iterator[tuple[str, str]]:
