@@ -156,7 +156,7 @@ def health(ctx: click.Context, job: str | None, logs: tuple[str, ...], plan_path
 def _analyze_logs(logs: tuple[str, ...], plan: dict | None, config: Any, state_path: str | None) -> Any:
     import gzip
 
-    from irisrl.observe.analyzer import Analyzer, feed_file
+    from irisrl.observe.analyzer import Analyzer, TruncatedLog, feed_file
 
     analyzer = Analyzer(plan, config)
     if state_path and Path(state_path).exists():
@@ -167,8 +167,10 @@ def _analyze_logs(logs: tuple[str, ...], plan: dict | None, config: Any, state_p
     for path in logs:
         try:
             feed_file(analyzer, path)
-        except EOFError:
-            click.echo(f"warning: {path} is a truncated .gz; read up to the cut", err=True)
+        except TruncatedLog as exc:
+            if not exc.read:
+                raise UndeterminedError(f"cannot read log file {path}: not a readable .gz", "check the file") from None
+            click.echo(f"warning: {path} is a truncated .gz; read the {exc.read:,} bytes before the cut", err=True)
         except (OSError, gzip.BadGzipFile) as exc:
             raise UndeterminedError(f"cannot read log file {path}: {exc}", "check the file (plain or .gz)") from None
     if state_path:

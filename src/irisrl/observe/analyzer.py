@@ -126,9 +126,13 @@ class Analyzer:
         e.last_t, e.tput, e.running, e.waiting = t, tput, run, wait
         e.reports += 1
         if wait > 0 and wait >= cfg.wedge_ratio * max(run, 1):
+            # Rising = above every report of the streak by more than the tolerance: it restarts
+            # the window. Comparing with the streak's maximum keeps report-to-report noise out.
             rising = tput > e.streak_tput * (1 + cfg.flat_tolerance) + cfg.flat_abs_tokens
             if e.streak_t is None or rising:
-                e.streak_t, e.streak_tput = t, tput   # a rising throughput restarts the window
+                e.streak_t, e.streak_tput, e.streak_first = t, tput, tput
+            else:
+                e.streak_tput = max(e.streak_tput, tput)
         else:
             e.streak_t = None
         if tput == 0 and (run > 0 or wait > 0):
@@ -228,6 +232,14 @@ class Analyzer:
 
 
 # ---- files -------------------------------------------------------------------------------
+class TruncatedLog(EOFError):
+    """A .gz that ends early: everything before the cut was fed (`read` bytes)."""
+
+    def __init__(self, path: str, read: int) -> None:
+        super().__init__(f"{path}: compressed stream ends early after {read} bytes")
+        self.read = read
+
+
 def is_gzip(path: str | os.PathLike) -> bool:
     with open(path, "rb") as fh:
         return fh.read(2) == b"\x1f\x8b"
@@ -246,9 +258,12 @@ def feed_file(analyzer: Analyzer, path: str | os.PathLike, source: str | None = 
                 analyzer.state.sources.pop(source, None)
                 offset = 0
             fh.seek(offset)   # gzip: decompresses up to the offset
-        while chunk := fh.read(CHUNK):
-            analyzer.feed(source, chunk)
-            read += len(chunk)
+        try:
+            while chunk := fh.read(CHUNK):
+                analyzer.feed(source, chunk)
+                read += len(chunk)
+        except EOFError:
+            raise TruncatedLog(str(path), read) from None
     return read
 
 

@@ -199,7 +199,7 @@ def _rung5(c: _Ctx) -> tuple[str, str]:
         key, e = wedged[0]
         return FAIL, (f"throughput-starvation wedge on {len(wedged)} engine(s); {_engine_name(key)}: Waiting {e.waiting} "
                       f">= {c.cfg.wedge_ratio:g} x max(Running {e.running}, 1) with flat/falling throughput "
-                      f"({e.streak_tput:g} -> {e.tput:g} tok/s) for {e.last_t - e.streak_t:.0f}s since {_clock(e.streak_t)}")
+                      f"({e.streak_first:g} -> {e.tput:g} tok/s) for {e.last_t - e.streak_t:.0f}s since {_clock(e.streak_t)}")
     if stalled:
         key, e = stalled[0]
         return FAIL, (f"vLLM not generating on {len(stalled)} engine(s); {_engine_name(key)}: 0 tokens/s with "

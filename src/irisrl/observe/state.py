@@ -34,7 +34,8 @@ class EngineState:
     waiting: int = 0
     reports: int = 0
     streak_t: float | None = None      # first report of the current Waiting>>Running streak
-    streak_tput: float = 0.0           # throughput at the streak's anchor
+    streak_tput: float = 0.0           # highest throughput within the current streak
+    streak_first: float = 0.0          # throughput at the streak's first report (evidence)
     zero_t: float | None = None        # first report of 0 tokens/s while requests are queued
     last_line: str = ""
 

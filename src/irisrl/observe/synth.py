@@ -29,6 +29,7 @@ class LogBuilder:
     `[r] `), `per_rank()` one text per task."""
     seed: int = 0
     t: float = T0
+    nodes: int = 8                     # set by bring_up: ranks are 0..nodes-1
     lines: list[tuple[int, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -119,6 +120,7 @@ def engine_actor(i: int) -> str:
 
 def bring_up(b: LogBuilder, n: int, sha: str | None = "9f3c2ab", staged: list[int] | None = None,
              prefix: str = "[irisrl]") -> None:
+    b.nodes = n
     for r in range(n):
         if sha:
             b.raw(r, f"HEAD is now at {sha} fix: engine weight reload")
@@ -138,7 +140,7 @@ def bring_up(b: LogBuilder, n: int, sha: str | None = "9f3c2ab", staged: list[in
 def engines_loading(b: LogBuilder, engines: int, minutes: int) -> None:
     for _ in range(minutes):
         for e in range(min(engines, 4)):
-            b.vllm(e % 8, "No available shared memory broadcast block found in 60 seconds. This typically happens "
+            b.vllm(e % b.nodes, "No available shared memory broadcast block found in 60 seconds. This typically happens "
                    "when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization).",
                    "[shm_broadcast.py:466]", engine_actor(e), level="WARNING")
         b.chatter(0, 5)
@@ -159,6 +161,6 @@ def serving(b: LogBuilder, engines: int, seconds: int, tput: float = 1800.0, run
     for _ in range(0, seconds, interval):
         for e in range(engines):
             jitter = b.rng.uniform(0.9, 1.1) if tput else 0.0
-            b.stats(e % 8, 0, tput * jitter, running, waiting, fmt, engine_actor(e))
-        b.chatter(b.rng.randrange(max(1, min(engines, 8))), chatter)
+            b.stats(e % b.nodes, 0, tput * jitter, running, waiting, fmt, engine_actor(e))
+        b.chatter(b.rng.randrange(b.nodes), chatter)
         b.tick(interval)

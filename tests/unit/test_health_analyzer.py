@@ -1,0 +1,179 @@
+"""The incremental analyzer: chunking, save/resume, formats, wedge timing."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from irisrl.cli.main import main
+from irisrl.observe.analyzer import Analyzer, analyze_files, feed_file
+from irisrl.observe.ladder import LadderConfig
+from irisrl.observe.synth import LogBuilder, bring_up, serving, trainer_up
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+PLAN7 = {"num_nodes": 7, "role": "trainer", "hydra_args": []}
+
+
+def _wedge_log(onset_after_s: int = 120) -> tuple[bytes, float]:
+    b = LogBuilder(seed=5)
+    bring_up(b, 7, sha=None)
+    trainer_up(b, 48)
+    serving(b, 4, onset_after_s, interval=7)
+    onset = b.t
+    serving(b, 4, 300, tput=250.0, running=4, waiting=40, interval=7)
+    return b.text().encode(), onset
+
+
+def test_analyzer_any_chunking_gives_the_same_verdict() -> None:
+    data = (FIXTURES / "wedge" / "combined.log").read_bytes()
+    whole = Analyzer(PLAN7)
+    whole.feed("f", data)
+    rng = random.Random(7)
+    pieces = Analyzer(PLAN7)
+    i = 0
+    while i < len(data):
+        n = rng.choice([1, 7, 100, 4096, 65536])
+        pieces.feed("f", data[i:i + n])
+        i += n
+    assert pieces.verdict().to_dict() == whole.verdict().to_dict()
+    assert pieces.offset("f") == len(data)
+
+
+def test_analyzer_save_and_resume_equals_one_pass(tmp_path: Path) -> None:
+    data = (FIXTURES / "healthy_training_step12" / "combined.log.gz").read_bytes()
+    text = gzip.decompress(data)
+    cut = len(text) // 3 + 17   # mid-line on purpose
+    first = Analyzer(PLAN7)
+    first.feed("f", text[:cut])
+    first.save(tmp_path / "s.json")
+    resumed = Analyzer.load(tmp_path / "s.json", PLAN7)
+    assert resumed.offset("f") == cut
+    resumed.feed("f", text[cut:])
+    one = Analyzer(PLAN7)
+    one.feed("f", text)
+    assert resumed.verdict().to_dict() == one.verdict().to_dict()
+
+
+def test_analyzer_load_rejects_foreign_file(tmp_path: Path) -> None:
+    (tmp_path / "x.json").write_text(json.dumps({"state": {"version": 99}}))
+    with pytest.raises(ValueError):
+        Analyzer.load(tmp_path / "x.json")
+
+
+def test_partial_last_line_counts_at_verdict_time() -> None:
+    a = Analyzer(None)
+    a.feed("f", b"2026-12-02 10:00:00.000 | ERROR | m:f:1 - Training failed: boom")  # no newline
+    assert a.verdict().phase == "crashed"
+    a.feed("f", b"\n")
+    assert a.verdict().phase == "crashed"
+
+
+def test_wedge_flagged_within_two_minutes_of_log_time_from_onset() -> None:
+    data, onset = _wedge_log()
+    a = Analyzer(PLAN7)
+    flagged_at = None
+    for line in data.splitlines(keepends=True):
+        a.feed("f", line)
+        if b"generation throughput" in line:
+            report = a.verdict()
+            if report.rungs[4].status == "fail":
+                flagged_at = report.log_time_end
+                break
+    assert flagged_at is not None and report.kill
+    assert flagged_at - onset <= 120, f"flagged {flagged_at - onset:.0f}s after onset"
+
+
+def test_wedge_threshold_is_configurable() -> None:
+    data, _ = _wedge_log()
+    a = Analyzer(PLAN7, LadderConfig(wedge_ratio=20.0))    # 40 waiting / 4 running = 10x
+    a.feed("f", data)
+    assert a.verdict().rungs[4].status == "pass"
+
+
+def test_short_queue_spike_or_rising_throughput_is_not_a_wedge() -> None:
+    b = LogBuilder(seed=3)
+    bring_up(b, 7, sha=None)
+    trainer_up(b, 48)
+    serving(b, 2, 40, tput=500.0, running=4, waiting=40)      # 40 s: shorter than the window
+    serving(b, 2, 120)
+    for i in range(20):                                        # queue high but throughput climbing
+        b.stats(0, 0, 300.0 * (1.3 ** i), 4, 40, actor="E pid=1, ip=1.1.1.1")
+        b.tick(10)
+    a = Analyzer(PLAN7)
+    a.feed("f", b.text().encode())
+    assert a.verdict().rungs[4].status == "pass"
+
+
+LINES = [
+    "\x1b[36m(AsyncVLLMInferenceEngine pid=4211, ip=10.0.3.7)\x1b[0m INFO 12-02 10:11:12 [loggers.py:123] Engine 000: "
+    "Avg prompt throughput: 512.3 tokens/s, Avg generation throughput: 1830.4 tokens/s, Running: 24 reqs, "
+    "Waiting: 0 reqs, GPU KV cache usage: 41.2%, Prefix cache hit rate: 63.0% [repeated 3x across cluster]",
+    "INFO 12-02 10:11:12 metrics.py:351] Avg prompt throughput: 1.0 tokens/s, Avg generation throughput: 20.0 tokens/s, "
+    "Running: 3 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 1.0%, CPU KV cache usage: 0.0%.",
+    "INFO 12-02 10:11:12 [loggers.py:123] 4 Engines Aggregated: Avg prompt throughput: 1.0 tokens/s, "
+    "Avg generation throughput: 99.5 tokens/s, Running: 8 reqs, Waiting: 0 reqs, Deferred: 0 reqs, Preemptions: 0, "
+    "GPU KV cache usage: 1.0%, Prefix cache hit rate: 0.0%",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+@pytest.mark.parametrize("prefix", ["", "[3] ", "[3/1] ", "rank3| "])
+def test_stats_formats_and_prefixes_are_read(line: str, prefix: str) -> None:
+    a = Analyzer(None)
+    a.feed("f", (prefix + line + "\n").encode())
+    tp = a.verdict().throughput
+    assert tp["engines_reporting"] == 1 and tp["gen_tokens_per_s"] > 0
+
+
+@pytest.mark.parametrize("prefix", ["[irisrl]", "[rl-iris]", "[task-runtime]", "[start_rl_iris_controller]"])
+def test_runtime_prefixes_of_all_launchers(prefix: str) -> None:
+    text = "".join(f"{prefix} Staging train_data on this node (rank {r}/2): x\n" for r in range(2))
+    text += f"{prefix} Ray nodes alive: 2/2\n{prefix} MarinSkyRL now at abc1234\n"
+    a = Analyzer({"num_nodes": 2, "skyrl_ref": "abc1234"})
+    a.feed("f", text.encode())
+    assert [r.status for r in a.verdict().rungs[:3]] == ["pass", "pass", "pass"]
+
+
+def test_one_based_staging_ranks_and_invalid_utf8() -> None:
+    text = b"".join(b"\xff\xfe[irisrl] Staging train_data on this node (rank %d/4) \xc3\n" % r for r in (1, 2, 3, 4))
+    a = Analyzer({"num_nodes": 4})
+    a.feed("f", text + b"[irisrl] Ray nodes alive: 4/4\n")
+    assert a.verdict().rungs[1].status == "pass"
+
+
+def test_interleaved_per_task_files_in_any_order(tmp_path: Path) -> None:
+    paths = sorted((FIXTURES / "starved_ranks").glob("*.log"))
+    forward = analyze_files(paths, json.loads((FIXTURES / "starved_ranks" / "plan.json").read_text()))
+    backward = analyze_files(paths[::-1], json.loads((FIXTURES / "starved_ranks" / "plan.json").read_text()))
+    assert forward.verdict == backward.verdict == "KILL"
+    assert [r.status for r in forward.rungs] == [r.status for r in backward.rungs]
+
+
+def test_secrets_never_reach_evidence() -> None:
+    a = Analyzer(None)
+    a.feed("f", b"2026-12-02 10:00:00.000 | ERROR | m:f:1 - Training failed: 401 for token=hf_abcdefghijklmnopqrstu\n")
+    out = json.dumps(a.verdict().to_dict())
+    assert "hf_abcdefghijklmnopqrstu" not in out and "***" in out
+
+
+def test_state_file_reads_only_new_bytes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    src = (FIXTURES / "wedge" / "combined.log").read_bytes()
+    log, state = tmp_path / "run.log", tmp_path / "h.state"
+    half = src.index(b"\n", len(src) // 2) + 1
+    log.write_bytes(src[:half])
+    with pytest.raises(SystemExit):
+        main(["health", "--log", str(log), "--state", str(state), "--json"])
+    first = json.loads(capsys.readouterr().out)
+    with open(log, "ab") as fh:
+        fh.write(src[half:])
+    a = Analyzer.load(state)
+    assert feed_file(a, log) == len(src) - half          # only the appended bytes are read
+    with pytest.raises(SystemExit) as exc:
+        main(["health", "--log", str(log), "--state", str(state), "--json"])
+    second = json.loads(capsys.readouterr().out)
+    assert first["verdict"] == "NO-KILL" and second["verdict"] == "KILL" and exc.value.code == 1
+    assert second == analyze_files([log]).to_dict()

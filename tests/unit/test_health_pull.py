@@ -1,0 +1,161 @@
+"""Paged log pull against an in-memory LogSource (and the adapter for the backend's
+job-bound source): nothing is silently truncated."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from irisrl.cli.main import main
+from irisrl.observe.analyzer import analyze_files
+from irisrl.observe.pull import JobBoundAdapter, LogPuller, Page, TaskRef, default_out_dir, feed_job
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+
+
+class FakeSource:
+    """Tasks with line lists, served `page` lines at a time; `broken` tasks raise."""
+
+    def __init__(self, logs: dict[tuple[int, int], list[str]], page: int = 3, broken: set[int] = frozenset()) -> None:
+        self.logs, self.page, self.broken, self.calls = logs, page, broken, 0
+        self.done = False
+
+    def tasks(self, job_id: str) -> list[TaskRef]:
+        return [TaskRef(t, a, "running") for t, a in sorted(self.logs)]
+
+    def fetch(self, job_id: str, task_index: int, attempt: int, cursor: Any) -> Page:
+        self.calls += 1
+        if task_index in self.broken:
+            raise ConnectionError("controller went away")
+        start = cursor or 0
+        lines = self.logs[(task_index, attempt)][start:start + self.page]
+        end = start + len(lines)
+        return Page(lines, end, end < len(self.logs[(task_index, attempt)]))
+
+    def job_done(self, job_id: str) -> bool:
+        return self.done
+
+
+def _fixture_source(name: str, page: int = 50) -> FakeSource:
+    logs = {}
+    for path in sorted((FIXTURES / name).glob("task-*.log")):
+        task = int(path.name.split("-")[1].split(".")[0])
+        logs[(task, 0)] = path.read_text().splitlines()
+    return FakeSource(logs, page)
+
+
+def test_pull_writes_every_page_per_task_combined_and_manifest(tmp_path: Path) -> None:
+    src = FakeSource({(0, 0): [f"a{i}" for i in range(10)], (0, 1): ["b0"], (1, 0): [f"c{i}" for i in range(7)]})
+    manifest = LogPuller(src, "/u/j", tmp_path).pull_once()
+    assert (tmp_path / "task-0.attempt-0.log").read_text().splitlines() == [f"a{i}" for i in range(10)]
+    assert manifest["complete"] and manifest["total_lines"] == 18
+    assert [t["lines"] for t in manifest["tasks"]] == [10, 1, 7]
+    assert [t["pages"] for t in manifest["tasks"]] == [4, 1, 3]
+    combined = (tmp_path / "combined.log").read_text().splitlines()
+    assert combined[0] == "[0/0] a0" and "[0/1] b0" in combined and combined[-1] == "[1/0] c6"
+    assert json.loads((tmp_path / "manifest.json").read_text())["total_lines"] == 18
+
+
+def test_pull_reports_what_could_not_be_fetched(tmp_path: Path) -> None:
+    src = FakeSource({(0, 0): ["x"], (1, 0): ["y"]}, broken={1})
+    manifest = LogPuller(src, "/u/j", tmp_path).pull_once()
+    assert not manifest["complete"]
+    assert manifest["problems"] == ["task 1 attempt 0: ConnectionError: controller went away"]
+
+
+def test_follow_appends_new_lines_until_job_done(tmp_path: Path) -> None:
+    src = FakeSource({(0, 0): ["l0", "l1"]}, page=10)
+    puller = LogPuller(src, "/u/j", tmp_path)
+    rounds = []
+
+    def stop() -> bool:
+        rounds.append(1)
+        if len(rounds) == 1:
+            src.logs[(0, 0)] += ["l2", "l3"]
+        else:
+            src.done = True
+        return False
+
+    manifest = puller.follow(interval_s=0.01, max_s=5, stop=stop)
+    assert (tmp_path / "task-0.attempt-0.log").read_text().splitlines() == ["l0", "l1", "l2", "l3"]
+    assert manifest["tasks"][0]["lines"] == 4
+
+
+def test_health_from_a_live_source_equals_health_from_files() -> None:
+    from irisrl.observe.analyzer import Analyzer
+
+    plan = json.loads((FIXTURES / "starved_ranks" / "plan.json").read_text())
+    analyzer = Analyzer(plan)
+    assert feed_job(_fixture_source("starved_ranks"), "/u/j", analyzer.feed) == []
+    files = analyze_files(sorted((FIXTURES / "starved_ranks").glob("*.log")), plan)
+    assert analyzer.verdict().to_dict() == files.to_dict()
+
+
+@dataclass
+class View:
+    index: int
+    state: str
+    attempts: int
+
+
+@dataclass
+class Line:
+    data: str
+    timestamp_ms: int
+
+
+class BoundSource:
+    """The backend's shape: lines with timestamps, `since_ms` inclusive, `max_lines` per call."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        self.lines = lines
+
+    def tasks(self) -> list[View]:
+        return [View(0, "succeeded", 1)]
+
+    def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[Line]:
+        return [ln for ln in self.lines if ln.timestamp_ms >= since_ms][:max_lines]
+
+
+def test_adapter_pages_cut_inside_one_millisecond_lose_nothing(tmp_path: Path) -> None:
+    lines = [Line(f"m{i}", 1000 + i // 4) for i in range(23)]    # 4 lines per millisecond
+    adapter = JobBoundAdapter(BoundSource(lines), page_lines=3)
+    manifest = LogPuller(adapter, "/u/j", tmp_path).pull_once()
+    assert (tmp_path / "task-0.attempt-0.log").read_text().splitlines() == [f"m{i}" for i in range(23)]
+    assert manifest["complete"] and adapter.job_done("/u/j")
+
+
+def test_logs_cli_with_a_backend_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture) -> None:
+    import irisrl.backends.resolve as resolve
+
+    monkeypatch.setattr(resolve, "log_source_for", lambda job, opts=None: _fixture_source("starved_ranks"))
+    with pytest.raises(SystemExit) as exc:
+        main(["logs", "/u/j", "--out", str(tmp_path / "o"), "--json"])
+    manifest = json.loads(capsys.readouterr().out)
+    assert exc.value.code == 0 and manifest["complete"] and len(manifest["tasks"]) == 7
+    with pytest.raises(SystemExit) as exc:
+        main(["health", "--log", str(tmp_path / "o" / "combined.log"), "--plan",
+              str(FIXTURES / "starved_ranks" / "plan.json"), "--json"])
+    assert exc.value.code == 1 and json.loads(capsys.readouterr().out)["rungs"][1]["status"] == "fail"
+
+
+def test_health_job_reads_plan_and_pulls_through_the_backend(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture) -> None:
+    import irisrl.backends.resolve as resolve
+
+    monkeypatch.setattr(resolve, "log_source_for", lambda job, opts=None: _fixture_source("starved_ranks"))
+    with pytest.raises(SystemExit) as exc:
+        main(["health", "/u/j", "--plan", str(FIXTURES / "starved_ranks" / "plan.json"), "--json"])
+    assert exc.value.code == 1
+
+
+def test_default_out_dir_is_traces_job_stamp() -> None:
+    import datetime as dt
+
+    out = default_out_dir("/alice/dense8b-r1", dt.datetime(2026, 12, 2, 10, 0, tzinfo=dt.timezone.utc))
+    assert out == Path("traces/alice_dense8b-r1_20261202T100000Z")
