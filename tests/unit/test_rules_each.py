@@ -199,3 +199,17 @@ def test_asset_found_only_under_the_workspace(tmp_path: Path) -> None:
     assert "CFG-ASSET" in rules_of(findings)
     findings, _ = run_config(example_raw("dense"), tmp_path, num_nodes=7, workspace=WORKSPACE)
     assert "CFG-ASSET" not in rules_of(findings)
+
+
+def test_eng_explicit_with_too_few_nodes_asks_for_more(tmp_path: Path) -> None:
+    raw = set_path(example_raw("moe"), "generator.num_inference_engines", None)
+    findings, _ = run_config(raw, tmp_path, num_nodes=2)
+    (f,) = [f for f in findings if f.rule == "ENG-EXPLICIT"]
+    assert "leave no room for engines" in f.message and "trainer's 2" in f.fix
+
+
+def test_topo_partial_node_suggests_whole_engines(tmp_path: Path) -> None:
+    findings, _ = _run_case("TOPO-PARTIAL-NODE", tmp_path)
+    (f,) = [f for f in findings if f.rule == "TOPO-PARTIAL-NODE"]
+    assert "55 GPUs = 6.875 nodes of 8: 1 GPU(s) of the last node would idle" in f.message
+    assert f.fix.endswith("add 1 engine(s)")

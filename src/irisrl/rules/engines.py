@@ -29,6 +29,12 @@ def eng_explicit(ctx: Any) -> Iterator[Finding]:
     right = pinned_engines_for(b, ctx.num_nodes)
     wrong = naive_derived_engines(b, ctx.num_nodes)
     total = ctx.num_nodes * b.gpus_per_node
+    if right < 1:
+        yield eng_explicit.finding(
+            path, f"disaggregated with num_inference_engines null, and {ctx.num_nodes} node(s) = {total} GPUs leave no "
+            f"room for engines after {trainer} = {b.trainer_gpus} trainer GPUs",
+            f"pin num_inference_engines and launch with more nodes than the trainer's {-(-b.trainer_gpus // b.gpus_per_node)}")
+        return
     yield eng_explicit.finding(
         path, f"disaggregated with num_inference_engines null: the derivation gives ({ctx.num_nodes}x{b.gpus_per_node})"
         f"//{v.tp} = {wrong} engines, but {trainer} = {b.trainer_gpus} GPUs are trainer-only, so only "

@@ -28,11 +28,13 @@ def topo_partial_node(ctx: Any) -> Iterator[Finding]:
     if b.total_gpus is None or b.whole_nodes:
         return
     spare = b.num_nodes * b.gpus_per_node - b.total_gpus
+    per_engine = b.tp * b.pp * b.dp
+    hint = (f"add {spare // per_engine} engine(s)" if spare % per_engine == 0
+            else "change the engine count or TP size")
     yield topo_partial_node.finding(
         "generator.num_inference_engines", f"{b.describe()}: {spare} GPU(s) of the last node would idle "
         f"(nodes are whole and exclusive)",
-        f"size the layout to a multiple of {b.gpus_per_node} GPUs, e.g. add {spare // max(b.tp * b.pp * b.dp, 1)} "
-        "engine(s) or change the TP size")
+        f"size the layout to a multiple of {b.gpus_per_node} GPUs: {hint}")
 
 
 @rule("TOPO-GPUS-PER-NODE-FORCED", "warning", "YAML per-node GPUs differ from --gpus_per_node (the flag wins)")
