@@ -213,3 +213,13 @@ def test_topo_partial_node_suggests_whole_engines(tmp_path: Path) -> None:
     (f,) = [f for f in findings if f.rule == "TOPO-PARTIAL-NODE"]
     assert "55 GPUs = 6.875 nodes of 8: 1 GPU(s) of the last node would idle" in f.message
     assert f.fix.endswith("add 1 engine(s)")
+
+
+def test_env_rules_also_read_misplaced_extra_env(tmp_path: Path) -> None:
+    raw = example_raw("dense")
+    raw["container"] = {"extra_env": {"NCCL_P2P_DISABLE": "1", "LD_LIBRARY_PATH": "$CONDA_PREFIX/lib"}}
+    findings, _ = run_config(raw, tmp_path, num_nodes=7)
+    paths = {(f.rule, f.path) for f in findings}
+    assert {("CFG-CONTAINER", "container"), ("ENV-MISPLACED", "container.extra_env"),
+            ("ENV-NCCL-CRIPPLE", "container.extra_env.NCCL_P2P_DISABLE"),
+            ("ENV-UNEXPANDED", "container.extra_env.LD_LIBRARY_PATH")} <= paths

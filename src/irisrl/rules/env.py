@@ -20,9 +20,22 @@ NCCL_CRIPPLE_KEYS = ("NCCL_P2P_DISABLE", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABL
 _VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _items(ctx: Any) -> Iterator[tuple[str, Any, str]]:
+def _misplaced(ctx: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(section, mapping) for every `<section>.extra_env` mapping (e.g. container.extra_env)."""
+    for section, block in ctx.raw.items():
+        if section != "extra_env" and isinstance(block, Mapping) and isinstance(block.get("extra_env"), Mapping):
+            yield str(section), block["extra_env"]
+
+
+def _items(ctx: Any, everywhere: bool = False) -> Iterator[tuple[str, Any, str]]:
+    """(key, value, path) of the top-level extra_env; with `everywhere`, also of misplaced
+    extra_env blocks, so a port learns what would still be wrong after moving them."""
     for key, value in ctx.view.extra_env.items():
         yield key, value, f"extra_env.{key}"
+    if everywhere:
+        for section, env in _misplaced(ctx):
+            for key, value in env.items():
+                yield str(key), value, f"{section}.extra_env.{key}"
 
 
 def _shown(key: str, value: str) -> str:
@@ -31,16 +44,15 @@ def _shown(key: str, value: str) -> str:
 
 @rule("ENV-MISPLACED", "error", "An extra_env mapping outside the top level (the Iris path ignores it)")
 def env_misplaced(ctx: Any) -> Iterator[Finding]:
-    for section, block in ctx.raw.items():
-        if section != "extra_env" and isinstance(block, Mapping) and isinstance(block.get("extra_env"), Mapping):
-            yield env_misplaced.finding(f"{section}.extra_env", f"`{section}.extra_env` is never forwarded into the pod "
-                                        f"({len(block['extra_env'])} key(s) would be lost)",
-                                        "move these keys to the top-level `extra_env:` mapping")
+    for section, env in _misplaced(ctx):
+        yield env_misplaced.finding(f"{section}.extra_env", f"`{section}.extra_env` is never forwarded into the pod "
+                                    f"({len(env)} key(s) would be lost)",
+                                    "move these keys to the top-level `extra_env:` mapping")
 
 
 @rule("ENV-SIF", "error", "SIF/Apptainer-only env (APPTAINERENV_*, TRITON_LIBCUDA_PATH, /.singularity.d paths)")
 def env_sif(ctx: Any) -> Iterator[Finding]:
-    for key, value, path in _items(ctx):
+    for key, value, path in _items(ctx, everywhere=True):
         text = coerce_env_value(value)
         if key in SIF_KEYS or key.startswith(SIF_PREFIXES) or any(m in text for m in SIF_MARKERS):
             yield env_sif.finding(path, f"{key} is a SIF/Apptainer-only setting; the gpu-rl image does not have it",
@@ -51,7 +63,7 @@ def env_sif(ctx: Any) -> Iterator[Finding]:
 def env_offline(ctx: Any) -> Iterator[Finding]:
     if not ctx.profile.egress:
         return
-    for key, value, path in _items(ctx):
+    for key, value, path in _items(ctx, everywhere=True):
         text = coerce_env_value(value).strip().lower()
         if key in OFFLINE_KEYS and text not in ("0", "false", "no", "off", ""):
             yield env_offline.finding(path, f"{key}={text!r}: {ctx.profile.name} nodes have egress and pull the model "
@@ -61,7 +73,7 @@ def env_offline(ctx: Any) -> Iterator[Finding]:
 
 @rule("ENV-NCCL-CRIPPLE", "error", "NCCL_P2P_DISABLE/NCCL_NVLS_ENABLE/NCCL_COLLNET_ENABLE (cripple NVLink all-reduce)")
 def env_nccl_cripple(ctx: Any) -> Iterator[Finding]:
-    for key, value, path in _items(ctx):
+    for key, value, path in _items(ctx, everywhere=True):
         if key in NCCL_CRIPPLE_KEYS:
             yield env_nccl_cripple.finding(
                 path, f"{key}={coerce_env_value(value)!r} is a GH200/SIF workaround; on H100 + IB it cripples the "
@@ -70,7 +82,7 @@ def env_nccl_cripple(ctx: Any) -> Iterator[Finding]:
 
 @rule("ENV-UNEXPANDED", "error", "$VAR / ${VAR} in an extra_env value (Kubernetes does not expand it)")
 def env_unexpanded(ctx: Any) -> Iterator[Finding]:
-    for key, value, path in _items(ctx):
+    for key, value, path in _items(ctx, everywhere=True):
         names = sorted(set(_VAR.findall(coerce_env_value(value))))
         if names:
             hint = f" (for LD_LIBRARY_PATH: {ctx.profile.rl_lib})" if key == "LD_LIBRARY_PATH" else ""
@@ -96,7 +108,7 @@ def env_ld_library_path(ctx: Any) -> Iterator[Finding]:
 
 @rule("ENV-CLOUD-CREDS", "error", "AWS_*/R2_* in extra_env (they clobber the pod's injected credentials)")
 def env_cloud_creds(ctx: Any) -> Iterator[Finding]:
-    for key, _value, path in _items(ctx):
+    for key, _value, path in _items(ctx, everywhere=True):
         if is_cloud_cred_key(key):
             yield env_cloud_creds.finding(path, f"{key} would replace the object-store credentials the cluster injects "
                                           "into every pod (and silently target real AWS S3); irisrl never forwards it",
