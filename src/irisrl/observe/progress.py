@@ -132,24 +132,26 @@ def _fmt(value: Any, column: str) -> str:
     if column in ("response_len", "step_time"):
         return f"{value:,.0f}"
     if column == "log_ratio":
-        return f"{value:.2e}" if abs(value) < 1e-3 and value else f"{value:.4f}"
+        return f"{value:.2e}"
     return f"{value:.4f}"
 
 
 HEADERS = {"step": "step", "reward": "reward", "pass_at_n": "pass@n", "entropy": "entropy",
-           "log_ratio": "log-ratio", "grad_norm": "grad norm", "policy_loss": "policy loss",
-           "response_len": "resp len", "step_time": "step time (s)"}
+           "log_ratio": "log-ratio", "grad_norm": "grad-norm", "policy_loss": "loss",
+           "response_len": "resp-len", "step_time": "step-s"}
 
 
 def render_progress(rows: list[dict[str, Any]], console: Any) -> None:
     from rich.table import Table
 
     pass_ns = {r["pass_n"] for r in rows if r.get("pass_n")}
-    table = Table(title=f"{len(rows)} training step(s)")
+    from rich import box
+
+    table = Table(title=f"{len(rows)} training step(s)", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
     for key, header in HEADERS.items():
         if key == "pass_at_n" and len(pass_ns) == 1:
             header = f"pass@{pass_ns.pop()}"
-        table.add_column(header, justify="right", no_wrap=True)
+        table.add_column(header, justify="right", overflow="fold")
     for row in rows:
         table.add_row(str(row["step"]), *(_fmt(row.get(k), k) for k in list(HEADERS)[1:]))
     console.print(table)

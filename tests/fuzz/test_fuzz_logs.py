@@ -1,0 +1,53 @@
+"""Random byte soup and truncated logs never crash the parsers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irisrl.observe.analyzer import Analyzer
+from irisrl.observe.patterns import clean
+from irisrl.observe.progress import ProgressCollector
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+SAMPLE = (FIXTURES / "moe_dcp_healthy" / "combined.log").read_bytes()
+FRAGMENTS = [b"Avg generation throughput: ", b"Running: ", b"Waiting: ", b"Staging train_data on this node (rank ",
+             b"Ray nodes alive: ", b"WANDB_MIRROR kind=train step=", b"Step 1: {", b"metrics={", b"\n", b"\x1b[31m",
+             b"(Actor pid=1, ip=1.2.3.4) ", b"[repeated 2x across cluster]", b"Training failed: ", b"12-02 10:11:12 ",
+             b"2026-12-02 10:11:12.345 | INFO | ", b"exited with code ", b"/", b")", b"9" * 30, b"\xff\xfe"]
+
+soup = st.lists(st.one_of(st.binary(max_size=40), st.sampled_from(FRAGMENTS)), max_size=60).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=soup, cuts=st.lists(st.integers(min_value=0, max_value=4000), max_size=5))
+def test_analyzer_survives_byte_soup(data: bytes, cuts: list[int]) -> None:
+    a = Analyzer({"num_nodes": 2, "hydra_args": ["x"]})
+    prev = 0
+    for cut in sorted(c % (len(data) + 1) for c in cuts) + [len(data)]:
+        a.feed("f", data[prev:cut])
+        prev = cut
+    report = a.verdict()
+    assert report.verdict in ("KILL", "NO-KILL") and len(report.rungs) == 8
+    report.to_dict()
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=soup)
+def test_progress_and_clean_survive_byte_soup(data: bytes) -> None:
+    c = ProgressCollector()
+    c.feed("f", data)
+    c.finish()
+    c.rows()
+    for line in data.split(b"\n"):
+        clean(line)
+
+
+@settings(max_examples=100, deadline=None)
+@given(cut=st.integers(min_value=0, max_value=len(SAMPLE)), garbage=st.binary(max_size=64))
+def test_truncated_real_log_never_crashes(cut: int, garbage: bytes) -> None:
+    a = Analyzer(None)
+    a.feed("f", SAMPLE[:cut] + garbage)
+    assert a.verdict().phase in ("bring-up", "serving", "training", "finished", "crashed")
