@@ -136,3 +136,22 @@ def test_validate_odd_yaml_gives_findings_not_tracebacks(snippet: str, as_json: 
     assert rc in (0, 1) and "INTERNAL" not in out
     if as_json:
         json.loads(out)
+
+
+def test_validate_model_path_local_dir_drives_model_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "my-mla-moe"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps({"num_attention_heads": 64, "num_key_value_heads": 64,
+                                                   "kv_lora_rank": 512, "n_routed_experts": 64}))
+    args = ["validate", str(CONFIGS / "moe30b_ep4_r3_dcp2.yaml"), "--workspace", str(WORKSPACE), "--num-nodes", "4",
+            "--model_path", str(model), "--json"]
+    rc, out, _ = run_cli(args, capsys)
+    assert rc == 0 and json.loads(out)["findings"] == []          # MLA: ceiling 8 // 1 = 8 >= dcp 2
+    rc, out, _ = run_cli(args + ["--skyrl_override", "generator.inference_engine_decode_context_parallel_size=16"], capsys)
+    assert rc == 1 and "DCP-DIVIDES" in {f["rule"] for f in json.loads(out)["findings"]}
+
+
+def test_validate_unknown_model_warns_and_still_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = run_cli(dense("--model_path", "acme/private-8b", "--num-nodes", "7", "--json"), capsys)
+    data = json.loads(out)
+    assert rc == 0 and [(f["rule"], f["path"]) for f in data["findings"]] == [("MODEL-UNKNOWN", "--model_path")]
