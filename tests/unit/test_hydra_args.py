@@ -231,3 +231,18 @@ def _leaves(tree, root):
             yield from _leaves(v, f"{root}.{k}")
         else:
             yield f"{root}.{k}", v
+
+
+_any_keys = st.one_of(st.text(max_size=6), st.integers(), st.booleans(), st.none())
+_any_values = st.recursive(_scalars | st.dates(), lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(_any_keys, inner, max_size=3), max_leaves=10)
+
+
+@settings(max_examples=150, deadline=None)
+@given(raw=st.dictionaries(st.sampled_from(["trainer", "generator", "data", "environment", "terminal_bench",
+                                            "config_groups", "entrypoint", "rollout", "extra_env"]) | st.text(max_size=5),
+                           _any_values, max_size=6))
+def test_hydra_args_never_crash_and_every_arg_parses(parser, raw):
+    result = build_hydra_args(raw, _inputs())
+    parser.parse_overrides(list(result.args))  # every argument we write is valid Hydra
+    assert all(f.rule == "CFG-UNFORWARDED" and f.severity == "error" for f in result.findings)
