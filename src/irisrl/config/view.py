@@ -4,7 +4,7 @@ SkyRL's default, so every rule can read plain Python values."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from irisrl.rules.base import Finding
@@ -219,11 +219,4 @@ def build_view(raw: Mapping[str, Any]) -> ConfigView:
         enable_db_registration=r.raw_value("trainer.enable_db_registration"),
         extra_env=r.mapping("extra_env"),
     )
-    r.mapping(ENGINE_KWARGS)
-    return _with_issues(view, tuple(r.issues.values()))
-
-
-def _with_issues(view: ConfigView, issues: tuple[Finding, ...]) -> ConfigView:
-    from dataclasses import replace
-
-    return replace(view, issues=issues)
+    return replace(view, issues=tuple(r.issues.values()))
