@@ -286,6 +286,8 @@ def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Res
         argv += ["--rendezvous-dir", resolved.rendezvous_dir]
     argv += ["--rendezvous-timeout", str(options.rendezvous_timeout)]
     argv += ["--gpus-per-node", str(gpn)]
+    if options.local:
+        argv += ["--local"]  # several nodes on one host: free ports, fake GPUs
     if resolved.train_data:
         argv += ["--train-data", json.dumps(list(resolved.train_data))]
     if options.skyrl_ref:
