@@ -12,7 +12,7 @@ from irisrl.config.secrets import (
     parse_dotenv,
     read_secrets_file,
 )
-from irisrl.util.errors import UsageError
+from irisrl.util.errors import UndeterminedError
 
 DOTENV = """
 # a comment
@@ -64,7 +64,7 @@ def test_secrets_allowlist_configurable_but_never_cloud_creds():
     assert not any(n.startswith(("AWS_", "R2_")) for n in names)
 
 
-def test_secrets_unreadable_file_is_a_usage_error(tmp_path):
-    with pytest.raises(UsageError) as err:
+def test_secrets_unreadable_file_is_exit_3(tmp_path):
+    with pytest.raises(UndeterminedError) as err:
         read_secrets_file(str(tmp_path / "missing.env"))
-    assert "missing.env" in err.value.message
+    assert "missing.env" in err.value.message and err.value.exit_code == 3

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Mapping
 
 from irisrl.config.extra_env_keys import is_cloud_cred_key
-from irisrl.util.errors import UsageError
+from irisrl.util.errors import UndeterminedError
 
 DEFAULT_ALLOWLIST: tuple[str, ...] = (
     "HF_TOKEN", "WANDB_API_KEY", "WANDB_ENTITY", "WANDB_PROJECT",
@@ -73,7 +73,7 @@ def read_secrets_file(path: str) -> dict[str, str]:
     try:
         return parse_dotenv(Path(path).expanduser().read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"secrets file {path!r} is unreadable ({exc.__class__.__name__})",
+        raise UndeterminedError(f"secrets file {path!r} is unreadable ({exc.__class__.__name__})",
                          "pass --secrets-env with a readable dotenv file, or unset DC_AGENT_SECRET_ENV") from None
 
 
