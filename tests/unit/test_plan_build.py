@@ -187,3 +187,11 @@ def test_plan_bad_priority_is_usage_error():
     from irisrl.util.errors import UsageError
     with pytest.raises(UsageError):
         build_plan(replace(_opts(), priority="urgent"))
+
+
+def test_plan_to_dict_scrubs_secret_values_everywhere(tmp_path):
+    """The ledger and plan.json use to_dict(): a secret value must not survive in args either."""
+    token = "hf_scrub_me_123456"
+    plan = _plan(environ={"IRISRL_USER": "alice", "HF_TOKEN": token}, skyrl_overrides=(f"++trainer.note={token}",))
+    assert token in plan.hydra_args[-1]  # the real plan keeps it (the trainer needs its args)
+    assert token not in json.dumps(plan.to_dict())

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from irisrl.rules.base import Finding
 
 MASK = "***"
+MIN_SECRET_LEN = 4  # shorter values would mangle unrelated text; they are still masked by key
 Mode = Literal["remote", "local"]
 Role = Literal["trainer", "rehearsal"]
 
@@ -95,8 +96,17 @@ class LaunchPlan:
         secret = set(self.secret_env_keys)
         return {k: (MASK if k in secret else v) for k, v in sorted(self.env.items())}
 
+    def secret_values(self) -> tuple[str, ...]:
+        """The secret env values (longest first) that must never appear in any rendering."""
+        values = {self.env[k] for k in self.secret_env_keys if len(self.env.get(k) or "") >= MIN_SECRET_LEN}
+        return tuple(sorted(values, key=len, reverse=True))
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (`launch --dry-run --json`, the ledger, health's --plan): secrets masked."""
+        """The JSON form (`launch --dry-run --json`, the ledger, health's --plan): secrets masked,
+        and any secret value that also shows up elsewhere (an arg, a path) replaced by MASK."""
+        return _scrub(self._unscrubbed_dict(), self.secret_values())
+
+    def _unscrubbed_dict(self) -> dict[str, Any]:
         return {
             "ok": True,
             "job_id": self.job_id,
@@ -139,3 +149,17 @@ class LaunchPlan:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=False)
+
+
+def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, dict):
+        return {k: _scrub(v, secrets) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_scrub(v, secrets) for v in value]
+    return value

@@ -10,20 +10,18 @@ import shlex
 from collections import Counter
 from typing import Any, Iterable
 
-from irisrl.plan.model import MASK, LaunchPlan, PlacementGroup
+from irisrl.plan.model import MASK, MIN_SECRET_LEN, LaunchPlan, PlacementGroup
 from irisrl.rules.base import Finding, sort_findings
 
 NOT_SUBMITTING = "not submitting (dry run)"
 DEFAULT_WIDTH = 120
-MIN_SECRET_LEN = 4  # shorter "secrets" would mangle unrelated text; they are still masked by key
 
 
 # ---------------------------------------------------------------- scrubbing
 
 
 def secret_values(plan: LaunchPlan) -> list[str]:
-    values = {plan.env[k] for k in plan.secret_env_keys if plan.env.get(k)}
-    return sorted((v for v in values if len(v) >= MIN_SECRET_LEN), key=len, reverse=True)
+    return [v for v in plan.secret_values() if len(v) >= MIN_SECRET_LEN]
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
