@@ -1,0 +1,222 @@
+"""Unit tests of the runtime's own logic: identity parsing, store deadlines and atomic
+writes, the clockless acceptance rule, argument parsing, staging and the --skyrl-ref checkout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from irisrl.runtime.identity import IdentityError, identity_from_env
+from irisrl.runtime.rendezvous import HeadRendezvous, HeadState, RendezvousError, WorkerRendezvous
+from irisrl.runtime.skyrl_ref import SkyrlRefError, checkout
+from irisrl.runtime.staging import StagingError, parse_train_data, prestage_model, stage_train_data
+from irisrl.runtime.store import Store, StoreError, call_with_deadline
+
+ENV = {"IRIS_TASK_ID": "/alice/job/3", "IRIS_NUM_TASKS": "4", "IRIS_ADVERTISE_HOST": "10.0.0.7"}
+
+
+def test_identity_rank_from_last_segment() -> None:
+    me = identity_from_env(ENV)
+    assert (me.rank, me.num_tasks, me.host, me.attempt, me.is_head) == (3, 4, "10.0.0.7", 0, False)
+
+
+def test_identity_strips_retry_suffix() -> None:
+    me = identity_from_env({**ENV, "IRIS_TASK_ID": "/alice/job/0:2"})
+    assert (me.rank, me.attempt, me.is_head) == (0, 2, True)
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"IRIS_TASK_ID": ""}, "missing IRIS_TASK_ID"),
+    ({"IRIS_TASK_ID": "/alice/job/x"}, "does not end in a task index"),
+    ({"IRIS_NUM_TASKS": "two"}, "IRIS_NUM_TASKS='two'"),
+    ({"IRIS_TASK_ID": "/alice/job/4"}, "not below IRIS_NUM_TASKS=4"),
+    ({"IRIS_ADVERTISE_HOST": ""}, "missing IRIS_ADVERTISE_HOST"),
+])
+def test_identity_malformed_names_the_variable(change: dict, needle: str) -> None:
+    with pytest.raises(IdentityError, match=needle.replace("(", r"\(")):
+        identity_from_env({**ENV, **change})
+
+
+def test_call_with_deadline_names_what_stalled() -> None:
+    start = time.monotonic()
+    with pytest.raises(StoreError, match="read s3://b/k: no answer within 0.2 s"):
+        call_with_deadline(lambda: time.sleep(5), 0.2, "read s3://b/k")
+    assert time.monotonic() - start < 1
+
+
+def test_file_store_roundtrip_counts_requests(tmp_path: Path) -> None:
+    store = Store(f"file://{tmp_path}/rdv", 5)
+    assert store.read("head.json") is None and store.list("hello") == []
+    store.write("hello/1-abc", b"{}")
+    store.write("head.json", b"v1")
+    store.write("head.json", b"v2")
+    assert store.read("head.json") == b"v2" and store.list("hello") == ["1-abc"]
+    assert not [p for p in (tmp_path / "rdv").iterdir() if ".tmp-" in p.name]   # atomic renames only
+    assert store.requests == 7
+
+
+def test_worker_accepts_only_a_head_that_acknowledged_its_nonce(tmp_path: Path) -> None:
+    store = Store(str(tmp_path), 5)
+    stale = HeadRendezvous(store, 2, head_id="old")
+    stale.acks = {"previous-attempt-nonce"}
+    stale.publish("10.0.0.1:6379")                       # an earlier attempt's head file
+    worker = WorkerRendezvous(store, 1, "h", poll_interval=0.01)
+    worker.hello()
+    with pytest.raises(RendezvousError, match="saw a head.json from an earlier attempt"):
+        worker.wait_for_head(0.1)
+    head = HeadRendezvous(store, 2)
+    head.publish("10.0.0.2:6379")                         # lists the hello, acknowledges it
+    state = worker.wait_for_head(1)
+    assert (state.head_id, state.address) == (head.head_id, "10.0.0.2:6379")
+
+
+def test_head_poll_acknowledges_late_workers_with_one_list(tmp_path: Path) -> None:
+    store = Store(str(tmp_path), 5)
+    head = HeadRendezvous(store, 3)
+    head.publish("h:1")
+    assert head.poll() is False
+    WorkerRendezvous(store, 2, "h", nonce="late").hello()
+    before = store.requests
+    assert head.poll() is True and store.requests - before == 2      # LIST + PUT
+    assert "late" in HeadState.parse(store.read("head.json")).acks
+
+
+def test_park_detects_silent_head_by_local_clock(tmp_path: Path) -> None:
+    store = Store(str(tmp_path), 5)
+    head = HeadRendezvous(store, 2)
+    worker = WorkerRendezvous(store, 1, "h", poll_interval=0.01)
+    worker.hello()
+    head.publish("h:1")
+    with pytest.raises(RendezvousError, match="head stopped beating"):
+        worker.park(head.head_id, head_timeout=0.2)
+    head.finish("ok", 0)
+    assert worker.park(head.head_id, head_timeout=5)["status"] == "ok"
+
+
+def test_park_rejects_a_newer_head(tmp_path: Path) -> None:
+    store = Store(str(tmp_path), 5)
+    HeadRendezvous(store, 2, head_id="newer").publish("h:2")
+    worker = WorkerRendezvous(store, 1, "h", poll_interval=0.01)
+    with pytest.raises(RendezvousError, match="earlier attempt"):
+        worker.park("mine", head_timeout=5)
+
+
+def test_parse_train_data_accepts_json_list_or_single_string() -> None:
+    assert parse_train_data('["a/b", "s3://x/y"]') == ["a/b", "s3://x/y"]
+    assert parse_train_data("org/tasks") == ["org/tasks"]
+    with pytest.raises(StagingError, match="JSON list of strings"):
+        parse_train_data("[1, 2]")
+
+
+def test_stage_local_and_file_uri_items_print_ladder_lines(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    src = tmp_path / "tasks"
+    src.mkdir()
+    (src / "t1.json").write_text("{}")
+    landed = stage_train_data([str(src), f"file://{src}"], str(tmp_path / "stage"), 2, 4, 10)
+    assert set(landed.values()) == {str(src)}
+    out = capsys.readouterr().out
+    assert f"[irisrl] Staging train_data on this node (rank 2/4): {src}" in out
+    assert json.loads((tmp_path / "stage" / "manifest.json").read_text())[str(src)] == str(src)
+
+
+def test_stage_rejects_unknown_item(tmp_path: Path) -> None:
+    with pytest.raises(StagingError, match="neither a path on this node"):
+        stage_train_data(["not a repo id"], str(tmp_path), 0, 1, 5)
+
+
+def test_prestage_model_retries_transient_failures_then_succeeds() -> None:
+    calls = []
+
+    def flaky(model: str) -> str:
+        calls.append(model)
+        if len(calls) < 3:
+            raise OSError("does not appear to have a file named model.safetensors")
+        return "/cache/snap"
+
+    assert prestage_model("org/m", attempts=4, timeout=30, fetch=flaky, sleep=lambda s: None) == "/cache/snap"
+    assert len(calls) == 3
+
+
+def test_prestage_model_gives_up_after_bounded_attempts() -> None:
+    def broken(model: str) -> str:
+        raise OSError("HTTP 503")
+
+    with pytest.raises(StagingError, match="in 2 attempts"):
+        prestage_model("org/m", attempts=2, timeout=30, fetch=broken, sleep=lambda s: None)
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture()
+def skyrl_clone(tmp_path: Path) -> tuple[Path, str]:
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    _git(origin, "init", "-q", "-b", "main")
+    _git(origin, "config", "user.email", "t@t"), _git(origin, "config", "user.name", "t")
+    (origin / "a.py").write_text("v = 1\n")
+    _git(origin, "add", "a.py"), _git(origin, "commit", "-qm", "one")
+    clone = tmp_path / "skyrl"
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    (origin / "a.py").write_text("v = 2\n")
+    _git(origin, "commit", "-qam", "two")                 # lands after the "image build"
+    return clone, _git(origin, "rev-parse", "HEAD")
+
+
+def test_skyrl_ref_checks_out_new_commit_and_purges_bytecode(skyrl_clone, capsys) -> None:
+    clone, new_sha = skyrl_clone
+    (clone / "__pycache__").mkdir()
+    (clone / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"stale")
+    assert checkout(str(clone), "main") == new_sha
+    assert (clone / "a.py").read_text() == "v = 2\n" and not (clone / "__pycache__").exists()
+    assert f"[irisrl] MarinSkyRL now at {new_sha}" in capsys.readouterr().out
+
+
+def test_skyrl_ref_unknown_ref_fails_with_reason(skyrl_clone) -> None:
+    clone, _ = skyrl_clone
+    with pytest.raises(SkyrlRefError, match="no-such-branch"):
+        checkout(str(clone), "no-such-branch")
+
+
+def test_controller_requires_rendezvous_dir_for_multinode(monkeypatch, capsys) -> None:
+    from irisrl.runtime.controller import run
+
+    for k, v in {**ENV, "IRIS_TASK_ID": "/alice/job/0"}.items():
+        monkeypatch.setenv(k, v)
+    assert run(["--", "true"]) == 2
+    assert "--rendezvous-dir is required when IRIS_NUM_TASKS=4" in capsys.readouterr().out
+
+
+def test_runtime_imports_only_stdlib_ray_fsspec() -> None:
+    """The runtime ships onto a stock image: no irisrl outside runtime/, no rich/click/yaml."""
+    allowed_third_party = {"ray", "fsspec", "huggingface_hub"}
+    root = Path(__file__).resolve().parents[2] / "src" / "irisrl" / "runtime"
+    import ast
+    import sys
+
+    for path in root.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                top = name.split(".")[0]
+                if top == "irisrl":
+                    assert name.startswith("irisrl.runtime"), f"{path.name} imports {name}"
+                else:
+                    assert top in sys.stdlib_module_names or top in allowed_third_party or top == "__future__", \
+                        f"{path.name} imports {name}"
+
+
+def test_runtime_modules_import_no_heavy_library_at_top() -> None:
+    import sys
+
+    code = ("import sys, irisrl.runtime.controller, irisrl.runtime.rehearsal, irisrl.runtime.store; "
+            "print(sorted(m for m in ('ray', 'fsspec', 's3fs', 'huggingface_hub') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
