@@ -9,3 +9,5 @@ if ! .venv/bin/python -c "import irisrl, iris, ray, s3fs, moto, hydra" 2>/dev/nu
   .venv/bin/pip install -q --disable-pip-version-check -e ".[iris,runtime,observe,test]"
   touch .venv/.irisrl-installed
 fi
+# This machine sets PYTHONDONTWRITEBYTECODE=1; precompile so cold CLI starts stay fast.
+.venv/bin/python -m compileall -q -j 2 src >/dev/null || true
