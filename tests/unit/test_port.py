@@ -244,3 +244,17 @@ def test_port_result_with_remaining_errors_is_written_and_exits_1(
     rc, stdout, _ = run_cli(port_args(write(tmp_path, cfg), out, "--from-num-nodes", "14"), capsys)
     assert rc == 1 and out.exists()
     assert "TOPO-BATCH" in stdout and "FAILED" in stdout
+
+
+def test_port_printed_next_command_passes_launch_dry_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shlex
+
+    out = tmp_path / "iris.yaml"
+    rc, stdout, _ = run_cli(port_args(JUPITER, out, "--from-num-nodes", "14"), capsys)
+    assert rc == 0
+    argv = shlex.split(next(line for line in stdout.splitlines() if line.startswith("next:")).split(":", 1)[1])
+    rc, plan_text, err = run_cli(argv[1:] + ["--json"], capsys)
+    assert rc == 0, plan_text + err
+    plan = json.loads(plan_text)
+    assert plan["num_nodes"] == 7 and "++generator.num_inference_engines=48" in plan["hydra_args"]
+    assert plan["env"]["LD_LIBRARY_PATH"] == RL_LIB and "NCCL_P2P_DISABLE" not in plan["env"]

@@ -135,3 +135,16 @@ def test_smoke_adds_db_registration_false_when_absent() -> None:
     del cfg["trainer"]["enable_db_registration"]
     result = smoke_config(cfg, load_profile())
     assert result.config["trainer"]["enable_db_registration"] is False
+
+
+def test_smoke_printed_dry_run_command_passes_launch_dry_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "dense_smoke.yaml"
+    rc, stdout, _ = run_cli(smoke_args(CONFIGS / "dense8b_disagg.yaml", out), capsys)
+    assert rc == 0
+    line = next(line for line in stdout.splitlines() if line.startswith("dry run:"))
+    argv = shlex.split(line.split(":", 1)[1])
+    assert argv[:2] == ["irisrl", "launch"] and argv[-1] == "--dry-run"
+    rc, plan_text, err = run_cli(argv[1:], capsys)
+    assert rc == 0, plan_text + err
+    assert plan_text.rstrip().endswith("not submitting (dry run)")
+    assert "++trainer.max_steps=2" in plan_text and "++trainer.placement.colocate_all=true" in plan_text

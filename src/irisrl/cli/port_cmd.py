@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import click
 
 from irisrl.cli.options import flag, json_flag
@@ -69,7 +71,7 @@ def port(ctx: click.Context, jupiter_config: str, output: str, from_gpus_per_nod
         emit_json(refusal_json(jupiter_config, err))
         ctx.exit(err.exit_code)
     check = check_config(output, cluster, workspace)
-    launch = _launch_hint(output, check.num_nodes)
+    launch = _launch_hint(output, check.num_nodes, workspace)
     if as_json:
         emit_json(json_payload(jupiter_config, output, result.changes, check, launch_command=launch))
     else:
@@ -78,6 +80,8 @@ def port(ctx: click.Context, jupiter_config: str, output: str, from_gpus_per_nod
     ctx.exit(Exit.OK if check.ok else Exit.FAIL)
 
 
-def _launch_hint(path: str, num_nodes: int | None) -> str:
-    nodes = f" --num-nodes {num_nodes}" if num_nodes else ""
-    return f"irisrl launch --rl_config {path}{nodes} --dry-run"
+def _launch_hint(path: str, num_nodes: int | None, workspace: str | None) -> str:
+    argv = ["irisrl", "launch", "--rl_config", path]
+    argv += ["--num-nodes", str(num_nodes)] if num_nodes else []
+    argv += ["--workspace", workspace] if workspace else []
+    return " ".join(shlex.quote(a) for a in argv + ["--dry-run"])

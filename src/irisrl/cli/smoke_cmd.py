@@ -66,7 +66,8 @@ def smoke_config(ctx: click.Context, config: str, output: str, max_steps: int, n
         emit_json(refusal_json(config, err))
         ctx.exit(err.exit_code)
     check = check_config(output, cluster, workspace)
-    launch = launch_command(output, result.config, check.num_nodes or result.num_nodes, cluster.gpus_per_node)
+    launch = launch_command(output, result.config, check.num_nodes or result.num_nodes, cluster.gpus_per_node,
+                            workspace)
     if as_json:
         emit_json(json_payload(config, output, result.changes, check, launch_command=launch,
                                num_inference_engines=result.num_inference_engines))
@@ -76,7 +77,8 @@ def smoke_config(ctx: click.Context, config: str, output: str, max_steps: int, n
     ctx.exit(Exit.OK if check.ok else Exit.FAIL)
 
 
-def launch_command(path: str, cfg: dict[str, Any], num_nodes: int, gpus_per_node: int) -> str:
+def launch_command(path: str, cfg: dict[str, Any], num_nodes: int, gpus_per_node: int,
+                   workspace: str | None = None) -> str:
     """The runbook's canonical launch line for the smoke config (values shell-quoted)."""
     argv = ["irisrl", "launch", "--rl_config", path, "--num-nodes", str(num_nodes),
             "--gpus_per_node", str(gpus_per_node)]
@@ -86,6 +88,8 @@ def launch_command(path: str, cfg: dict[str, Any], num_nodes: int, gpus_per_node
     data = _get(cfg, "data", "train_data")
     if isinstance(data, list) and data and all(isinstance(d, str) for d in data):
         argv += ["--train_data", json.dumps(data)]
+    if workspace:
+        argv += ["--workspace", workspace]
     argv += ["--job-name", job_name_for(path), "--max-retries", "1"]
     return " ".join(shlex.quote(a) for a in argv)
 
