@@ -12,11 +12,10 @@ import hashlib
 import json
 import os
 import re
-import uuid
+import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from irisrl.config.budget import Budget
 from irisrl.config.extra_env import build_pod_env
@@ -30,6 +29,9 @@ from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract
 from irisrl.util.errors import UsageError
 from irisrl.util.paths import irisrl_home
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 PRIORITIES = ("production", "interactive", "batch")
 ROLES = ("trainer", "rehearsal")
@@ -150,8 +152,8 @@ def _check_choices(options: LaunchOptions) -> None:
 
 def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[str, str],
             required_nodes: int | None) -> Resolved:
-    now = options.now or datetime.now(timezone.utc)
-    stamp = now.strftime("%Y%m%d-%H%M%S")
+    # time.gmtime, not datetime: a dry run imports as little as it can
+    stamp = options.now.strftime("%Y%m%d-%H%M%S") if options.now else time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     job_name = options.job_name or default_job_name(options.rl_config, stamp)
     names = allowlist(options.secret_names, environ)
     secrets = collect_secrets(names, options.secrets_env, environ)
@@ -185,7 +187,7 @@ def rendezvous_dir(options: LaunchOptions, profile: ClusterProfile, job_name: st
     `$IRISRL_HOME/rdzv/<job>/<stamp>-<uuid>` (a local directory) with --local."""
     if options.rendezvous_dir:
         return options.rendezvous_dir
-    fresh = f"{stamp}-{uuid.uuid4().hex[:8]}"
+    fresh = f"{stamp}-{os.urandom(4).hex()}"  # fresh even for two launches in one second
     if options.local:
         return str(irisrl_home() / "rdzv" / job_name / fresh)
     if not profile.storage_root:
