@@ -258,3 +258,11 @@ def test_port_printed_next_command_passes_launch_dry_run(tmp_path: Path, capsys:
     plan = json.loads(plan_text)
     assert plan["num_nodes"] == 7 and "++generator.num_inference_engines=48" in plan["hydra_args"]
     assert plan["env"]["LD_LIBRARY_PATH"] == RL_LIB and "NCCL_P2P_DISABLE" not in plan["env"]
+
+
+def test_port_pinned_engines_kept_with_note_when_node_count_disagrees() -> None:
+    cfg = jupiter()
+    cfg["generator"]["num_inference_engines"] = 40
+    result = port_config(cfg, load_profile(), 4, 14)
+    assert result.config["generator"]["num_inference_engines"] == 40
+    assert any(c.rule == "ENG-EXPLICIT" and "implies 48" in c.message for c in result.changes)

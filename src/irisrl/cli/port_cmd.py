@@ -21,6 +21,7 @@ Examples:
 What it does (runbook section 4), each change printed with its rule ID:
   CFG-CONTAINER        drop container/sif/apptainer/conda/binds/pydeps blocks; move
                        container.extra_env into top-level extra_env (top level wins a collision)
+  ENV-MISPLACED        move any other <section>.extra_env into top-level extra_env too
   ENV-SIF              drop APPTAINERENV_X/SINGULARITYENV_X duplicates (rename when X is unset),
                        TRITON_LIBCUDA_PATH, LIBRARY_PATH into /.singularity.d
   ENV-OFFLINE          drop HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE, HF_DATASETS_OFFLINE
@@ -41,7 +42,7 @@ Exit codes: 0 ported and clean; 1 refused (nothing written) or still has errors;
 """
 
 
-@click.command(epilog=EPILOG, short_help="Port a Jupiter (Apptainer/SIF, GH200) config to Iris.")
+@click.command(epilog=EPILOG, context_settings={"max_content_width": 100}, short_help="Port a Jupiter (Apptainer/SIF, GH200) config to Iris.")
 @click.argument("jupiter_config", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False),
               help="Where to write the ported YAML (no comments).")

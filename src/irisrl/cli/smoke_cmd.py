@@ -37,7 +37,7 @@ Exit codes: 0 written and clean; 1 refused (nothing written) or still has errors
 """
 
 
-@click.command(epilog=EPILOG, short_help="Derive a throwaway colocated bring-up config.")
+@click.command(epilog=EPILOG, context_settings={"max_content_width": 100}, short_help="Derive a throwaway colocated bring-up config.")
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False),
               help="Where to write the smoke YAML (no comments).")

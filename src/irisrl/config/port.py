@@ -289,7 +289,10 @@ def _pin_engines(cfg: dict[str, Any], from_gpus: int, from_nodes: int | None, tr
                  changes: list[Change]) -> None:
     """Disaggregated with num_inference_engines null: pin it from the Jupiter node count."""
     path = "generator.num_inference_engines"
-    if _colocated(cfg, "colocate_all") or get(cfg, path) is not None:
+    if _colocated(cfg, "colocate_all"):
+        return
+    if get(cfg, path) is not None:
+        _check_pinned(cfg, path, from_gpus, from_nodes, trainer_gpus, changes)
         return
     if from_nodes is None:
         raise IrisrlError(
@@ -311,6 +314,19 @@ def _pin_engines(cfg: dict[str, Any], from_gpus: int, from_nodes: int | None, tr
     changes.append(Change("ENG-EXPLICIT", path,
                           f"null -> {engines} (({from_nodes} x {from_gpus} - {trainer_gpus} trainer GPUs) / {each} "
                           f"GPUs per engine); the launcher's derivation would give {total} // TP {tp} = {total // tp}"))
+
+
+def _check_pinned(cfg: dict[str, Any], path: str, from_gpus: int, from_nodes: int | None, trainer_gpus: int,
+                  changes: list[Change]) -> None:
+    """A pinned engine count is kept; say so when --from-num-nodes implies another one."""
+    pinned = get(cfg, path)
+    if from_nodes is None or isinstance(pinned, bool) or not isinstance(pinned, int):
+        return
+    implied = (from_nodes * from_gpus - trainer_gpus) / _engine_gpus_each(cfg)
+    if implied != pinned:
+        changes.append(Change("ENG-EXPLICIT", path, f"kept the pinned {pinned}; note --from-num-nodes {from_nodes} "
+                                                    f"implies {implied:g} ({from_nodes} x {from_gpus} - {trainer_gpus} "
+                                                    "trainer GPUs, per engine tp x pp x dp)"))
 
 
 def _disable_db_registration(cfg: dict[str, Any], changes: list[Change]) -> None:
