@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from irisrl.util.errors import UsageError
 
 DEFAULT_PROFILE = "cw-us-east-02a"
+PROFILES_DIR = Path(__file__).resolve().parent.parent / "data" / "profiles"
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,15 @@ def load_profile(name_or_path: str = DEFAULT_PROFILE) -> ClusterProfile:
         if path.suffix == ".toml" and path.exists():
             data = tomllib.loads(path.read_text())
         else:
-            text = resources.files("irisrl").joinpath(f"data/profiles/{name_or_path}.toml").read_text()
+            # package data next to this module (not importlib.resources: a dry run stays light)
+            text = (PROFILES_DIR / f"{name_or_path}.toml").read_text()
             data = tomllib.loads(text)
-    except (FileNotFoundError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"cluster profile {name_or_path!r} not found or unreadable ({exc})",
                          f"use a shipped profile ({DEFAULT_PROFILE}) or a .toml file path") from None
     data["legacy_stores"] = tuple(data.get("legacy_stores", ()))
-    return ClusterProfile(**data)
+    try:
+        return ClusterProfile(**data)
+    except TypeError as exc:  # missing or unknown keys in a user's profile file
+        raise UsageError(f"cluster profile {name_or_path!r} does not have the expected keys ({exc})",
+                         f"copy src/irisrl/data/profiles/{DEFAULT_PROFILE}.toml and edit its values") from None
