@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from irisrl.config.view import build_view
-from irisrl.plan.placement import placement_groups, total_gpus
+from irisrl.config.placement import placement_groups, total_gpus
 
 
 def _pgs(raw, engines, gpn=8):

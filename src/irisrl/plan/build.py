@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Mapping
 from irisrl.config.budget import Budget
 from irisrl.config.extra_env import build_pod_env
 from irisrl.config.hydra_args import HydraInputs, build_hydra_args, trainer_command
+from irisrl.config.placement import placement_groups
 from irisrl.config.profile import DEFAULT_PROFILE, ClusterProfile, load_profile
 from irisrl.config.secrets import allowlist, collect_secrets
 from irisrl.plan.model import Device, LaunchPlan, Resources
-from irisrl.plan.placement import placement_groups
 from irisrl.rules.base import Finding, has_errors, sort_findings
 from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from irisrl.config.placement import PlacementGroup  # noqa: F401 - defined with the PG derivation, re-exported
 from irisrl.rules.base import Finding
 
 MASK = "***"
@@ -32,19 +33,6 @@ class Resources:
     def to_dict(self) -> dict[str, Any]:
         return {"cpu": self.cpu, "memory": self.memory, "disk": self.disk,
                 "device": {"type": self.device.type, "variant": self.device.variant, "count": self.device.count}}
-
-
-@dataclass(frozen=True)
-class PlacementGroup:
-    """A placement group SkyRL will request; the rehearsal creates exactly these."""
-    name: str                        # "policy", "ref", "engine-0", "colocated"
-    role: str                        # "policy" | "ref" | "engine" | "colocated"
-    bundles: tuple[dict[str, float], ...]  # e.g. ({"GPU": 1, "CPU": 1}, ...)
-    strategy: str                    # "PACK" | "STRICT_PACK" | "SPREAD" | "STRICT_SPREAD"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "role": self.role, "bundles": [dict(b) for b in self.bundles],
-                "strategy": self.strategy}
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,25 @@ Shapes, as skyrl-train builds them:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from irisrl.config.view import ConfigView
-from irisrl.plan.model import PlacementGroup
 
 GPU_BUNDLE: dict[str, float] = {"GPU": 1, "CPU": 1}
+
+
+@dataclass(frozen=True)
+class PlacementGroup:
+    """A placement group SkyRL will request; the rehearsal creates exactly these."""
+    name: str                        # "policy", "ref", "engine-0", "colocated"
+    role: str                        # "policy" | "ref" | "engine" | "colocated"
+    bundles: tuple[dict[str, float], ...]  # e.g. ({"GPU": 1, "CPU": 1}, ...)
+    strategy: str                    # "PACK" | "STRICT_PACK" | "SPREAD" | "STRICT_SPREAD"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "role": self.role, "bundles": [dict(b) for b in self.bundles],
+                "strategy": self.strategy}
 
 
 def _bundles(count: int, gpus: int = 1) -> tuple[dict[str, float], ...]:
