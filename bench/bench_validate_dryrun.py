@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -29,18 +30,23 @@ COMMANDS: dict[str, list[str]] = {
 TIMEOUT_S = 120
 
 
-def time_once(argv: list[str]) -> float:
+def time_once(argv: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds user+sys) of one cold process. CPU time is much less
+    sensitive than wall time to other work on a shared machine."""
     env = dict(os.environ, COLUMNS="100", IRISRL_USER="bench")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, timeout=TIMEOUT_S)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{argv} exited {proc.returncode}: {proc.stderr.decode()[-500:]}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
-def measure(runs: int) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+def measure(runs: int) -> dict[str, list[tuple[float, float]]]:
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
     for name, argv in COMMANDS.items():  # one warm-up each: page cache, .pyc files
         time_once(argv)
     for _ in range(runs):
@@ -49,12 +55,17 @@ def measure(runs: int) -> dict[str, list[float]]:
     return times
 
 
-def report(times: dict[str, list[float]], markdown: bool) -> str:
+def report(samples: dict[str, list[tuple[float, float]]], markdown: bool) -> str:
+    times = {name: [w for w, _ in values] for name, values in samples.items()}
+    cpu = {name: [c for _, c in values] for name, values in samples.items()}
     iris = statistics.median(times['python -c "import iris.client"'])
-    lines = ["| command | median s | min s | max s | vs iris import |", "|---|---:|---:|---:|---:|"]
+    iris_cpu = statistics.median(cpu['python -c "import iris.client"'])
+    lines = ["| command | median wall s | min s | max s | vs iris import | median CPU s | CPU vs iris |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for name, values in times.items():
-        med = statistics.median(values)
-        lines.append(f"| `{name}` | {med:.3f} | {min(values):.3f} | {max(values):.3f} | {med / iris:.2f}x |")
+        med, med_cpu = statistics.median(values), statistics.median(cpu[name])
+        lines.append(f"| `{name}` | {med:.3f} | {min(values):.3f} | {max(values):.3f} | {med / iris:.2f}x "
+                     f"| {med_cpu:.3f} | {med_cpu / iris_cpu:.2f}x |")
     verdicts = []
     for name in ("irisrl validate", "irisrl launch --dry-run"):
         med = statistics.median(times[name])

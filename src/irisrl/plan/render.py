@@ -56,36 +56,36 @@ def _console(width: int | None, out: io.StringIO):
 
 
 def render_text(plan: LaunchPlan, width: int | None = None) -> str:
-    """The dry-run rendering; "not submitting" is the last line."""
+    """The dry-run rendering; "not submitting" is the last line. Plain lines are written
+    as they are (long args and the command never wrap); rich only lays out the tables."""
     out = io.StringIO()
     console = _console(width, out)
-    console.print(f"irisrl launch plan: {plan.job_id}")
-    console.print(_summary_table(plan))
-    _section(console, f"Hydra arguments ({len(plan.hydra_args)})")
-    for i, arg in enumerate(plan.hydra_args, 1):
-        console.print(f"  {i:>3}  {arg}")
-    _section(console, f"Pod environment ({len(plan.env)}; secrets {MASK})")
-    console.print(_env_table(plan))
-    _section(console, "In-container command")
-    console.print(f"  {shlex.join(plan.entrypoint)}")
-    _section(console, f"Placement groups SkyRL will request ({len(plan.placement_groups)})")
-    console.print(_placement_table(plan.placement_groups))
+    lines = [f"irisrl launch plan: {plan.job_id}"]
+    lines.append(_rich(console, out, _summary_table(plan)))
+    lines += ["", f"Hydra arguments ({len(plan.hydra_args)})"]
+    lines += [f"  {i:>3}  {arg}" for i, arg in enumerate(plan.hydra_args, 1)]
+    lines += ["", f"Pod environment ({len(plan.env)}; secrets {MASK})", _rich(console, out, _env_table(plan))]
+    lines += ["", "In-container command", f"  {shlex.join(plan.entrypoint)}"]
+    lines += ["", f"Placement groups SkyRL will request ({len(plan.placement_groups)})",
+              _rich(console, out, _placement_table(plan.placement_groups))]
     shown = [f for f in plan.findings if f.severity != "error"]
     if shown:
-        _section(console, f"Findings ({len(shown)})")
-        console.print(render_findings_text(shown, width), end="")
-    console.print("")
-    console.print(NOT_SUBMITTING)
-    return scrub(_rstrip_lines(out.getvalue()), secret_values(plan))
+        lines += ["", f"Findings ({len(shown)})", render_findings_text(shown).rstrip("\n")]
+    lines += ["", NOT_SUBMITTING]
+    return scrub(_rstrip_lines("\n".join(lines)), secret_values(plan))
+
+
+def _rich(console: Any, out: io.StringIO, renderable: Any) -> str:
+    """One rich renderable as text (the console writes into `out`, which is drained)."""
+    console.print(renderable)
+    text = out.getvalue().rstrip("\n")
+    out.seek(0)
+    out.truncate()
+    return text
 
 
 def _rstrip_lines(text: str) -> str:
     return "".join(line.rstrip() + "\n" for line in text.splitlines())
-
-
-def _section(console: Any, title: str) -> None:
-    console.print("")
-    console.print(title)
 
 
 def _table(*columns: str):
@@ -155,10 +155,9 @@ def _placement_table(groups: Iterable[PlacementGroup]):
 
 
 def render_findings_text(findings: Iterable[Finding], width: int | None = None) -> str:
-    """One finding per line, grouped by severity: SEVERITY RULE path: message / fix."""
-    out = io.StringIO()
-    console = _console(width, out)
+    """One finding per line, grouped by severity: SEVERITY RULE path: message, then its fix."""
+    lines = []
     for f in sort_findings(findings):
-        console.print(f"  {f.severity:<7} {f.rule:<26} {f.path}: {f.message}")
-        console.print(f"  {'':<7} {'':<26} fix: {f.fix}")
-    return _rstrip_lines(out.getvalue())
+        lines.append(f"  {f.severity:<7} {f.rule:<26} {f.path}: {f.message}")
+        lines.append(f"  {'':<7} {'':<26} fix: {f.fix}")
+    return "".join(line + "\n" for line in lines)
