@@ -7,11 +7,15 @@ per source, whatever the log size."""
 
 from __future__ import annotations
 
+import calendar
 import copy
 import datetime as dt
 import gzip
 import json
 import os
+import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -23,6 +27,7 @@ from irisrl.observe.state import EngineState, Event, SourceState, State
 CHUNK = 8 << 20            # read size; large binary chunks keep bytes.find fast
 MAX_PARTIAL = 1 << 20      # a "line" longer than this without a newline is cut
 ASSUMED_REPORT_S = 5.0     # spacing assumed for an undated vLLM stats line
+EVIDENCE_RAW = 400         # evidence kept per event before cleaning
 
 
 def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES) -> list[tuple[int, int]]:
@@ -49,6 +54,9 @@ class Analyzer:
         self.plan = plan
         self.config = config or LadderConfig()
         self.state = state or State(year=dt.datetime.now(dt.timezone.utc).year)
+        self._tcache: dict[bytes, float] = {}
+        self._stamps: list[int] = []                  # where stats lines had their time
+        self._ecache: dict[tuple[str, bytes, bytes], EngineState] = {}   # line prefix -> engine
 
     # ---- input -------------------------------------------------------------------------
     def offset(self, source: str) -> int:
@@ -69,7 +77,9 @@ class Analyzer:
     def _scan(self, name: str, src: SourceState, buf: bytes, cut: int) -> None:
         body = buf if cut == len(buf) else buf[:cut]
         for start, end in hit_spans(body):
-            self._line(name, src, body[start:end])
+            raw = body[start:end]
+            if b"generation throughput" not in raw or not self._stats_fast(name, src, raw):
+                self._line(name, src, raw)
 
     # ---- one line ----------------------------------------------------------------------
     def _line(self, name: str, src: SourceState, raw: bytes) -> None:
@@ -92,14 +102,16 @@ class Analyzer:
             self._milestone(text, t)
 
     def _event(self, text: str, t: float | None) -> Event:
-        return Event(P.snippet(text), t, self.state.seq)
+        # Raw and bounded here; evidence is cleaned and redacted when reported or saved.
+        return Event(text[:EVIDENCE_RAW], t, self.state.seq)
 
     def _progress(self, text: str, t: float | None) -> None:
         # Only dated lines order against a crash: files of different tasks arrive in any order.
         if t is not None:
-            self.state.last_progress = self._event(text, t)
+            self.state.last_progress = Event("", t, self.state.seq)
 
     def _stats(self, name: str, line: P.Line, t: float | None) -> None:
+        """A stats line in a shape the fast path does not take (no time, other field order)."""
         text = line.text
         m = P.GEN_TPUT.search(text)
         if not m:
@@ -109,17 +121,108 @@ class Analyzer:
         wait = P.WAITING.search(text)
         agg = P.AGGREGATED.search(text)
         eng = P.ENGINE_ID.search(text)
-        key = "|".join((name, line.rank or "", line.actor or "",
-                        "aggregated" if agg else (eng.group(1) if eng else "")))
+        prefix = (f"[{line.rank}] " if line.rank else "") + (f"({line.actor}) " if line.actor else "")
+        key = f"{name}|{prefix}|{'aggregated' if agg else (eng.group(1) if eng else '')}"
         e = self.state.engines.setdefault(key, EngineState())
         if t is None:
             t = (e.last_t or 0.0) + ASSUMED_REPORT_S
         self._update_engine(e, t, tput, int(run.group(1)) if run else 0, int(wait.group(1)) if wait else 0)
-        e.last_line = P.snippet(text)
         if tput > 0:
             if self.state.first_generating is None:
                 self.state.first_generating = self._event(text, t)
             self._progress(text, t)
+
+    def _grep_lines(self, name: str, src: SourceState, block: bytes, limit: int) -> bool:
+        """Lines `offset:text` from grep -b; False once past `limit` (the last newline)."""
+        lines = block.split(b"\n")[:-1]
+        if not lines:
+            return True
+        check = int(lines[-1].partition(b":")[0]) >= limit   # only the final block can cross it
+        stats, general = self._stats_fast, self._line
+        for line in lines:
+            off, _, raw = line.partition(b":")
+            if check and int(off) >= limit:
+                return False
+            if b"generation throughput" not in raw or not stats(name, src, raw):
+                general(name, src, raw)
+        return True
+
+    def _time(self, raw: bytes, pos: int) -> float | None:
+        """Log time of the `MM-DD HH:MM:SS` at `pos` (with the year before it when present),
+        cached: many lines share a second."""
+        if pos >= 5 and raw[pos - 1] == 45 and raw[pos - 5:pos - 1].isdigit():   # "YYYY-"
+            key = raw[pos - 5:pos + 14]
+        else:
+            key = raw[pos:pos + 14]
+        t = self._tcache.get(key)
+        if t is None:
+            y = int(key[:4]) if len(key) == 19 else self.state.year
+            d = key[-14:]
+            try:
+                t = float(calendar.timegm((y, int(d[0:2]), int(d[3:5]), int(d[6:8]), int(d[9:11]), int(d[12:14]),
+                                           0, 0, 0)))
+            except (ValueError, OverflowError):
+                return None
+            if len(self._tcache) > 4096:
+                self._tcache.clear()
+            self._tcache[key] = t
+        return t
+
+    def _stamp_pos(self, raw: bytes, end: int) -> int:
+        """Where `MM-DD HH:MM:SS` starts before `end`: the positions seen before are tried
+        first (one engine's lines share their shape), then the regex; -1 if none."""
+        for p in self._stamps:
+            if p + 14 <= end and raw[p + 2] == 45 and raw[p + 8] == 58 and raw[p + 11] == 58 \
+                    and raw[p:p + 2].isdigit() and raw[p + 12:p + 14].isdigit():
+                return p
+        stamp = P.STAMP_B.search(raw, 0, end)
+        if stamp is None:
+            return -1
+        if len(self._stamps) < 16:
+            self._stamps.append(stamp.start())
+        return stamp.start()
+
+    def _stats_fast(self, name: str, src: SourceState, raw: bytes) -> bool:
+        """A vLLM stats line read straight from bytes; False: leave it to the general path."""
+        m = P.STATS_B.search(raw)
+        if m is None:
+            return False
+        end = m.start()
+        pos = self._stamp_pos(raw, end)
+        if pos < 0 or (t := self._time(raw, pos)) is None:
+            return False
+        st = self.state
+        src.last_t = t
+        if st.max_t is None or t > st.max_t:
+            st.max_t = t
+        st.seq += 1
+        st.hit_lines += 1
+        i = raw.find(b"Engine", pos + 14, end)
+        ident = (name, raw[:pos], raw[i:i + 12] if i >= 0 else b"")
+        e = self._ecache.get(ident)
+        if e is None:
+            e = self._ecache[ident] = self._engine(name, raw, pos, end)
+        tput_b, run_b, wait_b = m.groups()
+        tput = float(tput_b) if tput_b.count(b".") <= 1 else 0.0
+        self._update_engine(e, t, tput, int(run_b), int(wait_b))
+        if tput > 0:
+            if st.first_generating is None:
+                st.first_generating = self._event(raw.decode("utf-8", "replace"), t)
+            st.last_progress = Event("", t, st.seq)
+        return True
+
+    def _engine(self, name: str, raw: bytes, pos: int, end: int) -> EngineState:
+        """The engine a stats line belongs to: its source, the prefixes before the time
+        (pull rank, Ray actor pid/ip) and the engine index (or the aggregated logger)."""
+        head = raw[pos + 14:end]
+        i = head.find(b"Engine")
+        engine = "" if i < 0 else ("aggregated" if head.startswith(b"Engines Aggregated", i)
+                                   else head[i + 7:].split(b":", 1)[0].decode("latin-1"))
+        key = f"{name}|{raw[:pos].decode('latin-1')}|{engine}"
+        e = self.state.engines.get(key)
+        if e is None:
+            e = self.state.engines[key] = EngineState()
+        return e
 
     def _update_engine(self, e: EngineState, t: float, tput: float, run: int, wait: int) -> None:
         cfg = self.config
@@ -152,13 +255,13 @@ class Analyzer:
             st.skyrl_at = self._event(text, t)
             self._progress(text, t)
         elif "Staging train_data" in text and (m := P.STAGING.search(text)):
-            st.staged[m.group(1)] = P.snippet(text)
+            st.staged[m.group(1)] = text[:EVIDENCE_RAW]
             st.staged_n = int(m.group(2))
             self._progress(text, t)
         elif "Ray nodes alive" in text and (m := P.RAY_ALIVE.search(text)):
             k, n = int(m.group(1)), int(m.group(2))
             if st.ray_alive is None or k >= st.ray_alive[0]:
-                st.ray_alive = [k, n, P.snippet(text)]
+                st.ray_alive = [k, n, text[:EVIDENCE_RAW]]
             self._progress(text, t)
         elif "retry" in text and P.HF_RETRY.search(text):
             st.retry = st.retry or self._event(text, t)
@@ -209,11 +312,11 @@ class Analyzer:
                     src.rem = ""
                     probe._scan(name, src, tail, len(tail))
             state = probe.state
-        return evaluate(state, plan_info(self.plan), self.config, trials_completed, now_log_time)
+        return evaluate(state.map_text(P.snippet), plan_info(self.plan), self.config, trials_completed, now_log_time)
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the state (offsets, partial lines, what was learned) atomically."""
-        data = {"config": self.config.to_dict(), "state": self.state.to_dict()}
+        data = {"config": self.config.to_dict(), "state": self.state.map_text(P.redact).to_dict()}
         tmp = Path(f"{path}.tmp")
         tmp.write_text(json.dumps(data))
         os.replace(tmp, path)
@@ -245,19 +348,28 @@ def is_gzip(path: str | os.PathLike) -> bool:
         return fh.read(2) == b"\x1f\x8b"
 
 
+def _grep() -> str | None:
+    if os.environ.get("IRISRL_HEALTH_NO_GREP"):
+        return None
+    return shutil.which("grep")
+
+
 def feed_file(analyzer: Analyzer, path: str | os.PathLike, source: str | None = None) -> int:
     """Feed the bytes of `path` not yet fed (from the saved offset); returns bytes read.
-    A file now shorter than its offset was replaced: it is read again from the start."""
+    A file now shorter than its offset was replaced: it is read again from the start.
+    Plain files go through grep as a prefilter when it exists (same result, ~5x faster)."""
     source = source or str(Path(path).resolve())
     offset = analyzer.offset(source)
-    opener = gzip.open if is_gzip(path) else open
+    gz = is_gzip(path)
+    if not gz and offset and os.stat(path).st_size < offset:
+        analyzer.state.sources.pop(source, None)
+        offset = 0
+    grep = None if gz else _grep()
+    if grep:
+        return _feed_grep(analyzer, grep, path, source, offset)
     read = 0
-    with opener(path, "rb") as fh:
-        if offset:
-            if opener is open and os.fstat(fh.fileno()).st_size < offset:
-                analyzer.state.sources.pop(source, None)
-                offset = 0
-            fh.seek(offset)   # gzip: decompresses up to the offset
+    with (gzip.open if gz else open)(path, "rb") as fh:
+        fh.seek(offset)   # gzip: decompresses up to the offset
         try:
             while chunk := fh.read(CHUNK):
                 analyzer.feed(source, chunk)
@@ -265,6 +377,49 @@ def feed_file(analyzer: Analyzer, path: str | os.PathLike, source: str | None = 
         except EOFError:
             raise TruncatedLog(str(path), read) from None
     return read
+
+
+def _feed_grep(analyzer: Analyzer, grep: str, path: str | os.PathLike, source: str, offset: int) -> int:
+    """Only the lines with a needle reach Python: `grep -abF` over the new bytes. Bytes after
+    the last newline stay pending (as with feed()), so the result is the same."""
+    src = analyzer.state.sources.setdefault(source, SourceState())
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        fh.seek(offset)
+        if src.rem:                      # complete the pending partial line first
+            head = fh.readline(MAX_PARTIAL)
+            analyzer.feed(source, head)
+            offset += len(head)
+            if not head.endswith(b"\n"):
+                return len(head)
+        start = offset
+        tail_len = min(MAX_PARTIAL, size - start)
+        fh.seek(size - tail_len)
+        tail = fh.read(tail_len)
+        nl = tail.rfind(b"\n")
+        cut = (size - tail_len + nl + 1) if nl >= 0 else start   # absolute end of complete lines
+        fh.seek(start)
+        if cut > start:
+            _grep_scan(analyzer, grep, fh, source, src, cut - start)
+        src.offset = size
+        src.rem = (tail[nl + 1:] if nl >= 0 else tail)[:MAX_PARTIAL].decode("latin-1")
+    return size - start
+
+
+def _grep_scan(analyzer: Analyzer, grep: str, fh: Any, name: str, src: SourceState, limit: int) -> None:
+    argv = [grep, "-a", "-b", "-E", P.GREP_PATTERN]   # -E beats -F with many -e here
+    env = dict(os.environ, LC_ALL="C")
+    with subprocess.Popen(argv, stdin=fh, stdout=subprocess.PIPE, env=env) as proc:
+        assert proc.stdout is not None
+        pending = b""
+        while block := proc.stdout.read(CHUNK):
+            block = pending + block
+            cut = block.rfind(b"\n") + 1
+            pending = block[cut:]
+            if not analyzer._grep_lines(name, src, block[:cut], limit):
+                break
+        proc.stdout.close()
+        proc.kill()   # bytes appended after we started are for the next pass
 
 
 def analyze_files(paths: Iterable[str | os.PathLike], plan: dict[str, Any] | None = None,

@@ -90,7 +90,11 @@ def _clock(t: float | None) -> str:
 
 
 def _engine_name(key: str) -> str:
-    source, rank, actor, engine = key.split("|", 3)
+    from irisrl.observe.patterns import clean
+
+    source, prefix, engine = key.split("|", 2) if key.count("|") >= 2 else (key, "", "")
+    head = clean(prefix.encode("latin-1", "replace") + b"x")
+    rank, actor = head.rank, head.actor
     parts = [p for p in (f"rank {rank}" if rank else "", actor, f"engine {engine}" if engine else "") if p]
     return ", ".join(parts) or source.rsplit("/", 1)[-1]
 

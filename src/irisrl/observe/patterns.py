@@ -48,6 +48,10 @@ RUNTIME_PREFIX = r"(?:\[(?:irisrl|rl-iris|task-runtime|start_rl_iris_controller)
 # Timestamps: loguru `2026-12-02 10:11:12.345`, vLLM `12-02 10:11:12`, ISO `2026-12-02T10:11:12`.
 STAMP = re.compile(r"(?:(\d{4})-)?(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)")
 
+# Hot path (most hit lines are stats): one bytes regex with a literal prefix, no decoding.
+STATS_B = re.compile(rb"Avg generation throughput: ([0-9.]+) tokens/s, Running: (\d+) reqs, "
+                     rb"(?:Swapped: \d+ reqs, Pending|Waiting): (\d+)")
+STAMP_B = re.compile(rb"(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)")   # a year may precede: YYYY-
 GEN_TPUT = re.compile(r"Avg generation throughput: ([0-9.]+)")
 RUNNING = re.compile(r"Running: (\d+)")
 WAITING = re.compile(r"(?:Waiting|Pending): (\d+)")  # v0 said Pending

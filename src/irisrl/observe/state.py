@@ -3,14 +3,15 @@ watchdog can save it with the byte offset per file and resume from the new bytes
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 STATE_VERSION = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """A milestone seen in the logs: the evidence line, its log time and arrival order."""
     evidence: str
@@ -25,7 +26,7 @@ class Event:
         return self.seq > other.seq
 
 
-@dataclass
+@dataclass(slots=True)
 class EngineState:
     """Latest stats report of one vLLM engine plus the start of any suspicious streak."""
     last_t: float | None = None
@@ -77,6 +78,18 @@ class State:
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": STATE_VERSION, **dataclasses.asdict(self)}
+
+    def map_text(self, fn: Callable[[str], str]) -> "State":
+        """A copy with every evidence text passed through `fn` (cleaning, redaction)."""
+        out = copy.copy(self)
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Event):
+                setattr(out, f.name, Event(fn(value.evidence) if value.evidence else "", value.t, value.seq))
+        out.staged = {k: fn(v) for k, v in self.staged.items()}
+        if self.ray_alive:
+            out.ray_alive = [self.ray_alive[0], self.ray_alive[1], fn(self.ray_alive[2])]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "State":
