@@ -34,6 +34,7 @@ def time_once(argv: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds user+sys) of one cold process. CPU time is much less
     sensitive than wall time to other work on a shared machine."""
     env = dict(os.environ, COLUMNS="100", IRISRL_USER="bench")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure the installed state: bytecode cached by the warm-up
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, timeout=TIMEOUT_S)
