@@ -246,3 +246,41 @@ def test_hydra_args_never_crash_and_every_arg_parses(parser, raw):
     result = build_hydra_args(raw, _inputs())
     parser.parse_overrides(list(result.args))  # every argument we write is valid Hydra
     assert all(f.rule == "CFG-UNFORWARDED" and f.severity == "error" for f in result.findings)
+
+
+def _compose(tmp_path, args):
+    """Apply `args` the way the trainer's Hydra entrypoint does: compose a base config
+    (a stand-in for SkyRL's, with a terminal_bench_config group) plus the overrides."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    (tmp_path / "terminal_bench_config").mkdir(exist_ok=True)
+    (tmp_path / "terminal_bench_config" / "terminal_bench.yaml").write_text("harbor:\n  name: default\n")
+    (tmp_path / "base.yaml").write_text(
+        "trainer:\n  strategy: fsdp2\n  placement:\n    colocate_all: true\n  policy:\n    model:\n      path: null\n"
+        "generator:\n  num_inference_engines: 1\ndata:\n  train_data: []\nenvironment:\n  env_class: gsm8k\n")
+    with initialize_config_dir(config_dir=str(tmp_path), version_base=None):
+        cfg = compose(config_name="base", overrides=list(args))
+    return OmegaConf.to_container(cfg, resolve=False)
+
+
+@pytest.mark.parametrize("path", _example_paths(), ids=lambda p: p.name)
+def test_hydra_args_compose_every_yaml_value_reaches_the_config(tmp_path, path):
+    raw = yaml.safe_load(path.read_text())
+    overrides = ("generator.num_inference_engines=40", "++trainer.max_steps=3")
+    result = build_hydra_args(raw, _inputs(model_path="Qwen/X", train_data=("d1",), overrides=overrides,
+                                           derived_num_inference_engines=8))
+    cfg = _compose(tmp_path, result.args)
+    for yaml_key, root in (("trainer", "trainer"), ("generator", "generator"), ("environment", "environment"),
+                           ("terminal_bench", "terminal_bench_config")):
+        for key, value in _leaves(raw.get(yaml_key) or {}, root):
+            node = cfg
+            for part in key.split("."):
+                node = node[part]
+            if key in ("trainer.run_name", "trainer.ckpt_path", "trainer.export_path", "trainer.policy.model.path",
+                       "generator.num_inference_engines", "trainer.max_steps") or key.endswith("_num_gpus_per_node"):
+                continue
+            assert _same(node, value), (key, node, value)
+    assert cfg["generator"]["num_inference_engines"] == 40 and cfg["trainer"]["max_steps"] == 3  # last wins
+    assert cfg["trainer"]["policy"]["model"]["path"] == "Qwen/X" and cfg["data"]["train_data"] == ["d1"]
+    assert cfg["trainer"]["run_name"] == "job-1"
