@@ -196,8 +196,8 @@ def unforwarded_findings(raw: Mapping[str, Any]) -> list[Finding]:
             RULE_UNFORWARDED, "error", str(key),
             f"top-level section {key!r} is not forwarded to SkyRL (irisrl forwards "
             f"{', '.join(FORWARDED_SECTIONS)}; consumes {', '.join(CONSUMED_KEYS)})",
-            f"move its keys under the section SkyRL reads them from (e.g. generator.{key}...) "
-            f"or delete the block"))
+            "move each of its keys to the section SkyRL reads it from (trainer:, generator:, data:, "
+            "environment: or terminal_bench:), or delete the block"))
     entry = raw.get("entrypoint")
     if entry is not None and not (isinstance(entry, str) and _ENTRYPOINT_RE.match(entry)):
         findings.append(Finding(
