@@ -266,3 +266,23 @@ def test_port_pinned_engines_kept_with_note_when_node_count_disagrees() -> None:
     result = port_config(cfg, load_profile(), 4, 14)
     assert result.config["generator"]["num_inference_engines"] == 40
     assert any(c.rule == "ENG-EXPLICIT" and "implies 48" in c.message for c in result.changes)
+
+
+def test_port_and_smoke_config_import_nothing_heavy(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+from irisrl.cli.main import main
+for argv in (["port", {str(JUPITER)!r}, "-o", {str(tmp_path / 'p.yaml')!r}, "--from-num-nodes", "14", "--json"],
+             ["smoke-config", {str(REPO / 'examples/configs/dense8b_disagg.yaml')!r}, "-o", {str(tmp_path / 's.yaml')!r}]):
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+heavy = ("iris", "ray", "fsspec", "huggingface_hub", "matplotlib")
+print("HEAVY=" + ",".join(m for m in heavy if m in sys.modules), file=sys.stderr)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert "HEAVY=\n" in done.stderr, done.stderr[-2000:]
