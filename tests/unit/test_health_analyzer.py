@@ -177,3 +177,35 @@ def test_state_file_reads_only_new_bytes(tmp_path: Path, capsys: pytest.CaptureF
     second = json.loads(capsys.readouterr().out)
     assert first["verdict"] == "NO-KILL" and second["verdict"] == "KILL" and exc.value.code == 1
     assert second == analyze_files([log]).to_dict()
+
+
+PLAIN = sorted(p for p in FIXTURES.glob("*/*.log"))
+
+
+@pytest.mark.parametrize("scenario", sorted({p.parent.name for p in PLAIN}))
+def test_grep_prefilter_and_pure_python_agree(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = sorted((FIXTURES / scenario).glob("*.log"))
+    plan = json.loads((FIXTURES / scenario / "plan.json").read_text())
+    fast = analyze_files(paths, plan).to_dict()
+    monkeypatch.setenv("IRISRL_HEALTH_NO_GREP", "1")
+    assert analyze_files(paths, plan).to_dict() == fast
+
+
+@pytest.mark.parametrize("no_grep", ["", "1"])
+def test_growing_file_with_partial_lines_matches_one_pass(no_grep: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IRISRL_HEALTH_NO_GREP", no_grep)
+    data = (FIXTURES / "wedge" / "combined.log").read_bytes()
+    log = tmp_path / "grow.log"
+    log.write_bytes(b"")
+    a = Analyzer(PLAN7)
+    rng = random.Random(11)
+    pos = 0
+    while pos < len(data):
+        step = rng.choice([1, 50, 3000, 40000])
+        with open(log, "ab") as fh:
+            fh.write(data[pos:pos + step])
+        pos += step
+        feed_file(a, log)
+        assert a.offset(str(log.resolve())) == min(pos, len(data))
+    assert a.verdict().to_dict() == analyze_files([log], PLAN7).to_dict()

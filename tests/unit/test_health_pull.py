@@ -106,6 +106,7 @@ class View:
 class Line:
     data: str
     timestamp_ms: int
+    attempt: int = 0
 
 
 class BoundSource:
@@ -115,10 +116,10 @@ class BoundSource:
         self.lines = lines
 
     def tasks(self) -> list[View]:
-        return [View(0, "succeeded", 1)]
+        return [View(0, "succeeded", 1 + max(ln.attempt for ln in self.lines))]
 
     def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[Line]:
-        return [ln for ln in self.lines if ln.timestamp_ms >= since_ms][:max_lines]
+        return [ln for ln in self.lines if ln.timestamp_ms >= since_ms and attempt in (-1, ln.attempt)][:max_lines]
 
 
 def test_adapter_pages_cut_inside_one_millisecond_lose_nothing(tmp_path: Path) -> None:
@@ -127,6 +128,13 @@ def test_adapter_pages_cut_inside_one_millisecond_lose_nothing(tmp_path: Path) -
     manifest = LogPuller(adapter, "/u/j", tmp_path).pull_once()
     assert (tmp_path / "task-0.attempt-0.log").read_text().splitlines() == [f"m{i}" for i in range(23)]
     assert manifest["complete"] and adapter.job_done("/u/j")
+
+
+def test_adapter_splits_attempts_of_one_task(tmp_path: Path) -> None:
+    lines = [Line(f"a{i}", 1000 + i, attempt=0) for i in range(5)] + [Line(f"b{i}", 2000 + i, attempt=1) for i in range(4)]
+    manifest = LogPuller(JobBoundAdapter(BoundSource(lines), page_lines=2), "/u/j", tmp_path).pull_once()
+    assert (tmp_path / "task-0.attempt-1.log").read_text().splitlines() == [f"b{i}" for i in range(4)]
+    assert [t["lines"] for t in manifest["tasks"]] == [5, 4] and manifest["complete"]
 
 
 def test_logs_cli_with_a_backend_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -117,10 +117,10 @@ Exit codes: 0 NO-KILL, 1 KILL, 3 unreadable input or logs not fetchable, 64 usag
 
 @click.command("health", epilog=HEALTH_EPILOG, context_settings={"max_content_width": 100})
 @click.argument("job", required=False)
-@click.option("--log", "logs", multiple=True, help="Log file (plain or .gz), repeatable, any order: one per task or combined.")
-@click.option("--plan", "plan_path", default=None, help="PLAN.json from `irisrl launch --dry-run --json` [JOB: from the ledger].")
+@click.option("--log", "logs", multiple=True, metavar="FILE", help="Log file (plain or .gz), repeatable, any order: one per task or combined.")
+@click.option("--plan", "plan_path", default=None, metavar="PLAN.json", help="PLAN.json from `irisrl launch --dry-run --json` [JOB: from the ledger].")
 @flag("trials-dir", default=None, help="Count result.json files here [default: the plan's trials dir].")
-@click.option("--state", "state_path", default=None,
+@click.option("--state", "state_path", default=None, metavar="FILE",
       help="State file: resume from the saved byte offsets (only new bytes are read) and save back.")
 @flag("wedge-ratio", type=click.FloatRange(min=1.0), default=4.0, help="Waiting >= this x max(Running, 1) is a queue.")
 @flag("wedge-window", type=click.FloatRange(min=1.0), default=60.0, help="Seconds of log time a wedge must last.")
@@ -133,6 +133,8 @@ def health(ctx: click.Context, job: str | None, logs: tuple[str, ...], plan_path
     from irisrl.observe.ladder import LadderConfig
 
     _check_inputs(job, logs)
+    if job and state_path:
+        raise UsageError("--state works with --log files", "for a live job use `irisrl watch JOB --watchdog`")
     config = LadderConfig(wedge_ratio=wedge_ratio, wedge_window_s=wedge_window)
     if logs:
         plan = _load_plan(plan_path, None)
@@ -303,7 +305,7 @@ Exit codes: 0 ok (also with no step yet), 3 unreadable input, 64 usage error.
 
 @click.command("progress", epilog=PROGRESS_EPILOG, context_settings={"max_content_width": 100})
 @click.argument("job", required=False)
-@click.option("--log", "logs", multiple=True, help="Log file (plain or .gz), repeatable.")
+@click.option("--log", "logs", multiple=True, metavar="FILE", help="Log file (plain or .gz), repeatable.")
 @click.option("--plot", "plot_path", default=None, help="Write the four mandatory curves to this PNG.")
 @flag("last", type=click.IntRange(min=1), default=None, help="Only the last N steps (table and JSON).")
 @json_flag

@@ -214,10 +214,12 @@ class JobBoundAdapter:
         return bool(views) and all(str(v.state).lower() in TERMINAL_TASK_STATES for v in views)
 
     def fetch(self, job_id: str, task_index: int, attempt: int, cursor: Any) -> Page:
+        # All attempts of the task are fetched and filtered here: Iris's exact-attempt log
+        # scope returns entries without their key (marin-iris 0.2.20.dev202606180959).
         since, seen = cursor if cursor else (0, 0)
         limit = self.page_lines
         while True:
-            lines = list(self.bound.fetch(task_index, attempt, since_ms=since, max_lines=limit))
+            lines = list(self.bound.fetch(task_index, -1, since_ms=since, max_lines=limit))
             fresh = lines[seen:] if lines and lines[0].timestamp_ms == since else lines
             if fresh or len(lines) < limit or limit >= self.max_page_lines:
                 break
@@ -226,7 +228,8 @@ class JobBoundAdapter:
             return Page([], (since, seen), False)
         last = fresh[-1].timestamp_ms
         at_last = sum(1 for ln in lines if ln.timestamp_ms == last)
-        return Page([ln.data for ln in fresh], (last, at_last), len(lines) >= limit)
+        mine = [ln.data for ln in fresh if getattr(ln, "attempt", attempt) == attempt]
+        return Page(mine, (last, at_last), len(lines) >= limit)
 
 
 def as_log_source(obj: Any) -> LogSource:

@@ -1,0 +1,90 @@
+"""`irisrl logs` / `health` / `progress` on a live job of a real Iris local cluster, through
+the backend's log source (one cluster for the module; trivial bash tasks print ladder lines)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from iris_plans import trivial_plan  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+# Rank 1 never stages its data: the ladder must name it (rung 2) and say KILL.
+TASK = r"""
+r=${IRIS_TASK_ID##*/}; r=${r%%:*}
+if [ "$r" = 0 ]; then
+  echo "[irisrl] Staging train_data on this node (rank 0/2): DCAgent/tasks -> /tmp/td"
+  echo "[irisrl] Ray nodes alive: 2/2"
+  echo "2026-12-02 10:00:01.000 | INFO     | skyrl_train.generators.harbor:__init__:77 - TerminalBenchGenerator initialized with HarborConfigBuilder. Concurrent trials: 8."
+  echo "2026-12-02 10:00:02.000 | INFO     | skyrl_train.trainer:train:301 - No checkpoint found, starting training from scratch"
+  echo 'WANDB_MIRROR kind=train step=1 metrics={"reward/avg_raw_reward": 0.25, "policy/policy_entropy": 0.5, "policy/raw_grad_norm": 0.3, "policy/log_ratio_abs_mean": 0.004}'
+else
+  echo "[irisrl] worker waiting for the head"
+fi
+"""
+
+
+def _irisrl(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "irisrl", *args], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    root = tmp_path_factory.mktemp("iris-health")
+    env = {**os.environ, "HOME": str(root / "home"), "IRISRL_HOME": str(root / "state"), "IRISRL_USER": "tester",
+           "RAY_USAGE_STATS_ENABLED": "0"}
+    up = _irisrl(env, "cluster", "up", "--local", "--nodes", "2")
+    assert up.returncode == 0, up.stdout + up.stderr
+    ws = root / "ws"
+    ws.mkdir()
+    yield root, env, ws
+    down = _irisrl(env, "cluster", "down", "--local")
+    assert down.returncode == 0, down.stderr
+
+
+def _wait_done(env: dict[str, str], job: str, timeout: float = 90) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        res = _irisrl(env, "status", job, "--local", "--json")
+        if res.returncode in (0, 1):   # terminal: succeeded / failed
+            return json.loads(res.stdout)
+        time.sleep(1)
+    raise AssertionError(f"{job} not terminal after {timeout}s")
+
+
+def test_live_job_logs_health_and_progress(cluster, monkeypatch, tmp_path):
+    from irisrl.cli.launch_submit import submit_and_follow
+
+    root, env, ws = cluster
+    monkeypatch.setenv("HOME", env["HOME"])
+    monkeypatch.setenv("IRISRL_HOME", env["IRISRL_HOME"])
+    plan = trivial_plan("health-live", ["bash", "-c", TASK], ws, nodes=2, role="trainer")
+    assert submit_and_follow(plan, {"local": True, "no_wait": True}) == 0
+    _wait_done(env, plan.job_id)
+
+    out = tmp_path / "pulled"
+    pulled = _irisrl(env, "logs", plan.job_id, "--local", "--out", str(out), "--json")
+    manifest = json.loads(pulled.stdout)
+    assert pulled.returncode == 0 and manifest["complete"], pulled.stdout + pulled.stderr
+    assert {t["task_index"] for t in manifest["tasks"]} == {0, 1}
+    assert "Staging train_data on this node (rank 0/2)" in (out / "task-0.attempt-0.log").read_text()
+    assert "[1/0] [irisrl] worker waiting for the head" in (out / "combined.log").read_text()
+
+    health = _irisrl(env, "health", plan.job_id, "--local", "--json")
+    report = json.loads(health.stdout)
+    assert health.returncode == 1 and report["verdict"] == "KILL", health.stdout + health.stderr
+    assert report["rungs"][1]["status"] == "fail" and "missing rank(s) 1" in report["rungs"][1]["evidence"]
+    files = _irisrl(env, "health", "--log", str(out / "combined.log"), "--plan", "/dev/null", "--json")
+    assert files.returncode == 3   # /dev/null is not a plan: unreadable input
+
+    progress = _irisrl(env, "progress", plan.job_id, "--local", "--json")
+    assert progress.returncode == 0 and json.loads(progress.stdout)[0]["reward"] == 0.25
