@@ -35,6 +35,8 @@ CASES: dict[str, Case] = {
     "TOPO-GPUS-PER-NODE-FORCED": ("dense", lambda r: set_path(r, "trainer.placement.policy_num_gpus_per_node", 4), {}),
     "TOPO-COLOCATE-MISMATCH": ("smoke", lambda r: set_path(r, "generator.num_inference_engines", 4), {}),
     "TOPO-POLICY-REF": ("moe", lambda r: set_path(r, "trainer.placement.ref_num_nodes", 1), {}),
+    "TOPO-PLACEMENT": ("dense", lambda r: (set_path(r, "generator.inference_engine_tensor_parallel_size", 2),
+                                           set_path(r, "generator.num_inference_engines", 24)), {}),
     "TOPO-BATCH": ("dense", lambda r: set_path(r, "trainer.train_batch_size", 96), {}),
     "ENG-EXPLICIT": ("dense", lambda r: set_path(r, "generator.num_inference_engines", None), {}),
     "ENG-DERIVED": ("smoke", lambda r: r, {}),

@@ -3,12 +3,17 @@ and batch sizes pass the checks SkyRL would otherwise make only at trainer start
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
 from typing import Any, Iterator
 
+from irisrl.config.packing import PackingResult, describe_failure, group_gpus, simulate
+from irisrl.config.placement import placement_groups
 from irisrl.rules.base import Finding
 from irisrl.rules.catalogue import rule
 
 PL = "trainer.placement"
+MAX_SIMULATED_NODES = 128   # TOPO-PLACEMENT simulates up to this many nodes (well under 1 s)
 
 
 @rule("TOPO-NODES", "error", "--num-nodes differs from the nodes the GPU budget needs")
@@ -121,3 +126,96 @@ def topo_batch(ctx: Any) -> Iterator[Finding]:
         yield topo_batch.finding("trainer.train_batch_size",
                                  f"train_batch_size {train} is below the policy data-parallel size {dp_size}",
                                  f"set train_batch_size >= {dp_size}")
+
+
+
+def _simulate(ctx: Any, nodes: int, view: Any = None, raw: Any = None, engines: int | None = None) -> tuple[Any, PackingResult]:
+    view, raw = view or ctx.view, raw if raw is not None else ctx.raw
+    engines = engines if engines is not None else ctx.budget.num_inference_engines
+    groups = placement_groups(view, raw, ctx.gpus_per_node, engines)
+    return groups, simulate(groups, nodes, ctx.gpus_per_node, ctx.profile.cpu_cap)
+
+
+def _placement_path(role: str) -> str:
+    if role == "engine":
+        return "generator.inference_engine_tensor_parallel_size"
+    return f"{PL}.critic_num_nodes" if role == "critic" else PL
+
+
+def _alternatives(ctx: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(what to change, _simulate kwargs) for the layout changes worth trying."""
+    v, b, gpn = ctx.view, ctx.budget, ctx.gpus_per_node
+    if v.colocate_all:
+        return
+    if not v.uses_kl and not v.strict_spread_pg:
+        yield (f"set {PL}.policy_strict_spread_pg: true (it reserves the policy's whole nodes before the engines)",
+               {"view": replace(v, strict_spread_pg=True)})
+    if v.strict_spread_pg and str(_raw_get(ctx.raw, f"{PL}.policy_per_gpu_bundles")).lower() in ("true", "1", "yes"):
+        raw = copy.deepcopy(ctx.raw)
+        raw["trainer"]["placement"]["policy_per_gpu_bundles"] = False
+        yield (f"set {PL}.policy_per_gpu_bundles: false (STRICT_SPREAD of one bundle per GPU needs a node per policy GPU)",
+               {"raw": raw})
+    if v.tp * v.pp > 1 and str(v.mp_backend).lower() not in ("true", "1", "yes") and not v.enable_r3 and v.dcp == 1:
+        yield ("set generator.inference_engine_mp_backend: true (all engines in one PACK group, filled node by node)",
+               {"view": replace(v, mp_backend=True)})
+    per, rest = v.tp * v.pp * v.dp, v.pp * v.dp
+    if per < gpn and gpn % rest == 0 and b.engine_gpus and b.engine_gpus % gpn == 0:
+        tp, engines = gpn // rest, b.engine_gpus // gpn
+        yield (f"use whole-node engines: {engines} engines x TP {tp} (each STRICT_PACK group fills one node)",
+               {"view": replace(v, tp=tp), "engines": engines})
+
+
+def _raw_get(raw: Any, path: str) -> Any:
+    for part in path.split("."):
+        raw = raw.get(part) if isinstance(raw, dict) else None
+    return raw
+
+
+def _why(result: PackingResult, nodes: int) -> str:
+    g = result.failed
+    if g.strategy == "STRICT_SPREAD" and len(g.bundles) > nodes:
+        return f"STRICT_SPREAD puts each of its {len(g.bundles)} bundles on a different node and there are {nodes}; "
+    if sum(result.free_gpus.values()) >= group_gpus(g):
+        return ("the free GPUs suffice in total but lie in pieces: Ray puts each group on the emptiest node that "
+                "fits it, so the groups before it spread over every node; ")
+    return ""
+
+
+def _placement_fix(ctx: Any, nodes: int, result: PackingResult) -> str:
+    working = [label for label, kw in _alternatives(ctx) if _simulate(ctx, nodes, **kw)[1].ok]
+    if working:
+        return _why(result, nodes) + "any of these places: " + "; or ".join(working)
+    if result.failed.role == "critic":
+        return "irisrl's GPU budget does not count a critic: drop trainer.critic.model.path (GRPO needs none)"
+    return _why(result, nodes) + ("change the layout so every group fits in the order SkyRL creates them "
+                                  "(engines first, then the trainer)")
+
+
+def _names(placed: Any) -> str:
+    names = [p.group.name for p in placed]
+    if not names:
+        return "as the first group"
+    listed = ", ".join(names) if len(names) <= 3 else f"{names[0]} .. {names[-1]}"
+    return f"after {listed} ({sum(group_gpus(p.group) for p in placed):g} GPUs)"
+
+
+@rule("TOPO-PLACEMENT", "error", "A placement group SkyRL requests cannot be placed (Ray's placement simulated)")
+def topo_placement(ctx: Any) -> Iterator[Finding]:
+    b = ctx.budget
+    if b.total_gpus is None or not b.whole_nodes or b.num_nodes is None:
+        return  # TOPO-PARTIAL-NODE / ENG-EXPLICIT say what is wrong first
+    if ctx.num_nodes is not None and ctx.num_nodes != b.num_nodes:
+        return  # TOPO-NODES
+    nodes = ctx.num_nodes or b.num_nodes
+    critic = _raw_get(ctx.raw, f"{PL}.critic_num_nodes")
+    if max(nodes, ctx.view.ref_num_nodes, critic if isinstance(critic, int) else 0) > MAX_SIMULATED_NODES:
+        return  # no real cluster is that big; keep validate fast on absurd values
+    groups, result = _simulate(ctx, nodes)
+    if result.ok:
+        return
+    yield topo_placement.finding(
+        _placement_path(result.failed.role),
+        f"Ray cannot place {describe_failure(result)}: group {len(result.placed) + 1} of {len(groups)} in SkyRL's "
+        f"creation order on {nodes} nodes x {ctx.gpus_per_node} GPUs, {_names(result.placed)} (the rehearsal "
+        f"would end PLACEMENT_FAILED, the trainer would time out)",
+        _placement_fix(ctx, nodes, result))
