@@ -7,7 +7,6 @@ build_plan(options) -> (plan | None, findings, budget): None when a rule found a
 
 from __future__ import annotations
 
-import getpass
 import hashlib
 import json
 import os
@@ -170,6 +169,8 @@ def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[st
 
 
 def _login_name() -> str:
+    import getpass  # only when $IRISRL_USER is not set
+
     try:
         return getpass.getuser()
     except (KeyError, OSError):
