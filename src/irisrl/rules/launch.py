@@ -8,8 +8,6 @@ import itertools
 import json
 import os
 import re
-import subprocess
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -104,6 +102,8 @@ def lch_skyrl_ref(ctx: Any) -> Iterator[Finding]:
 
 def git_head(checkout: str) -> tuple[str | None, str]:
     """`git rev-parse HEAD` of a checkout, with a deadline."""
+    import subprocess  # lazily: validate and most dry runs never call git
+
     try:
         out = subprocess.run(["git", "-C", checkout, "rev-parse", "HEAD"], capture_output=True, text=True,
                              timeout=GIT_TIMEOUT_S, check=False)
@@ -235,6 +235,8 @@ def bundle_files(workspace: Path) -> Iterable[Path]:
 def _git_files(workspace: Path) -> list[str] | None:
     if not (workspace / ".git").exists():
         return None
+    import subprocess
+
     try:
         out = subprocess.run(["git", "-C", str(workspace), "ls-files", "-co", "--exclude-standard", "-z"],
                              capture_output=True, timeout=GIT_TIMEOUT_S, check=False)
@@ -284,6 +286,8 @@ def bundle_size_estimate(workspace: Path, cap: int) -> tuple[int, int]:
 
 
 def _compressed_size(path: Path) -> int:
+    import zlib
+
     size = 0
     try:
         with path.open("rb") as fh:
