@@ -173,14 +173,15 @@ def test_concluded_series_drift_and_reused_rendezvous_are_refused(on_cluster, ca
     assert "POL-SERIES-CONCLUDED" in capsys.readouterr().err
     base = trivial_plan("drift-1", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-1",
                         rendezvous_dir="s3://bucket/iris/rl/drift-1")
-    assert submit_and_follow(base, {"local": True, "no_wait": True}) == 0
+    opts = {"local": True, "no_wait": True, "series": "drift"}  # --series given: drift is checked
+    assert submit_and_follow(base, opts) == 0
     changed = trivial_plan("drift-2", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-2",
                            rendezvous_dir="s3://bucket/iris/rl/drift-2")
-    assert submit_and_follow(changed, {"local": True, "no_wait": True}) == 1
+    assert submit_and_follow(changed, opts) == 1
     assert "POL-SERIES-DRIFT" in capsys.readouterr().err
     reused = trivial_plan("drift-3", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-1",
                           rendezvous_dir="s3://bucket/iris/rl/drift-1/")
-    assert submit_and_follow(reused, {"local": True, "no_wait": True}) == 1
+    assert submit_and_follow(reused, opts) == 1
     assert "LCH-RDZV-REUSED" in capsys.readouterr().err
 
 

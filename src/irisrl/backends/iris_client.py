@@ -147,8 +147,9 @@ def submit_kwargs(plan: Any) -> dict[str, Any]:
 
     res = plan.resources
     device = gpu_device(res.device.variant, res.device.count) if res.device.type == "gpu" and res.device.count else None
+    argv = local_argv(plan.entrypoint) if plan.mode == "local" else list(plan.entrypoint)
     kwargs: dict[str, Any] = dict(
-        entrypoint=Entrypoint.from_command(*plan.entrypoint),
+        entrypoint=Entrypoint.from_command(*argv),
         name=plan.job_name,
         user=plan.user,
         resources=ResourceSpec(cpu=res.cpu, memory=res.memory, disk=res.disk, device=device),
@@ -162,6 +163,23 @@ def submit_kwargs(plan: Any) -> dict[str, Any]:
     if plan.mode == "remote":
         kwargs["task_image"] = plan.image
     return kwargs
+
+
+# Iris's local runtime rewrites every argv element that starts with a container mount path
+# ("/app" -> the task's workdir, "/tmp" -> a per-task tmp dir). /app is meant; a host path
+# under /tmp (a local rendezvous dir, IRISRL_HOME in a temp dir) is not: every task would
+# get its own copy. "/./tmp/..." names the same host path and does not start with "/tmp".
+LOCAL_UNMAPPED_PREFIXES = ("/tmp",)
+
+
+def local_argv(argv: Any) -> list[str]:
+    out = []
+    for arg in argv:
+        arg = str(arg)
+        if arg.startswith(LOCAL_UNMAPPED_PREFIXES):  # Iris's own test: a plain string prefix
+            arg = "/." + arg
+        out.append(arg)
+    return out
 
 
 def pod_env(plan: Any) -> dict[str, str]:

@@ -39,7 +39,7 @@ def submit_and_follow(plan: Any, opts: Any) -> int:
             url, ephemeral = stack.enter_context(_local_controller(no_wait, plan))
             target = Target(controller_url=url)
         backend = stack.enter_context(_backend(target, local))
-        findings = live_findings(plan, backend, ledger, _opt(opts, "policy"))
+        findings = live_findings(plan, backend, ledger, _opt(opts, "policy"), bool(_opt(opts, "series")))
         if any(f.severity == "error" for f in findings):
             render_findings(findings)
             click.echo(f"refused: {plan.job_id} was not submitted", err=True)
@@ -97,8 +97,10 @@ def _bundle_cap(plan: Any) -> int:
         return 25 * 2**20
 
 
-def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | None) -> Any:
-    """Cluster state + ledger history + policy -> the LiveState the live rules read."""
+def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | None,
+                      series_explicit: bool = False) -> Any:
+    """Cluster state + ledger history + policy -> the LiveState the live rules read.
+    `series_explicit`: --series was given (drift is checked only then)."""
     from irisrl.backends.policy import load_policy
     from irisrl.rules.policy import LiveState, series_of
 
@@ -107,7 +109,7 @@ def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | N
     sandbox = (plan.tags or {}).get("sandbox", "none")
     running = tuple(j.job_id for j in backend.list_jobs(running_only=True)) if sandbox == "daytona" else ()
     return LiveState(
-        job_id=plan.job_id, series=series, series_explicit=bool(plan.series),
+        job_id=plan.job_id, series=series, series_explicit=series_explicit,
         hparams_fingerprint=plan.hparams_fingerprint or "", rendezvous_dir=plan.rendezvous_dir, sandbox=sandbox,
         cluster=backend.where, running_job_ids=running, daytona_job_ids=frozenset(ledger.daytona_job_ids()),
         daytona_cap=policy.daytona_cap, daytona_name_patterns=policy.daytona_name_patterns,
@@ -115,10 +117,11 @@ def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | N
         rendezvous_users=tuple(ledger.rendezvous_users(plan.rendezvous_dir)) if plan.rendezvous_dir else ())
 
 
-def live_findings(plan: Any, backend: Any, ledger: Any, policy_path: str | None) -> list[Any]:
+def live_findings(plan: Any, backend: Any, ledger: Any, policy_path: str | None,
+                  series_explicit: bool = False) -> list[Any]:
     from irisrl.rules.catalogue import run_rules
 
-    live = gather_live_state(plan, backend, ledger, policy_path)
+    live = gather_live_state(plan, backend, ledger, policy_path, series_explicit)
     return run_rules(SimpleNamespace(live=live, history=None, loaded=True), scopes=("live",))
 
 
