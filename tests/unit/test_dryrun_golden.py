@@ -125,3 +125,13 @@ def test_dryrun_secrets_appear_nowhere(cli, monkeypatch, tmp_path):
     data = json.loads(cli(*argv, "--json")[1])
     assert {"HF_TOKEN", "WANDB_API_KEY", "DAYTONA_API_KEY", "MY_SERVICE_API_KEY"} <= set(data["secret_env_keys"])
     assert all(data["env"][k] == "***" for k in data["secret_env_keys"])
+
+
+def test_dryrun_error_path_never_prints_a_secret(cli, monkeypatch):
+    token = "hf_ERRORPATH_planted_987654"
+    monkeypatch.setenv("HF_TOKEN", token)
+    argv = _argv("dense8b_disagg", "--skyrl_override", f"trainer.x={token}'unterminated")
+    for extra in ([], ["--json"]):
+        rc, out, err = cli(*argv, *extra)
+        assert rc == 1 and "CFG-OVERRIDE" in out
+        assert token not in out and token not in err

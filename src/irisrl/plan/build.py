@@ -12,7 +12,7 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -22,7 +22,7 @@ from irisrl.config.hydra_args import HydraInputs, build_hydra_args, trainer_comm
 from irisrl.config.placement import placement_groups
 from irisrl.config.profile import DEFAULT_PROFILE, ClusterProfile, load_profile
 from irisrl.config.secrets import allowlist, collect_secrets
-from irisrl.plan.model import Device, LaunchPlan, Resources
+from irisrl.plan.model import MASK, MIN_SECRET_LEN, Device, LaunchPlan, Resources
 from irisrl.rules.base import Finding, has_errors, sort_findings
 from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract
@@ -128,11 +128,25 @@ def build_plan(options: LaunchOptions) -> tuple[LaunchPlan | None, list[Finding]
                         fetch_model_config=options.fetch_model_config)
     resolved = resolve(options, profile, environ, ctx.budget.num_nodes)
     ctx.launch = _launch_facts(options, profile, ctx, resolved)
-    findings = run_rules(ctx, scopes=("config", "launch"))
+    findings = _scrub_findings(run_rules(ctx, scopes=("config", "launch")), resolved.secrets.values())
     if has_errors(findings):
         return None, findings, ctx.budget
     plan = _assemble(options, profile, ctx, resolved, findings)
     return plan, list(plan.findings), ctx.budget
+
+
+def _scrub_findings(findings: list[Finding], secrets: Any) -> list[Finding]:
+    """Findings quote what they saw (an override, a path); a secret value never survives that."""
+    values = sorted((v for v in secrets if len(v) >= MIN_SECRET_LEN), key=len, reverse=True)
+    if not values:
+        return findings
+
+    def clean(text: str) -> str:
+        for value in values:
+            text = text.replace(value, MASK)
+        return text
+
+    return [replace(f, path=clean(f.path), message=clean(f.message), fix=clean(f.fix)) for f in findings]
 
 
 def _check_choices(options: LaunchOptions) -> None:
