@@ -195,3 +195,15 @@ def test_plan_to_dict_scrubs_secret_values_everywhere(tmp_path):
     plan = _plan(environ={"IRISRL_USER": "alice", "HF_TOKEN": token}, skyrl_overrides=(f"++trainer.note={token}",))
     assert token in plan.hydra_args[-1]  # the real plan keeps it (the trainer needs its args)
     assert token not in json.dumps(plan.to_dict())
+
+
+def test_plan_launcher_env_keys_are_known_to_env_collision():
+    """Every variable the launcher sets is in H1's launcher-key list, so ENV-COLLISION warns
+    when a config's extra_env sets one (the launcher wins)."""
+    from irisrl.config.extra_env_keys import is_launcher_key
+    from irisrl.plan.build import _launcher_env
+    from irisrl.config.profile import load_profile
+
+    for local in (False, True):
+        env = _launcher_env(_opts(local=local), load_profile(), "/a/b", "s", "none")
+        assert [k for k in env if not is_launcher_key(k)] == []
