@@ -20,3 +20,11 @@ ENV_KIND = "IRISRL_KIND"                # always "agentic-rl"
 ENV_SANDBOX = "IRISRL_SANDBOX"          # "daytona" when the run uses Harbor, else "none"
 ENV_SERIES = "IRISRL_SERIES"
 ENV_JOB_ID = "IRISRL_JOB_ID"
+
+# Runtime entry points and rendezvous-dir layout (added by the runtime; see docs/ARCHITECTURE.md "Runtime").
+CONTROLLER_MODULE = "irisrl.runtime.controller"   # python -m ... [RUNTIME_ARGV] -- CMD
+REHEARSAL_MODULE = "irisrl.runtime.rehearsal"     # python -m ... --plan .irisrl/plan.json
+RDV_HEAD = "head.json"      # written only by rank 0: address, acks, beat, done (a dir holding one was used before)
+RDV_DONE = "done.json"      # final marker: {"head_id", "status": ok|failed|terminated|rendezvous_failed, "exit_code", "detail"}
+RDV_HELLO_DIR = "hello"     # hello/<rank>-<nonce>: a worker announced itself
+RDV_BYE_DIR = "bye"         # bye/<rank>-<nonce>: a worker stopped its Ray after the done marker

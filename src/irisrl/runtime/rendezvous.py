@@ -26,12 +26,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from irisrl.runtime.contract import RDV_BYE_DIR as BYE_DIR
+from irisrl.runtime.contract import RDV_DONE as DONE_KEY
+from irisrl.runtime.contract import RDV_HEAD as HEAD_KEY
+from irisrl.runtime.contract import RDV_HELLO_DIR as HELLO_DIR
 from irisrl.runtime.store import Store, StoreError
-
-HEAD_KEY = "head.json"
-DONE_KEY = "done.json"
-HELLO_DIR = "hello"
-BYE_DIR = "bye"
 
 
 class RendezvousError(RuntimeError):
