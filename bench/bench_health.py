@@ -61,8 +61,21 @@ def generate(path: Path, size: int, seed: int = SEED) -> None:
     os.replace(tmp, path)
 
 
+def _last_time(path: Path) -> float:
+    """Log time of the last stats line: the appended minutes continue from there."""
+    import calendar
+    import re
+
+    with open(path, "rb") as fh:
+        fh.seek(max(0, path.stat().st_size - (1 << 20)))
+        tail = fh.read()
+    mon, day, hh, mm, ss = map(int, re.findall(rb"(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) \[loggers", tail)[-1])
+    return float(calendar.timegm((2026, mon, day, hh, mm, ss, 0, 0, 0))) + 10
+
+
 def append_more(path: Path, size: int, seed: int = SEED + 1) -> None:
-    b = LogBuilder(seed=seed, t=2_000_000_000.0, nodes=7)
+    """`size` more bytes of the same run, continuing its clock, with the queue wedged."""
+    b = LogBuilder(seed=seed, t=_last_time(path), nodes=7)
     with open(path, "a") as fh:
         written = 0
         while written < size:
@@ -73,15 +86,47 @@ def append_more(path: Path, size: int, seed: int = SEED + 1) -> None:
             written += len(text)
 
 
-def timed(argv: list[str], env: dict | None = None) -> tuple[float, int, int, str]:
-    """(wall seconds, peak RSS MB, exit code, stdout) of one child process."""
+def timed(argv: list[str], env: dict | None = None) -> tuple[float, int, int, str, float]:
+    """(wall seconds, peak RSS MB, exit code, stdout, CPU seconds incl. its children) of one run."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     out = proc.stdout.read().decode() if proc.stdout else ""
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss // 1024, proc.returncode, out
+    return wall, usage.ru_maxrss // 1024, proc.returncode, out, usage.ru_utime + usage.ru_stime
+
+
+def in_process_incremental(path: Path, base: int) -> dict[str, float]:
+    """The watchdog's cost (no interpreter start): full pass + save, then load + the new
+    10 MB + verdict + save, in this process (CPU seconds)."""
+    from irisrl.observe.analyzer import Analyzer, feed_file
+
+    state = path.with_suffix(".inproc.state")
+    try:
+        c0, t0 = _children_cpu(), time.process_time()
+        a = Analyzer({"num_nodes": 7})
+        feed_file(a, path)
+        a.verdict()
+        a.save(state)
+        full = time.process_time() - t0 + _children_cpu() - c0
+        append_more(path, 10 << 20)
+        c0, t0 = _children_cpu(), time.process_time()
+        b = Analyzer.load(state, {"num_nodes": 7})
+        feed_file(b, path)
+        report = b.verdict()
+        b.save(state)
+        incr = time.process_time() - t0 + _children_cpu() - c0
+    finally:
+        os.truncate(path, base)
+        state.unlink(missing_ok=True)
+    return {"inproc_full_cpu_s": round(full, 2), "inproc_incremental_cpu_s": round(incr, 3),
+            "inproc_incremental_pct": round(100 * incr / full, 2), "inproc_incremental_verdict": report.verdict}
+
+
+def _children_cpu() -> float:
+    t = os.times()
+    return t.children_user + t.children_system
 
 
 def main() -> None:
@@ -113,6 +158,7 @@ def main() -> None:
     finally:
         os.truncate(path, base)
         state.unlink(missing_ok=True)
+    inproc = in_process_incremental(path, base)
     verdict = json.loads(results["health"][-1][3])
     grep_s = min(r[0] for r in results["grep"])
     health_s = min(r[0] for r in results["health"])
@@ -120,10 +166,14 @@ def main() -> None:
         "file_mib": round(base / 2**20), "lines_matched_by_grep": int(results["grep"][-1][3].strip() or 0),
         "grep_s": [round(r[0], 2) for r in results["grep"]], "grep_rss_mb": max(r[1] for r in results["grep"]),
         "health_s": [round(r[0], 2) for r in results["health"]], "health_rss_mb": max(r[1] for r in results["health"]),
-        "ratio_best": round(health_s / grep_s, 2), "verdict": verdict["verdict"], "phase": verdict["phase"],
+        "grep_cpu_s": [round(r[4], 2) for r in results["grep"]], "health_cpu_s": [round(r[4], 2) for r in results["health"]],
+        "ratio_best": round(health_s / grep_s, 2),
+        "ratio_cpu_best": round(min(r[4] for r in results["health"]) / min(r[4] for r in results["grep"]), 2),
+        "verdict": verdict["verdict"], "phase": verdict["phase"],
         "state_full_s": round(full[0], 2), "added_mib": round(added / 2**20, 1),
         "incremental_s": round(incr[0], 2), "incremental_pct_of_full": round(100 * incr[0] / full[0], 1),
-        "incremental_rss_mb": incr[1], "cpus": os.cpu_count(),
+        "incremental_cpu_pct_of_full": round(100 * incr[4] / full[4], 1), "incremental_verdict": json.loads(incr[3])["verdict"],
+        "incremental_rss_mb": incr[1], **inproc, "cpus": os.cpu_count(),
     }
     print(json.dumps(summary, indent=2))
 

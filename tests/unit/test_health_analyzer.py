@@ -209,3 +209,13 @@ def test_growing_file_with_partial_lines_matches_one_pass(no_grep: str, tmp_path
         feed_file(a, log)
         assert a.offset(str(log.resolve())) == min(pos, len(data))
     assert a.verdict().to_dict() == analyze_files([log], PLAN7).to_dict()
+
+
+def test_rehearsal_placement_failure_is_a_crash() -> None:
+    a = Analyzer({"num_nodes": 2, "role": "rehearsal"})
+    a.feed("f", b"[irisrl] Staging train_data on this node (rank 0/2): x\n[irisrl] Staging train_data on this node "
+                b"(rank 1/2): x\n[irisrl] Ray nodes alive: 2/2\n[irisrl] PLACEMENT_FAILED engine-0: 8 bundles (8 GPUs, "
+                b"STRICT_PACK, role engine) not placed within 180 s\n[irisrl] Command exited with code 1\n")
+    report = a.verdict()
+    assert report.verdict == "KILL" and report.phase == "crashed"
+    assert [r.status for r in report.rungs[3:]] == ["n/a"] * 5

@@ -208,7 +208,11 @@ class Analyzer:
         if tput > 0:
             if st.first_generating is None:
                 st.first_generating = self._event(raw.decode("utf-8", "replace"), t)
-            st.last_progress = Event("", t, st.seq)
+            lp = st.last_progress
+            if lp is not None and lp.t == t and not lp.evidence:
+                lp.seq = st.seq          # same second: move the marker instead of a new object
+            else:
+                st.last_progress = Event("", t, st.seq)
         return True
 
     def _engine(self, name: str, raw: bytes, pos: int, end: int) -> EngineState:

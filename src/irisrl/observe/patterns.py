@@ -29,7 +29,9 @@ NEEDLES: tuple[bytes, ...] = (
     b"Step ",                      # console logger `Step N: {...}`
     b"Training failed",            # crash (main_base)
     b"Error executing job",        # crash (Hydra)
-    b"exited with code",           # runtime: trainer exit
+    b"exited with code",           # runtime: `Command exited with code N`
+    b"PLACEMENT_FAILED",           # rehearsal: a placement group did not place
+    b"ERROR rank",                 # runtime: a rank's controller failed
     b"Training complete",          # finished
     b"Training finished",
     b"Finished training",
@@ -72,7 +74,7 @@ CONCURRENT = re.compile(r"Concurrent trials: (\d+)")
 COORDINATOR = re.compile(r"\[RolloutCoordinator\] scaled n_concurrent_trials (\d+) -> (\d+)")
 WANDB_STEP = re.compile(r"WANDB_MIRROR kind=train step=(\d+) metrics=(\{.*\})")
 CONSOLE_STEP = re.compile(r"\bStep (\d+): (\{.*\})")
-CRASH = re.compile(r"Training failed:|Error executing job with overrides")
+CRASH = re.compile(r"Training failed:|Error executing job with overrides|PLACEMENT_FAILED |ERROR rank \d+:")
 EXITED = re.compile(r"exited with code (-?\d+)")
 FINISHED = re.compile(r"Training (?:complete|completed|finished)|Finished training")
 
