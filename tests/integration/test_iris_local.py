@@ -201,3 +201,10 @@ def test_launch_local_without_a_cluster_runs_a_temporary_one_and_cleans_up(tmp_p
     leftovers = subprocess.run(["pgrep", "-f", "irisrl.backends.local_controller.*irisrl-local-"],
                                capture_output=True, text=True).stdout.split()
     assert leftovers == [], "the temporary controller outlived the command"
+
+
+def test_watch_checkin_runs_the_health_analysis_on_the_live_logs(on_cluster, capsys):
+    plan = trivial_plan("checkin", ["bash", "-c", "echo '[irisrl] Ray nodes alive: 1/1'; sleep 4"], on_cluster.ws)
+    assert submit_and_follow(plan, {"local": True, "no_wait": True}) == 0
+    code, out, _ = run_cli(capsys, "watch", "checkin", "--interval", "0.5", "--checkins", "1s", "--timeout", "60s")
+    assert code == 0 and "check-in 1s: health" in out

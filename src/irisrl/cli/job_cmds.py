@@ -128,15 +128,31 @@ def transition_line(snap: Any) -> str:
     return " ".join(parts)
 
 
-def health_checkin(job_id: str, label: str, plan: dict | None) -> str | None:
-    """THE plug-in point for the health analysis at each check-in (issue 3 item 4). Returns
-    the verdict ("KILL" / "NO-KILL") or None when no analysis is available."""
+def health_checkin(job_id: str, label: str, plan: dict | None, target: dict[str, Any]) -> str | None:
+    """THE plug-in point for the health analysis at each check-in (issue 3 item 4): pull the
+    job's logs so far through the backend's LogSource and ask observe/'s Analyzer for the
+    verdict. Returns "KILL" / "NO-KILL", or None when no analysis could be made."""
     try:
-        from irisrl.observe.analyzer import run_checkin  # provided by observe/ (H5)
+        from irisrl.observe.analyzer import Analyzer
+        from irisrl.observe.pull import as_log_source, feed_job
     except ImportError:
         click.echo(f"  check-in {label}: health analysis not available in this build")
         return None
-    return run_checkin(job_id, label=label, plan=plan)
+    from irisrl.backends.resolve import log_source_for
+
+    try:
+        analyzer = Analyzer(plan)
+        with log_source_for(job_id, target) as bound:
+            problems = feed_job(as_log_source(bound), job_id, analyzer.feed, deadline_s=600)
+        report = analyzer.verdict()
+    except Exception as exc:  # noqa: BLE001 - a failed check-in is reported, never fatal to watch
+        click.echo(f"  check-in {label}: health analysis failed: {type(exc).__name__}: {exc}", err=True)
+        return None
+    reasons = "; ".join(list(report.reasons)[:3] + [f"logs incomplete: {p}" for p in problems][:2])
+    click.echo(f"[{time.strftime('%H:%M:%S')}] {job_id} check-in {label}: health {report.verdict} "
+               f"(phase {report.phase}){': ' + reasons if reasons else ''}")
+    click.echo(f"  details: irisrl health {job_id}")
+    return report.verdict
 
 
 def watch_loop(backend: Any, job_id: str, interval: float, timeout: float | None, checkins: list[float],
@@ -213,8 +229,9 @@ def watch(job: str, interval: float, checkins: str, timeout: str | None, watchdo
     job_id, opener, ledger = _open(job, local, controller_url, cluster_config)
     plan = ledger.plan_for(job_id)
     with opener as backend:
+        target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
         code = watch_loop(backend, job_id, interval, limit, marks,
-                          on_checkin=lambda label: health_checkin(job_id, label, plan), watchdog=watchdog)
+                          on_checkin=lambda label: health_checkin(job_id, label, plan, target), watchdog=watchdog)
     raise click.exceptions.Exit(int(code))
 
 
