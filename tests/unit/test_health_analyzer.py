@@ -219,3 +219,15 @@ def test_rehearsal_placement_failure_is_a_crash() -> None:
     report = a.verdict()
     assert report.verdict == "KILL" and report.phase == "crashed"
     assert [r.status for r in report.rungs[3:]] == ["n/a"] * 5
+
+
+def test_plan_info_tolerates_missing_keys_and_reads_hydra_overrides() -> None:
+    from irisrl.observe.planinfo import plan_info
+
+    assert plan_info(None).known is False and plan_info({}).role == "trainer"
+    info = plan_info({"num_nodes": "4", "skyrl_ref": "", "role": "rehearsal", "hydra_args": [
+        "++generator.inference_engine_decode_context_parallel_size=1",
+        "++generator.inference_engine_decode_context_parallel_size=2",
+        "++generator.engine_init_kwargs.enable_return_routed_experts=true", 7]})
+    assert (info.num_nodes, info.skyrl_ref, info.role, info.dcp, info.dcp_with_r3) == (4, None, "rehearsal", 2, True)
+    assert plan_info({"hydra_args": "oops", "num_nodes": None}).dcp_with_r3 is None
