@@ -188,6 +188,8 @@ def _analyze_job(job: str, plan_path: str | None, config: Any, target: dict[str,
         plan = _load_plan(plan_path, job_id)
         analyzer = Analyzer(plan, config)
         problems = feed_job(source, job_id, analyzer.feed)
+    if not analyzer.state.sources:
+        problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)")
     return analyzer, problems, plan
 
 
