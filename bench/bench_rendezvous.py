@@ -44,9 +44,11 @@ def _worker_thread(uri: str, rank: int, design: str, poll: float, q: "mp.Queue")
         q.put(("ready", rank))
         w.wait_for_head(300)
     else:
+        found = store.read(OLD_KEY) is not None     # first poll before "ready": both designs warm
         q.put(("ready", rank))
-        while store.read(OLD_KEY) is None:
+        while not found:
             time.sleep(OLD_POLL)
+            found = store.read(OLD_KEY) is not None
     q.put(("known", rank, time.time(), store.requests))
 
 

@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # importlib mode: no sibling imports
 from runtime_fixtures import PY, S3Server, kill_group, spawn_rank
 
-FAST = ["--local", "--poll-interval", "0.2", "--beat-interval", "0.3", "--head-timeout", "3",
+FAST = ["--local", "--poll-interval", "0.2", "--park-interval", "0.2", "--beat-interval", "0.3", "--head-timeout", "3",
         "--store-timeout", "3", "--worker-exit-timeout", "5", "--term-grace", "3"]
 
 

@@ -18,7 +18,7 @@ from runtime_fixtures import PY, spawn_rank
 
 pytestmark = pytest.mark.slow
 
-ARGS = ["--local", "--gpus-per-node", "4", "--poll-interval", "0.3", "--beat-interval", "0.5",
+ARGS = ["--local", "--gpus-per-node", "4", "--poll-interval", "0.3", "--park-interval", "0.5", "--beat-interval", "0.5",
         "--head-timeout", "20", "--worker-exit-timeout", "30", "--ray-start-timeout", "120"]
 
 

@@ -220,3 +220,33 @@ def test_runtime_modules_import_no_heavy_library_at_top() -> None:
             "print(sorted(m for m in ('ray', 'fsspec', 's3fs', 'huggingface_hub') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_node_checks_pass_and_name_the_missing_data(tmp_path: Path, capsys) -> None:
+    from irisrl.runtime.identity import Identity
+    from irisrl.runtime.node_checks import NodeCheckError, run_node_checks
+
+    me = Identity(rank=1, num_tasks=2, host="127.0.0.1", task_id="/t/j/1", attempt=0)
+    data = tmp_path / "tasks"
+    data.mkdir()
+    (data / "t.json").write_text("{}")
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    run_node_checks(me, 4, True, {"org/tasks": str(data)}, str(model))
+    assert "[irisrl] Node checks ok (rank 1/2): gpus 4 fake (local mode), train_data 1 present, model config ok" \
+        in capsys.readouterr().out
+    with pytest.raises(NodeCheckError, match="rank 1/2: train_data org/empty missing or empty"):
+        run_node_checks(me, 4, True, {"org/empty": str(tmp_path / "nothing")}, None)
+
+
+def test_waiting_worker_makes_one_request_per_poll(tmp_path: Path) -> None:
+    store = Store(str(tmp_path), 5)
+    now = [0.0]
+    worker = WorkerRendezvous(store, 1, "h", poll_interval=1.0, clock=lambda: now[0],
+                              sleep=lambda s: now.__setitem__(0, now[0] + s))
+    worker.hello()
+    with pytest.raises(RendezvousError):
+        worker.wait_for_head(timeout=60)                  # no head for a simulated minute
+    polls = store.requests - 1                            # minus the hello
+    assert 55 <= polls <= 68                              # ~1 GET per (jittered) second, nothing more

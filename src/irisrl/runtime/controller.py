@@ -39,8 +39,17 @@ class Terminated(BaseException):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m irisrl.runtime.controller",
-                                description="Per-node runtime of an irisrl gang task.")
+    p = argparse.ArgumentParser(
+        prog="python -m irisrl.runtime.controller", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Per-node runtime of an irisrl gang task (identity from IRIS_TASK_ID, IRIS_NUM_TASKS, "
+                    "IRIS_ADVERTISE_HOST).",
+        epilog="examples:\n"
+               "  python -m irisrl.runtime.controller --rendezvous-dir s3://bucket/iris/rl-x/run1 --gpus-per-node 8 \\\n"
+               "      --train-data '[\"org/tasks\"]' -- python -m skyrl_train.entrypoints.main_base ...\n"
+               "  python -m irisrl.runtime.controller --local --gpus-per-node 4 --rendezvous-dir file:///tmp/rdv \\\n"
+               "      -- python -m irisrl.runtime.rehearsal --plan .irisrl/plan.json\n"
+               "exit codes: rank 0 = CMD's; workers 0 after the done marker; 1 failure; 2 bad identity or "
+               "arguments; 143 SIGTERM")
     p.add_argument("--rendezvous-dir", help="shared store for the Ray rendezvous: path, file://, s3://, gs://")
     p.add_argument("--ray-port", type=int, help="Ray head (GCS) port; default IRIS_PORT_RAY, else 6379")
     p.add_argument("--rendezvous-timeout", type=float, default=1800.0, help="seconds to form the gang")
@@ -57,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="several nodes on one host: free ports, fake GPUs, Ray temp dir under the task dir")
     p.add_argument("--node-checks", action="store_true", help="check GPUs visible, train data present, model config")
     p.add_argument("--poll-interval", type=float, default=1.0, help="store poll interval (bounded; +-10%% jitter)")
+    p.add_argument("--park-interval", type=float, default=5.0,
+                   help="store poll interval of a joined worker waiting for the done marker")
     p.add_argument("--beat-interval", type=float, default=5.0, help="head heartbeat period")
     p.add_argument("--head-timeout", type=float, default=120.0, help="a worker presumes the head dead after this")
     p.add_argument("--store-timeout", type=float, default=60.0, help="deadline of every store call")
@@ -240,13 +251,14 @@ def run_head(ctx: Context) -> int:
         proc = run_command(ctx, address)
         rc = exit_code_of(proc.wait())
         say(f"Command exited with code {rc}")
+        stop_command(proc, a.term_grace)   # leftovers of its process group, if any
         return _finish(ctx, rdv, beat, lock, node, "ok" if rc == 0 else "failed", rc, "", workers)
     except Terminated:
         say("SIGTERM: stopping the command's process group, marking the run terminated, stopping Ray")
         stop_command(proc, a.term_grace)
         return _finish(ctx, rdv, beat, lock, node, "terminated", EXIT_SIGTERM, "SIGTERM on the head", wait=False)
-    except (StoreError, RayNodeError, RendezvousError) as exc:
-        say(f"ERROR rank 0: {exc}")
+    except Exception as exc:  # noqa: BLE001 - store, Ray or rendezvous: clean up, say why, exit 1
+        say(f"ERROR rank 0: {_describe(exc)}")
         stop_command(proc, a.term_grace)
         return _finish(ctx, rdv, beat, lock, node, "failed", EXIT_FAIL, str(exc), wait=False)
 
@@ -292,8 +304,9 @@ def run_worker(ctx: Context) -> int:
             say(f"Head already finished ({state.done.get('status')}); nothing to join")
             return EXIT_OK
         say(f"Joining Ray head {state.address} (head id {state.head_id[:8]})")
-        node.join(state.address)
+        node.join(state.address, me.host)
         say(f"Rank {me.rank}/{me.num_tasks} joined; parked until the head's done marker")
+        rdv.poll_interval = max(a.poll_interval, a.park_interval)   # parked for hours: poll gently
         done = rdv.park(state.head_id, a.head_timeout, node.problem)
         node.stop()
         _bye(rdv)
@@ -303,10 +316,17 @@ def run_worker(ctx: Context) -> int:
         say(f"SIGTERM: stopping this node's Ray (rank {me.rank})")
         node.stop()
         return EXIT_SIGTERM
-    except (StoreError, RayNodeError, RendezvousError) as exc:
-        say(f"ERROR rank {me.rank}: {exc}")
+    except Exception as exc:  # noqa: BLE001 - store, Ray or rendezvous: clean up, say why, exit 1
+        say(f"ERROR rank {me.rank}: {_describe(exc)}")
         node.stop()
         return EXIT_FAIL
+
+
+def _describe(exc: BaseException) -> str:
+    """Our own errors already read as sentences; anything else gets its type name too."""
+    if isinstance(exc, (StoreError, RayNodeError, RendezvousError)):
+        return str(exc)
+    return f"unexpected {type(exc).__name__}: {exc}"
 
 
 def _bye(rdv: WorkerRendezvous) -> None:

@@ -52,7 +52,7 @@ class FakeRayNode:
         print("Ray runtime started. (fake)", flush=True)
         return address
 
-    def join(self, address: str) -> None:
+    def join(self, address: str, host: str | None = None) -> None:
         cluster = os.path.join(self.root, address.replace(":", "_"))
         deadline = time.monotonic() + self.start_timeout
         while not self._head_alive(cluster):

@@ -44,7 +44,7 @@ class RayNodeError(RuntimeError):
 
 class RayNode(Protocol):
     def start_head(self, host: str, port: int | None) -> str: ...
-    def join(self, address: str) -> None: ...
+    def join(self, address: str, host: str | None = None) -> None: ...
     def alive(self) -> dict[int, str]: ...            # rank -> worker nonce, alive nodes only
     def problem(self) -> str | None: ...              # why this node's Ray is gone, if it is
     def stop(self) -> None: ...
@@ -178,11 +178,11 @@ class RealRayNode:
         self._address = f"{host}:{port}"
         return self._address
 
-    def join(self, address: str) -> None:
-        host = address.rsplit(":", 1)[0]
-        argv = self._argv(head=False) + [f"--address={address}"]
-        if self.local:
-            argv.append(f"--node-ip-address={host}")
+    def join(self, address: str, host: str | None = None) -> None:
+        """Join the head at address, advertising this node's own host (IRIS_ADVERTISE_HOST;
+        default: the head's host in local mode, Ray's own detection otherwise)."""
+        host = host or (address.rsplit(":", 1)[0] if self.local else None)
+        argv = self._argv(head=False) + [f"--address={address}"] + ([f"--node-ip-address={host}"] if host else [])
         self._launch(argv, f"ray start --address={address}")
 
     def alive(self) -> dict[int, str]:
