@@ -161,7 +161,7 @@ def test_entry_module_default_and_named():
 @pytest.mark.parametrize("value", [
     "x y", "it's", "back\\slash", "trail\\", "\\'", "a,b", "x=y", "[x]", "{y}", "é unicode ☃", "",
     "true", "NULL", "nan", "inf", "1e5", "0x10", "-3", "${foo.bar}", " lead", "tab\tchar", "new\nline",
-    "'", '"', "a'b\"c", "#", "~", "=", ":", "a:b", "-", "1_000", "+1", ".5",
+    "'", '"', "a'b\"c", "#", "~", "=", ":", "a:b", "-", "1_000", "+1", ".5", "_\n", "abc\n", "x\r",
     0, -7, 10**30, 1.5, -0.0, 1e-6, 1e300, float("inf"), float("-inf"), float("nan"),
     True, False, None, [], {}, [1, "a b", None, [2.5]], {"a": 1, "b": {"c": [1, "x,y"]}}, [{"k": "v"}],
 ])
@@ -172,7 +172,8 @@ def test_hydra_value_round_trip_examples(parser, value):
 
 _keys = st.from_regex(r"[a-z_][a-z0-9_\-]{0,8}", fullmatch=True).filter(
     lambda k: k not in {"true", "false", "null", "nan", "inf"})
-_scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+_tricky = st.text(alphabet=" '\"\\,[]{}=:$~#@%*?!()<>|&;/.+-_\t\nabcXYZ019éü☃\u2028", max_size=16)
+_scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | _tricky
             | st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20))
 _values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4)
                        | st.dictionaries(_keys, inner, max_size=4), max_leaves=12)

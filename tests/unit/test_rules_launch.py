@@ -135,7 +135,7 @@ def test_lch_model_missing(tmp_path):
     assert found and "no model" in found[0].message
 
 
-@pytest.mark.parametrize("name", ["Bad_Name", "-lead", "trail-", "a" * 64, "has space", "UPPER"])
+@pytest.mark.parametrize("name", ["Bad_Name", "-lead", "trail-", "a" * 64, "has space", "UPPER", "ok\n"])
 def test_lch_job_name_invalid(name):
     assert _lch(_opts(job_name=name), "LCH-JOB-NAME")
 

@@ -108,7 +108,7 @@ def _format_float(value: float) -> str:
 
 
 def _format_string(value: str) -> str:
-    if _PLAIN_RE.match(value) and value.lower() not in _RESERVED:
+    if _PLAIN_RE.fullmatch(value) and value.lower() not in _RESERVED:
         return value
     return _quote(value)
 
@@ -131,7 +131,7 @@ def _quote(value: str) -> str:
 
 
 def _dict_key(key: Any) -> str:
-    if isinstance(key, str) and _KEY_RE.match(key) and key.lower() not in _RESERVED:
+    if isinstance(key, str) and _KEY_RE.fullmatch(key) and key.lower() not in _RESERVED:
         return key
     raise UnspellableKey(repr(key))
 
@@ -156,7 +156,7 @@ def _walk(node: Any, path: str, leaves: list, unspellable: list) -> None:
         _leaf(path, node, leaves, unspellable)
         return
     for key, child in node.items():
-        if isinstance(key, str) and _KEY_RE.match(key) and key.lower() not in _RESERVED:
+        if isinstance(key, str) and _KEY_RE.fullmatch(key) and key.lower() not in _RESERVED:
             _walk(child, f"{path}.{key}", leaves, unspellable)
         else:
             unspellable.append(f"{path}.{key}")
@@ -177,7 +177,7 @@ def _leaf(path: str, value: Any, leaves: list, unspellable: list) -> None:
 def entry_module(raw: Mapping[str, Any]) -> str:
     """`skyrl_train.entrypoints.<entrypoint>`: main_base unless the config names another."""
     name = raw.get("entrypoint")
-    if isinstance(name, str) and _ENTRYPOINT_RE.match(name):
+    if isinstance(name, str) and _ENTRYPOINT_RE.fullmatch(name):
         return f"{ENTRYPOINT_PACKAGE}.{name}"
     return f"{ENTRYPOINT_PACKAGE}.{DEFAULT_ENTRYPOINT}"
 
@@ -199,7 +199,7 @@ def unforwarded_findings(raw: Mapping[str, Any]) -> list[Finding]:
             "move each of its keys to the section SkyRL reads it from (trainer:, generator:, data:, "
             "environment: or terminal_bench:), or delete the block"))
     entry = raw.get("entrypoint")
-    if entry is not None and not (isinstance(entry, str) and _ENTRYPOINT_RE.match(entry)):
+    if entry is not None and not (isinstance(entry, str) and _ENTRYPOINT_RE.fullmatch(entry)):
         findings.append(Finding(
             RULE_UNFORWARDED, "error", "entrypoint",
             f"entrypoint {entry!r} is not a module name under {ENTRYPOINT_PACKAGE}",
@@ -226,7 +226,7 @@ def _section_type_findings(raw: Mapping[str, Any]) -> list[Finding]:
 
 def _is_group_map(groups: Any) -> bool:
     return isinstance(groups, Mapping) and all(
-        isinstance(k, str) and _KEY_RE.match(k) and isinstance(v, str) and _PLAIN_RE.match(v)
+        isinstance(k, str) and _KEY_RE.fullmatch(k) and isinstance(v, str) and _PLAIN_RE.fullmatch(v)
         for k, v in groups.items())
 
 
@@ -307,7 +307,7 @@ def _unspellable_finding(path: str) -> Finding:
 def _engines_after_overrides(value: Any, overrides: Iterable[str]) -> int | None:
     engines = value if isinstance(value, int) and not isinstance(value, bool) else None
     for override in overrides:
-        match = _ENGINES_OVERRIDE_RE.match(override.strip())
+        match = _ENGINES_OVERRIDE_RE.fullmatch(override.strip())
         if match:
             engines = int(match.group(1))
     return engines

@@ -315,7 +315,7 @@ def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Res
 
 
 def is_hf_id(path: str) -> bool:
-    return bool(_HF_ID_RE.match(path)) and not path.startswith((".", "/", "~"))
+    return bool(_HF_ID_RE.fullmatch(path)) and not path.startswith((".", "/", "~"))
 
 
 def _command(role: str, raw: Mapping[str, Any], hydra_args: tuple[str, ...]) -> tuple[str, ...]:

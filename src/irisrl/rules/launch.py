@@ -198,7 +198,7 @@ def lch_model(ctx: Any) -> Iterator[Finding]:
 @rule("LCH-JOB-NAME", "error", "The job name is not a DNS label (lowercase, digits, '-', <= 63 chars)", "launch")
 def lch_job_name(ctx: Any) -> Iterator[Finding]:
     f = _facts(ctx)
-    if f and (len(f.job_name) > JOB_NAME_MAX or not _JOB_NAME_RE.match(f.job_name)):
+    if f and (len(f.job_name) > JOB_NAME_MAX or not _JOB_NAME_RE.fullmatch(f.job_name)):
         yield lch_job_name.finding(
             "--job-name", f"job name {f.job_name!r} ({len(f.job_name)} chars) is not a valid name: lowercase "
             f"letters, digits and '-', starting and ending alphanumeric, at most {JOB_NAME_MAX} chars",
