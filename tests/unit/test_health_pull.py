@@ -167,3 +167,27 @@ def test_default_out_dir_is_traces_job_stamp() -> None:
 
     out = default_out_dir("/alice/dense8b-r1", dt.datetime(2026, 12, 2, 10, 0, tzinfo=dt.timezone.utc))
     assert out == Path("traces/alice_dense8b-r1_20261202T100000Z")
+
+
+def test_job_feeder_streams_only_new_lines_and_matches_a_full_pass() -> None:
+    from irisrl.observe.analyzer import Analyzer
+    from irisrl.observe.pull import JobFeeder
+
+    full = _fixture_source("starved_ranks")
+    plan = json.loads((FIXTURES / "starved_ranks" / "plan.json").read_text())
+    growing = FakeSource({k: v[: len(v) // 2] for k, v in full.logs.items()}, page=50)
+    feeder, live, seen = JobFeeder("/u/j"), Analyzer(plan), []
+
+    def sink(name: str, data: bytes) -> None:
+        seen.append(data.count(b"\n"))
+        live.feed(name, data)
+
+    assert feeder.feed_new(growing, sink) == []
+    first = sum(seen)
+    for key, lines in full.logs.items():
+        growing.logs[key] = list(lines)
+    assert feeder.feed_new(growing, sink) == []
+    assert 0 < first < sum(seen) == sum(len(v) for v in full.logs.values())   # every line once
+    once = Analyzer(plan)
+    assert feed_job(full, "/u/j", once.feed) == []
+    assert live.verdict().to_dict() == once.verdict().to_dict()

@@ -176,17 +176,34 @@ def default_out_dir(job_id: str, now: dt.datetime | None = None) -> Path:
     return Path("traces") / f"{name}_{now.strftime('%Y%m%dT%H%M%SZ')}"
 
 
+class JobFeeder:
+    """Live, incremental: each `feed_new` streams only the lines that arrived since the last
+    call (per task/attempt cursors kept here), e.g. for `watch --watchdog` with one Analyzer
+    kept across intervals. The source may be a fresh connection each time."""
+
+    def __init__(self, job_id: str) -> None:
+        self.job_id = job_id
+        self.pulls: dict[tuple[int, int], TaskPull] = {}
+
+    def feed_new(self, source: LogSource, sink: Callable[[str, bytes], None],
+                 deadline_s: float = DEFAULT_DEADLINE_S) -> list[str]:
+        """Stream the new pages into `sink(source_name, bytes)`; returns what could not be fetched."""
+        puller = LogPuller(source, self.job_id, Path("."))
+        puller.pulls = self.pulls
+        deadline = time.monotonic() + deadline_s
+        for pull in puller.discover():
+            pull.complete = False
+            name = pull.file.removesuffix(".log")
+            for block in pages(source, self.job_id, pull, deadline):
+                sink(name, block)
+        return puller.manifest()["problems"]
+
+
 def feed_job(source: LogSource, job_id: str, sink: Callable[[str, bytes], None],
              deadline_s: float = DEFAULT_DEADLINE_S) -> list[str]:
     """Stream every task/attempt's pages into `sink(source_name, bytes)` without writing files
     (health / progress JOB). Returns the problems (unfetchable tasks), empty when complete."""
-    puller = LogPuller(source, job_id, Path("."))
-    deadline = time.monotonic() + deadline_s
-    for pull in puller.discover():
-        name = pull.file.removesuffix(".log")
-        for block in pages(source, job_id, pull, deadline):
-            sink(name, block)
-    return puller.manifest()["problems"]
+    return JobFeeder(job_id).feed_new(source, sink, deadline_s)
 
 
 TERMINAL_TASK_STATES = {"succeeded", "failed", "killed", "worker_failed", "unschedulable", "cosched_failed"}
