@@ -143,7 +143,7 @@ class Analyzer:
             off, _, raw = line.partition(b":")
             if check and int(off) >= limit:
                 return False
-            if b"generation throughput" not in raw or not stats(name, src, raw):
+            if not stats(name, src, raw):   # most hits are stats lines: try them first
                 general(name, src, raw)
         return True
 
@@ -204,7 +204,12 @@ class Analyzer:
             e = self._ecache[ident] = self._engine(name, raw, pos, end)
         tput_b, run_b, wait_b = m.groups()
         tput = float(tput_b) if tput_b.count(b".") <= 1 else 0.0
-        self._update_engine(e, t, tput, int(run_b), int(wait_b))
+        run, wait = int(run_b), int(wait_b)
+        if wait == 0 and tput > 0 and e.streak_t is None and e.zero_t is None:
+            e.last_t, e.tput, e.running, e.waiting = t, tput, run, 0   # the common, healthy report
+            e.reports += 1
+        else:
+            self._update_engine(e, t, tput, run, wait)
         if tput > 0:
             if st.first_generating is None:
                 st.first_generating = self._event(raw.decode("utf-8", "replace"), t)
