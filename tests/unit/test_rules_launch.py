@@ -65,6 +65,14 @@ def test_lch_rdzv_required_without_storage_root(tmp_path):
     assert not _lch(_opts(profile=_profile(tmp_path, storage_root=""), rendezvous_dir="s3://b/r"), "LCH-RDZV-REQUIRED")
 
 
+def test_lch_rdzv_required_node_local_path_for_a_remote_gang():
+    found = _lch(_opts(rendezvous_dir="/tmp/rdzv/run1"), "LCH-RDZV-REQUIRED")
+    assert found and "own disk" in found[0].message
+    assert not _lch(_opts(rendezvous_dir="/tmp/rdzv/run1", local=True), "LCH-RDZV-REQUIRED")
+    shared_host = _lch(_opts(rendezvous_dir="/tmp/rdzv/run1", controller_url="http://127.0.0.1:1"), "LCH-RDZV-REQUIRED")
+    assert [f.severity for f in shared_host] == ["warning"]
+
+
 def test_lch_rdzv_legacy_store():
     found = _lch(_opts(rendezvous_dir="s3://marin-na/iris/rl-x/r1"), "LCH-RDZV-LEGACY")
     assert found and "s3://marin-na" in found[0].message

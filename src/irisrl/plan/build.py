@@ -227,7 +227,7 @@ def _launch_facts(options: LaunchOptions, profile: ClusterProfile, ctx: Any, res
         skyrl_ref=options.skyrl_ref, skyrl_checkout=options.skyrl_checkout,
         train_data_text=options.train_data, yaml_train_data=data.get("train_data"),
         model_path=ctx.model_path, secrets_present=frozenset(k for k, v in resolved.secrets.items() if v),
-        workspace=options.workspace or ".",
+        workspace=options.workspace or ".", controller_url=options.controller_url,
         ckpt_paths=tuple(v for k in ("ckpt_path", "export_path") if isinstance(v := trainer.get(k), str)),
     )
 

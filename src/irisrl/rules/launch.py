@@ -18,6 +18,7 @@ from irisrl.rules.catalogue import rule
 JOB_NAME_MAX = 63
 _JOB_NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DIGEST_RE = re.compile(r"@sha256:[0-9a-f]{64}$")
+_SHARED_STORE_RE = re.compile(r"^(s3|gs|gcs|r2|az|abfs|abfss|hdfs)://.+", re.I)
 _OBJECT_STORE_RE = re.compile(r"^(s3|gs|gcs|r2|az|abfs|abfss|wasbs|oci|hdfs)://", re.I)
 GIT_TIMEOUT_S = 5.0
 # What the Iris workspace bundler leaves out (matched against the relative path).
@@ -45,6 +46,7 @@ class LaunchFacts:
     secrets_present: frozenset[str] = frozenset()
     workspace: str = "."
     ckpt_paths: tuple[str, ...] = ()    # trainer.ckpt_path / export_path as the config gives them
+    controller_url: str | None = None   # --controller-url (may be a controller on this host)
 
 
 def _facts(ctx: Any) -> LaunchFacts | None:
@@ -59,6 +61,11 @@ def lch_rdzv_required(ctx: Any) -> Iterator[Finding]:
             "--rendezvous-dir", f"{f.num_nodes} nodes must rendezvous through a shared store, and none is "
             f"given or derivable (the cluster profile has no storage_root)",
             "pass --rendezvous-dir s3://<bucket>/iris/rl-<slug>/<run> (a fresh sub-path per run)")
+    elif f and (f.num_nodes or 1) > 1 and f.mode == "remote" and not _SHARED_STORE_RE.match(f.rendezvous_dir or ""):
+        yield lch_rdzv_required.finding(
+            "--rendezvous-dir", f"{f.rendezvous_dir} is a path on each pod's own disk: the {f.num_nodes} nodes "
+            f"would never see each other's head file", f"use the shared store, e.g. {ctx.profile.storage_root}/rl-<slug>/<run>",
+            severity="warning" if f.controller_url else "error")  # a --controller-url may be on this host
 
 
 @rule("LCH-RDZV-LEGACY", "error", "A store on the legacy object store (it stalls)", "launch")
