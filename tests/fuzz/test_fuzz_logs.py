@@ -51,3 +51,26 @@ def test_truncated_real_log_never_crashes(cut: int, garbage: bytes) -> None:
     a = Analyzer(None)
     a.feed("f", SAMPLE[:cut] + garbage)
     assert a.verdict().phase in ("bring-up", "serving", "training", "finished", "crashed")
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=soup, split=st.integers(min_value=0, max_value=4000))
+def test_grep_prefilter_path_survives_byte_soup_and_matches_python(data: bytes, split: int) -> None:
+    import os
+    import tempfile
+
+    from irisrl.observe.analyzer import feed_file
+
+    cut = split % (len(data) + 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "soup.log")
+        with open(path, "wb") as fh:
+            fh.write(data[:cut])
+        fast = Analyzer(None)
+        feed_file(fast, path)                       # grep path, then grow the file
+        with open(path, "ab") as fh:
+            fh.write(data[cut:])
+        feed_file(fast, path)
+        slow = Analyzer(None)
+        slow.feed(os.path.realpath(path), data)
+        assert fast.verdict().to_dict() == slow.verdict().to_dict()

@@ -113,3 +113,10 @@ def test_health_cli_counts_trials_from_trials_dir(tmp_path: Path, capsys: pytest
     code, out, _ = _run(argv, capsys)
     data = json.loads(out)
     assert code == 0 and data["trials_completed"] == 3 and data["rungs"][7]["status"] == "pass"
+
+
+def test_health_text_shows_log_brackets_literally(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    log = tmp_path / "r.log"
+    log.write_text("2026-12-02 10:00:00.000 | ERROR | m:f:1 - Training failed: [bold]boom[/bold] in [rank 3]\n")
+    code, out, _ = _run(["health", "--log", str(log)], capsys)
+    assert code == 1 and "[bold]boom[/bold] in [rank 3]" in out.replace("\n", "")

@@ -270,21 +270,23 @@ def _progress_bar(quiet: bool) -> Iterator[Any]:
 
 def _render_manifest(manifest: dict[str, Any]) -> None:
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{manifest['job_id']} -> {manifest['out_dir']}")
+    table = Table(title=Text(f"{manifest['job_id']} -> {manifest['out_dir']}"))
     for col, just in (("task", "right"), ("attempt", "right"), ("state", "left"), ("lines", "right"),
-                      ("bytes", "right"), ("pages", "right"), ("fetched", "left")):
-        table.add_column(col, justify=just, no_wrap=True)
+                      ("bytes", "right"), ("pages", "right")):
+        table.add_column(col, justify=just, no_wrap=True, min_width=len(col))
+    table.add_column("fetched", overflow="fold")
     for t in manifest["tasks"]:
         fetched = "complete" if t["complete"] else f"INCOMPLETE: {t['error'] or 'stopped'}"
-        table.add_row(str(t["task_index"]), str(t["attempt"]), t["state"], f"{t['lines']:,}", f"{t['bytes']:,}",
-                      str(t["pages"]), fetched)
+        table.add_row(str(t["task_index"]), str(t["attempt"]), Text(t["state"]), f"{t['lines']:,}", f"{t['bytes']:,}",
+                      str(t["pages"]), Text(fetched))
     console = _console()
     console.print(table)
-    console.print(f"{manifest['total_lines']:,} lines in {len(manifest['tasks'])} file(s); combined: "
-                  f"{Path(manifest['out_dir']) / manifest['combined']}")
+    console.print(Text(f"{manifest['total_lines']:,} lines in {len(manifest['tasks'])} file(s); combined: "
+                       f"{Path(manifest['out_dir']) / manifest['combined']}"))
     for problem in manifest["problems"]:
-        console.print(f"[bold red]not fetched:[/] {problem}")
+        console.print(Text("not fetched: ", style="bold red") + Text(problem))
 
 
 # ---- progress ---------------------------------------------------------------------------------

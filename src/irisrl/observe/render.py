@@ -23,7 +23,7 @@ def render_health(report: HealthReport, console: Any, title: str | None = None) 
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=title, show_lines=False, expand=False)
+    table = Table(title=Text(title) if title else None, show_lines=False, expand=False)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("rung", no_wrap=True)
     table.add_column("status", no_wrap=True)
@@ -31,10 +31,10 @@ def render_health(report: HealthReport, console: Any, title: str | None = None) 
     for r in report.rungs:
         table.add_row(str(r.rung), r.name, Text(r.status, style=STATUS_STYLE.get(r.status, "")), Text(r.evidence))
     console.print(table)
-    console.print(_throughput_line(report))
+    console.print(Text(_throughput_line(report)))
     steps = "?" if report.global_step is None else str(report.global_step)
     trials = "unknown (no --trials-dir)" if report.trials_completed is None else str(report.trials_completed)
-    console.print(f"phase: {report.phase}   global step: {steps}   trials completed: {trials}")
+    console.print(Text(f"phase: {report.phase}   global step: {steps}   trials completed: {trials}"))
     style = "bold red" if report.kill else "bold green"
     console.print(Text(f"verdict: {report.verdict}", style=style))
     for reason in report.reasons:
