@@ -136,6 +136,12 @@ def test_lch_model_object_store_uri():
     assert found and found[0].severity == "error"
 
 
+def test_lch_model_host_path_on_a_remote_launch():
+    found = _lch(_opts(model_path="/Users/me/models/qwen"), "LCH-MODEL")
+    assert found and "this machine" in found[0].message
+    assert not _lch(_opts(model_path="/Users/me/models/qwen", local=True), "LCH-MODEL")
+
+
 def test_lch_model_missing(tmp_path):
     cfg = tmp_path / "nomodel.yaml"
     cfg.write_text(Path(DENSE).read_text().replace("      path: Qwen/Qwen3-8B\n", "      path: null\n"))

@@ -20,6 +20,7 @@ _JOB_NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DIGEST_RE = re.compile(r"@sha256:[0-9a-f]{64}$")
 _SHARED_STORE_RE = re.compile(r"^(s3|gs|gcs|r2|az|abfs|abfss|hdfs)://.+", re.I)
 _OBJECT_STORE_RE = re.compile(r"^(s3|gs|gcs|r2|az|abfs|abfss|wasbs|oci|hdfs)://", re.I)
+HOST_PATH_PREFIXES = ("/Users/", "/home/", "~")
 GIT_TIMEOUT_S = 5.0
 # What the Iris workspace bundler leaves out (matched against the relative path).
 BUNDLE_SKIP_RE = re.compile(
@@ -200,6 +201,9 @@ def lch_model(ctx: Any) -> Iterator[Finding]:
     elif _OBJECT_STORE_RE.match(f.model_path):
         yield lch_model.finding("--model_path", f"{f.model_path} is an object-store URI; vLLM and transformers load "
                                 f"an HF id or a local directory", "pass the HF id (nodes have egress) or a local path")
+    elif f.mode == "remote" and f.model_path.startswith(HOST_PATH_PREFIXES):
+        yield lch_model.finding("--model_path", f"{f.model_path} is a path on this machine; the pods cannot see it",
+                                "pass the HF id (nodes have egress), or a path inside the image or under /app")
 
 
 @rule("LCH-JOB-NAME", "error", "The job name is not a DNS label (lowercase, digits, '-', <= 63 chars)", "launch")
