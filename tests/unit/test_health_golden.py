@@ -120,3 +120,35 @@ def test_health_text_shows_log_brackets_literally(tmp_path: Path, capsys: pytest
     log.write_text("2026-12-02 10:00:00.000 | ERROR | m:f:1 - Training failed: [bold]boom[/bold] in [rank 3]\n")
     code, out, _ = _run(["health", "--log", str(log)], capsys)
     assert code == 1 and "[bold]boom[/bold] in [rank 3]" in out.replace("\n", "")
+
+
+def test_health_counts_trials_in_s3_on_loopback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    import logging
+    import socket
+
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        s3 = boto3.client("s3", endpoint_url=endpoint, aws_access_key_id="k", aws_secret_access_key="s",
+                          region_name="us-east-1")
+        s3.create_bucket(Bucket="trials")
+        for i in range(2):
+            s3.put_object(Bucket="trials", Key=f"job/trace_jobs/t{i}/result.json", Body=b"{}")
+        s3.put_object(Bucket="trials", Key="job/trace_jobs/t9/agent.log", Body=b"running")
+        monkeypatch.setenv("IRISRL_S3_ENDPOINT_URL", endpoint)
+        monkeypatch.setenv("IRISRL_S3_ACCESS_KEY_ID", "k")
+        monkeypatch.setenv("IRISRL_S3_SECRET_ACCESS_KEY", "s")
+        name = "healthy_training_step12"
+        code, out, _ = _run(["health", "--log", str(_logs(name)[0]), "--json", "--trials-dir",
+                             "s3://trials/job/trace_jobs"], capsys)
+        assert code == 0 and json.loads(out)["trials_completed"] == 2
+    finally:
+        server.stop()

@@ -9,7 +9,12 @@ import concurrent.futures as cf
 def _count(uri: str) -> int:
     import fsspec
 
-    fs, root = fsspec.core.url_to_fs(uri)
+    options = {}
+    if uri.startswith("s3://"):
+        from irisrl.runtime.store import s3_options   # same endpoint/credential rules as the runtime
+
+        options = s3_options()
+    fs, root = fsspec.core.url_to_fs(uri, **options)
     root = root.rstrip("/")
     return sum(1 for p in fs.find(root) if p.rsplit("/", 1)[-1] == "result.json")
 
