@@ -231,3 +231,17 @@ def test_plan_info_tolerates_missing_keys_and_reads_hydra_overrides() -> None:
         "++generator.engine_init_kwargs.enable_return_routed_experts=true", 7]})
     assert (info.num_nodes, info.skyrl_ref, info.role, info.dcp, info.dcp_with_r3) == (4, None, "rehearsal", 2, True)
     assert plan_info({"hydra_args": "oops", "num_nodes": None}).dcp_with_r3 is None
+
+
+def test_weight_error_is_benign_only_when_a_retry_follows_it() -> None:
+    err = b"2026-12-02 10:00:%02d.000 | ERROR | m:f:1 - OSError: Qwen/Qwen3-8B does not appear to have a file named model.safetensors\n"
+    retry = (b"2026-12-02 10:00:%02d.000 | WARNING | hf:load_pretrained_with_retry:51 - [rank 3] transient HF "
+             b"weight-index/safetensors fetch error loading 'Qwen/Qwen3-8B' on attempt 1/5; retrying in 8s: OSError\n")
+    crash = b"2026-12-02 10:00:59.000 | ERROR | main_base:main:88 - Training failed: OSError\n"
+    benign = Analyzer(PLAN7)
+    benign.feed("f", err % 1 + retry % 2)
+    assert benign.verdict().rungs[3].status == "pass"
+    stale = Analyzer(PLAN7)
+    stale.feed("f", retry % 1 + err % 2 + crash)
+    report = stale.verdict()
+    assert report.rungs[3].status == "fail" and report.verdict == "KILL"

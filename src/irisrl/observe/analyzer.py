@@ -273,10 +273,10 @@ class Analyzer:
                 st.ray_alive = [k, n, text[:EVIDENCE_RAW]]
             self._progress(text, t)
         elif "retry" in text and P.HF_RETRY.search(text):
-            st.retry = st.retry or self._event(text, t)
+            st.retry = self._event(text, t)                 # latest: it must follow the error
         elif "safetensors" in text and P.MISSING_WEIGHTS.search(text):
             st.missing_count += 1
-            st.missing_weights = st.missing_weights or self._event(text, t)
+            st.missing_weights = self._event(text, t)       # latest
         elif "norm_topk_prob" in text and P.NORM_TOPK.search(text):
             st.norm_topk = st.norm_topk or self._event(text, t)
             st.crash = self._event(text, t)

@@ -174,10 +174,11 @@ def _rung4(c: _Ctx) -> tuple[str, str]:
     st = c.st
     if st.norm_topk:
         return FAIL, f"stale-image MoE crash: {st.norm_topk.evidence}"
-    if st.missing_weights and not st.retry:
+    unretried = st.missing_weights is not None and (st.retry is None or st.missing_weights.later_than(st.retry))
+    if unretried:
         if c.crashed:
             return FAIL, f"missing safetensors with no retry, then a crash (stale image): {st.missing_weights.evidence}"
-        return PENDING, f"missing safetensors seen, no retry yet: {st.missing_weights.evidence}"
+        return PENDING, f"missing safetensors seen, no retry after it yet: {st.missing_weights.evidence}"
     if st.missing_weights and st.retry:
         return PASS, f"benign: the retry wrapper caught {st.missing_count} missing-safetensors error(s): {st.retry.evidence}"
     if st.retry:
