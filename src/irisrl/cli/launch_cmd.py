@@ -5,6 +5,7 @@ irisrl.cli.launch_submit.submit_and_follow(plan, opts) -> int (imported only whe
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import click
@@ -43,7 +44,8 @@ def _options(func: Any) -> Any:
         flag("max-retries", type=click.IntRange(min=0), default=1, help="Gang re-bring-ups on failure."),
         flag("rendezvous-dir", default=None,
              help="Shared store for the Ray rendezvous. Default: a fresh path under the profile's storage root."),
-        flag("rendezvous-timeout", type=click.IntRange(min=1), default=1800, help="Seconds to wait for all nodes."),
+        flag("rendezvous-timeout", type=click.IntRange(min=1), default=None,
+             help="Seconds to wait for all nodes. Default: 1800 (--local: 120)."),
         flag("skyrl-ref", default=None, help="git ref of MarinSkyRL to check out over the image's baked one."),
         flag("skyrl-checkout", default=None, metavar="DIR",
              help="Local SkyRL checkout; warns (LCH-SKYRL-REF) when its HEAD is not the image's commit."),
@@ -70,6 +72,8 @@ def _options(func: Any) -> Any:
         flag("series", default=None, help="Run series (default: the job name up to its first '-')."),
         flag("policy", default=None, metavar="FILE", help="Standing-constraints policy file (live rules)."),
         flag("fetch-model-config", is_flag=True, help="Allow a network lookup of the model's config.json."),
+        flag("unsafe-skip-validation", is_flag=True, hidden=True,
+             help="TEST-ONLY: submit despite layout errors (TOPO-/ENG-/MOE-/DCP-/R3-), to exercise a failing rehearsal."),
     ]
     for decorate in reversed(decorators):
         func = decorate(func)
@@ -83,10 +87,12 @@ def launch(**kwargs: Any) -> None:
     from irisrl.plan.build import LaunchOptions, build_plan
     from irisrl.plan.render import render_error_json, render_json, render_text
 
+    entered = time.time()  # phase timings of the end-of-run summary
     kwargs["skyrl_overrides"] = tuple(kwargs.pop("skyrl_override"))
     kwargs["secret_names"] = tuple(kwargs["secret_names"])
     opts = LaunchOptions(**kwargs)
     plan, findings, budget = build_plan(opts)
+    marks = {"entered": entered, "validated": time.time()}
     width = _width()
     if plan is None:
         if opts.as_json:
@@ -96,10 +102,14 @@ def launch(**kwargs: Any) -> None:
 
             render_findings(findings, make_console(width=width))
         raise click.exceptions.Exit(Exit.FAIL)
+    if opts.unsafe_skip_validation:
+        bypassed = sorted({f.rule for f in findings if f.severity == "error"})
+        click.echo(f"warning: --unsafe-skip-validation (test-only): submitting despite {', '.join(bypassed) or 'no errors'}",
+                   err=True)
     if opts.dry_run:
         click.echo(render_json(plan) if opts.as_json else render_text(plan, width), nl=opts.as_json)
         raise click.exceptions.Exit(Exit.OK)
-    raise click.exceptions.Exit(_submit(plan, opts))
+    raise click.exceptions.Exit(_submit(plan, opts, marks))
 
 
 def _width() -> int | None:
@@ -107,7 +117,7 @@ def _width() -> int | None:
     return int(columns) if columns.isdigit() and int(columns) > 20 else None
 
 
-def _submit(plan: Any, opts: Any) -> int:
+def _submit(plan: Any, opts: Any, marks: dict[str, float] | None = None) -> int:
     try:
         from irisrl.cli.launch_submit import submit_and_follow
     except ModuleNotFoundError as exc:
@@ -115,4 +125,4 @@ def _submit(plan: Any, opts: Any) -> int:
             raise IrisrlError("submitting is not available yet in this build",
                               "use --dry-run to check the plan") from None
         raise
-    return int(submit_and_follow(plan, opts))
+    return int(submit_and_follow(plan, opts, marks=marks))
