@@ -198,8 +198,8 @@ def test_launch_local_without_a_cluster_runs_a_temporary_one_and_cleans_up(tmp_p
     assert submit_and_follow(plan, {"local": True}) == 0
     out = capsys.readouterr().out
     assert "temporary local cluster" in out and "[rank 0] ran-on-2" in out
-    leftovers = subprocess.run(["pgrep", "-f", "irisrl.backends.local_controller.*irisrl-local-"],
-                               capture_output=True, text=True).stdout.split()
+    mine = f"irisrl.backends.local_controller.*--parent-pid {os.getpid()}$"  # ours, not other sessions'
+    leftovers = subprocess.run(["pgrep", "-f", mine], capture_output=True, text=True).stdout.split()
     assert leftovers == [], "the temporary controller outlived the command"
 
 
@@ -208,3 +208,19 @@ def test_watch_checkin_runs_the_health_analysis_on_the_live_logs(on_cluster, cap
     assert submit_and_follow(plan, {"local": True, "no_wait": True}) == 0
     code, out, _ = run_cli(capsys, "watch", "checkin", "--interval", "0.5", "--checkins", "1s", "--timeout", "60s")
     assert code == 0 and "check-in 1s: health" in out
+
+
+def test_launch_local_smoke_config_end_to_end_rehearsal(on_cluster):
+    """The whole chain: `irisrl launch --local` of the smoke config -> plan -> bundle with the
+    runtime -> 2 gang tasks -> rendezvous in IRISRL_HOME (under /tmp here) -> real Ray ->
+    placement rehearsal -> SUCCEEDED."""
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-m", "irisrl", "launch", "--local", "--rl_config",
+         str(repo / "examples/configs/smoke_colocated.yaml"), "--num-nodes", "2", "--workspace",
+         str(repo / "examples/workspace"), "--job-name", "smoke-e2e"],
+        env={**on_cluster.env, "HF_TOKEN": "hf_e2e-secret-value"}, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-4000:]
+    assert "PLACEMENT_MAP" in out and "Ray nodes alive: 2/2" in out and "finished: succeeded" in out
+    assert "hf_e2e-secret-value" not in out
