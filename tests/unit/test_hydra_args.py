@@ -285,3 +285,14 @@ def test_hydra_args_compose_every_yaml_value_reaches_the_config(tmp_path, path):
     assert cfg["generator"]["num_inference_engines"] == 40 and cfg["trainer"]["max_steps"] == 3  # last wins
     assert cfg["trainer"]["policy"]["model"]["path"] == "Qwen/X" and cfg["data"]["train_data"] == ["d1"]
     assert cfg["trainer"]["run_name"] == "job-1"
+
+
+def test_hydra_args_dotless_exponent_float_reaches_trainer_as_float(parser):
+    """`lr: 8e-6` (as real configs write it) is a float to OmegaConf, so it must not become the
+    quoted string '8e-6' (an AdamW crash at step 0)."""
+    from irisrl.config.load import parse_config_text
+
+    raw = parse_config_text("trainer:\n  policy:\n    optimizer_config:\n      lr: 8e-6\ngenerator: {}\n").raw
+    parsed = _parse(parser, build_hydra_args(raw, _inputs()).args)
+    assert parsed["trainer.policy.optimizer_config.lr"] == 8e-6
+    assert isinstance(parsed["trainer.policy.optimizer_config.lr"], float)

@@ -31,11 +31,31 @@ def _yaml_error(path: str, message: str, fix: str = _FIX_YAML) -> Finding:
     return Finding("CFG-YAML", "error", path, message, fix)
 
 
-def _safe_load(text: str) -> Any:
-    import yaml  # PyYAML; the C loader when available (faster on big configs)
+# `8e-6`, `1E5`: floats to OmegaConf/Hydra (which is how SkyRL reads the same YAML) and in
+# YAML 1.2, but strings to PyYAML's YAML 1.1 resolver; read them as the trainer will.
+_DOTLESS_FLOAT = r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"
+_LOADER: Any = None
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+
+def _loader() -> Any:
+    global _LOADER
+    if _LOADER is None:
+        import re
+
+        import yaml  # PyYAML; the C loader when available (faster on big configs)
+
+        class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+            pass
+
+        Loader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(_DOTLESS_FLOAT), list("-+0123456789"))
+        _LOADER = Loader
+    return _LOADER
+
+
+def _safe_load(text: str) -> Any:
+    import yaml
+
+    return yaml.load(text, Loader=_loader())  # noqa: S506 - a safe loader
 
 
 def parse_config_text(text: str, path: str = "<config>") -> LoadedConfig:
