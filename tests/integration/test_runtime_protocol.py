@@ -221,3 +221,14 @@ def test_protocol_missing_identity_exits_2(tmp_path: Path) -> None:
     r = g.spawn(0, 2, env={"IRIS_TASK_ID": "/tester/job/zero"}, command=exit_cmd(0))
     assert r.wait(15) == 2
     assert "IRIS_TASK_ID='/tester/job/zero'" in r.text()
+
+
+def test_protocol_worker_lost_mid_run_is_reported_by_head(gang: Gang) -> None:
+    worker = gang.spawn(1, 2)
+    head = gang.spawn(0, 2, command=[PY, "-c", "import time; time.sleep(3)"])
+    head.wait_for_line("Running on rank 0", 20)
+    os.killpg(worker.proc.pid, signal.SIGKILL)
+    assert head.wait(30) == 0, head.text()
+    text = head.text()
+    lost = text.rindex("Ray nodes alive: 1/2")
+    assert text.index("Ray nodes alive: 2/2") < lost < text.index("Command exited"), text   # seen while CMD ran

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from irisrl.runtime.identity import Identity, IdentityError, identity_from_env
 from irisrl.runtime.log import line_buffered, say
@@ -132,6 +132,7 @@ class HeadBeat:
 
     def __init__(self, rdv: HeadRendezvous, interval: float, lock: threading.Lock) -> None:
         self.rdv, self.interval, self.lock = rdv, interval, lock
+        self.watch: Callable[[], None] | None = None     # set while CMD runs: report node losses
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="head-beat", daemon=True)
 
@@ -146,6 +147,11 @@ class HeadBeat:
                     self.rdv.heartbeat()
             except StoreError as exc:
                 say(f"heartbeat write failed (will retry): {exc}")
+            if self.watch:
+                try:
+                    self.watch()
+                except Exception as exc:  # noqa: BLE001 - a report, never fatal to the run
+                    say(f"could not read Ray's node list: {exc}")
 
     def stop(self) -> None:
         self._stop.set()
@@ -248,6 +254,8 @@ def run_head(ctx: Context) -> int:
             say(why)
             return _finish(ctx, rdv, beat, lock, node, "rendezvous_failed", EXIT_FAIL, why)
         workers = {r: n for r, n in node.alive().items() if r != 0}
+        if beat:
+            beat.watch = lambda: _alive_line(ctx, node.alive())   # `Ray nodes alive: 6/7` if one dies
         proc = run_command(ctx, address)
         rc = exit_code_of(proc.wait())
         say(f"Command exited with code {rc}")
