@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Byte needles: a line is only parsed when it contains one of these (bytes.find is ~GB/s,
 # regexes are not). Every regex below is reachable only through one of them.
@@ -79,8 +79,7 @@ EXITED = re.compile(r"exited with code (-?\d+)")
 FINISHED = re.compile(r"Training (?:complete|completed|finished)|Finished training")
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One cleaned log line: its text and where it came from."""
     text: str
     rank: str | None      # from the pull's prefix, when present

@@ -11,7 +11,7 @@ from typing import Any, Callable
 STATE_VERSION = 1
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Event:
     """A milestone seen in the logs: the evidence line, its log time and arrival order."""
     evidence: str
@@ -26,7 +26,7 @@ class Event:
         return self.seq > other.seq
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class EngineState:
     """Latest stats report of one vLLM engine plus the start of any suspicious streak."""
     last_t: float | None = None
@@ -41,14 +41,14 @@ class EngineState:
     last_line: str = ""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class SourceState:
     offset: int = 0                    # bytes fed so far (the --state resume point)
     rem: str = ""                      # partial last line, latin-1 (lossless for bytes)
     last_t: float | None = None        # log time of the latest dated line
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class State:
     year: int
     seq: int = 0
