@@ -1,9 +1,11 @@
 """Incremental log analyzer (the watchdog's core). Feed it bytes per source as they
 arrive; ask for a verdict at any time; save and resume from the byte offsets.
 
-Speed: only lines containing one of `patterns.NEEDLES` are decoded and parsed; finding
-them is bytes.find over large binary chunks. Memory: one chunk plus a bounded partial line
-per source, whatever the log size."""
+Speed: only lines containing one of `patterns.NEEDLES` are decoded and parsed. Files are
+prefiltered by `grep -abE` when grep exists; bytes fed directly (and .gz files) are scanned
+with bytes.find over large binary chunks; both give the same result. vLLM stats lines (most
+of the hits) are read straight from bytes. Memory: one chunk plus a bounded partial line per
+source, whatever the log size."""
 
 from __future__ import annotations
 
