@@ -25,8 +25,10 @@ def _opt(opts: Any, key: str, default: Any = None) -> Any:
     return getattr(opts, key, default)
 
 
-def submit_and_follow(plan: Any, opts: Any) -> int:
+def submit_and_follow(plan: Any, opts: Any, marks: dict[str, float] | None = None) -> int:
+    """`marks`: phase times the CLI measured before this (entered, validated; wall clock)."""
     from irisrl.backends.resolve import Target, target_from
+    from irisrl.cli.launch_summary import LaunchProgress
     from irisrl.ledger.store import Ledger
 
     target = target_from(opts)
@@ -34,10 +36,13 @@ def submit_and_follow(plan: Any, opts: Any) -> int:
     no_wait = bool(_opt(opts, "no_wait", False))
     ledger = Ledger()
     ephemeral = False
+    progress = LaunchProgress(plan, marks)
     with ExitStack() as stack:
         if local:
             url, ephemeral = stack.enter_context(_local_controller(no_wait, plan))
             target = Target(controller_url=url)
+            if ephemeral:
+                progress.mark("cluster_up")
         backend = stack.enter_context(_backend(target, local))
         findings = live_findings(plan, backend, ledger, _opt(opts, "policy"), bool(_opt(opts, "series")))
         if any(f.severity == "error" for f in findings):
@@ -46,13 +51,20 @@ def submit_and_follow(plan: Any, opts: Any) -> int:
             return Exit.FAIL
         render_findings(findings)
         job_id = backend.submit(plan, plan.workspace, _bundle_cap(plan))
+        progress.mark("submitted")
         ledger.record_launch(plan, backend.where, "local" if local else backend.kind)
         click.echo(f"submitted {job_id} to {backend.where} ({plan.num_nodes} node(s), priority {plan.priority})")
         if no_wait:
             click.echo(f"watch:  irisrl watch {job_id}\nstatus: irisrl status {job_id}")
             return Exit.OK
-        return follow(backend, job_id, plan, ledger, float(_opt(opts, "interval", 0) or (1.0 if local else 10.0)),
-                      ephemeral=ephemeral)
+        with progress:
+            code = follow(backend, job_id, plan, ledger, float(_opt(opts, "interval", 0) or (1.0 if local else 10.0)),
+                          ephemeral=ephemeral, progress=progress)
+        if plan.role == "rehearsal" and code in (Exit.OK, Exit.FAIL):
+            from irisrl.cli.launch_summary import collect_and_summarize
+
+            code = collect_and_summarize(backend, job_id, plan, progress, code)
+        return code
 
 
 @contextmanager
@@ -147,18 +159,20 @@ class Masker:
 
 
 def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, ephemeral: bool = False,
-           deadline_s: float | None = None) -> int:
+           deadline_s: float | None = None, progress: Any = None) -> int:
     """A line per state transition and the task logs with rank prefixes, until terminal.
     Ctrl-C detaches (never kills) and says how to re-attach or kill."""
     from irisrl.cli.job_cmds import transition_line
 
     mask = Masker(plan)
-    logs = LogFollower(backend, job_id, mask)
+    logs = LogFollower(backend, job_id, mask, on_line=progress.on_line if progress else None)
     last_key: tuple | None = None
     start = time.monotonic()
     try:
         while True:
             snap = backend.snapshot(job_id, detail=False)
+            if progress:
+                progress.on_snapshot(snap)
             key = (snap.state, tuple(sorted(snap.task_states.items())), snap.failure_count, snap.error)
             if key != last_key:
                 click.echo(mask(transition_line(snap)))
@@ -186,8 +200,9 @@ def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, e
 class LogFollower:
     """Pages new task log lines (all ranks) and prints them as `[rank N] line`."""
 
-    def __init__(self, backend: Any, job_id: str, mask: Masker) -> None:
+    def __init__(self, backend: Any, job_id: str, mask: Masker, on_line: Any = None) -> None:
         self.backend, self.job_id, self.mask = backend, job_id, mask
+        self.on_line = on_line    # e.g. the launch summary's phase clock
         self.since_ms = 0
         self.seen: set[tuple] = set()
 
@@ -197,6 +212,8 @@ class LogFollower:
             fresh = [ln for ln in lines if (ln.task_index, ln.attempt, ln.timestamp_ms, ln.source, ln.data) not in self.seen]
             for ln in fresh:
                 self.seen.add((ln.task_index, ln.attempt, ln.timestamp_ms, ln.source, ln.data))
+                if self.on_line:
+                    self.on_line(ln)
                 retry = f".{ln.attempt}" if ln.attempt else ""
                 click.echo(self.mask(f"[rank {ln.task_index}{retry}] {ln.data}"))
             if lines:

@@ -148,6 +148,8 @@ def _expected_ranks(c: _Ctx, seen: set[int]) -> set[int] | None:
 
 def _rung2(c: _Ctx) -> tuple[str, str]:
     seen = {int(r) for r in c.st.staged}
+    if not seen and c.plan.stages_data is False:
+        return NA, "the plan stages no train_data (no --train_data)"
     expected = _expected_ranks(c, seen)
     if expected is None:
         return (PASS, f"ranks {sorted(seen)} staged (N unknown)") if seen else (PENDING, "no staging line yet")

@@ -19,6 +19,7 @@ class PlanInfo:
     r3: bool | None = None
     trials_dir: str | None = None
     job_id: str | None = None
+    stages_data: bool | None = None  # False: the plan passes no --train-data, nothing to stage
     known: bool = False          # False: no plan given, rungs that depend on it infer from logs
 
     @property
@@ -63,5 +64,6 @@ def plan_info(plan: dict[str, Any] | None) -> PlanInfo:
         dcp=dcp, r3=r3,
         trials_dir=plan.get("trials_dir") if isinstance(plan.get("trials_dir"), str) else None,
         job_id=plan.get("job_id") if isinstance(plan.get("job_id"), str) else None,
+        stages_data=bool(plan["train_data"]) if isinstance(plan.get("train_data"), list) else None,
         known=True,
     )
