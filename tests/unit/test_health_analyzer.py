@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
 from pathlib import Path
 
@@ -245,3 +246,15 @@ def test_weight_error_is_benign_only_when_a_retry_follows_it() -> None:
     stale.feed("f", retry % 1 + err % 2 + crash)
     report = stale.verdict()
     assert report.rungs[3].status == "fail" and report.verdict == "KILL"
+
+
+def test_a_failing_grep_is_an_error_not_silence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    fake = tmp_path / "bin" / "grep"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho 'grep: read error' >&2\nexit 2\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
+    with pytest.raises(SystemExit) as exc:
+        main(["health", "--log", str(FIXTURES / "wedge" / "combined.log")])
+    assert exc.value.code == 3 and "grep failed" in capsys.readouterr().err

@@ -425,17 +425,22 @@ def _feed_grep(analyzer: Analyzer, grep: str, path: str | os.PathLike, source: s
 def _grep_scan(analyzer: Analyzer, grep: str, fh: Any, name: str, src: SourceState, limit: int) -> None:
     argv = [grep, "-a", "-b", "-E", P.GREP_PATTERN]   # -E beats -F with many -e here
     env = dict(os.environ, LC_ALL="C")
-    with subprocess.Popen(argv, stdin=fh, stdout=subprocess.PIPE, env=env) as proc:
-        assert proc.stdout is not None
-        pending = b""
+    with subprocess.Popen(argv, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        pending, stopped = b"", False
         while block := proc.stdout.read(CHUNK):
             block = pending + block
             cut = block.rfind(b"\n") + 1
             pending = block[cut:]
             if not analyzer._grep_lines(name, src, block[:cut], limit):
+                stopped = True
                 break
-        proc.stdout.close()
-        proc.kill()   # bytes appended after we started are for the next pass
+        if stopped:
+            proc.kill()   # bytes appended after we started are for the next pass
+        rc = proc.wait()
+        err = proc.stderr.read().decode("utf-8", "replace").strip()
+    if not stopped and rc not in (0, 1):   # 1 = no line matched; anything else: grep failed
+        raise OSError(f"grep failed on {name} (exit {rc}): {err or 'no message'}")
 
 
 def analyze_files(paths: Iterable[str | os.PathLike], plan: dict[str, Any] | None = None,
