@@ -317,6 +317,8 @@ def _reasons(c: _Ctx, rungs: list[RungResult], phase: str, kill: bool, trials: i
         reasons.append(ZERO_TRIALS)
     elif phase == "training":
         reasons.append(f"training: global step {c.st.global_step}")
+    elif phase == "bring-up":
+        reasons.append("bring-up in progress (a 30B arm can take about an hour to its first rollout)")
     if pending:
         reasons.append(f"pending (not failures): rung(s) {', '.join(pending)}")
     return reasons
