@@ -82,7 +82,8 @@ def test_plan_local_defaults_to_rehearsal_on_loopback(tmp_path, monkeypatch):
     plan = _plan(config=SMOKE, local=True)
     assert plan.mode == "local" and plan.role == "rehearsal"
     assert plan.env["IRIS_ADVERTISE_HOST"] == plan.env["IRIS_BIND_HOST"] == "127.0.0.1"
-    assert plan.command == ("python", "-m", "irisrl.runtime.rehearsal", "--plan", ".irisrl/plan.json")
+    assert plan.command == ("python", "-m", "irisrl.runtime.rehearsal", "--plan", ".irisrl/plan.json",
+                            "--timeout", "30")
     assert plan.rendezvous_dir.startswith(os.environ["IRISRL_HOME"] + "/rdzv/smoke-colocated-")
     assert "--local" in plan.runtime_argv and "--local" not in _plan().runtime_argv
     assert _plan(config=SMOKE, local=True, role="trainer").role == "trainer"

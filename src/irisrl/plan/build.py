@@ -38,6 +38,8 @@ KIND = "agentic-rl"
 RDZV_SUBDIR = "rl-rdzv"
 DEFAULT_RDZV_TIMEOUT_S = 1800
 LOCAL_RDZV_TIMEOUT_S = 120   # a local gang forms in seconds: a broken one fails fast
+LOCAL_PG_TIMEOUT_S = 30      # fake GPUs place at once; SkyRL's 180 s only delays the verdict
+LOCAL_PARK_INTERVAL_S = 1    # workers notice the done marker within a second (one local GET each)
 LOOPBACK = "127.0.0.1"
 REHEARSAL_MODULE = "irisrl.runtime.rehearsal"
 CONTROLLER_MODULE = "irisrl.runtime.controller"
@@ -268,6 +270,8 @@ def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: Any, resolve
     pod = build_pod_env(ctx.raw.get("extra_env"), resolved.secrets, launcher_env, engines)
     runtime_argv = _runtime_argv(options, profile, resolved, gpn, ctx.model_path)
     command = _command(role, ctx.raw_unmodified or ctx.raw, hydra.args)
+    if role == "rehearsal" and options.local:
+        command += ("--timeout", str(LOCAL_PG_TIMEOUT_S))
     all_findings = sort_findings(list(findings) + [f for f in pod.findings if f not in findings])
     return LaunchPlan(
         job_name=resolved.job_name, user=resolved.user, cluster=profile.name, image=profile.image,
@@ -316,6 +320,7 @@ def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Res
     argv += ["--gpus-per-node", str(gpn)]
     if options.local:
         argv += ["--local"]  # several nodes on one host: free ports, fake GPUs
+        argv += ["--park-interval", str(LOCAL_PARK_INTERVAL_S)]
     if options.effective_role == "rehearsal":
         argv += ["--node-checks"]  # GPUs visible, train data present, before Ray
     if resolved.train_data:
