@@ -1,0 +1,130 @@
+"""The README's main command end to end, as a user runs it (a subprocess on a clean HOME and
+IRISRL_HOME): the embedded Iris cluster, a 2-node gang, real Ray with fake GPUs, the placement
+rehearsal, the summary, the saved logs, and nothing left running afterwards. Plus the failing
+path: a layout Ray cannot place (validation bypassed by the hidden test-only flag) ends FAILED
+with exit 1 and the group named."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+IRISRL = str(Path(sys.executable).parent / "irisrl")
+UNPLACEABLE = REPO / "tests" / "e2e" / "configs" / "unplaceable_2node.yaml"
+MAIN = ["launch", "--local", "--rl_config", "examples/configs/smoke_colocated.yaml",
+        "--workspace", "examples/workspace", "--num-nodes", "2", "--max-retries", "0"]
+RUN_TIMEOUT_S = 420
+
+
+def _clean_env(tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("IRISRL_", "AWS_", "R2_"))}
+    env.update(HOME=str(tmp / "home"), IRISRL_HOME=str(tmp / "irisrl-home"), IRISRL_USER="tester",
+               RAY_USAGE_STATS_ENABLED="0", COLUMNS="160")
+    for key in ("HF_TOKEN", "WANDB_API_KEY", "DAYTONA_API_KEY", "DC_AGENT_SECRET_ENV"):
+        env.pop(key, None)
+    return env
+
+
+def _run(args: list[str], tmp: Path) -> tuple[int, str, dict[str, str]]:
+    """Run irisrl in `tmp` (a copy of examples/ is the workspace) with a deadline; on timeout
+    kill its whole session so a hung test leaves nothing behind."""
+    shutil.copytree(REPO / "examples", tmp / "examples")
+    env = _clean_env(tmp)
+    proc = subprocess.Popen([IRISRL, *args], cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        pytest.fail(f"irisrl did not return within {RUN_TIMEOUT_S} s; output tail:\n{out[-4000:]}")
+    return proc.returncode, out, env
+
+
+def _leftovers(needles: list[str]) -> list[str]:
+    """Processes whose environ or cmdline carries one of the needles (this test's IRISRL_HOME,
+    its job id): what irisrl started, directly or through Iris and Ray."""
+    found = []
+    for pid_dir in Path("/proc").iterdir():
+        if not pid_dir.name.isdigit() or int(pid_dir.name) == os.getpid():
+            continue
+        try:
+            blob = (pid_dir / "environ").read_bytes() + b"\0" + (pid_dir / "cmdline").read_bytes()
+        except OSError:
+            continue        # gone, or not ours to read
+        if any(n.encode() in blob for n in needles):
+            cmd = (pid_dir / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            found.append(f"{pid_dir.name}: {cmd[:200]}")
+    return found
+
+
+def _job_id(out: str) -> str:
+    m = re.search(r"^submitted (\S+) to ", out, re.M)
+    assert m, f"no 'submitted JOB' line:\n{out[-3000:]}"
+    return m.group(1)
+
+
+def _saved_logs(out: str) -> Path:
+    m = re.search(r"^logs saved: (\S+)", out, re.M)
+    assert m, f"no 'logs saved:' line:\n{out[-3000:]}"
+    return Path(m.group(1))
+
+
+@pytest.mark.slow
+def test_readme_main_command_succeeds_prints_summary_saves_logs_and_leaves_nothing(tmp_path: Path) -> None:
+    code, out, env = _run(MAIN, tmp_path)
+    assert code == 0, out[-6000:]
+    job = _job_id(out)
+    assert _leftovers([env["IRISRL_HOME"], f"IRISRL_JOB_ID={job}"]) == []
+    for needle in ("Summary of " + job, "submit -> running", "running -> Ray N/N", "rehearsal", "total",
+                   "placement map", "health ladder", "Ray nodes alive N/N", "result: SUCCEEDED"):
+        assert needle in out, needle
+    assert re.search(r"rank0\s*│\s*8/8\s*│ colocated \(colocated\): 8", out), out[-4000:]
+    assert re.search(r"rank1\s*│\s*8/8\s*│ colocated \(colocated\): 8", out)
+    logs = _saved_logs(out)
+    assert logs.is_relative_to(tmp_path / "traces")
+    for name in ("combined.log", "task-0.attempt-0.log", "task-1.attempt-0.log", "manifest.json"):
+        assert (logs / name).stat().st_size > 0, name
+    assert "[irisrl] PLACEMENT_MAP" in (logs / "task-0.attempt-0.log").read_text()
+    summary = json.loads((logs / "summary.json").read_text())
+    assert summary["exit_code"] == 0 and summary["placement_ok"] and summary["state"] == "succeeded"
+    phases = {p["name"]: p["seconds"] for p in summary["phases"]}
+    assert list(phases)[:2] == ["validate", "local cluster"] and all(v is not None for v in phases.values())
+    assert summary["health"]["verdict"] == "NO-KILL", summary["health"]
+
+
+@pytest.mark.slow
+def test_unplaceable_layout_fails_the_rehearsal_naming_the_group_exit_1(tmp_path: Path) -> None:
+    shutil.copy(UNPLACEABLE, tmp_path / "unplaceable.yaml")
+    args = ["launch", "--local", "--rl_config", "unplaceable.yaml", "--workspace", "examples/workspace",
+            "--num-nodes", "2", "--max-retries", "0", "--unsafe-skip-validation"]
+    code, out, env = _run(args, tmp_path)
+    assert code == 1, out[-6000:]
+    job = _job_id(out)
+    assert _leftovers([env["IRISRL_HOME"], f"IRISRL_JOB_ID={job}"]) == []
+    assert "--unsafe-skip-validation (test-only): submitting despite TOPO-PLACEMENT" in out
+    failed = re.search(r"^rehearsal failed: PLACEMENT_FAILED policy: .*free GPUs per node: (\{.*?\})", out, re.M)
+    assert failed, out[-4000:]
+    assert json.loads(failed.group(1)) == {"rank0": 4.0, "rank1": 4.0}
+    assert "state=failed" in out and "result: FAILED (exit 1)" in out
+    summary = json.loads((_saved_logs(out) / "summary.json").read_text())
+    assert summary["exit_code"] == 1 and summary["placement_failed"].startswith("PLACEMENT_FAILED policy:")
+
+
+def test_unplaceable_layout_is_refused_without_the_hidden_flag(tmp_path: Path) -> None:
+    env = _clean_env(tmp_path)
+    proc = subprocess.run([IRISRL, "launch", "--local", "--rl_config", str(UNPLACEABLE), "--workspace",
+                           str(REPO / "examples" / "workspace"), "--num-nodes", "2", "--dry-run"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "TOPO-PLACEMENT" in proc.stdout + proc.stderr
+    assert "unsafe" not in subprocess.run([IRISRL, "launch", "--help"], env=env, capture_output=True, text=True,
+                                          timeout=60).stdout
