@@ -58,7 +58,7 @@ def submit_and_follow(plan: Any, opts: Any, marks: dict[str, float] | None = Non
             click.echo(f"watch:  irisrl watch {job_id}\nstatus: irisrl status {job_id}")
             return Exit.OK
         with progress:
-            code = follow(backend, job_id, plan, ledger, float(_opt(opts, "interval", 0) or (1.0 if local else 10.0)),
+            code = follow(backend, job_id, plan, ledger, float(_opt(opts, "interval", 0) or (0.3 if local else 10.0)),
                           ephemeral=ephemeral, progress=progress)
         if plan.role == "rehearsal" and code in (Exit.OK, Exit.FAIL):
             from irisrl.cli.launch_summary import collect_and_summarize

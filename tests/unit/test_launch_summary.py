@@ -1,0 +1,96 @@
+"""cli/launch_summary.py: the summary's rendering (phases, placement map or failed group),
+log collection through the job-bound adapter over an in-memory backend, summary.json."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+
+from rich.console import Console
+
+from irisrl.cli.launch_summary import LaunchProgress, collect_and_summarize, process_start_time, render_summary
+from irisrl.observe.phases import ENTERED, VALIDATED, PhaseClock
+
+MAP = ('[irisrl] PLACEMENT_MAP {"ok": true, "groups": [], "nodes": ['
+       '{"node": "rank0", "gpus_total": 8.0, "gpus_used": 6.0, "groups": [{"name": "engine-0", "role": "engine", '
+       '"gpus": 2.0}, {"name": "policy", "role": "policy", "gpus": 4.0}]}]}')
+
+
+def _console() -> Console:
+    return Console(width=160, record=True, force_terminal=False, color_system=None)
+
+
+def test_summary_shows_phases_placement_logs_and_result(tmp_path: Path) -> None:
+    clock = PhaseClock(num_tasks=1)
+    clock.mark(ENTERED, 10.0)
+    clock.mark(VALIDATED, 10.5)
+    clock.observe_line(MAP, 11.0)
+    console = _console()
+    render_summary(console, clock, None, tmp_path, [], 0, "/u/job")
+    text = console.export_text()
+    assert "Summary of /u/job" in text and "validate" in text and "0.5" in text
+    assert "rank0" in text and "6/8" in text and "engine-0 (engine): 2, policy (policy): 4" in text
+    assert f"logs saved: {tmp_path}" in text and "result: SUCCEEDED" in text
+
+
+def test_summary_names_the_failed_group_and_free_gpus(tmp_path: Path) -> None:
+    clock = PhaseClock(num_tasks=2)
+    clock.observe_line('[irisrl] PLACEMENT_FAILED policy: 1 bundles (8 GPUs, PACK, role policy) not placed within '
+                       '30 s; free GPUs per node: {"rank0": 4.0, "rank1": 4.0}', 5.0)
+    clock.observe_state("failed", {"failed": 1, "succeeded": 1}, 6.0)
+    console = _console()
+    render_summary(console, clock, None, tmp_path, ["task 1 attempt 0: incomplete"], 1, "/u/job")
+    text = console.export_text()
+    assert 'rehearsal failed: PLACEMENT_FAILED policy:' in text and '"rank1": 4.0' in text
+    assert "logs: task 1 attempt 0: incomplete" in text and "result: FAILED (exit 1)" in text
+
+
+@dataclass
+class _Line:
+    task_index: int
+    data: str
+    timestamp_ms: int
+    attempt: int = 0
+    source: str = "stdout"
+
+
+@dataclass
+class _FakeBackend:
+    """In-memory stand-in for IrisBackend's snapshot/fetch_logs (the two calls the summary makes)."""
+    lines: list[_Line] = field(default_factory=list)
+
+    def snapshot(self, job_id: str, detail: bool = True) -> SimpleNamespace:
+        tasks = tuple(SimpleNamespace(index=i, state="succeeded", attempts=1) for i in (0, 1))
+        return SimpleNamespace(tasks=tasks, state="succeeded", task_states={"succeeded": 2})
+
+    def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 1000, attempt: int = -1,
+                   task_index: int | None = None) -> list[_Line]:
+        return [ln for ln in self.lines if ln.task_index == task_index and ln.timestamp_ms >= since_ms][:max_lines]
+
+
+def test_collect_pulls_every_task_runs_the_ladder_and_writes_summary_json(tmp_path: Path, capsys) -> None:
+    backend = _FakeBackend([_Line(0, "[irisrl] Runtime controller rank 0/2 on h (task t)", 1000),
+                            _Line(1, "[irisrl] Runtime controller rank 1/2 on h (task t)", 1001),
+                            _Line(0, "[irisrl] Ray nodes alive: 2/2", 2000), _Line(0, MAP, 3000)])
+    plan = SimpleNamespace(num_nodes=2, role="rehearsal",
+                           to_dict=lambda: {"num_nodes": 2, "role": "rehearsal", "train_data": []})
+    progress = LaunchProgress(plan, {ENTERED: 0.5, VALIDATED: 0.9})
+    for ln in backend.lines:
+        progress.on_line(ln)
+    out = tmp_path / "logs"
+    assert collect_and_summarize(backend, "/u/job", plan, progress, 0, out_dir=out) == 0
+    assert "[irisrl] Ray nodes alive: 2/2" in (out / "task-0.attempt-0.log").read_text()
+    assert "rank 1/2" in (out / "task-1.attempt-0.log").read_text()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["exit_code"] == 0 and summary["placement_ok"] and summary["health"]["rungs"]
+    printed = capsys.readouterr().out
+    assert "placement map" in printed and "health ladder" in printed and str(out) in printed
+
+
+def test_process_start_time_is_before_now() -> None:
+    import time
+
+    started = process_start_time()
+    assert started is None or 0 < started <= time.time()
