@@ -4,14 +4,50 @@ text is parsed and no job id is pasted into SQL or shell text."""
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from irisrl.backends.base import JobSnapshot, JobSummary, LogLine, TaskView, count_states
 from irisrl.backends.states import job_state_name, task_state_name
 from irisrl.util.errors import IrisrlError, UndeterminedError
 
 FORBIDDEN_PREFIXES = ("AWS_", "R2_")
+# The SDK retries a failing RPC for up to 30 minutes; irisrl gives every call a deadline.
+ENV_RPC_DEADLINE = "IRISRL_RPC_DEADLINE_S"
+READ_DEADLINE_S = 120.0
+SUBMIT_DEADLINE_S = 600.0
+T = TypeVar("T")
+
+
+def rpc_deadline(default: float = READ_DEADLINE_S) -> float:
+    try:
+        return float(os.environ.get(ENV_RPC_DEADLINE, "")) or default
+    except ValueError:
+        return default
+
+
+def bounded(what: str, url: str, fn: Callable[[], T], deadline_s: float) -> T:
+    """Run one SDK call in a daemon thread and give up after `deadline_s` (the SDK's own
+    retry loop keeps going in the abandoned thread until the process exits)."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"irisrl-rpc-{what}", daemon=True)
+    worker.start()
+    worker.join(deadline_s)
+    if worker.is_alive():
+        raise UndeterminedError(f"the Iris controller at {url} did not answer {what} within {deadline_s:.0f}s",
+                                "check that it is up and reachable (irisrl cluster status), then retry")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 LOCAL_NET_ENV = {"IRIS_ADVERTISE_HOST": "127.0.0.1", "IRIS_BIND_HOST": "127.0.0.1"}
 
 
@@ -47,6 +83,8 @@ class IrisBackend:
         self.timeout_ms = timeout_ms
         self.calls = 0  # controller round trips (bench_watch reads it)
         self._token = token_provider
+        self.deadline_s = rpc_deadline()
+        _require_listening(url)
         self._client = IrisClient.remote(url, timeout_ms=timeout_ms, token_provider=token_provider)
         _quiet_sdk_logs()
 
@@ -58,11 +96,13 @@ class IrisBackend:
         name = _job_name(job_id)
         self.calls += 1
         try:
-            status = self._client.status(name)
+            status = bounded("GetJobStatus", self.url, lambda: self._client.status(name), self.deadline_s)
             tasks = None
             if detail:
                 self.calls += 1
-                tasks = self._client.list_tasks(name)
+                tasks = bounded("ListTasks", self.url, lambda: self._client.list_tasks(name), self.deadline_s)
+        except UndeterminedError:
+            raise
         except Exception as exc:  # ConnectError NOT_FOUND -> absent; anything else: undetermined
             if _is_not_found(exc):
                 return JobSnapshot.missing(job_id)
@@ -74,7 +114,10 @@ class IrisBackend:
 
         self.calls += 1
         try:
-            jobs = self._client.list_jobs(state=job_pb2.JOB_STATE_RUNNING if running_only else None, prefix=prefix)
+            jobs = bounded("ListJobs", self.url, lambda: self._client.list_jobs(
+                state=job_pb2.JOB_STATE_RUNNING if running_only else None, prefix=prefix), self.deadline_s)
+        except UndeterminedError:
+            raise
         except Exception as exc:
             raise _unreachable(self.url, exc) from None
         return [JobSummary(j.job_id, job_state_name(j.state)) for j in jobs if not j.parent_job_id]
@@ -86,9 +129,13 @@ class IrisBackend:
 
         target = f"{job_id}/{task_index}" if task_index is not None else job_id
         self.calls += 1
+        name = _job_name(target)
         try:
-            entries = self._client.fetch_task_logs(_job_name(target), start=Timestamp.from_ms(since_ms) if since_ms else None,
-                                                   max_lines=max_lines, attempt_id=attempt, tail=tail)
+            entries = bounded("FetchLogs", self.url, lambda: self._client.fetch_task_logs(
+                name, start=Timestamp.from_ms(since_ms) if since_ms else None, max_lines=max_lines,
+                attempt_id=attempt, tail=tail), self.deadline_s)
+        except UndeterminedError:
+            raise
         except Exception as exc:
             if _is_not_found(exc):
                 return []
@@ -99,8 +146,11 @@ class IrisBackend:
     # -- writes --------------------------------------------------------------------------------
     def terminate(self, job_id: str) -> None:
         self.calls += 1
+        name = _job_name(job_id)
         try:
-            self._client.terminate(_job_name(job_id))
+            bounded("TerminateJob", self.url, lambda: self._client.terminate(name), self.deadline_s)
+        except UndeterminedError:
+            raise
         except Exception as exc:
             raise _unreachable(self.url, exc) from None
 
@@ -116,7 +166,10 @@ class IrisBackend:
                                        token_provider=self._token)
             try:
                 self.calls += 1
-                job = client.submit(**kwargs)
+                job = bounded("LaunchJob", self.url, lambda: client.submit(**kwargs),
+                              max(self.deadline_s, SUBMIT_DEADLINE_S))
+            except UndeterminedError:
+                raise
             except JobAlreadyExists:
                 raise IrisrlError(f"job {plan.job_id} already exists on {self.url}",
                                   "pick a new --job-name (a fresh name per run)") from None
@@ -209,6 +262,19 @@ def exact_environment(env: dict[str, str]) -> Any:
             return proto
 
     return _ExactEnvironment(env_vars=dict(env))
+
+
+def _require_listening(url: str) -> None:
+    """Fail fast (exit 3) when nothing listens at the controller's address."""
+    import socket
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url)
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    try:
+        socket.create_connection((parsed.hostname or "127.0.0.1", port), timeout=10).close()
+    except OSError as exc:
+        raise _unreachable(url, exc) from None
 
 
 def _quiet_sdk_logs() -> None:

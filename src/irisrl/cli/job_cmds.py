@@ -122,10 +122,14 @@ def transition_line(snap: Any) -> str:
     parts = [f"[{time.strftime('%H:%M:%S')}] {snap.job_id} state={'absent' if snap.absent else snap.state}",
              f"tasks={_counts(snap.task_states)}", f"failures={snap.failure_count}"]
     if snap.error:
-        parts.append(f"error={snap.error}")
+        parts.append(f"error={_one_line(snap.error)}")
     if snap.pending_reason and snap.state in ("pending", "building"):
-        parts.append(f"waiting={snap.pending_reason}")  # gang admission, coschedule, image pull: not errors
+        parts.append(f"waiting={_one_line(snap.pending_reason)}")  # gang admission, coschedule, image pull
     return " ".join(parts)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def health_checkin(job_id: str, label: str, plan: dict | None, target: dict[str, Any]) -> str | None:

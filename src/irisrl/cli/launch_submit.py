@@ -85,6 +85,7 @@ def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
         click.echo(f"starting a temporary local cluster ({nodes} fake nodes) for this command...")
         state = local_cluster.spawn_controller(Path(tmp), nodes, plan.gpus_per_node, plan.resources.device.variant,
                                                tie_to_parent=True)
+        click.echo(f"temporary local cluster at {state.url} (pid {state.pid}); it stops when this command ends")
         try:
             yield state.url, True
         finally:
