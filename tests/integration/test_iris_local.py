@@ -224,3 +224,27 @@ def test_launch_local_smoke_config_end_to_end_rehearsal(on_cluster):
     assert proc.returncode == 0, out[-4000:]
     assert "PLACEMENT_MAP" in out and "Ray nodes alive: 2/2" in out and "finished: succeeded" in out
     assert "hf_e2e-secret-value" not in out
+
+
+def test_ctrl_c_while_following_detaches_and_never_kills(on_cluster, capsys):
+    import signal
+
+    script = (f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r}); from pathlib import Path\n"
+              "from iris_plans import trivial_plan\nfrom irisrl.cli.launch_submit import submit_and_follow\n"
+              f"plan = trivial_plan('ctrl-c', ['sleep', '120'], Path({str(on_cluster.ws)!r}))\n"
+              "sys.exit(submit_and_follow(plan, {'local': True, 'interval': 0.3}))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], env=on_cluster.env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        wait_state(on_cluster.url, "/tester/ctrl-c", {"running"})
+        time.sleep(1.0)  # let it enter the follow loop
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "detached from /tester/ctrl-c" in err and "irisrl watch /tester/ctrl-c" in err
+    assert "irisrl kill /tester/ctrl-c --yes" in err
+    assert wait_state(on_cluster.url, "/tester/ctrl-c", {"running"}) == "running"  # not killed
+    assert run_cli(capsys, "kill", "/tester/ctrl-c", "--yes")[0] == 0

@@ -71,3 +71,40 @@ def test_sdk_calls_have_a_deadline():
     assert bounded("x", "u", lambda: 7, 5) == 7
     with pytest.raises(KeyError):
         bounded("x", "u", lambda: {}["k"], 5)
+
+
+def test_absent_job_with_pods_still_present_is_undetermined(monkeypatch):
+    from irisrl.backends import pods
+    from irisrl.backends.base import JobSnapshot
+    from irisrl.cli.job_cmds import read_snapshot
+    from irisrl.util.errors import UndeterminedError
+
+    class Gone:
+        def snapshot(self, job_id, detail=True):
+            return JobSnapshot.missing(job_id)
+
+    monkeypatch.setattr(pods, "PROBES", [lambda job_id: True])
+    with pytest.raises(UndeterminedError):
+        read_snapshot(Gone(), "/u/j")
+    monkeypatch.setattr(pods, "PROBES", [lambda job_id: False])
+    assert read_snapshot(Gone(), "/u/j").absent
+    monkeypatch.setattr(pods, "PROBES", [lambda job_id: None])
+    assert read_snapshot(Gone(), "/u/j").absent
+
+
+def test_kubectl_probe_is_optional(monkeypatch):
+    from irisrl.backends.pods import kubectl_probe
+
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    assert kubectl_probe("/u/j") is None
+
+
+def test_cluster_config_target_errors(capsys, tmp_path):
+    code, _, err = run(capsys, "status", "/u/j", "--cluster-config", str(tmp_path / "nope.yaml"))
+    assert code == 64 and "does not exist" in err
+    local = tmp_path / "local.yaml"
+    from irisrl.backends.local_cluster import local_cluster_yaml
+
+    local.write_text(local_cluster_yaml(1))
+    code, _, err = run(capsys, "status", "/u/j", "--cluster-config", str(local))
+    assert code == 64 and "local controller" in err

@@ -236,6 +236,8 @@ def watch(job: str, interval: float, checkins: str, timeout: str | None, watchdo
         target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
         code = watch_loop(backend, job_id, interval, limit, marks,
                           on_checkin=lambda label: health_checkin(job_id, label, plan, target), watchdog=watchdog)
+        if code in (Exit.OK, Exit.FAIL) and plan is not None:
+            ledger.update_state(job_id, backend.snapshot(job_id, detail=False).state)
     raise click.exceptions.Exit(int(code))
 
 
