@@ -20,7 +20,7 @@ def trivial_plan(job_name: str, command: list[str], workspace: Path, *, nodes: i
         priority="interactive", max_retries=0, rendezvous_dir=None, skyrl_ref=None,
         entrypoint=tuple(command), runtime_argv=(), command=tuple(command), hydra_args=(),
         env=dict(env or {}), secret_env_keys=secret_keys, ports=("ray",), placement_groups=(), budget={},
-        findings=(), mode="local", role="rehearsal", workspace=str(workspace), config_path="cfg.yaml",
+        findings=(), mode="local", role="trainer", workspace=str(workspace), config_path="cfg.yaml",
         config_sha256="0" * 64, tags={"kind": "agentic-rl", "sandbox": "none", "series": job_name.split("-")[0]},
     )
     return replace(plan, **overrides) if overrides else plan

@@ -54,7 +54,8 @@ def cluster(tmp_path_factory):
 
 
 @pytest.fixture
-def on_cluster(cluster, monkeypatch):
+def on_cluster(cluster, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # anything written to ./ (e.g. ./traces) stays out of the repo
     monkeypatch.setenv("HOME", cluster.env["HOME"])
     monkeypatch.setenv("IRISRL_HOME", cluster.env["IRISRL_HOME"])
     monkeypatch.setenv("HF_TOKEN", "hf_test-process-leak")  # the SDK would forward it; irisrl must not
@@ -192,7 +193,8 @@ def test_launch_local_no_wait_without_a_cluster_says_to_start_one(tmp_path):
     assert "cluster up --local" in err.value.fix
 
 
-def test_launch_local_without_a_cluster_runs_a_temporary_one_and_cleans_up(tmp_path, capsys):
+def test_launch_local_without_a_cluster_runs_a_temporary_one_and_cleans_up(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "f.txt").write_text("x")
     plan = trivial_plan("ephemeral", ["bash", "-c", "echo ran-on-$IRIS_NUM_TASKS"], tmp_path, nodes=2)
     assert submit_and_follow(plan, {"local": True}) == 0
@@ -219,7 +221,8 @@ def test_launch_local_smoke_config_end_to_end_rehearsal(on_cluster):
         [sys.executable, "-m", "irisrl", "launch", "--local", "--rl_config",
          str(repo / "examples/configs/smoke_colocated.yaml"), "--num-nodes", "2", "--workspace",
          str(repo / "examples/workspace"), "--job-name", "smoke-e2e"],
-        env={**on_cluster.env, "HF_TOKEN": "hf_e2e-secret-value"}, capture_output=True, text=True, timeout=300)
+        env={**on_cluster.env, "HF_TOKEN": "hf_e2e-secret-value"}, cwd=Path.cwd(), capture_output=True, text=True,
+        timeout=300)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-4000:]
     assert "PLACEMENT_MAP" in out and "Ray nodes alive: 2/2" in out and "finished: succeeded" in out
