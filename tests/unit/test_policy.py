@@ -90,3 +90,32 @@ def test_rendezvous_reused_is_refused():
 
 def test_live_rules_do_nothing_without_live_state():
     assert run_rules(SimpleNamespace(live=None, loaded=True), scopes=("live",)) == []
+
+
+def test_local_cluster_yaml_has_one_scale_group_per_gang_size_with_profile_resources():
+    yaml = pytest.importorskip("yaml")
+    from irisrl.backends.local_cluster import local_cluster_yaml
+
+    data = yaml.safe_load(local_cluster_yaml(3, 8, "H100", cpu=32, memory="512GB", disk="512GB"))
+    groups = data["scale_groups"]
+    assert sorted(g["num_vms"] for g in groups.values()) == [1, 2, 3]
+    for g in groups.values():
+        assert g["slice_template"]["num_vms"] == g["num_vms"]
+        assert g["resources"]["device_count"] == 8 and g["resources"]["device_variant"] == "H100"
+        assert g["resources"]["cpu"] >= 48 and g["resources"]["ram"] == "512GB"
+        assert g["worker"]["attributes"]["leafgroup"].startswith("lg-")
+    assert data["controller"]["local"]["port"] == 0
+
+
+def test_scrubbed_env_drops_cloud_credentials_and_secrets(monkeypatch):
+    import os
+    import sys
+
+    from irisrl.backends.local_cluster import scrubbed_env
+
+    for key in ("AWS_SECRET_ACCESS_KEY", "R2_TOKEN", "HF_TOKEN", "WANDB_API_KEY", "DAYTONA_API_KEY", "MY_PASSWORD"):
+        monkeypatch.setenv(key, "x")
+    env = scrubbed_env()
+    assert not any(k.startswith(("AWS_", "R2_")) for k in env)
+    assert not {"HF_TOKEN", "WANDB_API_KEY", "DAYTONA_API_KEY", "MY_PASSWORD"} & set(env)
+    assert env["PATH"].split(os.pathsep)[0] == os.path.dirname(sys.executable)

@@ -95,7 +95,7 @@ def local_cluster_yaml(nodes: int, gpus_per_node: int = 8, gpu_variant: str = "H
             f"  gang-{size}:",
             f"    num_vms: {size}",
             f"    max_slices: {max(1, nodes // size)}",
-            f"    resources: {{cpu: {max(cpu, 48)}, ram: {memory}, disk: {disk}, device_type: gpu,"
+            f"    resources: {{cpu: {max(int(cpu), 48)}, ram: {memory}, disk: {disk}, device_type: gpu,"
             f" device_variant: {gpu_variant}, device_count: {gpus_per_node}, capacity_type: on-demand}}",
             f"    worker: {{attributes: {{leafgroup: lg-{size}}}}}",
             f"    slice_template: {{num_vms: {size}, local: {{}}}}",
@@ -174,11 +174,12 @@ def running_state(directory: Path | None = None) -> LocalClusterState | None:
 
 
 def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_variant: str,
-                     timeout: float = 90.0, tie_to_parent: bool = False) -> LocalClusterState:
+                     timeout: float = 90.0, tie_to_parent: bool = False, cpu: int = 48, memory: str = "512GB",
+                     disk: str = "512GB") -> LocalClusterState:
     """Start `python -m irisrl.backends.local_controller` in its own session; wait for its URL."""
     directory.mkdir(parents=True, exist_ok=True)
     config = directory / "local.yaml"
-    config.write_text(local_cluster_yaml(nodes, gpus_per_node, gpu_variant))
+    config.write_text(local_cluster_yaml(nodes, gpus_per_node, gpu_variant, cpu, memory, disk))
     url_file = directory / "url"
     url_file.unlink(missing_ok=True)
     log = directory / "controller.log"
@@ -203,15 +204,15 @@ def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_varian
                             f"see its log: {log}")
 
 
-def start(nodes: int, gpus_per_node: int = 8, gpu_variant: str = "H100",
-          directory: Path | None = None) -> LocalClusterState:
+def start(nodes: int, gpus_per_node: int = 8, gpu_variant: str = "H100", directory: Path | None = None,
+          cpu: int = 48, memory: str = "512GB", disk: str = "512GB") -> LocalClusterState:
     """`cluster up --local`: start and record a persistent local cluster."""
     directory = directory or state_dir()
     existing = running_state(directory)
     if existing:
         raise IrisrlError(f"a local cluster is already up at {existing.url} (pid {existing.pid})",
                           "use it, or stop it first: irisrl cluster down --local")
-    state = spawn_controller(directory, nodes, gpus_per_node, gpu_variant)
+    state = spawn_controller(directory, nodes, gpus_per_node, gpu_variant, cpu=cpu, memory=memory, disk=disk)
     (directory / "state.json").write_text(json.dumps(asdict(state), indent=2))
     return state
 

@@ -43,7 +43,8 @@ def up(local: bool, nodes: int, gpus_per_node: int | None, profile: str) -> None
 
     prof = load_profile(profile)
     t0 = time.monotonic()
-    state = local_cluster.start(nodes, gpus_per_node or prof.gpus_per_node, prof.gpu_variant)
+    state = local_cluster.start(nodes, gpus_per_node or prof.gpus_per_node, prof.gpu_variant,
+                                cpu=prof.cpu_cap, memory=prof.memory, disk=prof.disk)
     click.echo(f"local cluster up at {state.url} (pid {state.pid}, {state.nodes} nodes x {state.gpus_per_node} "
                f"{prof.gpu_variant}, {time.monotonic() - t0:.1f}s)")
     click.echo(f"state: {local_cluster.state_dir()}  log: {state.log}")

@@ -83,8 +83,9 @@ def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
     nodes = max(2, int(plan.num_nodes))
     with tempfile.TemporaryDirectory(prefix="irisrl-local-") as tmp:
         click.echo(f"starting a temporary local cluster ({nodes} fake nodes) for this command...")
-        state = local_cluster.spawn_controller(Path(tmp), nodes, plan.gpus_per_node, plan.resources.device.variant,
-                                               tie_to_parent=True)
+        res = plan.resources
+        state = local_cluster.spawn_controller(Path(tmp), nodes, plan.gpus_per_node, res.device.variant,
+                                               tie_to_parent=True, cpu=int(res.cpu), memory=res.memory, disk=res.disk)
         click.echo(f"temporary local cluster at {state.url} (pid {state.pid}); it stops when this command ends")
         try:
             yield state.url, True
