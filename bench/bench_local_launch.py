@@ -67,7 +67,8 @@ def irisrl_run(nodes: int) -> dict:
             raise SystemExit(f"irisrl launch ({nodes} nodes) exited {proc.returncode}:\n{proc.stdout[-3000:]}")
         summary = json.loads(next((tmp / "traces").glob("*/summary.json")).read_text())
     phases = {p["name"]: p["seconds"] for p in summary["phases"]}
-    return {"wall_s": wall, "total_s": summary["total_s"], **phases}
+    missed = [p["name"] for p in summary["phases"] if p["seconds"] is None]
+    return {"wall_s": wall, "total_s": summary["total_s"], **phases, **({"missed": missed} if missed else {})}
 
 
 def iris_run(nodes: int) -> dict:
@@ -130,9 +131,15 @@ def ray_run(nodes: int) -> dict:
     return {"head_s": head_s, "all_started_s": joined_s, "total_s": alive_s}
 
 
+def rounded(row: dict) -> dict:
+    return {k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()}
+
+
 def median_of(rows: list[dict]) -> dict:
-    keys = [k for k in rows[0] if all(isinstance(r.get(k), (int, float)) for r in rows)]
-    return {k: round(statistics.median(r[k] for r in rows), 2) for k in keys}
+    """Per key, the median over the runs that measured it (a phase a run did not observe is None)."""
+    keys = dict.fromkeys(k for r in rows for k in r)
+    return {k: round(statistics.median(vals), 2) for k in keys
+            if (vals := [r[k] for r in rows if isinstance(r.get(k), (int, float))])}
 
 
 def main() -> None:
@@ -147,13 +154,12 @@ def main() -> None:
             order = [("irisrl", irisrl_run), ("iris", iris_run), ("ray", ray_run)]
             for name, fn in order[i % 3:] + order[:i % 3]:   # rotate who goes first
                 runs[name].append(fn(nodes))
-                print(f"# {nodes} nodes round {i + 1} {name}: "
-                      f"{json.dumps({k: round(v, 2) for k, v in runs[name][-1].items()})}", file=sys.stderr)
+                print(f"# {nodes} nodes round {i + 1} {name}: {json.dumps(rounded(runs[name][-1]))}", file=sys.stderr)
         med = {name: median_of(rows) for name, rows in runs.items()}
         bare = med["iris"]["total_s"] + med["ray"]["total_s"]
         result["by_nodes"][str(nodes)] = {
             "median": med,
-            "runs": {name: [{k: round(v, 2) for k, v in r.items()} for r in rows] for name, rows in runs.items()},
+            "runs": {name: [rounded(r) for r in rows] for name, rows in runs.items()},
             "irisrl_total_s": med["irisrl"]["total_s"], "bare_iris_plus_ray_s": round(bare, 2),
             "irisrl_overhead_s": round(med["irisrl"]["total_s"] - bare, 2),
             "ratio_irisrl_to_bare": round(med["irisrl"]["total_s"] / bare, 2),

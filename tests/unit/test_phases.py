@@ -121,3 +121,13 @@ def test_trainer_role_labels_the_command_phase_and_garbage_lines_are_ignored() -
     for name, t in ((VALIDATED, 1.0), (SUBMITTED, 2.0), (RUNNING, 3.0), (RAY_FORMED, 4.0), (COMMAND_DONE, 5.0)):
         clock.mark(name, t)
     assert [p.name for p in clock.phases()][4] == "command"
+
+
+def test_a_missed_mark_is_not_observed_and_its_time_goes_to_the_next_phase() -> None:
+    clock = PhaseClock(num_tasks=4)
+    for name, t in ((ENTERED, 0.0), (VALIDATED, 1.0), (SUBMITTED, 2.0), (RAY_FORMED, 9.0)):
+        clock.mark(name, t)      # RUNNING never seen (no all-running poll, a controller line missed)
+    got = [(p.name, p.seconds, p.note) for p in clock.phases()]
+    assert got[2] == ("submit -> running", None, "not observed (counted in the next phase)")
+    assert got[3] == ("running -> Ray N/N", 7.0, "")
+    assert got[4] == ("rehearsal", None, "not reached")

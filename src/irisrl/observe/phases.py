@@ -115,14 +115,16 @@ class PhaseClock:
         """Every phase whose end was reached, in order, plus the first one still open."""
         out: list[Phase] = []
         prev = self.start()
-        for label, end_mark in PHASES:
-            if end_mark == CLUSTER_UP and CLUSTER_UP not in self.marks:
-                continue            # no temporary cluster was started
+        steps = [(label, m) for label, m in PHASES if m != CLUSTER_UP or CLUSTER_UP in self.marks]
+        for i, (label, end_mark) in enumerate(steps):
             name = self.command_label if end_mark == COMMAND_DONE else label
             end = self.marks.get(end_mark)
             if end is None or prev is None:
-                out.append(Phase(name, None, "not reached"))
-                break
+                if prev is None or not any(m in self.marks for _, m in steps[i + 1:]):
+                    out.append(Phase(name, None, "not reached"))
+                    break
+                out.append(Phase(name, None, "not observed (counted in the next phase)"))
+                continue
             out.append(Phase(name, max(0.0, end - prev)))
             prev = max(prev, end)
         return out
