@@ -94,3 +94,16 @@ def test_process_start_time_is_before_now() -> None:
 
     started = process_start_time()
     assert started is None or 0 < started <= time.time()
+
+
+def test_saved_logs_never_keep_a_secret_value(tmp_path: Path) -> None:
+    from irisrl.cli.launch_summary import mask_secret_values
+
+    (tmp_path / "task-0.attempt-0.log").write_bytes(b"token hf_SECRETVALUE123 here\nplain\n")
+    (tmp_path / "combined.log").write_bytes(b"[0/0] token hf_SECRETVALUE123 here\n")
+    plan = SimpleNamespace(env={"HF_TOKEN": "hf_SECRETVALUE123", "OTHER": "plain"}, secret_env_keys=("HF_TOKEN",))
+    mask_secret_values(tmp_path, plan)
+    for name in ("task-0.attempt-0.log", "combined.log"):
+        text = (tmp_path / name).read_text()
+        assert "hf_SECRETVALUE123" not in text and "***" in text
+    assert "plain" in (tmp_path / "task-0.attempt-0.log").read_text()

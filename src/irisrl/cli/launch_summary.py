@@ -110,6 +110,7 @@ def collect_and_summarize(backend: Any, job_id: str, plan: Any, progress: Launch
     try:
         manifest = LogPuller(JobBoundAdapter(_BoundJob(backend, job_id)), job_id, out).pull_once(PULL_DEADLINE_S)
         problems = list(manifest.get("problems", []))
+        mask_secret_values(out, plan)
         report = _health(out, plan)
     except Exception as exc:  # noqa: BLE001 - the job's outcome stands; the summary says what failed
         problems.append(f"log pull / health failed: {type(exc).__name__}: {exc}")
@@ -120,6 +121,23 @@ def collect_and_summarize(backend: Any, job_id: str, plan: Any, progress: Launch
     render_summary(console, progress.clock, report, out, problems, code, job_id)
     _write_json(out, progress.clock, report, problems, code, job_id)
     return code
+
+
+def mask_secret_values(out: Path, plan: Any) -> None:
+    """The pulled logs are saved files: a secret value a task printed is replaced by *** there
+    too, as in everything irisrl prints (launch_submit.Masker)."""
+    secret = set(getattr(plan, "secret_env_keys", ()) or ())
+    values = sorted({str(v).encode() for k, v in (getattr(plan, "env", {}) or {}).items()
+                     if k in secret and len(str(v)) >= 4}, key=len, reverse=True)
+    if not values:
+        return
+    for path in out.glob("*.log"):
+        data = path.read_bytes()
+        masked = data
+        for value in values:
+            masked = masked.replace(value, b"***")
+        if masked != data:
+            path.write_bytes(masked)
 
 
 def _health(out: Path, plan: Any) -> Any:
