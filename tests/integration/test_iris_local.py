@@ -82,6 +82,17 @@ def wait_state(url: str, job_id: str, states: set[str], timeout: float = 60) -> 
     raise AssertionError(f"{job_id} did not reach {states} within {timeout}s")
 
 
+def wait_task_running(url: str, job_id: str, timeout: float = 60) -> None:
+    """Until a task really runs (Iris calls a job RUNNING while its tasks are only assigned)."""
+    from irisrl.backends.iris_client import IrisBackend
+
+    deadline = time.monotonic() + timeout
+    with IrisBackend(url) as backend:
+        while backend.snapshot(job_id, detail=False).task_states.get("running", 0) == 0:
+            assert time.monotonic() < deadline, f"{job_id}: no task running within {timeout}s"
+            time.sleep(0.3)
+
+
 def test_client_age_lift_attribute_is_where_irisrl_expects():
     import iris.cluster.controller.service as service
 
@@ -159,7 +170,7 @@ def test_concurrency_cap_refuses_the_next_daytona_launch(on_cluster, capsys, tmp
     first = trivial_plan("conc-1", ["sleep", "120"], on_cluster.ws, tags=tags)
     second = trivial_plan("conc-2", ["true"], on_cluster.ws, tags=tags)
     assert submit_and_follow(first, {"local": True, "no_wait": True, "policy": str(policy)}) == 0
-    wait_state(on_cluster.url, "/tester/conc-1", {"running"})
+    wait_task_running(on_cluster.url, "/tester/conc-1")
     capsys.readouterr()
     assert submit_and_follow(second, {"local": True, "no_wait": True, "policy": str(policy)}) == 1
     err = capsys.readouterr().err

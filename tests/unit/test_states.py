@@ -58,3 +58,11 @@ def test_local_argv_keeps_host_tmp_paths_away_from_iris_remapping():
     assert local_argv(argv) == ["bash", "-c", "x", "--rendezvous-dir", "/./tmp/home/rdzv/j", "/app/.irisrl/plan.json",
                                 "/./tmpfoo", "/./tmp"]
     assert Path("/./tmp/home/rdzv/j") == Path("/tmp/home/rdzv/j")
+
+
+def test_running_job_counts_only_once_a_task_runs():
+    from irisrl.backends.base import JobSummary
+
+    assert not JobSummary("/u/j", "running", {"assigned": 2}).admitted_and_running
+    assert JobSummary("/u/j", "running", {"running": 2}).admitted_and_running
+    assert not JobSummary("/u/j", "pending", {"pending": 2}).admitted_and_running

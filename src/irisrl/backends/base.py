@@ -63,6 +63,13 @@ class JobSnapshot:
 class JobSummary:
     job_id: str
     state: str
+    task_states: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def admitted_and_running(self) -> bool:
+        """RUNNING with a task actually running: Iris reports a gang whose tasks are only
+        assigned (not admitted / SchedulingGated pods) as a RUNNING job already."""
+        return self.state == "running" and self.task_states.get("running", 0) > 0
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,8 @@ class IrisBackend:
             raise
         except Exception as exc:
             raise _unreachable(self.url, exc) from None
-        return [JobSummary(j.job_id, job_state_name(j.state)) for j in jobs if not j.parent_job_id]
+        return [JobSummary(j.job_id, job_state_name(j.state), {str(k): int(v) for k, v in j.task_state_counts.items()})
+                for j in jobs if not j.parent_job_id]
 
     def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0, attempt: int = -1,
                    tail: bool = False, task_index: int | None = None) -> list[LogLine]:

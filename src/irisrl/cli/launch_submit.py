@@ -121,7 +121,8 @@ def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | N
     policy = load_policy(policy_path)
     series = series_of(plan.job_name, plan.series)
     sandbox = (plan.tags or {}).get("sandbox", "none")
-    running = tuple(j.job_id for j in backend.list_jobs(running_only=True)) if sandbox == "daytona" else ()
+    running = tuple(j.job_id for j in backend.list_jobs(running_only=True) if j.admitted_and_running) \
+        if sandbox == "daytona" else ()
     return LiveState(
         job_id=plan.job_id, series=series, series_explicit=series_explicit,
         hparams_fingerprint=plan.hparams_fingerprint or "", rendezvous_dir=plan.rendezvous_dir, sandbox=sandbox,
