@@ -47,7 +47,8 @@ def gang_plan(iris, name: str, code: int):
     # file:// on purpose: Iris's local worker rewrites every argv string that starts with a
     # container mount path (/tmp, /app) into a per-task host dir, which would split the store
     argv = ("--rendezvous-dir", f"file://{rdv}", "--local", "--gpus-per-node", "8", "--poll-interval", "0.3",
-            "--beat-interval", "0.5", "--head-timeout", "20", "--worker-exit-timeout", "20")
+            "--beat-interval", "0.5", "--park-interval", "0.5", "--head-timeout", "20", "--worker-exit-timeout", "20",
+            "--exit-linger", "8")
     command = (sys.executable, "-c", f"import sys; print('trainer here'); sys.exit({code})")
     env = {"IRISRL_FAKE_RAY_DIR": str(fake), "IRIS_PYTHON": sys.executable}
     from dataclasses import replace

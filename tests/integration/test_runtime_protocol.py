@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))   # importlib mode: no 
 from runtime_fixtures import PY, S3Server, kill_group, spawn_rank
 
 FAST = ["--local", "--poll-interval", "0.2", "--park-interval", "0.2", "--beat-interval", "0.3", "--head-timeout", "3",
-        "--store-timeout", "3", "--worker-exit-timeout", "5", "--term-grace", "3"]
+        "--store-timeout", "3", "--worker-exit-timeout", "5", "--term-grace", "3",
+        "--exit-linger", "0"]
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +55,7 @@ class Gang:
     def store(self):
         from irisrl.runtime.store import Store
 
-        os.environ.update(self.env)
-        return Store(self.uri, 5)
+        return Store(self.uri, 5, env={**os.environ, **self.env})   # never leak into os.environ
 
     def read(self, key: str) -> dict | None:
         raw = self.store().read(key)

@@ -19,7 +19,8 @@ from runtime_fixtures import PY, spawn_rank
 pytestmark = pytest.mark.slow
 
 ARGS = ["--local", "--gpus-per-node", "4", "--poll-interval", "0.3", "--park-interval", "0.5", "--beat-interval", "0.5",
-        "--head-timeout", "20", "--worker-exit-timeout", "30", "--ray-start-timeout", "120"]
+        "--head-timeout", "20", "--worker-exit-timeout", "30", "--ray-start-timeout", "120",
+        "--rendezvous-timeout", "150", "--exit-linger", "0"]
 
 
 def processes_mentioning(text: str) -> list[str]:
@@ -58,7 +59,7 @@ def test_gang_real_ray_two_nodes_rehearsal_passes_and_ray_stops(tmp_path: Path) 
     worker = spawn_rank(tmp_path, 1, 2, args)
     head = spawn_rank(tmp_path, 0, 2, args, [PY, "-m", "irisrl.runtime.rehearsal", "--plan",
                                               str(tmp_path / "plan.json"), "--timeout", "30"])
-    assert head.wait(240) == 0, head.text()
+    assert head.wait(240) == 0, head.text() + "\n--- worker ---\n" + worker.text()
     assert worker.wait(60) == 0, worker.text()
     out = head.text()
     assert "[irisrl] Ray nodes alive: 2/2" in out

@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--store-timeout", type=float, default=60.0, help="deadline of every store call")
     p.add_argument("--ray-start-timeout", type=float, default=180.0, help="deadline of every `ray start`")
     p.add_argument("--worker-exit-timeout", type=float, default=60.0, help="head waits this long for workers to leave")
+    p.add_argument("--exit-linger", type=float, default=10.0,
+                   help="head stays this long after the workers left, so Iris records their success "
+                        "before the head's exit (its worker polls tasks every 5 s)")
     p.add_argument("--term-grace", type=float, default=10.0, help="SIGTERM to CMD's group, SIGKILL after this")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD... (run on rank 0)")
     return p
@@ -288,6 +291,10 @@ def _finish(ctx: Context, rdv: HeadRendezvous | None, beat: HeadBeat | None, loc
         if wait:
             current = workers if workers is not None else {r: n for r, n in node.alive().items() if r != 0}
             wait_workers_leave(ctx, rdv, node, current)
+            if current and ctx.args.exit_linger > 0:
+                # Iris notices a task's exit on its next status poll; leaving first would let it
+                # see the head's failure first and mark the finished siblings cosched_failed
+                time.sleep(ctx.args.exit_linger)
     except Exception as exc:  # noqa: BLE001 - shutting down regardless
         say(f"while waiting for workers: {exc}")
     node.stop()

@@ -1,33 +1,37 @@
 """Free-port choice for local mode, where several Ray nodes share one host and Iris's
-IRIS_PORT_* numbers are not unique across jobs (two jobs can get the same number)."""
+IRIS_PORT_* numbers are not unique across jobs (two jobs can get the same number).
+
+Ports are drawn at random from below Linux's ephemeral range (32768-60999 by default):
+a port picked by binding to 0 lies IN that range, and any outbound connection on the host
+may take it between our check and Ray's bind. Below it, only listeners compete."""
 
 from __future__ import annotations
 
 import random
 import socket
 
-WORKER_RANGE = 64          # ports per node for Ray worker processes (tests and rehearsals need few)
+LOW, HIGH = 10000, 32000    # below the ephemeral range
+WORKER_RANGE = 64           # ports per node for Ray worker processes (tests and rehearsals need few)
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-    # also the wildcard address: Ray's GCS binds 0.0.0.0
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind(("", port))
-        except OSError:
-            return False
+    """Bindable on loopback and on the wildcard address (Ray's GCS binds 0.0.0.0)."""
+    for addr in (host, ""):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((addr, port))
+            except OSError:
+                return False
     return True
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def free_port(taken: set[int] | None = None, tries: int = 500) -> int:
+    taken = taken or set()
+    for _ in range(tries):
+        port = random.randrange(LOW, HIGH)
+        if port not in taken and port_is_free(port):
+            return port
+    raise RuntimeError(f"no free port found between {LOW} and {HIGH} after {tries} tries")
 
 
 def usable_port(preferred: int | None) -> int:
@@ -37,13 +41,15 @@ def usable_port(preferred: int | None) -> int:
     return free_port()
 
 
-def free_range(size: int = WORKER_RANGE, low: int = 20000, high: int = 60000, tries: int = 200) -> tuple[int, int]:
+def free_range(size: int = WORKER_RANGE, taken: set[int] | None = None, tries: int = 200) -> tuple[int, int]:
     """A block of `size` consecutive free ports (Ray refuses overlapping worker ranges)."""
+    taken = taken or set()
     for _ in range(tries):
-        start = random.randrange(low, high - size)
-        if all(port_is_free(p) for p in range(start, start + size)):
+        start = random.randrange(LOW, HIGH - size)
+        block = range(start, start + size)
+        if not taken.intersection(block) and all(port_is_free(p) for p in block):
             return start, start + size - 1
-    raise RuntimeError(f"no {size} consecutive free ports found between {low} and {high}")
+    raise RuntimeError(f"no {size} consecutive free ports found between {LOW} and {HIGH}")
 
 
 def local_ray_ports(head: bool) -> dict[str, int]:
@@ -53,10 +59,8 @@ def local_ray_ports(head: bool) -> dict[str, int]:
     if head:
         names += ["ray-client-server-port", "dashboard-port"]
     ports: dict[str, int] = {}
-    while len(ports) < len(names):
-        port = free_port()
-        if port not in ports.values():
-            ports[names[len(ports)]] = port
-    low, high = free_range()
+    for name in names:
+        ports[name] = free_port(set(ports.values()))
+    low, high = free_range(taken=set(ports.values()))
     ports["min-worker-port"], ports["max-worker-port"] = low, high
     return ports

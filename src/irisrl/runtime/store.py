@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import uuid
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from irisrl.runtime.contract import ENV_S3_ENDPOINT, ENV_S3_KEY, ENV_S3_SECRET
 
@@ -50,11 +50,12 @@ def call_with_deadline(fn: Callable[[], T], timeout: float, what: str) -> T:
 class Store:
     """Key/value view of one rendezvous directory. Keys are relative paths like `head.json`."""
 
-    def __init__(self, uri: str, timeout: float = 30.0) -> None:
+    def __init__(self, uri: str, timeout: float = 30.0, env: Mapping[str, str] | None = None) -> None:
+        """env: where to read irisrl's loopback S3 variables (default os.environ)."""
         self.uri = uri.rstrip("/")
         self.timeout = timeout
         self.requests = 0
-        self._backend = _make_backend(self.uri)
+        self._backend = _make_backend(self.uri, env)
 
     def _call(self, op: str, key: str, fn: Callable[[], T]) -> T:
         self.requests += 1
@@ -85,13 +86,13 @@ class Store:
             pass
 
 
-def _make_backend(uri: str) -> "_FileBackend | _FsspecBackend":
+def _make_backend(uri: str, env: Mapping[str, str] | None) -> "_FileBackend | _FsspecBackend":
     if "://" not in uri:
         return _FileBackend(uri)
     scheme, _, rest = uri.partition("://")
     if scheme == "file":
         return _FileBackend(rest)
-    return _FsspecBackend(uri, scheme)
+    return _FsspecBackend(uri, scheme, env)
 
 
 class _FileBackend:
@@ -122,10 +123,10 @@ class _FileBackend:
         os.remove(self._path(key))
 
 
-def s3_options(env: dict[str, str] | None = None) -> dict[str, Any]:
+def s3_options(env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """s3fs options: the environment's standard credential chain, unless irisrl's own
     loopback variables (tests, local mode) name an endpoint and test credentials."""
-    env = dict(os.environ) if env is None else env
+    env = os.environ if env is None else env
     # max_concurrency=1: a read is one GET (not HEAD + GET); listings never cached
     opts: dict[str, Any] = {"skip_instance_cache": True, "use_listings_cache": False, "max_concurrency": 1,
                             "config_kwargs": {"connect_timeout": 5, "read_timeout": 10,
@@ -141,10 +142,10 @@ def s3_options(env: dict[str, str] | None = None) -> dict[str, Any]:
 class _FsspecBackend:
     """s3://, gs:// (and any other fsspec protocol); listings never cached."""
 
-    def __init__(self, uri: str, scheme: str) -> None:
+    def __init__(self, uri: str, scheme: str, env: Mapping[str, str] | None = None) -> None:
         import fsspec  # lazy: only object-store rendezvous needs it
 
-        opts = s3_options() if scheme in ("s3", "s3a") else {"skip_instance_cache": True}
+        opts = s3_options(env) if scheme in ("s3", "s3a") else {"skip_instance_cache": True}
         self.fs = fsspec.filesystem(scheme, **opts)
         self.root = uri.split("://", 1)[1]
 
