@@ -261,3 +261,11 @@ def test_ctrl_c_while_following_detaches_and_never_kills(on_cluster, capsys):
     assert "irisrl kill /tester/ctrl-c --yes" in err
     assert wait_state(on_cluster.url, "/tester/ctrl-c", {"running"}) == "running"  # not killed
     assert run_cli(capsys, "kill", "/tester/ctrl-c", "--yes")[0] == 0
+
+
+def test_launch_local_gang_larger_than_the_cluster_is_refused_before_submit(on_cluster, capsys):
+    plan = trivial_plan("too-big", ["true"], on_cluster.ws, nodes=3)
+    with pytest.raises(IrisrlError) as err:
+        submit_and_follow(plan, {"local": True})
+    assert "--nodes 3" in err.value.fix
+    assert run_cli(capsys, "status", "/tester/too-big")[0] == 2

@@ -83,3 +83,28 @@ def test_watch_watchdog_kill_verdict_exits_5_without_killing(monkeypatch):
 
 def test_parse_duration_units():
     assert parse_duration("15m") == 900 and parse_duration("2h") == 7200 and parse_duration("30") == 30
+
+
+def test_follow_gives_up_on_a_local_gang_that_is_never_admitted(monkeypatch, tmp_path, capsys):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
+    from iris_plans import trivial_plan
+
+    from irisrl.cli import launch_submit
+
+    clock = Clock()
+    monkeypatch.setattr(launch_submit.time, "monotonic", lambda: clock.t)
+    monkeypatch.setattr(launch_submit.time, "sleep", clock.sleep)
+    backend = ScriptedBackend([snap("pending", pending_reason="coschedule_mismatch")])
+    backend.fetch_logs = lambda *a, **k: []
+
+    class NoLedger:
+        def update_state(self, *a):
+            raise AssertionError("not terminal")
+
+    code = launch_submit.follow(backend, "/u/j", trivial_plan("j", ["true"], tmp_path), NoLedger(), 1.0,
+                                pending_deadline_s=30.0)
+    assert code == Exit.UNKNOWN and "still pending after 30s" in capsys.readouterr().err
+    assert backend.calls <= 33

@@ -59,7 +59,8 @@ def submit_and_follow(plan: Any, opts: Any, marks: dict[str, float] | None = Non
             return Exit.OK
         with progress:
             code = follow(backend, job_id, plan, ledger, float(_opt(opts, "interval", 0) or (0.3 if local else 10.0)),
-                          ephemeral=ephemeral, progress=progress)
+                          ephemeral=ephemeral, progress=progress,
+                          pending_deadline_s=LOCAL_PENDING_DEADLINE_S if local else None)
         if plan.role == "rehearsal" and code in (Exit.OK, Exit.FAIL):
             from irisrl.cli.launch_summary import collect_and_summarize
 
@@ -75,6 +76,11 @@ def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
 
     state = local_cluster.running_state()
     if state is not None:
+        if plan.num_nodes > state.nodes:
+            raise IrisrlError(
+                f"the local cluster at {state.url} has {state.nodes} fake node(s); {plan.job_id} needs a gang of "
+                f"{plan.num_nodes} (it would stay pending forever)",
+                f"irisrl cluster down --local && irisrl cluster up --local --nodes {plan.num_nodes}")
         yield state.url, False
         return
     if no_wait:
@@ -161,8 +167,13 @@ class Masker:
         return text
 
 
+# A local gang is admitted in seconds; one still pending after this will not be (remote gangs
+# may legitimately wait hours for admission: no such limit there).
+LOCAL_PENDING_DEADLINE_S = 300.0
+
+
 def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, ephemeral: bool = False,
-           deadline_s: float | None = None, progress: Any = None) -> int:
+           deadline_s: float | None = None, progress: Any = None, pending_deadline_s: float | None = None) -> int:
     """A line per state transition and the task logs with rank prefixes, until terminal.
     Ctrl-C detaches (never kills) and says how to re-attach or kill."""
     from irisrl.cli.job_cmds import transition_line
@@ -189,6 +200,12 @@ def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, e
                 return Exit.OK if snap.state == "succeeded" else Exit.FAIL
             if deadline_s is not None and time.monotonic() - start > deadline_s:
                 click.echo(f"stopped following {job_id} after {deadline_s:.0f}s; it is still {snap.state}", err=True)
+                return Exit.UNKNOWN
+            if pending_deadline_s is not None and snap.state == "pending" \
+                    and time.monotonic() - start > pending_deadline_s:
+                click.echo(f"{job_id} is still pending after {pending_deadline_s:.0f}s on the local cluster "
+                           f"({' '.join(snap.pending_reason.split()) or 'no reason given'}); not admitted", err=True)
+                click.echo(f"it was left in place: irisrl status {job_id} / irisrl kill {job_id} --yes", err=True)
                 return Exit.UNKNOWN
             time.sleep(interval)
     except KeyboardInterrupt:
