@@ -232,3 +232,28 @@ def test_protocol_worker_lost_mid_run_is_reported_by_head(gang: Gang) -> None:
     text = head.text()
     lost = text.rindex("Ray nodes alive: 1/2")
     assert text.index("Ray nodes alive: 2/2") < lost < text.index("Command exited"), text   # seen while CMD ran
+
+
+def test_staging_from_s3_lands_on_every_node(tmp_path: Path, s3: S3Server) -> None:
+    import boto3
+
+    from runtime_fixtures import TEST_KEY, TEST_SECRET
+
+    client = boto3.client("s3", endpoint_url=s3.endpoint, aws_access_key_id=TEST_KEY,
+                          aws_secret_access_key=TEST_SECRET, region_name="us-east-1")
+    for name in ("t1/task.toml", "t2/task.toml"):
+        client.put_object(Bucket=s3.bucket, Key=f"data/tasks/{name}", Body=b"x = 1\n")
+    g = Gang(tmp_path, "s3", s3)
+    item = f"s3://{s3.bucket}/data/tasks"
+    try:
+        worker = g.spawn(1, 2, ["--train-data", json.dumps([item]), "--node-checks"])
+        head = g.spawn(0, 2, ["--train-data", json.dumps([item]), "--node-checks"], command=exit_cmd(0))
+        assert head.wait(40) == 0, head.text()
+        assert worker.wait(20) == 0, worker.text()
+        for r in (head, worker):
+            assert f"[irisrl] Staging train_data on this node (rank {r.rank}/2): {item}" in r.text()
+            assert f"[irisrl] Node checks ok (rank {r.rank}/2)" in r.text()
+            manifest = json.loads((tmp_path / f"node{r.rank}" / ".irisrl" / "data" / "manifest.json").read_text())
+            assert sorted(p.name for p in Path(manifest[item]).rglob("*.toml")) == ["task.toml", "task.toml"]
+    finally:
+        g.cleanup()

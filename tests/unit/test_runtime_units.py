@@ -124,9 +124,14 @@ def test_stage_local_and_file_uri_items_print_ladder_lines(tmp_path: Path, capsy
     assert json.loads((tmp_path / "stage" / "manifest.json").read_text())[str(src)] == str(src)
 
 
-def test_stage_rejects_unknown_item(tmp_path: Path) -> None:
-    with pytest.raises(StagingError, match="neither a path on this node"):
-        stage_train_data(["not a repo id"], str(tmp_path), 0, 1, 5)
+def test_stage_leaves_unknown_names_to_the_trainer_and_says_so(tmp_path: Path, capsys) -> None:
+    assert stage_train_data(["terminal-bench@2.0"], str(tmp_path), 0, 1, 5) == {}
+    assert "train_data terminal-bench@2.0 -> not staged" in capsys.readouterr().out
+
+
+def test_stage_missing_uri_source_fails_naming_item(tmp_path: Path) -> None:
+    with pytest.raises(StagingError, match="could not stage train_data 'memory://nothing/here'"):
+        stage_train_data(["memory://nothing/here"], str(tmp_path / "stage"), 0, 1, 5)
 
 
 def test_prestage_model_retries_transient_failures_then_succeeds() -> None:

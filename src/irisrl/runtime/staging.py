@@ -28,15 +28,20 @@ def _safe_name(item: str) -> str:
 def _fetch(uri: str, dest: str, timeout: float) -> None:
     import fsspec  # lazy: only remote items need it
 
+    from irisrl.runtime.store import s3_options
+
+    opts = s3_options() if uri.startswith(("s3://", "s3a://")) else {}
+
     def get() -> None:
-        fs, path = fsspec.core.url_to_fs(uri)
+        fs, path = fsspec.core.url_to_fs(uri, **opts)
         fs.get(path.rstrip("/") + ("/" if fs.isdir(path) else ""), dest, recursive=True)
 
     call_with_deadline(get, timeout, f"copy {uri}")
 
 
-def stage_one(item: str, dest_root: str, timeout: float) -> str:
-    """Where the item is on this node once staged (local paths are used in place)."""
+def stage_one(item: str, dest_root: str, timeout: float) -> str | None:
+    """Where the item is on this node once staged (local paths are used in place); None for
+    a name we cannot stage (e.g. a harbor registry task set): the trainer resolves those."""
     if item.startswith("file://"):
         item = item[len("file://"):]
     if os.path.exists(item):
@@ -46,8 +51,7 @@ def stage_one(item: str, dest_root: str, timeout: float) -> str:
     elif HF_REPO_ID.match(item):
         uri = f"hf://datasets/{item}"      # an HF dataset repo (HfFileSystem via fsspec)
     else:
-        raise StagingError(f"train_data item {item!r} is neither a path on this node, a URI "
-                           "(s3://, gs://, hf://) nor an HF dataset repo id like 'org/name'")
+        return None
     dest = os.path.join(dest_root, _safe_name(item))
     os.makedirs(dest, exist_ok=True)
     try:
@@ -61,10 +65,15 @@ def stage_one(item: str, dest_root: str, timeout: float) -> str:
 
 def stage_train_data(items: list[str], dest_root: str, rank: int, num_tasks: int, timeout: float) -> dict[str, str]:
     say(f"Staging train_data on this node (rank {rank}/{num_tasks}): {', '.join(items)}")
-    landed = {}
+    landed: dict[str, str] = {}
     for item in items:
-        landed[item] = stage_one(item, dest_root, timeout)
-        say(f"train_data {item} -> {landed[item]} (rank {rank}/{num_tasks})")
+        path = stage_one(item, dest_root, timeout)
+        if path is None:
+            say(f"train_data {item} -> not staged: not a path on this node, a URI (s3://, gs://, hf://) "
+                f"or an HF dataset id; left to the trainer (rank {rank}/{num_tasks})")
+            continue
+        landed[item] = path
+        say(f"train_data {item} -> {path} (rank {rank}/{num_tasks})")
     os.makedirs(dest_root, exist_ok=True)
     with open(os.path.join(dest_root, MANIFEST), "w") as fh:
         json.dump(landed, fh, indent=1)
