@@ -79,3 +79,13 @@ def test_gang_task_sigkilled_like_iris_local_kill_leaves_no_ray(tmp_path: Path) 
     os.killpg(head.proc.pid, signal.SIGKILL)     # what Iris's local worker does on kill
     head.proc.wait(10)
     assert wait_until_gone(link, 30) == []
+
+
+def test_gang_sigterm_on_real_ray_head_exits_143_and_stops_its_ray(tmp_path: Path) -> None:
+    head = spawn_rank(tmp_path, 0, 1, ARGS, [PY, "-c", "import time; time.sleep(300)"])
+    head.wait_for_line("Running on rank 0", 180)
+    link = ray_temp_link(tmp_path / "node0", 0)
+    assert processes_mentioning(link), "expected this task's Ray processes to be running"
+    head.proc.send_signal(signal.SIGTERM)        # after ray.init in the controller: our handler still rules
+    assert head.wait(60) == 143, head.text()
+    assert wait_until_gone(link, 20) == []

@@ -189,7 +189,11 @@ class RealRayNode:
         import ray  # lazy: only the head asks Ray for its nodes
 
         if not self._connected:
+            ours = signal.getsignal(signal.SIGTERM)
             ray.init(address=self._address, log_to_driver=False, logging_level="WARNING")
+            # ray.init installs a native failure-signal handler that exits 15 on SIGTERM,
+            # bypassing our handler (kill CMD's group, done marker, exit 143): put ours back
+            signal.signal(signal.SIGTERM, ours)
             self._connected = True
         nodes = {}
         for node in ray.nodes():
