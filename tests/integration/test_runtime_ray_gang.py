@@ -37,9 +37,9 @@ def processes_mentioning(text: str) -> list[str]:
 
 
 def ray_temp_link(workdir: Path, rank: int) -> str:
-    from irisrl.runtime.ray_node import short_temp_dir
+    from irisrl.runtime.ray_node import temp_alias
 
-    return short_temp_dir(str(workdir / ".irisrl" / f"ray-{rank}"))
+    return temp_alias(str(workdir / ".irisrl" / f"ray-{rank}"))
 
 
 def wait_until_gone(text: str, timeout: float) -> list[str]:
@@ -79,6 +79,8 @@ def test_gang_task_sigkilled_like_iris_local_kill_leaves_no_ray(tmp_path: Path) 
     os.killpg(head.proc.pid, signal.SIGKILL)     # what Iris's local worker does on kill
     head.proc.wait(10)
     assert wait_until_gone(link, 30) == []
+    if os.path.islink(link):
+        os.remove(link)                          # a SIGKILLed controller cannot remove its /tmp alias
 
 
 def test_gang_sigterm_on_real_ray_head_exits_143_and_stops_its_ray(tmp_path: Path) -> None:

@@ -57,12 +57,17 @@ def wrap_pdeathsig(argv: list[str]) -> list[str]:
     return [sys.executable, "-c", PDEATHSIG_LAUNCHER, *argv]
 
 
+def temp_alias(path: str) -> str:
+    """The path Ray is given for this temp dir: itself when short enough, else a /tmp alias."""
+    return path if len(path) <= MAX_TEMP_DIR else f"/tmp/irisrl-{hashlib.sha1(path.encode()).hexdigest()[:10]}"
+
+
 def short_temp_dir(path: str) -> str:
     """Ray's unix sockets live under the temp dir; keep the path short via a /tmp symlink."""
     os.makedirs(path, exist_ok=True)
-    if len(path) <= MAX_TEMP_DIR:
+    link = temp_alias(path)
+    if link == path:
         return path
-    link = f"/tmp/irisrl-{hashlib.sha1(path.encode()).hexdigest()[:10]}"
     if os.path.islink(link) and os.readlink(link) != path:
         os.remove(link)
     if not os.path.islink(link):
@@ -128,6 +133,7 @@ class RealRayNode:
     _tail: deque[str] = field(default_factory=lambda: deque(maxlen=20), repr=False)
     _connected: bool = False
     _address: str = ""
+    _temp_arg: str = ""
 
     def _argv(self, head: bool) -> list[str]:
         labels = json.dumps({RANK_LABEL: str(self.rank), NONCE_LABEL: self.nonce})
@@ -139,7 +145,8 @@ class RealRayNode:
             argv += [f"--num-cpus={cpus}", "--object-store-memory=100000000"]
             argv += [f"--{name}={port}" for name, port in local_ray_ports(head).items()]
             if self.temp_dir:
-                argv.append(f"--temp-dir={short_temp_dir(self.temp_dir)}")
+                self._temp_arg = short_temp_dir(self.temp_dir)
+                argv.append(f"--temp-dir={self._temp_arg}")
         if self.gpus_per_node is not None and self.local:
             argv.append(f"--num-gpus={self.gpus_per_node}")   # fake GPUs: plain resources
         return argv
@@ -219,3 +226,5 @@ class RealRayNode:
         if self._proc and self._proc.poll() is None:
             kill_tree(self._proc.pid)
         self._proc = None   # a `ray start` that died on its own took its tree down (reaper)
+        if self._temp_arg and os.path.islink(self._temp_arg):
+            os.remove(self._temp_arg)   # the short /tmp alias; the session stays in the task dir
