@@ -161,8 +161,12 @@ def health_checkin(job_id: str, label: str, plan: dict | None, target: dict[str,
 
 def watch_loop(backend: Any, job_id: str, interval: float, timeout: float | None, checkins: list[float],
                on_checkin: Callable[[str], str | None] | None = None, watchdog: bool = False,
-               sleep: Callable[[float], None] = time.sleep) -> int:
-    """Poll (one controller call per poll); print on every transition; return the exit code."""
+               sleep: Callable[[float], None] = time.sleep, on_poll: Callable[[Any], str | None] | None = None,
+               keep_going: bool = False) -> int:
+    """Poll (one controller call per poll for the state, plus `on_poll`'s incremental log
+    fetch while the job runs); print on every transition; return the exit code. With
+    `watchdog`, a KILL verdict (from `on_poll` or a check-in) returns 5 unless `keep_going`.
+    Never kills anything."""
     start = time.monotonic()
     last_key: tuple | None = None
     failures = 0
@@ -186,7 +190,12 @@ def watch_loop(backend: Any, job_id: str, interval: float, timeout: float | None
                 click.echo(transition_line(snap))
                 last_key = key
             if snap.absent or snap.state in ("succeeded", "failed", "killed", "worker_failed", "unschedulable"):
+                if on_poll is not None and not snap.absent:
+                    on_poll(snap)   # the last lines: the final verdict/phase, for the record
                 return snap.exit
+            verdict = on_poll(snap) if on_poll is not None and snap.state == "running" else None
+            if watchdog and verdict == "KILL" and not keep_going:
+                return Exit.WATCHDOG_KILL
             if ran_since is None and snap.all_tasks_started:
                 ran_since = time.monotonic()  # check-ins count from when every task first ran
             while ran_since is not None and pending_checkins and time.monotonic() - ran_since >= pending_checkins[0]:
@@ -194,8 +203,9 @@ def watch_loop(backend: Any, job_id: str, interval: float, timeout: float | None
                 verdict = on_checkin(label) if on_checkin else None
                 if watchdog and verdict == "KILL":
                     click.echo(f"[{time.strftime('%H:%M:%S')}] {job_id} watchdog: health verdict KILL at {label} "
-                               f"(not killing; decide with: irisrl kill {job_id} --yes)")
-                    return Exit.WATCHDOG_KILL
+                               f"-- advice only, watch never kills; kill it with: irisrl kill {job_id} --yes")
+                    if not keep_going:
+                        return Exit.WATCHDOG_KILL
         if timeout is not None and time.monotonic() - start >= timeout:
             click.echo(f"[{time.strftime('%H:%M:%S')}] {job_id} watch timed out after {timeout:.0f}s "
                        f"(job still {snap.state if snap else 'unknown'})", err=True)
@@ -203,42 +213,136 @@ def watch_loop(backend: Any, job_id: str, interval: float, timeout: float | None
         sleep(interval)
 
 
+class WatchLogs:
+    """The job-bound log source (observe.pull.JobBoundAdapter's `bound`) over watch's own
+    backend: the task list is the snapshot this poll already read (no extra controller call
+    when the controller's GetJobStatus carries the tasks); each started task costs one
+    FetchLogs of its lines since its cursor (more only when > a page arrived)."""
+
+    def __init__(self, backend: Any, job_id: str) -> None:
+        self.backend, self.job_id, self.snap = backend, job_id, None
+
+    def use(self, snap: Any) -> None:
+        self.snap = snap
+
+    def tasks(self) -> list[Any]:
+        views = tuple(self.snap.tasks) if self.snap is not None else ()
+        if not views:   # this controller's status had no task list: one detailed read
+            views = self.backend.snapshot(self.job_id).tasks
+        return [v for v in views if getattr(v, "started", True)]
+
+    def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[Any]:
+        return self.backend.fetch_logs(self.job_id, since_ms=since_ms, max_lines=max_lines, attempt=attempt,
+                                       task_index=task_index)
+
+
+def watchdog_poller(job_id: str, plan: dict | None, source: Any, interval: float,
+                    on_snapshot: Callable[[Any], None] = lambda snap: None,
+                    config: Any = None) -> tuple[Callable[[Any], str | None], Any]:
+    """`on_poll` for watch_loop: one persistent Watchdog (Analyzer + JobFeeder) fed only the
+    new lines each poll; prints the change lines; returns the current verdict."""
+    from irisrl.observe.watchdog import Watchdog, change_lines
+
+    dog = Watchdog(job_id, plan, config)
+    shown: list[str] = []
+
+    def poll(snap: Any) -> str | None:
+        on_snapshot(snap)
+        try:
+            result = dog.poll(source, deadline_s=max(interval, 30.0))
+        except Exception as exc:  # noqa: BLE001 - a failed poll is reported; watch goes on
+            click.echo(f"[{time.strftime('%H:%M:%S')}] {job_id} watchdog poll failed: {type(exc).__name__}: {exc}",
+                       err=True)
+            return None
+        if result.problems != shown:
+            shown[:] = result.problems
+            for problem in result.problems[:3]:
+                click.echo(f"[{time.strftime('%H:%M:%S')}] {job_id} logs incomplete (next poll retries): {problem}",
+                           err=True)
+        if result.changed:
+            click.echo("\n".join(change_lines(job_id, result.report)))
+        return result.report.verdict
+
+    return poll, dog
+
+
 def _label(seconds: float) -> str:
     return f"{seconds / 60:g}m" if seconds % 60 == 0 else f"{seconds:g}s"
+
+
+DEFAULT_INTERVAL_S = 60.0
+WATCHDOG_INTERVAL_S = 30.0   # window 60 s + vLLM report spacing 10 s + 30 s: a wedge shows within 2 min
 
 
 @click.command(epilog="""\b
 Examples:
   irisrl watch /alice/dense8b-r1
   irisrl watch dense8b-r1 --interval 30 --checkins 15m,30m --timeout 6h
+  irisrl watch dense8b-r1 --watchdog                 # health every poll, exit 5 on KILL
+  irisrl watch dense8b-r1 --watchdog --keep-going    # print every verdict change, never exit on KILL
   irisrl watch smoke-1 --local --interval 2
+
+\b
+--watchdog re-evaluates the health ladder every poll from the new log lines
+only and prints a line (with the reasons) whenever the verdict or phase
+changes. A wedge is flagged once it spans 60 s of log time, so it is
+reported within about 60 s + 10 s (vLLM report spacing) + --interval of
+its onset: the watchdog's default interval is 30 s (under 2 minutes).
+Watch NEVER kills a job: a KILL verdict is advice with evidence; killing
+stays `irisrl kill JOB --yes`.
 
 \b
 Exit: as `status` for the terminal state (0 succeeded, 1 failed/killed/...,
 2 absent); 3 on --timeout or repeated read failures; 5 health verdict KILL
-with --watchdog (watch never kills).""")
+with --watchdog (unless --keep-going).""")
 @click.argument("job")
-@click.option("--interval", default=60.0, show_default=True, type=float, help="Seconds between polls.")
-@click.option("--checkins", default="", help="Health check-ins after every task first ran, e.g. 15m,30m.")
+@click.option("--interval", default=None, type=float,
+              help=f"Seconds between polls [default: {DEFAULT_INTERVAL_S:g}; {WATCHDOG_INTERVAL_S:g} with --watchdog].")
+@click.option("--checkins", default="", help="Full health analyses after every task first ran, e.g. 15m,30m.")
 @click.option("--timeout", "timeout", default=None, help="Give up (exit 3) after this long, e.g. 6h.")
-@click.option("--watchdog", is_flag=True, help="Exit 5 when a check-in's health verdict is KILL.")
+@click.option("--watchdog", is_flag=True,
+              help="Re-evaluate health every poll from the new log lines; exit 5 on KILL (never kills).")
+@flag("keep-going", is_flag=True, help="With --watchdog: on KILL keep watching and printing changes.")
 @target_options
-def watch(job: str, interval: float, checkins: str, timeout: str | None, watchdog: bool, local: bool,
-          controller_url: str | None, cluster_config: str | None) -> None:
+def watch(job: str, interval: float | None, checkins: str, timeout: str | None, watchdog: bool, keep_going: bool,
+          local: bool, controller_url: str | None, cluster_config: str | None) -> None:
     """Follow JOB's authoritative state until it is terminal; a line per transition."""
+    if interval is None:
+        interval = WATCHDOG_INTERVAL_S if watchdog else DEFAULT_INTERVAL_S
     if interval <= 0:
         raise UsageError("--interval must be > 0", "e.g. --interval 60")
+    if keep_going and not watchdog:
+        raise UsageError("--keep-going only applies with --watchdog", "add --watchdog, or drop --keep-going")
     marks = [parse_duration(c) for c in checkins.split(",") if c.strip()]
     limit = parse_duration(timeout) if timeout else None
     job_id, opener, ledger = _open(job, local, controller_url, cluster_config)
     plan = ledger.plan_for(job_id)
+    if watchdog:
+        _note_wedge_latency(interval)
     with opener as backend:
         target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
+        on_poll = None
+        if watchdog:
+            from irisrl.observe.pull import JobBoundAdapter
+
+            logs = WatchLogs(backend, job_id)
+            on_poll, _ = watchdog_poller(job_id, plan, JobBoundAdapter(logs), interval, on_snapshot=logs.use)
         code = watch_loop(backend, job_id, interval, limit, marks,
-                          on_checkin=lambda label: health_checkin(job_id, label, plan, target), watchdog=watchdog)
+                          on_checkin=lambda label: health_checkin(job_id, label, plan, target), watchdog=watchdog,
+                          on_poll=on_poll, keep_going=keep_going)
         if code in (Exit.OK, Exit.FAIL) and plan is not None:
             ledger.update_state(job_id, backend.snapshot(job_id, detail=False).state)
     raise click.exceptions.Exit(int(code))
+
+
+def _note_wedge_latency(interval: float) -> None:
+    from irisrl.observe.watchdog import WEDGE_TARGET_S, worst_case_wedge_s
+
+    worst = worst_case_wedge_s(interval)
+    if worst > WEDGE_TARGET_S:
+        click.echo(f"note: with --interval {interval:g} a wedge may be reported up to ~{worst:.0f}s after its onset "
+                   f"(over the {WEDGE_TARGET_S:.0f}s target); use --interval {WATCHDOG_INTERVAL_S:g} or less",
+                   err=True)
 
 
 # ------------------------------------------------------------------------------------------ kill
