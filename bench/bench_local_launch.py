@@ -7,8 +7,9 @@
   uses it), then `iris --controller-url URL job run --replicas N ... -- true` (the Iris CLI,
   blocking until the job ends, its own interpreter start included).
 - Ray alone: a bare two-node (and N-node) `ray start` on this host with the same flags the
-  runtime uses (runtime/ray_node.py's RealRayNode: fake GPUs, free ports, --block), timed
-  from the first `ray start` until a driver sees N alive nodes; then the trees are killed.
+  runtime uses (runtime/ray_node.py's RealRayNode: fake GPUs, free ports, --block): the head,
+  then the other N-1 in parallel, timed from the first `ray start` until a driver sees N
+  alive nodes; then the process trees are killed (never a host-wide `ray stop`).
 
 irisrl's own overhead = launch total - (local controller start + Iris `job run` wall time)
 - Ray N-node bring-up. Medians of --rounds runs.
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -98,8 +100,8 @@ def iris_run(nodes: int) -> dict:
 
 
 def ray_run(nodes: int) -> dict:
-    """N `ray start` nodes (head first, then the others in sequence, as ranks join) until a
-    driver sees N alive nodes."""
+    """N `ray start` nodes (head first, then the other N-1 at once, as a gang's ranks join)
+    until a driver sees N alive nodes."""
     import ray
 
     from irisrl.runtime.ray_node import RealRayNode
@@ -113,10 +115,10 @@ def ray_run(nodes: int) -> dict:
             started.append(head)
             address = head.start_head("127.0.0.1", None)
             head_s = time.perf_counter() - t0
-            for rank in range(1, nodes):
-                node = RealRayNode(rank, f"n{rank}", 8, True, os.path.join(tmp, f"r{rank}"), 180.0, ray_bin)
-                started.append(node)
-                node.join(address)
+            others = [RealRayNode(r, f"n{r}", 8, True, os.path.join(tmp, f"r{r}"), 180.0, ray_bin) for r in range(1, nodes)]
+            started.extend(others)
+            with ThreadPoolExecutor(max(1, len(others))) as pool:   # the ranks of a gang join at once
+                list(pool.map(lambda node: node.join(address), others))
             joined_s = time.perf_counter() - t0
             ray.init(address=address, log_to_driver=False, logging_level="WARNING")
             while sum(1 for n in ray.nodes() if n.get("Alive")) < nodes:

@@ -148,6 +148,7 @@ class HeadBeat:
             try:
                 with self.lock:
                     self.rdv.heartbeat()
+                    self.rdv.poll()   # a worker restarted mid-run (preemption) gets its ack too
             except StoreError as exc:
                 say(f"heartbeat write failed (will retry): {exc}")
             if self.watch:
@@ -291,9 +292,10 @@ def _finish(ctx: Context, rdv: HeadRendezvous | None, beat: HeadBeat | None, loc
         if wait:
             current = workers if workers is not None else {r: n for r, n in node.alive().items() if r != 0}
             wait_workers_leave(ctx, rdv, node, current)
-            if current and ctx.args.exit_linger > 0:
+            if current and code != 0 and ctx.args.exit_linger > 0:
                 # Iris notices a task's exit on its next status poll; leaving first would let it
                 # see the head's failure first and mark the finished siblings cosched_failed
+                # (a head that succeeded cannot fail its siblings: no linger then)
                 time.sleep(ctx.args.exit_linger)
     except Exception as exc:  # noqa: BLE001 - shutting down regardless
         say(f"while waiting for workers: {exc}")
