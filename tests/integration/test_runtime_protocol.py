@@ -257,3 +257,14 @@ def test_staging_from_s3_lands_on_every_node(tmp_path: Path, s3: S3Server) -> No
             assert sorted(p.name for p in Path(manifest[item]).rglob("*.toml")) == ["task.toml", "task.toml"]
     finally:
         g.cleanup()
+
+
+def test_protocol_worker_restarted_mid_run_rejoins(gang: Gang) -> None:
+    first = gang.spawn(1, 2)
+    head = gang.spawn(0, 2, command=[PY, "-c", "import time; time.sleep(6)"])
+    head.wait_for_line("Running on rank 0", 20)
+    os.killpg(first.proc.pid, signal.SIGKILL)            # preempted
+    second = gang.spawn(1, 2, tag="b")                    # Iris brings rank 1 back
+    second.wait_for_line("joined; parked", 10)
+    assert head.wait(30) == 0, head.text()
+    assert second.wait(15) == 0, second.text()
