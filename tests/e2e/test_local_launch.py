@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -118,6 +121,33 @@ def test_unplaceable_layout_fails_the_rehearsal_naming_the_group_exit_1(tmp_path
     assert "state=failed" in out and "result: FAILED (exit 1)" in out
     summary = json.loads((_saved_logs(out) / "summary.json").read_text())
     assert summary["exit_code"] == 1 and summary["placement_failed"].startswith("PLACEMENT_FAILED policy:")
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_bring_up_returns_130_and_leaves_nothing(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the command) while Ray forms: the temporary cluster, the tasks and
+    every Ray process are gone when the command returns."""
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    env = _clean_env(tmp_path)
+    proc = subprocess.Popen([IRISRL, *MAIN], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout], daemon=True).start()
+    seen, deadline = [], time.monotonic() + RUN_TIMEOUT_S
+    try:
+        while not any("Ray nodes alive: 1/2" in ln for ln in seen):
+            assert time.monotonic() < deadline and proc.poll() is None, "".join(seen)[-4000:]
+            try:
+                seen.append(lines.get(timeout=1))
+            except queue.Empty:
+                pass
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == 130
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    job = _job_id("".join(seen))
+    assert _leftovers([env["IRISRL_HOME"], f"IRISRL_JOB_ID={job}"]) == []
 
 
 def test_unplaceable_layout_is_refused_without_the_hidden_flag(tmp_path: Path) -> None:

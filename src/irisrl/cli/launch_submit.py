@@ -97,6 +97,9 @@ def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
             yield state.url, True
         finally:
             local_cluster.stop_process_group(state.pid)
+            from irisrl.cli.local_reap import reap_job_processes
+
+            reap_job_processes(plan.job_id)   # Ray agents/workers that outlive their raylet
 
 
 @contextmanager
