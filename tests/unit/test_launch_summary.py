@@ -107,3 +107,15 @@ def test_saved_logs_never_keep_a_secret_value(tmp_path: Path) -> None:
         text = (tmp_path / name).read_text()
         assert "hf_SECRETVALUE123" not in text and "***" in text
     assert "plain" in (tmp_path / "task-0.attempt-0.log").read_text()
+
+
+def test_replay_fills_marks_the_live_follower_missed() -> None:
+    from irisrl.cli.launch_summary import replay_task_lines
+    from irisrl.observe.phases import COMMAND_DONE, RAY_FORMED
+
+    backend = _FakeBackend([_Line(0, "[irisrl] Ray nodes alive: 2/2", 2000), _Line(0, MAP, 3000),
+                            _Line(1, "[irisrl] Rank 1/2 joined; parked", 2500)])
+    clock = PhaseClock(num_tasks=2)
+    clock.observe_line(MAP, 3.0)                     # the follower saw only the map
+    replay_task_lines(backend, "/u/job", clock)
+    assert clock.marks[RAY_FORMED] == 2.0 and clock.marks[COMMAND_DONE] == 3.0

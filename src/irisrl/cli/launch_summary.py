@@ -108,6 +108,7 @@ def collect_and_summarize(backend: Any, job_id: str, plan: Any, progress: Launch
     out = Path(out_dir or default_out_dir(job_id)).resolve()
     report, problems = None, []
     try:
+        replay_task_lines(backend, job_id, progress.clock)
         manifest = LogPuller(JobBoundAdapter(_BoundJob(backend, job_id)), job_id, out).pull_once(PULL_DEADLINE_S)
         problems = list(manifest.get("problems", []))
         mask_secret_values(out, plan)
@@ -121,6 +122,21 @@ def collect_and_summarize(backend: Any, job_id: str, plan: Any, progress: Launch
     render_summary(console, progress.clock, report, out, problems, code, job_id)
     _write_json(out, progress.clock, report, problems, code, job_id)
     return code
+
+
+def replay_task_lines(backend: Any, job_id: str, clock: PhaseClock, page: int = 5000, max_pages: int = 20) -> None:
+    """Feed every task's full log (with Iris timestamps) to the clock once more: the live
+    follower pages all tasks by one timestamp cursor and can skip a rank's late-arriving
+    lines; marks are first-wins (RUNNING earliest), so lines seen twice change nothing."""
+    for task in _BoundJob(backend, job_id).tasks():
+        since = 0
+        for _ in range(max_pages):
+            lines = backend.fetch_logs(job_id, since_ms=since, max_lines=page, attempt=-1, task_index=task.index)
+            for line in lines:
+                clock.observe_line(str(line.data), line.timestamp_ms / 1000.0)
+            if len(lines) < page:
+                break
+            since = lines[-1].timestamp_ms + 1
 
 
 def mask_secret_values(out: Path, plan: Any) -> None:
