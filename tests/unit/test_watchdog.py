@@ -44,24 +44,30 @@ def script(recover_at: float | None = None) -> list[tuple[float, int, str]]:
 
 class FakeCluster:
     """snapshot() and fetch_logs() over a scripted log; lines appear as the clock passes them.
-    fetch_logs starts at `since_ms` inclusive, as Iris does."""
+    Like Iris: GetJobStatus (detail=False) has no task list, ListTasks (detail=True) has;
+    fetch_logs starts at `since_ms` inclusive. From `retry_at` on, task 0 runs attempt 1."""
 
-    def __init__(self, clock, lines, ends_at: float = 1e9):
-        self.clock, self.lines, self.ends_at = clock, lines, ends_at
+    def __init__(self, clock, lines, ends_at: float = 1e9, retry_at: float = 1e9, starts_at: float = 0.0):
+        self.clock, self.lines, self.ends_at, self.retry_at = clock, lines, ends_at, retry_at
+        self.starts_at = starts_at   # ListTasks shows no start time before this, though counts say running
         self.calls: list[tuple] = []
         self.terminated = False
         self.returned = 0
 
     def snapshot(self, job_id, detail=True):
-        self.calls.append(("snapshot", self.clock.t))
+        self.calls.append(("snapshot", self.clock.t, detail))
         state = "succeeded" if self.clock.t >= self.ends_at else "running"
-        tasks = tuple(TaskView(i, state, None, 1, f"w{i}", started=True) for i in (0, 1))
-        return JobSnapshot(job_id, state, 0, task_count=2, task_states={state: 2}, tasks=tasks)
+        retried = self.clock.t >= self.retry_at
+        tasks = tuple(TaskView(i, state, None, 2 if retried and i == 0 else 1, f"w{i}",
+                               started=self.clock.t >= self.starts_at)
+                      for i in (0, 1))
+        return JobSnapshot(job_id, state, 0, task_count=2, task_states={state: 2}, tasks=tasks if detail else (),
+                           failure_count=int(retried))
 
     def fetch_logs(self, job_id, since_ms=0, max_lines=0, attempt=-1, task_index=None):
         self.calls.append(("fetch", self.clock.t, task_index, since_ms))
-        out = [LogLine(task, 0, "stdout", text, int((T0 + s) * 1000)) for s, task, text in self.lines
-               if s <= self.clock.t and task == task_index and int((T0 + s) * 1000) >= since_ms]
+        out = [LogLine(x[1], x[3] if len(x) > 3 else 0, "stdout", x[2], int((T0 + x[0]) * 1000)) for x in self.lines
+               if x[0] <= self.clock.t and x[1] == task_index and int((T0 + x[0]) * 1000) >= since_ms]
         out = out[:max_lines] if max_lines else out
         self.returned += len(out)
         return out
@@ -78,10 +84,11 @@ class Clock:
         self.t += s
 
 
-def run(monkeypatch, lines, interval=30.0, keep_going=False, ends_at=1e9, timeout=None):
+def run(monkeypatch, lines, interval=30.0, keep_going=False, ends_at=1e9, timeout=1000.0, retry_at=1e9,
+        starts_at=0.0):
     clock = Clock()
     monkeypatch.setattr("irisrl.cli.job_cmds.time.monotonic", lambda: clock.t)
-    cluster = FakeCluster(clock, lines, ends_at)
+    cluster = FakeCluster(clock, lines, ends_at, retry_at, starts_at)
     logs = WatchLogs(cluster, "/u/j")
     fed: list[bytes] = []
     on_poll, dog = watchdog_poller("/u/j", {"num_nodes": 2}, JobBoundAdapter(logs), interval, on_snapshot=logs.use)
@@ -114,9 +121,10 @@ def test_wedge_exits_5_with_evidence_and_never_kills(monkeypatch, capsys):
 def test_fetches_are_incremental_one_status_call_plus_one_fetch_per_task(monkeypatch, capsys):
     lines = script()
     code, cluster, dog, fed, clock = run(monkeypatch, lines)
-    polls = sum(1 for c in cluster.calls if c[0] == "snapshot")
+    polls = sum(1 for c in cluster.calls if c[0] == "snapshot" and not c[2])
     fetches = [c for c in cluster.calls if c[0] == "fetch"]
     assert len(fetches) == 2 * polls          # per poll: 1 GetJobStatus + 1 FetchLogs per task
+    assert [c[1] for c in cluster.calls if c[0] == "snapshot" and c[2]] == [0.0]   # ListTasks once
     # every line reached the analyzer exactly once: no re-reads across polls
     delivered = b"".join(fed).decode().splitlines()
     seen_by_now = [text for s, _, text in lines if s <= clock.t]
@@ -148,3 +156,18 @@ def test_no_change_prints_nothing_more(monkeypatch, capsys):
 
 def test_worst_case_wedge_latency_of_the_default_intervals():
     assert worst_case_wedge_s(30.0) == 100.0 <= WEDGE_TARGET_S < worst_case_wedge_s(60.0)
+
+
+def test_a_new_attempt_is_discovered_and_its_lines_read(monkeypatch, capsys):
+    lines = [x for x in script() if x[0] < WEDGE_ONSET]
+    lines += [(s, 0, _stats(s, 20.0, 4, 40), 1) for s in range(200, 400, 10)]   # attempt 1 wedges
+    code, cluster, dog, fed, clock = run(monkeypatch, lines, retry_at=200)
+    assert code == Exit.WATCHDOG_KILL
+    assert [c[1] for c in cluster.calls if c[0] == "snapshot" and c[2]] == [0.0, 210.0]   # re-listed on the retry
+    assert (0, 1) in dog.cursors and dog.cursors[(0, 1)] is not None
+
+
+def test_tasks_listed_before_their_start_time_are_listed_again(monkeypatch, capsys):
+    code, cluster, dog, fed, clock = run(monkeypatch, script(), starts_at=45)
+    assert code == Exit.WATCHDOG_KILL
+    assert [c[1] for c in cluster.calls if c[0] == "snapshot" and c[2]] == [0.0, 30.0, 60.0]

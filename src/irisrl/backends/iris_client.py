@@ -125,7 +125,10 @@ class IrisBackend:
 
     def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0, attempt: int = -1,
                    tail: bool = False, task_index: int | None = None) -> list[LogLine]:
-        """Log lines of the whole job (or one task), oldest first, after `since_ms`."""
+        """Log lines of the whole job (or one task), oldest first, at or after `since_ms`
+        (inclusive: callers skip what they already have of that millisecond). FetchLogs'
+        since_ms is exclusive, and lines of one millisecond can arrive in separate pushes:
+        asking from the next millisecond would lose the later ones."""
         from rigging.timing import Timestamp
 
         target = f"{job_id}/{task_index}" if task_index is not None else job_id
@@ -133,7 +136,7 @@ class IrisBackend:
         name = _job_name(target)
         try:
             entries = bounded("FetchLogs", self.url, lambda: self._client.fetch_task_logs(
-                name, start=Timestamp.from_ms(since_ms) if since_ms else None, max_lines=max_lines,
+                name, start=Timestamp.from_ms(since_ms - 1) if since_ms > 1 else None, max_lines=max_lines,
                 attempt_id=attempt, tail=tail), self.deadline_s)
         except UndeterminedError:
             raise

@@ -215,21 +215,35 @@ def watch_loop(backend: Any, job_id: str, interval: float, timeout: float | None
 
 class WatchLogs:
     """The job-bound log source (observe.pull.JobBoundAdapter's `bound`) over watch's own
-    backend: the task list is the snapshot this poll already read (no extra controller call
-    when the controller's GetJobStatus carries the tasks); each started task costs one
-    FetchLogs of its lines since its cursor (more only when > a page arrived)."""
+    backend. Iris's GetJobStatus carries no task list, so the tasks (index, attempts) come
+    from one detailed read (ListTasks) on the first poll, while a task has not started yet, and
+    when the poll's snapshot shows the tasks changed (state counts, failures, preemptions: a
+    new attempt).
+    Steady state per poll: watch's GetJobStatus + one FetchLogs per started task."""
 
     def __init__(self, backend: Any, job_id: str) -> None:
         self.backend, self.job_id, self.snap = backend, job_id, None
+        self._views: tuple[Any, ...] = ()
+        self._key: tuple | None = None
 
     def use(self, snap: Any) -> None:
         self.snap = snap
 
     def tasks(self) -> list[Any]:
-        views = tuple(self.snap.tasks) if self.snap is not None else ()
-        if not views:   # this controller's status had no task list: one detailed read
-            views = self.backend.snapshot(self.job_id).tasks
-        return [v for v in views if getattr(v, "started", True)]
+        snap = self.snap
+        key = None if snap is None else (tuple(sorted(snap.task_states.items())), snap.failure_count,
+                                          snap.preemption_count)
+        if snap is not None and snap.tasks:
+            self._views = tuple(snap.tasks)
+        elif key is None or key != self._key or not self._views or not all(self._started(v) for v in self._views):
+            # Also while a task has not started: ListTasks can lag the counts (running, no start time yet).
+            self._views = tuple(self.backend.snapshot(self.job_id).tasks)
+        self._key = key
+        return [v for v in self._views if self._started(v)]
+
+    @staticmethod
+    def _started(view: Any) -> bool:
+        return bool(getattr(view, "started", True))
 
     def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[Any]:
         return self.backend.fetch_logs(self.job_id, since_ms=since_ms, max_lines=max_lines, attempt=attempt,
