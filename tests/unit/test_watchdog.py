@@ -171,3 +171,18 @@ def test_tasks_listed_before_their_start_time_are_listed_again(monkeypatch, caps
     code, cluster, dog, fed, clock = run(monkeypatch, script(), starts_at=45)
     assert code == Exit.WATCHDOG_KILL
     assert [c[1] for c in cluster.calls if c[0] == "snapshot" and c[2]] == [0.0, 30.0, 60.0]
+
+
+def test_cli_keep_going_needs_watchdog_and_a_slow_interval_is_called_out(capsys):
+    import pytest
+
+    from irisrl.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["watch", "j", "--keep-going", "--controller-url", "http://127.0.0.1:9"])
+    assert done.value.code == Exit.USAGE and "--keep-going only applies with --watchdog" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:
+        main(["watch", "j", "--watchdog", "--interval", "90", "--controller-url", "http://127.0.0.1:9"])
+    err = capsys.readouterr().err
+    assert done.value.code == Exit.UNKNOWN     # nothing listens there
+    assert "a wedge may be reported up to ~160s after its onset" in err and "Traceback" not in err

@@ -329,10 +329,10 @@ def watch(job: str, interval: float | None, checkins: str, timeout: str | None, 
         raise UsageError("--keep-going only applies with --watchdog", "add --watchdog, or drop --keep-going")
     marks = [parse_duration(c) for c in checkins.split(",") if c.strip()]
     limit = parse_duration(timeout) if timeout else None
-    job_id, opener, ledger = _open(job, local, controller_url, cluster_config)
-    plan = ledger.plan_for(job_id)
     if watchdog:
         _note_wedge_latency(interval)
+    job_id, opener, ledger = _open(job, local, controller_url, cluster_config)
+    plan = ledger.plan_for(job_id)
     with opener as backend:
         target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
         on_poll = None
