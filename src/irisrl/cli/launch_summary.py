@@ -136,7 +136,7 @@ def replay_task_lines(backend: Any, job_id: str, clock: PhaseClock, page: int = 
                 clock.observe_line(str(line.data), line.timestamp_ms / 1000.0)
             if len(lines) < page:
                 break
-            since = lines[-1].timestamp_ms   # Iris: since_ms is exclusive
+            since = lines[-1].timestamp_ms   # fetch_logs includes this ms: its lines come again (marks are first-wins)
 
 
 def mask_secret_values(out: Path, plan: Any) -> None:
