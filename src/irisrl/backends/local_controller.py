@@ -12,7 +12,7 @@ import signal
 import threading
 from pathlib import Path
 
-from irisrl.backends.local_cluster import lift_client_age_check
+from irisrl.backends.local_cluster import is_alive, lift_client_age_check
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,22 +39,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"irisrl local controller at {url} (pid {os.getpid()})", flush=True)
     try:
         while not stop.wait(1.0):
-            if args.parent_pid and not _alive(args.parent_pid):
+            if args.parent_pid and not is_alive(args.parent_pid):
                 break
     finally:
         cluster.close()
         print("irisrl local controller stopped", flush=True)
     return 0
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 if __name__ == "__main__":

@@ -7,9 +7,7 @@ import shlex
 import click
 
 from irisrl.cli.options import flag, json_flag
-from irisrl.cli.rewrite_common import (check_config, check_output_path, emit_json, json_payload, load_input,
-                                       refusal_json, render_text)
-from irisrl.util.errors import IrisrlError
+from irisrl.cli.rewrite_common import check_config, emit_json, json_payload, render_text, rewrite_or_refuse
 from irisrl.util.exitcodes import Exit
 
 EPILOG = """\b
@@ -57,20 +55,11 @@ Exit codes: 0 ported and clean; 1 refused (nothing written) or still has errors;
 def port(ctx: click.Context, jupiter_config: str, output: str, from_gpus_per_node: int,
          from_num_nodes: int | None, workspace: str | None, profile: str, as_json: bool) -> None:
     """Rewrite JUPITER_CONFIG (Apptainer/SIF, 4-GPU GH200 nodes) into the Iris/Docker form."""
-    from irisrl.config.edits import write_yaml
     from irisrl.config.port import port_config
-    from irisrl.config.profile import load_profile
 
-    try:
-        check_output_path(jupiter_config, output)
-        cluster = load_profile(profile)
-        result = port_config(load_input(jupiter_config), cluster, from_gpus_per_node, from_num_nodes)
-        write_yaml(output, result.config)
-    except IrisrlError as err:
-        if not as_json:
-            raise
-        emit_json(refusal_json(jupiter_config, err))
-        ctx.exit(err.exit_code)
+    cluster, result = rewrite_or_refuse(
+        ctx, jupiter_config, output, profile, as_json,
+        lambda raw, cluster: port_config(raw, cluster, from_gpus_per_node, from_num_nodes))
     check = check_config(output, cluster, workspace)
     launch = _launch_hint(output, check.num_nodes, workspace)
     if as_json:

@@ -1,18 +1,21 @@
-"""What `port` and `smoke-config` share: load the input config, write the output, check it
-with the rule catalogue, and render the list of changes (text table or one JSON object)."""
+"""What `port` and `smoke-config` share: load the input config, derive and write the output
+(or refuse), check it with the rule catalogue, and render the list of changes (text table or
+one JSON object)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 import click
 
 from irisrl.config.edits import Change
 from irisrl.rules.base import Finding, has_errors
 from irisrl.util.errors import IrisrlError, UsageError
+
+R = TypeVar("R")   # a rewrite result: has .config (the mapping to write) and .changes
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,27 @@ def load_input(path: str) -> dict[str, Any]:
         raise IrisrlError(f"{path}: {first.message if first else 'the config is empty'}",
                           first.fix if first else "pass an RL config YAML with trainer: and generator: sections")
     return loaded.raw
+
+
+def rewrite_or_refuse(ctx: click.Context, src: str, out: str, profile_name: str, as_json: bool,
+                      derive: Callable[[dict[str, Any], Any], R]) -> tuple[Any, R]:
+    """(cluster profile, result) of `derive(input config, profile)`, its config written to OUT.
+    A refusal writes nothing: raised for text output (exit code table), or one JSON object
+    and the error's exit code with --json."""
+    from irisrl.config.edits import write_yaml
+    from irisrl.config.profile import load_profile
+
+    try:
+        check_output_path(src, out)
+        cluster = load_profile(profile_name)
+        result = derive(load_input(src), cluster)
+        write_yaml(out, result.config)  # type: ignore[attr-defined]
+    except IrisrlError as err:
+        if not as_json:
+            raise
+        emit_json(refusal_json(src, err))
+        ctx.exit(err.exit_code)
+    return cluster, result
 
 
 def check_output_path(src: str, out: str) -> None:

@@ -11,9 +11,7 @@ from typing import Any
 import click
 
 from irisrl.cli.options import flag, json_flag
-from irisrl.cli.rewrite_common import (check_config, check_output_path, emit_json, json_payload, load_input,
-                                       refusal_json, render_text)
-from irisrl.util.errors import IrisrlError
+from irisrl.cli.rewrite_common import check_config, emit_json, json_payload, render_text, rewrite_or_refuse
 from irisrl.util.exitcodes import Exit
 
 EPILOG = """\b
@@ -51,20 +49,10 @@ Exit codes: 0 written and clean; 1 refused (nothing written) or still has errors
 def smoke_config(ctx: click.Context, config: str, output: str, max_steps: int, nodes: int | None,
                  workspace: str | None, profile: str, as_json: bool) -> None:
     """Write a colocated smoke config derived from CONFIG, validate it, print its launch command."""
-    from irisrl.config.edits import write_yaml
-    from irisrl.config.profile import load_profile
     from irisrl.config.smoke import smoke_config as derive
 
-    try:
-        check_output_path(config, output)
-        cluster = load_profile(profile)
-        result = derive(load_input(config), cluster, max_steps, nodes)
-        write_yaml(output, result.config)
-    except IrisrlError as err:
-        if not as_json:
-            raise
-        emit_json(refusal_json(config, err))
-        ctx.exit(err.exit_code)
+    cluster, result = rewrite_or_refuse(ctx, config, output, profile, as_json,
+                                        lambda raw, cluster: derive(raw, cluster, max_steps, nodes))
     check = check_config(output, cluster, workspace)
     launch = launch_command(output, result.config, check.num_nodes or result.num_nodes, cluster.gpus_per_node,
                             workspace)
