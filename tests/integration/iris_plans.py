@@ -1,8 +1,10 @@
 """LaunchPlan factory for the Iris integration tests and benchmarks (not a test module):
-trivial commands, real plan shape."""
+trivial commands, real plan shape; and `irisrl_cli`, the CLI as a subprocess."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,3 +26,9 @@ def trivial_plan(job_name: str, command: list[str], workspace: Path, *, nodes: i
         config_sha256="0" * 64, tags={"kind": "agentic-rl", "sandbox": "none", "series": job_name.split("-")[0]},
     )
     return replace(plan, **overrides) if overrides else plan
+
+
+def irisrl_cli(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`python -m irisrl ARGS` in a fresh process with ENV (text output captured)."""
+    return subprocess.run([sys.executable, "-m", "irisrl", *args], env=env, capture_output=True, text=True,
+                          timeout=timeout)

@@ -1,11 +1,10 @@
 """`irisrl logs` / `health` / `progress` on a live job of a real Iris local cluster, through
-the backend's log source (one cluster for the module; trivial bash tasks print ladder lines)."""
+the backend's log source (the session's cluster, tests/integration/conftest.py; trivial bash
+tasks print ladder lines)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from iris_plans import irisrl_cli as _irisrl  # noqa: E402
 from iris_plans import trivial_plan  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -32,25 +32,6 @@ fi
 """
 
 
-def _irisrl(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "irisrl", *args], env=env, capture_output=True, text=True,
-                          timeout=timeout)
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    root = tmp_path_factory.mktemp("iris-health")
-    env = {**os.environ, "HOME": str(root / "home"), "IRISRL_HOME": str(root / "state"), "IRISRL_USER": "tester",
-           "RAY_USAGE_STATS_ENABLED": "0"}
-    up = _irisrl(env, "cluster", "up", "--local", "--nodes", "2")
-    assert up.returncode == 0, up.stdout + up.stderr
-    ws = root / "ws"
-    ws.mkdir()
-    yield root, env, ws
-    down = _irisrl(env, "cluster", "down", "--local")
-    assert down.returncode == 0, down.stderr
-
-
 def _wait_done(env: dict[str, str], job: str, timeout: float = 90) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -61,12 +42,10 @@ def _wait_done(env: dict[str, str], job: str, timeout: float = 90) -> dict:
     raise AssertionError(f"{job} not terminal after {timeout}s")
 
 
-def test_live_job_logs_health_and_progress(cluster, monkeypatch, tmp_path):
+def test_live_job_logs_health_and_progress(on_iris_cluster, tmp_path):
     from irisrl.cli.launch_submit import submit_and_follow
 
-    root, env, ws = cluster
-    monkeypatch.setenv("HOME", env["HOME"])
-    monkeypatch.setenv("IRISRL_HOME", env["IRISRL_HOME"])
+    env, ws = on_iris_cluster.env, on_iris_cluster.ws
     plan = trivial_plan("health-live", ["bash", "-c", TASK], ws, nodes=2, role="trainer")
     assert submit_and_follow(plan, {"local": True, "no_wait": True}) == 0
     _wait_done(env, plan.job_id)

@@ -1,5 +1,6 @@
-"""irisrl against a real Iris local cluster, started by `irisrl cluster up --local` (one per
-module), with real task subprocesses. Trivial commands only: keep it quick on 2 cores."""
+"""irisrl against a real Iris local cluster, started by `irisrl cluster up --local` (the
+session's, tests/integration/conftest.py), with real task subprocesses. Trivial commands
+only: keep it quick on 2 cores."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -24,42 +24,15 @@ from irisrl.util.errors import IrisrlError  # noqa: E402
 pytestmark = pytest.mark.slow
 
 SECRET = "s3cr3t-value-never-printed"
-SHELL_LEAKS = {"AWS_ACCESS_KEY_ID": "AKIALEAKLEAK", "AWS_SECRET_ACCESS_KEY": "aws-leak-value",
-               "R2_ACCESS_KEY_ID": "r2-leak-value", "HF_TOKEN": "hf_shell-leak-value"}
 PRINT_ENV = ["bash", "-c", "echo task=$IRIS_TASK_ID worker=$IRIS_WORKER_ID; "
              "echo KEYS: $(env | cut -d= -f1 | sort | tr '\\n' ' '); ls $IRIS_WORKDIR/.irisrl/lib/irisrl/runtime "
              "$IRIS_WORKDIR/.irisrl/plan.json $IRIS_WORKDIR/hello.txt"]
 
 
-def _irisrl(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "irisrl", *args], env=env, capture_output=True, text=True,
-                          timeout=timeout)
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    root = tmp_path_factory.mktemp("iris-local")
-    env = {**os.environ, "HOME": str(root / "home"), "IRISRL_HOME": str(root / "state"), "IRISRL_USER": "tester",
-           "RAY_USAGE_STATS_ENABLED": "0", **SHELL_LEAKS}
-    up = _irisrl(env, "cluster", "up", "--local", "--nodes", "2")
-    assert up.returncode == 0, up.stdout + up.stderr
-    state = local_cluster.read_state(root / "state" / "local-cluster")
-    ws = root / "ws"
-    ws.mkdir()
-    (ws / "hello.txt").write_text("hello\n")
-    yield SimpleNamespace(root=root, env=env, state=state, url=state.url, ws=ws)
-    down = _irisrl(env, "cluster", "down", "--local")
-    assert down.returncode == 0, down.stderr
-    assert not local_cluster.is_alive(state.pid)
-
-
 @pytest.fixture
-def on_cluster(cluster, monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)  # anything written to ./ (e.g. ./traces) stays out of the repo
-    monkeypatch.setenv("HOME", cluster.env["HOME"])
-    monkeypatch.setenv("IRISRL_HOME", cluster.env["IRISRL_HOME"])
+def on_cluster(on_iris_cluster, monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "hf_test-process-leak")  # the SDK would forward it; irisrl must not
-    return cluster
+    return on_iris_cluster
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -132,7 +105,7 @@ def test_two_node_gang_lands_on_distinct_workers_with_env_and_no_leaks(on_cluste
 
     state_files = b"".join(p.read_bytes() for p in Path(on_cluster.env["IRISRL_HOME"]).rglob("*") if p.is_file())
     assert SECRET.encode() not in state_files and SECRET not in out + js
-    assert json.loads(run_cli(capsys, "runs", "--json")[1])[0]["plan"]["env"]["MY_SECRET"] == "***"
+    assert json.loads(run_cli(capsys, "runs", "--series", "gang", "--json")[1])[0]["plan"]["env"]["MY_SECRET"] == "***"
 
 
 def test_watch_exit_0_on_success_and_1_on_failure(on_cluster, capsys):

@@ -5,8 +5,6 @@ watchdog must exit 5 on its own, and the job must still be RUNNING (watch never 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,6 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from iris_plans import irisrl_cli as _irisrl  # noqa: E402
 from iris_plans import trivial_plan  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -39,32 +38,11 @@ TASK = "\n".join(
 TASK = TASK.replace("\necho", "\nsleep 0.1; echo")
 
 
-def _irisrl(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "irisrl", *args], env=env, capture_output=True, text=True,
-                          timeout=timeout)
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    root = tmp_path_factory.mktemp("iris-watchdog")
-    env = {**os.environ, "HOME": str(root / "home"), "IRISRL_HOME": str(root / "state"), "IRISRL_USER": "tester",
-           "RAY_USAGE_STATS_ENABLED": "0"}
-    up = _irisrl(env, "cluster", "up", "--local", "--nodes", "1")
-    assert up.returncode == 0, up.stdout + up.stderr
-    ws = root / "ws"
-    ws.mkdir()
-    yield root, env, ws
-    down = _irisrl(env, "cluster", "down", "--local")
-    assert down.returncode == 0, down.stderr
-
-
 @pytest.fixture
-def wedged_job(cluster, monkeypatch, request):
+def wedged_job(on_iris_cluster, request):
     from irisrl.cli.launch_submit import submit_and_follow
 
-    root, env, ws = cluster
-    monkeypatch.setenv("HOME", env["HOME"])
-    monkeypatch.setenv("IRISRL_HOME", env["IRISRL_HOME"])
+    env, ws = on_iris_cluster.env, on_iris_cluster.ws
     name = "wedge-" + request.node.name.rsplit("_", 1)[-1]   # one job name per test: never a re-used id
     plan = trivial_plan(name, ["bash", "-c", TASK], ws, nodes=1, role="trainer")
     assert submit_and_follow(plan, {"local": True, "no_wait": True}) == 0
@@ -91,7 +69,7 @@ def test_watchdog_flags_a_live_wedge_exit_5_and_leaves_the_job_running(wedged_jo
     assert _state(env, job) == "running"          # watch never kills
 
 
-def test_watchdog_poll_cost_on_the_live_controller(wedged_job, cluster):
+def test_watchdog_poll_cost_on_the_live_controller(wedged_job):
     """One GetJobStatus + one FetchLogs per started task per poll; later polls pull no old line
     (only the heartbeats printed since)."""
     from irisrl.backends import local_cluster
