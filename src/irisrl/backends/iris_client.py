@@ -48,6 +48,30 @@ def bounded(what: str, url: str, fn: Callable[[], T], deadline_s: float) -> T:
     if "error" in box:
         raise box["error"]
     return box["value"]
+# What the submit path imports from the SDK (client, stored login, bundle, job names, states).
+# Importing them costs ~0.5 s of CPU; a local launch pays that while its controller starts.
+SDK_MODULES = ("iris.client.client", "iris.cluster.token_store", "iris.rpc.auth", "iris.cluster.types",
+               "iris.rpc.job_pb2", "iris.cluster.client.bundle")
+
+
+def prefetch_sdk() -> threading.Thread:
+    """Import SDK_MODULES in a daemon thread and return it. Join it before this thread imports
+    anything else (two threads importing the same packages can deadlock on module locks).
+    Failures are left to the caller's own import, which reports them."""
+    def run() -> None:
+        import importlib
+
+        for name in SDK_MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - reported by the real import later
+                return
+
+    worker = threading.Thread(target=run, name="irisrl-iris-import", daemon=True)
+    worker.start()
+    return worker
+
+
 LOCAL_NET_ENV = {"IRIS_ADVERTISE_HOST": "127.0.0.1", "IRIS_BIND_HOST": "127.0.0.1"}
 
 

@@ -90,8 +90,11 @@ def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
     with tempfile.TemporaryDirectory(prefix="irisrl-local-") as tmp:
         click.echo(f"starting a temporary local cluster ({nodes} fake nodes) for this command...")
         res = plan.resources
+        imports = _prefetch_sdk()   # the SDK import overlaps Iris's own start-up (2 processes)
         state = local_cluster.spawn_controller(Path(tmp), nodes, plan.gpus_per_node, res.device.variant,
                                                tie_to_parent=True, cpu=int(res.cpu), memory=res.memory, disk=res.disk)
+        if imports is not None:
+            imports.join(PREFETCH_JOIN_S)
         click.echo(f"temporary local cluster at {state.url} (pid {state.pid}); it stops when this command ends")
         try:
             yield state.url, True
@@ -100,6 +103,18 @@ def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
             from irisrl.cli.local_reap import reap_job_processes
 
             reap_job_processes(plan.job_id)   # Ray agents/workers that outlive their raylet
+
+
+PREFETCH_JOIN_S = 120.0
+
+
+def _prefetch_sdk() -> Any:
+    """The Iris SDK imported in a background thread (None where it cannot be)."""
+    try:
+        from irisrl.backends.iris_client import prefetch_sdk
+    except ImportError:  # pragma: no cover - the backend's own import reports it later
+        return None
+    return prefetch_sdk()
 
 
 @contextmanager
@@ -210,7 +225,9 @@ def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, e
                            f"({' '.join(snap.pending_reason.split()) or 'no reason given'}); not admitted", err=True)
                 click.echo(f"it was left in place: irisrl status {job_id} / irisrl kill {job_id} --yes", err=True)
                 return Exit.UNKNOWN
-            time.sleep(interval)
+            if progress:
+                progress.idle()
+            time.sleep(progress.poll_interval(interval) if progress else interval)
     except KeyboardInterrupt:
         click.echo(f"\ndetached from {job_id}; it keeps running.", err=True)
         if ephemeral:

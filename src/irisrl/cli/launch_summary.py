@@ -17,23 +17,29 @@ from typing import Any
 
 import click
 
-from irisrl.observe.phases import COLLECTED, ENTERED, STARTED, VALIDATED, PhaseClock
+from irisrl.observe.phases import (COLLECTED, COMMAND_DONE, ENDED, ENTERED, RAY_FORMED, RUNNING, STARTED, VALIDATED,
+                                   PhaseClock)
 from irisrl.util.exitcodes import Exit
 
 PULL_DEADLINE_S = 120.0
+FORMING_POLL_S = 1.0
 
 
 def process_start_time() -> float | None:
     """Wall-clock start of this process (Linux /proc), so `validate` includes interpreter
-    start-up and imports, as a user waits for them. None elsewhere."""
+    start-up and imports, as a user waits for them. None elsewhere.
+
+    /proc/<pid>/stat gives the start in clock ticks since boot; it is placed on the wall clock
+    through CLOCK_BOOTTIME (same origin, sub-tick precision). Not through /proc/stat's
+    `btime`: that is whole seconds, which biased every start (and so `validate` and the
+    total) by up to a second."""
     try:
         fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
         ticks = int(fields[19])          # field 22 (starttime), counted after the `)`
-        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))
-        return boot + ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, StopIteration):
+        since_start = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
         return None
+    return time.time() - since_start if since_start >= 0 else None
 
 
 class LaunchProgress:
@@ -50,6 +56,7 @@ class LaunchProgress:
             self.clock.mark(STARTED, started)
         self.console = console
         self._status: Any = None
+        self._warmed = False
 
     def mark(self, name: str, t: float | None = None) -> None:
         self.clock.mark(name, time.time() if t is None else t)
@@ -61,6 +68,27 @@ class LaunchProgress:
 
     def on_line(self, line: Any) -> None:
         self.clock.observe_line(str(line.data), line.timestamp_ms / 1000.0)
+
+    def poll_interval(self, base: float) -> float:
+        """follow()'s pause: at least FORMING_POLL_S while the ranks form Ray (the longest wait;
+        every mark in it comes from a log line's own Iris timestamp, so slower polls change no
+        phase and leave the shared CPU to `ray start`), `base` otherwise (the job's end is
+        only seen by polling)."""
+        marks = self.clock.marks
+        forming = RUNNING in marks and RAY_FORMED not in marks and COMMAND_DONE not in marks and ENDED not in marks
+        return max(base, FORMING_POLL_S) if forming else base
+
+    def idle(self) -> None:
+        """Called by follow() between polls: once the command is done (the job is ending,
+        the launcher only waits), import what the summary needs, so `logs + health` is
+        only the work itself."""
+        if self._warmed or COMMAND_DONE not in self.clock.marks:
+            return
+        self._warmed = True
+        import rich.table  # noqa: F401
+        import irisrl.observe.analyzer  # noqa: F401
+        import irisrl.observe.pull  # noqa: F401
+        import irisrl.observe.render  # noqa: F401
 
     def __enter__(self) -> "LaunchProgress":
         if self.console is None:
