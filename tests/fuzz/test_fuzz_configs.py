@@ -165,6 +165,22 @@ def json_object(out: str, argv: list[str]) -> dict[str, Any]:
     return payload
 
 
+def run_clean(cfg: Path, text: str, argv: list[str], allowed: set[int]) -> tuple[int, str]:
+    """(exit code, stdout) of ARGV run in-process on TEXT (a mutated config) written to CFG;
+    it must exit cleanly with a code in ALLOWED."""
+    cfg.write_text(text, encoding="utf-8")
+    rc, out, err = run_cli(argv)
+    assert_clean(argv, rc, out, err, allowed)
+    return rc, out
+
+
+def json_verdict(out: str, argv: list[str], rc: int) -> dict[str, Any]:
+    """The --json object of a check (validate, launch --dry-run): ok exactly when it exited 0."""
+    payload = json_object(out, argv)
+    assert payload["ok"] is (rc == 0), argv
+    return payload
+
+
 # IRISRL_FUZZ_EXAMPLES=5000 for a long hunt; the default keeps the whole file near 20 s.
 FUZZ = settings(max_examples=int(os.environ.get("IRISRL_FUZZ_EXAMPLES", "150")), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -182,15 +198,12 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_fuzz_validate_exits_0_or_1_with_findings(scratch: Path, case: tuple[str, str], as_json: bool,
                                                   nodes: str | None, overrides: list[str]) -> None:
     cfg = scratch / "validate.yaml"
-    cfg.write_text(case[1], encoding="utf-8")
-    argv = ["validate", str(cfg), "--workspace", str(WORKSPACE)] + (["--num-nodes", nodes] if nodes else [])
-    argv += [a for o in overrides for a in ("--skyrl_override", o)]
+    argv = ["validate", str(cfg), "--workspace", str(WORKSPACE)]
+    argv += (["--num-nodes", nodes] if nodes else []) + [a for o in overrides for a in ("--skyrl_override", o)]
     argv += ["--json"] if as_json else []
-    rc, out, err = run_cli(argv)
-    assert_clean(argv, rc, out, err, {0, 1})
+    rc, out = run_clean(cfg, case[1], argv, {0, 1})
     if as_json:
-        payload = json_object(out, argv)
-        assert payload["ok"] is (rc == 0), argv
+        payload = json_verdict(out, argv, rc)
         if rc == 1:
             assert any(f["severity"] == "error" for f in payload["findings"]), argv
 
@@ -204,14 +217,11 @@ def test_fuzz_validate_exits_0_or_1_with_findings(scratch: Path, case: tuple[str
 def test_fuzz_launch_dry_run_exits_0_or_1_with_findings(scratch: Path, case: tuple[str, str], as_json: bool,
                                                         nodes: str, extra: list[str]) -> None:
     cfg = scratch / "launch.yaml"
-    cfg.write_text(case[1], encoding="utf-8")
     argv = ["launch", "--rl_config", str(cfg), "--workspace", str(WORKSPACE), "--num-nodes", nodes,
             "--job-name", "fuzz-run", "--dry-run", *extra] + (["--json"] if as_json else [])
-    rc, out, err = run_cli(argv)
-    assert_clean(argv, rc, out, err, {0, 1})
+    rc, out = run_clean(cfg, case[1], argv, {0, 1})
     if as_json:
-        payload = json_object(out, argv)
-        assert payload["ok"] is (rc == 0), argv
+        payload = json_verdict(out, argv, rc)
         if rc == 1:
             assert payload.get("findings"), argv
 
@@ -221,15 +231,12 @@ def test_fuzz_launch_dry_run_exits_0_or_1_with_findings(scratch: Path, case: tup
        from_gpus=st.sampled_from([None, "4", "8", "3"]))
 def test_fuzz_port_exits_0_1_or_64(scratch: Path, case: tuple[str, str], as_json: bool, from_nodes: str | None,
                                    from_gpus: str | None) -> None:
-    cfg = scratch / "jupiter.yaml"
-    cfg.write_text(case[1], encoding="utf-8")
-    out_path = scratch / "ported.yaml"
+    cfg, out_path = scratch / "jupiter.yaml", scratch / "ported.yaml"
     out_path.unlink(missing_ok=True)
     argv = ["port", str(cfg), "-o", str(out_path), "--workspace", str(WORKSPACE)]
     argv += (["--from-num-nodes", from_nodes] if from_nodes else []) + (["--from-gpus-per-node", from_gpus] if from_gpus else [])
     argv += ["--json"] if as_json else []
-    rc, out, err = run_cli(argv)
-    assert_clean(argv, rc, out, err, {0, 1, 64})
+    rc, out = run_clean(cfg, case[1], argv, {0, 1, 64})
     if as_json and rc != 64:
         payload = json_object(out, argv)
         assert payload["written"] is out_path.exists(), argv
@@ -243,11 +250,9 @@ def test_fuzz_port_exits_0_1_or_64(scratch: Path, case: tuple[str, str], as_json
 def test_fuzz_smoke_config_exits_0_1_or_64(scratch: Path, case: tuple[str, str], nodes: str | None,
                                            steps: str | None) -> None:
     cfg = scratch / "real.yaml"
-    cfg.write_text(case[1], encoding="utf-8")
     argv = ["smoke-config", str(cfg), "-o", str(scratch / "smoke.yaml"), "--workspace", str(WORKSPACE), "--json"]
     argv += (["--nodes", nodes] if nodes else []) + (["--max-steps", steps] if steps else [])
-    rc, out, err = run_cli(argv)
-    assert_clean(argv, rc, out, err, {0, 1, 64})
+    rc, out = run_clean(cfg, case[1], argv, {0, 1, 64})
     if rc != 64:
         json_object(out, argv)
 
