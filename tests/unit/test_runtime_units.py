@@ -255,3 +255,117 @@ def test_waiting_worker_makes_one_request_per_poll(tmp_path: Path) -> None:
         worker.wait_for_head(timeout=60)                  # no head for a simulated minute
     polls = store.requests - 1                            # minus the hello
     assert 55 <= polls <= 68                              # ~1 GET per (jittered) second, nothing more
+
+
+# --check-model-config: config.json only, from a local dir, a fake HF cache, or a fake hub fetch
+
+def _fake_hub_cache(root: Path, repo: str, revision: str = "abc123", with_ref: bool = True) -> Path:
+    repo_dir = root / ("models--" + repo.replace("/", "--"))
+    snap = repo_dir / "snapshots" / revision
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text(json.dumps({"model_type": "qwen2"}))
+    if with_ref:
+        (repo_dir / "refs").mkdir()
+        (repo_dir / "refs" / "main").write_text(revision)
+    return snap / "config.json"
+
+
+def _no_fetch(repo: str) -> str:
+    raise AssertionError(f"must not download {repo}")
+
+
+def test_model_config_from_local_dir_and_missing_dir(tmp_path: Path) -> None:
+    from irisrl.runtime.model_config import resolve_model_config
+
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "config.json").write_text('{"model_type": "llama"}')
+    ok = resolve_model_config(str(tmp_path / "m"), local=False, fetch=_no_fetch)
+    assert ok.ok and "local dir" in ok.detail and "llama" in ok.detail
+    bad = resolve_model_config(str(tmp_path / "nope"), local=True, fetch=_no_fetch)
+    assert not bad.ok and "no config.json" in bad.detail and str(tmp_path / "nope") in bad.detail
+
+
+def test_model_config_found_in_each_hf_cache_layout(tmp_path: Path) -> None:
+    from irisrl.runtime.model_config import resolve_model_config
+
+    _fake_hub_cache(tmp_path / "hubcache", "Qwen/Qwen2.5-0.5B")
+    _fake_hub_cache(tmp_path / "hfhome" / "hub", "org/other", with_ref=False)
+    _fake_hub_cache(tmp_path / "xdg" / "huggingface" / "hub", "org/third")
+    for env, repo in [({"HF_HUB_CACHE": str(tmp_path / "hubcache")}, "Qwen/Qwen2.5-0.5B"),
+                      ({"HF_HOME": str(tmp_path / "hfhome")}, "org/other"),
+                      ({"XDG_CACHE_HOME": str(tmp_path / "xdg")}, "org/third")]:
+        got = resolve_model_config(repo, local=False, env=env, fetch=_no_fetch)
+        assert got.ok and not got.skipped and "HF cache" in got.detail and "qwen2" in got.detail, (env, got)
+
+
+def test_model_config_prefers_refs_main_snapshot(tmp_path: Path) -> None:
+    from irisrl.runtime.model_config import cached_config
+
+    want = _fake_hub_cache(tmp_path, "org/m", revision="zzz")
+    other = tmp_path / "models--org--m" / "snapshots" / "aaa"
+    other.mkdir()
+    (other / "config.json").write_text("{}")
+    assert cached_config("org/m", [str(tmp_path)]) == str(want)
+
+
+def test_model_config_uncached_hf_id_is_skipped_offline_in_local_mode(tmp_path: Path) -> None:
+    from irisrl.runtime.model_config import resolve_model_config
+
+    got = resolve_model_config("Qwen/Qwen2.5-0.5B", local=True, env={"HF_HOME": str(tmp_path)}, fetch=_no_fetch)
+    assert got.ok and got.skipped and "skipped (offline local mode)" in got.detail
+
+
+def test_model_config_fetched_off_local_mode_with_a_deadline(tmp_path: Path) -> None:
+    from irisrl.runtime.model_config import resolve_model_config
+
+    def fetch(repo: str) -> str:
+        path = tmp_path / "got.json"
+        path.write_text('{"model_type": "qwen3"}')
+        return str(path)
+
+    env = {"HF_HOME": str(tmp_path / "empty")}
+    assert resolve_model_config("org/m", local=False, env=env, fetch=fetch).detail.endswith("(HF hub, model_type qwen3)")
+
+    def gone(repo: str) -> str:
+        raise RuntimeError("404 Repository Not Found")
+
+    failed = resolve_model_config("org/m", local=False, env=env, fetch=gone)
+    assert not failed.ok and "org/m" in failed.detail and "404" in failed.detail
+    started = time.monotonic()
+    stalled = resolve_model_config("org/m", local=False, timeout=0.3, env=env, fetch=lambda r: time.sleep(5) or "")
+    assert not stalled.ok and "within 0.3 s" in stalled.detail and time.monotonic() - started < 2
+
+
+def test_node_checks_name_rank_and_model_when_config_does_not_resolve(tmp_path: Path, capsys, monkeypatch) -> None:
+    from irisrl.runtime.node_checks import NodeCheckError, run_node_checks
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    me = identity_from_env({**ENV, "IRIS_TASK_ID": "/a/job/1"})
+    run_node_checks(me, 4, True, {}, None, "Qwen/Qwen2.5-0.5B")
+    assert "skipped (offline local mode)" in capsys.readouterr().out
+    with pytest.raises(NodeCheckError, match=r"rank 1/4: model .*missing: no config.json"):
+        run_node_checks(me, 4, True, {}, None, str(tmp_path / "missing"))
+    _fake_hub_cache(tmp_path / "hf" / "hub", "Qwen/Qwen2.5-0.5B")
+    run_node_checks(me, 4, True, {}, None, "Qwen/Qwen2.5-0.5B")
+    assert "model config ok (HF cache" in capsys.readouterr().out
+
+
+def test_plan_passes_check_model_config_to_rehearsals_only(tmp_path: Path, monkeypatch) -> None:
+    from irisrl.plan.build import LaunchOptions, build_plan
+
+    configs = Path(__file__).resolve().parents[2] / "examples" / "configs"
+
+    def argv(cfg: str, **kw) -> tuple[str, ...]:
+        opts = LaunchOptions(rl_config=str(configs / cfg), dry_run=True, train_data='["DCAgent/tasks"]',
+                             workspace=str(configs.parent / "workspace"),
+                             environ={"IRISRL_USER": "alice"}, **kw)
+        plan, findings, _ = build_plan(opts)
+        assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
+        return plan.runtime_argv
+
+    local = argv("smoke_colocated.yaml", local=True)
+    assert local[local.index("--check-model-config") + 1] == "Qwen/Qwen3-0.6B"
+    rehearse = argv("dense8b_disagg.yaml", rehearse=True)
+    assert rehearse[rehearse.index("--check-model-config") + 1] == "Qwen/Qwen3-8B"
+    assert "--check-model-config" not in argv("dense8b_disagg.yaml")

@@ -323,6 +323,9 @@ def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Res
         argv += ["--park-interval", str(LOCAL_PARK_INTERVAL_S)]
     if options.effective_role == "rehearsal":
         argv += ["--node-checks"]  # GPUs visible, train data present, before Ray
+        if model_path:  # config.json only, never weights; locally the task's cwd is its own dir
+            local_dir = options.local and not is_hf_id(model_path)
+            argv += ["--check-model-config", os.path.abspath(os.path.expanduser(model_path)) if local_dir else model_path]
     if resolved.train_data:
         argv += ["--train-data", json.dumps(list(resolved.train_data))]
     if options.skyrl_ref:

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from irisrl.runtime.identity import Identity, IdentityError, identity_from_env
 from irisrl.runtime.log import line_buffered, say
 from irisrl.runtime.node_checks import NodeCheckError, run_node_checks
-from irisrl.runtime.ray_node import RayNode, RayNodeError, RealRayNode, wrap_pdeathsig
+from irisrl.runtime.ray_node import RayNode, RayNodeError, RealRayNode, loopback_env, wrap_pdeathsig
 from irisrl.runtime.rendezvous import HeadRendezvous, RendezvousError, WorkerRendezvous
 from irisrl.runtime.skyrl_ref import SkyrlRefError, checkout
 from irisrl.runtime.staging import StagingError, parse_train_data, prestage_model, stage_train_data
@@ -65,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--local", action="store_true",
                    help="several nodes on one host: free ports, fake GPUs, Ray temp dir under the task dir")
     p.add_argument("--node-checks", action="store_true", help="check GPUs visible, train data present, model config")
+    p.add_argument("--check-model-config", metavar="ID_OR_PATH",
+                   help="node check: the model's config.json resolves (local dir, HF cache, else HF hub; "
+                        "no weights; skipped for an uncached HF id in --local mode)")
+    p.add_argument("--model-config-timeout", type=float, default=120.0, help="deadline of the config.json download")
     p.add_argument("--poll-interval", type=float, default=1.0, help="store poll interval (bounded; +-10%% jitter)")
     p.add_argument("--park-interval", type=float, default=5.0,
                    help="store poll interval of a joined worker waiting for the done marker")
@@ -119,8 +123,9 @@ def prepare_node(ctx: Context) -> None:
     model_path = None
     if a.prestage_model:
         model_path = prestage_model(a.prestage_model, a.prestage_attempts, a.prestage_timeout)
-    if a.node_checks:
-        run_node_checks(me, a.gpus_per_node, a.local, landed, model_path)
+    if a.node_checks or a.check_model_config:
+        run_node_checks(me, a.gpus_per_node, a.local, landed, model_path,
+                        a.check_model_config, a.model_config_timeout)
 
 
 def _alive_line(ctx: Context, alive: dict[int, str]) -> None:
@@ -368,6 +373,8 @@ def run(argv: list[str]) -> int:
     if me.is_head and not command:
         say("ERROR: rank 0 needs a command after `--` (the trainer or the rehearsal)")
         return EXIT_USAGE
+    if args.local:
+        loopback_env()   # Ray servers, ray.init and CMD stay on 127.0.0.1 (ray_node.py says why)
     ctx = Context(args, me, command, os.environ.get("IRIS_WORKDIR") or os.getcwd())
     say(f"Runtime controller rank {me.rank}/{me.num_tasks} on {me.host} (task {me.task_id})")
     try:

@@ -8,6 +8,7 @@ import subprocess
 
 from irisrl.runtime.identity import Identity
 from irisrl.runtime.log import say
+from irisrl.runtime.model_config import resolve_model_config
 
 
 class NodeCheckError(RuntimeError):
@@ -24,7 +25,8 @@ def visible_gpus() -> int | None:
 
 
 def run_node_checks(me: Identity, gpus_per_node: int | None, local: bool,
-                    landed: dict[str, str], model_path: str | None) -> None:
+                    landed: dict[str, str], model_path: str | None,
+                    model_config: str | None = None, model_timeout: float = 120.0) -> None:
     problems, facts = [], []
     if local:
         facts.append(f"gpus {gpus_per_node} fake (local mode)")
@@ -44,6 +46,9 @@ def run_node_checks(me: Identity, gpus_per_node: int | None, local: bool,
             problems.append(f"model snapshot at {model_path} has no config.json")
         else:
             facts.append("model config ok")
+    if model_config:
+        check = resolve_model_config(model_config, local, model_timeout)
+        (facts if check.ok else problems).append(check.detail)
     if problems:
         raise NodeCheckError(f"node checks failed on rank {me.rank}/{me.num_tasks}: " + "; ".join(problems))
     say(f"Node checks ok (rank {me.rank}/{me.num_tasks}): {', '.join(facts) or 'nothing to check'}")

@@ -9,6 +9,9 @@ controller can stop exactly the processes it started (never a host-wide `ray sto
 - Local mode: every port chosen free, fake GPUs (--num-gpus), a small object store, and
   the temp dir under the task's own directory (through a short /tmp symlink when the path
   is too long for Ray's unix sockets, which must stay under ~107 characters).
+- Local mode stays on loopback (see loopback_env): Ray 2.60 turns --node-ip-address=127.0.0.1
+  into the host's routable IP, and its GCS, raylet and agents then listen on every interface;
+  given a node IP of literally 127.0.0.1 they listen on 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -36,6 +39,16 @@ PDEATHSIG_LAUNCHER = (
     "ctypes.CDLL(ctypes.util.find_library('c'),use_errno=True).prctl(1,signal.SIGKILL,0,0,0);"
     "os.execvp(sys.argv[1],sys.argv[1:])"
 )
+# Ray's own switch (ray_constants.ENABLE_RAY_CLUSTER) that makes it resolve "this node" to
+# 127.0.0.1 instead of the routable IP; read at `import ray`, so set before any Ray import.
+LOOPBACK_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+# With that switch `ray start --address` refuses to join ("multi-node not supported"): a worker
+# node runs Ray's CLI with the check passed and 127.0.0.1 kept as given (Ray 2.60 names).
+LOOPBACK_WORKER_CLI = (
+    "import sys;import ray._private.ray_constants as c,ray._private.services as s;"
+    "c.ENABLE_RAY_CLUSTER=True;s.resolve_ip_for_localhost=lambda h:h;"
+    "from ray.scripts.scripts import main;sys.argv=['ray',*sys.argv[1:]];sys.exit(main())"
+)
 
 
 class RayNodeError(RuntimeError):
@@ -55,6 +68,15 @@ def wrap_pdeathsig(argv: list[str]) -> list[str]:
     if sys.platform != "linux":
         return argv
     return [sys.executable, "-c", PDEATHSIG_LAUNCHER, *argv]
+
+
+def loopback_env() -> None:
+    """Local mode: this process (ray.init in the controller) and its children (ray start, CMD)
+    resolve the local node to 127.0.0.1, so every Ray server binds loopback only."""
+    os.environ.update(LOOPBACK_ENV)
+    constants = sys.modules.get("ray._private.ray_constants")
+    if constants is not None:   # Ray already imported here (tests, bench): its copy too
+        constants.ENABLE_RAY_CLUSTER = False
 
 
 def temp_alias(path: str) -> str:
@@ -135,9 +157,14 @@ class RealRayNode:
     _address: str = ""
     _temp_arg: str = ""
 
+    def _ray_cli(self, head: bool) -> list[str]:
+        if self.local and not head:
+            return [sys.executable, "-c", LOOPBACK_WORKER_CLI]
+        return [self.ray_bin]
+
     def _argv(self, head: bool) -> list[str]:
         labels = json.dumps({RANK_LABEL: str(self.rank), NONCE_LABEL: self.nonce})
-        argv = [self.ray_bin, "start", "--block", "--disable-usage-stats", f"--labels={labels}"]
+        argv = [*self._ray_cli(head), "start", "--block", "--disable-usage-stats", f"--labels={labels}"]
         if head:
             argv += ["--head", "--include-dashboard=false"]
         if self.local:
@@ -152,7 +179,7 @@ class RealRayNode:
         return argv
 
     def _launch(self, argv: list[str], what: str) -> None:
-        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", **(LOOPBACK_ENV if self.local else {}))
         started = threading.Event()
         self._proc = subprocess.Popen(wrap_pdeathsig(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                       text=True, bufsize=1, env=env, start_new_session=True)
@@ -179,6 +206,8 @@ class RealRayNode:
                 raise RayNodeError(f"{what} did not report 'Ray runtime started.' within {self.start_timeout:g} s")
 
     def start_head(self, host: str, port: int | None) -> str:
+        if self.local:
+            loopback_env()   # also for the drivers this process starts (rehearsal, tests)
         port = usable_port(port) if self.local else (port or 6379)
         self._launch(self._argv(head=True) + [f"--port={port}", f"--node-ip-address={host}"],
                      f"ray start --head (port {port})")
@@ -189,10 +218,14 @@ class RealRayNode:
         """Join the head at address, advertising this node's own host (IRIS_ADVERTISE_HOST;
         default: the head's host in local mode, Ray's own detection otherwise)."""
         host = host or (address.rsplit(":", 1)[0] if self.local else None)
+        if self.local:
+            loopback_env()
         argv = self._argv(head=False) + [f"--address={address}"] + ([f"--node-ip-address={host}"] if host else [])
         self._launch(argv, f"ray start --address={address}")
 
     def alive(self) -> dict[int, str]:
+        if self.local:
+            loopback_env()   # before `import ray`: its constants are read at import
         import ray  # lazy: only the head asks Ray for its nodes
 
         if not self._connected:

@@ -99,6 +99,13 @@ def _hf_snapshot(model: str) -> str:
     return snapshot_download(repo_id=model)
 
 
+def hf_config_download(repo_id: str) -> str:
+    """Only the model's config.json into this node's HF cache (rehearsal node checks)."""
+    from huggingface_hub import hf_hub_download  # lazy; ships in the gpu-rl image
+
+    return hf_hub_download(repo_id=repo_id, filename="config.json")
+
+
 def prestage_model(model: str, attempts: int = 4, timeout: float = 1800.0,
                    fetch: Callable[[str], str] = _hf_snapshot, sleep: Callable[[float], None] = time.sleep) -> str:
     """Download the model snapshot into this node's HF cache, retrying transient failures
