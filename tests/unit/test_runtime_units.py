@@ -313,6 +313,10 @@ def test_model_config_uncached_hf_id_is_skipped_offline_in_local_mode(tmp_path: 
 
     got = resolve_model_config("Qwen/Qwen2.5-0.5B", local=True, env={"HF_HOME": str(tmp_path)}, fetch=_no_fetch)
     assert got.ok and got.skipped and "skipped (offline local mode)" in got.detail
+    uri = resolve_model_config("s3://bucket/models/m", local=False, fetch=_no_fetch)
+    assert uri.ok and uri.skipped and "is a URI" in uri.detail
+    odd = resolve_model_config("not an id", local=False, fetch=_no_fetch)
+    assert not odd.ok and "neither a local directory nor an HF repo id" in odd.detail
 
 
 def test_model_config_fetched_off_local_mode_with_a_deadline(tmp_path: Path) -> None:

@@ -79,6 +79,8 @@ def resolve_model_config(model: str, local: bool, timeout: float = 120.0,
         if os.path.isfile(found):
             return _parsed(model, found, "local dir")
         return ConfigCheck(False, f"model {model}: no {CONFIG} at {found}")
+    if "://" in model:   # an object-store URI: the trainer's loader resolves it, not this check
+        return ConfigCheck(True, f"model config skipped: {model} is a URI, not checked here", skipped=True)
     if not HF_REPO_ID.match(model):
         return ConfigCheck(False, f"model {model}: neither a local directory nor an HF repo id (org/name)")
     cached = cached_config(model, hub_cache_dirs(env))
