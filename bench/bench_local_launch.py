@@ -12,7 +12,11 @@
   alive nodes; then the process trees are killed (never a host-wide `ray stop`).
 
 irisrl's own overhead = launch total - (local controller start + Iris `job run` wall time)
-- Ray N-node bring-up. Medians of --rounds runs.
+- Ray N-node bring-up. Medians of --rounds runs. Also per run: the sum of the phases that are
+irisrl's alone (validate, submit, rehearsal, logs + health), the time from the summary to the
+command's exit (the temporary cluster's stop and the process reap), and the launcher
+process's own CPU seconds (the Iris CLI's, for `iris job run`), steadier than wall time on a
+shared machine.
 
     .venv/bin/python bench/bench_local_launch.py [--rounds 3] [--nodes 2 4]
 """
@@ -24,6 +28,7 @@ import contextlib
 import io
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,13 +41,25 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
+# The phases that are irisrl's alone (no Iris scheduling, no `ray start`, no gang inside).
+OWN_PHASES = ("validate", "submit", "rehearsal", "logs + health")
 FOUR_NODE_OVERRIDES = ["++trainer.placement.policy_num_nodes={n}", "++trainer.placement.ref_num_nodes={n}",
                        "++trainer.train_batch_size={b}", "++trainer.policy_mini_batch_size={b}",
                        "++trainer.eval_batch_size={b}"]
 
 
+# `irisrl` run as `python -c SELF_CPU_WRAPPER launch ...`: the same entry point, plus one stderr
+# line with the launcher process's own CPU (user, sys) at exit -- its children (the local
+# controller, tasks, Ray) are not in it.
+SELF_CPU_WRAPPER = ("import atexit, resource, sys\n"
+                    "atexit.register(lambda: print('IRISRL_SELF_CPU %.3f %.3f' % "
+                    "resource.getrusage(resource.RUSAGE_SELF)[:2], file=sys.stderr))\n"
+                    "sys.argv = ['irisrl'] + sys.argv[1:]\n"
+                    "from irisrl.cli.main import main\nmain()\n")
+
+
 def launch_argv(nodes: int) -> list[str]:
-    argv = [str(BIN / "irisrl"), "launch", "--local", "--rl_config", "examples/configs/smoke_colocated.yaml",
+    argv = [sys.executable, "-c", SELF_CPU_WRAPPER, "launch", "--local", "--rl_config", "examples/configs/smoke_colocated.yaml",
             "--workspace", "examples/workspace", "--num-nodes", str(nodes), "--max-retries", "0"]
     if nodes != 2:   # the smoke example is 2 nodes; scale its placement and batch to N nodes
         for o in FOUR_NODE_OVERRIDES:
@@ -70,7 +87,12 @@ def irisrl_run(nodes: int) -> dict:
         summary = json.loads(next((tmp / "traces").glob("*/summary.json")).read_text())
     phases = {p["name"]: p["seconds"] for p in summary["phases"]}
     missed = [p["name"] for p in summary["phases"] if p["seconds"] is None]
-    return {"wall_s": wall, "total_s": summary["total_s"], **phases, **({"missed": missed} if missed else {})}
+    cpu = next((sum(map(float, ln.split()[1:3])) for ln in proc.stderr.splitlines()
+                if ln.startswith("IRISRL_SELF_CPU ")), None)
+    own = sum(phases.get(k) or 0.0 for k in OWN_PHASES)
+    return {"wall_s": wall, "total_s": summary["total_s"], **phases, "own_phases_s": own,
+            "after_summary_s": wall - summary["total_s"], "launcher_cpu_s": cpu,
+            **({"missed": missed} if missed else {})}
 
 
 def iris_run(nodes: int) -> dict:
@@ -86,17 +108,20 @@ def iris_run(nodes: int) -> dict:
             ws.mkdir()
             (ws / "f.txt").write_text("x")
             t1 = time.perf_counter()
+            cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             proc = subprocess.run([str(BIN / "iris"), "--controller-url", state.url, "job", "run", "--replicas",
                                    str(nodes), "--gpu", "H100x8", "--enable-extra-resources", "--cpu", "48",
                                    "--memory", "512GB", "--disk", "512GB", "--job-name", f"bare-{uuid.uuid4().hex[:6]}",
                                    "--user", "bench", "--", "true"],
                                   cwd=ws, env=clean_env(tmp), capture_output=True, text=True, timeout=300)
             run = time.perf_counter() - t1
+            cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cli_cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
             if proc.returncode != 0:
                 raise SystemExit(f"iris job run exited {proc.returncode}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
         finally:
             local_cluster.stop_process_group(state.pid)
-    return {"controller_up_s": up, "job_run_s": run, "total_s": up + run}
+    return {"controller_up_s": up, "job_run_s": run, "total_s": up + run, "iris_cli_cpu_s": cli_cpu}
 
 
 def ray_run(nodes: int) -> dict:

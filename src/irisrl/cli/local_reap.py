@@ -33,11 +33,14 @@ def job_processes(job_id: str, proc: Path = Path("/proc")) -> list[int]:
     return found
 
 
-def reap_job_processes(job_id: str, grace_s: float = 3.0, settle_s: float = 0.5,
+def reap_job_processes(job_id: str, grace_s: float = 3.0, settle_s: float = 1.0,
                        deadline_s: float = 20.0) -> list[int]:
     """End every process of this job (SIGTERM, SIGKILL after `grace_s`), scanning again until
     none has appeared for `settle_s` (a raylet being killed may still have spawned an agent);
-    bounded by `deadline_s`. Returns the PIDs it ended."""
+    bounded by `deadline_s`. Returns the PIDs it ended.
+
+    A first scan that finds none ends it at once (the normal end of a launch): every process
+    of the job carries the id, so with none alive none is left to start another."""
     ended: set[int] = set()
     end = time.monotonic() + deadline_s
     quiet_since: float | None = None
@@ -48,6 +51,8 @@ def reap_job_processes(job_id: str, grace_s: float = 3.0, settle_s: float = 0.5,
             _terminate(pids, grace_s)
             ended.update(pids)
             continue
+        if not ended:
+            break
         quiet_since = quiet_since or time.monotonic()
         if time.monotonic() - quiet_since >= settle_s:
             break
