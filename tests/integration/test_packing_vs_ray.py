@@ -7,11 +7,9 @@ identical nodes in hash order, the simulator by rank)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -24,25 +22,7 @@ from irisrl.config.packing import simulate  # noqa: E402
 from irisrl.config.placement import PlacementGroup, placement_groups  # noqa: E402
 
 pytestmark = pytest.mark.slow
-NODES, GPN = 2, 4
-
-
-@pytest.fixture(scope="module")
-def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from irisrl.runtime.ray_node import RealRayNode
-
-    root = tmp_path_factory.mktemp("ray")
-    ray_bin = str(Path(sys.executable).parent / "ray")
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    head = RealRayNode(0, "n0", GPN, True, str(root / "n0"), 120, ray_bin)
-    worker = RealRayNode(1, "n1", GPN, True, str(root / "n1"), 120, ray_bin)
-    address = head.start_head("127.0.0.1", None)
-    try:
-        worker.join(address)
-        yield address
-    finally:
-        worker.stop()
-        head.stop()
+NODES, GPN = 2, 4   # the ray_two_nodes fixture (conftest.py): 2 Ray nodes x 4 fake GPUs
 
 
 def rehearse(tmp_path: Path, address: str, groups: tuple[PlacementGroup, ...], timeout: float) -> tuple[int, str]:
@@ -83,8 +63,8 @@ SEQUENCES = {
 
 
 @pytest.mark.parametrize("name", sorted(SEQUENCES))
-def test_simulator_matches_ray(name: str, ray_address: str, tmp_path: Path) -> None:
-    same_as_ray(tmp_path, ray_address, SEQUENCES[name])
+def test_simulator_matches_ray(name: str, ray_two_nodes: str, tmp_path: Path) -> None:
+    same_as_ray(tmp_path, ray_two_nodes, SEQUENCES[name])
 
 
 def _scaled_dense(strict_spread: bool) -> dict:
@@ -97,10 +77,10 @@ def _scaled_dense(strict_spread: bool) -> dict:
 
 
 @pytest.mark.parametrize("strict_spread", [False, True])
-def test_topo_placement_agrees_with_the_rehearsal(strict_spread: bool, ray_address: str, tmp_path: Path) -> None:
+def test_topo_placement_agrees_with_the_rehearsal(strict_spread: bool, ray_two_nodes: str, tmp_path: Path) -> None:
     findings, ctx = run_config(_scaled_dense(strict_spread), tmp_path, num_nodes=NODES, gpus_per_node=GPN)
     groups = placement_groups(ctx.view, ctx.raw, GPN, ctx.budget.num_inference_engines)
-    rc, line = rehearse(tmp_path, ray_address, groups, timeout=30 if strict_spread else 5)
+    rc, line = rehearse(tmp_path, ray_two_nodes, groups, timeout=30 if strict_spread else 5)
     hits = [f for f in findings if f.rule == "TOPO-PLACEMENT"]
     if strict_spread:
         assert rc == 0 and not hits, (line, [f.to_dict() for f in hits])
