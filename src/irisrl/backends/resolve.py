@@ -112,7 +112,10 @@ def default_cluster_config(profile_name: str = "cw-us-east-02a") -> str:
         from iris.cli.connect import IRIS_CLUSTER_CONFIG_DIRS
     except ImportError:  # pragma: no cover - marin-iris not installed
         IRIS_CLUSTER_CONFIG_DIRS = ("~/.config/marin/clusters",)
-    for d in IRIS_CLUSTER_CONFIG_DIRS:
+    # The runbook's places first: a marin checkout next to the operator's repos.
+    marin_roots = ["~/Documents/marin"] + ([os.environ["MARIN_ROOT"]] if os.environ.get("MARIN_ROOT") else [])
+    dirs = [f"{root}/lib/iris/config" for root in marin_roots] + list(IRIS_CLUSTER_CONFIG_DIRS)
+    for d in dirs:
         candidate = Path(d).expanduser() / f"{profile_name}.yaml"
         if candidate.exists():
             return str(candidate)
