@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         rc = exc.exit_code
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        rc = 130
+        rc = Exit.INTERRUPTED
     except BrokenPipeError:
         rc = Exit.OK
     sys.exit(int(rc or 0))

@@ -11,3 +11,4 @@ class Exit(IntEnum):
     ACTIVE = 4      # job pending or running (status only)
     WATCHDOG_KILL = 5  # the watchdog saw a KILL verdict (watch only)
     USAGE = 64      # usage error (bad flags)
+    INTERRUPTED = 130  # Ctrl-C: launch/watch detach; the job keeps running
