@@ -175,14 +175,15 @@ class Masker:
     """Replaces secret values of the plan's env in anything irisrl prints."""
 
     def __init__(self, plan: Any) -> None:
+        from irisrl.config.masking import secret_values
+
         secret = set(plan.secret_env_keys)
-        self.values = sorted((v for k, v in plan.env.items() if k in secret and len(str(v)) >= 4), key=len,
-                             reverse=True)
+        self.values = secret_values(v for k, v in plan.env.items() if k in secret)
 
     def __call__(self, text: str) -> str:
-        for v in self.values:
-            text = text.replace(v, "***")
-        return text
+        from irisrl.config.masking import mask_text
+
+        return mask_text(text, self.values)
 
 
 # A local gang is admitted in seconds; one still pending after this will not be (remote gangs

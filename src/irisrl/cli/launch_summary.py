@@ -137,7 +137,8 @@ def collect_and_summarize(backend: Any, job_id: str, plan: Any, progress: Launch
     report, problems = None, []
     try:
         replay_task_lines(backend, job_id, progress.clock)
-        manifest = LogPuller(JobBoundAdapter(_BoundJob(backend, job_id)), job_id, out).pull_once(PULL_DEADLINE_S)
+        manifest = LogPuller(JobBoundAdapter(_BoundJob(backend, job_id)), job_id, out,
+                             mask=plan_masker(plan)).pull_once(PULL_DEADLINE_S)
         problems = list(manifest.get("problems", []))
         mask_secret_values(out, plan)
         report = _health(out, plan)
@@ -167,19 +168,26 @@ def replay_task_lines(backend: Any, job_id: str, clock: PhaseClock, page: int = 
             since = lines[-1].timestamp_ms   # fetch_logs includes this ms: its lines come again (marks are first-wins)
 
 
+def plan_masker(plan: Any) -> Any:
+    """irisrl.config.masking's Masker for the plan's secret env values plus the operator's
+    allowlisted ones (the same values `logs JOB` masks)."""
+    from irisrl.config.masking import Masker, operator_secret_values
+
+    secret = set(getattr(plan, "secret_env_keys", ()) or ())
+    values = [v for k, v in (getattr(plan, "env", {}) or {}).items() if k in secret]
+    return Masker([*values, *operator_secret_values(strict=False)])
+
+
 def mask_secret_values(out: Path, plan: Any) -> None:
     """The pulled logs are saved files: a secret value a task printed is replaced by *** there
-    too, as in everything irisrl prints (launch_submit.Masker)."""
-    secret = set(getattr(plan, "secret_env_keys", ()) or ())
-    values = sorted({str(v).encode() for k, v in (getattr(plan, "env", {}) or {}).items()
-                     if k in secret and len(str(v)) >= 4}, key=len, reverse=True)
-    if not values:
+    too, as in everything irisrl prints (the puller masks as it writes; this pass is kept for
+    files written by anything else)."""
+    mask = plan_masker(plan)
+    if not mask:
         return
     for path in out.glob("*.log"):
         data = path.read_bytes()
-        masked = data
-        for value in values:
-            masked = masked.replace(value, b"***")
+        masked = mask(data)
         if masked != data:
             path.write_bytes(masked)
 

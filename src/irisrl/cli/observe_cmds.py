@@ -93,6 +93,20 @@ def _target(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {k: kwargs.get(k) for k in ("local", "controller_url", "cluster_config")}
 
 
+def _secrets_env_option(fn: Any) -> Any:
+    return flag("secrets-env", default=None, metavar="FILE",
+                help="Mask the allowlisted secrets of this dotenv file too, besides the environment's "
+                     "[default: $DC_AGENT_SECRET_ENV].")(fn)
+
+
+def _log_mask(secrets_env: str | None) -> Any:
+    """Masks, in pulled lines, every secret value launch would have forwarded: the operator's
+    environment and secrets file (the ledger keeps only the masked plan)."""
+    from irisrl.config.masking import operator_masker
+
+    return operator_masker(secrets_env)
+
+
 # ---- health -----------------------------------------------------------------------------------
 HEALTH_EPILOG = """\b
 Examples:
@@ -124,11 +138,13 @@ Exit codes: 0 NO-KILL, 1 KILL, 3 unreadable input or logs not fetchable, 64 usag
       help="State file: resume from the saved byte offsets (only new bytes are read) and save back.")
 @flag("wedge-ratio", type=click.FloatRange(min=1.0), default=4.0, help="Waiting >= this x max(Running, 1) is a queue.")
 @flag("wedge-window", type=click.FloatRange(min=1.0), default=60.0, help="Seconds of log time a wedge must last.")
+@_secrets_env_option
 @json_flag
 @_target_options
 @click.pass_context
 def health(ctx: click.Context, job: str | None, logs: tuple[str, ...], plan_path: str | None, trials_dir: str | None,
-           state_path: str | None, wedge_ratio: float, wedge_window: float, as_json: bool, **target: Any) -> None:
+           state_path: str | None, wedge_ratio: float, wedge_window: float, secrets_env: str | None, as_json: bool,
+           **target: Any) -> None:
     """KILL / NO-KILL verdict from a run's logs, with the evidence for every rung."""
     from irisrl.observe.ladder import LadderConfig
 
@@ -140,7 +156,7 @@ def health(ctx: click.Context, job: str | None, logs: tuple[str, ...], plan_path
         plan = _load_plan(plan_path, None)
         analyzer, problems = _analyze_logs(logs, plan, config, state_path), []
     else:
-        analyzer, problems, plan = _analyze_job(job or "", plan_path, config, _target(target))
+        analyzer, problems, plan = _analyze_job(job or "", plan_path, config, _target(target), _log_mask(secrets_env))
     trials = _trials(trials_dir or (plan or {}).get("trials_dir"), explicit=bool(trials_dir))
     report = analyzer.verdict(trials_completed=trials)
     report.reasons.extend(f"logs incomplete: {p}" for p in problems)
@@ -180,14 +196,15 @@ def _analyze_logs(logs: tuple[str, ...], plan: dict | None, config: Any, state_p
     return analyzer
 
 
-def _analyze_job(job: str, plan_path: str | None, config: Any, target: dict[str, Any]) -> tuple[Any, list[str], Any]:
+def _analyze_job(job: str, plan_path: str | None, config: Any, target: dict[str, Any],
+                 mask: Any) -> tuple[Any, list[str], Any]:
     from irisrl.observe.analyzer import Analyzer
     from irisrl.observe.pull import feed_job
 
     with _job_source(job, target) as (job_id, source):
         plan = _load_plan(plan_path, job_id)
         analyzer = Analyzer(plan, config)
-        problems = feed_job(source, job_id, analyzer.feed)
+        problems = feed_job(source, job_id, analyzer.feed, mask=mask)
     if not analyzer.state.sources:
         problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)")
     return analyzer, problems, plan
@@ -214,6 +231,8 @@ Examples:
 Writes one file per task and attempt (task-<i>.attempt-<a>.log), combined.log (each line
 prefixed `[<i>/<a>] `; `irisrl health --log` and `progress --log` read it) and manifest.json
 (lines, bytes and pages per file, what could not be fetched). The whole history, paged.
+Secret values (the allowlist's, from the environment and --secrets-env /
+$DC_AGENT_SECRET_ENV, and IRISRL_S3_SECRET_ACCESS_KEY) are saved as ***.
 
 \b
 Exit codes: 0 everything fetched, 3 something could not be fetched (listed), 64 usage error.
@@ -226,18 +245,20 @@ Exit codes: 0 everything fetched, 3 something could not be fetched (listed), 64 
 @click.option("--follow", "-f", is_flag=True, help="Keep pulling new lines until the job ends.")
 @flag("interval", type=click.FloatRange(min=1.0), default=30.0, help="Seconds between pulls with --follow.")
 @flag("max-follow", type=click.FloatRange(min=1.0), default=12 * 3600.0, help="Stop following after this many seconds.")
+@_secrets_env_option
 @json_flag
 @_target_options
 @click.pass_context
 def logs(ctx: click.Context, job: str, out: str | None, follow: bool, interval: float, max_follow: float,
-         as_json: bool, **target: Any) -> None:
+         secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """Pull a job's whole log history (every task and attempt) into a directory."""
     from irisrl.observe.pull import LogPuller, default_out_dir
 
+    mask = _log_mask(secrets_env)
     with _job_source(job, _target(target)) as (job_id, source):
         out_dir = Path(out) if out else default_out_dir(job_id)
         with _progress_bar(as_json) as on_progress:
-            puller = LogPuller(source, job_id, out_dir, on_progress)
+            puller = LogPuller(source, job_id, out_dir, on_progress, mask=mask)
             try:
                 manifest = puller.follow(interval, max_follow) if follow else puller.pull_once()
             except KeyboardInterrupt:
@@ -312,11 +333,12 @@ Exit codes: 0 ok (also with no step yet), 3 unreadable input, 64 usage error.
 @click.option("--log", "logs", multiple=True, metavar="FILE", help="Log file (plain or .gz), repeatable.")
 @click.option("--plot", "plot_path", default=None, help="Write the four mandatory curves to this PNG.")
 @flag("last", type=click.IntRange(min=1), default=None, help="Only the last N steps (table and JSON).")
+@_secrets_env_option
 @json_flag
 @_target_options
 @click.pass_context
 def progress(ctx: click.Context, job: str | None, logs: tuple[str, ...], plot_path: str | None, last: int | None,
-             as_json: bool, **target: Any) -> None:
+             secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """One row per training step: reward, pass@n, entropy, log-ratio, grad norm, loss, length, time."""
     from irisrl.observe.progress import ProgressCollector, collect_files, render_progress
 
@@ -329,9 +351,9 @@ def progress(ctx: click.Context, job: str | None, logs: tuple[str, ...], plot_pa
     else:
         from irisrl.observe.pull import feed_job
 
-        collector = ProgressCollector()
+        collector, mask = ProgressCollector(), _log_mask(secrets_env)
         with _job_source(job or "", _target(target)) as (job_id, source):
-            for problem in feed_job(source, job_id, collector.feed):
+            for problem in feed_job(source, job_id, collector.feed, mask=mask):
                 click.echo(f"warning: logs incomplete: {problem}", err=True)
         collector.finish()
         rows = collector.rows()

@@ -6,6 +6,10 @@ Output layout (`irisrl logs JOB --out DIR`):
     DIR/task-<i>.attempt-<a>.log   one file per task and attempt, lines as printed
     DIR/combined.log               all of them, each line prefixed `[<i>/<a>] ` (health reads it)
     DIR/manifest.json              per file: lines, bytes, pages, complete, error
+
+Secret values are masked (irisrl.config.masking) before a line is written or fed anywhere:
+`mask=` is what the caller knows (e.g. `--secrets-env`); the default masks the operator's
+environment's allowlisted secrets.
 """
 
 from __future__ import annotations
@@ -18,6 +22,15 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 DEFAULT_DEADLINE_S = 1800.0
+Mask = Callable[[bytes], bytes]
+
+
+def default_mask() -> Mask:
+    """The operator's allowlisted secrets from the environment and $DC_AGENT_SECRET_ENV
+    (an unreadable file is skipped here; the CLI's --secrets-env is strict)."""
+    from irisrl.config.masking import operator_masker
+
+    return operator_masker(strict=False)
 
 
 @dataclass(frozen=True)
@@ -102,8 +115,9 @@ class LogPuller:
     """Pulls every task/attempt of a job into a directory; `follow()` appends new lines."""
 
     def __init__(self, source: LogSource, job_id: str, out: Path,
-                 on_progress: Callable[[TaskPull, int], None] | None = None) -> None:
+                 on_progress: Callable[[TaskPull, int], None] | None = None, mask: Mask | None = None) -> None:
         self.source, self.job_id, self.out = source, job_id, Path(out)
+        self.mask = default_mask() if mask is None else mask
         self.on_progress = on_progress or (lambda pull, n: None)
         self.pulls: dict[tuple[int, int], TaskPull] = {}
         self.list_error: str | None = None
@@ -132,6 +146,7 @@ class LogPuller:
                 pull.complete = False
                 with open(self.out / pull.file, mode if pull.pages == 0 else "ab") as fh:
                     for block in pages(self.source, self.job_id, pull, deadline):
+                        block = self.mask(block)
                         fh.write(block)
                         combined.write(b"".join(pull.prefix + ln for ln in block.splitlines(keepends=True)))
                         self.on_progress(pull, block.count(b"\n"))
@@ -181,29 +196,30 @@ class JobFeeder:
     call (per task/attempt cursors kept here), e.g. for `watch --watchdog` with one Analyzer
     kept across intervals. The source may be a fresh connection each time."""
 
-    def __init__(self, job_id: str) -> None:
+    def __init__(self, job_id: str, mask: Mask | None = None) -> None:
         self.job_id = job_id
         self.pulls: dict[tuple[int, int], TaskPull] = {}
+        self.mask = default_mask() if mask is None else mask
 
     def feed_new(self, source: LogSource, sink: Callable[[str, bytes], None],
                  deadline_s: float = DEFAULT_DEADLINE_S) -> list[str]:
         """Stream the new pages into `sink(source_name, bytes)`; returns what could not be fetched."""
-        puller = LogPuller(source, self.job_id, Path("."))
+        puller = LogPuller(source, self.job_id, Path("."), mask=self.mask)
         puller.pulls = self.pulls
         deadline = time.monotonic() + deadline_s
         for pull in puller.discover():
             pull.complete = False
             name = pull.file.removesuffix(".log")
             for block in pages(source, self.job_id, pull, deadline):
-                sink(name, block)
+                sink(name, self.mask(block))
         return puller.manifest()["problems"]
 
 
 def feed_job(source: LogSource, job_id: str, sink: Callable[[str, bytes], None],
-             deadline_s: float = DEFAULT_DEADLINE_S) -> list[str]:
+             deadline_s: float = DEFAULT_DEADLINE_S, mask: Mask | None = None) -> list[str]:
     """Stream every task/attempt's pages into `sink(source_name, bytes)` without writing files
     (health / progress JOB). Returns the problems (unfetchable tasks), empty when complete."""
-    return JobFeeder(job_id).feed_new(source, sink, deadline_s)
+    return JobFeeder(job_id, mask).feed_new(source, sink, deadline_s)
 
 
 TERMINAL_TASK_STATES = {"succeeded", "failed", "killed", "worker_failed", "unschedulable", "cosched_failed"}

@@ -7,11 +7,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from irisrl.config.masking import MASK, MIN_SECRET_LEN, mask_text, secret_values  # noqa: F401 - MASK, MIN_SECRET_LEN re-exported
 from irisrl.config.placement import PlacementGroup  # noqa: F401 - defined with the PG derivation, re-exported
 from irisrl.rules.base import Finding
 
-MASK = "***"
-MIN_SECRET_LEN = 4  # shorter values would mangle unrelated text; they are still masked by key
 Mode = Literal["remote", "local"]
 Role = Literal["trainer", "rehearsal"]
 
@@ -86,8 +85,7 @@ class LaunchPlan:
 
     def secret_values(self) -> tuple[str, ...]:
         """The secret env values (longest first) that must never appear in any rendering."""
-        values = {self.env[k] for k in self.secret_env_keys if len(self.env.get(k) or "") >= MIN_SECRET_LEN}
-        return tuple(sorted(values, key=len, reverse=True))
+        return secret_values(self.env.get(k) for k in self.secret_env_keys)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (`launch --dry-run --json`, the ledger, health's --plan): secrets masked,
@@ -143,9 +141,7 @@ def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
     if not secrets:
         return value
     if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, MASK)
-        return value
+        return mask_text(value, secrets)
     if isinstance(value, dict):
         return {k: _scrub(v, secrets) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -1,0 +1,106 @@
+"""The one secret-masking function of irisrl: every rendering of the plan, the lines `launch`
+follows, the logs its summary saves, and `logs` / `health` / `progress` / `watch` on a live
+job replace secret values by MASK with `mask_text`.
+
+Which values: the plan's secret env values where the plan is at hand (launch); elsewhere the
+ledger holds only the masked plan, so `operator_secret_values` re-reads them the way launch
+did: the allowlisted names from the operator's environment and the secrets file
+(`--secrets-env` / $DC_AGENT_SECRET_ENV), plus irisrl's own secret variables.
+
+Values shorter than MIN_SECRET_LEN are not masked by value: replacing every "1" or "abc" in a
+log would mangle unrelated text, and would point at where the short value occurs anyway.
+They are still masked by key wherever the env itself is rendered.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Mapping, TypeVar
+
+from irisrl.config.extra_env import ALWAYS_SECRET
+from irisrl.config.secrets import ENV_SECRETS_FILE, allowlist, collect_secrets
+from irisrl.util.errors import IrisrlError
+
+MASK = "***"
+MIN_SECRET_LEN = 4
+
+Text = TypeVar("Text", str, bytes)
+
+
+def secret_values(values: Iterable[object]) -> tuple[str, ...]:
+    """The distinct values worth masking, longest first. A multiline value also gives each of
+    its lines: a task that prints it has its log split into one entry per line."""
+    found: set[str] = set()
+    for value in values:
+        text = "" if value is None else str(value)
+        for part in (text, *text.splitlines()):
+            part = part.strip() if part is not text else part
+            if len(part) >= MIN_SECRET_LEN:
+                found.add(part)
+    return tuple(sorted(found, key=lambda v: (-len(v), v)))
+
+
+def mask_text(text: Text, values: Iterable[str]) -> Text:
+    """`text` (str or bytes) with every occurrence of every value replaced by MASK. Occurrences
+    that overlap or touch are one masked run, so no part of either value is left visible."""
+    spans = sorted(_spans(text, values))
+    if not spans:
+        return text
+    mask = MASK if isinstance(text, str) else MASK.encode()
+    out, pos = [], 0
+    start, end = spans[0]
+    for s, e in spans[1:]:
+        if s > end:
+            out += [text[pos:start], mask]
+            pos, start = end, s
+        end = max(end, e)
+    out += [text[pos:start], mask, text[end:]]
+    return text[:0].join(out)
+
+
+def _spans(text: Text, values: Iterable[str]) -> list[tuple[int, int]]:
+    spans = []
+    for value in values:
+        needle = value if isinstance(text, str) else value.encode("utf-8")
+        if len(needle) < MIN_SECRET_LEN:
+            continue
+        at = text.find(needle)
+        while at >= 0:
+            spans.append((at, at + len(needle)))
+            at = text.find(needle, at + 1)
+    return spans
+
+
+class Masker:
+    """`mask_text` bound to a fixed set of values; callable on str and bytes."""
+
+    def __init__(self, values: Iterable[object] = ()) -> None:
+        self.values = secret_values(values)
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    def __call__(self, text: Text) -> Text:
+        return mask_text(text, self.values) if self.values else text
+
+
+def operator_secret_values(secrets_env: str | None = None, environ: Mapping[str, str] | None = None,
+                           strict: bool = True) -> tuple[str, ...]:
+    """The allowlisted secret values launch would forward (environment, then the secrets file)
+    plus irisrl's own secret variables. strict=False: an unreadable secrets file is skipped
+    (the environment's values are still returned) instead of raising."""
+    names = allowlist(environ=environ) + tuple(sorted(ALWAYS_SECRET))
+    try:
+        found = collect_secrets(names, secrets_env, environ)
+    except IrisrlError:
+        if strict:
+            raise
+        environ = os.environ if environ is None else environ
+        found = collect_secrets(names, None, {k: v for k, v in environ.items() if k != ENV_SECRETS_FILE})
+    return secret_values(found.values.values())
+
+
+def operator_masker(secrets_env: str | None = None, environ: Mapping[str, str] | None = None,
+                    strict: bool = True) -> Masker:
+    return Masker(operator_secret_values(secrets_env, environ, strict))
+
