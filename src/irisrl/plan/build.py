@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any, Mapping
 from irisrl.config.budget import Budget
 from irisrl.config.extra_env import build_pod_env
 from irisrl.config.hydra_args import HydraInputs, build_hydra_args, trainer_command
+from irisrl.config.masking import mask_text, secret_values
 from irisrl.config.placement import placement_groups
 from irisrl.config.profile import DEFAULT_PROFILE, ClusterProfile, load_profile
 from irisrl.config.secrets import allowlist, collect_secrets
-from irisrl.plan.model import MASK, MIN_SECRET_LEN, Device, LaunchPlan, Resources
+from irisrl.plan.model import Device, LaunchPlan, Resources
 from irisrl.rules.base import Finding, has_errors, sort_findings
 from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract
@@ -149,14 +150,12 @@ def _bypassable(findings: list[Finding]) -> bool:
 
 def _scrub_findings(findings: list[Finding], secrets: Any) -> list[Finding]:
     """Findings quote what they saw (an override, a path); a secret value never survives that."""
-    values = sorted((v for v in secrets if len(v) >= MIN_SECRET_LEN), key=len, reverse=True)
+    values = secret_values(secrets)
     if not values:
         return findings
 
     def clean(text: str) -> str:
-        for value in values:
-            text = text.replace(value, MASK)
-        return text
+        return mask_text(text, values)
 
     return [replace(f, path=clean(f.path), message=clean(f.message), fix=clean(f.fix)) for f in findings]
 

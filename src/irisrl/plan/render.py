@@ -10,6 +10,7 @@ import shlex
 from collections import Counter
 from typing import Any, Iterable
 
+from irisrl.config.masking import mask_text
 from irisrl.plan.model import MASK, MIN_SECRET_LEN, LaunchPlan, PlacementGroup
 from irisrl.rules.base import Finding, sort_findings
 
@@ -25,12 +26,9 @@ def secret_values(plan: LaunchPlan) -> list[str]:
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
-    for value in secrets:
-        text = text.replace(value, MASK)
-        escaped = json.dumps(value)[1:-1]  # the value as it appears inside a JSON string
-        if escaped != value:
-            text = text.replace(escaped, MASK)
-    return text
+    values = list(secrets)
+    # ... and each value as it appears inside a JSON string
+    return mask_text(text, values + [json.dumps(v)[1:-1] for v in values])
 
 
 # ---------------------------------------------------------------- JSON
