@@ -107,3 +107,15 @@ def test_log_puller_and_feeder_mask_before_writing_or_feeding(tmp_path: Path, mo
     fed: list[bytes] = []
     assert feed_job(Source(), "/u/j", lambda name, block: fed.append(block), mask=Masker(["start"])) == []
     assert b"".join(fed) == b"***\nHF_TOKEN is hf_planted_4242\ndone\n"   # an explicit mask replaces the default
+
+
+@pytest.mark.parametrize("command", [["logs", "/u/j"], ["health", "/u/j"], ["progress", "/u/j"]])
+def test_live_log_commands_refuse_an_unreadable_secrets_file_before_any_pull(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from irisrl.cli.main import main
+
+    missing = tmp_path / "nope.env"
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--secrets-env", str(missing), "--controller-url", "http://127.0.0.1:9"])
+    err = capsys.readouterr().err
+    assert done.value.code == 3 and str(missing) in err and "Traceback" not in err
