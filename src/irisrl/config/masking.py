@@ -33,10 +33,8 @@ def secret_values(values: Iterable[object]) -> tuple[str, ...]:
     found: set[str] = set()
     for value in values:
         text = "" if value is None else str(value)
-        for part in (text, *text.splitlines()):
-            part = part.strip() if part is not text else part
-            if len(part) >= MIN_SECRET_LEN:
-                found.add(part)
+        lines = [line.strip() for line in text.splitlines()] if len(text.splitlines()) > 1 else []
+        found.update(part for part in (text, *lines) if len(part) >= MIN_SECRET_LEN)
     return tuple(sorted(found, key=lambda v: (-len(v), v)))
 
 
