@@ -33,6 +33,11 @@ def submit_and_follow(plan: Any, opts: Any, marks: dict[str, float] | None = Non
 
     target = target_from(opts)
     local = target.local or (plan.mode == "local" and not target.explicit)
+    if not local and not target.explicit:
+        # A remote plan (pinned image, s3 rendezvous) never goes to a local cluster by accident:
+        # without a target flag it goes to the profile's cluster config.
+        from irisrl.backends.resolve import default_cluster_config
+        target = Target(cluster_config=default_cluster_config(plan.cluster))
     no_wait = bool(_opt(opts, "no_wait", False))
     ledger = Ledger()
     ephemeral = False
