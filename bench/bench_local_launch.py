@@ -125,6 +125,20 @@ def iris_run(nodes: int) -> dict:
 
 
 def ray_run(nodes: int) -> dict:
+    """ray_once, run again once when Ray refused its randomly chosen ports (it can pick one
+    that another of its components already has; seen once in 20 runs)."""
+    from irisrl.runtime.ray_node import RayNodeError
+
+    try:
+        return ray_once(nodes)
+    except RayNodeError as exc:
+        if "port number" not in str(exc):
+            raise
+        print(f"# bare ray start: port clash, run again ({str(exc)[:120]})", file=sys.stderr)
+        return ray_once(nodes)
+
+
+def ray_once(nodes: int) -> dict:
     """N `ray start` nodes (head first, then the other N-1 at once, as a gang's ranks join)
     until a driver sees N alive nodes."""
     import ray

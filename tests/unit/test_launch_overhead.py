@@ -71,3 +71,33 @@ def test_reap_returns_at_once_when_no_process_of_the_job_is_left() -> None:
     t0 = time.monotonic()
     assert reap_job_processes(f"/nobody/none-{uuid.uuid4().hex}", settle_s=5.0) == []
     assert time.monotonic() - t0 < 4.0
+
+
+def test_reap_ends_a_job_session_member_whose_environ_is_gone() -> None:
+    """Ray's agents overwrite their environ with their title: found by their node's session."""
+    import os
+    import uuid
+
+    from irisrl.cli.local_reap import job_processes, job_sessions, reap_job_processes
+
+    job = f"/u/reap-{uuid.uuid4().hex[:8]}"
+    # a session leader with the job id, whose child runs with an empty environ (like ray::DashboardAgent)
+    leader = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], env={})\n"
+                               "time.sleep(60)"], env=dict(os.environ, IRISRL_JOB_ID=job), start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while len(job_processes(job, sessions=frozenset({leader.pid}))) < 2:
+            assert time.monotonic() < deadline, "the child did not start"
+            time.sleep(0.05)
+        assert job_processes(job) == [leader.pid]           # the child has no job id to find
+        sessions = job_sessions(job)
+        assert sessions == {leader.pid}
+        assert len(reap_job_processes(job, grace_s=5, settle_s=0.3, sessions=sessions)) == 2
+        assert job_processes(job, sessions=sessions) == []
+    finally:
+        try:
+            os.killpg(leader.pid, 9)
+        except ProcessLookupError:
+            pass
+        leader.wait(timeout=10)

@@ -104,10 +104,11 @@ def _local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
         try:
             yield state.url, True
         finally:
-            local_cluster.stop_process_group(state.pid)
-            from irisrl.cli.local_reap import reap_job_processes
+            from irisrl.cli.local_reap import job_sessions, reap_job_processes
 
-            reap_job_processes(plan.job_id)   # Ray agents/workers that outlive their raylet
+            sessions = job_sessions(plan.job_id)   # while the job's Ray nodes are still alive
+            local_cluster.stop_process_group(state.pid)
+            reap_job_processes(plan.job_id, sessions=sessions)   # Ray agents/workers that outlive their raylet
 
 
 PREFETCH_JOIN_S = 120.0
