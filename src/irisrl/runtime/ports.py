@@ -1,7 +1,7 @@
 """Free-port choice for local mode, where several Ray nodes share one host and Iris's
 IRIS_PORT_* numbers are not unique across jobs (two jobs can get the same number).
 
-Ports are drawn at random from below Linux's ephemeral range (32768-60999 by default):
+Ports are drawn at random between Ray's default ports and Linux's ephemeral range (32768-60999):
 a port picked by binding to 0 lies IN that range, and any outbound connection on the host
 may take it between our check and Ray's bind. Below it, only listeners compete."""
 
@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 import socket
 
-LOW, HIGH = 10000, 32000    # below the ephemeral range
+# Below the ephemeral range, and above Ray's own defaults (client server 10001, default worker
+# ports 10002-19999), which a Ray started with default settings on the same host may take.
+LOW, HIGH = 20000, 32000
 WORKER_RANGE = 64           # ports per node for Ray worker processes (tests and rehearsals need few)
 
 
