@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -21,21 +20,9 @@ GPU = {"GPU": 1, "CPU": 1}
 
 
 @pytest.fixture(scope="module")
-def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from irisrl.runtime.ray_node import RealRayNode
-
-    root = tmp_path_factory.mktemp("ray")
-    ray_bin = str(Path(sys.executable).parent / "ray")
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    head = RealRayNode(0, "n0", 4, True, str(root / "n0"), 120, ray_bin)
-    worker = RealRayNode(1, "n1", 4, True, str(root / "n1"), 120, ray_bin)
-    address = head.start_head("127.0.0.1", None)
-    try:
-        worker.join(address)
-        yield address
-    finally:
-        worker.stop()
-        head.stop()
+def ray_cluster(ray_two_nodes: str) -> str:
+    """Two real Ray nodes x 4 fake GPUs (tests/integration/conftest.py)."""
+    return ray_two_nodes
 
 
 def plan(engines: int) -> dict:
