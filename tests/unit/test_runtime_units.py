@@ -373,3 +373,20 @@ def test_plan_passes_check_model_config_to_rehearsals_only(tmp_path: Path, monke
     rehearse = argv("dense8b_disagg.yaml", rehearse=True)
     assert rehearse[rehearse.index("--check-model-config") + 1] == "Qwen/Qwen3-8B"
     assert "--check-model-config" not in argv("dense8b_disagg.yaml")
+
+
+
+def test_local_ray_ports_never_reuse_the_head_gcs_port(monkeypatch) -> None:
+    """The head's GCS port is chosen first; no component or worker range may take it
+    (Ray refuses to start: 'worker_ports is trying to use a port number ... used by other components')."""
+    from irisrl.runtime import ports
+
+    monkeypatch.setattr(ports, "port_is_free", lambda port, host="127.0.0.1": True)
+    monkeypatch.setattr(ports, "HIGH", ports.LOW + 20 * ports.WORKER_RANGE)   # small: a clash would be likely
+    gcs = ports.LOW + 10 * ports.WORKER_RANGE + 5
+    for _ in range(200):
+        chosen = ports.local_ray_ports(True, taken={gcs})
+        low, high = chosen["min-worker-port"], chosen["max-worker-port"]
+        singles = [v for k, v in chosen.items() if not k.endswith("worker-port")]
+        assert gcs not in singles and not (low <= gcs <= high)
+        assert not any(low <= p <= high for p in singles)

@@ -54,15 +54,16 @@ def free_range(size: int = WORKER_RANGE, taken: set[int] | None = None, tries: i
     raise RuntimeError(f"no {size} consecutive free ports found between {LOW} and {HIGH}")
 
 
-def local_ray_ports(head: bool) -> dict[str, int]:
-    """Every port a Ray node opens, chosen free, so nodes on one host never collide."""
+def local_ray_ports(head: bool, taken: set[int] | None = None) -> dict[str, int]:
+    """Every port a Ray node opens, chosen free and clear of `taken` (the head's GCS port,
+    chosen before), so nodes on one host never collide and Ray never refuses an overlap."""
     names = ["node-manager-port", "object-manager-port", "metrics-export-port",
              "dashboard-agent-listen-port", "dashboard-agent-grpc-port", "runtime-env-agent-port"]
     if head:
         names += ["ray-client-server-port", "dashboard-port"]
     ports: dict[str, int] = {}
     for name in names:
-        ports[name] = free_port(set(ports.values()))
-    low, high = free_range(taken=set(ports.values()))
+        ports[name] = free_port(set(ports.values()) | set(taken or ()))
+    low, high = free_range(taken=set(ports.values()) | set(taken or ()))
     ports["min-worker-port"], ports["max-worker-port"] = low, high
     return ports

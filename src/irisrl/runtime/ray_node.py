@@ -162,7 +162,7 @@ class RealRayNode:
             return [sys.executable, "-c", LOOPBACK_WORKER_CLI]
         return [self.ray_bin]
 
-    def _argv(self, head: bool) -> list[str]:
+    def _argv(self, head: bool, taken: set[int] | None = None) -> list[str]:
         labels = json.dumps({RANK_LABEL: str(self.rank), NONCE_LABEL: self.nonce})
         argv = [*self._ray_cli(head), "start", "--block", "--disable-usage-stats", f"--labels={labels}"]
         if head:
@@ -170,7 +170,7 @@ class RealRayNode:
         if self.local:
             cpus = max(self.gpus_per_node or 1, 1) + 1     # logical: one per GPU bundle, plus one
             argv += [f"--num-cpus={cpus}", "--object-store-memory=100000000"]
-            argv += [f"--{name}={port}" for name, port in local_ray_ports(head).items()]
+            argv += [f"--{name}={port}" for name, port in local_ray_ports(head, taken).items()]
             if self.temp_dir:
                 self._temp_arg = short_temp_dir(self.temp_dir)
                 argv.append(f"--temp-dir={self._temp_arg}")
@@ -209,7 +209,7 @@ class RealRayNode:
         if self.local:
             loopback_env()   # also for the drivers this process starts (rehearsal, tests)
         port = usable_port(port) if self.local else (port or 6379)
-        self._launch(self._argv(head=True) + [f"--port={port}", f"--node-ip-address={host}"],
+        self._launch(self._argv(head=True, taken={port}) + [f"--port={port}", f"--node-ip-address={host}"],
                      f"ray start --head (port {port})")
         self._address = f"{host}:{port}"
         return self._address
