@@ -177,21 +177,6 @@ def render_findings(findings: list[Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------------- follow
-class Masker:
-    """Replaces secret values of the plan's env in anything irisrl prints."""
-
-    def __init__(self, plan: Any) -> None:
-        from irisrl.config.masking import secret_values
-
-        secret = set(plan.secret_env_keys)
-        self.values = secret_values(v for k, v in plan.env.items() if k in secret)
-
-    def __call__(self, text: str) -> str:
-        from irisrl.config.masking import mask_text
-
-        return mask_text(text, self.values)
-
-
 # A local gang is admitted in seconds; one still pending after this will not be (remote gangs
 # may legitimately wait hours for admission: no such limit there).
 LOCAL_PENDING_DEADLINE_S = 300.0
@@ -203,7 +188,9 @@ def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, e
     Ctrl-C detaches (never kills) and says how to re-attach or kill."""
     from irisrl.cli.job_cmds import transition_line
 
-    mask = Masker(plan)
+    from irisrl.cli.launch_summary import plan_masker
+
+    mask = plan_masker(plan)   # the same values the saved traces are masked with
     logs = LogFollower(backend, job_id, mask, on_line=progress.on_line if progress else None)
     last_key: tuple | None = None
     start = time.monotonic()
@@ -247,7 +234,7 @@ def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, e
 class LogFollower:
     """Pages new task log lines (all ranks) and prints them as `[rank N] line`."""
 
-    def __init__(self, backend: Any, job_id: str, mask: Masker, on_line: Any = None) -> None:
+    def __init__(self, backend: Any, job_id: str, mask: Any, on_line: Any = None) -> None:
         self.backend, self.job_id, self.mask = backend, job_id, mask
         self.on_line = on_line    # e.g. the launch summary's phase clock
         self.since_ms = 0
