@@ -11,23 +11,9 @@ import time
 from dataclasses import dataclass
 
 from irisrl.runtime.ports import free_port
-from irisrl.runtime.ray_node import RayNodeError
+from irisrl.runtime.ray_node import RayNodeError, pid_alive
 
 ENV_FAKE_RAY_DIR = "IRISRL_FAKE_RAY_DIR"
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie (exited, not yet reaped) is not alive
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return True
 
 
 @dataclass
@@ -65,7 +51,7 @@ class FakeRayNode:
     def _head_alive(cluster: str) -> bool:
         try:
             with open(os.path.join(cluster, "node-0.json")) as fh:
-                return _pid_alive(int(json.load(fh)["pid"]))
+                return pid_alive(int(json.load(fh)["pid"]))
         except (OSError, ValueError, KeyError):
             return False
 
@@ -77,7 +63,7 @@ class FakeRayNode:
                     doc = json.load(fh)
             except (OSError, ValueError):
                 continue
-            if _pid_alive(int(doc["pid"])):
+            if pid_alive(int(doc["pid"])):
                 nodes[int(name.split("-")[1].split(".")[0])] = doc["nonce"]
         return nodes
 

@@ -127,14 +127,15 @@ def kill_tree(root: int, grace: float = 3.0) -> None:
             except ProcessLookupError:
                 pass
         deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        while time.monotonic() < deadline and any(pid_alive(p) for p in pids):
             time.sleep(0.1)
-        pids = [p for p in pids if _alive(p)]
+        pids = [p for p in pids if pid_alive(p)]
         if not pids:
             return
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Running and not a zombie (exited, not yet reaped); gone from /proc means dead."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
