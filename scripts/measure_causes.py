@@ -115,15 +115,18 @@ def primary_kind(report: dict[str, Any]) -> str | None:
     return str(causes[0]["kind"]) if causes else None
 
 
-def measure_entry(entry: dict[str, Any], workdir: Path) -> Outcome:
+def outcome(entry: dict[str, Any], report: dict[str, Any]) -> Outcome:
+    """Score one entry against its health --json report (`unrecognized` may be absent)."""
     label = entry.get("kind") or BENIGN
+    primary = primary_kind(report)
+    surfaced = primary is not None or bool(report.get("causes")) or bool(report.get("unrecognized"))
+    return Outcome(label, primary, report.get("verdict"), surfaced, entry["line"], str(entry.get("source", "")))
+
+
+def measure_entry(entry: dict[str, Any], workdir: Path) -> Outcome:
     log = workdir / "line.log"
     log.write_text(entry["line"] + "\n", encoding="utf-8")
-    report = run_health(log)
-    primary = primary_kind(report)
-    unrecognized = report.get("unrecognized") or []
-    surfaced = primary is not None or bool(report.get("causes")) or bool(unrecognized)
-    return Outcome(label, primary, report.get("verdict"), surfaced, entry["line"], str(entry.get("source", "")))
+    return outcome(entry, run_health(log))
 
 
 def load_entries(path: Path) -> list[dict[str, Any]]:
