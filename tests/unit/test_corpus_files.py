@@ -1,0 +1,111 @@
+"""The public failure-line corpus (tests/fixtures/corpus/public/, README there): every file
+parses, every label is a kind of the issue-15 contract, the split by source holds (no line and
+no source on both sides, each side where sha1(source) puts it), and scripts/measure_causes.py
+scores lines the way the contract says."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ROOT / "tests" / "fixtures" / "corpus" / "public"
+SPLITS = {"dev": PUBLIC / "dev.jsonl", "heldout": PUBLIC / "heldout.jsonl"}
+# Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
+CONTRACT_KINDS = {
+    "norm_topk_prob", "dcp_guard_rejected", "hydra_error", "hf_incomplete_download", "hf_weights_missing",
+    "stale_image_crash", "hf_http_error", "cuda_oom", "ray_oom_kill", "engine_init_failed", "engine_dead",
+    "pg_unplaceable", "pg_timeout", "ray_local_instance", "nccl_error", "ray_node_dead", "ray_worker_died",
+    "ray_actor_died", "nccl_timeout", "hf_gated", "hf_repo_not_found", "checkpoint_corrupt", "cuda_error",
+    "disk_full", "dist_timeout", "python_crash", "pod_oomkilled", "image_pull", "evicted", "benign",
+}
+FIELDS = {"kind", "line", "source", "lib", "version", "note"}
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    return [json.loads(raw) for raw in path.read_text(encoding="utf-8").splitlines() if raw.strip()]
+
+
+ROWS = {name: _rows(path) for name, path in SPLITS.items()}
+
+
+@pytest.mark.parametrize("name", sorted(SPLITS))
+def test_entries_are_well_formed(name: str) -> None:
+    rows = ROWS[name]
+    assert rows, f"{name} split is empty"
+    for row in rows:
+        assert {"kind", "line", "source", "lib", "version"} <= set(row) <= FIELDS, row
+        assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
+        assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
+        assert row["source"].strip(), row
+
+
+def test_split_is_by_source_and_disjoint() -> None:
+    lines = {name: [r["line"] for r in rows] for name, rows in ROWS.items()}
+    sources = {name: {r["source"] for r in rows} for name, rows in ROWS.items()}
+    assert not set(lines["dev"]) & set(lines["heldout"]), "a line is on both sides"
+    assert not sources["dev"] & sources["heldout"], "a source is on both sides"
+    for name, rows in lines.items():
+        assert len(rows) == len(set(rows)), f"{name} repeats a line"
+    for name, names in sources.items():
+        for source in names:
+            even = hashlib.sha1(source.encode("utf-8")).digest()[-1] % 2 == 0
+            assert ("dev" if even else "heldout") == name, f"{source} is on the wrong side"
+
+
+def test_no_source_of_the_old_corpus_is_reused() -> None:
+    old = ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl"
+    old_sources = {r["source"] for r in _rows(old)}
+    old_lines = {r["line"] for r in _rows(old)}
+    for rows in ROWS.values():
+        assert not {r["source"] for r in rows} & old_sources
+        assert not {r["line"] for r in rows} & old_lines
+
+
+def _measure_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("measure_causes", ROOT / "scripts" / "measure_causes.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_measure_scores_named_surfaced_and_benign(tmp_path: Path) -> None:
+    measure = _measure_module()
+    timeout = (
+        "[rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=466119168, NumelOut=466119168, "
+        "Timeout(ms)=600000) ran for 600060 milliseconds before timing out."
+    )
+    corpus = tmp_path / "c.jsonl"
+    rows = [
+        {"kind": "nccl_timeout", "line": timeout, "source": "t#1", "lib": "torch", "version": ""},
+        {"kind": "cuda_error", "line": timeout, "source": "t#2", "lib": "torch", "version": ""},
+        {"kind": "benign", "line": "NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>", "source": "t#3", "lib": "nccl", "version": ""},
+        {"kind": None, "line": timeout, "source": "t#4", "lib": "torch", "version": ""},
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    summary = measure.measure_file(corpus).summary()
+    assert (summary["failures"], summary["named"], summary["surfaced"]) == (2, 1, 2)
+    # the null-labelled (old corpus) benign line is KILLed by a fatal cause: counted as a benign KILL
+    assert (summary["benign"], summary["benign_kills"]) == (2, 1)
+    assert summary["confusion"]["cuda_error -> nccl_timeout"] == 1
+
+
+def test_measure_reads_unrecognized_as_surfaced() -> None:
+    measure = _measure_module()
+    entry = {"kind": "python_crash", "line": "ValueError: x", "source": "t#5"}
+    unrecognized = [{"signature": "ValueError: x", "count": 1, "first": {"line": "ValueError: x", "rank": None, "time": None}}]
+    seen = measure.outcome(entry, {"verdict": "WARN", "causes": [], "cause_of_death": None, "unrecognized": unrecognized})
+    assert (seen.primary, seen.surfaced) == (None, True)
+    lost = measure.outcome(entry, {"verdict": "OK", "causes": [], "cause_of_death": None})  # main today: no key
+    assert (lost.primary, lost.surfaced) == (None, False)
+    assert measure.primary_kind({"causes": [{"kind": "a"}], "cause_of_death": {"kind": "b"}}) == "b"
+    assert measure.primary_kind({"causes": [{"kind": "a"}], "cause_of_death": None}) == "a"
