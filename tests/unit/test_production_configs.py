@@ -74,3 +74,25 @@ def _ld_rules(tmp_path: Path, value: str | None) -> set[str]:
 def test_ld_library_path_warns_only_on_a_value_that_can_hurt(tmp_path: Path, value: str | None,
                                                               rules: set[str]) -> None:
     assert _ld_rules(tmp_path, value) == rules
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_production_launch_dry_run_raises_no_error_and_no_warning(path: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The launch rules too (LCH-*), with the secrets a production launch has in its environment
+    (without them LCH-SECRETS rightly warns)."""
+    import json
+
+    from irisrl.cli.main import main
+
+    for key, value in {"IRISRL_HOME": tmp_path / "state", "HOME": tmp_path / "home", "HF_TOKEN": "hf_dummy-token",
+                       "DAYTONA_API_KEY": "dtn-dummy-key", "WANDB_API_KEY": "wandb-dummy-key"}.items():
+        monkeypatch.setenv(key, str(value))
+    flags = shlex.split(path.read_text().splitlines()[0][len("# validate: "):])
+    with pytest.raises(SystemExit) as done:
+        main(["launch", "--rl_config", str(path), "--workspace", str(WORKSPACE), *flags, "--dry-run", "--json",
+              "--job-name", "prod-check", "--train_data", '["DCAgent/tasks"]'])
+    plan = json.loads(capsys.readouterr().out)
+    loud = [f for f in plan["findings"] if f["severity"] in ("error", "warning")]
+    assert done.value.code == 0 and loud == [], loud
