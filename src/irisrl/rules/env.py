@@ -138,10 +138,12 @@ def _loose_entries(value: str) -> list[str]:
 
 @rule("ENV-LD-LIBRARY-PATH", "warning", "LD_LIBRARY_PATH in extra_env with an empty or relative entry")
 def env_ld_library_path(ctx: RuleContext) -> Iterator[Finding]:
-    """Only a value that is set can be wrong: absent is how production runs. The gpu-rl image
-    builds /opt/openthoughts/envs/rl with `uv sync` (a venv, no shared libraries in lib/) and
-    sets no LD_LIBRARY_PATH; the CUDA/NCCL libraries come from the nvidia-* wheels (MarinSkyRL
-    docker/Dockerfile.gpu-rl @ 10bccbcd8264b8b06decf598be088116adeee9e5), and the fork's runtime
+    """Only a value that is set can be wrong: absent is how production runs. Both RL images
+    build /opt/openthoughts/envs/rl as a uv venv (no shared libraries in lib/; "the RL conda
+    prefix" in the notes is a misnomer) and set no LD_LIBRARY_PATH; the CUDA/NCCL libraries come
+    from the nvidia-* wheels (MarinSkyRL docker/Dockerfile.gpu-rl @ 10bccbcd8264b8b06decf598be088116adeee9e5,
+    open-thoughts/OpenThoughts-Agent docker/Dockerfile.gpu-rl @ 62dbcf4327f7f422f2a0847be984e6fa46e9ada3,
+    whose image the launcher pins), and the fork's runtime
     carries the task's own LD_LIBRARY_PATH to its Ray workers (cloud/iris/env_vars.py
     EnvVarManager.from_config @ 03bd2d53c1533827ff3ced7adc5c9a2f4f394cb9). Nine of the ten
     agentic configs in cloud/iris/configs ran without it (tests/fixtures/production_agentic/).
