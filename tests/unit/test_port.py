@@ -157,21 +157,22 @@ def test_port_apptainerenv_renamed_when_bare_name_absent() -> None:
 @pytest.mark.parametrize("value, expected", [
     ("${CONDA_PREFIX}/lib", RL_LIB),
     ("$CONDA_PREFIX/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PATH", f"{RL_LIB}:/usr/local/cuda/lib64"),
-    ("/.singularity.d/libs:$LD_LIBRARY_PATH", RL_LIB),
+    ("/.singularity.d/libs:$LD_LIBRARY_PATH", None),   # nothing usable left: dropped, not replaced
     ("/usr/local/cuda/lib64", f"{RL_LIB}:/usr/local/cuda/lib64"),
 ])
-def test_port_ld_library_path_is_literal_rl_lib(value: str, expected: str) -> None:
+def test_port_ld_library_path_is_literal_rl_lib(value: str, expected: str | None) -> None:
     cfg = jupiter()
     cfg["container"]["extra_env"] = {"LD_LIBRARY_PATH": value}
-    assert port_config(cfg, load_profile(), 4, 14).config["extra_env"]["LD_LIBRARY_PATH"] == expected
+    assert port_config(cfg, load_profile(), 4, 14).config["extra_env"].get("LD_LIBRARY_PATH") == expected
 
 
-def test_port_absent_ld_library_path_is_added() -> None:
+def test_port_absent_ld_library_path_stays_absent() -> None:
+    """Production configs run without it (tests/unit/test_production_configs.py): port adds none."""
     cfg = jupiter()
     del cfg["container"]
     result = port_config(cfg, load_profile(), 4, 14)
-    assert result.config["extra_env"] == {"LD_LIBRARY_PATH": RL_LIB}
-    assert any(c.rule == "ENV-LD-LIBRARY-PATH" for c in result.changes)
+    assert "LD_LIBRARY_PATH" not in result.config.get("extra_env", {})
+    assert not any(c.rule == "ENV-LD-LIBRARY-PATH" for c in result.changes)
 
 
 def test_port_secret_values_never_printed_and_cloud_creds_dropped(

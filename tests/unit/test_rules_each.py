@@ -63,7 +63,7 @@ CASES: dict[str, Case] = {
                                         set_path(r, "trainer.ref.model.path", "Qwen/Qwen3-4B")), {}),
     "ENV-NCCL-CRIPPLE": ("dense", env("NCCL_P2P_DISABLE", "1"), {}),
     "ENV-UNEXPANDED": ("dense", env("LD_LIBRARY_PATH", "$CONDA_PREFIX/lib"), {}),
-    "ENV-LD-LIBRARY-PATH": ("dense", lambda r: del_path(r, "extra_env.LD_LIBRARY_PATH"), {}),
+    "ENV-LD-LIBRARY-PATH": ("dense", env("LD_LIBRARY_PATH", "/opt/openthoughts/envs/rl/lib::lib"), {}),
     "ENV-CLOUD-CREDS": ("dense", env("AWS_SECRET_ACCESS_KEY", "hunter2-planted-secret"), {}),
     "ENV-COERCED": ("dense", env("VLLM_USE_V1", True), {}),
     "ENV-COLLISION": ("dense", env("PYTHONPATH", "/somewhere"), {}),

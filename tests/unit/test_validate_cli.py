@@ -159,7 +159,7 @@ def test_validate_model_path_local_dir_drives_model_rules(tmp_path: Path, capsys
     assert rc == 1 and "DCP-DIVIDES" in {f["rule"] for f in json.loads(out)["findings"]}
 
 
-def test_validate_unknown_model_warns_and_still_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_unknown_model_says_so_and_still_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, _ = run_cli(dense("--model_path", "acme/private-8b", "--num-nodes", "7", "--json"), capsys)
     data = json.loads(out)
     assert rc == 0 and [(f["rule"], f["path"]) for f in data["findings"]] == [("MODEL-UNKNOWN", "--model_path")]

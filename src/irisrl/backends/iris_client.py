@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from irisrl.backends.base import BUNDLE_CAP_BYTES, Backend, JobSnapshot, JobSummary, LogLine, TaskView, count_states
+from irisrl.backends.sdk_version import is_stale_client_refusal, stale_client_error
 from irisrl.core.deadline import call_with_deadline
 from irisrl.core.states import job_state_name, task_state_name
 from irisrl.plan.model import LaunchPlan
@@ -195,6 +196,8 @@ class IrisBackend:
                 raise IrisrlError(f"Iris refused the submission of {plan.job_id}: {exc}",
                                   "see the message; bundle: keep the workspace under the cap") from None
             except Exception as exc:
+                if is_stale_client_refusal(exc):   # the controller's client-age check (sdk_version.py)
+                    raise stale_client_error(self.url, exc) from None
                 raise IrisrlError(f"submitting {plan.job_id} to {self.url} failed: {type(exc).__name__}: {exc}",
                                   "check the controller (irisrl cluster status) and retry") from None
             finally:

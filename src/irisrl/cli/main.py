@@ -40,8 +40,8 @@ Examples:
   irisrl health --log rank0.log.gz --log rank1.log
 
 Exit codes: 0 ok, 1 errors/failed/KILL, 2 job absent, 3 could not determine,
-4 pending or running (status) / would queue (fit), 5 watchdog KILL (watch), 64 usage error,
-130 interrupted (launch, watch).
+4 pending or running (status) / would queue (fit), 5 watchdog KILL (watch), 6 the controller
+refused this Iris SDK as too old (launch), 64 usage error, 130 interrupted (launch, watch).
 """
 
 
@@ -58,8 +58,23 @@ class LazyGroup(click.Group):
         return command
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """irisrl's version, then the Iris SDK's version and build date (a remote controller
+    refuses builds older than 14 days: backends/sdk_version.py)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from irisrl.backends.sdk_version import sdk_info
+
+    click.echo(f"irisrl {version('irisrl')}")
+    click.echo(sdk_info().describe())
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, help=HELP, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(package_name="irisrl")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show irisrl's version and the Iris SDK's version and build date, and exit.")
 def cli() -> None:
     from irisrl.cli.render_summary import Spinner
     from irisrl.ops import output

@@ -26,7 +26,7 @@ What it does (runbook section 4), each change printed with its rule ID:
   ENV-OFFLINE          drop HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE, HF_DATASETS_OFFLINE
   ENV-NCCL-CRIPPLE     drop NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE, NCCL_COLLNET_ENABLE
   ENV-UNEXPANDED       $CONDA_PREFIX -> the image's RL prefix; drop other $VAR uses
-  ENV-LD-LIBRARY-PATH  LD_LIBRARY_PATH starts with the literal RL prefix lib
+  ENV-LD-LIBRARY-PATH  a kept LD_LIBRARY_PATH starts with the literal RL prefix lib
   ENV-CLOUD-CREDS      drop AWS_*/R2_* (they clobber the pod's injected credentials)
   TOPO-NODES           *_num_nodes x FROM_GPUS / 8 (refused when not whole)
   TOPO-GPUS-PER-NODE-FORCED  *_num_gpus_per_node -> 8

@@ -200,10 +200,13 @@ def _substitute_conda_prefix(value: str, rl_prefix: str) -> str:
 
 
 def _ensure_ld_library_path(cfg: dict[str, Any], profile: ClusterProfile, changes: list[Change]) -> None:
-    """LD_LIBRARY_PATH hard-coded to start with the RL prefix lib (no SIF paths)."""
+    """A config's LD_LIBRARY_PATH hard-coded to start with the RL prefix lib (no SIF paths).
+    An absent one stays absent: the image needs none (rules/env.py ENV-LD-LIBRARY-PATH)."""
     env = section(cfg, "extra_env", create=True)
     assert env is not None
     current = env.get("LD_LIBRARY_PATH")
+    if current is None:
+        return
     parts = [p for p in str(current).split(":") if p and ".singularity" not in p] if current else []
     wanted = [profile.rl_lib] + [p for p in parts if p != profile.rl_lib]
     value = ":".join(wanted)

@@ -130,19 +130,38 @@ def env_unexpanded(ctx: RuleContext) -> Iterator[Finding]:
                                          f"write the literal value{hint}")
 
 
-@rule("ENV-LD-LIBRARY-PATH", "warning", "LD_LIBRARY_PATH absent or not the image's RL prefix lib")
+def _loose_entries(value: str) -> list[str]:
+    """LD_LIBRARY_PATH entries the dynamic loader reads as the process's working directory or
+    relative to it: empty ones (`a::b`, a leading/trailing colon) and relative paths."""
+    return [entry or "(empty)" for entry in re.split(r"[:;]", value) if not entry.startswith("/")]
+
+
+@rule("ENV-LD-LIBRARY-PATH", "warning", "LD_LIBRARY_PATH in extra_env with an empty or relative entry")
 def env_ld_library_path(ctx: RuleContext) -> Iterator[Finding]:
-    want = ctx.profile.rl_lib
+    """Only a value that is set can be wrong: absent is how production runs. Both RL images
+    build /opt/openthoughts/envs/rl as a uv venv (no shared libraries in lib/; "the RL conda
+    prefix" in the notes is a misnomer) and set no LD_LIBRARY_PATH; the CUDA/NCCL libraries come
+    from the nvidia-* wheels (MarinSkyRL docker/Dockerfile.gpu-rl @ 10bccbcd8264b8b06decf598be088116adeee9e5,
+    open-thoughts/OpenThoughts-Agent docker/Dockerfile.gpu-rl @ 62dbcf4327f7f422f2a0847be984e6fa46e9ada3,
+    whose image the launcher pins), and the fork's runtime
+    carries the task's own LD_LIBRARY_PATH to its Ray workers (cloud/iris/env_vars.py
+    EnvVarManager.from_config @ 03bd2d53c1533827ff3ced7adc5c9a2f4f394cb9). Nine of the ten
+    agentic configs in cloud/iris/configs ran without it (tests/fixtures/production_agentic/).
+    The launcher notes' rule -- a literal path, not `$CONDA_PREFIX/lib` -- is ENV-UNEXPANDED's,
+    and SIF paths are ENV-SIF's; this rule adds what neither sees: entries that make the loader
+    search the working directory."""
     value = ctx.view.extra_env.get("LD_LIBRARY_PATH")
     if value is None:
-        yield env_ld_library_path.finding("extra_env.LD_LIBRARY_PATH", "LD_LIBRARY_PATH is not set in extra_env",
-                                          f"add `LD_LIBRARY_PATH: {want}` (the image's RL prefix lib)")
         return
-    entries = coerce_env_value(value).split(":")
-    if want not in entries:
-        yield env_ld_library_path.finding("extra_env.LD_LIBRARY_PATH",
-                                          f"LD_LIBRARY_PATH is {coerce_env_value(value)!r}, without {want}",
-                                          f"set `LD_LIBRARY_PATH: {want}`")
+    text = coerce_env_value(value)
+    if _VAR.search(text):
+        return  # ENV-UNEXPANDED reports it (and says which literal to write)
+    loose = _loose_entries(text)
+    if loose:
+        yield env_ld_library_path.finding(
+            "extra_env.LD_LIBRARY_PATH", f"LD_LIBRARY_PATH {text!r} has {', '.join(map(repr, loose))}: the loader "
+            "reads an empty or relative entry against the task's working directory",
+            "use absolute directories only, or delete LD_LIBRARY_PATH (the image needs none)")
 
 
 @rule("ENV-CLOUD-CREDS", "error", "AWS_*/R2_* in extra_env (they clobber the pod's injected credentials)")
