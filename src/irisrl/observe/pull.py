@@ -280,6 +280,7 @@ class JobFeeder:
         self.pulls: dict[tuple[int, int], TaskPull] = {}
         self.mask = default_mask() if mask is None else mask
         self.job = JobStatusTracker()
+        self.log_bytes = 0   # task log bytes fed (status lines not counted)
 
     def feed_new(self, source: LogSource, sink: Callable[[str, bytes], None],
                  deadline_s: float = DEFAULT_DEADLINE_S) -> list[str]:
@@ -291,8 +292,10 @@ class JobFeeder:
         for pull in puller.discover():
             pull.complete = False
             name = pull.file.removesuffix(".log")
+            fed = pull.bytes
             for block in _status_and_pages(source, self.job_id, pull, deadline):
                 sink(name, self.mask(block))
+            self.log_bytes += pull.bytes - fed
         job_block = self.job.block(source, self.job_id)
         if job_block:
             sink(status_feed.JOB_STREAM, self.mask(job_block))

@@ -63,6 +63,13 @@ def job_status(snap: Any) -> TaskStatus | None:
                       str(getattr(snap, "pending_reason", "") or ""), _secs(getattr(snap, "finished_ms", None)))
 
 
+def describe(status: TaskStatus) -> str:
+    """One line for a person: `PENDING: Scheduler: ...` / `FAILED (exit 1): ...`."""
+    code = f" (exit {status.exit_code})" if status.exit_code not in (None, 0) else ""
+    why = " ".join((status.pending or status.error).split())
+    return f"{status.state}{code}" + (f": {why}" if why else "")
+
+
 def job_line(status: TaskStatus) -> str:
     """The job-level line: the task line's shape without the `[i/a] ` prefix (no rank)."""
     line = status.to_line()
@@ -83,4 +90,4 @@ def encoded(line: str) -> bytes:
     return (line + "\n").encode("utf-8", "replace")
 
 
-__all__ = ["JOB_STREAM", "STATUS_TAG", "attempt_statuses", "encoded", "is_settled", "job_line", "job_status", "key"]
+__all__ = ["JOB_STREAM", "STATUS_TAG", "attempt_statuses", "describe", "encoded", "is_settled", "job_line", "job_status", "key"]
