@@ -63,7 +63,8 @@ def test_statuses_per_attempt_with_iris_times_and_a_pending_task() -> None:
     assert (first.task_index, first.attempt, first.state, first.exit_code, first.error) == (3, 0, "FAILED", 137, EXIT_137)
     assert first.time == (T0_MS + 2000) / 1000 and first.ended_badly
     assert (second.attempt, second.state, second.exit_code, second.time) == (1, "RUNNING", None, (T0_MS + 9000) / 1000)
-    assert first.to_line().startswith("[3/0] 2026-12-02T10:00:02Z irisrl-task-status: state=FAILED exit_code=137")
+    assert first.to_line().startswith("[3/0] irisrl-task-status: state=FAILED exit_code=137")
+    assert first.to_line().endswith(" at=2026-12-02T10:00:02Z") and parse_status(first.to_line()).time == first.time
     (pending,) = status_feed.attempt_statuses(task(2, pending_reason="Retrying (attempt 1, last: failed)"))
     assert (pending.attempt, pending.state, pending.pending, pending.time) == (0, "PENDING", "Retrying (attempt 1, "
                                                                                "last: failed)", None)
@@ -75,20 +76,21 @@ def test_one_line_per_change_active_before_the_logs_terminal_after() -> None:
     backend = MemoryBackend(script=[_running()], lines=_lines()[:2])
     feeder, source = JobFeeder("/u/j", mask=lambda b: b), JobBoundAdapter(JobLogs(backend, "/u/j"))
     first = _collect(feeder, source)
-    assert first[0] == ("task-0.attempt-0", "[0/0] 2026-12-02T10:00:00Z irisrl-task-status: state=RUNNING "
-                                            'exit_code=none error="" pending=""')
+    assert first[0] == ("task-0.attempt-0", "[0/0] irisrl-task-status: state=RUNNING "
+                                            'exit_code=none error="" pending="" at=2026-12-02T10:00:00Z')
     assert first[1] == ("task-0.attempt-0", "[irisrl] Ray nodes alive: 2/2")
     assert ("job", 'irisrl-task-status: state=RUNNING exit_code=none error="" pending=""') in first
     assert [ln for _, ln in _collect(feeder, source)] == []          # nothing changed: no line at all
     backend.script, backend.lines = [_failed()], _lines()
     third = _collect(feeder, source)
     task0 = [ln for name, ln in third if name == "task-0.attempt-0"]
-    assert task0 == [ERROR, '[0/0] 2026-12-02T10:01:00Z irisrl-task-status: state=FAILED exit_code=1 '
-                            'error="Exit code: 1" pending=""']      # after the attempt's last line
+    assert task0 == [ERROR, '[0/0] irisrl-task-status: state=FAILED exit_code=1 '
+                            'error="Exit code: 1" pending="" at=2026-12-02T10:01:00Z']   # after the attempt's last line
     killed = parse_status(next(ln for name, ln in third if name == "task-1.attempt-0"))
     assert killed is not None and (killed.state, killed.exit_code, killed.error) == ("KILLED", 137, EXIT_137)
     assert [ln for name, ln in third if name == "job"] == [
-        '2026-12-02T10:01:01Z irisrl-task-status: state=FAILED exit_code=none error="Task /u/j/0 failed" pending=""']
+        'irisrl-task-status: state=FAILED exit_code=none error="Task /u/j/0 failed" pending="" '
+        'at=2026-12-02T10:01:01Z']
     assert [ln for _, ln in _collect(feeder, source)] == []
 
 
@@ -117,9 +119,9 @@ def test_pulled_files_keep_the_status_lines_and_health_log_reads_the_same(tmp_pa
     backend = MemoryBackend(script=[_failed()], lines=_lines())
     LogPuller(JobBoundAdapter(JobLogs(backend, "/u/j")), "/u/j", tmp_path, mask=lambda b: b).pull_once()
     combined = (tmp_path / "combined.log").read_text().splitlines()
-    assert combined[-1].startswith("2026-12-02T10:01:01Z irisrl-task-status: state=FAILED")   # the job's line
+    assert combined[-1].startswith("irisrl-task-status: state=FAILED")   # the job's line (no task prefix)
     assert "[0/0] " + ERROR in combined and any(ln.startswith("[1/0] ") and "exit_code=137" in ln for ln in combined)
-    assert (tmp_path / "task-0.attempt-0.log").read_text().splitlines()[-1].endswith('error="Exit code: 1" pending=""')
+    assert 'error="Exit code: 1" pending=""' in (tmp_path / "task-0.attempt-0.log").read_text().splitlines()[-1]
     assert "state=FAILED" in (tmp_path / "job.log").read_text()
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["job_status"]["state"] == "FAILED" and manifest["total_lines"] == 3   # status lines not counted
@@ -154,3 +156,29 @@ def test_health_on_a_job_that_never_started_says_why(monkeypatch: pytest.MonkeyP
     assert exc.value.code == 3 and report["verdict"] == "NO-KILL"
     assert any("not started yet" in r and "Iris: job PENDING: Scheduler: Insufficient GPUs (need 8, available 0) "
                "Autoscaler: (scaling up) waiting for h100-8" in r for r in report["reasons"]), report["reasons"]
+
+
+@pytest.mark.parametrize("case", ["wedge", "healthy_training_step12", "engines_silent_queued"])
+def test_status_lines_leave_the_ladder_clock_alone(case: str) -> None:
+    """Iris's wall-clock time rides at the end of the line (`at=`), not as the line's time: the
+    logs' own clock (another zone, or fabricated as here) keeps judging silence and wedges.
+    Each status line is its own block, as the feeder sends it (so it is a chunk's tail)."""
+    import gzip
+
+    from irisrl.observe.analyzer import Analyzer
+    from irisrl.observe.task_status import TaskStatus
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / case
+    plan = json.loads((fixture / "plan.json").read_text())
+    plain, with_status = Analyzer(plan), Analyzer(plan)
+    wall = 1_900_000_000.0   # 2030: far from the fixtures' log clock
+    paths = sorted(fixture.glob("task-*.log")) or sorted(fixture.glob("combined.log*"))
+    assert paths
+    for index, path in enumerate(paths):
+        data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        plain.feed(path.name, data)
+        with_status.feed(path.name, status_feed.encoded(TaskStatus(index, 0, "RUNNING", time=wall).to_line()))
+        with_status.feed(path.name, data)
+    with_status.feed(status_feed.JOB_STREAM, status_feed.encoded(status_feed.job_line(
+        TaskStatus(-1, 0, "RUNNING", time=wall))))
+    assert with_status.verdict().to_dict() == plain.verdict().to_dict()
