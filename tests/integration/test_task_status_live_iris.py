@@ -97,7 +97,7 @@ def test_failed_task_status_reaches_health_and_the_pulled_logs(ended_jobs, on_ir
 def test_health_verdicts_from_the_task_status(ended_jobs, on_iris_cluster, monkeypatch, capsys):
     crash, killed = ended_jobs
     report, _ = _health_inputs(crash, monkeypatch, capsys)
-    assert report["verdict"] == "KILL" and "crashed: unrecognized error" in json.dumps(report)
-    assert "ValueError: bad shape" in json.dumps(report)
+    # KILL on the error the process ended on: named (python_crash) or "crashed: unrecognized error"
+    assert report["verdict"] == "KILL" and "ValueError: bad shape" in " ".join(report["reasons"]), report["reasons"]
     report, _ = _health_inputs(killed, monkeypatch, capsys)
     assert report["verdict"] == "KILL" and (report["cause_of_death"] or {}).get("kind") == "pod_oomkilled"
