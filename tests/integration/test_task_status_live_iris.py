@@ -8,7 +8,8 @@ What Iris's local runtime reports (marin-iris 0.2.20.dev202606180959), asserted 
 -> state FAILED, exit_code 1, error "Exit code: 1. stderr: <the task's last stderr line>"
 (iris/cluster/worker/task_attempt.py); SIGKILL from outside Iris -> FAILED, exit_code -9, error
 "Exit code: -9" (the process runtime keeps Popen.returncode, iris/cluster/runtime/process.py;
-the job's own status says the same)."""
+the job's own status says the same); the healthy rank of a gang whose rank 0 failed ->
+COSCHED_FAILED, exit_code 0, error "Coscheduled sibling <job>/0 failed"."""
 
 from __future__ import annotations
 
@@ -28,12 +29,18 @@ pytestmark = pytest.mark.slow
 TAG = "irisrl-task-status:"
 CRASH = "echo '[irisrl] Ray nodes alive: 1/1'; sleep 0.2; echo 'ValueError: bad shape' >&2; sleep 0.2; exit 1"
 SIGKILLED = "echo '[irisrl] Ray nodes alive: 1/1'; sleep 0.2; echo 'allocating'; sleep 0.2; kill -9 $$"
+# A gang of 2: rank 0 fails, rank 1 (healthy, still printing) is cancelled by Iris.
+GANG = r"""
+r=${IRIS_TASK_ID##*/}; r=${r%%:*}
+if [ "$r" = 0 ]; then echo 'rank0 up'; sleep 2; echo 'RuntimeError: boom' >&2; exit 1; fi
+for i in $(seq 600); do echo heartbeat; sleep 0.5; done
+"""
 
 
-def _run_to_end(env: dict[str, str], name: str, script: str, ws: Path) -> str:
+def _run_to_end(env: dict[str, str], name: str, script: str, ws: Path, nodes: int = 1) -> str:
     from irisrl.ops import launch
 
-    plan = trivial_plan(name, ["bash", "-c", script], ws, nodes=1, role="trainer")
+    plan = trivial_plan(name, ["bash", "-c", script], ws, nodes=nodes, role="trainer")
     assert launch(plan, {"local": True, "no_wait": True}).exit_code == 0
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -60,17 +67,18 @@ def _health_inputs(job: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
 
 @pytest.fixture(scope="module")
 def ended_jobs(iris_cluster):
-    """(crashed job, SIGKILLed job), run once for the module."""
+    """(crashed job, SIGKILLed job, gang job), run once for the module."""
     with pytest.MonkeyPatch.context() as mp:   # launch in-process on the session's cluster
         for key in ("HOME", "IRISRL_HOME"):
             mp.setenv(key, iris_cluster.env[key])
         return (_run_to_end(iris_cluster.env, "tstatus-crash", CRASH, iris_cluster.ws),
-                _run_to_end(iris_cluster.env, "tstatus-sigkill", SIGKILLED, iris_cluster.ws))
+                _run_to_end(iris_cluster.env, "tstatus-sigkill", SIGKILLED, iris_cluster.ws),
+                _run_to_end(iris_cluster.env, "tstatus-gang", GANG, iris_cluster.ws, nodes=2))
 
 
 def test_failed_task_status_reaches_health_and_the_pulled_logs(ended_jobs, on_iris_cluster, monkeypatch, capsys,
                                                                tmp_path):
-    crash, killed = ended_jobs
+    crash, killed, _ = ended_jobs
     _, fed = _health_inputs(crash, monkeypatch, capsys)
     task_line = next(ln for ln in fed if ln.startswith("task-0.attempt-0: "))
     # Iris appends the task's last stderr line (iris/cluster/worker/task_attempt.py)
@@ -95,9 +103,24 @@ def test_failed_task_status_reaches_health_and_the_pulled_logs(ended_jobs, on_ir
 
 @pytest.mark.xfail(strict=False, reason="needs the causes branch (the catalogue reads the status lines)")
 def test_health_verdicts_from_the_task_status(ended_jobs, on_iris_cluster, monkeypatch, capsys):
-    crash, killed = ended_jobs
+    crash, killed, _ = ended_jobs
     report, _ = _health_inputs(crash, monkeypatch, capsys)
     # KILL on the error the process ended on: named (python_crash) or "crashed: unrecognized error"
     assert report["verdict"] == "KILL" and "ValueError: bad shape" in " ".join(report["reasons"]), report["reasons"]
     report, _ = _health_inputs(killed, monkeypatch, capsys)
     assert report["verdict"] == "KILL" and (report["cause_of_death"] or {}).get("kind") == "pod_oomkilled"
+
+
+def test_a_gang_sibling_cancelled_by_iris_did_not_end_badly(ended_jobs, on_iris_cluster, monkeypatch, capsys):
+    """Iris cancels the healthy rank of a failed gang: COSCHED_FAILED, exit code 0, error
+    "Coscheduled sibling <job>/0 failed": its line must not read as that rank's own death."""
+    from irisrl.observe.task_status import parse_status
+
+    *_, gang = ended_jobs
+    _, fed = _health_inputs(gang, monkeypatch, capsys)
+    by_stream = {ln.split(": ", 1)[0]: parse_status(ln) for ln in fed}
+    failed, sibling = by_stream["task-0.attempt-0"], by_stream["task-1.attempt-0"]
+    assert failed is not None and failed.ended_badly and failed.error == "Exit code: 1. stderr: RuntimeError: boom"
+    assert sibling is not None and (sibling.state, sibling.exit_code) == ("COSCHED_FAILED", 0), fed
+    assert sibling.error == f"Coscheduled sibling {gang}/0 failed" and not sibling.ended_badly
+    assert by_stream["job"] is not None and by_stream["job"].state == "FAILED"
