@@ -182,3 +182,29 @@ def test_status_lines_leave_the_ladder_clock_alone(case: str) -> None:
     with_status.feed(status_feed.JOB_STREAM, status_feed.encoded(status_feed.job_line(
         TaskStatus(-1, 0, "RUNNING", time=wall))))
     assert with_status.verdict().to_dict() == plain.verdict().to_dict()
+
+
+def test_a_waiting_reason_goes_with_the_attempt_in_flight() -> None:
+    """Newer Iris says why an assigned / building task waits (TaskStatus.status_message, e.g.
+    Kubernetes' ImagePullBackOff); the installed SDK's proto has no such field."""
+    from iris.rpc import job_pb2
+
+    from irisrl.backends.iris_client import _task_view
+
+    proto = job_pb2.TaskStatus(task_id="/u/j/2", state=job_pb2.TASK_STATE_BUILDING,
+                               attempts=[job_pb2.TaskAttempt(attempt_id=0, state=job_pb2.TASK_STATE_BUILDING)])
+    assert _task_view(proto).pending_reason == ""           # marin-iris 0.2.20: no status_message
+    waiting = "ImagePullBackOff: Back-off pulling image \"ghcr.io/x/y:bad\""
+
+    class Newer:   # the proto with the newer field, everything else as it is
+        status_message = waiting
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(proto, name)
+
+    view = _task_view(Newer())
+    (status,) = status_feed.attempt_statuses(view)
+    assert (status.task_index, status.state, status.pending) == (2, "BUILDING", waiting)
+    retried = task(1, attempt(0, "failed", T0_MS, T0_MS + 1, 1, "Exit code: 1"), state="pending",
+                   pending_reason="Retrying (attempt 1, last: failed)")
+    assert [s.pending for s in status_feed.attempt_statuses(retried)] == [""]

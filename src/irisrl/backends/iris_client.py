@@ -352,8 +352,18 @@ def _task_view(t: Any) -> TaskView:
     exit_code = int(last.exit_code) if last is not None and finished else (int(t.exit_code) if t.HasField("finished_at") else None)
     started = any(a.HasField("started_at") and a.started_at.epoch_ms > 0 for a in attempts)
     return TaskView(index=_task_index(t.task_id), state=task_state_name(t.state), exit_code=exit_code,
-                    attempts=len(attempts), worker=t.worker_id, error=t.error, pending_reason=t.pending_reason,
-                    started=started, attempt_views=tuple(_attempt_view(a) for a in attempts))
+                    attempts=len(attempts), worker=t.worker_id, error=t.error,
+                    pending_reason=t.pending_reason or _status_message(t), started=started,
+                    attempt_views=tuple(_attempt_view(a) for a in attempts))
+
+
+def _status_message(t: Any) -> str:
+    """Why a waiting / building task is not running yet, from the backend: newer Iris adds
+    TaskStatus.status_message (field 29: the Kubernetes pod's container-waiting reason, e.g.
+    ImagePullBackOff, or Kueue's admission verdict; marin-community/marin
+    lib/iris/src/iris/rpc/job.proto@01e95db28e9bb01ae7373f5f6a2378a38aa45776). The installed
+    marin-iris 0.2.20.dev202606180959 has no such field: empty."""
+    return str(getattr(t, "status_message", "") or "")
 
 
 def _task_index(task_id: str) -> int:

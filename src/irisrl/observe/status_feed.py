@@ -14,11 +14,15 @@ task_attempt.py format_exit_error), Kubernetes' terminated reason/message (`OOMK
 Backends' views are read by attribute (observe imports no backend): a task view has index,
 state, exit_code, attempts, error, pending_reason and optionally attempt_views (attempt_id,
 state, exit_code, error, started_ms, finished_ms); a job snapshot has state, exit_code,
-error, pending_reason and optionally finished_ms. Stamps: a finished attempt at its finish,
+error, pending_reason and optionally finished_ms. A task's pending_reason (newer Iris: also
+the backend's waiting reason, e.g. Kubernetes' ImagePullBackOff) goes with its attempt in
+flight; ListTasks' own "Retrying (attempt N, last: failed)" follows a finished attempt and
+is left out. Stamps: a finished attempt at its finish,
 a running one at its start, a pending one undated (it takes its stream's last time)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from irisrl.observe.task_status import STATUS_TAG, TaskStatus
@@ -51,6 +55,8 @@ def attempt_statuses(view: Any) -> list[TaskStatus]:
         when = a.finished_ms if a.finished_ms else a.started_ms
         out.append(TaskStatus(index, int(a.attempt_id), _name(a.state), a.exit_code, str(a.error or ""), "",
                               _secs(when)))
+    if not is_settled(out[-1]):   # the task's waiting reason belongs to its attempt in flight
+        out[-1] = replace(out[-1], pending=str(getattr(view, "pending_reason", "") or ""))
     return out
 
 
