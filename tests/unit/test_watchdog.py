@@ -150,6 +150,10 @@ def test_keep_going_reports_kill_then_recovery_and_ends_with_the_job(monkeypatch
     assert heads == ["NO-KILL phase=bring-up", "NO-KILL phase=serving", "KILL phase=serving",
                      "NO-KILL phase=serving"]
     assert code == Exit.OK and not cluster.terminated    # the terminal state's exit, not 5
+    # Iris's status of each task and of the job: fed on each change only, over ~15 polls
+    status = [ln.split(" exit_code")[0] for ln in b"".join(fed).decode().splitlines() if "irisrl-task-status:" in ln]
+    assert sorted(status) == sorted(f"{p}irisrl-task-status: state={s}" for p in ("[0/0] ", "[1/0] ", "")
+                                    for s in ("RUNNING", "SUCCEEDED"))
 
 
 def test_no_change_prints_nothing_more(monkeypatch, capsys, ops_on_terminal):
