@@ -208,3 +208,15 @@ def test_a_waiting_reason_goes_with_the_attempt_in_flight() -> None:
     retried = task(1, attempt(0, "failed", T0_MS, T0_MS + 1, 1, "Exit code: 1"), state="pending",
                    pending_reason="Retrying (attempt 1, last: failed)")
     assert [s.pending for s in status_feed.attempt_statuses(retried)] == [""]
+
+
+def test_the_job_line_is_masked_everywhere_and_a_re_pull_starts_job_log_afresh(tmp_path: Path) -> None:
+    snap = _job("failed", task(0, attempt(0, "failed", T0_MS, T0_MS + 1, 1, "Exit code: 1")),
+                error="hf_s3cret rejected", finished_ms=T0_MS + 1)
+    mask = lambda b: b.replace(b"hf_s3cret", b"***")   # noqa: E731
+    for _ in range(2):   # the second `logs` run into the same directory
+        manifest = LogPuller(JobBoundAdapter(JobLogs(MemoryBackend(script=[snap]), "/u/j")), "/u/j", tmp_path,
+                             mask=mask).pull_once()
+    assert manifest["job_status"]["error"] == "*** rejected"
+    assert (tmp_path / "job.log").read_text().count("irisrl-task-status:") == 1
+    assert not any("s3cret" in p.read_text() for p in tmp_path.iterdir())

@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 from irisrl.core.states import TASK_DONE
 from irisrl.observe import status_feed
-from irisrl.observe.task_status import TaskStatus
+from irisrl.observe.task_status import TaskStatus, parse_status
 
 DEFAULT_DEADLINE_S = 1800.0
 Mask = Callable[[bytes], bytes]
@@ -84,9 +84,10 @@ def status_block(pull: TaskPull, settled: bool) -> bytes:
 
 
 class JobStatusTracker:
-    """The job-level status line, once per change."""
+    """The job-level status line (masked), once per change; `last`: that status, as written."""
 
-    def __init__(self) -> None:
+    def __init__(self, mask: Mask) -> None:
+        self.mask = mask
         self.fed: tuple[Any, ...] | None = None
         self.last: TaskStatus | None = None
 
@@ -97,8 +98,10 @@ class JobStatusTracker:
             return b""
         if st is None or status_feed.key(st) == self.fed:
             return b""
-        self.fed, self.last = status_feed.key(st), st
-        return status_feed.encoded(status_feed.job_line(st))
+        self.fed = status_feed.key(st)
+        data = self.mask(status_feed.encoded(status_feed.job_line(st)))
+        self.last = parse_status(data.decode("utf-8", "replace"))
+        return data
 
 
 def job_done(source: Any, job_id: str) -> bool:
@@ -179,7 +182,7 @@ class LogPuller:
         self.on_progress = on_progress or (lambda pull, n: None)
         self.pulls: dict[tuple[int, int], TaskPull] = {}
         self.list_error: str | None = None
-        self.job = JobStatusTracker()
+        self.job = JobStatusTracker(self.mask)
         self._mode = "wb"    # the first pull starts the files afresh; later ones append
 
     def discover(self) -> list[TaskPull]:
@@ -214,7 +217,9 @@ class LogPuller:
                         combined.write(b"".join(pull.prefix + ln for ln in block.splitlines(keepends=True)))
                         self.on_progress(pull, block.count(b"\n"))
                     self._status(pull, True, fh, combined)
-            job_block = self.mask(self.job.block(self.source, self.job_id))
+            job_block = self.job.block(self.source, self.job_id)
+            if mode == "wb":
+                (self.out / "job.log").unlink(missing_ok=True)   # a re-pull into the same directory
             if job_block:
                 with open(self.out / "job.log", "ab") as fh:
                     fh.write(job_block)
@@ -279,7 +284,7 @@ class JobFeeder:
         self.job_id = job_id
         self.pulls: dict[tuple[int, int], TaskPull] = {}
         self.mask = default_mask() if mask is None else mask
-        self.job = JobStatusTracker()
+        self.job = JobStatusTracker(self.mask)
         self.log_bytes = 0   # task log bytes fed (status lines not counted)
 
     def feed_new(self, source: LogSource, sink: Callable[[str, bytes], None],
@@ -298,7 +303,7 @@ class JobFeeder:
             self.log_bytes += pull.bytes - fed
         job_block = self.job.block(source, self.job_id)
         if job_block:
-            sink(status_feed.JOB_STREAM, self.mask(job_block))
+            sink(status_feed.JOB_STREAM, job_block)
         problems: list[str] = puller.manifest()["problems"]
         return problems
 
