@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from irisrl.backends.base import BUNDLE_CAP_BYTES, Backend, JobSnapshot, JobSummary, LogLine, TaskView
+from irisrl.backends.base import BUNDLE_CAP_BYTES, AttemptView, Backend, JobSnapshot, JobSummary, LogLine, TaskView
 from irisrl.plan.request import IrisRequest, build_request
 
 if TYPE_CHECKING:
@@ -18,6 +18,20 @@ if TYPE_CHECKING:
 
 def line(task_index: int, data: str, timestamp_ms: int, attempt: int = 0, source: str = "stdout") -> LogLine:
     return LogLine(task_index, attempt, source, data, timestamp_ms)
+
+
+def task(index: int, *attempts: AttemptView, state: str | None = None, pending_reason: str = "") -> TaskView:
+    """A task as ListTasks reports it: its attempts (oldest first), the last one's state,
+    exit code and error as the task's own (no attempt: pending)."""
+    last = attempts[-1] if attempts else None
+    return TaskView(index, state or (last.state if last else "pending"), last.exit_code if last else None,
+                    len(attempts), f"worker-{index}" if last else "", last.error if last else "", pending_reason,
+                    started=any(a.started_ms for a in attempts), attempt_views=tuple(attempts))
+
+
+def attempt(attempt_id: int, state: str, started_ms: int | None = None, finished_ms: int | None = None,
+            exit_code: int | None = None, error: str = "") -> AttemptView:
+    return AttemptView(attempt_id, state, exit_code, error, started_ms, finished_ms)
 
 
 def finished(job_id: str, state: str, n: int, exit_code: int | None = 0) -> JobSnapshot:

@@ -122,18 +122,23 @@ class BoundSource:
         return [ln for ln in self.lines if ln.timestamp_ms >= since_ms and attempt in (-1, ln.attempt)][:max_lines]
 
 
+def _logged(path: Path) -> list[str]:
+    """The task's own lines in a pulled file (without the orchestrator's status lines)."""
+    return [ln for ln in path.read_text().splitlines() if "irisrl-task-status:" not in ln]
+
+
 def test_adapter_pages_cut_inside_one_millisecond_lose_nothing(tmp_path: Path) -> None:
     lines = [Line(f"m{i}", 1000 + i // 4) for i in range(23)]    # 4 lines per millisecond
     adapter = JobBoundAdapter(BoundSource(lines), page_lines=3)
     manifest = LogPuller(adapter, "/u/j", tmp_path).pull_once()
-    assert (tmp_path / "task-0.attempt-0.log").read_text().splitlines() == [f"m{i}" for i in range(23)]
+    assert _logged(tmp_path / "task-0.attempt-0.log") == [f"m{i}" for i in range(23)]
     assert manifest["complete"] and adapter.job_done("/u/j")
 
 
 def test_adapter_splits_attempts_of_one_task(tmp_path: Path) -> None:
     lines = [Line(f"a{i}", 1000 + i, attempt=0) for i in range(5)] + [Line(f"b{i}", 2000 + i, attempt=1) for i in range(4)]
     manifest = LogPuller(JobBoundAdapter(BoundSource(lines), page_lines=2), "/u/j", tmp_path).pull_once()
-    assert (tmp_path / "task-0.attempt-1.log").read_text().splitlines() == [f"b{i}" for i in range(4)]
+    assert _logged(tmp_path / "task-0.attempt-1.log") == [f"b{i}" for i in range(4)]
     assert [t["lines"] for t in manifest["tasks"]] == [5, 4] and manifest["complete"]
 
 

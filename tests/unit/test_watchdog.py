@@ -130,7 +130,10 @@ def test_fetches_are_incremental_one_status_call_plus_one_fetch_per_task(monkeyp
     # every line reached the analyzer exactly once: no re-reads across polls
     delivered = b"".join(fed).decode().splitlines()
     seen_by_now = [text for s, _, text in lines if s <= clock.t]
-    assert sorted(delivered) == sorted(seen_by_now)
+    assert sorted(ln for ln in delivered if "irisrl-task-status:" not in ln) == sorted(seen_by_now)
+    # the orchestrator's status: one line per task attempt and one for the job, never repeated per poll
+    assert sorted(ln.split(" state=")[0] for ln in delivered if "irisrl-task-status:" in ln) == [
+        "[0/0] irisrl-task-status:", "[1/0] irisrl-task-status:", "irisrl-task-status:"]
     # each task's cursor only moves forward, and the next fetch starts where the last line was
     for task in (0, 1):
         since = [c[3] for c in fetches if c[2] == task]
@@ -147,6 +150,10 @@ def test_keep_going_reports_kill_then_recovery_and_ends_with_the_job(monkeypatch
     assert heads == ["NO-KILL phase=bring-up", "NO-KILL phase=serving", "KILL phase=serving",
                      "NO-KILL phase=serving"]
     assert code == Exit.OK and not cluster.terminated    # the terminal state's exit, not 5
+    # Iris's status of each task and of the job: fed on each change only, over ~15 polls
+    status = [ln.split(" exit_code")[0] for ln in b"".join(fed).decode().splitlines() if "irisrl-task-status:" in ln]
+    assert sorted(status) == sorted(f"{p}irisrl-task-status: state={s}" for p in ("[0/0] ", "[1/0] ", "")
+                                    for s in ("RUNNING", "SUCCEEDED"))
 
 
 def test_no_change_prints_nothing_more(monkeypatch, capsys, ops_on_terminal):

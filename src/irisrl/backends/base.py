@@ -18,6 +18,17 @@ BUNDLE_CAP_BYTES = 25 * 2**20   # Iris's own cap on a zipped workspace bundle (p
 
 
 @dataclass(frozen=True)
+class AttemptView:
+    """One attempt of a task as ListTasks reports it (Iris's TaskAttempt)."""
+    attempt_id: int
+    state: str
+    exit_code: int | None        # None until the attempt finished
+    error: str = ""
+    started_ms: int | None = None
+    finished_ms: int | None = None
+
+
+@dataclass(frozen=True)
 class TaskView:
     index: int
     state: str
@@ -27,6 +38,7 @@ class TaskView:
     error: str = ""
     pending_reason: str = ""
     started: bool = False   # has run at least once (any attempt has a start time)
+    attempt_views: tuple[AttemptView, ...] = ()   # per attempt, oldest first (empty: not read)
 
 
 @dataclass(frozen=True)
@@ -44,6 +56,7 @@ class JobSnapshot:
     tasks: tuple[TaskView, ...] = ()
     absent: bool = False
     pending_reason: str = ""
+    finished_ms: int | None = None   # when the job reached a terminal state (GetJobStatus finished_at)
 
     @classmethod
     def missing(cls, job_id: str) -> "JobSnapshot":
@@ -64,6 +77,9 @@ class JobSnapshot:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["tasks"] = [asdict(t) for t in self.tasks]
+        for task in data["tasks"]:
+            task.pop("attempt_views", None)   # `status --json` keeps its shape; health reads them
+        data.pop("finished_ms", None)
         return data
 
 

@@ -9,7 +9,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from irisrl.backends.base import BUNDLE_CAP_BYTES, Backend, JobSnapshot, JobSummary, LogLine, TaskView, count_states
+from irisrl.backends.base import BUNDLE_CAP_BYTES, AttemptView, Backend, JobSnapshot, JobSummary, LogLine, TaskView, \
+    count_states
 from irisrl.backends.sdk_version import is_stale_client_refusal, stale_client_error
 from irisrl.core.deadline import call_with_deadline
 from irisrl.core.states import job_state_name, task_state_name
@@ -326,7 +327,25 @@ def snapshot_from_status(job_id: str, status: Any, task_list: Any = None) -> Job
         task_states=counts,
         tasks=tasks,
         pending_reason=status.pending_reason or (reasons[0] if reasons else ""),
+        finished_ms=_ms(status, "finished_at"),
     )
+
+
+def _ms(proto: Any, name: str) -> int | None:
+    """A Timestamp field's epoch ms, None when unset (Iris leaves it unset until the event)."""
+    if not proto.HasField(name):
+        return None
+    ms = int(getattr(proto, name).epoch_ms)
+    return ms if ms > 0 else None
+
+
+def _attempt_view(a: Any) -> AttemptView:
+    """Iris's TaskAttempt (iris/rpc/job.proto; the controller fills it in service.py task_to_proto:
+    state, exit_code, error, started_at / finished_at when set)."""
+    finished = _ms(a, "finished_at")
+    return AttemptView(attempt_id=int(a.attempt_id), state=task_state_name(a.state),
+                       exit_code=int(a.exit_code) if finished is not None else None, error=a.error,
+                       started_ms=_ms(a, "started_at"), finished_ms=finished)
 
 
 def _task_view(t: Any) -> TaskView:
@@ -336,8 +355,18 @@ def _task_view(t: Any) -> TaskView:
     exit_code = int(last.exit_code) if last is not None and finished else (int(t.exit_code) if t.HasField("finished_at") else None)
     started = any(a.HasField("started_at") and a.started_at.epoch_ms > 0 for a in attempts)
     return TaskView(index=_task_index(t.task_id), state=task_state_name(t.state), exit_code=exit_code,
-                    attempts=len(attempts), worker=t.worker_id, error=t.error, pending_reason=t.pending_reason,
-                    started=started)
+                    attempts=len(attempts), worker=t.worker_id, error=t.error,
+                    pending_reason=t.pending_reason or _status_message(t), started=started,
+                    attempt_views=tuple(_attempt_view(a) for a in attempts))
+
+
+def _status_message(t: Any) -> str:
+    """Why a waiting / building task is not running yet, from the backend: newer Iris adds
+    TaskStatus.status_message (field 29: the Kubernetes pod's container-waiting reason, e.g.
+    ImagePullBackOff, or Kueue's admission verdict; marin-community/marin
+    lib/iris/src/iris/rpc/job.proto@01e95db28e9bb01ae7373f5f6a2378a38aa45776). The installed
+    marin-iris 0.2.20.dev202606180959 has no such field: empty."""
+    return str(getattr(t, "status_message", "") or "")
 
 
 def _task_index(task_id: str) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
-from irisrl.backends.base import LogLine, TaskView
+from irisrl.backends.base import JobSnapshot, LogLine, TaskView
 
 if TYPE_CHECKING:
     from irisrl.backends.resolve import Target
@@ -18,6 +18,7 @@ class IrisLogSource:
         from irisrl.backends.resolve import open_backend
 
         self.job_id = job_id
+        self.snap: JobSnapshot | None = None
         self._stack = ExitStack()
         self._backend = self._stack.enter_context(open_backend(target, job_id, ledger))
 
@@ -26,8 +27,10 @@ class IrisLogSource:
         return str(self._backend.where)
 
     def tasks(self) -> list[TaskView]:
-        """One entry per task: index, state, attempts (ids 0..attempts-1), worker."""
-        return list(self._backend.snapshot(self.job_id).tasks)
+        """One entry per task: index, state, attempts (ids 0..attempts-1, each one's status),
+        worker. The read (GetJobStatus + ListTasks) is kept as `snap`: the job's own status."""
+        self.snap = self._backend.snapshot(self.job_id)
+        return list(self.snap.tasks)
 
     def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[LogLine]:
         """Up to `max_lines` lines of one task (one attempt, or all with -1) after `since_ms`;

@@ -260,14 +260,18 @@ def _analyze_logs(logs: tuple[str, ...], plan: dict[str, Any] | None, config: An
 def _analyze_job(job: str, plan_path: str | None, config: Any, target: dict[str, Any],
                  mask: Any) -> tuple[Any, list[str], Any]:
     from irisrl.observe.analyzer import Analyzer
-    from irisrl.observe.pull import feed_job
+    from irisrl.observe.pull import JobFeeder
+    from irisrl.observe.status_feed import describe
 
     with _job_source(job, target) as (job_id, source):
         plan = _load_plan(plan_path, job_id)
         analyzer = Analyzer(plan, config)
-        problems = feed_job(source, job_id, analyzer.feed, mask=mask)
-    if not analyzer.state.sources:
-        problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)")
+        feeder = JobFeeder(job_id, mask)   # also feeds each task's and the job's Iris status
+        problems = feeder.feed_new(source, analyzer.feed)
+    if not feeder.log_bytes:
+        said = feeder.job.last
+        problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)"
+                        + (f"; Iris: job {describe(said)}" if said is not None else ""))
     return analyzer, problems, plan
 
 

@@ -5,7 +5,13 @@ how many lines each task and attempt gave and what could not be fetched.
 Output layout (`irisrl logs JOB --out DIR`):
     DIR/task-<i>.attempt-<a>.log   one file per task and attempt, lines as printed
     DIR/combined.log               all of them, each line prefixed `[<i>/<a>] ` (health reads it)
+    DIR/job.log                    the job's own status lines (when the source gives them)
     DIR/manifest.json              per file: lines, bytes, pages, complete, error
+
+The orchestrator's status of each attempt (and of the job) is written and fed as
+`irisrl-task-status:` lines (observe/status_feed.py) in that attempt's stream, each time it
+changes: an active state before the attempt's new lines, a terminal one after them, so an
+offline `health --log` on the files reads the same evidence as `health JOB`.
 
 Secret values are masked (irisrl.config.masking) before a line is written or fed anywhere:
 `mask=` is what the caller knows (e.g. `--secrets-env`); the default masks the operator's
@@ -23,6 +29,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 from irisrl.core.states import TASK_DONE
+from irisrl.observe import status_feed
+from irisrl.observe.task_status import TaskStatus, parse_status
 
 DEFAULT_DEADLINE_S = 1800.0
 Mask = Callable[[bytes], bytes]
@@ -41,6 +49,8 @@ class TaskRef:
     task_index: int
     attempt: int = 0
     state: str = ""          # e.g. "running", "succeeded" (free text from the backend)
+    status: TaskStatus | None = None   # the orchestrator's status of this attempt, when the source gives it
+    fetch: bool = True       # False: no logs to ask for yet (never started; saves a FetchLogs)
 
 
 @dataclass
@@ -55,6 +65,43 @@ class LogSource(Protocol):
     def tasks(self, job_id: str) -> list[TaskRef]: ...
 
     def fetch(self, job_id: str, task_index: int, attempt: int, cursor: Any) -> Page: ...
+
+
+def job_status(source: Any, job_id: str) -> TaskStatus | None:
+    """Optional `source.job_status(job_id)`: the job's own status (state, error, pending reason)."""
+    probe = getattr(source, "job_status", None)
+    return probe(job_id) if callable(probe) else None
+
+
+def status_block(pull: TaskPull, settled: bool) -> bytes:
+    """This attempt's status line when it changed since the last one written and belongs on
+    this side of its logs (`settled`: terminal, after them; else before them)."""
+    st = pull.status
+    if st is None or status_feed.is_settled(st) != settled or status_feed.key(st) == pull.status_fed:
+        return b""
+    pull.status_fed = status_feed.key(st)
+    return status_feed.encoded(st.to_line())
+
+
+class JobStatusTracker:
+    """The job-level status line (masked), once per change; `last`: that status, as written."""
+
+    def __init__(self, mask: Mask) -> None:
+        self.mask = mask
+        self.fed: tuple[Any, ...] | None = None
+        self.last: TaskStatus | None = None
+
+    def block(self, source: Any, job_id: str) -> bytes:
+        try:
+            st = job_status(source, job_id)
+        except Exception:  # noqa: BLE001 - the job line is extra evidence; the logs still count
+            return b""
+        if st is None or status_feed.key(st) == self.fed:
+            return b""
+        self.fed = status_feed.key(st)
+        data = self.mask(status_feed.encoded(status_feed.job_line(st)))
+        self.last = parse_status(data.decode("utf-8", "replace"))
+        return data
 
 
 def job_done(source: Any, job_id: str) -> bool:
@@ -75,6 +122,9 @@ class TaskPull:
     complete: bool = False
     error: str | None = None
     cursor: Any = field(default=None, repr=False)
+    status: TaskStatus | None = field(default=None, repr=False)
+    status_fed: tuple[Any, ...] | None = field(default=None, repr=False)   # key of the last status line written
+    fetch: bool = field(default=True, repr=False)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -114,6 +164,14 @@ def pages(source: LogSource, job_id: str, pull: TaskPull, deadline: float) -> It
             return
 
 
+def pull_pages(source: LogSource, job_id: str, pull: TaskPull, deadline: float) -> Iterator[bytes]:
+    """`pages`, unless the attempt has nothing to fetch yet (never started): then none, complete."""
+    if pull.fetch:
+        yield from pages(source, job_id, pull, deadline)
+    else:
+        pull.complete = True
+
+
 class LogPuller:
     """Pulls every task/attempt of a job into a directory; `follow()` appends new lines."""
 
@@ -124,6 +182,7 @@ class LogPuller:
         self.on_progress = on_progress or (lambda pull, n: None)
         self.pulls: dict[tuple[int, int], TaskPull] = {}
         self.list_error: str | None = None
+        self.job = JobStatusTracker(self.mask)
         self._mode = "wb"    # the first pull starts the files afresh; later ones append
 
     def discover(self) -> list[TaskPull]:
@@ -137,7 +196,10 @@ class LogPuller:
             if key not in self.pulls:
                 name = f"task-{ref.task_index}.attempt-{ref.attempt}.log"
                 self.pulls[key] = TaskPull(ref.task_index, ref.attempt, ref.state, name)
-            self.pulls[key].state = ref.state or self.pulls[key].state
+            pull = self.pulls[key]
+            pull.state = ref.state or pull.state
+            pull.status = getattr(ref, "status", None) or pull.status
+            pull.fetch = bool(getattr(ref, "fetch", True))
         return list(self.pulls.values())
 
     def pull_once(self, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
@@ -148,12 +210,27 @@ class LogPuller:
             for pull in self.discover():
                 pull.complete = False
                 with open(self.out / pull.file, mode if pull.pages == 0 else "ab") as fh:
-                    for block in pages(self.source, self.job_id, pull, deadline):
+                    self._status(pull, False, fh, combined)
+                    for block in pull_pages(self.source, self.job_id, pull, deadline):
                         block = self.mask(block)
                         fh.write(block)
                         combined.write(b"".join(pull.prefix + ln for ln in block.splitlines(keepends=True)))
                         self.on_progress(pull, block.count(b"\n"))
+                    self._status(pull, True, fh, combined)
+            job_block = self.job.block(self.source, self.job_id)
+            if mode == "wb":
+                (self.out / "job.log").unlink(missing_ok=True)   # a re-pull into the same directory
+            if job_block:
+                with open(self.out / "job.log", "ab") as fh:
+                    fh.write(job_block)
+                combined.write(job_block)
         return self.write_manifest()
+
+    def _status(self, pull: TaskPull, settled: bool, fh: Any, combined: Any) -> None:
+        """The status line (already `[i/a] `-prefixed) into the task's file and combined.log."""
+        block = self.mask(status_block(pull, settled))
+        fh.write(block)
+        combined.write(block)
 
     def follow(self, interval_s: float, max_s: float, stop: Callable[[], bool] = lambda: False) -> dict[str, Any]:
         """Pull, then again every interval until the job is done (one last pull), max_s passes, or stop()."""
@@ -171,14 +248,18 @@ class LogPuller:
         tasks = []
         for pull in sorted(self.pulls.values(), key=lambda p: p.key):
             row = asdict(pull)
-            row.pop("cursor", None)
+            for private in ("cursor", "status", "status_fed", "fetch"):
+                row.pop(private, None)
             tasks.append(row)
         problems = [f"task {t['task_index']} attempt {t['attempt']}: {t['error'] or 'incomplete'}"
                     for t in tasks if t["error"] or not t["complete"]]
         if self.list_error:
             problems.insert(0, self.list_error)
+        job = self.job.last
         return {"job_id": self.job_id, "pulled_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                 "out_dir": str(self.out), "combined": "combined.log", "tasks": tasks,
+                "job_status": None if job is None else {"state": job.state, "exit_code": job.exit_code,
+                                                        "error": job.error, "pending": job.pending},
                 "total_lines": sum(t["lines"] for t in tasks), "complete": not problems, "problems": problems}
 
     def write_manifest(self) -> dict[str, Any]:
@@ -203,20 +284,40 @@ class JobFeeder:
         self.job_id = job_id
         self.pulls: dict[tuple[int, int], TaskPull] = {}
         self.mask = default_mask() if mask is None else mask
+        self.job = JobStatusTracker(self.mask)
+        self.log_bytes = 0   # task log bytes fed (status lines not counted)
 
     def feed_new(self, source: LogSource, sink: Callable[[str, bytes], None],
                  deadline_s: float = DEFAULT_DEADLINE_S) -> list[str]:
-        """Stream the new pages into `sink(source_name, bytes)`; returns what could not be fetched."""
+        """Stream the new pages, and each attempt's status line when it changed, into
+        `sink(source_name, bytes)`; returns what could not be fetched."""
         puller = LogPuller(source, self.job_id, Path("."), mask=self.mask)
         puller.pulls = self.pulls
         deadline = time.monotonic() + deadline_s
         for pull in puller.discover():
             pull.complete = False
             name = pull.file.removesuffix(".log")
-            for block in pages(source, self.job_id, pull, deadline):
+            fed = pull.bytes
+            for block in _status_and_pages(source, self.job_id, pull, deadline):
                 sink(name, self.mask(block))
+            self.log_bytes += pull.bytes - fed
+        job_block = self.job.block(source, self.job_id)
+        if job_block:
+            sink(status_feed.JOB_STREAM, job_block)
         problems: list[str] = puller.manifest()["problems"]
         return problems
+
+
+def _status_and_pages(source: LogSource, job_id: str, pull: TaskPull, deadline: float) -> Iterator[bytes]:
+    """An attempt's changed active status, its new pages, then its changed terminal status
+    (evaluated after the pages: lazily, nothing held in memory)."""
+    before = status_block(pull, False)
+    if before:
+        yield before
+    yield from pull_pages(source, job_id, pull, deadline)
+    after = status_block(pull, True)
+    if after:
+        yield after
 
 
 def feed_job(source: LogSource, job_id: str, sink: Callable[[str, bytes], None],
@@ -231,17 +332,29 @@ class JobBoundAdapter:
     `tasks() -> [TaskView(index, state, attempts, ...)]`,
     `fetch(task_index, attempt, since_ms, max_lines) -> [LogLine(data, timestamp_ms, ...)]`)
     to `LogSource`. Cursor = (timestamp_ms, lines already taken at that ms): pages cut inside
-    one millisecond neither lose nor repeat lines."""
+    one millisecond neither lose nor repeat lines. Each ref carries its attempt's status
+    (status_feed.attempt_statuses); the job's comes from the bound source's last snapshot
+    (`bound.snap`). A bound source with `started_only = True` (watch) asks no logs of a task
+    that never started."""
 
     def __init__(self, bound: Any, page_lines: int = 5000, max_page_lines: int = 200_000) -> None:
         self.bound, self.page_lines, self.max_page_lines = bound, page_lines, max_page_lines
 
     def tasks(self, job_id: str) -> list[TaskRef]:
         refs = []
+        started_only = bool(getattr(self.bound, "started_only", False))
         for view in self.bound.tasks():
-            for attempt in range(max(1, int(getattr(view, "attempts", 1) or 1))):
-                refs.append(TaskRef(int(view.index), attempt, str(getattr(view, "state", ""))))
+            fetch = not started_only or bool(getattr(view, "started", True))
+            statuses = {st.attempt: st for st in status_feed.attempt_statuses(view)}
+            attempts = getattr(view, "attempt_views", ())
+            ids = sorted(statuses) if attempts else range(max(1, int(getattr(view, "attempts", 1) or 1)))
+            for attempt in ids:
+                refs.append(TaskRef(int(view.index), attempt, str(getattr(view, "state", "")), statuses.get(attempt),
+                                    fetch))
         return refs
+
+    def job_status(self, job_id: str) -> TaskStatus | None:
+        return status_feed.job_status(getattr(self.bound, "snap", None))
 
     def job_done(self, job_id: str) -> bool:
         views = list(self.bound.tasks())

@@ -4,16 +4,21 @@ reads it like any other evidence (same streams, same clock, same cause catalogue
 `health JOB` and the watchdog turn each task attempt's status from Iris (state, exit code,
 error text, pending reason) into one line fed into that task's stream:
 
-    [3/0] 2026-12-03T16:00:00Z irisrl-task-status: state=FAILED exit_code=137 error="OOMKilled" pending=""
+    [3/0] irisrl-task-status: state=FAILED exit_code=137 error="OOMKilled" pending="" at=2026-12-03T16:00:00Z
 
-The `[i/a] ` prefix and the RFC3339 stamp are the ones `patterns.clean` already strips (rank
-and time); the rest is `STATUS_TAG` then `key=value` pairs with JSON-quoted strings, so any
-error text round-trips. A line of this shape is evidence that the process ended when its state
+The `[i/a] ` prefix is the one `patterns.clean` already strips (rank); the rest is
+`STATUS_TAG` then `key=value` pairs with JSON-quoted strings, so any error text round-trips.
+The orchestrator's time of the change (`at=`, UTC) comes last, past where the analyzer looks for
+a line's own time: the line is undated to the ladder and takes its stream's last time (it sits
+right after that attempt's last line). A leading stamp would mix Iris's wall clock into the log
+clock, which may be another zone or, in tests, fabricated: the newest dated line would jump,
+and an engine's last report would read as hours of silence (seen on the live wedge test). A line of this shape is evidence that the process ended when its state
 is terminal and not SUCCEEDED, or its exit code is non-zero. This module is a leaf (stdlib only).
 """
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
 import time
@@ -23,7 +28,7 @@ STATUS_TAG = "irisrl-task-status:"
 TERMINAL_STATES = frozenset({"SUCCEEDED", "FAILED", "KILLED", "WORKER_FAILED", "PREEMPTED",
                              "UNSCHEDULABLE", "EVICTED"})
 _LINE = re.compile(r'irisrl-task-status: state=(\w+) exit_code=(-?\d+|none) '
-                   r'error=("(?:[^"\\]|\\.)*") pending=("(?:[^"\\]|\\.)*")')
+                   r'error=("(?:[^"\\]|\\.)*") pending=("(?:[^"\\]|\\.)*")(?: at=(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ))?')
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class TaskStatus:
     exit_code: int | None = None
     error: str = ""              # the orchestrator's error text (e.g. "OOMKilled", an image pull error)
     pending: str = ""            # why a task is not running yet (Iris's pending reason)
-    time: float | None = None    # epoch seconds of the state change, when known
+    time: float | None = None    # epoch seconds of the state change, when known (written as `at=`)
 
     @property
     def ended_badly(self) -> bool:
@@ -43,10 +48,10 @@ class TaskStatus:
         return failed_state or (self.exit_code is not None and self.exit_code != 0)
 
     def to_line(self) -> str:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ ", time.gmtime(self.time)) if self.time else ""
+        at = time.strftime(" at=%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.time)) if self.time else ""
         code = "none" if self.exit_code is None else str(self.exit_code)
-        return (f"[{self.task_index}/{self.attempt}] {stamp}{STATUS_TAG} state={self.state} "
-                f"exit_code={code} error={json.dumps(self.error)} pending={json.dumps(self.pending)}")
+        return (f"[{self.task_index}/{self.attempt}] {STATUS_TAG} state={self.state} "
+                f"exit_code={code} error={json.dumps(self.error)} pending={json.dumps(self.pending)}{at}")
 
 
 def parse_status(text: str, task_index: int = 0, attempt: int = 0) -> TaskStatus | None:
@@ -55,5 +60,6 @@ def parse_status(text: str, task_index: int = 0, attempt: int = 0) -> TaskStatus
     if m is None:
         return None
     code = None if m.group(2) == "none" else int(m.group(2))
+    at = calendar.timegm(time.strptime(m.group(5), "%Y-%m-%dT%H:%M:%SZ")) if m.group(5) else None
     return TaskStatus(task_index, attempt, m.group(1), code,
-                      json.loads(m.group(3)), json.loads(m.group(4)))
+                      json.loads(m.group(3)), json.loads(m.group(4)), None if at is None else float(at))

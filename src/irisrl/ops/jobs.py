@@ -54,9 +54,11 @@ class JobLogs:
 
     def __init__(self, backend: Any, job_id: str) -> None:
         self.backend, self.job_id = backend, job_id
+        self.snap: Any = None   # the last read: the job's own status (observe/status_feed.py)
 
     def tasks(self) -> list[Any]:
-        return list(self.backend.snapshot(self.job_id).tasks)
+        self.snap = self.backend.snapshot(self.job_id)
+        return list(self.snap.tasks)
 
     def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[Any]:
         lines: list[Any] = self.backend.fetch_logs(self.job_id, since_ms=since_ms, max_lines=max_lines,

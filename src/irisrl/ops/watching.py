@@ -132,7 +132,11 @@ class WatchLogs(JobLogs):
     from one detailed read (ListTasks) on the first poll, while a task has not started yet, and
     when the poll's snapshot shows the tasks changed (state counts, failures, preemptions: a
     new attempt).
-    Steady state per poll: watch's GetJobStatus + one FetchLogs per started task."""
+    Steady state per poll: watch's GetJobStatus + one FetchLogs per started task. Every task
+    is listed (a pending one's status is evidence too) but logs are asked only of started
+    ones (`started_only`); the job's status is the poll's snapshot (`snap`), no extra call."""
+
+    started_only = True
 
     def __init__(self, backend: Any, job_id: str) -> None:
         super().__init__(backend, job_id)
@@ -153,7 +157,7 @@ class WatchLogs(JobLogs):
             # Also while a task has not started: ListTasks can lag the counts (running, no start time yet).
             self._views = tuple(self.backend.snapshot(self.job_id).tasks)
         self._key = key
-        return [v for v in self._views if self._started(v)]
+        return list(self._views)
 
     @staticmethod
     def _started(view: Any) -> bool:
