@@ -1129,8 +1129,9 @@ def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     return dict(sorted(recs.items()))
 
 
-def write_format_strings(raw: Path, dest: Path) -> None:
-    """The `strings` hits that read as messages (C++ symbol names left out), per library."""
+def write_format_strings(raw: Path, dest: Path, extra: list[Path]) -> None:
+    """The `strings` hits that read as messages (C++ symbol names left out), per library, then
+    the `extra` sections verbatim (format strings grepped from a library's sources)."""
     out = [
         "# Format strings read from the libraries' binaries on the device machine (`strings`-like",
         "# scan by scripts/provoke_failures.py strings). These are printf/c10 format fragments,",
@@ -1141,6 +1142,8 @@ def write_format_strings(raw: Path, dest: Path) -> None:
             out.append(line)
         elif " " in line.strip() and not re.match(r"^\*?N?St|^_Z|^\*N", line):
             out.append(line)
+    for path in extra:
+        out += path.read_text().splitlines()
     dest.write_text("\n".join(out) + "\n")
 
 
@@ -1168,7 +1171,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 "version": ver, "note": f"exit {rec['rc']}" + (f"; {note}" if note else ""),
             })
     if args.strings:
-        write_format_strings(Path(args.strings), dest / "format_strings.txt")
+        write_format_strings(args.strings, dest / "format_strings.txt", args.strings_extra)
     for name, entries in files.items():
         with open(dest / f"{name}.jsonl", "w") as f:
             f.writelines(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
@@ -1198,6 +1201,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("raw", nargs="+", type=Path,
                    help="run output folders or raw .jsonl files; later ones replace cases")
     b.add_argument("--strings", type=Path, help="format_strings_raw.txt from `strings`")
+    b.add_argument("--strings-extra", type=Path, action="append", default=[],
+                   help="a section of format strings from sources, appended verbatim")
     args = ap.parse_args(argv)
     if args.cmd == "noop":
         print("noop")
