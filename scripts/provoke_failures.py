@@ -39,6 +39,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -833,16 +834,19 @@ for _v, _k in HUB_KIND.items():
     for _api in ("download", "snapshot", "config"):
         if (_v, _api) == ("entry404", "snapshot"):  # snapshot fetches only listed files
             continue
-        CASES[f"hub_{_v}_{_api}"] = ((lambda v=_v, a=_api: hub_case(v, a)), _k, False)
+        CASES[f"hub_{_v}_{_api}"] = (partial(hub_case, _v, _api), _k, False)
 for _v in ("gated403", "missing404", "revision404", "status503"):
-    CASES[f"hub_{_v}_model"] = ((lambda v=_v: hub_case(v, "model")), HUB_KIND[_v], False)
+    CASES[f"hub_{_v}_model"] = (partial(hub_case, _v, "model"), HUB_KIND[_v], False)
 CASES["hub_noweights_model"] = (
-    (lambda: hub_case("noweights", "model")), "hf_weights_missing", False)
+    partial(hub_case, "noweights", "model"), "hf_weights_missing", False)
 CASES["hub_bin_fallback_model"] = (
-    (lambda: hub_case("okbin", "model_bin_fallback")), "benign", False)
+    partial(hub_case, "okbin", "model_bin_fallback"), "benign", False)
 CASES["noop"] = (case_noop, "benign", False)
 
-TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150, "transformers_relative_path_missing": 120,"nccl_watchdog_timeout": 120, "torchrun_rendezvous_timeout": 120,
+# seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
+TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
+             "transformers_relative_path_missing": 120,
+             "nccl_watchdog_timeout": 120, "torchrun_rendezvous_timeout": 120,
              "gloo_collective_timeout": 90, "nccl_duplicate_gpu": 90, "cuda_oom_fill": 90}
 
 
