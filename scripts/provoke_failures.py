@@ -1,0 +1,1219 @@
+#!/usr/bin/env python3
+"""Provoke real failures with the installed ML libraries and record what they print.
+
+Issue 15 item 4: the cause catalogue must know the formats of current releases (torch, CUDA,
+NCCL, huggingface_hub, transformers, safetensors, triton). This script makes those libraries
+fail for real on a GPU machine and keeps their output verbatim, so the corpus holds printed
+lines, not recollections. Three steps:
+
+  run    (on the GPU machine)  every case in its own subprocess (a CUDA fault poisons the
+         process), under `bash -c` so the shell's own "Segmentation fault (core dumped)" lines are
+         there too; writes OUT/raw.jsonl (case, rc, seconds, output) and OUT/versions.json.
+           PYTHONUNBUFFERED=1 python3 scripts/provoke_failures.py run --out OUT [--only a,b]
+  strings (on the GPU machine) the NCCL / ProcessGroupNCCL format strings that need two GPUs to
+         print (`strings` on libnccl*.so and libtorch_cuda.so): OUT/format_strings_raw.txt.
+  build  (anywhere, stdlib only) picks the lines a log would show (final exception lines,
+         warnings, process-ended lines, NCCL WARN/INFO) out of raw.jsonl, labels each with the
+         case's kind, and splits cases ~50/50 by sha1(case) parity into the corpus files:
+           python3 scripts/provoke_failures.py build tests/fixtures/corpus/current RAWDIR [RAWDIR...]
+
+The device has no network: the Hub cases talk to a loopback HTTP server started inside the
+case's process (HF_ENDPOINT=http://127.0.0.1:PORT) that answers like the Hub does (status
+codes and the X-Error-Code / X-Error-Message headers that huggingface_hub's
+`hf_raise_for_status` reads, huggingface_hub utils/_http.py @ v1.33.0). The library code that
+turns those answers into exceptions, and every line it prints, is the real one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).resolve()
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def dist_env(world: int, rank: int, port: int) -> None:
+    os.environ.update(
+        MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE=str(world), RANK=str(rank)
+    )
+
+
+def tiny_gpt2_dir(path: Path, weights: str) -> Path:
+    """A real (tiny) transformers model saved to `path`: config.json + weights in `weights` form."""
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    cfg = GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=16)
+    model = GPT2LMHeadModel(cfg)
+    path.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(path)
+    if weights == "bin":  # the pre-safetensors layout: pytorch_model.bin
+        from safetensors.torch import load_file
+
+        st = path / "model.safetensors"
+        torch.save(load_file(str(st)), path / "pytorch_model.bin")
+        st.unlink()
+    return path
+
+
+# ----------------------------------------------------------------------------- CUDA cases
+
+
+def case_cuda_oom_single() -> None:
+    import torch
+
+    torch.empty(200 * 2**30, dtype=torch.uint8, device="cuda")  # more than the 141 GiB card
+
+
+def case_cuda_oom_fill() -> None:
+    import torch
+
+    held = []
+    while True:  # a training loop that keeps activations until the allocator gives up
+        held.append(torch.empty(8 * 2**30, dtype=torch.uint8, device="cuda"))
+
+
+def case_cuda_assert_gather() -> None:
+    import torch
+
+    x = torch.zeros(16, device="cuda")
+    idx = torch.tensor([99], device="cuda")
+    print(x[idx])
+    torch.cuda.synchronize()
+
+
+def case_cuda_assert_embedding() -> None:
+    import torch
+
+    emb = torch.nn.Embedding(32, 8).cuda()
+    ids = torch.tensor([[1, 2, 40]], device="cuda")  # token id past the vocabulary
+    out = emb(ids)
+    print(out.sum().item())
+
+
+def case_cuda_assert_nll_loss() -> None:
+    import torch
+
+    logits = torch.randn(4, 10, device="cuda")
+    labels = torch.tensor([1, 2, 3, 12], device="cuda")  # label past the class count
+    loss = torch.nn.functional.cross_entropy(logits, labels)
+    print(loss.item())
+
+
+def _triton_kernels() -> tuple[Any, Any]:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def store_far(ptr, off):  # type: ignore[no-untyped-def]
+        tl.store(ptr + off, 1.0)
+
+    @triton.jit
+    def store_misaligned(ptr):  # type: ignore[no-untyped-def]
+        p = (ptr + 1).to(tl.pointer_type(tl.int64))
+        tl.store(p, 1)
+
+    return store_far, store_misaligned
+
+
+def case_cuda_illegal_address_triton() -> None:
+    import torch
+
+    store_far, _ = _triton_kernels()
+    x = torch.zeros(4, device="cuda")
+    store_far[(1,)](x, 1 << 40)  # 4 TiB past the buffer: nothing mapped there
+    torch.cuda.synchronize()
+
+
+def case_cuda_misaligned_triton() -> None:
+    import torch
+
+    _, store_misaligned = _triton_kernels()
+    x = torch.zeros(64, dtype=torch.int8, device="cuda")
+    store_misaligned[(1,)](x)
+    torch.cuda.synchronize()
+
+
+_CUPY_SRC = r"""
+extern "C" __global__ void misaligned(char* p) { *(long long*)(p + 1) = 1; }
+extern "C" __global__ void far_store(float* p) { p[1ll << 40] = 1.0f; }
+"""
+
+
+def case_cuda_misaligned_cupy() -> None:
+    import cupy as cp
+    import torch
+
+    torch.zeros(1, device="cuda")  # torch owns the (primary) context first
+    a = cp.zeros(64, dtype=cp.uint8)
+    cp.RawKernel(_CUPY_SRC, "misaligned")((1,), (1,), (a,))
+    torch.cuda.synchronize()  # torch reports the sticky error
+
+
+def case_cuda_illegal_address_cupy() -> None:
+    import cupy as cp
+
+    a = cp.zeros(4, dtype=cp.float32)
+    cp.RawKernel(_CUPY_SRC, "far_store")((1,), (1,), (a,))
+    cp.cuda.Device().synchronize()
+
+
+def case_cuda_invalid_device() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda:3")  # one GPU on the machine: ordinal 3 does not exist
+
+
+def case_cuda_no_device() -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""  # a task scheduled without its GPU
+    import torch
+
+    torch.zeros(1, device="cuda")
+
+
+def case_nccl_watchdog_timeout() -> None:
+    """World of one on one GPU: a 30 s spin kernel ahead of an all_reduce with a 5 s timeout,
+    so ProcessGroupNCCL's watchdog times the collective out for real."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group(
+        "nccl", timeout=timedelta(seconds=5), device_id=torch.device("cuda:0")
+    )
+    x = torch.ones(1024, device="cuda")
+    torch.cuda._sleep(int(60e9))  # ~30 s of spinning on the current stream
+    dist.all_reduce(x)
+    print("all_reduce enqueued; waiting for the watchdog", flush=True)
+    time.sleep(60)
+
+
+def case_nccl_bad_ifname() -> None:
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(NCCL_SOCKET_IFNAME="doesnotexist", NCCL_DEBUG="INFO")
+    dist_env(1, 0, free_port())
+    dist.init_process_group(
+        "nccl", timeout=timedelta(seconds=20), device_id=torch.device("cuda:0")
+    )
+    x = torch.ones(4, device="cuda")
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+
+
+def _dup_gpu_worker(rank: int, port: int) -> None:
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(2, rank, port)
+    torch.cuda.set_device(0)  # both ranks on the one GPU
+    dist.init_process_group("nccl", timeout=timedelta(seconds=20))
+    x = torch.ones(4, device="cuda")
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+
+
+def case_nccl_duplicate_gpu() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_dup_gpu_worker, args=(free_port(),), nprocs=2)
+
+
+def case_nccl_ok_info() -> None:
+    """Benign: a healthy NCCL init + all_reduce with NCCL_DEBUG=INFO, no destroy_process_group."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "INFO"
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    x = torch.ones(4, device="cuda")
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+    print("all_reduce ok", x.sum().item())
+
+
+# ----------------------------------------------------------------------------- distributed (CPU)
+
+
+def case_dist_store_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()  # rank 1 never comes
+    dist.init_process_group(
+        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=2,
+        timeout=timedelta(seconds=5),
+    )
+
+
+def case_dist_store_connect_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()  # nobody listens: rank 1 waits for rank 0's store
+    dist.init_process_group(
+        "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=1, world_size=2,
+        timeout=timedelta(seconds=5),
+    )
+
+
+def _gloo_worker(rank: int, port: int) -> None:
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(2, rank, port)
+    dist.init_process_group("gloo", timeout=timedelta(seconds=5))
+    if rank == 1:
+        time.sleep(20)  # never enters the collective
+        return
+    x = torch.ones(8)
+    dist.all_reduce(x)
+
+
+def case_gloo_collective_timeout() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_gloo_worker, args=(free_port(),), nprocs=2)
+
+
+def case_torchrun_rendezvous_timeout() -> None:
+    """torchrun with --nnodes=2 where the second node never joins (c10d rendezvous)."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "torch.distributed.run", "--nnodes=2", "--nproc-per-node=1",
+        "--rdzv-backend=c10d", f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=irisrl",
+        "--rdzv-conf=join_timeout=10", str(SCRIPT), "noop",
+    ]
+    sys.exit(subprocess.call(cmd))
+
+
+# ----------------------------------------------------------------------------- disk full
+
+
+def _small_fs() -> Path | None:
+    """A 256 KiB tmpfs (root on the device machine); None where mounting is refused."""
+    mnt = Path(tempfile.mkdtemp(prefix="tinyfs"))
+    rc = subprocess.call(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    print(f"PROVOKE-NOTE tmpfs mount rc={rc}", flush=True)
+    return mnt if rc == 0 else None
+
+
+def case_disk_full_torch_save_tmpfs() -> None:
+    import torch
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    torch.save({"w": torch.zeros(1 << 20)}, mnt / "ckpt.pt")
+
+
+def case_disk_full_torch_save_devfull() -> None:
+    import torch
+
+    torch.save({"w": torch.zeros(1 << 20)}, "/dev/full")
+
+
+def case_disk_full_torch_save_big() -> None:
+    import torch
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    torch.save({f"layer{i}": torch.zeros(1 << 22) for i in range(8)}, mnt / "ckpt.pt")
+
+
+def case_disk_full_dcp_save() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    dcp.save({"model": {"w": torch.zeros(1 << 20)}}, checkpoint_id=str(mnt / "step_100"))
+
+
+def case_disk_full_python_write() -> None:
+    mnt = _small_fs()
+    target = (mnt / "log.bin") if mnt is not None else Path("/dev/full")
+    with open(target, "wb") as f:
+        f.write(os.urandom(1 << 20))
+
+
+def case_disk_full_safetensors_save() -> None:
+    import torch
+    from safetensors.torch import save_file
+
+    mnt = _small_fs()
+    target = (mnt / "model.safetensors") if mnt is not None else Path("/dev/full")
+    save_file({"w": torch.zeros(1 << 20)}, str(target))
+
+
+def case_disk_full_save_pretrained() -> None:
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    cfg = GPT2Config(n_layer=2, n_embd=256, n_head=4, vocab_size=1024, n_positions=64)
+    GPT2LMHeadModel(cfg).save_pretrained(mnt / "ckpt")
+
+
+# ----------------------------------------------------------------------------- corrupt checkpoints
+
+
+def _st_file(body: bytes) -> str:
+    fd, name = tempfile.mkstemp(suffix=".safetensors")
+    os.write(fd, body)
+    os.close(fd)
+    return name
+
+
+def case_safetensors_header_too_large() -> None:
+    from safetensors import safe_open
+
+    name = _st_file((1 << 40).to_bytes(8, "little") + b"{}")
+    with safe_open(name, framework="pt") as f:
+        print(list(f.keys()))
+
+
+def case_safetensors_header_too_small() -> None:
+    from safetensors.torch import load_file
+
+    load_file(_st_file(b"\x01\x02\x03"))
+
+
+def case_safetensors_invalid_header() -> None:
+    from safetensors.torch import load_file
+
+    body = b"<html>502 Bad Gateway</html>"  # a proxy page saved as the weights
+    load_file(_st_file(len(body).to_bytes(8, "little") + body))
+
+
+def case_safetensors_truncated() -> None:
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    name = _st_file(b"")
+    save_file({"w": torch.zeros(4096)}, name)
+    with open(name, "r+b") as f:
+        f.truncate(os.path.getsize(name) // 2)  # an interrupted download / copy
+    load_file(name)
+
+
+def case_transformers_truncated_safetensors() -> None:
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    st = d / "model.safetensors"
+    with open(st, "r+b") as f:
+        f.truncate(os.path.getsize(st) // 2)
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_transformers_garbage_bin() -> None:
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "bin")
+    (d / "pytorch_model.bin").write_bytes(os.urandom(4096))
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def _torch_ckpt() -> Path:
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "ckpt.pt"
+    torch.save({"model": {"w": torch.randn(256, 256)}, "step": 100}, p)
+    return p
+
+
+def case_torch_load_truncated() -> None:
+    import torch
+
+    p = _torch_ckpt()
+    with open(p, "r+b") as f:
+        f.truncate(os.path.getsize(p) // 2)
+    torch.load(p)
+
+
+def case_torch_load_garbage() -> None:
+    import torch
+
+    p = _torch_ckpt()
+    p.write_bytes(os.urandom(4096))
+    torch.load(p)
+
+
+def case_torch_load_empty() -> None:
+    import torch
+
+    p = _torch_ckpt()
+    p.write_bytes(b"")
+    torch.load(p)
+
+
+def case_torch_load_zeroed_tail() -> None:
+    import torch
+
+    p = _torch_ckpt()
+    data = bytearray(p.read_bytes())
+    data[len(data) // 3 :] = bytes(len(data) - len(data) // 3)  # a torn write: zeros at the end
+    p.write_bytes(bytes(data))
+    torch.load(p)
+
+
+# ----------------------------------------------------------------------------- crashes
+
+
+def case_py_segfault() -> None:
+    import ctypes
+    import faulthandler
+
+    faulthandler.enable()
+    ctypes.string_at(0)
+
+
+def case_py_abort() -> None:
+    import faulthandler
+
+    faulthandler.enable()
+    os.abort()
+
+
+def case_py_uncaught_torch() -> None:
+    import torch
+
+    a, b = torch.randn(2, 3), torch.randn(4, 5)
+    print(a @ b)
+
+
+def _spawn_worker(rank: int) -> None:
+    if rank == 1:
+        raise ValueError(f"rank {rank}: reward function returned NaN for 3 of 64 samples")
+    time.sleep(5)
+
+
+def case_spawn_child_exception() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_spawn_worker, nprocs=2)
+
+
+def case_cpp_terminate() -> None:
+    """libstdc++'s own `terminate called after throwing` from a C++ program built here."""
+    src = Path(tempfile.mkdtemp()) / "t.cpp"
+    src.write_text(
+        "#include <stdexcept>\n"
+        'int main() { throw std::runtime_error("provoke_failures: uncaught C++ exception"); }\n'
+    )
+    exe = src.with_suffix("")
+    for cxx in ("g++", "c++", "clang++"):
+        if subprocess.call([cxx, str(src), "-o", str(exe)], stderr=subprocess.DEVNULL) == 0:
+            break
+    else:
+        print("PROVOKE-NOTE no C++ compiler", flush=True)
+        sys.exit(3)
+    os.execv(str(exe), [str(exe)])
+
+
+# ----------------------------------------------------------------------------- benign
+
+
+def case_benign_warnings() -> None:
+    import warnings
+
+    import torch
+
+    warnings.simplefilter("always")
+    steps: list[Callable[[], object]] = [
+        lambda: torch.tensor(torch.ones(2)),  # UserWarning: To copy construct from a tensor
+        lambda: torch.cuda.amp.GradScaler(),  # FutureWarning: deprecated
+        lambda: torch.cuda.amp.autocast().__enter__(),  # FutureWarning: deprecated
+        lambda: torch.load(_torch_ckpt(), weights_only=False),
+    ]
+    for step in steps:
+        try:
+            step()
+        except Exception as e:  # an API gone in this release is worth a note, not a stop
+            print(f"PROVOKE-NOTE step failed: {type(e).__name__}: {e}", flush=True)
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    AutoModelForCausalLM.from_pretrained(d, torch_dtype=torch.float32)  # torch_dtype deprecated
+    print("benign warnings done")
+
+
+def case_noop() -> None:
+    print("noop")
+
+
+# ----------------------------------------------------------------------------- loopback Hub
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+# Messages the real Hub puts in X-Error-Message (quoted in public pastes, e.g.
+# huggingface/transformers#24995 "Access to model meta-llama/Llama-2-7b-hf is restricted...").
+HUB_ERRORS: dict[str, tuple[int, str | None, str | None]] = {
+    "gated401": (401, "GatedRepo", "Access to model {repo} is restricted. You must have access "
+                 "to it and be authenticated to access it. Please log in."),
+    "gated403": (403, "GatedRepo", "Access to model {repo} is restricted and you are not in the "
+                 "authorized list. Visit https://huggingface.co/{repo} to ask for access."),
+    "missing401": (401, "RepoNotFound", "Invalid username or password."),
+    "missing404": (404, "RepoNotFound", "Repository not found"),
+    "entry404": (404, "EntryNotFound", "Entry not found"),
+    "revision404": (404, "RevisionNotFound", "Invalid rev id: v9.9"),
+    "badtoken401": (401, None, "Invalid credentials in Authorization header"),
+    "forbidden403": (403, None, "Authorization error."),
+    "status429": (429, None, None),
+    "status500": (500, None, "Internal Error - We're working hard to fix this as soon as possible!"),
+    "status502": (502, None, None),
+    "status503": (503, None, None),
+}
+
+
+def start_hub(files: dict[str, dict[str, bytes]]) -> str:
+    """Serve repos `irisrl/<name>` on 127.0.0.1; names in HUB_ERRORS answer with that error,
+    names in `files` serve those files (404 EntryNotFound for others). Returns the endpoint URL."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: not library output
+            pass
+
+        def _send(self, code: int, body: bytes, headers: dict[str, str]) -> None:
+            self.send_response(code)
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _route(self) -> None:
+            path = self.path.split("?")[0]
+            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
+            name = m.group(1) if m else ""
+            rest = (m.group(2) or "") if m else ""
+            repo = f"irisrl/{name}"
+            common = {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}"}
+            if name in HUB_ERRORS:
+                code, err_code, msg = HUB_ERRORS[name]
+                h = dict(common, **{"Content-Type": "application/json"})
+                if err_code:
+                    h["X-Error-Code"] = err_code
+                if msg:
+                    h["X-Error-Message"] = msg.format(repo=repo)
+                body = json.dumps({"error": msg.format(repo=repo)} if msg else {}).encode()
+                if code >= 500 and not msg:
+                    h["Content-Type"] = "text/html"
+                    body = b"<html><body><h1>%d</h1></body></html>" % code
+                self._send(code, body, h)
+                return
+            repo_files = files.get(name)
+            if repo_files is None:
+                self._send(404, b'{"error":"Repository not found"}', dict(common, **{
+                    "X-Error-Code": "RepoNotFound", "X-Error-Message": "Repository not found",
+                    "Content-Type": "application/json"}))
+                return
+            if "/tree/" in rest:  # list_repo_tree (snapshot_download)
+                tree = [{"type": "file", "path": f, "size": len(b),
+                         "oid": hashlib.sha1(b).hexdigest()} for f, b in sorted(repo_files.items())]
+                self._send(200, json.dumps(tree).encode(), dict(common, **{
+                    "Content-Type": "application/json"}))
+                return
+            if path.startswith("/api/models/"):
+                info = {
+                    "id": repo, "modelId": repo, "sha": COMMIT, "private": False,
+                    "siblings": [{"rfilename": f} for f in sorted(repo_files)],
+                }
+                self._send(200, json.dumps(info).encode(), dict(common, **{
+                    "Content-Type": "application/json"}))
+                return
+            fm = re.match(r"^/resolve/[^/]+/(.+)$", rest)
+            fname = fm.group(1) if fm else ""
+            if fname not in repo_files:
+                self._send(404, b'{"error":"Entry not found"}', dict(common, **{
+                    "X-Error-Code": "EntryNotFound", "X-Error-Message": "Entry not found",
+                    "Content-Type": "application/json", "X-Repo-Commit": COMMIT}))
+                return
+            body = repo_files[fname]
+            etag = hashlib.sha256(body).hexdigest()
+            self._send(200, body, dict(common, **{
+                "ETag": f'"{etag}"', "X-Repo-Commit": COMMIT,
+                "Content-Type": "application/octet-stream"}))
+
+        def do_HEAD(self) -> None:
+            self._route()
+
+        def do_GET(self) -> None:
+            self._route()
+
+        def do_POST(self) -> None:
+            self._route()
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def _hub_env(endpoint: str) -> None:
+    os.environ["HF_ENDPOINT"] = endpoint
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome")
+    os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "3")
+    os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "3")
+    os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+
+
+def hub_case(variant: str, api: str) -> None:
+    files: dict[str, dict[str, bytes]] = {
+        "nofiles": {"README.md": b"# empty\n"},
+    }
+    if variant == "conn_refused":
+        endpoint = f"http://127.0.0.1:{free_port()}"  # nobody listens there
+    else:
+        endpoint = start_hub(files)
+    _hub_env(endpoint)  # before huggingface_hub is imported: it reads HF_ENDPOINT once
+    if api in ("model", "model_bin_fallback"):
+        d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "bin")
+        files["okbin"] = {p.name: p.read_bytes() for p in d.iterdir()}
+        files["noweights"] = {"config.json": (d / "config.json").read_bytes()}
+    if variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # a malformed / revoked token
+    repo = {
+        "conn_refused": "irisrl/okbin", "entry404": "irisrl/nofiles",
+    }.get(variant, f"irisrl/{variant}")
+    revision = "v9.9" if variant == "revision404" else None
+    print(f"PROVOKE-NOTE endpoint={endpoint} repo={repo} api={api}", flush=True)
+    if api == "download":
+        from huggingface_hub import hf_hub_download
+
+        hf_hub_download(repo, "config.json", revision=revision)
+    elif api == "snapshot":
+        from huggingface_hub import snapshot_download
+
+        snapshot_download(repo, revision=revision)
+    elif api == "config":
+        from transformers import AutoConfig
+
+        AutoConfig.from_pretrained(repo, revision=revision)
+    elif api == "model":
+        from transformers import AutoModelForCausalLM
+
+        AutoModelForCausalLM.from_pretrained(repo, revision=revision)
+    elif api == "model_bin_fallback":  # benign: model.safetensors 404 then pytorch_model.bin
+        from transformers import AutoModelForCausalLM
+
+        AutoModelForCausalLM.from_pretrained("irisrl/okbin")
+        print("loaded irisrl/okbin from pytorch_model.bin")
+
+
+def case_hub_dns_model() -> None:
+    """The real Hub, unreachable (the device machine is offline): DNS fails, retries, gives up."""
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome")
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B-Instruct")
+
+
+def case_transformers_local_path_missing() -> None:
+    _hub_env(start_hub({}))  # before transformers: huggingface_hub reads HF_ENDPOINT on import
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("/checkpoints/run-7/global_step_100/policy")
+
+
+def case_transformers_relative_path_missing() -> None:
+    _hub_env(start_hub({}))
+    from transformers import AutoConfig
+
+    AutoConfig.from_pretrained("checkpoints/global_step_100")
+
+
+# ----------------------------------------------------------------------------- registry
+
+# case -> (function, kind of its failure lines, needs the GPU)
+Case = tuple[Callable[[], None], str, bool]
+CASES: dict[str, Case] = {
+    "cuda_oom_single": (case_cuda_oom_single, "cuda_oom", True),
+    "cuda_oom_fill": (case_cuda_oom_fill, "cuda_oom", True),
+    "cuda_assert_gather": (case_cuda_assert_gather, "cuda_error", True),
+    "cuda_assert_embedding": (case_cuda_assert_embedding, "cuda_error", True),
+    "cuda_assert_nll_loss": (case_cuda_assert_nll_loss, "cuda_error", True),
+    "cuda_illegal_address_triton": (case_cuda_illegal_address_triton, "cuda_error", True),
+    "cuda_misaligned_triton": (case_cuda_misaligned_triton, "cuda_error", True),
+    "cuda_misaligned_cupy": (case_cuda_misaligned_cupy, "cuda_error", True),
+    "cuda_illegal_address_cupy": (case_cuda_illegal_address_cupy, "cuda_error", True),
+    "cuda_invalid_device": (case_cuda_invalid_device, "cuda_error", True),
+    "cuda_no_device": (case_cuda_no_device, "cuda_error", False),
+    "nccl_watchdog_timeout": (case_nccl_watchdog_timeout, "nccl_timeout", True),
+    "nccl_bad_ifname": (case_nccl_bad_ifname, "nccl_error", True),
+    "nccl_duplicate_gpu": (case_nccl_duplicate_gpu, "nccl_error", True),
+    "nccl_ok_info": (case_nccl_ok_info, "benign", True),
+    "dist_store_timeout": (case_dist_store_timeout, "dist_timeout", False),
+    "dist_store_connect_timeout": (case_dist_store_connect_timeout, "dist_timeout", False),
+    "gloo_collective_timeout": (case_gloo_collective_timeout, "dist_timeout", False),
+    "torchrun_rendezvous_timeout": (case_torchrun_rendezvous_timeout, "dist_timeout", False),
+    "disk_full_torch_save_tmpfs": (case_disk_full_torch_save_tmpfs, "disk_full", False),
+    "disk_full_torch_save_big": (case_disk_full_torch_save_big, "disk_full", False),
+    "hub_dns_model": (case_hub_dns_model, "hf_http_error", False),
+    "disk_full_torch_save_devfull": (case_disk_full_torch_save_devfull, "disk_full", False),
+    "disk_full_python_write": (case_disk_full_python_write, "disk_full", False),
+    "disk_full_dcp_save": (case_disk_full_dcp_save, "disk_full", False),
+    "disk_full_safetensors_save": (case_disk_full_safetensors_save, "disk_full", False),
+    "disk_full_save_pretrained": (case_disk_full_save_pretrained, "disk_full", False),
+    "safetensors_header_too_large": (case_safetensors_header_too_large, "checkpoint_corrupt", False),
+    "safetensors_header_too_small": (case_safetensors_header_too_small, "checkpoint_corrupt", False),
+    "safetensors_invalid_header": (case_safetensors_invalid_header, "checkpoint_corrupt", False),
+    "safetensors_truncated": (case_safetensors_truncated, "checkpoint_corrupt", False),
+    "transformers_truncated_safetensors": (
+        case_transformers_truncated_safetensors, "checkpoint_corrupt", False),
+    "transformers_garbage_bin": (case_transformers_garbage_bin, "checkpoint_corrupt", False),
+    "torch_load_truncated": (case_torch_load_truncated, "checkpoint_corrupt", False),
+    "torch_load_garbage": (case_torch_load_garbage, "checkpoint_corrupt", False),
+    "torch_load_empty": (case_torch_load_empty, "checkpoint_corrupt", False),
+    "torch_load_zeroed_tail": (case_torch_load_zeroed_tail, "checkpoint_corrupt", False),
+    "py_segfault": (case_py_segfault, "python_crash", False),
+    "py_abort": (case_py_abort, "python_crash", False),
+    "py_uncaught_torch": (case_py_uncaught_torch, "python_crash", False),
+    "spawn_child_exception": (case_spawn_child_exception, "python_crash", False),
+    "cpp_terminate": (case_cpp_terminate, "python_crash", False),
+    "benign_warnings": (case_benign_warnings, "benign", True),
+    "transformers_local_path_missing": (
+        case_transformers_local_path_missing, "hf_repo_not_found", False),
+    "transformers_relative_path_missing": (
+        case_transformers_relative_path_missing, "hf_repo_not_found", False),
+}
+
+HUB_KIND = {
+    "gated401": "hf_gated", "gated403": "hf_gated", "badtoken401": "hf_gated",
+    "forbidden403": "hf_gated", "missing401": "hf_repo_not_found",
+    "missing404": "hf_repo_not_found", "revision404": "hf_repo_not_found",
+    "entry404": "hf_weights_missing", "status429": "hf_http_error",
+    "status500": "hf_http_error", "status502": "hf_http_error", "status503": "hf_http_error",
+    "conn_refused": "hf_http_error",
+}
+for _v, _k in HUB_KIND.items():
+    for _api in ("download", "snapshot", "config"):
+        if (_v, _api) == ("entry404", "snapshot"):  # snapshot fetches only listed files
+            continue
+        CASES[f"hub_{_v}_{_api}"] = (partial(hub_case, _v, _api), _k, False)
+for _v in ("gated403", "missing404", "revision404", "status503"):
+    CASES[f"hub_{_v}_model"] = (partial(hub_case, _v, "model"), HUB_KIND[_v], False)
+CASES["hub_noweights_model"] = (
+    partial(hub_case, "noweights", "model"), "hf_weights_missing", False)
+CASES["hub_bin_fallback_model"] = (
+    partial(hub_case, "okbin", "model_bin_fallback"), "benign", False)
+CASES["noop"] = (case_noop, "benign", False)
+
+# seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
+TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
+             "transformers_relative_path_missing": 120,
+             "nccl_watchdog_timeout": 120, "torchrun_rendezvous_timeout": 120,
+             "gloo_collective_timeout": 90, "nccl_duplicate_gpu": 90, "cuda_oom_fill": 90}
+
+
+# ----------------------------------------------------------------------------- run
+
+
+def versions() -> dict[str, str]:
+    out: dict[str, str] = {"python": sys.version.split()[0]}
+    for mod in ("torch", "transformers", "huggingface_hub", "safetensors", "triton", "cupy",
+                "numpy", "httpx"):
+        try:
+            out[mod] = str(__import__(mod).__version__)
+        except Exception as e:  # a missing library is a fact to record, not a failure
+            out[mod] = f"absent ({type(e).__name__})"
+    try:
+        import torch
+
+        out["cuda"] = str(torch.version.cuda)
+        out["nccl"] = ".".join(map(str, torch.cuda.nccl.version()))
+        out["gpu"] = torch.cuda.get_device_name(0)
+        smi = subprocess.run(
+            ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=30,
+        )
+        out["driver"] = smi.stdout.strip()
+    except Exception as e:
+        out["cuda_probe"] = f"failed: {type(e).__name__}: {e}"
+    out["kernel"] = os.uname().release
+    return out
+
+
+def run_one(name: str) -> dict[str, Any]:
+    cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
+    env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(
+            ["bash", "-c", cmd], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            env=env, timeout=TIMEOUT_S.get(name, 60), cwd=tempfile.gettempdir(),
+        )
+        rc: int | str = p.returncode
+        output = p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        rc = "timeout"
+        output = (e.stdout or b"").decode("utf-8", "replace")
+    secs = round(time.monotonic() - t0, 1)
+    print(f"[{name}] rc={rc} {secs}s {len(output.splitlines())} lines", flush=True)
+    return {"case": name, "rc": rc, "seconds": secs, "output": output}
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    names = [n for n in CASES if n != "noop"]
+    if args.only:
+        names = [n for n in names if any(re.fullmatch(p, n) for p in args.only.split(","))]
+    vers = versions()
+    (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
+    print(json.dumps(vers), flush=True)
+    gpu = [n for n in names if CASES[n][2]]
+    cpu = [n for n in names if not CASES[n][2]]
+    lock = threading.Lock()
+    raw = open(out / "raw.jsonl", "w")
+
+    def run_and_record(name: str) -> None:  # written as each ends: a killed run keeps the rest
+        rec = run_one(name)
+        with lock:
+            raw.write(json.dumps(dict(rec, versions=vers)) + "\n")
+            raw.flush()
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run_and_record, n) for n in cpu]
+        for n in gpu:  # one at a time: a fault or an OOM must not meet another case
+            run_and_record(n)
+        for fut in futures:
+            fut.result()
+    raw.close()
+    return 0
+
+
+STRING_NEEDLES = re.compile(
+    r"Watchdog caught|NET/IB|NCCL WARN|timed out|Timed out|ProcessGroupNCCL|ncclRemoteError|"
+    r"ncclSystemError|ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage|"
+    r"Call to ibv_|remote process exited|heartbeat|Some NCCL operations have failed"
+)
+
+
+def cmd_strings(args: argparse.Namespace) -> int:
+    import torch
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    libs: list[Path] = []
+    torch_lib = Path(torch.__file__).parent / "lib"
+    libs += sorted(torch_lib.glob("libtorch_cuda.so"))
+    for site in map(Path, sys.path):
+        libs += sorted(site.glob("nvidia/nccl/lib/libnccl.so*"))
+    libs += sorted(torch_lib.glob("libnccl*.so*"))
+    with open(out / "format_strings_raw.txt", "w") as f:
+        f.write(f"# torch {torch.__version__} nccl {torch.cuda.nccl.version()}\n")
+        for lib in dict.fromkeys(libs):
+            data = lib.read_bytes()  # `strings -n 12` without needing binutils there
+            strs = [m.decode() for m in re.findall(rb"[\x20-\x7e]{12,}", data)]
+            hits = sorted({s for s in strs if STRING_NEEDLES.search(s)})
+            f.write(f"## {lib} ({len(hits)} strings)\n")
+            f.writelines(s + "\n" for s in hits)
+    return 0
+
+
+def cmd_case(args: argparse.Namespace) -> int:
+    CASES[args.name][0]()
+    return 0
+
+
+# ----------------------------------------------------------------------------- build
+
+_EXC = re.compile(r"^([A-Za-z_][\w.]*)(: .*|:)?$")
+_EXC_CLASS = re.compile(r"(Error|Exception|Exit|Interrupt|Failure|Timeout)$")
+# Shapes of lines a log shows besides exception lines (Python and torch C++ log lines).
+_LOG_LINE = re.compile(
+    r"^Fatal Python error|^terminate called|^  what\(\): |^bash: line \d+: +\d+ |"
+    r"^-- Process \d+ terminated|^(\[rank\d+\]:)?\[[EWI]\d{4} |^[EWI]\d{4} \d\d:\d\d|"
+    r" NCCL (INFO|WARN) |Assertion `.*` failed\.$|^\S+:\d+: \w*Warning: |^\[transformers\] |"
+    r"thrown while requesting |^Retrying in \d+s "
+)
+
+
+def _is_exception_line(line: str) -> bool:
+    m = _EXC.match(line)
+    return bool(m and _EXC_CLASS.search(m.group(1).split(".")[-1]))
+
+
+def _dedup_key(line: str) -> str:
+    return re.sub(r"\d+", "N", re.sub(r"\b[0-9a-f]{8,}\b", "H", line))
+
+
+def select_lines(output: str) -> list[str]:
+    """The lines a log reader sees as the story of a failure: exception lines (final and
+    chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
+    continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
+    to their numbers (64 `Channel NN/64` lines, one assert per GPU thread) count once."""
+    keep: dict[str, str] = {}
+    for line in output.splitlines():
+        if line.startswith("PROVOKE-NOTE"):
+            continue
+        if _is_exception_line(line) or _LOG_LINE.search(line):
+            keep.setdefault(_dedup_key(line), line)
+    return list(keep.values())
+
+
+# Lines whose kind does not follow from the case: (regex, label), first match wins; "drop"
+# leaves a line out (no evidence of its case in the line alone, or text we wrote ourselves).
+LINE_RULES: list[tuple[str, str]] = [
+    (r" NCCL INFO ", "benign"),
+    (r"^\S+:\d+: \w*Warning: |\] Warning: |^\[transformers\] ", "benign"),
+    (r"^W\d{4} .*spawn\.py:\d+\] Terminating process", "benign"),  # spawn reaping siblings
+    (r"^Retrying in \d+s ", "benign"),  # the hub's retry note; the cause is on the line above
+    (r"^\[W\d{4} .*TCPStore.*retrying", "benign"),  # a retried connect, not yet a failure
+    (r"^torch\.multiprocessing\.spawn\.ProcessRaisedException|^-- Process \d+ terminated|"
+     r"^torch\.distributed\.checkpoint\.api\.CheckpointException", "python_crash"),  # wrappers
+    (r"^terminate called|^bash: line \d+: .*(Aborted|Segmentation fault)|^Fatal Python error",
+     "python_crash"),
+    # the Hub not reached at all (DNS, refused): a connection failure whatever was asked for
+    (r"^'\[Errno -?\d+\] [^']*' thrown while requesting |We couldn't connect to 'https://hugg|"
+     r"LocalEntryNotFoundError: An error happened while trying to locate", "hf_http_error"),
+    (r"^(httpx|httpcore)\.ConnectError", "drop"),  # any client's connect error: no hub in it
+    (r"^httpx\.HTTPStatusError: .*'40[13] ", "hf_gated"),  # status decides (contract)
+    (r"^httpx\.HTTPStatusError: .*'404 ", "drop"),  # repo or entry: the line cannot tell
+    (r"^httpx\.HTTPStatusError: .*'(429|5\d\d) ", "hf_http_error"),
+    (r"^Exception ignored in: ", "drop"),
+]
+# Per case, before LINE_RULES.
+CASE_RULES: dict[str, list[tuple[str, str]]] = {
+    # the what() text is the message our own C++ program throws
+    "cpp_terminate": [(r"^  what\(\): ", "drop")],
+    # 401 for a missing repo: the status alone reads as gated, so the httpx line is left out
+    "hub_missing401_download": [(r"^httpx\.HTTPStatusError", "drop")],
+    "hub_missing401_snapshot": [(r"^httpx\.HTTPStatusError", "drop")],
+    "hub_missing401_config": [(r"^httpx\.HTTPStatusError", "drop")],
+}
+NOTES: list[tuple[str, str]] = [
+    (r"basic_ios::clear|unexpected pos \d+ vs \d+",
+     "torch.save on a full filesystem (tmpfs / /dev/full): no errno, no 'file write failed'"),
+    (r"HfHubHTTPError: \(Request ID", "429: the status is only in the continuation line"),
+    (r"We couldn't connect to 'http://127",
+     "transformers' wrapper line; the Hub answered an HTTP error (see the case), not a connect error"),
+    (r"There was a specific connection error",
+     "an invalid token (401 'Invalid credentials in Authorization header')"),
+    (r"Unrecognized model in .* model_type",
+     "config.json 404 (EntryNotFound) swallowed by transformers 5"),
+    (r"Repo id must be in the form", "a local path that does not exist (transformers 5)"),
+    (r"^terminate called.*DistBackendError|^bash: line .*nccl_watchdog",
+     "the ProcessGroupNCCL watchdog taking the process down after a collective timeout"),
+    (r"^bash: line \d+: ", "the shell's line for a child killed by a signal"),
+    (r"^EOFError$", "torch.load of an empty file"),
+    (r"CheckpointException ranks:", "torch.distributed.checkpoint's wrapper of the ranks' errors"),
+    (r"^torch\.multiprocessing\.spawn\.ProcessRaisedException|^-- Process \d+ terminated",
+     "torch.multiprocessing.spawn's wrapper of the child's error"),
+    (r"RendezvousTimeoutError$", "torchrun --nnodes=2 with one node: the exception has no message"),
+]
+
+
+def label_line(case: str, kind: str, line: str) -> str:
+    for pat, lab in CASE_RULES.get(case, []) + LINE_RULES:
+        if re.search(pat, line):
+            return lab
+    return kind
+
+
+# The split of the first capture (cases of one kind, sorted by sha1 of their name, alternating
+# dev / heldout), frozen: dev.jsonl was read by others as soon as it was committed, so a case
+# added later must not move an earlier one. Later cases split by sha1 parity of their name.
+DEV_V1 = frozenset([
+    "benign_warnings", "cpp_terminate", "cuda_assert_gather", "cuda_assert_nll_loss",
+    "cuda_illegal_address_triton", "cuda_misaligned_cupy", "cuda_oom_single",
+    "disk_full_python_write", "disk_full_torch_save_big", "disk_full_torch_save_devfull",
+    "dist_store_timeout", "gloo_collective_timeout", "hub_badtoken401_config",
+    "hub_badtoken401_download", "hub_conn_refused_snapshot", "hub_dns_model",
+    "hub_entry404_download", "hub_forbidden403_config", "hub_gated401_config",
+    "hub_gated401_download", "hub_gated403_download", "hub_gated403_snapshot",
+    "hub_missing401_download", "hub_missing401_snapshot", "hub_missing404_snapshot",
+    "hub_noweights_model", "hub_revision404_download", "hub_revision404_model",
+    "hub_status429_download", "hub_status429_snapshot", "hub_status500_snapshot",
+    "hub_status502_config", "hub_status503_config", "hub_status503_download",
+    "hub_status503_model", "nccl_duplicate_gpu", "nccl_ok_info", "nccl_watchdog_timeout",
+    "py_uncaught_torch", "safetensors_header_too_large", "safetensors_header_too_small",
+    "safetensors_invalid_header", "spawn_child_exception", "torch_load_truncated",
+    "transformers_garbage_bin", "transformers_local_path_missing",
+    "transformers_relative_path_missing",
+])
+HELDOUT_V1 = frozenset([
+    "cuda_assert_embedding", "cuda_illegal_address_cupy", "cuda_misaligned_triton",
+    "cuda_oom_fill", "disk_full_safetensors_save", "disk_full_save_pretrained",
+    "disk_full_torch_save_tmpfs", "dist_store_connect_timeout", "hub_badtoken401_snapshot",
+    "hub_bin_fallback_model", "hub_conn_refused_config", "hub_conn_refused_download",
+    "hub_entry404_config", "hub_forbidden403_download", "hub_forbidden403_snapshot",
+    "hub_gated401_snapshot", "hub_gated403_config", "hub_gated403_model",
+    "hub_missing401_config", "hub_missing404_config", "hub_missing404_download",
+    "hub_missing404_model", "hub_revision404_config", "hub_revision404_snapshot",
+    "hub_status429_config", "hub_status500_config", "hub_status500_download",
+    "hub_status502_download", "hub_status502_snapshot", "hub_status503_snapshot",
+    "nccl_bad_ifname", "py_abort", "py_segfault", "safetensors_truncated", "torch_load_empty",
+    "torch_load_garbage", "torch_load_zeroed_tail", "torchrun_rendezvous_timeout",
+    "transformers_truncated_safetensors",
+])
+
+
+def split_of(case: str) -> str:
+    """dev or heldout, by case name (a case never straddles the two files)."""
+    if case in DEV_V1 or case in HELDOUT_V1:
+        return "dev" if case in DEV_V1 else "heldout"
+    return "dev" if int(hashlib.sha1(case.encode()).hexdigest(), 16) % 2 == 0 else "heldout"
+
+
+def lib_of(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The library that printed `line` (by its content first, then by the case)."""
+    def pick(lib: str) -> tuple[str, str]:
+        return lib, vers.get(lib, "")
+
+    if re.search(r" NCCL (INFO|WARN) ", line):
+        return pick("nccl")
+    if line.startswith("[transformers]") or (
+            line.startswith(("OSError", "ValueError")) and case.startswith(("hub_", "transf"))):
+        return pick("transformers")
+    if re.search(r"huggingface_hub|^httpx|^httpcore|thrown while requesting|^Retrying in", line):
+        return pick("huggingface_hub")
+    if "SafetensorError" in line:
+        return pick("safetensors")
+    if line.startswith("cupy"):
+        return pick("cupy")
+    if case.startswith(("py_", "cpp_")) or line.startswith(
+            ("Fatal Python", "terminate called", "bash: line")):
+        return pick("python")
+    return pick("torch")
+
+
+def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
+    """Records by case; a later directory's record of a case replaces an earlier one's."""
+    recs: dict[str, dict[str, Any]] = {}
+    for d in raw_dirs:
+        for line in (d if d.is_file() else d / "raw.jsonl").read_text().splitlines():
+            rec = json.loads(line)
+            recs[rec["case"]] = rec
+    return dict(sorted(recs.items()))
+
+
+def write_format_strings(raw: Path, dest: Path, extra: list[Path]) -> None:
+    """The `strings` hits that read as messages (C++ symbol names left out), per library, then
+    the `extra` sections verbatim (format strings grepped from a library's sources)."""
+    out = [
+        "# Format strings read from the libraries' binaries on the device machine (`strings`-like",
+        "# scan by scripts/provoke_failures.py strings). These are printf/c10 format fragments,",
+        "# NOT log lines: %s/%d are filled in at run time, C++ messages are concatenated.",
+    ]
+    for line in raw.read_text().splitlines():
+        if line.startswith("#"):
+            out.append(line)
+        elif " " in line.strip() and not re.match(r"^\*?N?St|^_Z|^\*N", line):
+            out.append(line)
+    for path in extra:
+        out += path.read_text().splitlines()
+    dest.write_text("\n".join(out) + "\n")
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    dest = Path(args.dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    recs = load_raw(list(args.raw))
+    files: dict[str, list[dict[str, str]]] = {"dev": [], "heldout": []}
+    raws: dict[str, list[dict[str, Any]]] = {"dev": [], "heldout": []}
+    seen: set[str] = set()
+    for case, rec in recs.items():
+        if case not in CASES:
+            continue
+        split = split_of(case)
+        raws[split].append(rec)
+        for line in select_lines(rec["output"]):
+            label = label_line(case, CASES[case][1], line)
+            if label == "drop" or line in seen:
+                continue
+            seen.add(line)
+            lib, ver = lib_of(case, line, rec["versions"])
+            note = next((n for pat, n in NOTES if re.search(pat, line)), "")
+            files[split].append({
+                "kind": label, "line": line, "source": f"device:{case}", "lib": lib,
+                "version": ver, "note": f"exit {rec['rc']}" + (f"; {note}" if note else ""),
+            })
+    if args.strings:
+        write_format_strings(args.strings, dest / "format_strings.txt", args.strings_extra)
+    for name, entries in files.items():
+        with open(dest / f"{name}.jsonl", "w") as f:
+            f.writelines(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+        with open(dest / f"raw_{name}.jsonl", "w") as f:
+            f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in raws[name])
+        kinds: dict[str, int] = {}
+        for e in entries:
+            kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+        print(f"{name}: {len(entries)} entries from {len(raws[name])} cases {kinds}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--out", required=True)
+    r.add_argument("--only", default="", help="comma-separated regexes of case names")
+    r.add_argument("--jobs", type=int, default=8)
+    s = sub.add_parser("strings")
+    s.add_argument("--out", required=True)
+    c = sub.add_parser("case")
+    c.add_argument("name", choices=sorted(CASES))
+    sub.add_parser("noop")
+    b = sub.add_parser("build")
+    b.add_argument("dest")
+    b.add_argument("raw", nargs="+", type=Path,
+                   help="run output folders or raw .jsonl files; later ones replace cases")
+    b.add_argument("--strings", type=Path, help="format_strings_raw.txt from `strings`")
+    b.add_argument("--strings-extra", type=Path, action="append", default=[],
+                   help="a section of format strings from sources, appended verbatim")
+    args = ap.parse_args(argv)
+    if args.cmd == "noop":
+        print("noop")
+        return 0
+    return {"run": cmd_run, "strings": cmd_strings, "case": cmd_case, "build": cmd_build}[
+        args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

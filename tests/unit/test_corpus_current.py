@@ -1,0 +1,96 @@
+"""The current-releases corpus (tests/fixtures/corpus/current): lines printed by torch 2.11,
+NCCL 2.28, huggingface_hub 1.33, transformers 5.17, safetensors 0.8 on the device machine.
+
+Checks the files are well-formed contract entries (issue 15 contract) and that they are exactly
+what scripts/provoke_failures.py builds from the committed raw captures, so no line was edited
+by hand. The held-out file is checked for shape only; nothing here prints its lines.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
+
+# Issue 15 contract: the kinds a corpus line may carry.
+CONTRACT_KINDS = {
+    "norm_topk_prob", "dcp_guard_rejected", "hydra_error", "hf_incomplete_download",
+    "hf_weights_missing", "stale_image_crash", "hf_http_error", "cuda_oom", "ray_oom_kill",
+    "engine_init_failed", "engine_dead", "pg_unplaceable", "pg_timeout", "ray_local_instance",
+    "nccl_error", "ray_node_dead", "ray_worker_died", "ray_actor_died", "nccl_timeout",
+    "hf_gated", "hf_repo_not_found", "checkpoint_corrupt", "cuda_error", "disk_full",
+    "dist_timeout", "python_crash", "pod_oomkilled", "image_pull", "evicted", "benign",
+}
+FIELDS = {"kind", "line", "source", "lib", "version", "note"}
+
+
+def _load(name: str) -> list[dict[str, str]]:
+    return [json.loads(x) for x in (CURRENT / name).read_text().splitlines()]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "provoke_failures", ROOT / "scripts" / "provoke_failures.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["provoke_failures"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("name", ["dev.jsonl", "heldout.jsonl"])
+def test_entries_are_contract_entries(name: str) -> None:
+    entries = _load(name)
+    assert len(entries) >= 30
+    for i, e in enumerate(entries):
+        where = f"{name}:{i + 1}"
+        assert set(e) == FIELDS, where
+        assert e["kind"] in CONTRACT_KINDS, f"{where}: kind {e['kind']!r} is not a contract kind"
+        assert e["source"].startswith("device:"), where
+        assert e["lib"] and e["version"], f"{where}: every entry names its library and version"
+        assert e["line"] and "\n" not in e["line"] and e["line"] == e["line"].rstrip("\r"), where
+    failures = {e["kind"] for e in entries} - {"benign"}
+    assert len(failures) >= 8, f"{name}: too few failure kinds ({sorted(failures)})"
+
+
+def test_split_is_by_case_and_lines_are_unique() -> None:
+    dev, held = _load("dev.jsonl"), _load("heldout.jsonl")
+    assert not {e["source"] for e in dev} & {e["source"] for e in held}
+    lines = [e["line"] for e in dev + held]
+    assert len(lines) == len(set(lines))
+
+
+def test_files_are_the_build_of_the_raw_captures(tmp_path: Path) -> None:
+    mod = _script()
+    raws = [CURRENT / "raw_dev.jsonl", CURRENT / "raw_heldout.jsonl"]
+    assert mod.main(["build", str(tmp_path), *map(str, raws)]) == 0
+    for name in ("dev.jsonl", "heldout.jsonl"):
+        assert (tmp_path / name).read_text() == (CURRENT / name).read_text(), (
+            f"{name} differs from what scripts/provoke_failures.py builds: rebuild it, "
+            "do not edit it by hand")
+    for rec in map(json.loads, (CURRENT / "raw_dev.jsonl").read_text().splitlines()):
+        assert mod.split_of(rec["case"]) == "dev"
+
+
+def test_versions_are_the_current_releases() -> None:
+    libs = {(e["lib"], e["version"]) for e in _load("dev.jsonl")}
+    got = dict(libs)
+    assert got["torch"].startswith("2.11")
+    assert got["huggingface_hub"].startswith("1.")
+    assert got["transformers"].startswith("5.")
+    assert got["safetensors"].startswith("0.8")
+    assert got["nccl"].startswith("2.28")
+
+
+def test_format_strings_name_library_and_version() -> None:
+    text = (CURRENT / "format_strings.txt").read_text()
+    assert "libnccl" in text and "libtorch_cuda" in text
+    assert "# torch 2.11" in text
+    assert "Watchdog caught collective operation timeout" in text
