@@ -43,8 +43,12 @@ def test_polls_slow_down_only_while_ray_forms() -> None:
 
 def test_summary_imports_are_warmed_once_the_command_is_done(monkeypatch) -> None:
     progress = _progress()
+    import irisrl.observe
     for name in ("irisrl.observe.analyzer", "irisrl.observe.pull", "irisrl.observe.render"):
         monkeypatch.delitem(sys.modules, name, raising=False)
+        # and the package attribute, which the re-import rebinds: without restoring it,
+        # `from irisrl.observe import analyzer` in a later test gets a second module object
+        monkeypatch.delattr(irisrl.observe, name.rsplit(".", 1)[1], raising=False)
     progress.idle()
     assert "irisrl.observe.analyzer" not in sys.modules      # nothing before the command ends
     progress.mark(COMMAND_DONE, 5.0)
