@@ -141,18 +141,16 @@ def tree(root: int, exclude: frozenset[int] = frozenset()) -> dict[int, list[str
     return found
 
 
-def read_process(pid: int, fields: list[str], known: Reading | None) -> Reading:
+def read_process(pid: int, fields: list[str]) -> Reading:
     sched = (_read(f"/proc/{pid}/schedstat") or "").split()
-    start = fields[19]
-    same = known is not None and known.start == start
     return Reading(
-        pid=pid, ppid=int(fields[1]), start=start, state=fields[0], threads=int(fields[17]),
+        pid=pid, ppid=int(fields[1]), start=fields[19], state=fields[0], threads=int(fields[17]),
         cpu_ticks=int(fields[11]) + int(fields[12]),
         main_ns=int(sched[0]) if sched and sched[0].isdigit() else None,
         main_runs=int(sched[2]) if len(sched) > 2 and sched[2].isdigit() else None,
         wchan=_wchan(pid),
         io=_io_bytes(f"/proc/{pid}/io"), main_io=_io_bytes(f"/proc/{pid}/task/{pid}/io"),
-        name=known.name if same and known is not None else process_name(pid))
+        name=process_name(pid))   # read each time: exec and Ray's setproctitle rename a process
 
 
 def _wchan(pid: int) -> str:
@@ -312,7 +310,7 @@ class Sampler:
         for pid, fields in sorted(tree(self.root, self.exclude).items()):
             prev = self.known.get(pid)
             prev = prev if prev is not None and prev.start == fields[19] else None
-            r = read_process(pid, fields, prev)
+            r = read_process(pid, fields)
             e = entry(r, prev)
             r.quiet = prev.quiet + 1 if main_idle(r, prev) and prev is not None else 0
             if budget and self._stack_due(r):
