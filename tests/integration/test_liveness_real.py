@@ -2,11 +2,13 @@
 fed to observe.liveness.judge with a short hang_after: a Python deadlock (two threads, two
 locks) and a two-process socket barrier that one side never enters are hangs; a process
 computing silently and a slow transfer that outlasts hang_after are not. All scenarios run
-side by side, each under its own sampler, in ~7 s."""
+side by side, each under its own sampler, in ~7 s. With py-spy on PATH the deadlock's evidence
+carries its Python stack (checked then; without it the wait channel stands alone)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -75,7 +77,7 @@ def _sampler(pid: int, out: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(SRC))
     with out.open("w") as fh:
         return subprocess.Popen([sys.executable, "-m", "irisrl.runtime.liveness", "--pid", str(pid),
-                                 "--interval", str(INTERVAL), "--no-stacks"], stdout=fh, text=True, env=env)
+                                 "--interval", str(INTERVAL), "--quiet-samples", "2"], stdout=fh, text=True, env=env)
 
 
 def _covered(out: Path) -> bool:
@@ -91,13 +93,17 @@ def _pair(server: str, client: str) -> list[subprocess.Popen[str]]:
     return [first, _py(client, port)]
 
 
-def _judge(outputs: dict[int, str]) -> list[tuple[int, bool, bool]]:
+def _log(outputs: dict[int, str]) -> LivenessLog:
     log = LivenessLog()
     for rank, out in outputs.items():
         for text in out.splitlines():
             assert log.feed(text, rank), text
     assert all(s[-1].t - s[0].t >= SPAN for s in log.samples_by_rank.values())
-    return [(h.rank, h.culprit, h.gang) for h in log.judge(hang_after_s=HANG_AFTER)]
+    return log
+
+
+def _judge(outputs: dict[int, str]) -> list[tuple[int, bool, bool]]:
+    return [(h.rank, h.culprit, h.gang) for h in _log(outputs).judge(hang_after_s=HANG_AFTER)]
 
 
 def test_real_hangs_and_look_alikes(tmp_path):
@@ -125,3 +131,7 @@ def test_real_hangs_and_look_alikes(tmp_path):
     assert _judge(outs["compute"]) == []
     assert _judge(outs["barrier"]) == [(1, True, True), (0, False, True)]   # rank 1 never entered
     assert _judge(outs["transfer"]) == []
+    evidence = _log(outs["deadlock"]).judge(hang_after_s=HANG_AFTER)[0].evidence
+    assert "futex" in evidence
+    if shutil.which("py-spy"):
+        assert "stack: Thread._wait_for_tstate_lock" in evidence or "stack: _wait_for_tstate_lock" in evidence

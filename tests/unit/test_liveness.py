@@ -215,21 +215,24 @@ def test_judge_with_nothing():
     assert LivenessLog().judge() == []
 
 
-PYSPY = """Process 4242: python deadlock.py
-Python v3.11.7 (/usr/bin/python3.11)
+PYSPY = """Process 32353: /root/.pyenv/versions/3.11.7/bin/python3 /tmp/lv_dl.py
+Python v3.11.7 (/root/.pyenv/versions/3.11.7/bin/python3.11)
 
-Thread 4242 (idle): "MainThread"
-    _wait_for_tstate_lock (threading.py:1132)
-    join (/usr/lib/python3.11/threading.py:1112)
-    <module> (deadlock.py:9)
-Thread 4250 (idle): "Thread-1 (f)"
-    f (deadlock.py:6)
-"""
+Thread 32353 (idle): "MainThread"
+    Thread._wait_for_tstate_lock (threading.py:1139)
+    Thread.join (threading.py:1119)
+    <listcomp> (lv_dl.py:10)
+    <module> (lv_dl.py:10)
+    <module> (lv_dl.py:11)
+Thread 32410 (idle): "Thread-1 (grab)"
+    grab (lv_dl.py:6)
+    Thread.run (threading.py:982)
+"""   # py-spy 0.4.3 `dump --nonblocking` of the two-lock deadlock (our run; one frame added)
 
 
 def test_pyspy_main_thread_parse():
-    assert sampler.parse_pyspy_main(PYSPY) == ("_wait_for_tstate_lock (threading.py:1132) < join (threading.py:1112)"
-                                               " < <module> (deadlock.py:9)")
+    assert sampler.parse_pyspy_main(PYSPY) == ("Thread._wait_for_tstate_lock (threading.py:1139) < Thread.join "
+                                               "(threading.py:1119) < <listcomp> (lv_dl.py:10) < <module> (lv_dl.py:10)")
     assert sampler.parse_pyspy_main("Error: permission denied") is None
 
 
