@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from irisrl.runtime.liveness import DEFAULT_INTERVAL_S, Sampler, Stacks, tree  # noqa: E402
 
-THREADED = "import threading, time\n[threading.Thread(target=time.sleep, args=(600,), daemon=True).start() for _ in range(8)]\ntime.sleep(600)"
+THREADED = ("import threading, time\n"
+            "[threading.Thread(target=time.sleep, args=(600,), daemon=True).start() for _ in range(8)]\n"
+            "time.sleep(600)")
 ROOT = """
 import subprocess, sys, time
 n = int(sys.argv[1])

@@ -15,8 +15,8 @@ from irisrl.observe.liveness import LivenessLog, parse_line  # noqa: E402
 from irisrl.runtime.contract import LIVENESS_TAG  # noqa: E402
 
 FAST = ["--local", "--poll-interval", "0.2", "--exit-linger", "0", "--term-grace", "2"]
-# a deadlock (the main thread waits on a lock it holds) that ends itself after 4 s
-STUCK = "import threading, sys\nl = threading.Lock(); l.acquire()\nl.acquire(timeout=4)\nsys.exit(0)"
+# a deadlock (the main thread waits on a lock it holds) that ends itself after 6 s
+STUCK = "import threading, sys\nl = threading.Lock(); l.acquire()\nl.acquire(timeout=6)\nsys.exit(0)"
 
 
 def _run(tmp: Path, interval: str) -> str:

@@ -168,9 +168,31 @@ def test_a_stuck_rank_is_named_while_others_progress_only_on_positive_evidence()
 
 def test_ray_daemons_ticking_do_not_hide_a_stuck_worker():
     log = LivenessLog()
-    ray = [proc(5, "raylet", c=9000, io=10**8), proc(6, "gcs_server", c=6000), proc(7, "ray::IDLE", c=3000)]
-    last = feed(log, 0, [[*ray, proc(10, "ray::PolicyWorker.train")]] * 12)
+    ray = [proc(5, "raylet --raylet_socket_name=/tmp/r", c=9000, io=10**8), proc(6, "gcs_server", c=6000),
+           proc(7, "ray::IDLE", c=3000), proc(8, "ray start", mw=900), proc(9, "ray/_private/log_monitor.py", mio=10)]
+    steps = [[*ray, proc(4, "ray/dashboard/agent.py", wchan="ep_poll" if n % 2 else "-", c=2000),
+              proc(10, "ray::PolicyWorker.train")] for n in range(12)]
+    last = feed(log, 0, steps)
     assert [h.rank for h in log.judge(180, now=last)] == [0]
+
+
+@pytest.mark.parametrize("cmdline, name", [
+    ("/v/bin/python3\x00-u\x00/v/lib/python3.11/site-packages/ray/_private/log_monitor.py\x00--logs-dir=/x",
+     "ray/_private/log_monitor.py"),
+    ("/v/bin/python3\x00/v/lib/python3.11/site-packages/ray/dashboard/agent.py\x00--node-ip-address=1",
+     "ray/dashboard/agent.py"),
+    ("/v/bin/python\x00/v/bin/ray\x00start\x00--block\x00--head", "ray start"),
+    ("ray::PolicyWorker.train                       ", "ray::PolicyWorker.train"),
+    ("/v/lib/python3.11/site-packages/ray/core/src/ray/raylet/raylet\x00--raylet_socket_name=/tmp/s",
+     "raylet --raylet_socket_name=/tmp/s"),
+    ("python\x00-m\x00irisrl.runtime.rehearsal\x00--plan\x00p.json", "-m irisrl.runtime.rehearsal"),
+    ("python3\x00-X\x00dev\x00-u\x00train.py\x00--lr", "train.py"),
+    ("python3\x00-c\x00import time", "python -c"),
+    ("sleep\x00600", "sleep 600"),
+])
+def test_process_names(monkeypatch, cmdline, name):
+    monkeypatch.setattr(sampler, "_read", lambda path: cmdline if path.endswith("cmdline") else None)
+    assert sampler.process_name(1) == name[:sampler.NAME_CHARS]
 
 
 def test_a_changing_wait_channel_or_stack_is_progress():
@@ -231,8 +253,9 @@ Thread 32410 (idle): "Thread-1 (grab)"
 
 
 def test_pyspy_main_thread_parse():
-    assert sampler.parse_pyspy_main(PYSPY) == ("Thread._wait_for_tstate_lock (threading.py:1139) < Thread.join "
-                                               "(threading.py:1119) < <listcomp> (lv_dl.py:10) < <module> (lv_dl.py:10)")
+    assert sampler.parse_pyspy_main(PYSPY) == (
+        "Thread._wait_for_tstate_lock (threading.py:1139) < Thread.join (threading.py:1119)"
+        " < <listcomp> (lv_dl.py:10) < <module> (lv_dl.py:10)")
     assert sampler.parse_pyspy_main("Error: permission denied") is None
 
 

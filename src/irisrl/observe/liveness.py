@@ -43,13 +43,16 @@ BUSY_WAKEUPS = 5.0            # per s, main thread: a socket stream (send/recv i
 STALE_INTERVALS = 3           # a rank silent for this many intervals is not judged (log rules own it)
 KEEP_SAMPLES = 720            # per rank (6 h at 30 s)
 
-# Ray's own processes (names as runtime/liveness.py:process_name prints them) and our probes.
-INFRA = ("raylet", "gcs_server", "ray::IDLE", "dashboard", "log_monitor", "monitor.py", "runtime_env",
-         "ray start", "default_worker.py", "py-spy", "nvidia-smi", "ray::JobSupervisor")
+# Ray's own processes, as runtime/liveness.py:process_name names them (`ray/...` is any script
+# inside the ray package: log monitor, dashboard and its agent, runtime-env agent, reaper,
+# autoscaler monitor, a worker before it names itself), and our own probes: name prefixes.
+INFRA = ("raylet", "gcs_server", "ray::IDLE", "ray/", "-m ray.", "ray start", "ray::JobSupervisor",
+         "py-spy", "nvidia-smi")
 # kernel wait channels (prefixes) of a thread waiting for time, a socket, a pipe or a child
 WAIT_WCHANS = ("hrtimer_nanosleep", "do_nanosleep", "clock_nanosleep", "common_nsleep", "wait_woken",
-               "sk_wait_data", "inet_csk_accept", "unix_stream", "do_sys_poll", "do_select", "core_sys_select", "poll_schedule_timeout", "ep_poll", "do_epoll_wait", "pipe_read",
-               "pipe_wait", "do_wait", "sigsuspend", "sigtimedwait", "tcp_", "skb_wait")
+               "sk_wait_data", "inet_csk_accept", "unix_stream", "do_sys_poll", "do_select", "core_sys_select",
+               "poll_schedule_timeout", "ep_poll", "do_epoll_wait", "pipe_read", "pipe_wait", "do_wait",
+               "sigsuspend", "sigtimedwait", "tcp_", "skb_wait")
 WAIT_FRAMES = ("recv", "accept", "select", "poll", "sleep", "get", "wait", "read", "barrier", "all_reduce",
                "broadcast", "all_gather", "reduce_scatter", "_recv", "join")
 STUCK_FRAMES = ("acquire",)
@@ -71,7 +74,7 @@ class Proc:
 
     @property
     def infra(self) -> bool:
-        return any(mark in self.name for mark in INFRA)
+        return self.name.startswith(INFRA)
 
 
 @dataclass(frozen=True)

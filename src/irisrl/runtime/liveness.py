@@ -101,20 +101,32 @@ def _io_bytes(path: str) -> int | None:
 
 
 def process_name(pid: int) -> str:
-    """Short readable name: `x.py`, `-m pkg.mod`, `ray::Actor.method`, `raylet`."""
+    """Short readable name: `x.py`, `-m pkg.mod`, `ray::Actor.method`, `raylet`, `ray start`, and
+    `ray/<path>` for a script inside the ray package (its daemons: log_monitor, dashboard agent,
+    runtime-env agent, reaper, autoscaler monitor; ray==2.60.0 ray/_private/services.py starts
+    them as `python [-u] <RAY_PATH>/...py`), so observe/liveness.py can set them apart."""
     raw = _read(f"/proc/{pid}/cmdline") or ""
     argv = [a for a in raw.split("\0") if a] or [(_read(f"/proc/{pid}/comm") or "?").strip()]
     if len(argv) == 1 and " " in argv[0]:   # setproctitle (Ray) writes one space-joined string
         argv = argv[0].split()
     head = os.path.basename(argv[0])
-    if head.startswith("python") and len(argv) > 1:
-        rest = argv[1:]
-        name = " ".join(rest[:2]) if rest[0] in ("-m", "-c") else os.path.basename(rest[0])
-        if rest[0] == "-c":
-            name = "python -c"
-    else:
-        name = " ".join([head, *argv[1:2]])
-    return name[:NAME_CHARS]
+    if not head.startswith("python") or len(argv) == 1:
+        return " ".join([head, *argv[1:2]])[:NAME_CHARS]
+    rest = argv[1:]
+    while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
+        rest = rest[2:] if rest[0] in ("-X", "-W") else rest[1:]   # interpreter flags (-u, -X opt)
+    if not rest:
+        return head
+    if rest[0] == "-c":
+        return "python -c"
+    if rest[0] == "-m":
+        return " ".join(rest[:2])[:NAME_CHARS]
+    script = rest[0]
+    if os.path.basename(script) == "ray":             # the ray CLI: `ray start --block`
+        return " ".join(["ray", *rest[1:2]])
+    if "/ray/" in script:
+        return ("ray/" + script.rsplit("/ray/", 1)[1])[:NAME_CHARS]
+    return os.path.basename(script)[:NAME_CHARS]
 
 
 def tree(root: int, exclude: frozenset[int] = frozenset()) -> dict[int, list[str]]:
@@ -148,15 +160,18 @@ def read_process(pid: int, fields: list[str]) -> Reading:
         cpu_ticks=int(fields[11]) + int(fields[12]),
         main_ns=int(sched[0]) if sched and sched[0].isdigit() else None,
         main_runs=int(sched[2]) if len(sched) > 2 and sched[2].isdigit() else None,
-        wchan=_wchan(pid),
+        wchan=_wchan(pid, fields[0]),
         io=_io_bytes(f"/proc/{pid}/io"), main_io=_io_bytes(f"/proc/{pid}/task/{pid}/io"),
         name=process_name(pid))   # read each time: exec and Ray's setproctitle rename a process
 
 
-def _wchan(pid: int) -> str:
-    """The main thread's wait channel: "-" while running ("0"), "?" when unreadable."""
+def _wchan(pid: int, state: str) -> str:
+    """The main thread's wait channel: "-" while running, "?" when unknown (a kernel that
+    hides it prints "0" for a sleeping thread too)."""
     text = (_read(f"/proc/{pid}/wchan") or "").strip()
-    return "-" if text == "0" else text or "?"
+    if text in ("", "0"):
+        return "-" if state == "R" else "?"
+    return text
 
 
 def _delta(now: int | None, before: int | None) -> int | None:
