@@ -147,6 +147,15 @@ def test_culprit_is_the_rank_its_peers_wait_on():
     assert all(h.gang for h in hangs)
 
 
+def test_evidence_names_the_stuck_actor_not_the_driver_in_ray_get():
+    """Both main threads sit in a futex; the driver's wakes each second (ray.get's signal check,
+    measured under ray 2.60), the actor's never: the actor is the evidence."""
+    log = LivenessLog()
+    steps = [[proc(10, "main_base.py", mw=30, mc=0.1), proc(30, "ray::Stuck.run")]] * 12
+    hangs = log.judge(180, now=feed(log, 0, steps))
+    assert len(hangs) == 1 and hangs[0].evidence.startswith("ray::Stuck.run (pid 30, blocked)")
+
+
 def test_a_waiter_that_went_quiet_first_is_not_the_culprit():
     """Rank 0 waits in accept from the start; rank 1 works, then sticks in a futex: rank 1."""
     log = LivenessLog()

@@ -44,10 +44,11 @@ STALE_INTERVALS = 3           # a rank silent for this many intervals is not jud
 KEEP_SAMPLES = 720            # per rank (6 h at 30 s)
 
 # Ray's own processes, as runtime/liveness.py:process_name names them (`ray/...` is any script
-# inside the ray package: log monitor, dashboard and its agent, runtime-env agent, reaper,
-# autoscaler monitor, a worker before it names itself), and our own probes: name prefixes.
-INFRA = ("raylet", "gcs_server", "ray::IDLE", "ray/", "-m ray.", "ray start", "ray::JobSupervisor",
-         "py-spy", "nvidia-smi")
+# inside the ray package: log monitor, dashboard, reaper, autoscaler monitor, a worker before it
+# names itself; its agents retitle themselves ray::DashboardAgent / ray::RuntimeEnvAgent, seen
+# under ray 2.60), and our own probes: name prefixes.
+INFRA = ("raylet", "gcs_server", "ray::IDLE", "ray/", "-m ray.", "ray start", "ray::DashboardAgent",
+         "ray::RuntimeEnvAgent", "ray::JobSupervisor", "ray::_StatsActor", "py-spy", "nvidia-smi")
 # kernel wait channels (prefixes) of a thread waiting for time, a socket, a pipe or a child
 WAIT_WCHANS = ("hrtimer_nanosleep", "do_nanosleep", "clock_nanosleep", "common_nsleep", "wait_woken",
                "sk_wait_data", "inet_csk_accept", "unix_stream", "do_sys_poll", "do_select", "core_sys_select",
@@ -218,8 +219,11 @@ def _rank_state(samples: Sequence[Sample]) -> _Rank | None:
     work = list(_work(last).values())
     if not work:
         return None
-    scored = [(CLASS_RANK[wait_class(p, stacks.get(p.pid))], p.pid in stacks, -p.pid, p) for p in work]
-    klass_rank, _, _, top = max(scored, key=lambda x: x[:3])
+    # the most telling process: strongest class, then a main thread that did not even wake
+    # (a deadlocked actor, not the driver's ray.get that checks signals every second), a stack
+    scored = [(CLASS_RANK[wait_class(p, stacks.get(p.pid))], not p.main_wakeups, p.pid in stacks, -p.pid, p)
+              for p in work]
+    klass_rank, *_, top = max(scored, key=lambda x: x[:4])
     klass = next(k for k, v in CLASS_RANK.items() if v == klass_rank)
     return _Rank(last.rank, since, last, klass, _evidence(top, stacks.get(top.pid), klass))
 
