@@ -19,13 +19,11 @@ def _xml() -> list[tuple[int, int, int]]:
     """(util %, used MiB, total MiB) per GPU, in nvidia-smi's index order."""
     root = ET.fromstring(subprocess.run(["nvidia-smi", "-q", "-x"], capture_output=True, text=True,
                                         timeout=30, check=True).stdout)
-    rows = []
-    for gpu in root.findall("gpu"):
-        mem = gpu.find("fb_memory_usage")
-        assert mem is not None
-        num = lambda path: int(str(gpu.findtext(path, "0")).split()[0])   # noqa: E731 - "81559 MiB"
-        rows.append((num("utilization/gpu_util"), num("fb_memory_usage/used"), num("fb_memory_usage/total")))
-    return rows
+    def num(gpu: ET.Element, path: str) -> int:
+        return int(str(gpu.findtext(path, "0")).split()[0])    # "143771 MiB", "100 %"
+
+    return [(num(g, "utilization/gpu_util"), num(g, "fb_memory_usage/used"), num(g, "fb_memory_usage/total"))
+            for g in root.findall("gpu")]
 
 
 def test_gpu_readings_match_nvidia_smi() -> None:
@@ -34,7 +32,7 @@ def test_gpu_readings_match_nvidia_smi() -> None:
     xml = _xml()
     assert [r[0] for r in rows] == list(range(len(xml)))
     for (_, util, used, total), (x_util, x_used, x_total) in zip(rows, xml):
-        assert total == x_total
+        assert total == x_total and used is not None and util is not None
         assert abs(used - x_used) <= 256 and abs(util - x_util) <= 50
 
 
@@ -46,6 +44,8 @@ def test_gpu_memory_a_process_allocates_shows() -> None:
     try:
         after = Gpu().read()
         assert isinstance(after, list)
-        assert after[0][2] - before[0][2] >= 4000, (before, after)
+        used_before, used_after = before[0][2], after[0][2]
+        assert used_before is not None and used_after is not None
+        assert used_after - used_before >= 4000, (before, after)
     finally:
         del block

@@ -277,6 +277,13 @@ def test_no_nvidia_smi_and_no_pyspy_degrade_quietly(tmp_path):
     assert reads[0] == "err: FileNotFoundError" and str(reads[-1]).startswith("off: nvidia-smi failed")
 
 
+def test_gpu_query_parses_nvidia_smi_csv_with_na(tmp_path):
+    fake = tmp_path / "nvidia-smi"
+    fake.write_text("#!/bin/sh\necho '0, 97, 70000, 143771'\necho '1, [N/A], 5, 143771'\n")
+    fake.chmod(0o755)
+    assert sampler.Gpu(binary=str(fake)).read() == [[0, 97, 70000, 143771], [1, None, 5, 143771]]
+
+
 def test_infiniband_counters_are_words_of_four_bytes(tmp_path):
     assert sampler.ib_bytes(str(tmp_path)) is None
     for dev, port, rx, tx in (("mlx5_0", 1, 10, 20), ("mlx5_1", 1, 1, 2)):

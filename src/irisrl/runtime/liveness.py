@@ -237,13 +237,13 @@ class Gpu:
         self.failures = 0
         self.off = "" if self.binary else "off: no nvidia-smi"
 
-    def read(self) -> list[list[int]] | str | None:
+    def read(self) -> list[list[int | None]] | str | None:
         if self.off:
             return None if self.off == "off: no nvidia-smi" else self.off
         try:
             out = subprocess.run([self.binary or "nvidia-smi", *self.QUERY], capture_output=True, text=True,
                                  timeout=GPU_TIMEOUT_S, check=True).stdout
-            rows = [[int(float(v)) for v in line.split(",")] for line in out.splitlines() if line.strip()]
+            rows = [[_int_or_none(v) for v in line.split(",")] for line in out.splitlines() if line.strip()]
             self.failures = 0
             return rows
         except (OSError, subprocess.SubprocessError, ValueError) as exc:
@@ -251,6 +251,14 @@ class Gpu:
             if self.failures >= GPU_MAX_FAILURES:
                 self.off = f"off: nvidia-smi failed {self.failures}x ({type(exc).__name__})"
             return f"err: {type(exc).__name__}"
+
+
+def _int_or_none(text: str) -> int | None:
+    """A CSV field of nvidia-smi; "[N/A]" (e.g. utilisation under MIG) -> None."""
+    try:
+        return int(float(text))
+    except ValueError:
+        return None
 
 
 def parse_pyspy_main(dump: str) -> str | None:
