@@ -145,6 +145,8 @@ def test_culprit_is_the_rank_its_peers_wait_on():
     hangs = log.judge(180, now=last)
     assert [(h.rank, h.culprit) for h in hangs] == [(1, True), (0, False)]
     assert all(h.gang for h in hangs)
+    shuffled = {rank: list(reversed(samples)) for rank, samples in log.samples_by_rank.items()}
+    assert judge(shuffled, 180, now=last) == hangs                 # the function sorts by time itself
 
 
 def test_evidence_names_the_stuck_actor_not_the_driver_in_ray_get():

@@ -1,7 +1,8 @@
 """Hang judgement from the runtime's liveness lines (runtime/liveness.py writes them).
 
 Feed raw log lines with their rank to a LivenessLog (the tag may sit anywhere in a prefixed
-line), then `judge(hang_after_s, now)`; or call `judge(samples_by_rank, ...)` directly.
+line), then `judge(hang_after_s, now)`; or call `judge(samples_by_rank, ...)` directly. The
+log keeps a running judgement per rank (RankTrack), so feeding it for days costs constant memory.
 Stdlib only, a leaf (it imports only the tag from runtime/contract.py).
 
 Progress, per sample, of a rank's work processes (Ray's own daemons and idle pool workers,
@@ -133,11 +134,13 @@ def to_sample(record: Mapping[str, Any], rank: int, t: float | None = None) -> S
 
 
 class LivenessLog:
-    """Accumulates samples from log lines, per rank, bounded to the last `keep`."""
+    """Accumulates samples from log lines, per rank: a running judgement (RankTrack, constant
+    memory per rank, so a watchdog can feed it for days) plus the last `keep` samples."""
 
     def __init__(self, keep: int = KEEP_SAMPLES) -> None:
         self.keep = keep
         self.samples_by_rank: dict[int, list[Sample]] = {}
+        self.tracks: dict[int, RankTrack] = {}
 
     def feed(self, text: str, rank: int, t: float | None = None) -> bool:
         """One cleaned log line of `rank` (at time `t` if known); True when it was a sample."""
@@ -145,6 +148,7 @@ class LivenessLog:
         sample = to_sample(record, rank, t) if record is not None else None
         if sample is None:
             return False
+        self.tracks.setdefault(rank, RankTrack()).add(sample)
         samples = self.samples_by_rank.setdefault(rank, [])
         samples.append(sample)
         del samples[:-self.keep]
@@ -154,7 +158,7 @@ class LivenessLog:
         return sum(self.feed(text, rank, t) for text, rank, t in lines)
 
     def judge(self, hang_after_s: float = HANG_AFTER_S, now: float | None = None) -> list[Hang]:
-        return judge(self.samples_by_rank, hang_after_s, now)
+        return judge_tracks(self.tracks, hang_after_s, now)
 
 
 def _work(sample: Sample) -> dict[int, Proc]:
@@ -204,28 +208,39 @@ class _Rank:
     evidence: str
 
 
-def _rank_state(samples: Sequence[Sample]) -> _Rank | None:
-    """The rank's quiet-since and its most telling process, from its samples in time order."""
-    if not samples:
-        return None
-    stacks: dict[int, str] = {}
-    since, prev = samples[0].t, None
-    for s in samples:
-        if progressed(s, prev, stacks):
-            since = s.t
-        stacks.update({p.pid: p.stack for p in s.procs if p.stack})
-        prev = s
-    last = samples[-1]
-    work = list(_work(last).values())
-    if not work:
-        return None
-    # the most telling process: strongest class, then a main thread that did not even wake
-    # (a deadlocked actor, not the driver's ray.get that checks signals every second), a stack
-    scored = [(CLASS_RANK[wait_class(p, stacks.get(p.pid))], not p.main_wakeups, p.pid in stacks, -p.pid, p)
-              for p in work]
-    klass_rank, *_, top = max(scored, key=lambda x: x[:4])
-    klass = next(k for k, v in CLASS_RANK.items() if v == klass_rank)
-    return _Rank(last.rank, since, last, klass, _evidence(top, stacks.get(top.pid), klass))
+class RankTrack:
+    """One rank's samples folded in time order: when it last progressed, its last sample and
+    the last stack seen per live pid (a sample older than the last one is ignored)."""
+
+    def __init__(self) -> None:
+        self.last: Sample | None = None
+        self.since: float | None = None
+        self.stacks: dict[int, str] = {}
+
+    def add(self, s: Sample) -> None:
+        if self.last is not None and s.t < self.last.t:
+            return
+        if progressed(s, self.last, self.stacks) or self.since is None:
+            self.since = s.t
+        live = {p.pid for p in s.procs}
+        self.stacks = {pid: k for pid, k in self.stacks.items() if pid in live}
+        self.stacks.update({p.pid: p.stack for p in s.procs if p.stack})
+        self.last = s
+
+    def state(self) -> _Rank | None:
+        """Quiet-since and the most telling work process; None before any work was seen."""
+        if self.last is None or self.since is None:
+            return None
+        work = list(_work(self.last).values())
+        if not work:
+            return None
+        # the most telling process: strongest class, then a main thread that did not even wake
+        # (a deadlocked actor, not the driver's ray.get that checks signals every second), a stack
+        scored = [(CLASS_RANK[wait_class(p, self.stacks.get(p.pid))], not p.main_wakeups, p.pid in self.stacks,
+                   -p.pid, p) for p in work]
+        klass_rank, *_, top = max(scored, key=lambda x: x[:4])
+        klass = next(k for k, v in CLASS_RANK.items() if v == klass_rank)
+        return _Rank(self.last.rank, self.since, self.last, klass, _evidence(top, self.stacks.get(top.pid), klass))
 
 
 def _evidence(p: Proc, stack: str | None, klass: str) -> str:
@@ -236,11 +251,22 @@ def _evidence(p: Proc, stack: str | None, klass: str) -> str:
 def judge(samples_by_rank: Mapping[int, Sequence[Sample]], hang_after_s: float = HANG_AFTER_S,
           now: float | None = None) -> list[Hang]:
     """Hung ranks (culprits first), judged across the gang; [] when the gang progresses."""
-    latest = [s[-1].t for s in samples_by_rank.values() if s]
+    tracks: dict[int, RankTrack] = {}
+    for rank, samples in samples_by_rank.items():
+        track = tracks.setdefault(rank, RankTrack())
+        for sample in sorted(samples, key=lambda x: x.t):
+            track.add(sample)
+    return judge_tracks(tracks, hang_after_s, now)
+
+
+def judge_tracks(tracks: Mapping[int, RankTrack], hang_after_s: float = HANG_AFTER_S,
+                 now: float | None = None) -> list[Hang]:
+    """judge() on running tracks; `now` defaults to the newest sample's time."""
+    latest = [t.last.t for t in tracks.values() if t.last is not None]
     if not latest:
         return []
     now = max(latest) if now is None else now
-    ranks = [r for r in (_rank_state(sorted(s, key=lambda x: x.t)) for s in samples_by_rank.values()) if r]
+    ranks = [r for r in (t.state() for t in tracks.values()) if r]
     ranks = [r for r in ranks if r.last.t >= now - STALE_INTERVALS * r.last.interval]
     quiet = [r for r in ranks if now - r.since >= hang_after_s]
     if not quiet:
