@@ -183,8 +183,10 @@ def test_ray_daemons_ticking_do_not_hide_a_stuck_worker():
            proc(7, "ray::IDLE", c=3000), proc(8, "ray start", mw=900), proc(9, "ray/_private/log_monitor.py", mio=10)]
     steps = [[*ray, proc(4, "ray/dashboard/agent.py", wchan="ep_poll" if n % 2 else "-", c=2000),
               proc(10, "ray::PolicyWorker.train")] for n in range(12)]
-    last = feed(log, 0, steps)
-    assert [h.rank for h in log.judge(180, now=last)] == [0]
+    steps = [s + [proc(50 + n, "python3.11", state="Z", wchan="?", new=True)] for n, s in enumerate(steps)]
+    last = feed(log, 0, steps)                         # zombies come and go: not work either
+    hangs = log.judge(180, now=last)
+    assert [h.rank for h in hangs] == [0] and "ray::PolicyWorker.train" in hangs[0].evidence
 
 
 @pytest.mark.parametrize("cmdline, name", [

@@ -162,7 +162,9 @@ class LivenessLog:
 
 
 def _work(sample: Sample) -> dict[int, Proc]:
-    return {p.pid: p for p in sample.procs if not p.infra}
+    """The processes that can make the rank's progress: not Ray's own, not zombies (exited
+    children not yet reaped, e.g. under `ray start`)."""
+    return {p.pid: p for p in sample.procs if not p.infra and not p.state.startswith(("Z", "X"))}
 
 
 def progressed(sample: Sample, prev: Sample | None, stacks: Mapping[int, str]) -> bool:
