@@ -6,7 +6,7 @@ log keeps a running judgement per rank (RankTrack), so feeding it for days costs
 Stdlib only, a leaf (it imports only the tag from runtime/contract.py).
 
 Progress, per sample, of a rank's work processes (Ray's own daemons and idle pool workers,
-INFRA, never count: they tick on their own while the work is stuck):
+INFRA, never count: they tick on their own while the work is stuck; nor do zombies):
   - a process appeared or ended;
   - a process used >= BUSY_CPU of one core over the interval (all threads), or its main thread
     >= MAIN_BUSY_CPU (a time.sleep poll or ray.get's 1 s signal check stays far below both);
