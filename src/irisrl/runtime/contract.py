@@ -31,6 +31,11 @@ RDV_DONE = "done.json"      # final marker: {"head_id", "status": ok|failed|term
 RDV_HELLO_DIR = "hello"     # hello/<rank>-<nonce>: a worker announced itself
 RDV_BYE_DIR = "bye"         # bye/<rank>-<nonce>: a worker stopped its Ray after the done marker
 
+# One liveness sample per line in the task log: `irisrl-liveness: {json}` (runtime/liveness.py
+# writes it, observe/liveness.py reads it; the tag may sit anywhere in a prefixed log line).
+LIVENESS_TAG = "irisrl-liveness:"
+LIVENESS_VERSION = 1
+
 
 # An HF repo id (`org/name`) as the hub spells it: the one pattern for models and datasets.
 HF_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")

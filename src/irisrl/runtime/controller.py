@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from irisrl.runtime.identity import Identity, IdentityError, identity_from_env
+from irisrl.runtime.liveness import LivenessThread, Sampler
 from irisrl.runtime.log import line_buffered, say
 from irisrl.runtime.node_checks import NodeCheckError, run_node_checks
 from irisrl.runtime.ray_node import RayNode, RayNodeError, RealRayNode, loopback_env, wrap_pdeathsig
@@ -81,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="head stays this long after the workers left, so Iris records their success "
                         "before the head's exit (its worker polls tasks every 5 s)")
     p.add_argument("--term-grace", type=float, default=10.0, help="SIGTERM to CMD's group, SIGKILL after this")
+    p.add_argument("--liveness-interval", type=float, default=30.0,
+                   help="sample this node's process tree (CMD, Ray) every S seconds into the log as "
+                        "`irisrl-liveness: {json}` lines (runtime/liveness.py); 0 disables")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD... (run on rank 0)")
     return p
 
@@ -388,7 +392,21 @@ def run(argv: list[str]) -> int:
     except (SkyrlRefError, StagingError, NodeCheckError) as exc:
         say(f"ERROR rank {me.rank}: {exc}")
         return EXIT_FAIL
-    return run_head(ctx) if me.is_head else run_worker(ctx)
+    sampler = start_liveness(args.liveness_interval)
+    try:
+        return run_head(ctx) if me.is_head else run_worker(ctx)
+    finally:
+        if sampler:
+            sampler.stop()
+
+
+def start_liveness(interval: float) -> LivenessThread | None:
+    """Sample everything below this controller (CMD, `ray start` and Ray's workers), not the
+    controller itself: its own threads (heartbeat, store polls) are not the run's progress."""
+    if interval <= 0:
+        return None
+    me = os.getpid()
+    return LivenessThread(Sampler(me, interval, exclude=frozenset({me}))).start()
 
 
 def main(argv: list[str] | None = None) -> int:
