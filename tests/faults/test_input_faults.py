@@ -58,3 +58,89 @@ def test_d1_a_config_sharing_anchors_a_few_times_still_loads(tmp_path: Path) -> 
     cfg = tmp_path / "shared.yaml"
     cfg.write_text("common: &c {lr: 1.0e-6, n: [1, 2, 3]}\ntrainer: {a: *c, b: *c}\ngenerator: {c: *c}\n")
     assert load_config(cfg).ok
+
+
+# ------------------------------------------------------------------ D14: resources
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--memory", "lots"], "--memory"), (["--disk", "-5Gi"], "--disk"), (["--cpu", "nan"], "--cpu"),
+    (["--cpu", "inf"], "--cpu"), (["--memory", "0"], "--memory"),
+])
+def test_d14_bad_resources_are_usage_errors(flags: list[str], named: str, cli: Cli) -> None:
+    code, out, err = cli("launch", "--dry-run", "--local", "--rl_config", SMOKE, "--workspace", WORKSPACE,
+                         "--num-nodes", "2", *flags)
+    assert code == Exit.USAGE
+    assert f"error: {named} " in err
+    _no_traceback(out, err)
+
+
+# ------------------------------------------------------------------ D7/D4: IRISRL_USER
+
+
+@pytest.mark.parametrize("user", ["../../etc", "a b", "a\nb", 'a"b', "it's", "x" * 10_000, "-lead", "a/b"])
+def test_d7_hostile_irisrl_user_is_refused(user: str, cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IRISRL_USER", user)
+    code, out, err = cli("launch", "--dry-run", "--local", "--rl_config", SMOKE, "--workspace", WORKSPACE,
+                         "--num-nodes", "2")
+    assert code == Exit.USAGE
+    assert "$IRISRL_USER" in err and "not a valid user name" in err
+    assert "job id" not in out
+    assert len(err) < 2000   # 10,000 characters are not echoed back
+    _no_traceback(out, err)
+
+
+@pytest.mark.parametrize("user", ["alice", "john.doe", "First_Last", "u-1"])
+def test_d7_ordinary_login_names_pass(user: str, cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IRISRL_USER", user)
+    code, out, _ = cli("launch", "--dry-run", "--local", "--rl_config", SMOKE, "--workspace", WORKSPACE,
+                       "--num-nodes", "2")
+    assert code == Exit.OK and f"/{user}/smoke-colocated-" in out
+
+
+def test_d7_status_of_a_bare_name_checks_the_user(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IRISRL_USER", "../../etc")
+    code, out, err = cli("status", "some-job", "--controller-url", "http://127.0.0.1:1")
+    assert code == Exit.USAGE and "$IRISRL_USER" in err
+    _no_traceback(out, err)
+
+
+# ------------------------------------------------------------------ D16: IRISRL_HOME a file
+
+
+@pytest.mark.parametrize("under", [False, True])
+@pytest.mark.parametrize("argv", [["runs"], ["cluster", "status"],
+                                  ["launch", "--local", "--rl_config", SMOKE, "--workspace", WORKSPACE,
+                                   "--num-nodes", "2"]])
+def test_d16_irisrl_home_a_regular_file(argv: list[str], under: bool, tmp_path: Path, cli: Cli,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "state"
+    home.write_text("not a directory")
+    monkeypatch.setenv("IRISRL_HOME", str(home / "sub" if under else home))
+    code, out, err = cli(*argv)
+    assert code == Exit.USAGE
+    assert "is not a directory" in err and "$IRISRL_HOME" in err
+    _no_traceback(out, err)
+
+
+# ------------------------------------------------------------------ D18: --profile PATH
+
+
+def test_d18_an_existing_profile_path_is_used_as_is(tmp_path: Path, cli: Cli) -> None:
+    from irisrl.config.profile import PROFILES_DIR
+
+    profile = tmp_path / "x.yaml"    # any name: the file that exists is the profile
+    profile.write_text((PROFILES_DIR / "cw-us-east-02a.toml").read_text())
+    code, out, err = cli("launch", "--dry-run", "--rl_config", SMOKE, "--workspace", WORKSPACE,
+                         "--num-nodes", "2", "--local", "--profile", str(profile))
+    assert code == Exit.OK, err
+    assert "not found" not in err
+
+
+def test_d18_a_profile_that_is_not_toml_says_so(tmp_path: Path, cli: Cli) -> None:
+    profile = tmp_path / "x.yaml"
+    profile.write_text("image: [unclosed\n")
+    code, out, err = cli("launch", "--dry-run", "--rl_config", SMOKE, "--workspace", WORKSPACE,
+                         "--num-nodes", "2", "--profile", str(profile))
+    assert code == Exit.USAGE and "is not TOML" in err and "not found" not in err
+    _no_traceback(out, err)

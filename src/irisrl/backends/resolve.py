@@ -7,8 +7,6 @@ $IRISRL_CLUSTER_CONFIG)."""
 
 from __future__ import annotations
 
-import getpass
-import os
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from irisrl.backends import local_cluster
 from irisrl.config.storage_root import ENV_CLUSTER_CONFIG, find_cluster_config
 from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
+from irisrl.util.identity import job_user
 
 if TYPE_CHECKING:
     from irisrl.backends.iris_client import IrisBackend
@@ -49,7 +48,7 @@ def target_from(opts: Any) -> Target:
 
 
 def default_user() -> str:
-    return os.environ.get("IRISRL_USER") or getpass.getuser()
+    return job_user()
 
 
 def normalize_job_id(job: str, ledger: Ledger | None = None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -29,6 +30,8 @@ from irisrl.core.findings import Finding, has_errors, sort_findings
 from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract
 from irisrl.util.errors import UsageError
+from irisrl.util.identity import job_user
+from irisrl.util.sizes import parse_size
 from irisrl.util.paths import irisrl_home
 
 if TYPE_CHECKING:
@@ -180,6 +183,22 @@ def _check_choices(options: LaunchOptions) -> None:
         raise UsageError(f"--num-nodes {options.num_nodes} must be at least 1")
     if options.gpus_per_node is not None and options.gpus_per_node < 1:
         raise UsageError(f"--gpus_per_node {options.gpus_per_node} must be at least 1")
+    if options.cpu is not None and not (math.isfinite(options.cpu) and options.cpu > 0):
+        raise UsageError(f"--cpu {options.cpu} is not a positive number of CPUs", "e.g. --cpu 48")
+    for flag_name, size in (("--memory", options.memory), ("--disk", options.disk)):
+        if size is not None:
+            _check_size(flag_name, size)
+
+
+def _check_size(flag_name: str, size: str) -> None:
+    """A size Iris can read and that is more than nothing (issue 16, D14: `lots`, `-5Gi`)."""
+    try:
+        ok = parse_size(size) > 0
+    except ValueError:
+        ok = False
+    if not ok:
+        raise UsageError(f"{flag_name} {size!r} is not a positive size",
+                         f"e.g. {flag_name} 512GB (units k, M, G, T, P, binary as Iris reads them; Gi/GB/g alike)")
 
 
 # ---------------------------------------------------------------- resolution
@@ -196,7 +215,7 @@ def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[st
     root = artifacts_root(options, profile, job_name)
     return Resolved(
         job_name=job_name,
-        user=environ.get("IRISRL_USER") or _login_name(),
+        user=job_user(environ),
         stamp=stamp,
         rendezvous_dir=rendezvous_dir(options, profile, job_name, stamp),
         artifacts_root=root,
@@ -206,15 +225,6 @@ def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[st
         environ=environ,
         secrets=dict(secrets.values),
     )
-
-
-def _login_name() -> str:
-    import getpass  # only when $IRISRL_USER is not set
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "user"
 
 
 def default_job_name(config_path: str, stamp: str) -> str:
