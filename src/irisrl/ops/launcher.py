@@ -88,6 +88,7 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
         # without a target it goes to the profile's cluster config.
         target = Target(cluster_config=default_cluster_config(plan.cluster))
     ledger = Ledger()
+    ledger.check_writable()   # a corrupt ledger or a full disk stops here: no job goes untracked
     # a Python caller passes no marks: its launch starts here (the CLI's starts at entry)
     progress = LaunchProgress(plan, {ENTERED: time.time(), **settings.marks})
     with ExitStack() as stack:

@@ -26,3 +26,21 @@ def _check_dir_or_absent(home: Path) -> None:
                 raise UsageError(f"the state directory {home} is not a directory{where}",
                                  "point $IRISRL_HOME at a directory (or unset it for ~/.local/state/irisrl)")
             return
+
+
+def probe_free_space(directory: Path, nbytes: int = 1 << 20) -> None:
+    """Write `nbytes` to a probe file in `directory` (created if absent), sync and remove it:
+    OSError (ENOSPC on a full disk, EACCES, ...) before a state write that must not fail
+    halfway (issue 16, D11). A few milliseconds for the default MiB."""
+    import tempfile
+
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, probe = tempfile.mkstemp(prefix=".write-probe-", dir=directory)
+    try:
+        chunk = b"\0" * 65536
+        for _ in range(max(1, nbytes // len(chunk))):
+            os.write(fd, chunk)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+        os.unlink(probe)
