@@ -144,3 +144,107 @@ def test_d18_a_profile_that_is_not_toml_says_so(tmp_path: Path, cli: Cli) -> Non
                          "--num-nodes", "2", "--profile", str(profile))
     assert code == Exit.USAGE and "is not TOML" in err and "not found" not in err
     _no_traceback(out, err)
+
+
+# ------------------------------------------------------------------ D17: the launch summary
+
+
+def test_d17_summary_masks_and_dedups_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WANDB_API_KEY exported and --model_path set to its value (the probe's repro): the
+    rank-0 error that quotes the model path shows *** in the summary and summary.json, once."""
+    import json
+    import sys
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from irisrl.cli.render_summary import render_summary
+    from irisrl.observe.phases import ENTERED
+    from irisrl.ops.summary import LaunchProgress, collect_summary
+
+    sys.path.insert(0, str(REPO / "tests" / "support"))
+    from memory_backend import MemoryBackend, finished, line  # type: ignore[import-not-found]
+
+    secret = "wandb-secret-value-123"
+    monkeypatch.setenv("WANDB_API_KEY", secret)
+    error = (f"[irisrl] ERROR rank 0: node checks failed: model /models/{secret} has no config.json; "
+             "mirror https://alice:hunter2pw@mirror.example.com/x")
+    backend = MemoryBackend(script=[finished("/u/job", "failed", 1, 1)], lines=[
+        line(0, "[irisrl] Runtime controller rank 0/1 on h (task t)", 1000), line(0, error, 2000)])
+    plan = SimpleNamespace(num_nodes=1, role="rehearsal", env={}, secret_env_keys=(),
+                           to_dict=lambda: {"num_nodes": 1, "role": "rehearsal", "train_data": []})
+    progress = LaunchProgress(plan, {ENTERED: 0.5})
+    for ln in backend.lines:      # what follow() feeds live; collect_summary replays them again
+        progress.on_line(ln)
+    summary = collect_summary(backend, "/u/job", plan, progress, 1, out_dir=tmp_path / "logs")
+    console = Console(width=200, record=True, color_system=None)
+    render_summary(summary, console)
+    shown = console.export_text()
+    saved = (tmp_path / "logs" / "summary.json").read_text()
+    for text in (shown, saved, *[p.read_text() for p in (tmp_path / "logs").glob("*.log")]):
+        assert secret not in text and "hunter2pw" not in text
+    errors = json.loads(saved)["errors"]
+    assert errors == ["ERROR rank 0: node checks failed: model /models/*** has no config.json; "
+                      "mirror https://***@mirror.example.com/x"]
+    listed = [ln for ln in shown.splitlines() if ln.startswith("ERROR rank 0: node checks failed")]
+    assert len(listed) == 1   # was 4: seen live, and again (twice) in the replay
+
+
+# ------------------------------------------------------------------ D3: URL userinfo
+
+
+def _config_with_url_credentials(tmp_path: Path) -> Path:
+    import yaml
+
+    cfg = yaml.safe_load(Path(SMOKE).read_text())
+    cfg.setdefault("extra_env", {})["PIP_INDEX_URL"] = "https://alice:hunter2pw@mirror.example.com/simple"
+    cfg["trainer"]["ckpt_path"] = "s3://AKIAX:ckptsecret9@bucket/ckpts"
+    path = tmp_path / "url_creds.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+URL_SECRETS = ("hunter2pw", "ckptsecret9", "modelpw77", "datapw88")
+URL_FLAGS = ("--model_path", "https://bob:modelpw77@hf.example.com/m",
+             "--train_data", '["https://carol:datapw88@data.example.com/d"]')
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_d3_dry_run_masks_url_userinfo(as_json: bool, tmp_path: Path, cli: Cli) -> None:
+    cfg = _config_with_url_credentials(tmp_path)
+    code, out, err = cli("launch", "--dry-run", "--local", "--rl_config", str(cfg), "--workspace", WORKSPACE,
+                         "--num-nodes", "2", *URL_FLAGS, *(["--json"] if as_json else []))
+    assert code == Exit.OK, err
+    for value in URL_SECRETS:
+        assert value not in out + err
+    for shown in ("https://***@mirror.example.com/simple", "s3://***@bucket/ckpts",
+                  "https://***@hf.example.com/m", "https://***@data.example.com/d"):
+        assert shown in out
+
+
+def test_d3_ledger_row_masks_url_userinfo_but_the_pod_gets_the_url(tmp_path: Path) -> None:
+    import sqlite3
+
+    from irisrl.ledger.store import Ledger
+    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.plan.request import build_request
+
+    cfg = _config_with_url_credentials(tmp_path)
+    plan, findings, _ = build_plan(LaunchOptions(
+        rl_config=str(cfg), workspace=WORKSPACE, num_nodes=2, local=True, model_path=URL_FLAGS[1],
+        train_data=URL_FLAGS[3]))
+    assert plan is not None, findings
+    Ledger().record_launch(plan, "memory://", "url")
+    dump = "\n".join(sqlite3.connect(Ledger().path).iterdump())
+    for value in URL_SECRETS:
+        assert value not in dump
+    assert build_request(plan).env["PIP_INDEX_URL"] == "https://alice:hunter2pw@mirror.example.com/simple"
+
+
+def test_d3_followed_and_saved_log_lines_mask_url_userinfo() -> None:
+    from irisrl.config.masking import Masker
+
+    mask = Masker()      # no secret values known: the URL's credentials still go
+    assert mask("fetching https://u:pw1234@h/x") == "fetching https://***@h/x"
+    assert mask(b"s3://k:s@b/") == b"s3://***@b/"
+    assert mask("mail a@b, http://h/p?who=a@b") == "mail a@b, http://h/p?who=a@b"

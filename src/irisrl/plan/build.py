@@ -164,9 +164,7 @@ def build_plan(options: LaunchOptions) -> tuple[LaunchPlan | None, list[Finding]
 
 def _scrub_findings(findings: list[Finding], secrets: Any) -> list[Finding]:
     """Findings quote what they saw (an override, a path); a secret value never survives that."""
-    values = secret_values(secrets)
-    if not values:
-        return findings
+    values = secret_values(secrets)   # none: URL userinfo is still masked (mask_text)
 
     def clean(text: str) -> str:
         return mask_text(text, values)
@@ -383,7 +381,7 @@ def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Res
     if options.effective_role == "rehearsal":
         argv += ["--node-checks"]  # GPUs visible, train data present, before Ray
         if model_path:  # config.json only, never weights; locally the task's cwd is its own dir
-            local_dir = options.local and not is_hf_id(model_path)
+            local_dir = options.local and not is_hf_id(model_path) and "://" not in model_path   # a URL is no dir
             argv += ["--check-model-config", os.path.abspath(os.path.expanduser(model_path)) if local_dir else model_path]
     if resolved.train_data:
         argv += ["--train-data", json.dumps(list(resolved.train_data))]
