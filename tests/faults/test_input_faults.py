@@ -248,3 +248,49 @@ def test_d3_followed_and_saved_log_lines_mask_url_userinfo() -> None:
     assert mask("fetching https://u:pw1234@h/x") == "fetching https://***@h/x"
     assert mask(b"s3://k:s@b/") == b"s3://***@b/"
     assert mask("mail a@b, http://h/p?who=a@b") == "mail a@b, http://h/p?who=a@b"
+
+
+# ------------------------------------------------------------------ D2: workspace symlinks
+
+
+@pytest.fixture
+def linked_workspace(tmp_path: Path) -> Path:
+    import shutil
+
+    ws = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, ws)
+    outside = tmp_path / "id_rsa"
+    outside.write_text("-----BEGIN OPENSSH PRIVATE KEY----- not-a-real-key\n")
+    (ws / "p").symlink_to("/etc/passwd")
+    (ws / "k").symlink_to(outside)
+    (ws / "etc").symlink_to("/etc")                       # a directory link: the bundler does not enter it
+    (ws / "readme_link").symlink_to(ws / "README.md")     # inside the workspace: fine
+    return ws
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_d2_symlinks_leaving_the_workspace_are_refused(dry_run: bool, linked_workspace: Path, cli: Cli) -> None:
+    code, out, err = cli("launch", "--local", "--rl_config", SMOKE, "--workspace", str(linked_workspace),
+                         "--num-nodes", "2", *(["--dry-run"] if dry_run else []))
+    assert code == Exit.FAIL
+    text = out + err
+    assert "LCH-WORKSPACE-LINKS" in text and "k -> " in text and "p -> /etc/passwd" in text
+    assert "readme_link" not in text and "etc ->" not in text
+    assert "submitted" not in text.replace("not submitted", "")
+    _no_traceback(out, err)
+
+
+def test_d2_staging_refuses_links_leaving_the_workspace(linked_workspace: Path) -> None:
+    """The bundle builder's own check (a plan built elsewhere reaches it without the rule)."""
+    from irisrl.backends.bundle import staged_workspace
+    from irisrl.util.errors import IrisrlError
+
+    pytest.importorskip("iris.cluster.client.bundle")
+    with pytest.raises(IrisrlError) as exc:
+        with staged_workspace(linked_workspace, "{}", 25 << 20):
+            pass
+    assert "k -> " in exc.value.message and "p -> /etc/passwd" in exc.value.message
+    (linked_workspace / "p").unlink()
+    (linked_workspace / "k").unlink()
+    with staged_workspace(linked_workspace, "{}", 25 << 20) as stage:
+        assert (stage / "readme_link").read_text() == (linked_workspace / "README.md").read_text()

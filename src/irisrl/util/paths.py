@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Iterable
 
 from irisrl.util.errors import UsageError
 
@@ -44,3 +45,16 @@ def probe_free_space(directory: Path, nbytes: int = 1 << 20) -> None:
     finally:
         os.close(fd)
         os.unlink(probe)
+
+
+def links_leaving(root: Path, files: Iterable[Path]) -> list[tuple[str, str]]:
+    """(path relative to root, its target) of each of `files` that resolves outside `root`:
+    a symlink the bundler would follow and ship as a regular file (issue 16, D2:
+    `ln -s ~/.ssh/id_rsa WS/k` put the key in every task's workdir)."""
+    base = root.resolve()
+    out = []
+    for path in files:
+        target = path.resolve()
+        if not target.is_relative_to(base):
+            out.append((path.relative_to(root).as_posix(), str(target)))
+    return out
