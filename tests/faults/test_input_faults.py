@@ -294,3 +294,65 @@ def test_d2_staging_refuses_links_leaving_the_workspace(linked_workspace: Path) 
     (linked_workspace / "k").unlink()
     with staged_workspace(linked_workspace, "{}", 25 << 20) as stage:
         assert (stage / "readme_link").read_text() == (linked_workspace / "README.md").read_text()
+
+
+# ------------------------------------------------------------------ D12: health --log on noise
+
+
+@pytest.mark.parametrize("name", ["noise.log", "noise.log.gz"])
+def test_d12_health_on_random_bytes_says_nothing_was_parseable(name: str, tmp_path: Path, cli: Cli) -> None:
+    import json
+    import random
+
+    log = tmp_path / name
+    log.write_bytes(random.Random(16).randbytes(64 * 1024))
+    code, out, err = cli("health", "--log", str(log))
+    assert code == Exit.UNKNOWN
+    assert "nothing parseable was read" in err
+    code, out, err = cli("health", "--log", str(log), "--json")
+    assert code == Exit.UNKNOWN and "nothing parseable was read" in err
+    assert json.loads(out)["verdict"]          # the document is still printed
+    _no_traceback(out, err)
+
+
+def test_d12_a_real_log_is_not_called_unparseable(tmp_path: Path, cli: Cli) -> None:
+    log = tmp_path / "one.log"
+    log.write_text("INFO 12-02 14:00:00 [irisrl] Ray nodes alive: 2/2\n")
+    code, out, err = cli("health", "--log", str(log))
+    assert "nothing parseable" not in err
+
+
+# ------------------------------------------------------------------ D13: hostile plan JSON
+
+
+def _deep_json(path: Path) -> Path:
+    path.write_text("[" * 100_000)
+    return path
+
+
+def _not_utf8(path: Path) -> Path:
+    path.write_bytes(b'\xff\xfe{"num_nodes": 1}')
+    return path
+
+
+@pytest.mark.parametrize("make", [_deep_json, _not_utf8])
+@pytest.mark.parametrize("command, expected", [("health", Exit.UNKNOWN), ("fit", Exit.USAGE)])
+def test_d13_hostile_plan_json(make: Callable[[Path], Path], command: str, expected: int, tmp_path: Path,
+                               cli: Cli) -> None:
+    plan = make(tmp_path / "plan.json")
+    log = tmp_path / "x.log"
+    log.write_text("x\n")
+    argv = ["health", "--log", str(log), "--plan", str(plan)] if command == "health" else ["fit", "--plan", str(plan)]
+    code, out, err = cli(*argv)
+    assert code == expected
+    assert "nested too deeply" in err or "not UTF-8" in err
+    _no_traceback(out, err)
+
+
+@pytest.mark.parametrize("make", [_deep_json, _not_utf8])
+def test_d13_hostile_fit_state_json(make: Callable[[Path], Path], tmp_path: Path, cli: Cli) -> None:
+    state = make(tmp_path / "state.json")
+    code, out, err = cli("fit", "--rl_config", SMOKE, "--workspace", WORKSPACE, "--num-nodes", "2", "--local",
+                         "--state", str(state))
+    assert code == Exit.USAGE and ("nested too deeply" in err or "not UTF-8" in err)
+    _no_traceback(out, err)
