@@ -356,3 +356,26 @@ def test_d13_hostile_fit_state_json(make: Callable[[Path], Path], tmp_path: Path
                          "--state", str(state))
     assert code == Exit.USAGE and ("nested too deeply" in err or "not UTF-8" in err)
     _no_traceback(out, err)
+
+
+# ------------------------------------------------------------------ D5: Starlette's warning
+
+
+@pytest.mark.parametrize("argv", [["status", "/u/x"], ["logs", "/u/x"], ["kill", "/u/x", "--yes"],
+                                  ["health", "/u/x"]])
+def test_d5_no_starlette_warning_against_a_cluster_config(argv: list[str], tmp_path: Path) -> None:
+    """A fresh interpreter (the warning fires once, at the first import of Iris's dashboards);
+    the config is bad YAML, so the command ends right after the import with a clear error."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("iris.cluster.config")
+    config = tmp_path / "remote.yaml"
+    config.write_text("name: x\nbogus: [\n")
+    done = subprocess.run([sys.executable, "-m", "irisrl", *argv, "--cluster-config", str(config)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+    assert done.returncode == Exit.USAGE, done.stderr
+    assert "is invalid" in done.stderr
+    assert "Warning" not in done.stderr and "deprecated" not in done.stderr

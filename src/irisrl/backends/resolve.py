@@ -150,9 +150,7 @@ def _connect_config(path: str, stack: ExitStack) -> tuple[str, Any]:
     the platform's tunnel (kept open for the command)."""
     if not Path(path).exists():
         raise UsageError(f"Iris cluster config {path} does not exist", "pass an existing --cluster-config YAML")
-    from iris.cli.main import create_client_token_provider
-    from iris.cluster.config import IrisConfig
-
+    create_client_token_provider, IrisConfig = _iris_config_api()
     try:
         config = IrisConfig.load(path)
     except Exception as exc:
@@ -169,6 +167,21 @@ def _connect_config(path: str, stack: ExitStack) -> tuple[str, Any]:
     token = create_client_token_provider(config.proto.auth, cluster_name=config.proto.name or "default") \
         if config.proto.HasField("auth") else None
     return url, token
+
+
+def _iris_config_api() -> tuple[Any, Any]:
+    """(create_client_token_provider, IrisConfig). Importing them imports the Iris dashboards,
+    which import starlette.middleware.wsgi, and Starlette (1.x) warns about that module on
+    stderr at import: a StarletteDeprecationWarning on every remote status/logs/kill/health
+    (issue 16, D5). Not ours, nothing the user can act on: that one warning is ignored for
+    this import only."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"starlette\.middleware\.wsgi is deprecated", category=UserWarning)
+        from iris.cli.main import create_client_token_provider
+        from iris.cluster.config import IrisConfig
+    return create_client_token_provider, IrisConfig
 
 
 def log_source_for(job: str, target_opts: Any = None) -> Any:
