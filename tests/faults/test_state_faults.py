@@ -226,3 +226,22 @@ def test_d11_real_full_disk_runs_and_cluster_up(tmp_path: Path) -> None:
     assert up.returncode == Exit.UNKNOWN, up.stderr
     assert "cannot write the local cluster's state" in up.stderr and "no cluster was started" in up.stderr
     _no_traceback(runs.stdout, runs.stderr, up.stdout, up.stderr)
+
+
+def test_d11_disk_filling_after_the_check_names_the_untracked_job(memory_backend: Any,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe passed, then the ledger write failed: the error says the job was submitted
+    (never "nothing was submitted") and how to reach it."""
+    from irisrl.ledger.store import Ledger, LedgerUnusable
+    from irisrl.util.errors import IrisrlError
+
+    def full(self: Ledger, *args: Any, **kwargs: Any) -> int:
+        raise LedgerUnusable(self.path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), writing=True)
+
+    monkeypatch.setattr(Ledger, "record_launch", full)
+    with pytest.raises(IrisrlError) as exc:
+        _launch_no_wait(_smoke_plan())
+    (job_id,) = memory_backend.submitted
+    assert exc.value.exit_code == Exit.UNKNOWN
+    assert f"{job_id} was submitted" in exc.value.message and "nothing was submitted" not in exc.value.message
+    assert f"irisrl kill {job_id}" in exc.value.fix

@@ -28,7 +28,7 @@ Without --num-nodes the node count is not checked (the budget still shows the re
       help="Workspace uploaded to /app; referenced assets must exist under it [default: current directory].")
 @flag("skyrl_override", multiple=True, help="Hydra override, repeatable, last wins (e.g. ++trainer.max_steps=2).")
 @flag("fetch-model-config", is_flag=True, default=False, help="Fetch the model's config.json from the Hub if not known locally.")
-@flag("profile", default="cw-us-east-02a", help="Cluster profile name or .toml path.")
+@flag("profile", default="cw-us-east-02a", help="Cluster profile: a shipped name, or the path of a TOML profile file.")
 @json_flag
 @click.pass_context
 def validate(ctx: click.Context, config: str, num_nodes: int | None, gpus_per_node: int | None, model_path: str | None,

@@ -152,7 +152,7 @@ WRITE_RESERVE_BYTES = 1 << 20   # room a launch's row (a plan JSON is tens of Ki
 class LedgerUnusable(UndeterminedError):
     """The ledger file cannot be read or written: what, where and how to fix it."""
 
-    def __init__(self, path: Path, exc: BaseException, writing: bool = False) -> None:
+    def __init__(self, path: Path, exc: BaseException, writing: bool = False, note: str = "") -> None:
         reason = f"{exc.__class__.__name__}: {exc}"
         if _is_full(exc):
             fix = f"free space on the filesystem of {path.parent} (or point $IRISRL_HOME elsewhere)"
@@ -160,8 +160,7 @@ class LedgerUnusable(UndeterminedError):
             fix = (f"move it aside (mv {path} {path}.bad): irisrl then starts an empty ledger and the old "
                    "rows stay in the moved file")
         verb = "written" if writing else "read"
-        super().__init__(f"the run ledger {path} cannot be {verb} ({reason}); nothing was submitted"
-                         if writing else f"the run ledger {path} cannot be {verb} ({reason})", fix)
+        super().__init__(f"the run ledger {path} cannot be {verb} ({reason}){note}", fix)
 
 
 def _is_full(exc: BaseException) -> bool:
@@ -218,11 +217,14 @@ def open_db(path: Path, create: bool) -> sqlite3.Connection:
 def check_db_writable(path: Path) -> None:
     """The ledger opens (created if absent) and its directory takes WRITE_RESERVE_BYTES
     (util/paths.probe_free_space): a full disk fails here, before any submit."""
-    open_db(path, create=True).close()
+    try:
+        open_db(path, create=True).close()
+    except LedgerUnusable as exc:
+        raise UndeterminedError(exc.message + "; nothing was submitted", exc.fix) from None
     try:
         probe_free_space(path.parent, WRITE_RESERVE_BYTES)
     except OSError as exc:
-        raise LedgerUnusable(path, exc, writing=True) from None
+        raise LedgerUnusable(path, exc, writing=True, note="; nothing was submitted") from None
 
 
 def _row(r: sqlite3.Row) -> dict[str, Any]:
