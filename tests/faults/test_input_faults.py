@@ -379,3 +379,10 @@ def test_d5_no_starlette_warning_against_a_cluster_config(argv: list[str], tmp_p
     assert done.returncode == Exit.USAGE, done.stderr
     assert "is invalid" in done.stderr
     assert "Warning" not in done.stderr and "deprecated" not in done.stderr
+
+
+def test_d12_an_empty_log_is_still_pending_not_unparseable(tmp_path: Path, cli: Cli) -> None:
+    log = tmp_path / "empty.log"
+    log.write_text("")
+    code, out, err = cli("health", "--log", str(log))
+    assert code == Exit.OK and "nothing parseable" not in err

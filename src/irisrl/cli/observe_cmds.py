@@ -211,8 +211,10 @@ def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_p
 
 
 def nothing_parseable(state: Any) -> bool:
-    """The analyzer's state after reading files holds no dated line and no matched line."""
-    return not state.hit_lines and state.max_t is None and state.last_line_t is None
+    """Bytes were read, yet the analyzer's state holds no dated line and no matched line
+    (empty files are a run that printed nothing yet: pending, as before)."""
+    read = sum(src.offset for src in state.sources.values())
+    return bool(read) and not state.hit_lines and state.max_t is None and state.last_line_t is None
 
 
 def _check_now_after_logs(now_text: str | None, now: float | None, newest: float | None) -> None:
