@@ -386,3 +386,14 @@ def test_d12_an_empty_log_is_still_pending_not_unparseable(tmp_path: Path, cli: 
     log.write_text("")
     code, out, err = cli("health", "--log", str(log))
     assert code == Exit.OK and "nothing parseable" not in err
+
+
+@pytest.mark.parametrize("job_id", ["/" + "u" * 10_000 + "/job", "/../../etc/x", "/a b/c\nd", "/x/.."])
+def test_d4_logs_out_dir_is_one_safe_name(job_id: str) -> None:
+    """`irisrl logs` of a job whose id another tool made hostile: one directory under traces/
+    (the probe's OSError: File name too long came from here)."""
+    from irisrl.observe.pull import default_out_dir
+
+    out = default_out_dir(job_id)
+    assert out.parent == Path("traces") and len(out.name) < 255
+    assert out.name not in (".", "..") and "\n" not in out.name and " " not in out.name
