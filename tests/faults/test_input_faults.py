@@ -397,3 +397,13 @@ def test_d4_logs_out_dir_is_one_safe_name(job_id: str) -> None:
     out = default_out_dir(job_id)
     assert out.parent == Path("traces") and len(out.name) < 255
     assert out.name not in (".", "..") and "\n" not in out.name and " " not in out.name
+
+
+def test_d3_validate_masks_url_userinfo_its_findings_quote(tmp_path: Path, cli: Cli) -> None:
+    cfg = _config_with_url_credentials(tmp_path)
+    for extra in ([], ["--json"]):
+        code, out, err = cli("validate", str(cfg), "--workspace", WORKSPACE, "--num-nodes", "2",
+                             "--model_path", URL_FLAGS[1], *extra)
+        assert "https://***@hf.example.com/m" in out
+        for value in URL_SECRETS:
+            assert value not in out + err

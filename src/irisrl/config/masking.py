@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from typing import Iterable, Mapping, TypeVar
 
 from irisrl.config.extra_env import ALWAYS_SECRET
 from irisrl.config.secrets import ENV_SECRETS_FILE, allowlist, collect_secrets
+from irisrl.core.findings import Finding
 from irisrl.util.errors import IrisrlError
 
 MASK = "***"
@@ -101,6 +103,14 @@ class Masker:
 
     def __call__(self, text: Text) -> Text:
         return mask_text(text, self.values)   # URL userinfo even when there are no values
+
+
+def mask_findings(findings: Iterable[Finding], values: Iterable[object] = ()) -> list[Finding]:
+    """Findings quote what they saw (an override, a path, a URL); no secret value and no URL
+    credential survives that (validate, and the plan builder with the run's secret values)."""
+    known = secret_values(values)
+    return [replace(f, path=mask_text(f.path, known), message=mask_text(f.message, known),
+                    fix=mask_text(f.fix, known)) for f in findings]
 
 
 def operator_secret_values(secrets_env: str | None = None, environ: Mapping[str, str] | None = None,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping, cast
 from irisrl.config.budget import Budget
 from irisrl.config.extra_env import build_pod_env
 from irisrl.config.hydra_args import HydraInputs, build_hydra_args, job_paths, trainer_command, uses_terminal_bench
-from irisrl.config.masking import mask_text, secret_values
+from irisrl.config.masking import mask_findings
 from irisrl.config.models import is_hf_id
 from irisrl.config.placement import placement_groups
 from irisrl.config.profile import DEFAULT_PROFILE, ClusterProfile, load_profile
@@ -155,21 +155,11 @@ def build_plan(options: LaunchOptions) -> tuple[LaunchPlan | None, list[Finding]
     resolved = resolve(options, profile, environ, ctx.budget.num_nodes)
     ctx.launch = replace(_launch_facts(options, profile, ctx, resolved), storage_root=storage.uri,
                          storage_root_source=storage.source, storage_root_note=storage.note)
-    findings = _scrub_findings(run_rules(ctx, scopes=("config", "launch")), resolved.secrets.values())
+    findings = mask_findings(run_rules(ctx, scopes=("config", "launch")), resolved.secrets.values())
     if has_errors(findings):
         return None, findings, ctx.budget
     plan = _assemble(options, profile, ctx, resolved, findings)
     return plan, list(plan.findings), ctx.budget
-
-
-def _scrub_findings(findings: list[Finding], secrets: Any) -> list[Finding]:
-    """Findings quote what they saw (an override, a path); a secret value never survives that."""
-    values = secret_values(secrets)   # none: URL userinfo is still masked (mask_text)
-
-    def clean(text: str) -> str:
-        return mask_text(text, values)
-
-    return [replace(f, path=clean(f.path), message=clean(f.message), fix=clean(f.fix)) for f in findings]
 
 
 def _check_choices(options: LaunchOptions) -> None:
