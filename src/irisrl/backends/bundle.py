@@ -17,6 +17,7 @@ from typing import Iterator
 
 from irisrl.runtime import contract
 from irisrl.util.errors import IrisrlError
+from irisrl.util.paths import links_leaving
 
 RAW_CAP_FACTOR = 4
 # core/ modules the runtime uses: stdlib-only (tests/unit/test_layering.py checks), so they ship.
@@ -51,6 +52,12 @@ def staged_workspace(workspace: str | Path, plan_json: str, cap_bytes: int) -> I
     if not source.is_dir():
         raise IrisrlError(f"workspace {source} is not a directory", "pass --workspace DIR (default: cwd)")
     files = workspace_files(source)
+    leaving = links_leaving(source, files)
+    if leaving:   # LCH-WORKSPACE-LINKS refuses these earlier; a plan from elsewhere stops here
+        raise IrisrlError(f"workspace {source} has symlinks to files outside it ("
+                          + ", ".join(f"{rel} -> {target}" for rel, target in leaving[:5])
+                          + "); nothing was submitted",
+                          "remove them, copy the files in, or gitignore them")
     total = sum(p.stat().st_size for p in files)
     if total > RAW_CAP_FACTOR * cap_bytes:
         raise IrisrlError(

@@ -33,26 +33,14 @@ admit, and the report says whether one leafgroup holds them."""
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterable, Literal
 
+from irisrl.util.sizes import parse_size as parse_size  # re-exported: fit.parse_size
+
 Verdict = Literal["fits", "queues", "never", "unknown"]
 GIB = 1024**3
-_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([kmgtp]?)(i?b?)\s*$", re.IGNORECASE)
-
-
-def parse_size(text: str | int | float) -> int:
-    """Bytes from "512GB" / "1TiB" / "16g" / 123. Binary units, as Iris parses memory and disk
-    (iris.cluster.types.parse_memory_string: humanfriendly.parse_size(binary=True))."""
-    if isinstance(text, (int, float)):
-        return int(text)
-    match = _SIZE.match(str(text))
-    if not match:
-        raise ValueError(f"{text!r} is not a size (e.g. 512GB, 1TiB, 64g)")
-    number, unit = float(match.group(1)), match.group(2).lower()
-    return int(number * 1024 ** " kmgtp".index(unit or " "))
 
 
 def format_size(n: int) -> str:

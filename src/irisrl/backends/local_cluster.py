@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 
 from irisrl.core.procs import pid_alive, reap_child
 from irisrl.util.errors import IrisrlError, UndeterminedError
-from irisrl.util.paths import irisrl_home
+from irisrl.util.paths import irisrl_home, probe_free_space
 
 # --- The client-age lift: the ONE place irisrl patches Iris ---------------------------------
 # The controller rejects clients whose build is older than FRESHNESS_WINDOW (14 days) and
@@ -204,9 +204,23 @@ def start(nodes: int, gpus_per_node: int = 8, gpu_variant: str = "H100", directo
     if existing:
         raise IrisrlError(f"a local cluster is already up at {existing.url} (pid {existing.pid})",
                           "use it, or stop it first: irisrl cluster down --local")
+    try:
+        probe_free_space(directory)   # a full disk: a clean error before anything starts (D11)
+    except OSError as exc:
+        raise _unwritable(directory, exc) from None
     state = spawn_controller(directory, nodes, gpus_per_node, gpu_variant, cpu=cpu, memory=memory, disk=disk)
-    (directory / "state.json").write_text(json.dumps(asdict(state), indent=2))
+    try:
+        (directory / "state.json").write_text(json.dumps(asdict(state), indent=2))
+    except OSError as exc:   # never leave a controller running that no state file names
+        stop_process_group(state.pid)
+        raise _unwritable(directory, exc) from None
     return state
+
+
+def _unwritable(directory: Path, exc: OSError) -> UndeterminedError:
+    return UndeterminedError(f"cannot write the local cluster's state under {directory} "
+                             f"({exc.__class__.__name__}: {exc}); no cluster was started",
+                             f"free space on that filesystem, or point $IRISRL_HOME elsewhere")
 
 
 def stop(directory: Path | None = None, timeout: float = 30.0) -> LocalClusterState | None:

@@ -7,8 +7,6 @@ $IRISRL_CLUSTER_CONFIG)."""
 
 from __future__ import annotations
 
-import getpass
-import os
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from irisrl.backends import local_cluster
 from irisrl.config.storage_root import ENV_CLUSTER_CONFIG, find_cluster_config
 from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
+from irisrl.util.identity import job_user
 
 if TYPE_CHECKING:
     from irisrl.backends.iris_client import IrisBackend
@@ -49,7 +48,7 @@ def target_from(opts: Any) -> Target:
 
 
 def default_user() -> str:
-    return os.environ.get("IRISRL_USER") or getpass.getuser()
+    return job_user()
 
 
 def normalize_job_id(job: str, ledger: Ledger | None = None) -> str:
@@ -151,9 +150,7 @@ def _connect_config(path: str, stack: ExitStack) -> tuple[str, Any]:
     the platform's tunnel (kept open for the command)."""
     if not Path(path).exists():
         raise UsageError(f"Iris cluster config {path} does not exist", "pass an existing --cluster-config YAML")
-    from iris.cli.main import create_client_token_provider
-    from iris.cluster.config import IrisConfig
-
+    create_client_token_provider, IrisConfig = _iris_config_api()
     try:
         config = IrisConfig.load(path)
     except Exception as exc:
@@ -170,6 +167,21 @@ def _connect_config(path: str, stack: ExitStack) -> tuple[str, Any]:
     token = create_client_token_provider(config.proto.auth, cluster_name=config.proto.name or "default") \
         if config.proto.HasField("auth") else None
     return url, token
+
+
+def _iris_config_api() -> tuple[Any, Any]:
+    """(create_client_token_provider, IrisConfig). Importing them imports the Iris dashboards,
+    which import starlette.middleware.wsgi, and Starlette (1.x) warns about that module on
+    stderr at import: a StarletteDeprecationWarning on every remote status/logs/kill/health
+    (issue 16, D5). Not ours, nothing the user can act on: that one warning is ignored for
+    this import only."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"starlette\.middleware\.wsgi is deprecated", category=UserWarning)
+        from iris.cli.main import create_client_token_provider
+        from iris.cluster.config import IrisConfig
+    return create_client_token_provider, IrisConfig
 
 
 def log_source_for(job: str, target_opts: Any = None) -> Any:

@@ -71,11 +71,13 @@ def _plan_from(plan: str | None, launch_args: list[str], target: dict[str, Any])
 
 
 def _read_plan(path: str) -> dict[str, Any]:
+    from irisrl.util.jsonio import loads_document
+
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+        text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         if not text.strip():
             raise ValueError("it is empty" if path != "-" else "stdin is empty")
-        data = json.loads(text)
+        data = loads_document(text)
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot read the plan {path}: {exc}", "pass the output of launch --dry-run --json") from None
     plan = data.get("plan", data) if isinstance(data, dict) else None
@@ -159,9 +161,10 @@ def _request(plan: dict[str, Any]) -> Any:
 
 def _load_state(path: str) -> Any:
     from irisrl.backends.fit import ClusterState
+    from irisrl.util.jsonio import loads_document
 
     try:
-        return ClusterState.from_dict(json.loads(Path(path).read_text()))
+        return ClusterState.from_dict(loads_document(Path(path).read_bytes()))
     except (OSError, ValueError, TypeError, KeyError) as exc:
         why = f"no {exc} key" if isinstance(exc, KeyError) else str(exc)
         raise UsageError(f"cannot read the cluster state {path}: {why}", "pass a file written by fit --record") \

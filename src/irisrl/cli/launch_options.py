@@ -33,7 +33,7 @@ def launch_options(func: Any) -> Any:
              help="Local SkyRL checkout; warns (LCH-SKYRL-REF) when its HEAD is not the image's commit."),
         flag("cluster-config", default=None, metavar="YAML",
              help="Iris cluster config. Default: $IRISRL_CLUSTER_CONFIG, else <cluster>.yaml in ~/Documents/marin/lib/iris/config, $MARIN_ROOT/lib/iris/config or the Iris SDK's config dirs"),
-        flag("profile", default="cw-us-east-02a", help="irisrl cluster profile: a shipped name or a .toml path."),
+        flag("profile", default="cw-us-east-02a", help="irisrl cluster profile: a shipped name, or the path of a TOML profile file (read as given)."),
         flag("dry-run", is_flag=True, help="Print the resolved plan; do not submit."),
         flag("no-wait", is_flag=True, help="Submit and return without following the job."),
         flag("allow-queue", is_flag=True,

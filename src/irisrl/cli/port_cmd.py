@@ -54,7 +54,7 @@ Exit codes: 0 ported and clean; 1 refused (nothing written) or still has errors;
       help="Node count of the Jupiter launch; needed to pin num_inference_engines when disaggregated.")
 @flag("workspace", type=click.Path(file_okay=False), default=None,
       help="Workspace the config's assets are relative to (as for validate; default: the current directory).")
-@flag("profile", default="cw-us-east-02a", help="Cluster profile name or .toml path.")
+@flag("profile", default="cw-us-east-02a", help="Cluster profile: a shipped name, or the path of a TOML profile file.")
 @json_flag
 @click.pass_context
 def port(ctx: click.Context, jupiter_config: str, output: str, from_gpus_per_node: int,

@@ -44,7 +44,7 @@ Exit codes: 0 written and clean; 1 refused (nothing written) or still has errors
 @flag("nodes", type=click.IntRange(min=1), default=None, help="Node count to use instead of the smallest layout.")
 @flag("workspace", type=click.Path(file_okay=False), default=None,
       help="Workspace the config's assets are relative to (as for validate; default: the current directory).")
-@flag("profile", default="cw-us-east-02a", help="Cluster profile name or .toml path.")
+@flag("profile", default="cw-us-east-02a", help="Cluster profile: a shipped name, or the path of a TOML profile file.")
 @json_flag
 @click.pass_context
 def smoke_config(ctx: click.Context, config: str, output: str, max_steps: int, nodes: int | None,

@@ -28,7 +28,7 @@ Without --num-nodes the node count is not checked (the budget still shows the re
       help="Workspace uploaded to /app; referenced assets must exist under it [default: current directory].")
 @flag("skyrl_override", multiple=True, help="Hydra override, repeatable, last wins (e.g. ++trainer.max_steps=2).")
 @flag("fetch-model-config", is_flag=True, default=False, help="Fetch the model's config.json from the Hub if not known locally.")
-@flag("profile", default="cw-us-east-02a", help="Cluster profile name or .toml path.")
+@flag("profile", default="cw-us-east-02a", help="Cluster profile: a shipped name, or the path of a TOML profile file.")
 @json_flag
 @click.pass_context
 def validate(ctx: click.Context, config: str, num_nodes: int | None, gpus_per_node: int | None, model_path: str | None,
@@ -37,13 +37,14 @@ def validate(ctx: click.Context, config: str, num_nodes: int | None, gpus_per_no
     """Check an RL config against the rule catalogue and print its GPU budget."""
     from irisrl.cli import render_findings as render
     from irisrl.core.findings import has_errors
+    from irisrl.config.masking import mask_findings
     from irisrl.rules.catalogue import run_rules
     from irisrl.rules.context import build_context
 
     rctx = build_context(config, num_nodes=num_nodes, gpus_per_node=gpus_per_node, model_path=model_path,
                          workspace=workspace, overrides=skyrl_override, profile=profile,
                          fetch_model_config=fetch_model_config)
-    findings = run_rules(rctx, scopes=("config",))
+    findings = mask_findings(run_rules(rctx, scopes=("config",)))   # URL credentials a finding quotes
     budget = rctx.budget if rctx.loaded else None
     if as_json:
         click.echo(render.dumps(render.validation_payload(config, findings, budget)))

@@ -11,6 +11,10 @@ from typing import Any
 from irisrl.core.findings import Finding
 
 REQUIRED_SECTIONS: tuple[str, ...] = ("trainer", "generator")
+# Nodes the config may hold once its aliases are expanded. A real config has a few thousand;
+# nested anchors ("billion laughs") load in milliseconds as shared references but expand to
+# billions of nodes when the rules walk them (issue 16, D1).
+MAX_EXPANDED_NODES = 100_000
 _FIX_YAML = "pass an RL config YAML whose top level is a mapping (trainer:, generator:, data:, ...)"
 
 
@@ -73,6 +77,10 @@ def parse_config_text(text: str, path: str = "<config>") -> LoadedConfig:
                                                                  "fix the YAML syntax at that line"),))
     except (ValueError, RecursionError) as exc:  # e.g. odd timestamps, absurd nesting
         return LoadedConfig(path, {}, text, digest, (_yaml_error(path, f"YAML could not be read: {exc}"),))
+    too_big = _expansion_problem(data)
+    if too_big:
+        return LoadedConfig(path, {}, text, digest, (_yaml_error(
+            path, too_big, "write the config out without nested anchors/aliases (*name)"),))
     if data is None:
         return LoadedConfig(path, {}, text, digest, (_yaml_error(path, "the config is empty"),))
     if not isinstance(data, dict):
@@ -83,6 +91,45 @@ def parse_config_text(text: str, path: str = "<config>") -> LoadedConfig:
     findings = tuple(_yaml_error(s, f"required section `{s}:` is missing",
                                  f"add a top-level `{s}:` mapping (see examples/configs/)") for s in missing)
     return LoadedConfig(path, raw, text, digest, findings)
+
+
+class _Cyclic(Exception):
+    pass
+
+
+def _expansion_problem(data: Any) -> str:
+    """Why the loaded YAML cannot be walked (an alias cycle, or more than MAX_EXPANDED_NODES
+    nodes once aliases are expanded), else "". Counts each shared node once: milliseconds."""
+    try:
+        size = _expanded_size(data, {})
+    except _Cyclic:
+        return "an alias refers to a node that contains it (a recursive structure)"
+    except RecursionError:
+        return "the YAML is nested too deeply to read"
+    if size > MAX_EXPANDED_NODES:
+        return (f"the YAML expands to more than {MAX_EXPANDED_NODES:,} nodes through its anchors and "
+                f"aliases (nested *alias references): refused rather than walked")
+    return ""
+
+
+def _expanded_size(node: Any, memo: dict[int, int | None]) -> int:
+    if not isinstance(node, (dict, list)):
+        return 1
+    key = id(node)
+    if key in memo:
+        seen = memo[key]
+        if seen is None:  # still being counted: the node contains itself
+            raise _Cyclic
+        return seen
+    memo[key] = None
+    children = node.values() if isinstance(node, dict) else node
+    total = 1
+    for child in children:
+        total += _expanded_size(child, memo)
+        if total > MAX_EXPANDED_NODES:
+            break   # big enough to refuse; no need for the exact (astronomic) figure
+    memo[key] = total
+    return total
 
 
 def load_config(path: str | Path) -> LoadedConfig:

@@ -10,21 +10,35 @@ did: the allowlisted names from the operator's environment and the secrets file
 Values shorter than MIN_SECRET_LEN are not masked by value: replacing every "1" or "abc" in a
 log would mangle unrelated text, and would point at where the short value occurs anyway.
 They are still masked by key wherever the env itself is rendered.
+
+URL credentials are masked by shape, whatever the values: `scheme://user:password@host` (or
+`scheme://token@host`) becomes `scheme://***@host` in every text `mask_text` sees (issue 16,
+D3: they were shown in the dry run and stored in the ledger from extra_env values, ckpt_path,
+--model_path and --train_data). The plan keeps the real value: the pod needs it.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import replace
 from typing import Iterable, Mapping, TypeVar
 
 from irisrl.config.extra_env import ALWAYS_SECRET
 from irisrl.config.secrets import ENV_SECRETS_FILE, allowlist, collect_secrets
+from irisrl.core.findings import Finding
 from irisrl.util.errors import IrisrlError
 
 MASK = "***"
 MIN_SECRET_LEN = 4
 
 Text = TypeVar("Text", str, bytes)
+
+# The userinfo of a URL (RFC 3986 3.2.1): after `://`, up to the `@` before the host; never
+# across '/', '?', '#', whitespace, quotes or a backslash (a JSON escape).
+_USERINFO = r"(?<=://)[^\s/?#@\"'<>\\]+@"
+_USERINFO_STR = re.compile(_USERINFO)
+_USERINFO_BYTES = re.compile(_USERINFO.encode())
 
 
 def secret_values(values: Iterable[object]) -> tuple[str, ...]:
@@ -39,8 +53,10 @@ def secret_values(values: Iterable[object]) -> tuple[str, ...]:
 
 
 def mask_text(text: Text, values: Iterable[str]) -> Text:
-    """`text` (str or bytes) with every occurrence of every value replaced by MASK. Occurrences
-    that overlap or touch are one masked run, so no part of either value is left visible."""
+    """`text` (str or bytes) with every occurrence of every value, and every URL's userinfo,
+    replaced by MASK. Occurrences that overlap or touch are one masked run, so no part of
+    either value is left visible."""
+    text = mask_url_userinfo(text)
     spans = sorted(_spans(text, values))
     if not spans:
         return text
@@ -54,6 +70,13 @@ def mask_text(text: Text, values: Iterable[str]) -> Text:
         end = max(end, e)
     out += [text[pos:start], mask, text[end:]]
     return text[:0].join(out)
+
+
+def mask_url_userinfo(text: Text) -> Text:
+    """`https://user:pw@host/x` -> `https://***@host/x` (str or bytes)."""
+    if isinstance(text, str):
+        return _USERINFO_STR.sub(MASK + "@", text) if "://" in text else text
+    return _USERINFO_BYTES.sub(MASK.encode() + b"@", text) if b"://" in text else text
 
 
 def _spans(text: Text, values: Iterable[str]) -> list[tuple[int, int]]:
@@ -79,7 +102,15 @@ class Masker:
         return bool(self.values)
 
     def __call__(self, text: Text) -> Text:
-        return mask_text(text, self.values) if self.values else text
+        return mask_text(text, self.values)   # URL userinfo even when there are no values
+
+
+def mask_findings(findings: Iterable[Finding], values: Iterable[object] = ()) -> list[Finding]:
+    """Findings quote what they saw (an override, a path, a URL); no secret value and no URL
+    credential survives that (validate, and the plan builder with the run's secret values)."""
+    known = secret_values(values)
+    return [replace(f, path=mask_text(f.path, known), message=mask_text(f.message, known),
+                    fix=mask_text(f.fix, known)) for f in findings]
 
 
 def operator_secret_values(secrets_env: str | None = None, environ: Mapping[str, str] | None = None,

@@ -43,21 +43,32 @@ class ClusterProfile:
 
 
 def load_profile(name_or_path: str = DEFAULT_PROFILE) -> ClusterProfile:
-    """A shipped profile by name, or a TOML file by path."""
+    """A shipped profile by name, or a TOML file by path (an existing file is read as given,
+    whatever its suffix: issue 16, D18)."""
     path = Path(name_or_path)
+    is_path = "/" in name_or_path or bool(path.suffix)   # shipped names have neither
+    source = path if is_path else PROFILES_DIR / f"{name_or_path}.toml"
     try:
-        if path.suffix == ".toml" and path.exists():
-            data = tomllib.loads(path.read_text())
-        else:
-            # package data next to this module (not importlib.resources: a dry run stays light)
-            text = (PROFILES_DIR / f"{name_or_path}.toml").read_text()
-            data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(f"cluster profile {name_or_path!r} not found or unreadable ({exc})",
-                         f"use a shipped profile ({DEFAULT_PROFILE}) or a .toml file path") from None
+        text = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        what = f"profile file {name_or_path!r}" if is_path else f"cluster profile {name_or_path!r}"
+        raise UsageError(f"{what} not found or unreadable ({exc.__class__.__name__}: {exc})",
+                         f"use a shipped profile ({', '.join(shipped_profiles())}) or the path of a TOML "
+                         "profile file") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"profile file {name_or_path!r} is not TOML ({exc})",
+                         f"a profile is TOML: copy src/irisrl/data/profiles/{DEFAULT_PROFILE}.toml "
+                         "and edit its values") from None
     data["legacy_stores"] = tuple(data.get("legacy_stores", ()))
     try:
         return ClusterProfile(**data)
     except TypeError as exc:  # missing or unknown keys in a user's profile file
         raise UsageError(f"cluster profile {name_or_path!r} does not have the expected keys ({exc})",
                          f"copy src/irisrl/data/profiles/{DEFAULT_PROFILE}.toml and edit its values") from None
+
+
+def shipped_profiles() -> list[str]:
+    """Names of the profiles shipped with irisrl (data/profiles/*.toml)."""
+    return sorted(p.stem for p in PROFILES_DIR.glob("*.toml"))

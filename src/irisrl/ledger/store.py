@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from irisrl.rules.policy import series_of
-from irisrl.util.paths import irisrl_home
+from irisrl.util.errors import UndeterminedError
+from irisrl.util.paths import irisrl_home, probe_free_space
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -55,11 +56,14 @@ class Ledger:
         self.path = Path(path) if path else default_ledger_path()
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=10)
-        conn.row_factory = sqlite3.Row
-        conn.executescript(SCHEMA)
-        return conn
+        """For reads (and updates of rows that may not exist): an absent ledger is an empty one
+        and is not created, so `irisrl runs` writes nothing (issue 16, D11)."""
+        return open_db(self.path, create=False)
+
+    def check_writable(self) -> None:
+        """Before a submit: the ledger opens and there is room to record the launch, so a job is
+        never submitted untracked (issue 16, D8/D11). Raises LedgerUnusable (exit 3)."""
+        check_db_writable(self.path)
 
     def record_launch(self, plan: Any, cluster: str, cluster_kind: str, state: str = "pending") -> int:
         """Remember a submitted plan. `plan` is a LaunchPlan; only its masked JSON is stored."""
@@ -71,7 +75,7 @@ class Ledger:
                data.get("num_nodes"), data.get("image"), data.get("skyrl_ref"), data.get("rendezvous_dir"),
                cluster, cluster_kind, (data.get("tags") or {}).get("sandbox", "none"), now, state, now,
                json.dumps(data, sort_keys=True))
-        with closing(self._connect()) as conn, conn:
+        with closing(open_db(self.path, create=True)) as conn, conn:
             cur = conn.execute(
                 "INSERT INTO runs (job_id, series, config_path, config_sha256, hparams_fingerprint, model,"
                 " train_data, nodes, image, skyrl_ref, rendezvous_dir, cluster, cluster_kind, sandbox,"
@@ -136,6 +140,91 @@ class Ledger:
         with closing(self._connect()) as conn:
             rows = conn.execute("SELECT DISTINCT job_id FROM runs WHERE sandbox = 'daytona'").fetchall()
         return {r["job_id"] for r in rows}
+
+
+# ---------------------------------------------------------------- opening the file, safely
+# A corrupt file (random bytes, truncated, a directory) or a full disk is a clear error with
+# exit 3, never an sqlite3 traceback (issue 16, D8/D11). Kept apart from the queries above.
+
+WRITE_RESERVE_BYTES = 1 << 20   # room a launch's row (a plan JSON is tens of KiB) + journal needs
+
+
+class LedgerUnusable(UndeterminedError):
+    """The ledger file cannot be read or written: what, where and how to fix it."""
+
+    def __init__(self, path: Path, exc: BaseException, writing: bool = False, note: str = "") -> None:
+        reason = f"{exc.__class__.__name__}: {exc}"
+        if _is_full(exc):
+            fix = f"free space on the filesystem of {path.parent} (or point $IRISRL_HOME elsewhere)"
+        else:
+            fix = (f"move it aside (mv {path} {path}.bad): irisrl then starts an empty ledger and the old "
+                   "rows stay in the moved file")
+        verb = "written" if writing else "read"
+        super().__init__(f"the run ledger {path} cannot be {verb} ({reason}){note}", fix)
+
+
+def _is_full(exc: BaseException) -> bool:
+    import errno
+
+    return getattr(exc, "errno", None) == errno.ENOSPC or "disk is full" in str(exc)
+
+
+class _GuardedConnection(sqlite3.Connection):
+    """Every statement's sqlite3 error becomes LedgerUnusable (a corrupt page can surface at
+    any query, not only at open)."""
+    ledger_path = Path()
+
+    def execute(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:
+        try:
+            return super().execute(*args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise LedgerUnusable(self.ledger_path, exc) from None
+
+    def executescript(self, script: str) -> sqlite3.Cursor:
+        try:
+            return super().executescript(script)
+        except sqlite3.DatabaseError as exc:
+            raise LedgerUnusable(self.ledger_path, exc) from None
+
+
+def open_db(path: Path, create: bool) -> sqlite3.Connection:
+    """A connection with the schema. `create`: make the file (and its dir) when absent; else an
+    absent ledger reads as an empty in-memory one."""
+    exists = path.exists()
+    if not exists and not create:
+        target: str | Path = ":memory:"
+    else:
+        if exists and not path.is_file():
+            raise LedgerUnusable(path, IsADirectoryError(f"{path} is not a regular file"))
+        target = path
+    try:
+        if target != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(target, timeout=10, factory=_GuardedConnection)
+    except (OSError, sqlite3.DatabaseError) as exc:
+        raise LedgerUnusable(path, exc, writing=create) from None
+    assert isinstance(conn, _GuardedConnection)
+    conn.ledger_path = path
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.executescript(SCHEMA)
+    except LedgerUnusable:
+        conn.close()
+        raise
+    return conn
+
+
+def check_db_writable(path: Path) -> None:
+    """The ledger opens (created if absent) and its directory takes WRITE_RESERVE_BYTES
+    (util/paths.probe_free_space): a full disk fails here, before any submit."""
+    try:
+        open_db(path, create=True).close()
+    except LedgerUnusable as exc:
+        raise UndeterminedError(exc.message + "; nothing was submitted", exc.fix) from None
+    try:
+        probe_free_space(path.parent, WRITE_RESERVE_BYTES)
+    except OSError as exc:
+        raise LedgerUnusable(path, exc, writing=True, note="; nothing was submitted") from None
 
 
 def _row(r: sqlite3.Row) -> dict[str, Any]:

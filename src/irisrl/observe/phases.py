@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from irisrl.core.states import TERMINAL
 
@@ -70,6 +70,9 @@ class PhaseClock:
     placement_failed: str | None = None
     command_exit: int | None = None
     errors: list[str] = field(default_factory=list)
+    # applied to the text the clock keeps (errors, a placement failure): they reach the
+    # summary and summary.json, so a secret a task printed must not (issue 16, D17)
+    mask: Callable[[str], str] = field(default=lambda text: text, repr=False)
 
     def mark(self, name: str, t: float) -> None:
         self.marks.setdefault(name, t)
@@ -100,13 +103,15 @@ class PhaseClock:
             self.placement = _json_or_none(m.group(1))
             self.mark(COMMAND_DONE, t)
         elif m := _FAILED.search(text):
-            self.placement_failed = self.placement_failed or m.group(1)
+            self.placement_failed = self.placement_failed or self.mask(m.group(1))
             self.mark(COMMAND_DONE, t)
         elif m := _EXITED.search(text):
             self.command_exit = int(m.group(1))
             self.mark(COMMAND_DONE, t)
         elif (m := _ERROR.search(text)) and len(self.errors) < 20:
-            self.errors.append(m.group(1))
+            error = self.mask(m.group(1))
+            if error not in self.errors:   # lines are seen live and again in the replay
+                self.errors.append(error)
 
     def start(self) -> float | None:
         return self.marks.get(STARTED, self.marks.get(ENTERED))

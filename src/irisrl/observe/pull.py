@@ -23,6 +23,7 @@ from __future__ import annotations
 import builtins
 import datetime as dt
 import json
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -268,10 +269,15 @@ class LogPuller:
         return manifest
 
 
+OUT_NAME_MAX = 200   # + "_<stamp>" stays under the usual 255-byte file-name limit
+
+
 def default_out_dir(job_id: str, now: dt.datetime | None = None) -> Path:
-    """./traces/<job>_<UTC stamp>/ (the job's last path part)."""
+    """./traces/<user>_<job>_<UTC stamp>/. One directory name whatever the job id holds
+    (`..`, spaces, 10,000 characters: issue 16, D4): other characters become '-', and the
+    name is cut to fit a file name."""
     now = now or dt.datetime.now(dt.timezone.utc)
-    name = job_id.strip("/").replace("/", "_") or "job"
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", job_id.strip("/").replace("/", "_")).strip(".-")[:OUT_NAME_MAX] or "job"
     return Path("traces") / f"{name}_{now.strftime('%Y%m%dT%H%M%SZ')}"
 
 

@@ -88,6 +88,7 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
         # without a target it goes to the profile's cluster config.
         target = Target(cluster_config=default_cluster_config(plan.cluster))
     ledger = Ledger()
+    ledger.check_writable()   # a corrupt ledger or a full disk stops here: no job goes untracked
     # a Python caller passes no marks: its launch starts here (the CLI's starts at entry)
     progress = LaunchProgress(plan, {ENTERED: time.time(), **settings.marks})
     with ExitStack() as stack:
@@ -106,13 +107,26 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
         fit_gate(plan, backend, settings.allow_queue)   # raises FitRefused: nothing is submitted
         job_id = backend.submit(plan, plan.workspace, _bundle_cap(plan))
         progress.mark("submitted")
-        ledger.record_launch(plan, backend.where, "local" if local else backend.kind)
+        _record(ledger, plan, backend, job_id, local)
         emit(f"submitted {job_id} to {backend.where} ({plan.num_nodes} node(s), priority {plan.priority})")
         if settings.no_wait:
             emit(f"watch:  irisrl watch {job_id}\nstatus: irisrl status {job_id}")
             return Launched(job_id, backend.where, Exit.OK)
         code, summary = _follow(backend, job_id, plan, ledger, settings, local, ephemeral, progress)
         return Launched(job_id, backend.where, int(code), summary)
+
+
+def _record(ledger: Any, plan: Any, backend: Any, job_id: str, local: bool) -> None:
+    """The ledger row of a submitted job. check_writable() made a failure unlikely; if the disk
+    filled since, the error names the job that now runs untracked and how to stop it."""
+    from irisrl.util.errors import IrisrlError, UndeterminedError
+
+    try:
+        ledger.record_launch(plan, backend.where, "local" if local else backend.kind)
+    except IrisrlError as exc:
+        raise UndeterminedError(f"{job_id} was submitted to {backend.where} but not recorded: {exc.message}",
+                                f"{exc.fix}; the job runs untracked: irisrl status {job_id} / irisrl kill {job_id} "
+                                "with the same target flags") from None
 
 
 def _follow(backend: Any, job_id: str, plan: Any, ledger: Any, settings: LaunchSettings, local: bool,

@@ -48,7 +48,7 @@ class LaunchProgress:
 
     def __init__(self, plan: Any, marks: dict[str, float] | None = None) -> None:
         label = "rehearsal" if getattr(plan, "role", "") == "rehearsal" else "command"
-        self.clock = PhaseClock(num_tasks=int(plan.num_nodes), command_label=label)
+        self.clock = PhaseClock(num_tasks=int(plan.num_nodes), command_label=label, mask=plan_masker(plan))
         for name, t in (marks or {}).items():
             self.clock.mark(name, t)
         started = process_start_time()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping, cast
 from irisrl.config.budget import Budget
 from irisrl.config.extra_env import build_pod_env
 from irisrl.config.hydra_args import HydraInputs, build_hydra_args, job_paths, trainer_command, uses_terminal_bench
-from irisrl.config.masking import mask_text, secret_values
+from irisrl.config.masking import mask_findings
 from irisrl.config.models import is_hf_id
 from irisrl.config.placement import placement_groups
 from irisrl.config.profile import DEFAULT_PROFILE, ClusterProfile, load_profile
@@ -29,6 +30,8 @@ from irisrl.core.findings import Finding, has_errors, sort_findings
 from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract
 from irisrl.util.errors import UsageError
+from irisrl.util.identity import job_user
+from irisrl.util.sizes import parse_size
 from irisrl.util.paths import irisrl_home
 
 if TYPE_CHECKING:
@@ -152,23 +155,11 @@ def build_plan(options: LaunchOptions) -> tuple[LaunchPlan | None, list[Finding]
     resolved = resolve(options, profile, environ, ctx.budget.num_nodes)
     ctx.launch = replace(_launch_facts(options, profile, ctx, resolved), storage_root=storage.uri,
                          storage_root_source=storage.source, storage_root_note=storage.note)
-    findings = _scrub_findings(run_rules(ctx, scopes=("config", "launch")), resolved.secrets.values())
+    findings = mask_findings(run_rules(ctx, scopes=("config", "launch")), resolved.secrets.values())
     if has_errors(findings):
         return None, findings, ctx.budget
     plan = _assemble(options, profile, ctx, resolved, findings)
     return plan, list(plan.findings), ctx.budget
-
-
-def _scrub_findings(findings: list[Finding], secrets: Any) -> list[Finding]:
-    """Findings quote what they saw (an override, a path); a secret value never survives that."""
-    values = secret_values(secrets)
-    if not values:
-        return findings
-
-    def clean(text: str) -> str:
-        return mask_text(text, values)
-
-    return [replace(f, path=clean(f.path), message=clean(f.message), fix=clean(f.fix)) for f in findings]
 
 
 def _check_choices(options: LaunchOptions) -> None:
@@ -180,6 +171,22 @@ def _check_choices(options: LaunchOptions) -> None:
         raise UsageError(f"--num-nodes {options.num_nodes} must be at least 1")
     if options.gpus_per_node is not None and options.gpus_per_node < 1:
         raise UsageError(f"--gpus_per_node {options.gpus_per_node} must be at least 1")
+    if options.cpu is not None and not (math.isfinite(options.cpu) and options.cpu > 0):
+        raise UsageError(f"--cpu {options.cpu} is not a positive number of CPUs", "e.g. --cpu 48")
+    for flag_name, size in (("--memory", options.memory), ("--disk", options.disk)):
+        if size is not None:
+            _check_size(flag_name, size)
+
+
+def _check_size(flag_name: str, size: str) -> None:
+    """A size Iris can read and that is more than nothing (issue 16, D14: `lots`, `-5Gi`)."""
+    try:
+        ok = parse_size(size) > 0
+    except ValueError:
+        ok = False
+    if not ok:
+        raise UsageError(f"{flag_name} {size!r} is not a positive size",
+                         f"e.g. {flag_name} 512GB (units k, M, G, T, P, binary as Iris reads them; Gi/GB/g alike)")
 
 
 # ---------------------------------------------------------------- resolution
@@ -196,7 +203,7 @@ def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[st
     root = artifacts_root(options, profile, job_name)
     return Resolved(
         job_name=job_name,
-        user=environ.get("IRISRL_USER") or _login_name(),
+        user=job_user(environ),
         stamp=stamp,
         rendezvous_dir=rendezvous_dir(options, profile, job_name, stamp),
         artifacts_root=root,
@@ -206,15 +213,6 @@ def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[st
         environ=environ,
         secrets=dict(secrets.values),
     )
-
-
-def _login_name() -> str:
-    import getpass  # only when $IRISRL_USER is not set
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "user"
 
 
 def default_job_name(config_path: str, stamp: str) -> str:
@@ -373,7 +371,7 @@ def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Res
     if options.effective_role == "rehearsal":
         argv += ["--node-checks"]  # GPUs visible, train data present, before Ray
         if model_path:  # config.json only, never weights; locally the task's cwd is its own dir
-            local_dir = options.local and not is_hf_id(model_path)
+            local_dir = options.local and not is_hf_id(model_path) and "://" not in model_path   # a URL is no dir
             argv += ["--check-model-config", os.path.abspath(os.path.expanduser(model_path)) if local_dir else model_path]
     if resolved.train_data:
         argv += ["--train-data", json.dumps(list(resolved.train_data))]

@@ -139,8 +139,6 @@ class LaunchPlan:
 
 
 def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
-    if not secrets:
-        return value
     if isinstance(value, str):
         return mask_text(value, secrets)
     if isinstance(value, dict):

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator
 from irisrl.core.findings import Finding, Severity
 from irisrl.rules.catalogue import rule
 from irisrl.rules.context import RuleContext
+from irisrl.util.paths import links_leaving
 
 JOB_NAME_MAX = 63
 _JOB_NAME_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -238,6 +239,35 @@ def lch_workspace_size(ctx: RuleContext) -> Iterator[Finding]:
             "--workspace", f"workspace {f.workspace} is over {size / 2**20:.1f} MiB compressed "
             f"(stopped counting after {counted} files); the Iris bundle cap is {cap / 2**20:.0f} MiB",
             "launch from a smaller directory (--workspace), or gitignore/remove large files")
+
+
+@rule("LCH-WORKSPACE-LINKS", "error", "A workspace symlink points outside the workspace (its target would ship)",
+      "launch")
+def lch_workspace_links(ctx: RuleContext) -> Iterator[Finding]:
+    f = _facts(ctx)
+    if not f:
+        return
+    workspace = Path(f.workspace)
+    leaving = links_leaving(workspace, _symlinks(workspace))
+    if leaving:
+        shown = ", ".join(f"{rel} -> {target}" for rel, target in leaving[:5])
+        more = f" (+{len(leaving) - 5} more)" if len(leaving) > 5 else ""
+        yield lch_workspace_links.finding(
+            "--workspace", f"{len(leaving)} symlink(s) in {f.workspace} point outside it: {shown}{more}; the "
+            "bundle would carry their targets' contents to every task", "remove them, copy the files in, or "
+            "gitignore them (the launch refuses to ship a file from outside the workspace)")
+
+
+def _symlinks(workspace: Path) -> list[Path]:
+    """Symlinks to files among what the bundler takes (it follows them; links to directories
+    it neither lists nor enters)."""
+    listed = _git_files(workspace)
+    if listed is not None:
+        candidates: Iterable[Path] = (workspace / rel for rel in listed if not BUNDLE_SKIP_RE.search(rel))
+    else:
+        candidates = (Path(d) / name for d, dirs, names in os.walk(workspace) for name in names
+                      if not BUNDLE_SKIP_RE.search(os.path.relpath(os.path.join(d, name), workspace)))
+    return [p for p in candidates if p.is_symlink() and p.is_file()]
 
 
 def bundle_files(workspace: Path) -> Iterable[Path]:
