@@ -51,9 +51,18 @@ LADDER_NEEDLES: tuple[bytes, ...] = (
     b"Training finished",
     b"Finished training",
 )
+# The safety net's needles (observe/unrecognized.py): every error-level line must reach the
+# classifier. `rror` covers Error / error / *Error:, `xception` Exception / exception; level
+# prefixes ERROR / CRITICAL / FATAL, glog's `[E1203 ` after torch's rank prefix, Ray's C++
+# `,123 E 12 34]`; the shapes of a dying process; Iris's task status line (observe/task_status.py).
+NET_NEEDLES: tuple[bytes, ...] = (
+    b"rror", b"ERROR", b"xception", b"CRITICAL", b"FATAL", b"Fatal", b"Traceback", b"terminate called",
+    b"Segmentation fault", b"core dumped", b"SIGSEGV", b"SIGABRT", b"]:[E", b"[E", b" E ", b" F ", b"Killed",
+    b"irisrl-task-status:",
+)
 # Ladder needles plus the cause catalogue's (observe/causes.py: failure lines, rung 4's missing
-# weights, norm_topk_prob, the DCP guard's rejection among them).
-NEEDLES: tuple[bytes, ...] = tuple(dict.fromkeys(LADDER_NEEDLES + tuple(n.encode() for n in C.NEEDLES)))
+# weights, norm_topk_prob, the DCP guard's rejection among them) plus the safety net's.
+NEEDLES: tuple[bytes, ...] = tuple(dict.fromkeys(LADDER_NEEDLES + tuple(n.encode() for n in C.NEEDLES) + NET_NEEDLES))
 
 # The same patterns as one extended regex (the benchmark's grep -cE baseline uses it).
 GREP_PATTERN = "|".join(re.escape(n.decode()) for n in NEEDLES)
