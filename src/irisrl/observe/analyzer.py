@@ -42,8 +42,11 @@ MAX_STEP_TIMES = 512       # step -> first-seen time kept for the stall check
 GREP_MIN_BYTES = 256 << 10 # fed blocks this large go through grep (below it, its start-up dominates)
 
 
-def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES) -> list[tuple[int, int]]:
-    """(start, end) of every line of `buf` (complete lines) that contains a needle, in order."""
+def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES, glog: bool | None = None) -> list[tuple[int, int]]:
+    """(start, end) of every line of `buf` (complete lines) that contains a needle or, with
+    the health needles (`glog` None), a glog E/F level prefix (patterns.GLOG_B, as in grep's
+    pattern), in order."""
+    glog = needles is P.NEEDLES if glog is None else glog
     spans: dict[int, int] = {}
     find, rfind = buf.find, buf.rfind
     for needle in needles:
@@ -55,6 +58,12 @@ def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES) -> list[tuple[in
                 end = len(buf)
             spans[start] = end
             i = find(needle, end)
+    if glog:
+        for m in P.GLOG_B.finditer(buf):
+            start = rfind(b"\n", 0, m.start()) + 1
+            if start not in spans:
+                end = find(b"\n", m.end())
+                spans[start] = len(buf) if end == -1 else end
     return sorted(spans.items())
 
 
@@ -154,7 +163,8 @@ class Analyzer:
         combined file's prefix or the per-task source name, so both layouts agree."""
         st, text = self.state, line.text
         rank = line.rank if line.rank is not None else P.source_rank(name)
-        if cause.kind == "python_crash" and (line.actor or "").startswith("EngineCore"):
+        if (cause.kind == "python_crash" and (line.actor or "").startswith("EngineCore")) or \
+                "EngineCore hit an exception" in text:
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
             # engine failing to start before the first stats line, the engine dying after it.
             cause = C.BY_KIND["engine_init_failed" if st.first_generating is None else "engine_dead"]

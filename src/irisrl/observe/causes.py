@@ -57,6 +57,7 @@ class Cause:
     # cause; tests/unit/test_causes_families.py), searched like `patterns`.
     families: tuple[str, ...] = ()
     ended: bool = False             # the line itself says the process ended (a crash, not a report)
+    soft: str | None = None         # a line matching this is a wait, not a failure: fatal only once the run crashed
 
     @property
     def verdict(self) -> str:
@@ -149,7 +150,7 @@ CATALOGUE: tuple[Cause, ...] = (
           cleared_by_retry=True, exclude=RETRY_EXCLUDE,
           # huggingface_hub hf_raise_for_status ("Entry Not Found for url"), errors.py
           # EntryNotFoundError / RemoteEntryNotFoundError (utils._errors in 0.x).
-          families=(r"Entry Not Found for url|(?:Remote)?EntryNotFoundError",)),
+          families=(r"Entry Not Found for url|(?<!Local)EntryNotFoundError",)),
     Cause("stale_image_crash", "missing model.safetensors with no retry, then a crash (stale image)",
           (), (), 4, ROOT,
           "the image predates the HF retry wrapper (MarinSkyRL 0b2b05b): pass --skyrl-ref with the fix or "
@@ -168,9 +169,11 @@ CATALOGUE: tuple[Cause, ...] = (
           # transformers utils/hub.py ("We couldn't connect to 'https://huggingface.co' to load"),
           # huggingface_hub LocalEntryNotFoundError / OfflineModeIsEnabled, urllib3/httpx timeouts to the Hub.
           families=(r"couldn't connect to '?https://huggingface\.co|LocalEntryNotFoundError|OfflineModeIsEnabled|"
-                    r"(?:ReadTimeout|ConnectTimeout|ConnectError|ConnectionError)\S*:.*(?:huggingface\.co|hf\.co)",)),
+                    r"(?:ReadTimeout|ConnectTimeout|ConnectError|ConnectionError|Read timed out|timed out)[^\n]*"
+                    r"(?:huggingface\.co|hf\.co)",)),
     Cause("cuda_oom", "CUDA out of memory",
-          ("out of memory",),
+          ("out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED",
+           "Tried to allocate"),
           (r"CUDA out of memory\. Tried to allocate", r"OutOfMemoryError: CUDA out of memory"), 8, ROOT,
           "a GPU ran out of memory: lower the micro batch sizes or max_model_len, or generator.gpu_memory_utilization "
           "when vLLM shares the GPUs (colocate_all); gradient checkpointing / FSDP cpu_offload free more; "
@@ -178,7 +181,9 @@ CATALOGUE: tuple[Cause, ...] = (
           # c10/cuda/CUDAException.h C10_CUDA_CHECK ("CUDA error: out of memory"), the driver API's
           # CUDA_ERROR_OUT_OF_MEMORY, NCCL's CUDACHECK WARN ("Cuda failure 2 'out of memory'"), cuBLAS.
           families=(r"CUDA error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
-                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|CUDA out of memory",)),
+                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|CUDA out of memory",
+                    # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
+                    r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;")),
     # c10/cuda/CUDAException.h / c10/util/Exception.h ("CUDA error: <cudaGetErrorString>", e.g.
     # "device-side assert triggered", "an illegal memory access was encountered", "misaligned
     # address"), torch.AcceleratorError (torch >= 2.8), cuBLAS/cuDNN status codes, the kernel's
@@ -208,7 +213,7 @@ CATALOGUE: tuple[Cause, ...] = (
           "more memory per node, lower concurrent trials / data workers; RAY_memory_usage_threshold only moves the line"),
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
-           "stored in KV cache", "available KV cache memory", "Engine process failed"),
+           "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit"),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
@@ -217,7 +222,10 @@ CATALOGUE: tuple[Cause, ...] = (
           "above names the root cause",
           # vLLM v1 core.py / kv_cache_utils.py ("... is needed, which is larger than the available KV
           # cache memory"), v0 ("Engine process failed to start").
-          families=(r"larger than the available KV cache memory|Engine process failed to start",)),
+          families=(r"larger than the available KV cache memory|Engine process failed to start",
+                    # vLLM 0.7 core.py run_engine_core logs "EngineCore hit an exception: <traceback>"
+                    # for a failure at start and while serving: the analyzer picks by serving state.
+                    r"EngineCore hit an exception")),
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED "),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
@@ -227,11 +235,15 @@ CATALOGUE: tuple[Cause, ...] = (
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
-          ("Failed to create placement group",),
+          ("Failed to create placement group", "Waiting for creating a placement group"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
-          "'Started a local Ray instance' line before it means the driver did not join the cluster"),
+          "'Started a local Ray instance' line before it means the driver did not join the cluster",
+          # Ray's own wait warning (python/ray/util/placement_group.py callers, e.g. Ray Train's
+          # backend executor): "Waiting for creating a placement group of specs for N seconds".
+          families=(r"Waiting for creating a placement group of specs for \d+ seconds",),
+          soft=r"Waiting for creating a placement group"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance",), (r"Started a local Ray instance",), 3, ROOT,
           "the trainer did not join the gang's Ray cluster (RAY_ADDRESS unset or ray.init() without an "
@@ -273,8 +285,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"async fatal event|unhandled (?:system|cuda) error|remote process exited|Net : Connection closed)",
                     r"DistBackendError|ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError")),
     Cause("engine_dead", "a vLLM engine died while serving",
-          ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
-           "EngineCore hit"),
+          ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -283,7 +294,7 @@ CATALOGUE: tuple[Cause, ...] = (
           # vLLM v1 vllm/v1/engine/core_client.py (monitor: "Engine core proc %s died unexpectedly,
           # shutting down client.") and core.py ("EngineCore encountered a fatal error.", older
           # "EngineCore hit an exception").
-          families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|EngineCore hit an exception",)),
+          families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error",)),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
@@ -307,7 +318,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("nccl_timeout", "NCCL collective timed out",
           ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
-           "collective timeout"),
+           "collective timeout", "taking the entire process down", "preparing to dump debug info"),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
@@ -320,17 +331,19 @@ CATALOGUE: tuple[Cause, ...] = (
           # "Received a dump signal due to a collective timeout".
           families=(r"detected by watchdog at work|watchdog got stuck for \d+ seconds|Heartbeat monitor timed out|"
                     r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
-                    r"Watchdog caught collective operation timeout",)),
+                    r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"
+                    r"ProcessGroupNCCL preparing to dump debug info",)),
     # Kubernetes (kubectl describe pod: "Reason: OOMKilled", "Last State: Terminated ... Exit Code:
     # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
           ("OOMKilled", "Exit Code:", "exit_code=137", "exit code 137", "out of memory: Killed process",
-           "Out of memory: Killed", "exited with code 137", "oom-kill"),
+           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
           "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 = SIGKILL",
           families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=137\b|exit(?:ed with)? code 137\b",
+                    r"non-zero exit code\b.*\b137$",
                     r"(?i:out of memory): Killed process \d+|oom-kill:")),
     # Kubernetes image pull failures (kubelet events "Failed to pull image", "Back-off pulling image",
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
@@ -356,12 +369,15 @@ CATALOGUE: tuple[Cause, ...] = (
     # any uncaught exception by its class (observe/exceptions.py), which is fatal once that
     # process ended (an exit / terminate line, a non-zero exit code, a failed task status).
     Cause("python_crash", "a process died on an uncaught exception or signal",
-          ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT"),
+          ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
+           "(exitcode:"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image",
           families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
-                    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",),
+                    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
+                    # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
+                    r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+"),
           ended=True),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
@@ -493,6 +509,8 @@ def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent],
             ended: dict[str, list[Any]] | None = None) -> str:
     if cause.tier == CONSEQUENCE and finished is not None and _later(ev.t, ev.seq, finished):
         return "warning"            # workers and actors going away after the run finished: teardown
+    if cause.soft and re.search(cause.soft, ev.evidence):
+        return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"
     if cause.kind == "python_crash":
         # An exception is a crash once its process ended (observe/unrecognized.py's evidence),
         # never after the run finished (teardown noise such as gloo's "Connection closed by peer").

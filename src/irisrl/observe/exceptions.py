@@ -104,7 +104,9 @@ DOTTED_KINDS: dict[str, str] = {"ray.exceptions.OutOfMemoryError": "ray_oom_kill
 # message family names it) is not a crash of its own (a warning-level report of a retry etc.).
 NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 
-HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub")
+# The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
+# without its URL.
+HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=")
 HTTP_STATUS = re.compile(r"\b([45]\d\d)(?: Client Error| Server Error|:? (?:Unauthorized|Forbidden|Not Found|"
                          r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))")
 REPO_URL = re.compile(r"(?:huggingface\.co|hf\.co)/api/(?:models|datasets|spaces)/[^/\s]+/[^/\s]+(?:/revision/\S+)?/?\.?(?:\s|$)")
@@ -143,7 +145,8 @@ def class_kind(exc: Exc) -> str | None:
 ERROR_SHAPE = re.compile(
     r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|\[)[EF]\d{4} \d\d:\d\d|"
     r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
-    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\bfail")
+    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\bfail|"
+    r"[a-z](?:Error|Exception)\b")
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
 NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
 
