@@ -179,7 +179,7 @@ class Analyzer:
         st, text = self.state, line.text
         rank = line.rank if line.rank is not None else P.source_rank(name)
         status = parse_status(text) if TS.STATUS_TAG in text else None
-        if (status is not None and status.ended_badly) or (cause is not None and cause.ended) or E.ends_process(text):
+        if (status is not None and status.ended_badly) or E.ends_process(text):
             st.ended[U.rank_key(rank)] = [t, st.seq]
         stream = f"{name}|{line.stream}|{line.actor or ''}"
         if exc is not None or cause is not None:

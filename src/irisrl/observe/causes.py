@@ -56,7 +56,6 @@ class Cause:
     # Library-family stems read from the libraries' own raise / log sites (cited next to each
     # cause; tests/unit/test_causes_families.py), searched like `patterns`.
     families: tuple[str, ...] = ()
-    ended: bool = False             # the line itself says the process ended (a crash, not a report)
     soft: str | None = None         # a line matching this is a wait, not a failure: fatal only once the run crashed
 
     @property
@@ -377,8 +376,7 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
                     r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
                     # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
-                    r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+"),
-          ended=True),
+                    r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+")),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),

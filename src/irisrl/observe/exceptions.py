@@ -56,14 +56,12 @@ def parse(text: str) -> Exc | None:
     the LAST class on the line that carries a message is the innermost one (chained re-raises
     print `Outer: Inner: message`), except a Ray wrapper, which names its cause in parentheses."""
     found = None
-    for m in EXC.finditer(text):
+    m = EXC.search(text)
+    while m is not None:
         found = m
-        if m.group(2):                     # RayTaskError(Inner): the wrapper names the cause
+        if m.group(2) or m.group(3) is None:   # RayTaskError(Inner) names its cause; no message
             break
-        if m.group(3) is None:
-            break
-        if EXC.match(m.group(3)) is None:   # the message does not start with another class
-            break
+        m = EXC.match(text, m.start(3))        # the message starts with another class: go inside
     if found is None:
         return None
     dotted, inner, message = found.group(1), found.group(2), (found.group(3) or "").strip()
@@ -161,7 +159,7 @@ def is_error_line(text: str, exc: Exc | None) -> bool:
 # Signature: one error on 48 engines is one entry. Masked in this order: addresses and hex ids,
 # IPs (with port), paths, then every remaining number.
 _MASKS = (
-    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "0x#"),
+    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
     (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<id>"),
     (re.compile(r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"), "<id>"),
     (re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\[[0-9a-fA-F:]+\](?::\d+)?"), "<ip>"),
@@ -182,7 +180,7 @@ def signature(text: str) -> str:
 # Evidence that a process ended (not: the line happens to be the last in the file).
 ENDED = re.compile(
     r"exited with code -?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
-    r"terminate called|Fatal Python error|Segmentation fault|core dumped|"
+    r"terminate called|Fatal Python error|Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
     r"Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|"
     r"Training failed:|Error executing job with overrides")
