@@ -150,6 +150,8 @@ class Analyzer:
         st.seq += 1
         st.hit_lines += 1
         cause, exc = C.classify(text)
+        if cause is None and line.actor and line.actor.startswith("EngineCore") and U.TRACEBACK_HEAD in text:
+            cause = C.BY_KIND["python_crash"]    # an engine core's traceback: one event, kind by serving state
         if cause is not None:
             self._cause(name, line, cause, t)
         self._net(name, line, cause, exc, t)

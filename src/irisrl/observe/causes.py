@@ -190,7 +190,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("cuda_error", "CUDA error (device-side assert, illegal memory access, ECC / Xid)",
           ("CUDA error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
            "misaligned address", "CUBLAS_STATUS_", "CUDNN_STATUS_", "cuDNN error", "Xid", "ECC error",
-           "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `"),
+           "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure"),
           (), 8, ROOT,
           "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
           "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
@@ -201,7 +201,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
                     r"NVRM: Xid|\bXid \(?PCI|(?i:uncorrectable ECC error)|ECC error|fallen off the bus|"
                     r"no CUDA-capable device is detected|AcceleratorError",
-                    r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `")),
+                    r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
+                    # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
+                    r"Cuda failure (?:\d+ )?'(?!out of memory)")),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
           ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low"),
           (r"Task was killed due to the node running low on memory",
@@ -280,8 +282,11 @@ CATALOGUE: tuple[Cause, ...] = (
           # WARN ("Cuda failure"), and ProcessGroupNCCL's DistBackendError. Benign WARNs (plugin not
           # found, no IB device, iommu hints) match none of these.
           families=(r"NCCL WARN NET/\w+(?:/\w+)? ?: ?Got completion from peer",
-                    r"NCCL WARN .*(?:Connection (?:closed|reset) by (?:remote )?peer|Call to \w+ failed|Cuda failure|"
+                    r"NCCL WARN .*(?:Connection (?:closed|reset) by (?:remote )?peer|Call to \w+ failed|"
                     r"async fatal event|unhandled (?:system|cuda) error|remote process exited|Net : Connection closed)",
+                    # src/proxy.cc and src/misc/socket.cc: the proxy / service thread losing its peer
+                    r"NCCL WARN .*(?:Failed to execute operation|Could not receive|Could not connect|"
+                    r"wrong type \d+ != \d+|socketFinalizeAccept|socketStartConnect|Connect to \S+ failed)",
                     r"DistBackendError|ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError")),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered"),
@@ -317,7 +322,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("nccl_timeout", "NCCL collective timed out",
           ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
-           "collective timeout", "taking the entire process down", "preparing to dump debug info"),
+           "collective timeout", "taking the entire process down", "preparing to dump debug info",
+           "Stack trace of the failed collective"),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
@@ -331,18 +337,20 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(r"detected by watchdog at work|watchdog got stuck for \d+ seconds|Heartbeat monitor timed out|"
                     r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
                     r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"
-                    r"ProcessGroupNCCL preparing to dump debug info",)),
+                    r"ProcessGroupNCCL preparing to dump debug info|Stack trace of the failed collective",)),
     # Kubernetes (kubectl describe pod: "Reason: OOMKilled", "Last State: Terminated ... Exit Code:
     # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
           ("OOMKilled", "Exit Code:", "exit_code=137", "exit code 137", "out of memory: Killed process",
-           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code"),
+           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
           "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 = SIGKILL",
           families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=137\b|exit(?:ed with)? code 137\b",
                     r"non-zero exit code\b.*\b137$",
+                    # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
+                    r"line \d+:\s+\d+ Killed\b|^Killed$",
                     r"(?i:out of memory): Killed process \d+|oom-kill:")),
     # Kubernetes image pull failures (kubelet events "Failed to pull image", "Back-off pulling image",
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").

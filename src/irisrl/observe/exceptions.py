@@ -143,7 +143,7 @@ def class_kind(exc: Exc) -> str | None:
 ERROR_SHAPE = re.compile(
     r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|\[)[EF]\d{4} \d\d:\d\d|"
     r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
-    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\bfail|"
+    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b")
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
 NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
