@@ -83,6 +83,8 @@ def test_cause_catalogue_covers_the_issue_kinds_with_rung_fix_and_tier() -> None
         assert cause.derived or cause.needles and (cause.patterns or cause.families), cause.kind
         for needle in cause.needles:
             assert needle.encode() in P.NEEDLES, (cause.kind, needle)
+            # the scan keeps a needle contained in it: a line with this needle reaches the classifier
+            assert any(scan in needle.encode() for scan in P.SCAN_NEEDLES), (cause.kind, needle)
 
 
 def test_cause_every_issue_kind_has_real_lines_except_the_derived_one() -> None:

@@ -42,11 +42,11 @@ MAX_STEP_TIMES = 512       # step -> first-seen time kept for the stall check
 GREP_MIN_BYTES = 256 << 10 # fed blocks this large go through grep (below it, its start-up dominates)
 
 
-def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES, glog: bool | None = None) -> list[tuple[int, int]]:
+def hit_spans(buf: bytes, needles: Iterable[bytes] = P.SCAN_NEEDLES, glog: bool | None = None) -> list[tuple[int, int]]:
     """(start, end) of every line of `buf` (complete lines) that contains a needle or, with
     the health needles (`glog` None), a glog E/F level prefix (patterns.GLOG_B, as in grep's
     pattern), in order."""
-    glog = needles is P.NEEDLES if glog is None else glog
+    glog = needles is P.SCAN_NEEDLES if glog is None else glog
     spans: dict[int, int] = {}
     find, rfind = buf.find, buf.rfind
     for needle in needles:
