@@ -95,6 +95,7 @@ CASES = [
     ("  Normal   BackOff    2s (x4 over 40s)   kubelet  Back-off pulling image \"ghcr.io/x/y:v1\"", "image_pull"),
     ("  Warning  Evicted    1m   kubelet  The node was low on resource: memory. Container rl was using 510Gi.",
      "evicted"),
+    ("Pod rl-task-3 was preempted by a higher-priority job", "evicted"),
     # anything else that is an exception: python_crash, by its class
     ("KeyError: 'advantages'", "python_crash"),
     ("ray.exceptions.RayTaskError(ZeroDivisionError): ray::Gen.run() (pid=4, ip=10.0.0.2) "
@@ -123,6 +124,9 @@ BENIGN = [
     "[rank0]:[W914 04:53:45.6 ProcessGroupNCCL.cpp:1476] Warning: WARNING: destroy_process_group() was not called",
     "INFO 12-03 16:00:00 [loggers.py:123] Engine 000: Avg generation throughput: 1800.0 tokens/s, Running: 16 reqs, "
     "Waiting: 0 reqs",
+    # vLLM's scheduler preempting a sequence is not the pod being preempted (vllm/core/scheduler.py)
+    "WARNING 12-03 16:00:00 [scheduler.py:1560] Sequence group 12 is preempted by PreemptionMode.RECOMPUTE mode because "
+    "there is not enough KV cache space. This can affect the end-to-end performance.",
 ]
 
 

@@ -59,11 +59,15 @@ def hit_spans(buf: bytes, needles: Iterable[bytes] = P.SCAN_NEEDLES, glog: bool 
             spans[start] = end
             i = find(needle, end)
     if glog:
-        for m in P.GLOG_B.finditer(buf):
-            start = rfind(b"\n", 0, m.start()) + 1
-            if start not in spans:
-                end = find(b"\n", m.end())
-                spans[start] = len(buf) if end == -1 else end
+        search = P.GLOG_B.search
+        for needle in P.GLOG_FIND:
+            i = find(needle)
+            while i != -1:
+                if search(buf, max(0, i - 4), i + 20):
+                    start = rfind(b"\n", 0, i) + 1
+                    end = find(b"\n", i)
+                    spans[start] = end = len(buf) if end == -1 else end
+                i = find(needle, i + 1)
     return sorted(spans.items())
 
 

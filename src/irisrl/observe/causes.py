@@ -199,7 +199,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"device-side assert triggered|illegal memory access|illegal address|misaligned address|"
                     r"illegal instruction was encountered|unspecified launch failure",
                     r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
-                    r"NVRM: Xid|\bXid \(?PCI|(?i:uncorrectable ECC error)|ECC error|fallen off the bus|"
+                    r"NVRM: Xid|\bXid \(?PCI|(?i:uncorrectable ECC error)|ECC error (?:encountered|detected)|fallen off the bus|"
                     r"no CUDA-capable device is detected|AcceleratorError",
                     r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
                     # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
@@ -369,8 +369,10 @@ CATALOGUE: tuple[Cause, ...] = (
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
           "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
-          families=(r"The node was low on resource|\bEvicted\b|\bevicted\b|state=(?:PREEMPTED|EVICTED)\b|"
-                    r"\b[Pp]reempted\b|\bPreemption\b",)),
+          # Not vLLM's scheduler preempting a sequence ("Sequence group N is preempted by
+          # PreemptionMode.RECOMPUTE"): only a pod / task / node being evicted or preempted.
+          families=(r"The node was low on resource|\bEvicted\b|state=(?:PREEMPTED|EVICTED)\b|[Pp]reempted by (?!PreemptionMode)|"
+                    r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b",)),
     # The catch-all for a process that died on something no cause above names: the interpreter's
     # own ("Fatal Python error"), libstdc++'s "terminate called after throwing", a signal; and
     # any uncaught exception by its class (observe/exceptions.py), which is fatal once that
