@@ -96,6 +96,21 @@ CASES = [
     ("  Warning  Evicted    1m   kubelet  The node was low on resource: memory. Container rl was using 510Gi.",
      "evicted"),
     ("Pod rl-task-3 was preempted by a higher-priority job", "evicted"),
+    # Hub errors on any endpoint (HF_ENDPOINT mirror / loopback): httpx's format, the backoff warnings
+    ("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://127.0.0.1:45397/org/m/resolve/main/"
+     "config.json'", "hf_gated"),
+    ("httpx.HTTPStatusError: Server error '503 Service Unavailable' for url 'http://127.0.0.1:4/api/models/org/m/"
+     "revision/main'", "hf_http_error"),
+    ("HTTP Error 429 thrown while requesting HEAD http://127.0.0.1:37119/org/m/resolve/main/config.json",
+     "hf_http_error"),
+    ("'[Errno -3] Temporary failure in name resolution' thrown while requesting HEAD "
+     "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct/resolve/main/config.json", "hf_http_error"),
+    ("OSError: There was a specific connection error when trying to load org/m:", "hf_gated"),
+    ("huggingface_hub.errors.HfHubHTTPError: (Request ID: Root=1-5a2c274d-a2081501f87a2fc37fca3007)", "hf_http_error"),
+    ("RuntimeError: basic_ios::clear: iostream error", "disk_full"),
+    ("-- Process 0 terminated with the following error:", "python_crash"),
+    ('bash: line 1:   493 Aborted                 "/usr/bin/python3" "train.py"', "python_crash"),
+    ("terminate called after throwing an instance of 'c10::DistBackendError'", "python_crash"),
     # anything else that is an exception: python_crash, by its class
     ("KeyError: 'advantages'", "python_crash"),
     ("ray.exceptions.RayTaskError(ZeroDivisionError): ray::Gen.run() (pid=4, ip=10.0.0.2) "

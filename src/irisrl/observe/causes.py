@@ -87,12 +87,14 @@ CATALOGUE: tuple[Cause, ...] = (
     # ray.exceptions.OutOfDiskError ("Local disk is full").
     Cause("disk_full", "a disk is full (ENOSPC / quota)",
           ("No space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "Errno 122", "PytorchStreamWriter failed",
-           "file write failed", "unexpected pos", "% full", "OutOfDiskError", "disk is full"),
+           "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep)",
           families=(r"No space left on device|\[Errno 28\]|\bENOSPC\b|Disk quota exceeded|\[Errno 122\]|\bEDQUOT\b",
-                    r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+",
+                    r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+|"
+                    # torch.save's C++ stream on a full disk (device run, torch 2.11: corpus/current)
+                    r"basic_ios::clear: iostream error",
                     r"is over \d+(?:\.\d+)?% full|OutOfDiskError|Local disk is full")),
     # huggingface_hub 2.4.0 utils/_http.py hf_raise_for_status ("Cannot access gated repo for url",
     # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
@@ -100,12 +102,15 @@ CATALOGUE: tuple[Cause, ...] = (
     # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
     Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
           ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
-           "Invalid token passed"),
+           "Invalid token passed", "specific connection error"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
           "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
           families=(r"Cannot access gated repo|You are trying to access a gated repo|Access to model \S+ is restricted",
-                    r"GatedRepoError", r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed")),
+                    r"GatedRepoError|is a gated repository", r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed",
+                    # transformers 5.25 utils/hub.py: an HfHubHTTPError that is not a missing entry nor a
+                    # retried 429/5xx (those end in "We couldn't connect"): a refused token in practice
+                    r"There was a specific connection error when trying to load")),
     # huggingface_hub errors.py RepositoryNotFoundError / RevisionNotFoundError (hf_raise_for_status:
     # "Repository Not Found for url", "Revision Not Found for url"), HFValidationError ("Repo id must
     # be in the form"), transformers' "is not a local folder and is not a valid model identifier".
@@ -157,7 +162,7 @@ CATALOGUE: tuple[Cause, ...] = (
           derived=True),
     Cause("hf_http_error", "HF Hub HTTP error (5xx, 429, connection cut)",
           ("Server Error", "Too Many Requests", "Max retries exceeded", "couldn't connect to", "LocalEntryNotFoundError",
-           "OfflineModeIsEnabled", "huggingface.co"),
+           "OfflineModeIsEnabled", "huggingface.co", "thrown while requesting"),
           (r"\b5\d\d Server Error: [^\n]*(?i:for url): \S*(?:huggingface\.co|hf\.co)",
            r"\b429 Client Error: Too Many Requests (?i:for url): \S*(?:huggingface\.co|hf\.co)",
            r"host='(?:huggingface\.co|hf\.co|cdn-lfs[\w.-]*)', port=\d+\): Max retries exceeded"),
@@ -167,7 +172,12 @@ CATALOGUE: tuple[Cause, ...] = (
           cleared_by_retry=True, exclude=RETRY_EXCLUDE,
           # transformers utils/hub.py ("We couldn't connect to 'https://huggingface.co' to load"),
           # huggingface_hub LocalEntryNotFoundError / OfflineModeIsEnabled, urllib3/httpx timeouts to the Hub.
-          families=(r"couldn't connect to '?https://huggingface\.co|LocalEntryNotFoundError|OfflineModeIsEnabled|"
+          # huggingface_hub 2.4.0 utils/_http.py http_backoff ("HTTP Error {status} thrown while requesting
+          # {method} {url}", "'{err}' thrown while requesting ..."): the retries of 429/5xx/connection
+          # errors; transformers 5.25 utils/hub.py "We couldn't connect to '{ENDPOINT}'" (any endpoint:
+          # HF_ENDPOINT may be a mirror).
+          families=(r"couldn't connect to '[^']+' to load|LocalEntryNotFoundError|OfflineModeIsEnabled|"
+                    r"HTTP Error (?:429|5\d\d) thrown while requesting|' thrown while requesting (?:HEAD|GET|POST)|"
                     r"(?:ReadTimeout|ConnectTimeout|ConnectError|ConnectionError|Read timed out|timed out)[^\n]*"
                     r"(?:huggingface\.co|hf\.co)",)),
     Cause("cuda_oom", "CUDA out of memory",
@@ -269,7 +279,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"gloo.*Timed out waiting \d+ms for (?:recv|send) operation|Timed out waiting \d+ms for (?:recv|send)",
                     r"The client socket has failed to connect to")),
     Cause("nccl_error", "NCCL error",
-          ("NCCL error", "nccl", "NCCL WARN", "DistBackendError"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
+          ("NCCL error", "nccl", "NCCL WARN"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
           (r"NCCL error in: \S+", r"NCCL error: (?:unhandled|internal|remote|invalid)",
            r"\bnccl(?:System|Internal|UnhandledCuda|Remote|InvalidUsage)Error\b"), 8, ROOT,
           "NCCL could not reach a peer: check the network between nodes (NCCL_SOCKET_IFNAME, IB devices) and "
@@ -287,7 +297,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # src/proxy.cc and src/misc/socket.cc: the proxy / service thread losing its peer
                     r"NCCL WARN .*(?:Failed to execute operation|Could not receive|Could not connect|"
                     r"wrong type \d+ != \d+|socketFinalizeAccept|socketStartConnect|Connect to \S+ failed)",
-                    r"DistBackendError|ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError")),
+                    r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError")),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered"),
           (r"EngineDeadError: EngineCore encountered an issue",
@@ -323,7 +333,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
            "collective timeout", "taking the entire process down", "preparing to dump debug info",
-           "Stack trace of the failed collective"),
+           "Stack trace of the failed collective", "to signal dumping"),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
@@ -337,7 +347,8 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(r"detected by watchdog at work|watchdog got stuck for \d+ seconds|Heartbeat monitor timed out|"
                     r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
                     r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"
-                    r"ProcessGroupNCCL preparing to dump debug info|Stack trace of the failed collective",)),
+                    r"ProcessGroupNCCL preparing to dump debug info|Stack trace of the failed collective|"
+                    r"First PG on this rank to signal dumping",)),
     # Kubernetes (kubectl describe pod: "Reason: OOMKilled", "Last State: Terminated ... Exit Code:
     # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
@@ -379,14 +390,17 @@ CATALOGUE: tuple[Cause, ...] = (
     # process ended (an exit / terminate line, a non-zero exit code, a failed task status).
     Cause("python_crash", "a process died on an uncaught exception or signal",
           ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
-           "(exitcode:"),
+           "(exitcode:", "terminated with the following error", "Aborted"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image",
           families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
                     r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
                     # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
-                    r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+")),
+                    r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+",
+                    # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
+                    # its child's SIGABRT ("line 1:  493 Aborted  cmd")
+                    r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)")),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),
@@ -422,10 +436,12 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     exc = E.parse(text) if _EXC_HINT.search(text) else None
     if cause is not None:
         return cause, exc
-    if exc is not None and (kind := E.class_kind(exc)) is not None:
+    kind = E.class_kind(exc) if exc is not None else None
+    status = E.hub_status_kind(text)
+    if kind is not None and not (status is not None and exc is not None and exc.name in E.STATUS_DECIDES):
         return BY_KIND[kind], exc
-    if (kind := E.hub_status_kind(text)) is not None:
-        return BY_KIND[kind], exc
+    if status is not None or kind is not None:
+        return BY_KIND[status or kind or ""], exc
     if exc is not None and exc.name not in E.NOT_A_CRASH and not exc.name.endswith("Warning"):
         return BY_KIND["python_crash"], exc
     return None, exc

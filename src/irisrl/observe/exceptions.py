@@ -90,12 +90,18 @@ CLASS_KINDS: dict[str, str] = {
     "DistStoreError": "dist_timeout", "DistNetworkError": "dist_timeout",
     "RendezvousTimeoutError": "dist_timeout", "RendezvousConnectionError": "dist_timeout",
     "DistBackendError": "nccl_error", "NcclError": "nccl_error",
+    # A Hub HTTP error whose status is on the next line of its message (hf_raise_for_status puts
+    # "403 Forbidden" / "429 Too Many Requests" after the request id): the status decides when
+    # it is on the line (hub_status_kind runs first), else the transient reading.
+    "HfHubHTTPError": "hf_http_error",
     "ActorDiedError": "ray_actor_died", "RayActorError": "ray_actor_died", "ActorUnavailableError": "ray_actor_died",
     "WorkerCrashedError": "ray_worker_died", "NodeDiedError": "ray_node_dead",
     "OutOfDiskError": "disk_full",
     "EngineDeadError": "engine_dead", "AsyncEngineDeadError": "engine_dead",
     "ConfigCompositionException": "hydra_error", "OverrideParseException": "hydra_error",
 }
+# Generic Hub HTTP errors: the status on the line decides before the class.
+STATUS_DECIDES = frozenset({"HfHubHTTPError"})
 # Ray's own OutOfMemoryError is the memory monitor's kill, not a GPU OOM.
 DOTTED_KINDS: dict[str, str] = {"ray.exceptions.OutOfMemoryError": "ray_oom_kill"}
 # Classes that say nothing by themselves: a line whose only exception is one of these (and no
@@ -104,10 +110,14 @@ NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
 # without its URL.
-HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=")
-HTTP_STATUS = re.compile(r"\b([45]\d\d)(?: Client Error| Server Error|:? (?:Unauthorized|Forbidden|Not Found|"
+# A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes.
+HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|"
+                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces)/")
+# requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
+# Hub's backoff warning "HTTP Error 503 thrown".
+HTTP_STATUS = re.compile(r"\b([45]\d\d)(?: Client Error| Server Error| thrown|:? (?:Unauthorized|Forbidden|Not Found|"
                          r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))")
-REPO_URL = re.compile(r"(?:huggingface\.co|hf\.co)/api/(?:models|datasets|spaces)/[^/\s]+/[^/\s]+(?:/revision/\S+)?/?\.?(?:\s|$)")
+REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s]+/[^/\s'\"]+(?:/revision/[^\s'\"]+)?/?\.?['\"]?(?:\s|$)")
 
 
 def hub_status_kind(text: str) -> str | None:
@@ -182,7 +192,7 @@ ENDED = re.compile(
     r"exited with code -?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
     r"terminate called|Fatal Python error|Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
     r"Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|exitcode\s*:\s*-?[1-9]|"
-    r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|"
+    r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
     r"Training failed:|Error executing job with overrides")
 
 
