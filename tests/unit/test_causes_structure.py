@@ -5,6 +5,10 @@ reconstructions from the libraries' own format strings (cited in causes.py / exc
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from irisrl.observe import causes as C
@@ -182,3 +186,29 @@ def test_structure_enginecore_traceback_before_serving_is_init_failed_after_is_d
     after = _report([stats] + tb)
     assert after["cause_of_death"]["kind"] == "engine_dead"
     assert not after["unrecognized"], "the traceback is one event, named by its final line"
+
+
+GLOG_ONLY = [   # level prefixes with no needle on the line: patterns in the prefilter, not needles
+    "E0213 12:07:20.086000 870572 torch/distributed/elastic/agent/server/api.py:712] worker group lost",
+    "[2025-03-04 19:28:30,014 E 27497 27497] core_worker.cc:113: boom",
+    "[E ProcessGroupGloo.cpp:138] something went away",
+]
+
+
+@pytest.mark.skipif(shutil.which("grep") is None, reason="no grep on PATH")
+def test_structure_grep_and_the_python_scan_let_the_same_lines_through(tmp_path: Path) -> None:
+    lines = [line for line, _ in CASES] + GLOG_ONLY
+    data = ("".join(f"chatter {i}\n{line}\n" for i, line in enumerate(lines))).encode()
+    log = tmp_path / "lines.log"
+    log.write_bytes(data)
+    out = subprocess.run(["grep", "-E", P.GREP_PATTERN, str(log)], capture_output=True,
+                         env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"}, check=True)
+    assert out.stdout.decode().splitlines() == lines
+    assert [data[s:e].decode() for s, e in hit_spans(data)] == lines
+
+
+def test_structure_glog_level_lines_reach_the_safety_net() -> None:
+    analyzer = Analyzer({"num_nodes": 1})
+    analyzer.feed("task-0.attempt-0.log", "".join(line + "\n" for line in GLOG_ONLY).encode())
+    report = analyzer.verdict().to_dict()
+    assert sorted(u["first"]["line"][-8:] for u in report["unrecognized"]) == sorted(g[-8:] for g in GLOG_ONLY)
