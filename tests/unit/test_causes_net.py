@@ -132,3 +132,17 @@ def test_net_health_cli_json_and_text_show_the_entries(tmp_path: Path) -> None:
     assert "<ip>" in entry["signature"] and "<addr>" in entry["signature"]
     text = CliRunner().invoke(cli, ["health", "--log", str(log)])
     assert "error lines no cause names" in text.output and "lost its lease" in text.output
+
+
+def test_net_a_process_ends_on_its_last_error_and_a_named_cause_beats_the_catch_all() -> None:
+    early = "ValueError: tool call returned invalid JSON"        # an agent error the run went past
+    last = "KeyError: 'advantages'"
+    exit_line = "[irisrl] trainer exited with code 1"
+    report = _report({"task-0.attempt-0.log": [early, STEP, last, exit_line]})
+    assert report["cause_of_death"]["kind"] == "python_crash" and report["cause_of_death"]["line"] == last
+    named = _report({"task-0.attempt-0.log": [early, STEP, "RuntimeError: CUDA error: an illegal memory access was "
+                                                           "encountered", exit_line]})
+    assert named["cause_of_death"]["kind"] == "cuda_error"
+    odd_early = "ERROR 12-03 16:00:10 [x.py:1] sandbox pool degraded"
+    unnamed = _report({"task-0.attempt-0.log": [odd_early, STEP, ODD, exit_line]})
+    assert unnamed["verdict"] == "KILL" and "lost its lease" in unnamed["reasons"][0]

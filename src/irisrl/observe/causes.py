@@ -466,11 +466,16 @@ class CauseEvent:
 
 
 def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int) -> None:
-    """Remember a cause line: the first per (kind, rank) with its text, later ones as count/last."""
+    """Remember a cause line: the first per (kind, rank) with its text, later ones as count/last.
+    A python_crash keeps the LATEST line instead: a process ends on its last uncaught exception,
+    and an earlier one it went past (an agent's tool error, a caught-and-logged exception) is not
+    what killed it."""
     for ev in events:
         if ev.kind == kind and ev.rank == rank:
             ev.count += 1
             ev.last_t, ev.last_seq = t, seq
+            if kind == "python_crash":
+                ev.evidence, ev.t, ev.seq = evidence, t, seq
             return
     if len(events) < MAX_CAUSE_KEYS:
         events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq))
@@ -571,11 +576,13 @@ def assess(events: Iterable[CauseEvent], retry: LogPosition | None = None, crash
 
 
 def cause_of_death(findings: Iterable[Finding]) -> Finding | None:
-    """The fatal finding of the lowest tier (root causes before their consequences), earliest first."""
+    """The fatal finding of the lowest tier (root causes before their consequences), a named
+    cause before the catch-all python_crash, earliest first."""
     fatal = [f for f in findings if f.status == "fatal"]
     if not fatal:
         return None
-    return min(fatal, key=lambda f: (f.cause.tier, f.event.t is None, f.event.t or 0.0, f.event.seq))
+    return min(fatal, key=lambda f: (f.cause.tier, f.cause.kind == "python_crash", f.event.t is None,
+                                     f.event.t or 0.0, f.event.seq))
 
 
 def describe(finding: Finding) -> str:

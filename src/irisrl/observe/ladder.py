@@ -19,6 +19,7 @@ from typing import Any, Callable, NamedTuple
 
 from irisrl.observe import causes as C
 from irisrl.observe import unrecognized as U
+from irisrl.observe.task_status import STATUS_TAG
 from irisrl.observe.planinfo import PlanInfo
 from irisrl.observe.state import EngineState, State
 from irisrl.observe.trials import StepCounts, TrialOutcome, per_step
@@ -509,6 +510,10 @@ def _unrecognized(st: State) -> list[dict[str, Any]]:
     for evidence, rank, t, seq in st.tracebacks.values():
         U.record(entries, evidence, rank, t, seq, evidence)
     rows = [(u, U.status(u, st.ended, st.crash, st.finished)) for u in entries]
-    fatal = sorted((r for r in rows if r[1] == "fatal"), key=lambda r: (r[0].t is None, r[0].t or 0.0, r[0].seq))
+    # the error a process ended on is its LAST one before the end: the latest fatal entry first;
+    # a failed task status is the end itself, named only when no error line came before it
+    fatal = sorted((r for r in rows if r[1] == "fatal"),
+                   key=lambda r: (STATUS_TAG not in r[0].line, r[0].last_t is not None, r[0].last_t or 0.0,
+                                  max(r[0].seq, r[0].last_seq)), reverse=True)
     rest = sorted((r for r in rows if r[1] != "fatal"), key=lambda r: (-r[0].count, r[0].seq))
     return [U.to_dict(u, s) for u, s in fatal + rest]

@@ -30,6 +30,8 @@ class Unrecognized:
     t: float | None
     seq: int
     count: int = 1
+    last_t: float | None = None     # the latest occurrence: a process ends on its last error
+    last_seq: int = 0
 
 
 class _Pos(Protocol):
@@ -46,10 +48,11 @@ def record(entries: list[Unrecognized], text: str, rank: str | None, t: float | 
     for u in entries:
         if u.signature == sig:
             u.count += 1
+            u.last_t, u.last_seq = t, seq
             return True
     if len(entries) >= MAX_SIGNATURES:
         return False
-    entries.append(Unrecognized(sig, evidence, rank, t, seq))
+    entries.append(Unrecognized(sig, evidence, rank, t, seq, 1, t, seq))
     return True
 
 
@@ -78,7 +81,7 @@ def status(u: Unrecognized, ended: dict[str, list[Any]], crash: _Pos | None, fin
     """'fatal' when the process ended on it, else 'warning' (also after the run finished)."""
     if finished is not None and _at_or_after(u.t, u.seq, finished.t, finished.seq):
         return "warning"
-    return "fatal" if ended_after(ended, u.rank, u.t, u.seq, crash) else "warning"
+    return "fatal" if ended_after(ended, u.rank, u.last_t, max(u.seq, u.last_seq), crash) else "warning"
 
 
 def to_dict(u: Unrecognized, state: str) -> dict[str, Any]:
