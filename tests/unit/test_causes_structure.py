@@ -115,6 +115,17 @@ CASES = [
     ("-- Process 0 terminated with the following error:", "python_crash"),
     ('bash: line 1:   493 Aborted                 "/usr/bin/python3" "train.py"', "python_crash"),
     ("terminate called after throwing an instance of 'c10::DistBackendError'", "python_crash"),
+    # older / other-runtime shapes of the same families
+    ("RuntimeError: NCCL Error 2: unhandled system error", "nccl_error"),
+    ("write /var/lib/containerd/tmp: no space left on device", "disk_full"),
+    ("OSError: Incorrect path_or_model_id: '/models/x'. Please provide either the path to a local folder or the "
+     "repo_id of a model on the Hub.", "hf_repo_not_found"),
+    ("RuntimeError: Found no NVIDIA driver on your system.", "cuda_error"),
+    ("ValueError: Free memory on device (20.1/79.1 GiB) on startup is less than desired GPU memory utilization "
+     "(0.9, 71.2 GiB).", "engine_init_failed"),
+    ("Out of memory: Killed process 4242 (python) total-vm:123kB, anon-rss:456kB", "pod_oomkilled"),
+    ("zipfile.BadZipFile: File is not a zip file", "checkpoint_corrupt"),
+    ("Your request to access model meta-llama/Llama-2-7b-hf is awaiting a review from the repo authors.", "hf_gated"),
     # anything else that is an exception: python_crash, by its class
     ("KeyError: 'advantages'", "python_crash"),
     ("ray.exceptions.RayTaskError(ZeroDivisionError): ray::Gen.run() (pid=4, ip=10.0.0.2) "
@@ -152,6 +163,17 @@ BENIGN = [
 @pytest.mark.parametrize("line", BENIGN)
 def test_structure_benign_lines_are_no_cause(line: str) -> None:
     assert C.match(P.clean(line.encode()).text) is None
+
+
+def test_structure_a_placement_group_wait_is_a_warning_until_the_run_crashed() -> None:
+    wait = ("2026-12-03 16:00:00,000\tWARNING insufficient_resources_manager.py:163 -- Waiting for creating a placement "
+            "group of specs for 150 seconds. specs=[{'GPU': 1.0}].")
+    analyzer = Analyzer({"num_nodes": 1})
+    analyzer.feed("task-0.attempt-0.log", (wait + "\n").encode())
+    report = analyzer.verdict().to_dict()
+    assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "pg_timeout"
+    analyzer.feed("task-0.attempt-0.log", b"2026-12-03 16:05:00.000 | ERROR | x:y:1 - Training failed: boom\n")
+    assert analyzer.verdict().to_dict()["cause_of_death"]["kind"] == "pg_timeout"
 
 
 def test_structure_wrappers_are_unwrapped_to_the_inner_class() -> None:

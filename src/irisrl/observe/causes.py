@@ -86,12 +86,13 @@ CATALOGUE: tuple[Cause, ...] = (
     # ("{path} is over {N}% full ... Object creation will fail if spilling is required") and
     # ray.exceptions.OutOfDiskError ("Local disk is full").
     Cause("disk_full", "a disk is full (ENOSPC / quota)",
-          ("No space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "Errno 122", "PytorchStreamWriter failed",
+          ("No space left", "no space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "disk quota exceeded", "StorageFull", "Errno 122", "PytorchStreamWriter failed",
            "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep)",
-          families=(r"No space left on device|\[Errno 28\]|\bENOSPC\b|Disk quota exceeded|\[Errno 122\]|\bEDQUOT\b",
+          families=(r"(?i:no space left on device)|\[Errno 28\]|\bENOSPC\b|(?i:disk quota exceeded)|\[Errno 122\]|\bEDQUOT\b|"
+                    r"kind: StorageFull",
                     r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+|"
                     # torch.save's C++ stream on a full disk (device run, torch 2.11: corpus/current)
                     r"basic_ios::clear: iostream error",
@@ -102,12 +103,12 @@ CATALOGUE: tuple[Cause, ...] = (
     # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
     Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
           ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
-           "Invalid token passed", "specific connection error"),
+           "Invalid token passed", "specific connection error", "awaiting a review"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
           "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
           families=(r"Cannot access gated repo|You are trying to access a gated repo|Access to model \S+ is restricted",
-                    r"GatedRepoError|is a gated repository", r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed",
+                    r"GatedRepoError|is a gated repository|awaiting a review from the repo authors", r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed",
                     # transformers 5.25 utils/hub.py: an HfHubHTTPError that is not a missing entry nor a
                     # retried 429/5xx (those end in "We couldn't connect"): a refused token in practice
                     r"There was a specific connection error when trying to load")),
@@ -116,13 +117,15 @@ CATALOGUE: tuple[Cause, ...] = (
     # be in the form"), transformers' "is not a local folder and is not a valid model identifier".
     Cause("hf_repo_not_found", "model repo / revision / local path not found",
           ("Not Found for url", "RepositoryNotFoundError", "RevisionNotFoundError", "not a valid model identifier",
-           "Repo id must", "Invalid rev id", "is not a valid git identifier"),
+           "Repo id must", "Invalid rev id", "is not a valid git identifier", "Incorrect path_or_model_id"),
           (), 4, ROOT,
           "the model path names no repo (typo, private repo without a token, wrong revision) nor a local "
           "directory on that node: fix the model path / revision, or prestage the model on every node",
           families=(r"Repository Not Found for url|Revision Not Found for url|RepositoryNotFoundError|RevisionNotFoundError",
                     r"is not a local folder and is not a valid model identifier|Repo id must (?:be in the form|use alphanumeric)",
-                    r"Invalid rev id|is not a valid git identifier")),
+                    r"Invalid rev id|is not a valid git identifier",
+                    # transformers 5.x: a path that is neither a directory nor a repo id
+                    r"Incorrect path_or_model_id")),
     Cause("hf_incomplete_download", "HF download cut short (consistency check failed)",
           ("Consistency check failed",), (r"Consistency check failed: file should be of size \d+ but has size \d+",),
           4, ROOT,
@@ -137,14 +140,17 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("checkpoint_corrupt", "a weight / checkpoint file cannot be read (corrupt or truncated)",
           ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
-           "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError"),
+           "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
+           "BadZipFile", "not a zip file"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
           families=(r"(?i:header too (?:large|small))|HeaderTooLarge|InvalidHeader(?:Deserialization)?|invalid header length",
                     r"incomplete metadata|MetadataIncompleteBuffer|Error while deserializing header|SafetensorError",
                     r"Weights only load failed|PytorchStreamReader failed|unexpected EOF, expected \d+ more bytes|"
-                    r"file might be corrupted|invalid load key")),
+                    r"file might be corrupted|invalid load key",
+                    # transformers modeling_utils.py load_state_dict; zipfile on a truncated torch zip
+                    r"Unable to load weights from pytorch checkpoint file|BadZipFile|File is not a zip file")),
     Cause("hf_weights_missing", "model weights not found (HF hub or local dir)",
           ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError"),
           (r"does not appear to have (?:a file|files) named", r"Error no file named \S+"), 4, ROOT,
@@ -200,7 +206,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("cuda_error", "CUDA error (device-side assert, illegal memory access, ECC / Xid)",
           ("CUDA error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
            "misaligned address", "CUBLAS_STATUS_", "CUDNN_STATUS_", "cuDNN error", "Xid", "ECC error",
-           "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure"),
+           "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure",
+           "DeferredCudaCallError", "NVIDIA driver", "No CUDA GPUs", "CUDA driver initialization", "device handle for GPU"),
           (), 8, ROOT,
           "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
           "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
@@ -210,7 +217,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"illegal instruction was encountered|unspecified launch failure",
                     r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
                     r"NVRM: Xid|\bXid \(?PCI|(?i:uncorrectable ECC error)|ECC error (?:encountered|detected)|fallen off the bus|"
-                    r"no CUDA-capable device is detected|AcceleratorError",
+                    r"no CUDA-capable device is detected|AcceleratorError|DeferredCudaCallError|Found no NVIDIA driver|"
+                    r"No CUDA GPUs are available|CUDA driver initialization failed|Unable to determine the device handle for GPU",
                     r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
                     # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
                     r"Cuda failure (?:\d+ )?'(?!out of memory)")),
@@ -224,7 +232,8 @@ CATALOGUE: tuple[Cause, ...] = (
           "more memory per node, lower concurrent trials / data workers; RAY_memory_usage_threshold only moves the line"),
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
-           "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit"),
+           "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
+           "desired GPU memory utilization", "WorkerProc failed"),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
@@ -236,7 +245,7 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(r"larger than the available KV cache memory|Engine process failed to start",
                     # vLLM 0.7 core.py run_engine_core logs "EngineCore hit an exception: <traceback>"
                     # for a failure at start and while serving: the analyzer picks by serving state.
-                    r"EngineCore hit an exception")),
+                    r"EngineCore hit an exception|is less than desired GPU memory utilization|WorkerProc failed to start")),
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED "),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
@@ -246,15 +255,16 @@ CATALOGUE: tuple[Cause, ...] = (
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
-          ("Failed to create placement group", "Waiting for creating a placement group"),
+          ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
           "'Started a local Ray instance' line before it means the driver did not join the cluster",
           # Ray's own wait warning (python/ray/util/placement_group.py callers, e.g. Ray Train's
           # backend executor): "Waiting for creating a placement group of specs for N seconds".
-          families=(r"Waiting for creating a placement group of specs for \d+ seconds",),
-          soft=r"Waiting for creating a placement group"),
+          families=(r"Waiting for creating a placement group of specs for \d+ seconds|"
+                    r"resource request cannot be scheduled right now",),
+          soft=r"Waiting for creating a placement group|cannot be scheduled right now"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance",), (r"Started a local Ray instance",), 3, ROOT,
           "the trainer did not join the gang's Ray cluster (RAY_ADDRESS unset or ray.init() without an "
@@ -279,7 +289,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"gloo.*Timed out waiting \d+ms for (?:recv|send) operation|Timed out waiting \d+ms for (?:recv|send)",
                     r"The client socket has failed to connect to")),
     Cause("nccl_error", "NCCL error",
-          ("NCCL error", "nccl", "NCCL WARN"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
+          ("NCCL error", "nccl", "NCCL WARN", "NCCL Error"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
           (r"NCCL error in: \S+", r"NCCL error: (?:unhandled|internal|remote|invalid)",
            r"\bnccl(?:System|Internal|UnhandledCuda|Remote|InvalidUsage)Error\b"), 8, ROOT,
           "NCCL could not reach a peer: check the network between nodes (NCCL_SOCKET_IFNAME, IB devices) and "
@@ -297,7 +307,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # src/proxy.cc and src/misc/socket.cc: the proxy / service thread losing its peer
                     r"NCCL WARN .*(?:Failed to execute operation|Could not receive|Could not connect|"
                     r"wrong type \d+ != \d+|socketFinalizeAccept|socketStartConnect|Connect to \S+ failed)",
-                    r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError")),
+                    r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|NCCL Error \d+: ")),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered"),
           (r"EngineDeadError: EngineCore encountered an issue",
@@ -354,7 +364,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
           ("OOMKilled", "Exit Code:", "exit_code=137", "exit code 137", "out of memory: Killed process",
-           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed"),
+           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
           "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 = SIGKILL",
@@ -362,28 +372,30 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
                     r"line \d+:\s+\d+ Killed\b|^Killed$",
-                    r"(?i:out of memory): Killed process \d+|oom-kill:")),
+                    r"(?i:out of memory): Killed process \d+|oom-kill:|Killed process \d+ \(.*\) total-vm|Exited \(137\)|"
+                    r"\bOOM[- ]killed\b")),
     # Kubernetes image pull failures (kubelet events "Failed to pull image", "Back-off pulling image",
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
     Cause("image_pull", "the container image could not be pulled",
           ("ErrImagePull", "ImagePullBackOff", "Back-off pulling image", "Failed to pull image", "manifest unknown",
-           "pull access denied", "InvalidImageName", "ErrImageNeverPull"),
+           "pull access denied", "InvalidImageName", "ErrImageNeverPull", "failed to pull and unpack"),
           (), 1, ROOT,
           "the image reference is wrong or not readable from the cluster: check the image name and digest "
           "(`irisrl validate`), the registry credentials (imagePullSecrets) and that the tag was pushed",
           families=(r"ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|Back-off pulling image|"
-                    r"Failed to pull image|manifest unknown|pull access denied",)),
+                    r"Failed to pull image|manifest unknown|pull access denied|failed to pull and unpack image",)),
     # Kubernetes eviction ("The node was low on resource: memory", reason Evicted) and preemption;
     # Iris task states PREEMPTED / EVICTED (observe/task_status.py).
     Cause("evicted", "the pod was evicted or preempted",
-          ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED"),
+          ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption"),
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
           "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
           # Not vLLM's scheduler preempting a sequence ("Sequence group N is preempted by
           # PreemptionMode.RECOMPUTE"): only a pod / task / node being evicted or preempted.
           families=(r"The node was low on resource|\bEvicted\b|state=(?:PREEMPTED|EVICTED)\b|[Pp]reempted by (?!PreemptionMode)|"
-                    r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b",)),
+                    r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b|"
+                    r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)",)),
     # The catch-all for a process that died on something no cause above names: the interpreter's
     # own ("Fatal Python error"), libstdc++'s "terminate called after throwing", a signal; and
     # any uncaught exception by its class (observe/exceptions.py), which is fatal once that

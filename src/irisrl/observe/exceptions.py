@@ -83,7 +83,7 @@ CLASS_KINDS: dict[str, str] = {
     "DisabledRepoError": "hf_repo_not_found", "HFValidationError": "hf_repo_not_found",
     "EntryNotFoundError": "hf_weights_missing", "RemoteEntryNotFoundError": "hf_weights_missing",
     "LocalEntryNotFoundError": "hf_http_error", "OfflineModeIsEnabled": "hf_http_error",
-    "SafetensorError": "checkpoint_corrupt", "SafetensorsParsingError": "checkpoint_corrupt",
+    "SafetensorError": "checkpoint_corrupt", "SafetensorsParsingError": "checkpoint_corrupt", "BadZipFile": "checkpoint_corrupt",
     "UnpicklingError": "checkpoint_corrupt",
     "OutOfMemoryError": "cuda_oom",            # torch; Ray's is caught by its message first
     "AcceleratorError": "cuda_error", "CudaError": "cuda_error", "CUDAError": "cuda_error",
