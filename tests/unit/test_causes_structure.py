@@ -165,6 +165,15 @@ def test_structure_benign_lines_are_no_cause(line: str) -> None:
     assert C.match(P.clean(line.encode()).text) is None
 
 
+def test_structure_c10d_connect_retry_warnings_are_not_a_kill() -> None:
+    line = ("[W1203 16:00:00.123 socket.cpp:663] [c10d] The client socket has failed to connect to [node-0]:29500 "
+            "(errno: 99 - Cannot assign requested address).")
+    analyzer = Analyzer({"num_nodes": 1})
+    analyzer.feed("task-1.attempt-0.log", (line + "\n").encode())
+    report = analyzer.verdict().to_dict()
+    assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "dist_timeout"
+
+
 def test_structure_a_placement_group_wait_is_a_warning_until_the_run_crashed() -> None:
     wait = ("2026-12-03 16:00:00,000\tWARNING insufficient_resources_manager.py:163 -- Waiting for creating a placement "
             "group of specs for 150 seconds. specs=[{'GPU': 1.0}].")

@@ -287,7 +287,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Timed out initializing process group in store based barrier|RendezvousTimeoutError|"
                     r"Timed out waiting for (?:the )?rendezvous",
                     r"gloo.*Timed out waiting \d+ms for (?:recv|send) operation|Timed out waiting \d+ms for (?:recv|send)",
-                    r"The client socket has failed to connect to")),
+                    r"The client socket has failed to connect to"),
+          # torch's c10d client retries its connect while the master comes up, with a [W ...] line
+          # per attempt: a wait, fatal only once the run crashed
+          soft=r"\[W[^\]]*\].*The client socket has failed to connect to"),
     Cause("nccl_error", "NCCL error",
           ("NCCL error", "nccl", "NCCL WARN", "NCCL Error"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
           (r"NCCL error in: \S+", r"NCCL error: (?:unhandled|internal|remote|invalid)",
