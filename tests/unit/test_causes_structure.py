@@ -192,6 +192,9 @@ def test_structure_wrappers_are_unwrapped_to_the_inner_class() -> None:
     assert chained is not None and chained.name == "ValueError" and chained.message == "bad shape"
     assert E.parse("see https://example.com/FooError: nothing") is None
     assert E.parse("UserWarning: deprecated") is None
+    assert E.parse("will retry on ReadTimeoutError") is None          # a name mentioned, not raised
+    alone = E.parse("torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError")
+    assert alone is not None and alone.name == "RendezvousTimeoutError"
 
 
 def test_structure_signature_masks_numbers_ids_paths_and_addresses() -> None:

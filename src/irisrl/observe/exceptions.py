@@ -53,10 +53,12 @@ def _short(dotted: str) -> str:
 def parse(text: str) -> Exc | None:
     """The exception a cleaned line states, innermost class first; None if it states none.
     `Training failed: RuntimeError: x` and `ERROR ... ValueError: x` are read past their head;
-    the LAST class on the line that carries a message is the innermost one (chained re-raises
-    print `Outer: Inner: message`), except a Ray wrapper, which names its cause in parentheses."""
+    from the first class with a message, inward while the message starts with another class
+    (chained re-raises print `Outer: Inner: message`); a Ray wrapper names its cause in
+    parentheses. A class with no message counts only alone on its line (`KeyboardInterrupt`),
+    not a name mentioned at the end of a sentence ("will retry on ReadTimeoutError")."""
     found = None
-    m = EXC.search(text)
+    m = next((c for c in EXC.finditer(text) if c.group(3) is not None or not text[:c.start()].strip()), None)
     while m is not None:
         found = m
         if m.group(2) or m.group(3) is None:   # RayTaskError(Inner) names its cause; no message
