@@ -11,7 +11,7 @@
    full pass; then truncates the file back so the next run reuses it.
 4. The watchdog's cost per poll (`Analyzer.feed` on the bytes one poll pulls, then `verdict`,
    in process, the path `watch --watchdog` takes): as it runs (grep on a pipe for large
-   blocks), forced onto the bytes.find passes with every needle (ladder + the cause
+   blocks), forced onto the bytes.find passes with the scan needles (ladder + the cause
    catalogue, observe/causes.py), and with the ladder's needles alone, side by side.
 5. The paths without grep on the file: the same log gzipped, and IRISRL_HEALTH_NO_GREP=1.
 """
@@ -26,10 +26,33 @@ import sys
 import time
 from pathlib import Path
 
-from irisrl.observe.patterns import GREP_PATTERN
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))   # synthetic logs: test code
 from synth import LogBuilder, bring_up, serving, trainer_up  # noqa: E402
 
+# The yardstick (issue 15 item 5): the ladder's needles AS THEY WERE before the safety net
+# (main 77c317b, patterns.GREP_PATTERN then), pinned as a literal so that widening the prefilter
+# (observe/patterns.py NET_NEEDLES, GLOG_B) cannot move the baseline it is measured against.
+YARDSTICK_PATTERN = (
+    'generation\\ throughput|MarinSkyRL\\ now\\ at|Staging\\ train_data|Ray\\ nodes\\ alive|'
+    'transient\\ HF\\ weight|load_pretrained_with_retry|ROUTED_EXPERTS|routed\\-experts|'
+    'training\\ from|Concurrent\\ trials|RolloutCoordinator|WANDB_MIRROR|Step\\ |Training\\ failed|'
+    'Error\\ executing\\ job|exited\\ with\\ code|PLACEMENT_FAILED|ERROR\\ rank|'
+    "Failed\\ to\\ create\\ sandbox|resource\\ limit\\ reached|ed:\\ '|Training\\ complete|"
+    'Training\\ finished|Finished\\ training|norm_topk_prob|R3\\ router\\ capture|'
+    'Could\\ not\\ override|is\\ not\\ in\\ struct|Error\\ merging\\ override|'
+    'Could\\ not\\ append\\ to\\ config|Consistency\\ check\\ failed|does\\ not\\ appear\\ to\\ have|'
+    'Error\\ no\\ file\\ named|Server\\ Error|Too\\ Many\\ Requests|Max\\ retries\\ exceeded|'
+    'out\\ of\\ memory|low\\ on\\ memory|memory\\ usage\\ threshold|'
+    'killed\\ due\\ to\\ memory\\ pressure|System\\ memory\\ low|'
+    'Engine\\ core\\ initialization\\ failed|EngineCore\\ failed\\ to\\ start|'
+    'memory\\ for\\ the\\ cache\\ blocks|stored\\ in\\ KV\\ cache|'
+    'No\\ available\\ node\\ types\\ can\\ fulfill|PLACEMENT_FAILED\\ |'
+    'Failed\\ to\\ create\\ placement\\ group|Started\\ a\\ local\\ Ray\\ instance|NCCL\\ error|nccl|'
+    'EngineDeadError|Background\\ loop|is\\ already\\ dead|marked\\ dead\\ because|'
+    'mistakenly\\ been\\ marked|worker\\ died\\ or\\ was\\ killed|ActorDiedError|RayActorError|'
+    'The\\ actor\\ died\\ unexpectedly|The\\ actor\\ is\\ dead\\ because|'
+    'collective\\ operation\\ timeout|NCCL\\ communicator\\ was\\ aborted|Timeout\\ at\\ NCCL\\ work'
+)
 SEED = 20261202
 ROOT = Path(__file__).resolve().parents[1]
 IRISRL = [sys.executable, "-m", "irisrl"]
@@ -137,20 +160,21 @@ def watchdog_poll_cost(path: Path, repeat: int = 5) -> dict[str, float]:
     """Wall and CPU ms (children included: grep) of one watchdog poll over the log's last
     bytes, feed + verdict, best of `repeat`: `auto` is what the watchdog does (grep on a pipe
     for blocks >= GREP_MIN_BYTES, bytes.find passes below), `find` forces the find passes with
-    every needle, `ladder` with the ladder's needles alone (before the cause catalogue)."""
+    the scan needles (patterns.SCAN_NEEDLES), `ladder` with the ladder's needles alone (before the cause catalogue)."""
     from irisrl.observe import analyzer as A
     from irisrl.observe import patterns as P
 
     size = path.stat().st_size
     out: dict[str, float] = {}
-    modes = {"auto": (A.GREP_MIN_BYTES, P.NEEDLES), "find": (1 << 62, P.NEEDLES), "ladder": (1 << 62, P.LADDER_NEEDLES)}
+    modes = {"auto": (A.GREP_MIN_BYTES, P.SCAN_NEEDLES), "find": (1 << 62, P.SCAN_NEEDLES),
+             "ladder": (1 << 62, P.LADDER_NEEDLES)}
     try:
         for n in POLL_BYTES:
             with open(path, "rb") as fh:
                 fh.seek(max(0, size - n))
                 block = fh.read()
             for label, (grep_min, needles) in modes.items():
-                A.GREP_MIN_BYTES, A.hit_spans.__defaults__ = grep_min, (needles,)
+                A.GREP_MIN_BYTES, A.hit_spans.__defaults__ = grep_min, (needles, None)
                 wall = cpu = float("inf")
                 for _ in range(repeat):
                     c0, p0, w0 = _children_cpu(), time.process_time(), time.perf_counter()
@@ -162,8 +186,8 @@ def watchdog_poll_cost(path: Path, repeat: int = 5) -> dict[str, float]:
                 out[f"poll_{n >> 10}KiB_{label}_ms"] = round(1000 * wall, 1)
                 out[f"poll_{n >> 10}KiB_{label}_cpu_ms"] = round(1000 * cpu, 1)
     finally:
-        A.GREP_MIN_BYTES, A.hit_spans.__defaults__ = modes["auto"]
-    out["needles_all"], out["needles_ladder"] = len(P.NEEDLES), len(P.LADDER_NEEDLES)
+        A.GREP_MIN_BYTES, A.hit_spans.__defaults__ = modes["auto"][0], (modes["auto"][1], None)
+    out["needles_all"], out["needles_scan"], out["needles_ladder"] = len(P.NEEDLES), len(P.SCAN_NEEDLES), len(P.LADDER_NEEDLES)
     return out
 
 
@@ -207,7 +231,7 @@ def main() -> None:
     grep_env = dict(os.environ, LC_ALL="C")
     results: dict[str, list] = {"grep": [], "health": []}
     for _ in range(args.repeat):
-        results["grep"].append(timed(["grep", "-cE", GREP_PATTERN, str(path)], grep_env))
+        results["grep"].append(timed(["grep", "-cE", YARDSTICK_PATTERN, str(path)], grep_env))
         results["health"].append(timed(IRISRL + ["health", "--log", str(path), "--json"]))
     state = path.with_suffix(".state")
     state.unlink(missing_ok=True)

@@ -23,7 +23,12 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from irisrl.observe import causes as C
+from irisrl.observe import exceptions as E
 from irisrl.observe import patterns as P
+from irisrl.observe import task_status as TS
+from irisrl.observe import unrecognized as U
+from irisrl.observe.exceptions import Exc
+from irisrl.observe.task_status import parse_status
 from irisrl.observe.ladder import HealthReport, LadderConfig, evaluate
 from irisrl.observe.planinfo import plan_info
 from irisrl.observe.state import EngineState, Event, SourceState, State
@@ -37,8 +42,11 @@ MAX_STEP_TIMES = 512       # step -> first-seen time kept for the stall check
 GREP_MIN_BYTES = 256 << 10 # fed blocks this large go through grep (below it, its start-up dominates)
 
 
-def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES) -> list[tuple[int, int]]:
-    """(start, end) of every line of `buf` (complete lines) that contains a needle, in order."""
+def hit_spans(buf: bytes, needles: Iterable[bytes] = P.SCAN_NEEDLES, glog: bool | None = None) -> list[tuple[int, int]]:
+    """(start, end) of every line of `buf` (complete lines) that contains a needle or, with
+    the health needles (`glog` None), a glog E/F level prefix (patterns.GLOG_B, as in grep's
+    pattern), in order."""
+    glog = needles is P.SCAN_NEEDLES if glog is None else glog
     spans: dict[int, int] = {}
     find, rfind = buf.find, buf.rfind
     for needle in needles:
@@ -50,6 +58,16 @@ def hit_spans(buf: bytes, needles: Iterable[bytes] = P.NEEDLES) -> list[tuple[in
                 end = len(buf)
             spans[start] = end
             i = find(needle, end)
+    if glog:
+        search = P.GLOG_B.search
+        for needle in P.GLOG_FIND:
+            i = find(needle)
+            while i != -1:
+                if search(buf, max(0, i - 4), i + 20):
+                    start = rfind(b"\n", 0, i) + 1
+                    end = find(b"\n", i)
+                    spans[start] = end = len(buf) if end == -1 else end
+                i = find(needle, i + 1)
     return sorted(spans.items())
 
 
@@ -135,8 +153,12 @@ class Analyzer:
             t = src.stream_t.get(line.stream)   # never a time from another task's line
         st.seq += 1
         st.hit_lines += 1
-        if (cause := C.match(text)) is not None:
+        cause, exc = C.classify(text)
+        if cause is None and line.actor and line.actor.startswith("EngineCore") and U.TRACEBACK_HEAD in text:
+            cause = C.BY_KIND["python_crash"]    # an engine core's traceback: one event, kind by serving state
+        if cause is not None:
             self._cause(name, line, cause, t)
+        self._net(name, line, cause, exc, t)
         if "generation throughput" in text:
             self._stats(name, line, t)
         else:
@@ -147,10 +169,36 @@ class Analyzer:
         combined file's prefix or the per-task source name, so both layouts agree."""
         st, text = self.state, line.text
         rank = line.rank if line.rank is not None else P.source_rank(name)
+        if (cause.kind == "python_crash" and (line.actor or "").startswith("EngineCore")) or \
+                "EngineCore hit an exception" in text:
+            # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
+            # engine failing to start before the first stats line, the engine dying after it.
+            cause = C.BY_KIND["engine_init_failed" if st.first_generating is None else "engine_dead"]
         C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq)
         if cause.kind == "hf_weights_missing":       # rung 4 reads it as well
             st.missing_count += 1
             st.missing_weights = self._event(text, t)   # latest
+
+    def _net(self, name: str, line: P.Line, cause: C.Cause | None, exc: Exc | None, t: float | None) -> None:
+        """The safety net (observe/unrecognized.py): end-of-process evidence per rank, a
+        Traceback held until its final line, and every error-level line no cause names."""
+        st, text = self.state, line.text
+        rank = line.rank if line.rank is not None else P.source_rank(name)
+        status = parse_status(text) if TS.STATUS_TAG in text else None
+        if (status is not None and status.ended_badly) or E.ends_process(text):
+            st.ended[U.rank_key(rank)] = [t, st.seq]
+        stream = f"{name}|{line.stream}|{line.actor or ''}"
+        if exc is not None or cause is not None:
+            st.tracebacks.pop(stream, None)       # the traceback's final line: one event
+        if cause is not None or (status is not None and not status.ended_badly):
+            return
+        if U.TRACEBACK_HEAD in text:
+            if stream not in st.tracebacks and len(st.tracebacks) < U.MAX_SIGNATURES:
+                st.tracebacks[stream] = [text[:EVIDENCE_RAW], rank, t, st.seq]
+            return
+        if status is not None or E.is_error_line(text, exc):
+            if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW]):
+                st.unrecognized_dropped += 1
 
     def _event(self, text: str, t: float | None) -> Event:
         # Raw and bounded here; evidence is cleaned and redacted when reported or saved.

@@ -19,13 +19,16 @@ Verdict semantics:
 - `multinode_only`: a driver that started its own Ray is fatal only when the gang has > 1 node.
 - The cause of death is the fatal finding of the lowest `tier` (1 = root cause such as an OOM,
   2 = a consequence such as an NCCL timeout on the ranks that waited for it), earliest first.
-This module is a leaf (stdlib only): patterns.py and ladder.py import it."""
+This module imports only observe/exceptions.py and observe/unrecognized.py (stdlib only): patterns.py and ladder.py import it."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple, Protocol
+
+from irisrl.observe import exceptions as E
+from irisrl.observe import unrecognized as U
 
 ROOT, CONSEQUENCE = 1, 2
 HF_RETRY_PATTERN = (r"transient HF weight-index/safetensors fetch error .*retrying|"
@@ -50,6 +53,10 @@ class Cause:
     exclude: str | None = None      # a line matching this is not the cause (a benign look-alike)
     derived: bool = False           # assessed from other findings, no line pattern of its own
     marker: bool = False            # not a failure: a line that clears others (never reported)
+    # Library-family stems read from the libraries' own raise / log sites (cited next to each
+    # cause; tests/unit/test_causes_families.py), searched like `patterns`.
+    families: tuple[str, ...] = ()
+    soft: str | None = None         # a line matching this is a wait, not a failure: fatal only once the run crashed
 
     @property
     def verdict(self) -> str:
@@ -73,39 +80,148 @@ CATALOGUE: tuple[Cause, ...] = (
           7, ROOT,
           "a key SkyRL's config does not have needs `+key=value` (add) or `++key=value` (force); check the "
           "spelling against skyrl_train/config; `irisrl launch --dry-run` shows every Hydra argument irisrl passes"),
+    # ENOSPC in any wrapper (OSError [Errno 28], RayTaskError(OSError), a failed torch.save):
+    # torch caffe2/serialize/inline_container.cc (PytorchStreamWriter "failed writing file",
+    # "file write failed", "unexpected pos N vs M"), Ray src/ray/common/file_system_monitor.cc
+    # ("{path} is over {N}% full ... Object creation will fail if spilling is required") and
+    # ray.exceptions.OutOfDiskError ("Local disk is full").
+    Cause("disk_full", "a disk is full (ENOSPC / quota)",
+          ("No space left", "no space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "disk quota exceeded", "StorageFull", "Errno 122", "PytorchStreamWriter failed",
+           "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full"),
+          (), 8, ROOT,
+          "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
+          "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep)",
+          families=(r"(?i:no space left on device)|\[Errno 28\]|\bENOSPC\b|(?i:disk quota exceeded)|\[Errno 122\]|\bEDQUOT\b|"
+                    r"kind: StorageFull",
+                    r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+|"
+                    # torch.save's C++ stream on a full disk (device run, torch 2.11: corpus/current)
+                    r"basic_ios::clear: iostream error",
+                    r"is over \d+(?:\.\d+)?% full|OutOfDiskError|Local disk is full")),
+    # huggingface_hub 2.4.0 utils/_http.py hf_raise_for_status ("Cannot access gated repo for url",
+    # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
+    # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any
+    # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
+    Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
+          ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
+           "Invalid token passed", "specific connection error", "awaiting a review"),
+          (), 4, ROOT,
+          "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
+          "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
+          families=(r"Cannot access gated repo|You are trying to access a gated repo|Access to model \S+ is restricted",
+                    r"GatedRepoError|is a gated repository|awaiting a review from the repo authors", r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed",
+                    # transformers 5.25 utils/hub.py: an HfHubHTTPError that is not a missing entry nor a
+                    # retried 429/5xx (those end in "We couldn't connect"): a refused token in practice
+                    r"There was a specific connection error when trying to load")),
+    # huggingface_hub errors.py RepositoryNotFoundError / RevisionNotFoundError (hf_raise_for_status:
+    # "Repository Not Found for url", "Revision Not Found for url"), HFValidationError ("Repo id must
+    # be in the form"), transformers' "is not a local folder and is not a valid model identifier".
+    Cause("hf_repo_not_found", "model repo / revision / local path not found",
+          ("Not Found for url", "RepositoryNotFoundError", "RevisionNotFoundError", "not a valid model identifier",
+           "Repo id must", "Invalid rev id", "is not a valid git identifier", "Incorrect path_or_model_id"),
+          (), 4, ROOT,
+          "the model path names no repo (typo, private repo without a token, wrong revision) nor a local "
+          "directory on that node: fix the model path / revision, or prestage the model on every node",
+          families=(r"Repository Not Found for url|Revision Not Found for url|RepositoryNotFoundError|RevisionNotFoundError",
+                    r"is not a local folder and is not a valid model identifier|Repo id must (?:be in the form|use alphanumeric)",
+                    r"Invalid rev id|is not a valid git identifier",
+                    # transformers 5.x: a path that is neither a directory nor a repo id
+                    r"Incorrect path_or_model_id")),
     Cause("hf_incomplete_download", "HF download cut short (consistency check failed)",
           ("Consistency check failed",), (r"Consistency check failed: file should be of size \d+ but has size \d+",),
           4, ROOT,
           "a weight file arrived truncated: remove the partial blob from the HF cache and download again "
           "(force_download); durable: prestage the model on every node (--prestage-model) and load offline",
           cleared_by_retry=True, exclude=RETRY_EXCLUDE),
+    # safetensors 0.8.0 (_safetensors_rust strings: "header too large", "header too small",
+    # "invalid header length", "incomplete metadata, file not fully covered"; 0.4: HeaderTooLarge,
+    # InvalidHeaderDeserialization, MetadataIncompleteBuffer), torch/serialization.py
+    # ("Weights only load failed", "PytorchStreamReader failed reading zip archive: failed finding
+    # central directory", "unexpected EOF, expected N more bytes. The file might be corrupted.").
+    Cause("checkpoint_corrupt", "a weight / checkpoint file cannot be read (corrupt or truncated)",
+          ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
+           "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
+           "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
+           "BadZipFile", "not a zip file"),
+          (), 4, ROOT,
+          "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
+          "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
+          families=(r"(?i:header too (?:large|small))|HeaderTooLarge|InvalidHeader(?:Deserialization)?|invalid header length",
+                    r"incomplete metadata|MetadataIncompleteBuffer|Error while deserializing header|SafetensorError",
+                    r"Weights only load failed|PytorchStreamReader failed|unexpected EOF, expected \d+ more bytes|"
+                    r"file might be corrupted|invalid load key",
+                    # transformers modeling_utils.py load_state_dict; zipfile on a truncated torch zip
+                    r"Unable to load weights from pytorch checkpoint file|BadZipFile|File is not a zip file")),
     Cause("hf_weights_missing", "model weights not found (HF hub or local dir)",
-          ("does not appear to have", "Error no file named"),
+          ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError"),
           (r"does not appear to have (?:a file|files) named", r"Error no file named \S+"), 4, ROOT,
           "transient at scale when many ranks resolve sharded weights online: keep the retry wrapper "
           "(MarinSkyRL 0b2b05b) and --max-retries 1, or prestage the model on every node (--prestage-model); "
           "if the repo or directory really lacks these files, fix the model path",
-          cleared_by_retry=True, exclude=RETRY_EXCLUDE),
+          cleared_by_retry=True, exclude=RETRY_EXCLUDE,
+          # huggingface_hub hf_raise_for_status ("Entry Not Found for url"), errors.py
+          # EntryNotFoundError / RemoteEntryNotFoundError (utils._errors in 0.x).
+          families=(r"Entry Not Found for url|(?<!Local)EntryNotFoundError",)),
     Cause("stale_image_crash", "missing model.safetensors with no retry, then a crash (stale image)",
           (), (), 4, ROOT,
           "the image predates the HF retry wrapper (MarinSkyRL 0b2b05b): pass --skyrl-ref with the fix or "
           "bump the image digest, and launch with --max-retries 1 (runbook section 8, rung 4)",
           derived=True),
     Cause("hf_http_error", "HF Hub HTTP error (5xx, 429, connection cut)",
-          ("Server Error", "Too Many Requests", "Max retries exceeded"),
+          ("Server Error", "Too Many Requests", "Max retries exceeded", "couldn't connect to", "LocalEntryNotFoundError",
+           "OfflineModeIsEnabled", "huggingface.co", "thrown while requesting"),
           (r"\b5\d\d Server Error: [^\n]*(?i:for url): \S*(?:huggingface\.co|hf\.co)",
            r"\b429 Client Error: Too Many Requests (?i:for url): \S*(?:huggingface\.co|hf\.co)",
            r"host='(?:huggingface\.co|hf\.co|cdn-lfs[\w.-]*)', port=\d+\): Max retries exceeded"),
           4, ROOT,
           "the HF Hub failed a request: transient; keep the retry wrapper and --max-retries 1; durable: "
           "prestage the model on every node (--prestage-model) with HF_HUB_OFFLINE=1, or raise HF_HUB_DOWNLOAD_TIMEOUT",
-          cleared_by_retry=True, exclude=RETRY_EXCLUDE),
+          cleared_by_retry=True, exclude=RETRY_EXCLUDE,
+          # transformers utils/hub.py ("We couldn't connect to 'https://huggingface.co' to load"),
+          # huggingface_hub LocalEntryNotFoundError / OfflineModeIsEnabled, urllib3/httpx timeouts to the Hub.
+          # huggingface_hub 2.4.0 utils/_http.py http_backoff ("HTTP Error {status} thrown while requesting
+          # {method} {url}", "'{err}' thrown while requesting ..."): the retries of 429/5xx/connection
+          # errors; transformers 5.25 utils/hub.py "We couldn't connect to '{ENDPOINT}'" (any endpoint:
+          # HF_ENDPOINT may be a mirror).
+          families=(r"couldn't connect to '[^']+' to load|LocalEntryNotFoundError|OfflineModeIsEnabled|"
+                    r"HTTP Error (?:429|5\d\d) thrown while requesting|' thrown while requesting (?:HEAD|GET|POST)|"
+                    r"(?:ReadTimeout|ConnectTimeout|ConnectError|ConnectionError|Read timed out|timed out)[^\n]*"
+                    r"(?:huggingface\.co|hf\.co)",)),
     Cause("cuda_oom", "CUDA out of memory",
-          ("out of memory",),
+          ("out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED",
+           "Tried to allocate"),
           (r"CUDA out of memory\. Tried to allocate", r"OutOfMemoryError: CUDA out of memory"), 8, ROOT,
           "a GPU ran out of memory: lower the micro batch sizes or max_model_len, or generator.gpu_memory_utilization "
           "when vLLM shares the GPUs (colocate_all); gradient checkpointing / FSDP cpu_offload free more; "
-          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True only helps fragmentation"),
+          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True only helps fragmentation",
+          # c10/cuda/CUDAException.h C10_CUDA_CHECK ("CUDA error: out of memory"), the driver API's
+          # CUDA_ERROR_OUT_OF_MEMORY, NCCL's CUDACHECK WARN ("Cuda failure 2 'out of memory'"), cuBLAS.
+          families=(r"CUDA error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
+                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|CUDA out of memory",
+                    # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
+                    r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;")),
+    # c10/cuda/CUDAException.h / c10/util/Exception.h ("CUDA error: <cudaGetErrorString>", e.g.
+    # "device-side assert triggered", "an illegal memory access was encountered", "misaligned
+    # address"), torch.AcceleratorError (torch >= 2.8), cuBLAS/cuDNN status codes, the kernel's
+    # NVRM Xid lines and ECC errors, "no CUDA-capable device is detected".
+    Cause("cuda_error", "CUDA error (device-side assert, illegal memory access, ECC / Xid)",
+          ("CUDA error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
+           "misaligned address", "CUBLAS_STATUS_", "CUDNN_STATUS_", "cuDNN error", "Xid", "ECC error",
+           "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure",
+           "DeferredCudaCallError", "NVIDIA driver", "No CUDA GPUs", "CUDA driver initialization", "device handle for GPU"),
+          (), 8, ROOT,
+          "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
+          "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
+          "lines mean a bad GPU: drain that node",
+          families=(r"CUDA error: (?!out of memory)\w|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|cudaError(?!MemoryAllocation)[A-Z]\w+",
+                    r"device-side assert triggered|illegal memory access|illegal address|misaligned address|"
+                    r"illegal instruction was encountered|unspecified launch failure",
+                    r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
+                    r"NVRM: Xid|\bXid \(?PCI|(?i:uncorrectable ECC error)|ECC error (?:encountered|detected)|fallen off the bus|"
+                    r"no CUDA-capable device is detected|AcceleratorError|DeferredCudaCallError|Found no NVIDIA driver|"
+                    r"No CUDA GPUs are available|CUDA driver initialization failed|Unable to determine the device handle for GPU",
+                    r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
+                    # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
+                    r"Cuda failure (?:\d+ )?'(?!out of memory)")),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
           ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low"),
           (r"Task was killed due to the node running low on memory",
@@ -116,13 +232,20 @@ CATALOGUE: tuple[Cause, ...] = (
           "more memory per node, lower concurrent trials / data workers; RAY_memory_usage_threshold only moves the line"),
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
-           "stored in KV cache"),
+           "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
+           "desired GPU memory utilization", "WorkerProc failed"),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
           "vLLM could not build an engine, usually KV-cache memory: raise generator.gpu_memory_utilization or lower "
           "max_model_len / max_num_seqs (with colocate_all the policy shares the GPU); the EngineCore traceback "
-          "above names the root cause"),
+          "above names the root cause",
+          # vLLM v1 core.py / kv_cache_utils.py ("... is needed, which is larger than the available KV
+          # cache memory"), v0 ("Engine process failed to start").
+          families=(r"larger than the available KV cache memory|Engine process failed to start",
+                    # vLLM 0.7 core.py run_engine_core logs "EngineCore hit an exception: <traceback>"
+                    # for a failure at start and while serving: the analyzer picks by serving state.
+                    r"EngineCore hit an exception|is less than desired GPU memory utilization|WorkerProc failed to start")),
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED "),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
@@ -132,36 +255,82 @@ CATALOGUE: tuple[Cause, ...] = (
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
-          ("Failed to create placement group",),
+          ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
-          "'Started a local Ray instance' line before it means the driver did not join the cluster"),
+          "'Started a local Ray instance' line before it means the driver did not join the cluster",
+          # Ray's own wait warning (python/ray/util/placement_group.py callers, e.g. Ray Train's
+          # backend executor): "Waiting for creating a placement group of specs for N seconds".
+          families=(r"Waiting for creating a placement group of specs for \d+ seconds|"
+                    r"resource request cannot be scheduled right now",),
+          soft=r"Waiting for creating a placement group|cannot be scheduled right now"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance",), (r"Started a local Ray instance",), 3, ROOT,
           "the trainer did not join the gang's Ray cluster (RAY_ADDRESS unset or ray.init() without an "
           "address): run it through irisrl's runtime controller, which exports RAY_ADDRESS after 'Ray nodes alive N/N'",
           multinode_only=True),
+    # torch c10d: TCPStore ("Timed out after N seconds waiting for clients. X/Y clients joined",
+    # "wait timeout after Nms, keys:", "Socket Timeout", "The client socket has timed out after"),
+    # DistStoreError / DistNetworkError (c10d/exception.h), store-based barrier, torchrun's
+    # RendezvousTimeoutError, gloo's tcp pair ("Timed out waiting Nms for recv operation to complete").
+    Cause("dist_timeout", "torch.distributed store / rendezvous / gloo timed out",
+          ("clients joined", "wait timeout after", "Socket Timeout", "socket has timed out", "DistStoreError",
+           "DistNetworkError", "store based barrier", "RendezvousTimeoutError", "Rendezvous", "imed out waiting",
+           "failed to connect to"),
+          (), 3, ROOT,
+          "a rank never reached the rendezvous (node missing, MASTER_ADDR/port unreachable, a rank crashed "
+          "before init): check that every task is up and the first rank's address; raise the timeout only "
+          "after ruling those out",
+          families=(r"Timed out after \d+ seconds waiting for clients\. \d+/\d+ clients joined|wait timeout after \d+ms",
+                    r"Socket Timeout|The (?:client|server) socket has timed out|DistStoreError|DistNetworkError",
+                    r"Timed out initializing process group in store based barrier|RendezvousTimeoutError|"
+                    r"Timed out waiting for (?:the )?rendezvous",
+                    r"gloo.*Timed out waiting \d+ms for (?:recv|send) operation|Timed out waiting \d+ms for (?:recv|send)",
+                    r"The client socket has failed to connect to"),
+          # torch's c10d client retries its connect while the master comes up, with a [W ...] line
+          # per attempt: a wait, fatal only once the run crashed
+          soft=r"\[W[^\]]*\].*The client socket has failed to connect to"),
     Cause("nccl_error", "NCCL error",
-          ("NCCL error", "nccl"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
+          ("NCCL error", "nccl", "NCCL WARN", "NCCL Error"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
           (r"NCCL error in: \S+", r"NCCL error: (?:unhandled|internal|remote|invalid)",
            r"\bnccl(?:System|Internal|UnhandledCuda|Remote|InvalidUsage)Error\b"), 8, ROOT,
           "NCCL could not reach a peer: check the network between nodes (NCCL_SOCKET_IFNAME, IB devices) and "
           "do not set NCCL_P2P_DISABLE / NCCL_NVLS_ENABLE / NCCL_COLLNET_ENABLE on H100+IB (runbook); rerun "
-          "with NCCL_DEBUG=INFO for the failing call"),
+          "with NCCL_DEBUG=INFO for the failing call",
+          # NCCL src/transport/net_ib.cc ("NET/IB : Got completion from peer %s with error %d" before
+          # 2.19, "NET/IB: Got completion from peer %s with status=%s(%d)" in 2.28, "Got async event"
+          # fatal ones), src/misc/socket.cc ("Connection closed by remote peer", "Call to recv ...
+          # failed : Connection reset by peer"), ibvwrap ("Call to ibv_... failed"), the CUDACHECK
+          # WARN ("Cuda failure"), and ProcessGroupNCCL's DistBackendError. Benign WARNs (plugin not
+          # found, no IB device, iommu hints) match none of these.
+          families=(r"NCCL WARN NET/\w+(?:/\w+)? ?: ?Got completion from peer",
+                    r"NCCL WARN .*(?:Connection (?:closed|reset) by (?:remote )?peer|Call to \w+ failed|"
+                    r"async fatal event|unhandled (?:system|cuda) error|remote process exited|Net : Connection closed)",
+                    # src/proxy.cc and src/misc/socket.cc: the proxy / service thread losing its peer
+                    r"NCCL WARN .*(?:Failed to execute operation|Could not receive|Could not connect|"
+                    r"wrong type \d+ != \d+|socketFinalizeAccept|socketStartConnect|Connect to \S+ failed)",
+                    r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|NCCL Error \d+: ")),
     Cause("engine_dead", "a vLLM engine died while serving",
-          ("EngineDeadError", "Background loop", "is already dead"),
+          ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
           "a vLLM engine core died: its own traceback (EngineCore_* lines above) names why (CUDA OOM, NCCL, a "
-          "model bug); check the engine's memory settings and the vLLM build in the image"),
+          "model bug); check the engine's memory settings and the vLLM build in the image",
+          # vLLM v1 vllm/v1/engine/core_client.py (monitor: "Engine core proc %s died unexpectedly,
+          # shutting down client.") and core.py ("EngineCore encountered a fatal error.", older
+          # "EngineCore hit an exception").
+          families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error",)),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
-          ("marked dead because", "mistakenly been marked"),
+          ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
            r"Exiting because this node manager has mistakenly been marked (?:as )?dead"), 3, CONSEQUENCE,
           "a node's raylet stopped (pod OOM-killed, preempted, network): check that task's state and memory "
-          "(`irisrl status JOB`); with --max-retries >= 1 the gang is brought up again"),
+          "(`irisrl status JOB`); with --max-retries >= 1 the gang is brought up again",
+          # Ray src/ray/gcs/gcs_client/gcs_rpc_client.h ("Failed to connect to GCS within N seconds"),
+          # ray.exceptions.NodeDiedError.
+          families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError",)),
     Cause("ray_worker_died", "a Ray worker process died",
           ("worker died or was killed",),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,
@@ -174,12 +343,79 @@ CATALOGUE: tuple[Cause, ...] = (
           "a policy worker or vLLM engine actor died (class_name says which): find its own error above "
           "(CUDA OOM, NCCL, engine); 'connection error code 2. End of file' means it was killed, often by host OOM"),
     Cause("nccl_timeout", "NCCL collective timed out",
-          ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work"),
+          ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
+           "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
+           "collective timeout", "taking the entire process down", "preparing to dump debug info",
+           "Stack trace of the failed collective", "to signal dumping"),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
           "rank's own error above (OOM, engine death, node loss); raise SKYRL_WORKER_NCCL_TIMEOUT_IN_S only "
-          "after ruling out a hang; keep NCCL defaults on H100+IB (runbook)"),
+          "after ruling out a hang; keep NCCL defaults on H100+IB (runbook)",
+          # torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp watchdog / heartbeat monitor phrasings
+          # (2.2 .. 2.11): "failure detected by watchdog at work sequence id", "Exception (either an
+          # error or timeout) detected by watchdog at work", "ProcessGroupNCCL's watchdog got stuck",
+          # "Heartbeat monitor timed out", "Some NCCL operations have failed or timed out",
+          # "Received a dump signal due to a collective timeout".
+          families=(r"detected by watchdog at work|watchdog got stuck for \d+ seconds|Heartbeat monitor timed out|"
+                    r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
+                    r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"
+                    r"ProcessGroupNCCL preparing to dump debug info|Stack trace of the failed collective|"
+                    r"First PG on this rank to signal dumping",)),
+    # Kubernetes (kubectl describe pod: "Reason: OOMKilled", "Last State: Terminated ... Exit Code:
+    # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
+    # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
+    Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
+          ("OOMKilled", "Exit Code:", "exit_code=137", "exit code 137", "out of memory: Killed process",
+           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed"),
+          (), 4, ROOT,
+          "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
+          "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 = SIGKILL",
+          families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=137\b|exit(?:ed with)? code 137\b",
+                    r"non-zero exit code\b.*\b137$",
+                    # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
+                    r"line \d+:\s+\d+ Killed\b|^Killed$",
+                    r"(?i:out of memory): Killed process \d+|oom-kill:|Killed process \d+ \(.*\) total-vm|Exited \(137\)|"
+                    r"\bOOM[- ]killed\b")),
+    # Kubernetes image pull failures (kubelet events "Failed to pull image", "Back-off pulling image",
+    # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
+    Cause("image_pull", "the container image could not be pulled",
+          ("ErrImagePull", "ImagePullBackOff", "Back-off pulling image", "Failed to pull image", "manifest unknown",
+           "pull access denied", "InvalidImageName", "ErrImageNeverPull", "failed to pull and unpack"),
+          (), 1, ROOT,
+          "the image reference is wrong or not readable from the cluster: check the image name and digest "
+          "(`irisrl validate`), the registry credentials (imagePullSecrets) and that the tag was pushed",
+          families=(r"ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|Back-off pulling image|"
+                    r"Failed to pull image|manifest unknown|pull access denied|failed to pull and unpack image",)),
+    # Kubernetes eviction ("The node was low on resource: memory", reason Evicted) and preemption;
+    # Iris task states PREEMPTED / EVICTED (observe/task_status.py).
+    Cause("evicted", "the pod was evicted or preempted",
+          ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption"),
+          (), 3, ROOT,
+          "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
+          "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
+          # Not vLLM's scheduler preempting a sequence ("Sequence group N is preempted by
+          # PreemptionMode.RECOMPUTE"): only a pod / task / node being evicted or preempted.
+          families=(r"The node was low on resource|\bEvicted\b|state=(?:PREEMPTED|EVICTED)\b|[Pp]reempted by (?!PreemptionMode)|"
+                    r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b|"
+                    r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)",)),
+    # The catch-all for a process that died on something no cause above names: the interpreter's
+    # own ("Fatal Python error"), libstdc++'s "terminate called after throwing", a signal; and
+    # any uncaught exception by its class (observe/exceptions.py), which is fatal once that
+    # process ended (an exit / terminate line, a non-zero exit code, a failed task status).
+    Cause("python_crash", "a process died on an uncaught exception or signal",
+          ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
+           "(exitcode:", "terminated with the following error", "Aborted"),
+          (), 8, ROOT,
+          "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
+          "with the versions in the image",
+          families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
+                    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
+                    # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
+                    r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+",
+                    # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
+                    # its child's SIGABRT ("line 1:  493 Aborted  cmd")
+                    r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)")),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),
@@ -190,12 +426,13 @@ BY_KIND: dict[str, Cause] = {c.kind: c for c in CATALOGUE}
 NEEDLES: tuple[str, ...] = tuple(dict.fromkeys(n for c in CATALOGUE for n in c.needles))
 _KEYS = re.compile("|".join(re.escape(n) for n in NEEDLES))
 _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
-    (c, re.compile("|".join(f"(?:{p})" for p in c.patterns)), re.compile(c.exclude) if c.exclude else None)
-    for c in CATALOGUE if c.patterns)
+    (c, re.compile("|".join(f"(?:{p})" for p in c.patterns + c.families)), re.compile(c.exclude) if c.exclude else None)
+    for c in CATALOGUE if c.patterns or c.families)
+# An exception-shaped line: only such lines are read by class (a cheap test before the parse).
+_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|OutOfResources)\b")
 
 
-def match(text: str) -> Cause | None:
-    """The cause a cleaned log line reports, or None (one regex search for most lines)."""
+def _by_pattern(text: str) -> Cause | None:
     found = _KEYS.search(text)
     if found is None:
         return None
@@ -203,6 +440,31 @@ def match(text: str) -> Cause | None:
         if any(n in text for n in cause.needles) and rx.search(text) and not (exclude and exclude.search(text)):
             return cause
     return None
+
+
+def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
+    """The cause a cleaned log line reports (the most specific one) and the exception it states.
+    Order: a library family's message stem (the most specific), then the exception's class
+    whatever its module path (wrappers unwrapped), then the HTTP status of a Hub error, then any
+    other uncaught exception as python_crash."""
+    cause = _by_pattern(text)
+    exc = E.parse(text) if _EXC_HINT.search(text) else None
+    if cause is not None:
+        return cause, exc
+    kind = E.class_kind(exc) if exc is not None else None
+    status = E.hub_status_kind(text)
+    if kind is not None and not (status is not None and exc is not None and exc.name in E.STATUS_DECIDES):
+        return BY_KIND[kind], exc
+    if status is not None or kind is not None:
+        return BY_KIND[status or kind or ""], exc
+    if exc is not None and exc.name not in E.NOT_A_CRASH and not exc.name.endswith("Warning"):
+        return BY_KIND["python_crash"], exc
+    return None, exc
+
+
+def match(text: str) -> Cause | None:
+    """The cause a cleaned log line reports, or None (one regex search for most lines)."""
+    return classify(text)[0]
 
 
 @dataclass(slots=True, repr=False)
@@ -219,11 +481,16 @@ class CauseEvent:
 
 
 def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int) -> None:
-    """Remember a cause line: the first per (kind, rank) with its text, later ones as count/last."""
+    """Remember a cause line: the first per (kind, rank) with its text, later ones as count/last.
+    A python_crash keeps the LATEST line instead: a process ends on its last uncaught exception,
+    and an earlier one it went past (an agent's tool error, a caught-and-logged exception) is not
+    what killed it."""
     for ev in events:
         if ev.kind == kind and ev.rank == rank:
             ev.count += 1
             ev.last_t, ev.last_seq = t, seq
+            if kind == "python_crash":
+                ev.evidence, ev.t, ev.seq = evidence, t, seq
             return
     if len(events) < MAX_CAUSE_KEYS:
         events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq))
@@ -282,9 +549,18 @@ def _retried(ev: CauseEvent, retries: dict[str | None, CauseEvent], retry: LogPo
 
 
 def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent], retry: LogPosition | None,
-            crash: LogPosition | None, multinode: bool | None, finished: LogPosition | None) -> str:
+            crash: LogPosition | None, multinode: bool | None, finished: LogPosition | None,
+            ended: dict[str, list[Any]] | None = None) -> str:
     if cause.tier == CONSEQUENCE and finished is not None and _later(ev.t, ev.seq, finished):
         return "warning"            # workers and actors going away after the run finished: teardown
+    if cause.soft and re.search(cause.soft, ev.evidence):
+        return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"
+    if cause.kind == "python_crash":
+        # An exception is a crash once its process ended (observe/unrecognized.py's evidence),
+        # never after the run finished (teardown noise such as gloo's "Connection closed by peer").
+        if finished is not None and _later(ev.t, ev.seq, finished):
+            return "warning"
+        return "fatal" if U.ended_after(ended or {}, ev.rank, ev.t, ev.seq, crash) else "warning"
     if cause.cleared_by_retry:
         if _retried(ev, retries, retry):
             return "cleared"
@@ -295,10 +571,11 @@ def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent],
 
 
 def assess(events: Iterable[CauseEvent], retry: LogPosition | None = None, crash: LogPosition | None = None,
-           multinode: bool | None = None, finished: LogPosition | None = None) -> list[Finding]:
+           multinode: bool | None = None, finished: LogPosition | None = None,
+           ended: dict[str, list[Any]] | None = None) -> list[Finding]:
     """Findings in log order. `retry`/`crash`/`finished`: the analyzer's latest HF-retry, crash
     and run-finished events (objects with .t and .seq); `multinode`: whether the gang has more
-    than one node."""
+    than one node; `ended`: rank -> [t, seq] of the latest evidence that its process ended."""
     events = list(events)
     retries = {ev.rank: ev for ev in events if ev.kind == "hf_retry"}
     out = []
@@ -306,7 +583,7 @@ def assess(events: Iterable[CauseEvent], retry: LogPosition | None = None, crash
         cause = BY_KIND.get(ev.kind)
         if cause is None or cause.marker:
             continue
-        status = _status(cause, ev, retries, retry, crash, multinode, finished)
+        status = _status(cause, ev, retries, retry, crash, multinode, finished, ended)
         if status == "fatal" and ev.kind == "hf_weights_missing" and STALE_IMAGE_FILE in ev.evidence:
             cause = BY_KIND["stale_image_crash"]
         out.append(Finding(cause, ev, status))
@@ -314,11 +591,13 @@ def assess(events: Iterable[CauseEvent], retry: LogPosition | None = None, crash
 
 
 def cause_of_death(findings: Iterable[Finding]) -> Finding | None:
-    """The fatal finding of the lowest tier (root causes before their consequences), earliest first."""
+    """The fatal finding of the lowest tier (root causes before their consequences), a named
+    cause before the catch-all python_crash, earliest first."""
     fatal = [f for f in findings if f.status == "fatal"]
     if not fatal:
         return None
-    return min(fatal, key=lambda f: (f.cause.tier, f.event.t is None, f.event.t or 0.0, f.event.seq))
+    return min(fatal, key=lambda f: (f.cause.tier, f.cause.kind == "python_crash", f.event.t is None,
+                                     f.event.t or 0.0, f.event.seq))
 
 
 def describe(finding: Finding) -> str:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
 from irisrl.observe import causes as C
+from irisrl.observe import unrecognized as U
+from irisrl.observe.task_status import STATUS_TAG
 from irisrl.observe.planinfo import PlanInfo
 from irisrl.observe.state import EngineState, State
 from irisrl.observe.trials import StepCounts, TrialOutcome, per_step
@@ -93,6 +95,8 @@ class HealthReport:
     trial_steps: list[StepCounts] | None = None   # reward-0 attribution per step (with trial outcomes)
     causes: list[dict[str, Any]] = field(default_factory=list)      # observe/causes.py findings, log order
     cause_of_death: dict[str, Any] | None = None
+    # error lines no cause names (observe/unrecognized.py), most frequent first
+    unrecognized: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def kill(self) -> bool:
@@ -104,6 +108,7 @@ class HealthReport:
                 "throughput": dict(self.throughput), "trials_completed": self.trials_completed,
                 "global_step": self.global_step, "causes": [dict(c) for c in self.causes],
                 "cause_of_death": dict(self.cause_of_death) if self.cause_of_death else None,
+                "unrecognized": [dict(u) for u in self.unrecognized],
                 **({"trial_steps": [c.to_dict() for c in self.trial_steps]} if self.trial_steps is not None else {})}
 
 
@@ -474,15 +479,41 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
     rungs = _rungs(c, trials)
     failed = {r.rung for r in rungs if r.status == FAIL}
     no_coordinator = rungs[6].status == FAIL
-    findings = C.assess(st.causes, st.retry, st.crash, multinode=(c.n or 0) > 1, finished=st.finished)
+    findings = C.assess(st.causes, st.retry, st.crash, multinode=(c.n or 0) > 1, finished=st.finished,
+                        ended=st.ended)
     death = C.cause_of_death(findings)
-    kill = bool(failed & set(KILL_RUNGS)) or no_coordinator or c.crashed or death is not None
-    phase = "crashed" if death is not None else _phase(c)
+    unknown = _unrecognized(st)
+    crashed_on = None if death is not None else next((u for u in unknown if u["status"] == "fatal"), None)
+    kill = bool(failed & set(KILL_RUNGS)) or no_coordinator or c.crashed or death is not None or crashed_on is not None
+    phase = "crashed" if death is not None or crashed_on is not None else _phase(c)
     reasons = _reasons(c, rungs, phase, kill, trials)
     if death is not None:
         reasons.insert(0, f"cause of death: {C.describe(death)}")
+    elif crashed_on is not None:
+        reasons.insert(0, f"{UNRECOGNIZED_REASON}{crashed_on['first']['line']}")
     reasons += [f"seen, not fatal on its own here: {C.describe(f)}" for f in findings if f.status == "warning"][:2]
     _fail_cause_rungs(rungs, findings, death)
     return HealthReport("KILL" if kill else "NO-KILL", phase, rungs, reasons, _throughput(c), trials,
                         st.global_step, st.max_t, trial_steps=c.steps,
-                        causes=[f.to_dict() for f in findings], cause_of_death=death.to_dict() if death else None)
+                        causes=[f.to_dict() for f in findings], cause_of_death=death.to_dict() if death else None,
+                        unrecognized=unknown)
+
+
+UNRECOGNIZED_REASON = "crashed: unrecognized error: "
+
+
+def _unrecognized(st: State) -> list[dict[str, Any]]:
+    """The safety net's entries as the report lists them: fatal ones (the process ended on them)
+    first in log order, then the rest by count; a Traceback that never got its final line counts
+    as one entry of its own."""
+    entries = [dataclasses.replace(u) for u in st.unrecognized]   # counting below must not touch the state
+    for evidence, rank, t, seq in st.tracebacks.values():
+        U.record(entries, evidence, rank, t, seq, evidence)
+    rows = [(u, U.status(u, st.ended, st.crash, st.finished)) for u in entries]
+    # the error a process ended on is its LAST one before the end: the latest fatal entry first;
+    # a failed task status is the end itself, named only when no error line came before it
+    fatal = sorted((r for r in rows if r[1] == "fatal"),
+                   key=lambda r: (STATUS_TAG not in r[0].line, r[0].last_t is not None, r[0].last_t or 0.0,
+                                  max(r[0].seq, r[0].last_seq)), reverse=True)
+    rest = sorted((r for r in rows if r[1] != "fatal"), key=lambda r: (-r[0].count, r[0].seq))
+    return [U.to_dict(u, s) for u, s in fatal + rest]

@@ -46,8 +46,26 @@ def render_health(report: HealthReport, console: Any, title: str | None = None,
     for reason in report.reasons:
         if not (closing and reason.startswith(CAUSE_REASON)):   # printed in full below
             console.print(Text(f"  - {reason}"))
+    for line, style in unrecognized_lines(report):
+        console.print(Text(line, style=style))
     for line, style in closing:
         console.print(Text(line, style=style))
+
+
+UNRECOGNIZED_SHOWN = 3
+
+
+def unrecognized_lines(report: HealthReport) -> list[tuple[str, str]]:
+    """The safety net's top entries (observe/unrecognized.py): error lines no cause names."""
+    rows = report.unrecognized
+    if not rows:
+        return []
+    more = f"; {len(rows) - UNRECOGNIZED_SHOWN} more in health --json" if len(rows) > UNRECOGNIZED_SHOWN else ""
+    out = [(f"error lines no cause names ({len(rows)} signature(s){more}):", "yellow")]
+    for u in rows[:UNRECOGNIZED_SHOWN]:
+        loc = where(u["first"])
+        out.append((f"  {u['count']}x {u['status']}" + (f" ({loc})" if loc else "") + f": {u['first']['line']}", ""))
+    return out
 
 
 def where(cause: dict[str, Any]) -> str:
@@ -62,6 +80,11 @@ def cause_lines(report: HealthReport) -> list[tuple[str, str]]:
 
     death = report.cause_of_death
     if death is None:
+        crashed = next((u for u in report.unrecognized if u["status"] == "fatal"), None)
+        if report.kill and crashed is not None:
+            loc = where(crashed["first"])
+            return [("cause of death: crashed on an error the catalogue does not name" + (f" at {loc}" if loc else ""),
+                     "bold red"), (f"  {crashed['first']['line']}", "")]
         if report.kill:
             return [("cause of death: not one the catalogue names; the reasons above are the evidence", "bold red")]
         return []

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from irisrl.observe.causes import CauseEvent
+from irisrl.observe.unrecognized import Unrecognized
 
 STATE_VERSION = 1
 
@@ -90,6 +91,11 @@ class State:
     sandbox_failed: Event | None = None                      # the latest such line
     engines: dict[str, EngineState] = field(default_factory=dict)
     causes: list[CauseEvent] = field(default_factory=list)   # failure lines (observe/causes.py)
+    unrecognized: list[Unrecognized] = field(default_factory=list)   # error lines no cause names
+    unrecognized_dropped: int = 0                            # new signatures past the bound (counted only)
+    ended: dict[str, list[Any]] = field(default_factory=dict)   # rank -> [t, seq] of the latest end evidence
+    # stream -> [evidence, rank, t, seq]: a Traceback header waiting for its final exception line
+    tracebacks: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": STATE_VERSION, **dataclasses.asdict(self)}
@@ -103,6 +109,8 @@ class State:
                 setattr(out, f.name, Event(fn(value.evidence) if value.evidence else "", value.t, value.seq))
         out.staged = {k: fn(v) for k, v in self.staged.items()}
         out.causes = [dataclasses.replace(c, evidence=fn(c.evidence)) for c in self.causes]
+        out.unrecognized = [dataclasses.replace(u, line=fn(u.line), signature=fn(u.signature)) for u in self.unrecognized]
+        out.tracebacks = {k: [fn(v[0]), *v[1:]] for k, v in self.tracebacks.items()}
         if self.ray_alive:
             out.ray_alive = [self.ray_alive[0], self.ray_alive[1], fn(self.ray_alive[2])]
         return out
@@ -120,6 +128,8 @@ class State:
                 value = {k: SourceState(**v) for k, v in value.items()}
             elif f.name == "causes":
                 value = [CauseEvent(**c) for c in value]
+            elif f.name == "unrecognized":
+                value = [Unrecognized(**u) for u in value]
             elif f.name == "engines":
                 value = {k: EngineState(**v) for k, v in value.items()}
             elif isinstance(value, dict) and "evidence" in value and "seq" in value:

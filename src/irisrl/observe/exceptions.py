@@ -1,0 +1,202 @@
+"""Python exception lines read by structure, not by enumerated sentences.
+
+A traceback ends in `<dotted.Class>: <message>`; the class name (whatever its module path or
+version: torch.OutOfMemoryError and torch.cuda.OutOfMemoryError, huggingface_hub.errors.X and
+huggingface_hub.utils._errors.X) says what failed. Wrappers are unwrapped to the class inside
+them: Ray's `RayTaskError(Inner): ray::Actor.method() ...`, `ActorDiedError`, torch's
+`ProcessRaisedException: -- Process N terminated with the following error:`, a line that logs a
+caught exception (`Training failed: RuntimeError: ...`). Hub errors carry an HTTP status that
+decides the kind (401/403 gated, 404 missing, 429/5xx transient).
+
+Sources of the class names (read for names and shapes):
+- huggingface_hub 2.4.0 wheel, huggingface_hub/errors.py (GatedRepoError(RepositoryNotFoundError),
+  RevisionNotFoundError, RemoteEntryNotFoundError(HfHubHTTPError, EntryNotFoundError),
+  LocalEntryNotFoundError, DisabledRepoError, HFValidationError) and utils/_http.py
+  hf_raise_for_status (`{status} Client Error.` then `Repository Not Found for url:` /
+  `Entry Not Found for url:` / `Revision Not Found for url:` / `Cannot access gated repo for url`);
+  the 0.x releases raised the same classes from huggingface_hub.utils._errors.
+- safetensors 0.8.0 wheel (`strings` on _safetensors_rust): SafetensorError with
+  `header too large`, `header too small`, `invalid header length`, `incomplete metadata, file
+  not fully covered`; 0.4 said `HeaderTooLarge` / `InvalidHeaderDeserialization`.
+- torch: torch.OutOfMemoryError / torch.cuda.OutOfMemoryError, torch.AcceleratorError (2.8+),
+  torch.distributed.DistStoreError / DistNetworkError / DistBackendError (c10d/exception.h),
+  _pickle.UnpicklingError from torch.load(weights_only=True) (torch/serialization.py).
+- Ray: ray.exceptions (RayTaskError(Cause), ActorDiedError, RayActorError, WorkerCrashedError,
+  NodeDiedError, OutOfMemoryError, OutOfDiskError).
+- vLLM v1: vllm/v1/engine/exceptions.py EngineDeadError; v0 AsyncEngineDeadError.
+This module is a leaf (stdlib only)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# `<dotted.Class>(Inner)?: <message>` (or the class alone at the end of the line). The class must
+# look like an exception (…Error, …Exception, …Exit, …Interrupt, …Failure) or be a known name; the
+# character before it must not be a word or path character (a URL's `/FooError:` is not one).
+_CLASS = r"(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)|OutOfResources|CudaError)"
+EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
+RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
+
+
+class Exc(NamedTuple):
+    """One exception line: the class (innermost when wrapped), its dotted name, the message."""
+    name: str        # short class name, e.g. GatedRepoError
+    dotted: str      # as printed, e.g. huggingface_hub.errors.GatedRepoError
+    message: str
+
+
+def _short(dotted: str) -> str:
+    return dotted.rsplit(".", 1)[-1]
+
+
+def parse(text: str) -> Exc | None:
+    """The exception a cleaned line states, innermost class first; None if it states none.
+    `Training failed: RuntimeError: x` and `ERROR ... ValueError: x` are read past their head;
+    from the first class with a message, inward while the message starts with another class
+    (chained re-raises print `Outer: Inner: message`); a Ray wrapper names its cause in
+    parentheses. A class with no message counts only alone on its line (`KeyboardInterrupt`),
+    not a name mentioned at the end of a sentence ("will retry on ReadTimeoutError")."""
+    found = None
+    m = next((c for c in EXC.finditer(text) if c.group(3) is not None or not text[:c.start()].strip()), None)
+    while m is not None:
+        found = m
+        if m.group(2) or m.group(3) is None:   # RayTaskError(Inner) names its cause; no message
+            break
+        m = EXC.match(text, m.start(3))        # the message starts with another class: go inside
+    if found is None:
+        return None
+    dotted, inner, message = found.group(1), found.group(2), (found.group(3) or "").strip()
+    if inner:
+        # Ray's message repeats the inner exception's line after the ray::Actor frame header.
+        tail = EXC.search(message)
+        if tail is not None and _short(tail.group(1)) == inner and tail.group(3):
+            message = tail.group(3).strip()
+        return Exc(inner, f"{dotted}({inner})", message)
+    return Exc(_short(dotted), dotted, message)
+
+
+# Class name -> kind (the kind names of the cause catalogue, observe/causes.py). A class that
+# needs its message to decide (OSError, RuntimeError, HTTPError, ...) is not here: the
+# catalogue's message families and `hub_status_kind` read those.
+CLASS_KINDS: dict[str, str] = {
+    "GatedRepoError": "hf_gated",
+    "RepositoryNotFoundError": "hf_repo_not_found", "RevisionNotFoundError": "hf_repo_not_found",
+    "DisabledRepoError": "hf_repo_not_found", "HFValidationError": "hf_repo_not_found",
+    "EntryNotFoundError": "hf_weights_missing", "RemoteEntryNotFoundError": "hf_weights_missing",
+    "LocalEntryNotFoundError": "hf_http_error", "OfflineModeIsEnabled": "hf_http_error",
+    "SafetensorError": "checkpoint_corrupt", "SafetensorsParsingError": "checkpoint_corrupt", "BadZipFile": "checkpoint_corrupt",
+    "UnpicklingError": "checkpoint_corrupt",
+    "OutOfMemoryError": "cuda_oom",            # torch; Ray's is caught by its message first
+    "AcceleratorError": "cuda_error", "CudaError": "cuda_error", "CUDAError": "cuda_error",
+    "DistStoreError": "dist_timeout", "DistNetworkError": "dist_timeout",
+    "RendezvousTimeoutError": "dist_timeout", "RendezvousConnectionError": "dist_timeout",
+    "DistBackendError": "nccl_error", "NcclError": "nccl_error",
+    # A Hub HTTP error whose status is on the next line of its message (hf_raise_for_status puts
+    # "403 Forbidden" / "429 Too Many Requests" after the request id): the status decides when
+    # it is on the line (hub_status_kind runs first), else the transient reading.
+    "HfHubHTTPError": "hf_http_error",
+    "ActorDiedError": "ray_actor_died", "RayActorError": "ray_actor_died", "ActorUnavailableError": "ray_actor_died",
+    "WorkerCrashedError": "ray_worker_died", "NodeDiedError": "ray_node_dead",
+    "OutOfDiskError": "disk_full",
+    "EngineDeadError": "engine_dead", "AsyncEngineDeadError": "engine_dead",
+    "ConfigCompositionException": "hydra_error", "OverrideParseException": "hydra_error",
+}
+# Generic Hub HTTP errors: the status on the line decides before the class.
+STATUS_DECIDES = frozenset({"HfHubHTTPError"})
+# Ray's own OutOfMemoryError is the memory monitor's kill, not a GPU OOM.
+DOTTED_KINDS: dict[str, str] = {"ray.exceptions.OutOfMemoryError": "ray_oom_kill"}
+# Classes that say nothing by themselves: a line whose only exception is one of these (and no
+# message family names it) is not a crash of its own (a warning-level report of a retry etc.).
+NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
+
+# The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
+# without its URL.
+# A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes.
+HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|"
+                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces)/")
+# requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
+# Hub's backoff warning "HTTP Error 503 thrown".
+HTTP_STATUS = re.compile(r"\b([45]\d\d)(?: Client Error| Server Error| thrown|:? (?:Unauthorized|Forbidden|Not Found|"
+                         r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))")
+REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s]+/[^/\s'\"]+(?:/revision/[^\s'\"]+)?/?\.?['\"]?(?:\s|$)")
+
+
+def hub_status_kind(text: str) -> str | None:
+    """The kind an HTTP status from the HF Hub decides (hf_raise_for_status and requests'
+    `{status} Client Error: {reason} for url: {url}`): 401/403 gated, 404 on the repo itself
+    (`/api/models/org/name`) repo_not_found, other 404s a missing file, 429/5xx transient."""
+    if not HUB_HOST.search(text):
+        return None
+    m = HTTP_STATUS.search(text)
+    if m is None:
+        return None
+    status = int(m.group(1))
+    if status in (401, 403):
+        return "hf_gated"
+    if status == 404:
+        return "hf_repo_not_found" if REPO_URL.search(text) else "hf_weights_missing"
+    if status == 429 or status >= 500:
+        return "hf_http_error"
+    return None
+
+
+def class_kind(exc: Exc) -> str | None:
+    """The kind the class name alone decides, whatever its module path; None when it does not."""
+    if exc.dotted in DOTTED_KINDS:
+        return DOTTED_KINDS[exc.dotted]
+    return CLASS_KINDS.get(exc.name)
+
+
+# ---- the safety net: what an error-level line looks like -----------------------------------
+# Level prefixes: Python logging / vLLM / loguru `ERROR`, `CRITICAL`, `FATAL`; glog `E1203 ...`
+# / `F1203 ...` (torch's `[rank0]:[E1203 ...]`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
+# plus the shapes of a process dying (Traceback, terminate called, Fatal Python error, signals).
+ERROR_SHAPE = re.compile(
+    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|\[)[EF]\d{4} \d\d:\d\d|\[[EF] \w+\.\w+:\d+\]|"
+    r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
+    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
+    r"[a-z](?:Error|Exception)\b")
+# Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
+NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
+
+
+def is_error_line(text: str, exc: Exc | None) -> bool:
+    """Whether a line no cause names is error-level (the safety net keeps it)."""
+    if exc is not None and exc.name not in NOT_A_CRASH and not exc.name.endswith("Warning"):
+        return True
+    return bool(ERROR_SHAPE.search(text)) and not NOT_ERROR.search(text)
+
+
+# Signature: one error on 48 engines is one entry. Masked in this order: addresses and hex ids,
+# IPs (with port), paths, then every remaining number.
+_MASKS = (
+    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
+    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<id>"),
+    (re.compile(r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"), "<id>"),
+    (re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|\[[0-9a-fA-F:]+\](?::\d+)?"), "<ip>"),
+    (re.compile(r"(?:[A-Za-z]:)?(?:[\w.~-]*/)+[\w.-]+|https?://\S+"), "<path>"),
+    (re.compile(r"\d+"), "#"),
+)
+SIGNATURE_MAX = 200
+
+
+def signature(text: str) -> str:
+    """The line with numbers, hex ids, IPs, paths and addresses masked (bounded)."""
+    out = text.strip()
+    for rx, repl in _MASKS:
+        out = rx.sub(repl, out)
+    return out[:SIGNATURE_MAX]
+
+
+# Evidence that a process ended (not: the line happens to be the last in the file).
+ENDED = re.compile(
+    r"exited with code -?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
+    r"terminate called|Fatal Python error|Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
+    r"Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|exitcode\s*:\s*-?[1-9]|"
+    r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
+    r"Training failed:|Error executing job with overrides")
+
+
+def ends_process(text: str) -> bool:
+    return bool(ENDED.search(text))
