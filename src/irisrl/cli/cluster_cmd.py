@@ -40,6 +40,9 @@ def up(local: bool, nodes: int, gpus_per_node: int | None, profile: str) -> None
         raise IrisrlError(*REMOTE_REFUSAL, exit_code=Exit.USAGE)
     from irisrl.backends import local_cluster
     from irisrl.config.profile import load_profile
+    from irisrl.ops.local_cluster import announce_reaped
+
+    announce_reaped()
 
     prof = load_profile(profile)
     t0 = time.monotonic()
@@ -100,7 +103,9 @@ def down(local: bool) -> None:
     if not local:
         raise IrisrlError(*REMOTE_REFUSAL, exit_code=Exit.USAGE)
     from irisrl.backends import local_cluster
+    from irisrl.ops.local_cluster import announce_reaped
 
+    announce_reaped()   # what launches killed with -9 left (their temporary clusters)
     stopped = local_cluster.stop()
     if stopped is None:
         click.echo("no local cluster recorded by irisrl; nothing to stop")
