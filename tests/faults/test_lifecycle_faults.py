@@ -157,10 +157,9 @@ def test_kill_9_at_each_phase_is_reaped_by_the_next_command(tmp_path: Path, phas
         if submitted:
             assert json.loads(runs.stdout)[-1]["last_state"] == "lost"
         assert not Path(tmp_dir).exists()
-        deadline = time.monotonic() + 15
-        while (left := tracker.leftovers()) and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert left == [], left
+        # right after the reaping command: left alone, Ray's agents linger (seconds here, minutes
+        # on a loaded host), which is what this asserts against
+        assert tracker.leftovers() == []
         again = _irisrl(env, tmp_path, "cluster", "down", "--local")     # nothing left to reap
         assert again.returncode == 0 and "cleaned up" not in again.stderr
     finally:
