@@ -45,6 +45,7 @@ class LaunchRecord:
 
     def __init__(self, job_id: str, tmp_dir: Path) -> None:
         me = ProcessIdentity.of(os.getpid())
+        self.enabled = me is not None    # no /proc (not Linux): nothing could verify the record
         self.path = records_dir() / f"{os.getpid()}.json"
         self.data: dict[str, Any] = {"job_id": job_id, "tmp_dir": str(tmp_dir), "sessions": [],
                                      "launcher": me.to_record() if me else None, "controller": None}
@@ -54,6 +55,8 @@ class LaunchRecord:
         self._write()
 
     def _write(self) -> None:
+        if not self.enabled:
+            return
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_suffix(".tmp")
@@ -64,6 +67,8 @@ class LaunchRecord:
         ident = ProcessIdentity.of(pid)
         self.data["controller"] = ident.to_record() if ident else None
         self._write()
+        if not self.enabled:
+            return
         self._thread = threading.Thread(target=self._record_sessions, name="irisrl-launch-record", daemon=True)
         self._thread.start()
 
@@ -119,13 +124,13 @@ def reap_orphans() -> list[Reaped]:
         except (OSError, ValueError, KeyError, TypeError):
             continue   # being written, or not ours to judge
         launcher = ProcessIdentity.from_record(data.get("launcher") or {})
-        if launcher is not None and launcher.check() == "ours":
-            continue   # that launch still runs
+        if launcher is None or launcher.check() == "ours":
+            continue   # that launch still runs (or the record cannot tell: never guess)
         reaped.append(_reap(path, data, job_id, launcher))
     return reaped
 
 
-def _reap(path: Path, data: dict[str, Any], job_id: str, launcher: ProcessIdentity | None) -> Reaped:
+def _reap(path: Path, data: dict[str, Any], job_id: str, launcher: ProcessIdentity) -> Reaped:
     from irisrl.backends.local_cluster import stop_process_group
     from irisrl.ops.reap import reap_job_processes
 
@@ -136,14 +141,14 @@ def _reap(path: Path, data: dict[str, Any], job_id: str, launcher: ProcessIdenti
     removed = _remove_temp_dir(str(data.get("tmp_dir") or ""))
     lost = _mark_lost(job_id)
     path.unlink(missing_ok=True)
-    return Reaped(job_id, launcher.pid if launcher else 0, ended, removed, lost)
+    return Reaped(job_id, launcher.pid, ended, removed, lost)
 
 
-def _our_sessions(data: dict[str, Any], launcher: ProcessIdentity | None) -> frozenset[int]:
+def _our_sessions(data: dict[str, Any], launcher: ProcessIdentity) -> frozenset[int]:
     """Recorded sessions that can still only be ours: same boot, and every live member
-    started after the launcher did (a session id reused later would show a younger leader
+    started after the launcher did (a later clock tick: 10 ms) (a session id reused later would show a younger leader
     whose start time we never saw: such a session is skipped whole)."""
-    if launcher is None or launcher.boot_id != boot_id():
+    if launcher.boot_id != boot_id():
         return frozenset()
     sessions = {int(s) for s in data.get("sessions") or [] if isinstance(s, int) and s > 1}
     if not sessions:
@@ -153,7 +158,7 @@ def _our_sessions(data: dict[str, Any], launcher: ProcessIdentity | None) -> fro
         if entry.isdigit() and (sid := session_of(int(entry))) in sessions and pid_alive(int(entry)):
             members.setdefault(sid, []).append(int(entry))
     return frozenset(sid for sid, pids in members.items()
-                     if all((start_ticks(p) or 0) >= launcher.start_ticks for p in pids))
+                     if all((start_ticks(p) or 0) > launcher.start_ticks for p in pids))
 
 
 def _remove_temp_dir(tmp_dir: str) -> str | None:
@@ -167,7 +172,7 @@ def _remove_temp_dir(tmp_dir: str) -> str | None:
 
 
 def _mark_lost(job_id: str) -> bool:
-    from irisrl.core.states import ACTIVE
+    from irisrl.core.states import ACTIVE, LOST
     from irisrl.ledger.store import Ledger
 
     ledger = Ledger()
@@ -179,7 +184,3 @@ def _mark_lost(job_id: str) -> bool:
     ledger.update_state(job_id, LOST)
     return True
 
-
-# A ledger-only state: the job's temporary cluster ended with a launch that was killed
-# (kill -9, OOM), so the job ended unobserved.
-LOST = "lost"
