@@ -50,6 +50,7 @@ def test_readme_main_command_succeeds_prints_summary_saves_logs_and_leaves_nothi
     assert code == 0, out[-6000:]
     job = _job_id(out)
     assert leftovers([env["IRISRL_HOME"], f"IRISRL_JOB_ID={job}"]) == []
+    assert "Token authentication is disabled" not in out   # every gang's Ray has its own token
     for needle in ("Summary of " + job, "submit -> running", "running -> Ray N/N", "rehearsal", "total",
                    "placement map", "health ladder", "Ray nodes alive N/N", "result: SUCCEEDED"):
         assert needle in out, needle

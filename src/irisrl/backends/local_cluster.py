@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlparse
 
 from irisrl.core.procs import ProcessIdentity, pid_alive, reap_child
@@ -191,9 +192,11 @@ def running_state(directory: Path | None = None) -> LocalClusterState | None:
 
 def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_variant: str,
                      timeout: float = 90.0, tie_to_parent: bool = False, cpu: int = 48, memory: str = "512GB",
-                     disk: str = "512GB", config_text: str | None = None) -> LocalClusterState:
+                     disk: str = "512GB", config_text: str | None = None,
+                     on_spawn: Callable[[int], None] | None = None) -> LocalClusterState:
     """Start `python -m irisrl.backends.local_controller` in its own session; wait for its URL.
-    `config_text`: an Iris cluster YAML of the caller's instead of the generated one (tests)."""
+    `config_text`: an Iris cluster YAML of the caller's instead of the generated one (tests).
+    `on_spawn(pid)`: called as soon as the process exists (its session id is its pid)."""
     directory.mkdir(parents=True, exist_ok=True)
     config = directory / "local.yaml"
     config.write_text(config_text or local_cluster_yaml(nodes, gpus_per_node, gpu_variant, cpu, memory, disk))
@@ -206,6 +209,17 @@ def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_varian
              "--url-file", str(url_file)] + (["--parent-pid", str(os.getpid())] if tie_to_parent else []),
             cwd=directory, env=scrubbed_env(), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             start_new_session=True)
+    try:
+        if on_spawn is not None:
+            on_spawn(proc.pid)
+        return _await_url(proc, url_file, log, nodes, gpus_per_node, config, timeout)
+    except BaseException:   # Ctrl-C or a failure while it starts: stop what was started
+        stop_process_group(proc.pid, timeout=10.0)
+        raise
+
+
+def _await_url(proc: "subprocess.Popen[bytes]", url_file: Path, log: Path, nodes: int, gpus_per_node: int,
+               config: Path, timeout: float) -> LocalClusterState:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if url_file.exists() and url_file.read_text().strip():
@@ -219,7 +233,6 @@ def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_varian
             raise IrisrlError(f"local Iris controller exited with code {proc.returncode} while starting",
                               f"see its log: {log}")
         time.sleep(0.1)
-    stop_process_group(proc.pid)
     raise UndeterminedError(f"local Iris controller did not report its URL within {timeout:.0f}s",
                             f"see its log: {log}")
 

@@ -46,7 +46,7 @@ def local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
             imports = prefetch_sdk()   # the SDK import overlaps Iris's own start-up (2 processes)
             state = local_cluster.spawn_controller(Path(tmp), nodes, plan.gpus_per_node, res.device.variant,
                                                    tie_to_parent=True, cpu=int(res.cpu), memory=res.memory,
-                                                   disk=res.disk)
+                                                   disk=res.disk, on_spawn=record.spawned)
             record.controller(state.pid)
             imports.join(PREFETCH_JOIN_S)
             emit(f"temporary local cluster at {state.url} (pid {state.pid}); it stops when this command ends")

@@ -5,8 +5,9 @@ $IRISRL_HOME/local-cluster/launches/<pid>.json: its own identity (pid, start tim
 line, boot id: core/procs.ProcessIdentity), the temporary controller's identity, the
 temporary directory, the job id, and the sessions of the job's processes (each Ray node
 runs in a session of its own; a recorder thread adds them as they appear, because Ray's
-agents overwrite their environ and can only be found by session). A normal end, an error
-or Ctrl-C tears the cluster down and removes the record. A kill -9 cannot: the controller
+agents overwrite their environ and can only be found by session). The controller's own session
+is recorded the moment it is spawned. A normal end, an error or Ctrl-C tears the cluster
+down and removes the record. A kill -9 cannot: the controller
 exits with its parent, but Ray's agents linger, the directory stays and the ledger row
 stays `pending`.
 
@@ -63,6 +64,16 @@ class LaunchRecord:
             tmp.write_text(json.dumps(self.data, indent=2))
             os.replace(tmp, self.path)
 
+    def spawned(self, pid: int) -> None:
+        """The controller exists (in a session of its own: its pid) but may not run Iris yet."""
+        self._add_sessions({pid})
+
+    def _add_sessions(self, found: "set[int] | frozenset[int]") -> None:
+        new = set(found) - set(self.data["sessions"])
+        if new:
+            self.data["sessions"] = sorted(set(self.data["sessions"]) | new)
+            self._write()
+
     def controller(self, pid: int) -> None:
         ident = ProcessIdentity.of(pid)
         self.data["controller"] = ident.to_record() if ident else None
@@ -77,13 +88,9 @@ class LaunchRecord:
 
         while not self._stop.wait(RECORD_EVERY_S):
             try:
-                found = job_sessions(self.data["job_id"])
+                self._add_sessions(job_sessions(self.data["job_id"]))
             except OSError:
                 continue
-            new = sorted(found - set(self.data["sessions"]))
-            if new:
-                self.data["sessions"] = sorted(set(self.data["sessions"]) | set(new))
-                self._write()
 
     def close(self) -> None:
         """The cluster was torn down: nothing of this launch is left to reap."""
