@@ -104,3 +104,18 @@ def test_a_temp_dir_that_is_not_ours_is_never_removed(tmp_path: Path) -> None:
     keep.mkdir()
     _record(ident, "/tester/other", [], str(keep))
     assert reap_orphans()[0].removed_dir is None and keep.is_dir()
+
+
+def test_a_corrupt_ledger_does_not_stop_the_reaping() -> None:
+    from irisrl.util.paths import irisrl_home
+
+    launcher = _spawn(session=False)
+    ident = _identity(launcher)
+    launcher.kill()
+    launcher.wait()
+    tmp = tempfile.mkdtemp(prefix=TEMP_PREFIX)
+    irisrl_home().mkdir(parents=True, exist_ok=True)
+    (irisrl_home() / "ledger.sqlite").write_bytes(os.urandom(4096))
+    path = _record(ident, "/tester/corrupt", [], tmp)
+    reaped = reap_orphans()
+    assert reaped[0].marked_lost is False and not Path(tmp).exists() and not path.exists()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from irisrl.core.procs import ProcessIdentity, boot_id, pid_alive, session_of, start_ticks
+from irisrl.util.errors import IrisrlError
 
 TEMP_PREFIX = "irisrl-local-"
 RECORD_EVERY_S = 1.0
@@ -183,11 +185,14 @@ def _mark_lost(job_id: str) -> bool:
     from irisrl.ledger.store import Ledger
 
     ledger = Ledger()
-    if not ledger.path.exists():
+    if not ledger.path.is_file():
         return False
-    row = ledger.latest(job_id)
-    if row is None or (row.get("last_state") or "pending") not in ACTIVE:
+    try:
+        row = ledger.latest(job_id)
+        if row is None or (row.get("last_state") or "pending") not in ACTIVE:
+            return False
+        ledger.update_state(job_id, LOST)
+    except (sqlite3.Error, OSError, IrisrlError):   # an unreadable ledger is reported by whoever reads it
         return False
-    ledger.update_state(job_id, LOST)
     return True
 
