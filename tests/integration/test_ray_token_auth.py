@@ -61,3 +61,29 @@ def test_gang_ray_refuses_a_client_without_the_token_and_warns_no_more(tmp_path:
     for path in [*home.rglob("*"), *tmp_path.rglob("*")]:
         if path.is_file():
             assert token.encode() not in path.read_bytes(), path
+
+
+def test_a_stray_home_token_file_does_not_split_a_gang(tmp_path: Path, monkeypatch) -> None:
+    """Without RAY_AUTH_MODE, `ray start --head` turns token auth on by itself when it finds
+    ~/.ray/auth_token, `ray start --address` does not, and the worker was refused
+    (InvalidAuthToken). ray_node.pin_auth_mode makes the mode explicit ("disabled" here)."""
+    from irisrl.runtime.ray_node import RealRayNode
+
+    home = tmp_path / "home"
+    (home / ".ray").mkdir(parents=True)
+    (home / ".ray" / "auth_token").write_text("f" * 64)   # another tool's, in a shared HOME
+    monkeypatch.setenv("HOME", str(home))
+    for key in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN"):
+        monkeypatch.setenv(key, "x")
+        monkeypatch.delenv(key)              # absent now, and absent again after the test
+    ray_bin = str(Path(sys.executable).parent / "ray")
+    head = RealRayNode(0, "n0", 1, True, str(tmp_path / "n0"), 120, ray_bin)
+    worker = RealRayNode(1, "n1", 1, True, str(tmp_path / "n1"), 120, ray_bin)
+    try:
+        address = head.start_head("127.0.0.1", None)
+        worker.join(address)                 # raised RayNodeError (InvalidAuthToken) before
+        assert os.environ["RAY_AUTH_MODE"] == "disabled"
+        assert worker.problem() is None and head.problem() is None
+    finally:
+        worker.stop()
+        head.stop()

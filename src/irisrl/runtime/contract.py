@@ -27,8 +27,9 @@ ENV_JOB_ID = "IRISRL_JOB_ID"
 # value like HF_TOKEN. `ray start` (head and workers), the runtime's ray.init and the trainer's
 # driver inherit it; a client without it is refused. Names as Ray 2.60.0 reads them
 # (ray/_private/authentication/authentication_token_setup.py AUTH_MODE_ENV_VAR = "RAY_AUTH_MODE";
-# the token loader takes RAY_AUTH_TOKEN before RAY_AUTH_TOKEN_PATH and ~/.ray/auth_token,
-# ray/_private/authentication_test_utils.py _AUTH_ENV_VARS).
+# Ray's token loader takes RAY_AUTH_TOKEN first, then RAY_AUTH_TOKEN_PATH, then ~/.ray/auth_token,
+# as its loader's docstring in ray-project/ray says). runtime/ray_node.pin_auth_mode makes the
+# mode explicit for every `ray start` (a stray ~/.ray/auth_token must not half-enable it).
 ENV_RAY_AUTH_MODE = "RAY_AUTH_MODE"
 ENV_RAY_AUTH_TOKEN = "RAY_AUTH_TOKEN"    # a secret: masked in every rendering
 
