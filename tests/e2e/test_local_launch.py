@@ -23,6 +23,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # importlib mode: no sibling imports
 from e2e_run import IRISRL, REPO, RUN_TIMEOUT_S, clean_env, leftovers, run_in  # noqa: E402
 
+sys.path.insert(0, str(REPO / "tests" / "support"))
+from sigint import sigint_default  # noqa: E402
+
 UNPLACEABLE = REPO / "tests" / "e2e" / "configs" / "unplaceable_2node.yaml"
 BYPASS_LAUNCH = REPO / "tests" / "e2e" / "launch_bypassing_layout.py"   # the ops API, past layout errors
 MAIN = ["launch", "--local", "--rl_config", "examples/configs/smoke_colocated.yaml",
@@ -47,6 +50,7 @@ def test_readme_main_command_succeeds_prints_summary_saves_logs_and_leaves_nothi
     assert code == 0, out[-6000:]
     job = _job_id(out)
     assert leftovers([env["IRISRL_HOME"], f"IRISRL_JOB_ID={job}"]) == []
+    assert "Token authentication is disabled" not in out   # every gang's Ray has its own token
     for needle in ("Summary of " + job, "submit -> running", "running -> Ray N/N", "rehearsal", "total",
                    "placement map", "health ladder", "Ray nodes alive N/N", "result: SUCCEEDED"):
         assert needle in out, needle
@@ -88,7 +92,7 @@ def test_ctrl_c_during_bring_up_returns_130_and_leaves_nothing(tmp_path: Path) -
     every Ray process are gone when the command returns."""
     shutil.copytree(REPO / "examples", tmp_path / "examples")
     env = clean_env(tmp_path)
-    proc = subprocess.Popen([IRISRL, *MAIN], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(sigint_default([IRISRL, *MAIN]), cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout], daemon=True).start()

@@ -16,6 +16,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iris_plans import trivial_plan  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from sigint import sigint_default  # noqa: E402
+
 from irisrl.backends import local_cluster  # noqa: E402
 from irisrl.ops import launch  # noqa: E402
 from irisrl.cli.main import main  # noqa: E402
@@ -222,7 +225,7 @@ def test_ctrl_c_while_following_detaches_and_never_kills(on_cluster, capsys, ops
               "from iris_plans import trivial_plan\nfrom irisrl.ops import launch\n"
               f"plan = trivial_plan('ctrl-c', ['sleep', '120'], Path({str(on_cluster.ws)!r}))\n"
               "sys.exit(launch(plan, {'local': True, 'interval': 0.3}).exit_code)\n")
-    proc = subprocess.Popen([sys.executable, "-c", script], env=on_cluster.env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(sigint_default([sys.executable, "-c", script]), env=on_cluster.env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         wait_state(on_cluster.url, "/tester/ctrl-c", {"running"})

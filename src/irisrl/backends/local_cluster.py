@@ -2,8 +2,10 @@
 workers are fake whole nodes (8 GPUs of the profile's variant, leafgroup attribute).
 
 Layout under $IRISRL_HOME/local-cluster/: local.yaml (generated Iris cluster config),
-state.json (url, pid, nodes; written only by irisrl, so `cluster down` stops only what
-irisrl started), controller.log, url (written by the controller once it listens).
+state.json (url, pid, nodes and the controller's identity: command line, start time, boot
+id; written only by irisrl), controller.log, url (written by the controller once it listens).
+`cluster down` signals the recorded pid only while that identity still matches: a pid from
+a stale state file (a reboot, a crash) may name someone else's process by now.
 
 Stdlib only at import time: `cluster status` must stay cheap."""
 
@@ -19,9 +21,10 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlparse
 
-from irisrl.core.procs import pid_alive, reap_child
+from irisrl.core.procs import ProcessIdentity, pid_alive, reap_child
 from irisrl.util.errors import IrisrlError, UndeterminedError
 from irisrl.util.paths import irisrl_home, probe_free_space
 
@@ -127,12 +130,28 @@ def scrubbed_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 class LocalClusterState:
     url: str
     pid: int
-    nodes: int
-    gpus_per_node: int
-    started_at: float
-    config: str
-    log: str
+    nodes: int = 0
+    gpus_per_node: int = 0
+    started_at: float = 0.0
+    config: str = ""
+    log: str = ""
     owner: str = "irisrl"
+    # the controller's identity (core/procs.ProcessIdentity); None in state files older than it
+    start_ticks: int | None = None
+    cmdline: list[str] | None = None
+    boot_id: str | None = None
+
+    def identity(self) -> ProcessIdentity | None:
+        return ProcessIdentity.from_record(asdict(self))
+
+    def ownership(self) -> str:
+        """"ours" (the recorded controller still runs), "gone" (nothing runs under its pid),
+        "other" (the pid is another process now) or "unverifiable" (alive, but the state file
+        predates the identity fields: irisrl cannot tell)."""
+        if not pid_alive(self.pid):
+            return "gone"
+        identity = self.identity()
+        return identity.check() if identity else "unverifiable"
 
 
 def state_dir() -> Path:
@@ -142,9 +161,15 @@ def state_dir() -> Path:
 def read_state(directory: Path | None = None) -> LocalClusterState | None:
     path = (directory or state_dir()) / "state.json"
     try:
-        return LocalClusterState(**json.loads(path.read_text()))
-    except (OSError, ValueError, TypeError):
+        data = json.loads(path.read_text())
+        known = {k: v for k, v in data.items() if k in LocalClusterState.__dataclass_fields__}
+        state = LocalClusterState(**known)
+    except (OSError, ValueError, TypeError, AttributeError):
         return None
+    if not isinstance(state.url, str) or not isinstance(state.pid, int) or isinstance(state.pid, bool) \
+            or state.pid <= 1:
+        return None
+    return state
 
 
 def is_listening(url: str, timeout: float = 1.0) -> bool:
@@ -157,18 +182,21 @@ def is_listening(url: str, timeout: float = 1.0) -> bool:
 
 
 def running_state(directory: Path | None = None) -> LocalClusterState | None:
-    """The recorded local cluster if its process is alive and its port answers."""
+    """The recorded local cluster if its process is alive, not another process under a reused
+    pid, and its port answers."""
     state = read_state(directory)
-    if state and pid_alive(state.pid) and is_listening(state.url):
+    if state and state.ownership() in ("ours", "unverifiable") and is_listening(state.url):
         return state
     return None
 
 
 def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_variant: str,
                      timeout: float = 90.0, tie_to_parent: bool = False, cpu: int = 48, memory: str = "512GB",
-                     disk: str = "512GB", config_text: str | None = None) -> LocalClusterState:
+                     disk: str = "512GB", config_text: str | None = None,
+                     on_spawn: Callable[[int], None] | None = None) -> LocalClusterState:
     """Start `python -m irisrl.backends.local_controller` in its own session; wait for its URL.
-    `config_text`: an Iris cluster YAML of the caller's instead of the generated one (tests)."""
+    `config_text`: an Iris cluster YAML of the caller's instead of the generated one (tests).
+    `on_spawn(pid)`: called as soon as the process exists (its session id is its pid)."""
     directory.mkdir(parents=True, exist_ok=True)
     config = directory / "local.yaml"
     config.write_text(config_text or local_cluster_yaml(nodes, gpus_per_node, gpu_variant, cpu, memory, disk))
@@ -181,17 +209,30 @@ def spawn_controller(directory: Path, nodes: int, gpus_per_node: int, gpu_varian
              "--url-file", str(url_file)] + (["--parent-pid", str(os.getpid())] if tie_to_parent else []),
             cwd=directory, env=scrubbed_env(), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             start_new_session=True)
+    try:
+        if on_spawn is not None:
+            on_spawn(proc.pid)
+        return _await_url(proc, url_file, log, nodes, gpus_per_node, config, timeout)
+    except BaseException:   # Ctrl-C or a failure while it starts: stop what was started
+        stop_process_group(proc.pid, timeout=10.0)
+        raise
+
+
+def _await_url(proc: "subprocess.Popen[bytes]", url_file: Path, log: Path, nodes: int, gpus_per_node: int,
+               config: Path, timeout: float) -> LocalClusterState:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if url_file.exists() and url_file.read_text().strip():
-            state = LocalClusterState(url_file.read_text().strip(), proc.pid, nodes, gpus_per_node,
-                                      time.time(), str(config), str(log))
-            return state
+            # read after the URL appears: by then the child has exec'd (its own command line)
+            identity = ProcessIdentity.of(proc.pid)
+            return LocalClusterState(url_file.read_text().strip(), proc.pid, nodes, gpus_per_node, time.time(),
+                                     str(config), str(log), start_ticks=identity.start_ticks if identity else None,
+                                     cmdline=list(identity.cmdline) if identity else None,
+                                     boot_id=identity.boot_id if identity else None)
         if proc.poll() is not None:
             raise IrisrlError(f"local Iris controller exited with code {proc.returncode} while starting",
                               f"see its log: {log}")
         time.sleep(0.1)
-    stop_process_group(proc.pid)
     raise UndeterminedError(f"local Iris controller did not report its URL within {timeout:.0f}s",
                             f"see its log: {log}")
 
@@ -223,17 +264,39 @@ def _unwritable(directory: Path, exc: OSError) -> UndeterminedError:
                              f"free space on that filesystem, or point $IRISRL_HOME elsewhere")
 
 
-def stop(directory: Path | None = None, timeout: float = 30.0) -> LocalClusterState | None:
-    """`cluster down --local`: stop the controller irisrl recorded (and its task processes)."""
+@dataclass(frozen=True)
+class Stopped:
+    """What `stop` did: `outcome` is "stopped" (it was ours: signalled), "gone" (nothing ran
+    under the recorded pid) or "other" (the pid is another process now: not signalled); the
+    state file is removed in all three."""
+    state: LocalClusterState
+    outcome: str
+
+
+def stop(directory: Path | None = None, timeout: float = 30.0) -> Stopped | None:
+    """`cluster down --local`: stop the controller irisrl recorded (and its task processes),
+    only after checking that the recorded pid is still that controller. Raises IrisrlError
+    (signalling nothing) for a live pid in a state file without the identity fields."""
     directory = directory or state_dir()
+    path = directory / "state.json"
     state = read_state(directory)
     if state is None:
+        if path.exists():
+            raise IrisrlError(f"{path} is not a state file irisrl can read; nothing was signalled",
+                              f"if no local cluster of yours runs, remove it: rm {path}")
         return None
-    if pid_alive(state.pid):
+    ownership = state.ownership()
+    if ownership == "unverifiable":
+        raise IrisrlError(
+            f"{path} records pid {state.pid} without its start time and command line (written by an older "
+            "irisrl); that pid runs, but irisrl cannot tell whether it is still its controller, so it signals nothing",
+            f"check it: ps -o pid,lstart,args -p {state.pid}; if it is irisrl.backends.local_controller, stop it "
+            f"with: kill {state.pid}; then remove the record: rm {path}")
+    if ownership == "ours":
         stop_process_group(state.pid, timeout)
-    (directory / "state.json").unlink(missing_ok=True)
+    path.unlink(missing_ok=True)
     (directory / "url").unlink(missing_ok=True)
-    return state
+    return Stopped(state, "stopped" if ownership == "ours" else ownership)
 
 
 def stop_process_group(pid: int, timeout: float = 30.0) -> None:

@@ -40,6 +40,9 @@ def up(local: bool, nodes: int, gpus_per_node: int | None, profile: str) -> None
         raise IrisrlError(*REMOTE_REFUSAL, exit_code=Exit.USAGE)
     from irisrl.backends import local_cluster
     from irisrl.config.profile import load_profile
+    from irisrl.ops.local_cluster import announce_reaped
+
+    announce_reaped()
 
     prof = load_profile(profile)
     t0 = time.monotonic()
@@ -61,20 +64,24 @@ Exit: 0 up, 1 not up.""")
 def status(as_json: bool) -> None:
     """Show the local cluster irisrl started (URL, pid, nodes, whether it answers)."""
     from irisrl.backends import local_cluster
-    from irisrl.core.procs import pid_alive
 
     state = local_cluster.read_state()
-    alive = bool(state and pid_alive(state.pid))
+    ownership = state.ownership() if state else "gone"
+    alive = ownership in ("ours", "unverifiable")
     listening = bool(state and alive and local_cluster.is_listening(state.url))
     data = {"up": listening, "url": state.url if state else None, "pid": state.pid if state else None,
             "nodes": state.nodes if state else None, "gpus_per_node": state.gpus_per_node if state else None,
             "uptime_s": round(time.time() - state.started_at, 1) if state and listening else None,
-            "state_dir": str(local_cluster.state_dir()), "recorded": state is not None}
+            "state_dir": str(local_cluster.state_dir()), "recorded": state is not None,
+            "process": ownership if state else None}
     if as_json:
         click.echo(json.dumps(data, indent=2))
     elif listening:
         click.echo(f"local cluster up at {data['url']} (pid {data['pid']}, {data['nodes']} nodes x "
                    f"{data['gpus_per_node']} GPUs, up {data['uptime_s']:.0f}s)")
+    elif state and ownership == "other":
+        click.echo(f"the local cluster recorded at {state.url} is gone: pid {state.pid} is another process now; "
+                   "remove the stale record with: irisrl cluster down --local (it signals nothing)")
     elif state:
         click.echo(f"local cluster recorded at {state.url} (pid {state.pid}) is not answering; "
                    "clean up with: irisrl cluster down --local")
@@ -85,19 +92,33 @@ def status(as_json: bool) -> None:
 
 @cluster.command(epilog="""\b
 Examples:
-  irisrl cluster down --local""")
+  irisrl cluster down --local
+
+Signals only the controller irisrl recorded at `cluster up`, and only while its pid still
+runs that controller (same command line and start time); a stale record is removed
+without signalling anything.""")
 @click.option("--local", is_flag=True, help="Required: stop the local cluster irisrl started.")
 def down(local: bool) -> None:
     """Stop the local controller irisrl started (and every task it runs)."""
     if not local:
         raise IrisrlError(*REMOTE_REFUSAL, exit_code=Exit.USAGE)
     from irisrl.backends import local_cluster
+    from irisrl.ops.local_cluster import announce_reaped
 
-    state = local_cluster.stop()
-    if state is None:
+    announce_reaped()   # what launches killed with -9 left (their temporary clusters)
+    stopped = local_cluster.stop()
+    if stopped is None:
         click.echo("no local cluster recorded by irisrl; nothing to stop")
         return
-    click.echo(f"local cluster at {state.url} (pid {state.pid}) stopped")
+    state = stopped.state
+    if stopped.outcome == "stopped":
+        click.echo(f"local cluster at {state.url} (pid {state.pid}) stopped")
+    elif stopped.outcome == "other":
+        click.echo(f"pid {state.pid} is no longer the local controller irisrl started (another process has it "
+                   f"now); it was not signalled. Removed the stale record of {state.url}.")
+    else:
+        click.echo(f"the local cluster recorded at {state.url} (pid {state.pid}) was no longer running; "
+                   "removed its stale record")
 
 
 __all__ = ["cluster", "UsageError"]

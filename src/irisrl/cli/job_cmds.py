@@ -191,7 +191,9 @@ Examples:
 def runs(as_json: bool, series: str | None) -> None:
     """The ledger of launches irisrl made (SQLite under $IRISRL_HOME)."""
     from irisrl.ops.jobs import open_ledger
+    from irisrl.ops.local_cluster import announce_reaped
 
+    announce_reaped()   # rows of launches killed with -9 become `lost` before they are shown
     ledger = open_ledger()
     rows = ledger.runs(series)
     if as_json:

@@ -99,9 +99,13 @@ def main(argv: list[str] | None = None) -> None:
     except click.UsageError as exc:
         exc.show()
         rc = Exit.USAGE
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        rc = Exit.FAIL
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):   # click turns Ctrl-C into Abort
+            click.echo("interrupted", err=True)
+            rc = Exit.INTERRUPTED
+        else:
+            click.echo("aborted", err=True)
+            rc = Exit.FAIL
     except click.exceptions.Exit as exc:
         rc = exc.exit_code
     except click.ClickException as exc:

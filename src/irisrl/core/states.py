@@ -26,6 +26,10 @@ TERMINAL = FAILED | {"succeeded"}
 # "ControllerTask.is_finished() also considers retry budgets"), so irisrl keeps following it.
 TASK_DONE = TERMINAL | {"cosched_failed"}
 
+# Ledger-only (never an Iris state): the job's temporary local cluster ended with a launch
+# that was killed (kill -9, OOM), so the job ended unobserved (ops/orphans.py marks it).
+LOST = "lost"
+
 
 def job_state_name(value: int) -> str:
     return JOB_STATES.get(int(value), "unspecified")

@@ -1,6 +1,7 @@
 """Following a job `launch` just submitted: a line per state transition and the task logs
 with rank prefixes (masked like every saved trace), until the job ends. Ctrl-C detaches
-(never kills) and says how to re-attach or kill. The poll loop is ops/watcher.JobWatcher."""
+(never kills) and says how to re-attach or kill; on launch's temporary local cluster it
+says that the cluster and the job stop now (nothing is left to re-attach to). The poll loop is ops/watcher.JobWatcher."""
 
 from __future__ import annotations
 
@@ -49,12 +50,15 @@ def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, e
                 return Exit.UNKNOWN
         return Exit.UNKNOWN   # pragma: no cover - the watcher always ends with Finished or GaveUp
     except KeyboardInterrupt:
+        if ephemeral:   # the cluster is this command's: nothing to re-attach to afterwards
+            ledger.update_state(job_id, "killed")
+            emit(f"\ninterrupted: {job_id} ran on this command's temporary local cluster; the cluster and the "
+                 "job stop now.\nfor jobs that outlive the command: irisrl cluster up --local, then launch --local",
+                 err=True)
+            return int(Exit.INTERRUPTED)
         emit(f"\ndetached from {job_id}; it keeps running.", err=True)
-        if ephemeral:
-            emit("note: it ran on this command's temporary local cluster, which stops now; "
-                       "use irisrl cluster up --local for jobs that outlive the command", err=True)
         emit(f"re-attach: irisrl watch {job_id}\nkill:      irisrl kill {job_id} --yes", err=True)
-        return 130
+        return int(Exit.INTERRUPTED)
 
 
 def _gave_up(job_id: str, event: GaveUp, deadline_s: float | None, pending_deadline_s: float | None) -> None:

@@ -74,9 +74,6 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
     IrisrlError (with a fix) for what the user can act on."""
     from irisrl.backends.resolve import Target, default_cluster_config, target_from
     from irisrl.ledger.store import Ledger
-    from irisrl.ops.fit_gate import fit_gate
-    from irisrl.ops.live_state import live_findings
-    from irisrl.ops.local_cluster import local_controller
     from irisrl.observe.phases import ENTERED
     from irisrl.ops.summary import LaunchProgress
 
@@ -91,6 +88,20 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
     ledger.check_writable()   # a corrupt ledger or a full disk stops here: no job goes untracked
     # a Python caller passes no marks: its launch starts here (the CLI's starts at entry)
     progress = LaunchProgress(plan, {ENTERED: time.time(), **settings.marks})
+    submitted: list[str] = []   # the job id once submitted: what a Ctrl-C has to account for
+    try:
+        return _launch(plan, settings, target, local, ledger, progress, submitted)
+    except KeyboardInterrupt:   # before following (which handles its own): the cluster is torn down
+        return _interrupted(plan, submitted, local, ledger)
+
+
+def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledger: Any, progress: Any,
+            submitted: list[str]) -> Launched:
+    from irisrl.backends.resolve import Target
+    from irisrl.ops.fit_gate import fit_gate
+    from irisrl.ops.live_state import live_findings
+    from irisrl.ops.local_cluster import local_controller
+
     with ExitStack() as stack:
         ephemeral = False
         if local:
@@ -106,8 +117,11 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
             return Launched(None, backend.where, Exit.FAIL)
         fit_gate(plan, backend, settings.allow_queue)   # raises FitRefused: nothing is submitted
         job_id = backend.submit(plan, plan.workspace, _bundle_cap(plan))
+        submitted.append(job_id)
         progress.mark("submitted")
         _record(ledger, plan, backend, job_id, local)
+        if ephemeral:
+            stack.callback(_forget_if_active, ledger, job_id)   # the job ends with its temporary cluster
         emit(f"submitted {job_id} to {backend.where} ({plan.num_nodes} node(s), priority {plan.priority})")
         if settings.no_wait:
             emit(f"watch:  irisrl watch {job_id}\nstatus: irisrl status {job_id}")
@@ -145,6 +159,31 @@ def _follow(backend: Any, job_id: str, plan: Any, ledger: Any, settings: LaunchS
             settings.on_summary(summary)
         return code, summary
     return code, None
+
+
+def _interrupted(plan: Any, submitted: list[str], local: bool, ledger: Any) -> Launched:
+    """Ctrl-C before following: say what became of the launch (the temporary cluster, if
+    any, is already stopped with its processes by now)."""
+    if not submitted:
+        emit(f"\ninterrupted: {plan.job_id} was not submitted", err=True)
+        return Launched(None, None, Exit.INTERRUPTED)
+    job_id = submitted[0]
+    if local and (ledger.latest(job_id) or {}).get("last_state") == "killed":
+        emit(f"\ninterrupted: {job_id} ran on this command's temporary local cluster, which stopped with it", err=True)
+    else:
+        emit(f"\ninterrupted after submitting {job_id}; it keeps running.\nre-attach: irisrl watch {job_id}\n"
+             f"kill:      irisrl kill {job_id} --yes", err=True)
+    return Launched(job_id, None, Exit.INTERRUPTED)
+
+
+def _forget_if_active(ledger: Any, job_id: str) -> None:
+    """A job on a temporary cluster does not outlive it: a row still active when the cluster
+    stops (Ctrl-C, an error while following) is marked killed."""
+    from irisrl.core.states import ACTIVE
+
+    row = ledger.latest(job_id)
+    if row is not None and (row.get("last_state") or "pending") in ACTIVE:
+        ledger.update_state(job_id, "killed")
 
 
 @contextmanager

@@ -206,7 +206,8 @@ def watch(job: str, *, interval: float | None = None, timeout_s: float | None = 
           local: bool = False, controller_url: str | None = None, cluster_config: str | None = None) -> int:
     """Follow JOB until it is terminal (the `irisrl watch` engine; usable from a notebook).
     Reports (ops/output) a line per transition, check-in and watchdog change; returns the exit code
-    (0 succeeded, 1 failed, 2 absent, 3 timeout / unreadable, 5 KILL with `watchdog`)."""
+    (0 succeeded, 1 failed, 2 absent, 3 timeout / unreadable, 5 KILL with `watchdog`, 130
+    Ctrl-C: detached, with the re-attach command)."""
     from irisrl.ops.jobs import open_job
 
     if interval is None:
@@ -221,9 +222,13 @@ def watch(job: str, *, interval: float | None = None, timeout_s: float | None = 
 
             logs = WatchLogs(backend, job_id)
             health = WatchdogHealth(job_id, plan, JobBoundAdapter(logs), interval, on_snapshot=logs.use)
-        code = watch_loop(backend, job_id, interval, timeout_s, list(checkins or []),
-                          on_checkin=lambda label: health_checkin(job_id, label, plan, target), watchdog=watchdog,
-                          health=health, keep_going=keep_going)
+        try:
+            code = watch_loop(backend, job_id, interval, timeout_s, list(checkins or []),
+                              on_checkin=lambda label: health_checkin(job_id, label, plan, target),
+                              watchdog=watchdog, health=health, keep_going=keep_going)
+        except KeyboardInterrupt:   # Ctrl-C detaches: watch never kills
+            emit(f"\nstopped watching {job_id}; it keeps running.\nre-attach: irisrl watch {job_id}", err=True)
+            return int(Exit.INTERRUPTED)
         if code in (Exit.OK, Exit.FAIL) and plan is not None:
             ledger.update_state(job_id, backend.snapshot(job_id, detail=False).state)
     return int(code)

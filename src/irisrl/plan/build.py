@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import os
+import secrets
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -320,7 +321,8 @@ def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext,
         rendezvous_dir=resolved.rendezvous_dir, skyrl_ref=options.skyrl_ref,
         entrypoint=("bash", "-c", BOOT, BOOT_NAME, *runtime_argv, "--", *command),
         runtime_argv=runtime_argv, command=command, hydra_args=hydra.args,
-        env=pod.env, secret_env_keys=pod.secret_keys, ports=contract.RUNTIME_PORTS,
+        env={**pod.env, **ray_auth_env()},
+        secret_env_keys=tuple(sorted({*pod.secret_keys, contract.ENV_RAY_AUTH_TOKEN})), ports=contract.RUNTIME_PORTS,
         placement_groups=placement_groups(ctx.view, ctx.raw, gpn, engines),
         budget=budget.to_dict(), findings=tuple(all_findings), mode=options.mode, role=role,
         workspace=options.workspace or ".", config_path=options.rl_config, config_sha256=ctx.config_sha256,
@@ -328,6 +330,13 @@ def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext,
         model_path=ctx.model_path, train_data=resolved.train_data or (),
         trials_dir=_trials_dir(ctx.raw, hydra.sections), tags={"kind": KIND, "sandbox": sandbox, "series": series},
     )
+
+
+def ray_auth_env() -> dict[str, str]:
+    """This gang's own Ray token (fresh per plan, so per launch): Ray's token authentication
+    on, for every Ray process and driver of the job and nothing else (contract.ENV_RAY_AUTH_*).
+    Overrides any RAY_AUTH_* from extra_env: one gang's Ray is never open to another's."""
+    return {contract.ENV_RAY_AUTH_MODE: "token", contract.ENV_RAY_AUTH_TOKEN: secrets.token_hex(32)}
 
 
 def _launcher_env(options: LaunchOptions, profile: ClusterProfile, job_id: str, series: str,

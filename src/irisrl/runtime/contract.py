@@ -23,6 +23,16 @@ ENV_SANDBOX = "IRISRL_SANDBOX"          # "daytona" when the run uses Harbor, el
 ENV_SERIES = "IRISRL_SERIES"
 ENV_JOB_ID = "IRISRL_JOB_ID"
 
+# Ray token authentication: every gang gets its own random token (plan/build.py), a secret env
+# value like HF_TOKEN. `ray start` (head and workers), the runtime's ray.init and the trainer's
+# driver inherit it; a client without it is refused. Names as Ray 2.60.0 reads them
+# (ray/_private/authentication/authentication_token_setup.py AUTH_MODE_ENV_VAR = "RAY_AUTH_MODE";
+# Ray's token loader takes RAY_AUTH_TOKEN first, then RAY_AUTH_TOKEN_PATH, then ~/.ray/auth_token,
+# as its loader's docstring in ray-project/ray says). runtime/ray_node.pin_auth_mode makes the
+# mode explicit for every `ray start` (a stray ~/.ray/auth_token must not half-enable it).
+ENV_RAY_AUTH_MODE = "RAY_AUTH_MODE"
+ENV_RAY_AUTH_TOKEN = "RAY_AUTH_TOKEN"    # a secret: masked in every rendering
+
 # Runtime entry points and rendezvous-dir layout (added by the runtime; see docs/ARCHITECTURE.md "Runtime").
 CONTROLLER_MODULE = "irisrl.runtime.controller"   # python -m ... [RUNTIME_ARGV] -- CMD
 REHEARSAL_MODULE = "irisrl.runtime.rehearsal"     # python -m ... --plan .irisrl/plan.json

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from irisrl.core.procs import terminate
+from irisrl.runtime.contract import ENV_RAY_AUTH_MODE, ENV_RAY_AUTH_TOKEN
 from irisrl.runtime.log import say
 from irisrl.runtime.ports import local_ray_ports, usable_port
 
@@ -70,6 +71,15 @@ def wrap_pdeathsig(argv: list[str]) -> list[str]:
     if sys.platform != "linux":
         return argv
     return [sys.executable, "-c", PDEATHSIG_LAUNCHER, *argv]
+
+
+def pin_auth_mode() -> None:
+    """Make Ray's authentication mode explicit for this process and the Ray it starts: "token"
+    with the plan's RAY_AUTH_TOKEN, else "disabled". Left unset, `ray start --head` turns token
+    auth on by itself when it finds a ~/.ray/auth_token (any tool may leave one in a shared
+    HOME) while `ray start --address` does not, and the gang's workers are then refused."""
+    if ENV_RAY_AUTH_MODE not in os.environ:
+        os.environ[ENV_RAY_AUTH_MODE] = "token" if os.environ.get(ENV_RAY_AUTH_TOKEN) else "disabled"
 
 
 def loopback_env() -> None:
@@ -161,6 +171,7 @@ class RealRayNode:
         return argv
 
     def _launch(self, argv: list[str], what: str) -> None:
+        pin_auth_mode()   # before the env is copied: also seen by this process's own ray.init
         env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", **(LOOPBACK_ENV if self.local else {}))
         started = threading.Event()
         self._proc = subprocess.Popen(wrap_pdeathsig(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -1,0 +1,78 @@
+"""Ctrl-C, as the exit-code table says (130): `watch` detaches with the re-attach hint (D15);
+launch's follower on a TEMPORARY local cluster says the cluster and the job stop now and
+suggests no watch/kill command that could not work (D10); elsewhere it detaches."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from irisrl.cli.main import main
+from irisrl.ops.follow import follow
+from irisrl.util.exitcodes import Exit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from memory_backend import MemoryBackend  # noqa: E402
+
+
+class Interrupted(MemoryBackend):
+    def snapshot(self, job_id: str, detail: bool = True):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+
+class Rows:
+    def __init__(self) -> None:
+        self.states: dict[str, str] = {}
+
+    def update_state(self, job_id: str, state: str) -> None:
+        self.states[job_id] = state
+
+    def plan_for(self, job_id: str) -> None:
+        return None
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out = capsys.readouterr()
+    return int(done.value.code or 0), out.out, out.err
+
+
+def test_ctrl_c_on_watch_exits_130_with_the_reattach_hint(monkeypatch, capsys):
+    monkeypatch.setattr("irisrl.ops.jobs.open_job", lambda job, *a: ("/u/j", nullcontext(Interrupted()), Rows()))
+    code, _, err = run(capsys, "watch", "/u/j", "--interval", "1")
+    assert code == Exit.INTERRUPTED == 130
+    assert "it keeps running" in err and "re-attach: irisrl watch /u/j" in err and "aborted" not in err
+
+
+def test_ctrl_c_outside_any_loop_is_130_interrupted_not_1_aborted(monkeypatch, capsys):
+    def interrupted(*_a: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("irisrl.ops.jobs.open_job", interrupted)
+    code, _, err = run(capsys, "watch", "/u/j")
+    assert code == 130 and "interrupted" in err
+
+
+PLAN = SimpleNamespace(env={}, secret_env_keys=())
+
+
+def test_ctrl_c_following_on_a_temporary_cluster_says_both_stop_now(capsys, ops_on_terminal):
+    rows = Rows()
+    assert follow(Interrupted(), "/u/j", PLAN, rows, 0.1, ephemeral=True) == 130
+    err = capsys.readouterr().err
+    assert "the cluster and the job stop now" in err
+    assert "keeps running" not in err and "irisrl watch" not in err and "irisrl kill" not in err
+    assert rows.states == {"/u/j": "killed"}
+
+
+def test_ctrl_c_following_on_a_lasting_cluster_detaches_with_hints(capsys, ops_on_terminal):
+    rows = Rows()
+    assert follow(Interrupted(), "/u/j", PLAN, rows, 0.1, ephemeral=False) == 130
+    err = capsys.readouterr().err
+    assert "it keeps running" in err and "irisrl watch /u/j" in err and "irisrl kill /u/j --yes" in err
+    assert rows.states == {}
