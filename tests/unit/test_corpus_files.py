@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "tests" / "fixtures" / "corpus" / "public"
 SPLITS = {"dev": PUBLIC / "dev.jsonl", "heldout": PUBLIC / "heldout.jsonl"}
+# A second, fresh held-out set (README "heldout2"): not part of the sha1 split, every source new.
+HELDOUT2 = PUBLIC / "heldout2.jsonl"
+FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
 CONTRACT_KINDS = {
     "norm_topk_prob", "dcp_guard_rejected", "hydra_error", "hf_incomplete_download", "hf_weights_missing",
@@ -57,6 +61,33 @@ def test_split_is_by_source_and_disjoint() -> None:
         for source in names:
             even = hashlib.sha1(source.encode("utf-8")).digest()[-1] % 2 == 0
             assert ("dev" if even else "heldout") == name, f"{source} is on the wrong side"
+
+
+def test_heldout2_is_well_formed() -> None:
+    rows = _rows(HELDOUT2)
+    assert rows, "heldout2 is empty"
+    for row in rows:
+        assert {"kind", "line", "source", "lib", "version"} <= set(row) <= FIELDS, row
+        assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
+        assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
+        assert row["source"].strip(), row
+    lines = [r["line"] for r in rows]
+    assert len(lines) == len(set(lines)), "heldout2 repeats a line"
+    kinds = {r["kind"] for r in rows}
+    assert "benign" in kinds and len(kinds) >= 20, "heldout2 should spread over the contract kinds"
+
+
+def test_heldout2_shares_no_source_or_line_with_the_other_corpora() -> None:
+    rows = _rows(HELDOUT2)
+    old = _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
+    others = [r for split in ROWS.values() for r in split] + old
+    other_sources = {r["source"] for r in others}
+    other_lines = {r["line"] for r in others}
+    cited = set(re.findall(r"[\w.-]+/[\w.-]+#\d+", FIXTURES_README.read_text(encoding="utf-8")))
+    for row in rows:
+        assert row["source"] not in other_sources, f"{row['source']} is already used by another corpus file"
+        assert row["source"] not in cited, f"{row['source']} is cited in tests/fixtures/README.md"
+        assert row["line"] not in other_lines, f"{row['source']}: line already in another corpus file"
 
 
 def test_no_source_of_the_old_corpus_is_reused() -> None:
