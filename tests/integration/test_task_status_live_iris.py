@@ -112,7 +112,7 @@ def test_health_verdicts_from_the_task_status(ended_jobs, on_iris_cluster, monke
 
 
 def test_a_gang_sibling_cancelled_by_iris_did_not_end_badly(ended_jobs, on_iris_cluster, monkeypatch, capsys):
-    """Iris cancels the healthy rank of a failed gang: COSCHED_FAILED, exit code 0, error
+    """Iris cancels the healthy rank of a failed gang: COSCHED_FAILED, exit code 0 or none, error
     "Coscheduled sibling <job>/0 failed": its line must not read as that rank's own death."""
     from irisrl.observe.task_status import parse_status
 
@@ -121,6 +121,7 @@ def test_a_gang_sibling_cancelled_by_iris_did_not_end_badly(ended_jobs, on_iris_
     by_stream = {ln.split(": ", 1)[0]: parse_status(ln) for ln in fed}
     failed, sibling = by_stream["task-0.attempt-0"], by_stream["task-1.attempt-0"]
     assert failed is not None and failed.ended_badly and failed.error == "Exit code: 1. stderr: RuntimeError: boom"
-    assert sibling is not None and (sibling.state, sibling.exit_code) == ("COSCHED_FAILED", 0), fed
+    # exit code 0 when its process had started and was stopped, none when Iris cancelled it first
+    assert sibling is not None and sibling.state == "COSCHED_FAILED" and sibling.exit_code in (0, None), fed
     assert sibling.error == f"Coscheduled sibling {gang}/0 failed" and not sibling.ended_badly
     assert by_stream["job"] is not None and by_stream["job"].state == "FAILED"
