@@ -1,0 +1,261 @@
+"""`irisrl fleet`'s engine: every job on one or several clusters (the controller's job listing,
+not the local ledger), each with its health, phase, progress, GPU-hours by phase and cost;
+sorted so trouble comes first; totals with the GPU-hours lost to dead runs.
+
+RPCs per refresh (per cluster): 1 ListJobs + 1 FetchLogs per job that is not settled (running,
+or terminal but not yet read since it ended) + 1 GetJobStatus per job seen for the first time
+(its resources). A settled job costs nothing more. bench/bench_fleet.py measures it."""
+
+from __future__ import annotations
+
+import re
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterator, TypedDict
+
+from irisrl.backends.base import Backend, JobSummary
+from irisrl.backends.resolve import Target
+from irisrl.core.states import ACTIVE, TERMINAL
+from irisrl.observe.cost import PHASES, PriceBook, gpu_hours_by_phase
+from irisrl.ops.job_tracker import JobTracker, now_ms
+from irisrl.util.errors import IrisrlError, UsageError
+
+if TYPE_CHECKING:
+    from irisrl.observe.ladder import HealthReport
+
+FILTER_KEYS = ("user", "job", "state", "phase", "verdict", "cause", "target")
+
+
+class FleetJob(TypedDict):
+    job_id: str
+    user: str
+    target: str
+    state: str
+    nodes: int
+    gpus: int                      # in all (nodes x GPUs per node)
+    gpu_variant: str
+    age_s: float                   # since submission
+    phase: str                     # queued | bring-up | serving | training | finished | dead
+    step: int | None
+    last_reward: float | None
+    verdict: str | None            # KILL | NO-KILL | None (no logs read yet)
+    cause: str | None              # the cause of death's kind
+    gpu_hours: float
+    gpu_hours_by_phase: dict[str, float]
+    cost_usd: float | None         # None: no price for this GPU type
+    last_output_age_s: float | None
+
+
+class FleetTotals(TypedDict):
+    jobs: int
+    running: int
+    gpu_hours: float
+    gpu_hours_by_phase: dict[str, float]
+    gpu_hours_lost_to_dead_runs: float
+    cost_usd: float                # of the priced jobs
+    unpriced_jobs: int
+    rpcs: int                      # controller round trips this refresh
+    refresh_s: float
+
+
+class FleetReport(TypedDict):
+    jobs: list[FleetJob]
+    totals: FleetTotals
+
+
+@dataclass(frozen=True)
+class FleetQuery:
+    """Which jobs: `user` None = every user; `hours`: terminal jobs that ended (or were
+    submitted) within the last H hours, plus every active one; `filters`: KEY=REGEX, all must match."""
+    user: str | None = None
+    hours: float = 24.0
+    filters: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        for key, pattern in self.filters:
+            if key not in FILTER_KEYS:
+                raise UsageError(f"--filter {key}={pattern}: unknown key {key!r}",
+                                 f"use one of {', '.join(FILTER_KEYS)} (e.g. --filter state=running)")
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise UsageError(f"--filter {key}={pattern}: not a regular expression ({exc})",
+                                 "quote it and fix the pattern") from None
+
+
+def parse_filters(items: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for item in items:
+        key, sep, pattern = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--filter {item!r} is not KEY=REGEX", f"e.g. --filter phase=dead ({', '.join(FILTER_KEYS)})")
+        out.append((key.strip(), pattern))
+    return tuple(out)
+
+
+@dataclass
+class Fleet:
+    """The fleet view, kept across refreshes (one JobTracker per job and cluster)."""
+    query: FleetQuery
+    prices: PriceBook
+    trackers: dict[tuple[str, str], JobTracker] = field(default_factory=dict)
+
+    def refresh(self, backends: list[Backend], now: int | None = None) -> FleetReport:
+        t0, now = time.monotonic(), now if now is not None else now_ms()
+        calls0 = sum(b.calls for b in backends)
+        rows = []
+        for backend in backends:
+            prefix = f"/{self.query.user}/" if self.query.user else None
+            for summary in backend.list_jobs(prefix=prefix):
+                if not self._recent(summary, now):
+                    continue
+                tracker = self.trackers.setdefault((backend.where, summary.job_id), JobTracker(summary.job_id))
+                tracker.refresh(backend, summary, now)
+                row = job_row(summary, tracker, self.prices, now, backend.where)
+                if self._matches(row):
+                    rows.append(row)
+        rows.sort(key=trouble_first)
+        rpcs = sum(b.calls for b in backends) - calls0
+        return FleetReport(jobs=rows, totals=totals(rows, rpcs, time.monotonic() - t0))
+
+    def _recent(self, summary: JobSummary, now: int) -> bool:
+        if summary.state not in TERMINAL:
+            return True
+        when = summary.finished_ms or summary.submitted_ms
+        return when is None or now - when <= self.query.hours * 3600_000
+
+    def _matches(self, row: FleetJob) -> bool:
+        values = {"user": row["user"], "job": row["job_id"], "state": row["state"], "phase": row["phase"],
+                  "verdict": row["verdict"] or "", "cause": row["cause"] or "", "target": row["target"]}
+        return all(re.search(pattern, values[key]) for key, pattern in self.query.filters)
+
+
+def job_row(summary: JobSummary, tracker: JobTracker, prices: PriceBook, now: int, target: str) -> FleetJob:
+    """One job's row from its listing and its tracker."""
+    nodes = summary.task_count or sum(summary.task_states.values())
+    gpus = nodes * tracker.gpus
+    by_phase = gpu_hours_by_phase(tracker.clock(summary, now), gpus)
+    total = sum(by_phase.values())
+    price = prices.price(tracker.gpu_variant)
+    report = tracker.report
+    last = tracker.milestones.last_output_ms
+    return FleetJob(
+        job_id=summary.job_id, user=summary.user, target=target, state=summary.state, nodes=nodes, gpus=gpus,
+        gpu_variant=tracker.gpu_variant,
+        age_s=round((now - summary.submitted_ms) / 1000.0, 1) if summary.submitted_ms else 0.0,
+        phase=fleet_phase(summary, tracker), step=report.global_step if report is not None else None,
+        last_reward=tracker.last_reward, verdict=report.verdict if report is not None else None,
+        cause=kill_cause(report), gpu_hours=round(total, 4),
+        gpu_hours_by_phase={p: round(v, 4) for p, v in by_phase.items()},
+        cost_usd=round(price.usd(total), 2) if price is not None else None,
+        last_output_age_s=round((now - last) / 1000.0, 1) if last is not None and summary.state in ACTIVE else None)
+
+
+def kill_cause(report: HealthReport | None) -> str | None:
+    """The cause of death's kind; for a KILL without one, the first failed rung (e.g. a wedge)."""
+    if report is None or not report.kill:
+        return None
+    data = report.to_dict()
+    if data["cause_of_death"]:
+        return str(data["cause_of_death"]["kind"])
+    failed = [r for r in data["rungs"] if r["status"] == "fail"]
+    return f"rung {failed[0]['rung']}: {failed[0]['name']}" if failed else None
+
+
+def fleet_phase(summary: JobSummary, tracker: JobTracker) -> str:
+    report = tracker.report
+    kill = report is not None and report.kill
+    if summary.state in TERMINAL:
+        return "dead" if kill or summary.state == "failed" else "finished"
+    if summary.started_ms is None:
+        return "queued"
+    if kill:
+        return "dead"
+    phase = report.phase if report is not None else "bring-up"
+    return {"crashed": "dead"}.get(phase, phase)
+
+
+_STATE_RANK = {"failed": 1, "running": 2, "pending": 3, "killed": 4, "succeeded": 5}
+
+
+def trouble_first(row: FleetJob) -> tuple[int, float, str]:
+    """Running-but-dead first, then failed, running, pending, killed, succeeded; within a
+    group, the most GPU-hours first."""
+    rank = 0 if row["phase"] == "dead" and row["state"] in ACTIVE else _STATE_RANK.get(row["state"], 3)
+    return rank, -row["gpu_hours"], row["job_id"]
+
+
+def totals(rows: list[FleetJob], rpcs: int, refresh_s: float) -> FleetTotals:
+    by_phase = {p: round(sum(r["gpu_hours_by_phase"][p] for r in rows), 4) for p in PHASES}
+    return FleetTotals(
+        jobs=len(rows), running=sum(1 for r in rows if r["state"] == "running"),
+        gpu_hours=round(sum(r["gpu_hours"] for r in rows), 4), gpu_hours_by_phase=by_phase,
+        gpu_hours_lost_to_dead_runs=by_phase["dead"],
+        cost_usd=round(sum(r["cost_usd"] or 0.0 for r in rows), 2),
+        unpriced_jobs=sum(1 for r in rows if r["cost_usd"] is None and r["gpu_hours"] > 0),
+        rpcs=rpcs, refresh_s=round(refresh_s, 3))
+
+
+# -- targets ---------------------------------------------------------------------------------------
+def fleet_targets(local: bool, controller_urls: tuple[str, ...], cluster_configs: tuple[str, ...]) -> list[Target]:
+    """The clusters to list: those named, else the local cluster if one is up plus every shipped
+    profile whose Iris cluster config is found."""
+    named = ([Target(local=True)] if local else []) + [Target(controller_url=u) for u in controller_urls] \
+        + [Target(cluster_config=c) for c in cluster_configs]
+    if named:
+        return named
+    from irisrl.backends import local_cluster
+    from irisrl.config.profile import PROFILES_DIR
+    from irisrl.config.storage_root import find_cluster_config
+
+    found = [Target(local=True)] if local_cluster.running_state() is not None else []
+    for profile in sorted(PROFILES_DIR.glob("*.toml")):
+        config = find_cluster_config(profile.stem)
+        if config:
+            found.append(Target(cluster_config=config))
+    if not found:
+        raise IrisrlError("no cluster to list: no local cluster is up and no profile's Iris cluster config was found",
+                          "pass --local, --controller-url URL or --cluster-config PATH")
+    return found
+
+
+def open_backends(targets: list[Target], stack: ExitStack) -> list[Backend]:
+    from irisrl.backends.resolve import open_backend
+
+    return [stack.enter_context(open_backend(t)) for t in targets]
+
+
+def price_book(profile: str | None = None) -> PriceBook:
+    from irisrl.config.profile import DEFAULT_PROFILE, load_profile
+
+    return PriceBook.from_profile(load_profile(profile or DEFAULT_PROFILE))
+
+
+# -- the entry points (CLI, notebooks) -----------------------------------------------------------------
+@dataclass(frozen=True)
+class FleetOptions:
+    query: FleetQuery
+    local: bool = False
+    controller_urls: tuple[str, ...] = ()
+    cluster_configs: tuple[str, ...] = ()
+    profile: str | None = None
+
+
+def fleet(options: FleetOptions) -> FleetReport:
+    """One look at the fleet."""
+    return next(fleet_reports(options, interval_s=0.0, refreshes=1))
+
+
+def fleet_reports(options: FleetOptions, interval_s: float, refreshes: int | None = None,
+                  sleep: Callable[[float], None] = time.sleep) -> Iterator[FleetReport]:
+    """A report per refresh (`fleet --watch`), every `interval_s`, until `refreshes` (None: forever)."""
+    view = Fleet(options.query, price_book(options.profile))
+    with ExitStack() as stack:
+        backends = open_backends(fleet_targets(options.local, options.controller_urls, options.cluster_configs), stack)
+        n = 0
+        while refreshes is None or n < refreshes:
+            if n:
+                sleep(interval_s)
+            yield view.refresh(backends)
+            n += 1
