@@ -62,7 +62,8 @@ class Segment(TypedDict):
 def segments(clock: JobClock) -> list[Segment]:
     """The phases on the time axis (empty ones left out), each clamped inside the job's life."""
     end = clock.end_ms
-    submitted = min(clock.submitted_ms or clock.started_ms or end, end)
+    first = next((t for t in (clock.submitted_ms, clock.started_ms) if t is not None), end)
+    submitted = min(first, end)
     if clock.started_ms is None:
         return [Segment(phase="queued", start_ms=submitted, end_ms=end)] if end > submitted else []
     started = max(min(clock.started_ms, end), submitted)

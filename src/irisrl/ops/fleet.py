@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator, TypedDict
@@ -24,6 +25,7 @@ from irisrl.util.errors import IrisrlError, UsageError
 if TYPE_CHECKING:
     from irisrl.observe.ladder import HealthReport
 
+READERS = 8            # jobs whose logs are fetched at the same time
 FILTER_KEYS = ("user", "job", "state", "phase", "verdict", "cause", "target")
 
 
@@ -103,20 +105,28 @@ class Fleet:
 
     def refresh(self, backends: list[Backend], now: int | None = None) -> FleetReport:
         t0, now = time.monotonic(), now if now is not None else now_ms()
-        calls0 = sum(b.calls for b in backends)
-        rows = []
+        rpcs = len(backends)   # one ListJobs each
+        before = sum(t.rpcs for t in self.trackers.values())
+        work: list[tuple[Backend, JobSummary, JobTracker]] = []
         for backend in backends:
             prefix = f"/{self.query.user}/" if self.query.user else None
             for summary in backend.list_jobs(prefix=prefix):
-                if not self._recent(summary, now):
-                    continue
-                tracker = self.trackers.setdefault((backend.where, summary.job_id), JobTracker(summary.job_id))
-                tracker.refresh(backend, summary, now)
-                row = job_row(summary, tracker, self.prices, now, backend.where)
-                if self._matches(row):
-                    rows.append(row)
+                if self._recent(summary, now):
+                    tracker = self.trackers.setdefault((backend.where, summary.job_id), JobTracker(summary.job_id))
+                    work.append((backend, summary, tracker))
+        # The RPCs of the jobs overlap (a remote controller's round trip dominates); the
+        # analysis runs here, one job after another (it is CPU work under the GIL).
+        with ThreadPoolExecutor(max_workers=READERS) as pool:
+            fresh = list(pool.map(lambda w: w[2].read(w[0], w[1]), work))
+        rows = []
+        for (backend, summary, tracker), judge in zip(work, fresh):
+            if judge:
+                tracker.judge(summary, now)
+            row = job_row(summary, tracker, self.prices, now, backend.where)
+            if self._matches(row):
+                rows.append(row)
         rows.sort(key=trouble_first)
-        rpcs = sum(b.calls for b in backends) - calls0
+        rpcs += sum(t.rpcs for t in self.trackers.values()) - before
         return FleetReport(jobs=rows, totals=totals(rows, rpcs, time.monotonic() - t0))
 
     def _recent(self, summary: JobSummary, now: int) -> bool:

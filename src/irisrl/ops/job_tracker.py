@@ -33,6 +33,7 @@ class JobTracker:
     report: Any = None                 # observe.ladder.HealthReport of the last refresh (None: no logs yet)
     last_reward: float | None = None
     log_problems: list[str] = field(default_factory=list)
+    rpcs: int = 0                      # controller round trips this tracker made (its own count: thread-safe)
     _since_ms: int = 0
     _seen_at_since: int = 0
     _pending: dict[tuple[int, int], list[str]] = field(default_factory=dict)
@@ -47,19 +48,30 @@ class JobTracker:
 
     # -- a refresh -------------------------------------------------------------------------------
     def refresh(self, backend: Backend, summary: JobSummary, now_ms: int) -> None:
-        """Bring this job up to date with `summary` (its ListJobs row): the resources once,
-        then the new log lines while it is not settled."""
+        """Bring this job up to date with `summary` (its ListJobs row)."""
+        if self.read(backend, summary):
+            self.judge(summary, now_ms)
+
+    def read(self, backend: Backend, summary: JobSummary) -> bool:
+        """The controller half (may run in a worker thread, one per job): the resources once,
+        then the new log lines while the job is not settled. True: judge() next."""
         if self.gpus_per_task is None:
             self.gpus_per_task, self.gpu_variant = summary.gpus_per_task, summary.gpu_variant
             if not self.gpus_per_task:
                 snap = backend.snapshot(self.job_id, detail=False)
+                self.rpcs += 1
                 self.gpus_per_task, self.gpu_variant = snap.gpus_per_task, snap.gpu_variant
         if self.settled or summary.started_ms is None:
-            return
-        terminal = summary.state in TERMINAL
-        self._judge_s = ((summary.finished_ms if terminal and summary.finished_ms else now_ms)) / 1000.0
+            return False
         self._pull(backend)
-        self._judge()   # also with no new lines: silence counts between refreshes
+        return True
+
+    def judge(self, summary: JobSummary, now_ms: int) -> None:
+        """The CPU half: feed what read() fetched and re-evaluate (also with no new lines:
+        silence counts between refreshes). A terminal job judged once is settled."""
+        terminal = summary.state in TERMINAL
+        self._judge_s = (summary.finished_ms if terminal and summary.finished_ms else now_ms) / 1000.0
+        self._judge()
         self.settled = terminal
 
     def _pull(self, backend: Backend) -> None:
@@ -67,6 +79,7 @@ class JobTracker:
         fresh: list[LogLine] = []
         for _ in range(MAX_PAGES):
             lines = backend.fetch_logs(self.job_id, since_ms=self._since_ms, max_lines=PAGE_LINES)
+            self.rpcs += 1
             new = lines[self._seen_at_since:] if lines and lines[0].timestamp_ms == self._since_ms else lines
             if new:
                 last = new[-1].timestamp_ms

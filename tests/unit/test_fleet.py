@@ -1,0 +1,165 @@
+"""fleet / cost on recorded jobs (the health fixtures' logs replayed through the in-memory
+backend): phases, GPU-hours, verdicts, sorting, filters, incremental refreshes, the JSON shape."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from support.memory_backend import MemoryBackend  # noqa: E402
+from support.recorded_jobs import RecordedJob, end_ms, recorded  # noqa: E402
+
+from irisrl.backends.base import JobSummary, LogLine  # noqa: E402
+from irisrl.observe.cost import JobClock, Milestones, PriceBook, Price, gpu_hours_by_phase, segments  # noqa: E402
+from irisrl.ops.cost import find_job, job_cost  # noqa: E402
+from irisrl.ops.fleet import Fleet, FleetQuery, parse_filters, price_book  # noqa: E402
+from irisrl.util.errors import IrisrlError, UsageError  # noqa: E402
+
+H = 3600_000
+
+
+def backend_of(*jobs: RecordedJob) -> MemoryBackend:
+    return MemoryBackend(jobs=[j.summary for j in jobs], statuses={j.summary.job_id: j.status for j in jobs},
+                         logs={j.summary.job_id: j.lines for j in jobs})
+
+
+@pytest.fixture(scope="module")
+def fleet_jobs() -> list[RecordedJob]:
+    return [recorded("healthy_training_step12", "/alice/train", "running"),
+            recorded("wedge", "/bob/wedge", "running"),
+            recorded("norm_topk_prob_crash", "/alice/crash", "failed"),
+            recorded("healthy_finished", "/carol/done", "succeeded"),
+            recorded("healthy_bringup_15min", "/carol/up", "running")]
+
+
+def test_phases_sum_to_the_total_and_queued_holds_no_gpus():
+    clock = JobClock(submitted_ms=0, started_ms=600_000, end_ms=4 * H, first_rollout_ms=H, dead_ms=3 * H)
+    by = gpu_hours_by_phase(clock, gpus=56)
+    assert by == pytest.approx({"queued": 0.0, "bring-up": 56 * (H - 600_000) / H, "productive": 112.0, "dead": 56.0})
+    assert sum(by.values()) == pytest.approx(56 * (4 * H - 600_000) / H)
+    assert [s["phase"] for s in segments(clock)] == ["queued", "bring-up", "productive", "dead"]
+
+
+def test_a_job_that_never_started_is_only_queued_and_costs_nothing():
+    clock = JobClock(submitted_ms=0, started_ms=None, end_ms=H)
+    assert gpu_hours_by_phase(clock, 8) == {"queued": 0.0, "bring-up": 0.0, "productive": 0.0, "dead": 0.0}
+    assert segments(clock) == [{"phase": "queued", "start_ms": 0, "end_ms": H}]
+
+
+def test_death_before_the_first_rollout_leaves_no_productive_time():
+    clock = JobClock(submitted_ms=0, started_ms=0, end_ms=3 * H, first_rollout_ms=2 * H, dead_ms=H)
+    by = gpu_hours_by_phase(clock, 1)
+    assert by["bring-up"] == pytest.approx(1.0) and by["productive"] == 0.0 and by["dead"] == pytest.approx(2.0)
+
+
+def test_the_first_rollout_is_a_generating_engine_not_an_idle_one():
+    m = Milestones()
+    m.observe("INFO 12-02 10:00:00 Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs", 1)
+    assert m.first_rollout_ms is None and m.last_output_ms == 1
+    m.observe("INFO 12-02 10:00:10 Avg generation throughput: 812.0 tokens/s, Running: 16 reqs, Waiting: 0 reqs", 2)
+    m.observe("WANDB_MIRROR kind=train step=1 metrics={}", 3)
+    assert m.first_rollout_ms == 2 and m.last_output_ms == 3
+
+
+def test_price_is_per_node_hour_over_the_gpus_of_a_node_and_unknown_types_have_none():
+    book = PriceBook({"H100": Price(49.24, 8, "test")})
+    assert book.price("h100").usd(56.0) == pytest.approx(7 * 49.24)   # 7 nodes x 1 hour
+    assert book.price("B200") is None
+    assert price_book().price("H100").node_hour_usd == pytest.approx(49.24)
+
+
+def test_fleet_rows_verdicts_phases_and_trouble_first(fleet_jobs):
+    now = max(end_ms(j) for j in fleet_jobs)
+    report = Fleet(FleetQuery(), price_book()).refresh([backend_of(*fleet_jobs)], now=now)
+    rows = {r["job_id"]: r for r in report["jobs"]}
+    assert [r["job_id"] for r in report["jobs"]][:2] == ["/bob/wedge", "/alice/crash"]   # running-dead, then failed
+    assert rows["/bob/wedge"]["phase"] == "dead" and rows["/bob/wedge"]["verdict"] == "KILL"
+    assert rows["/alice/crash"]["cause"] == "norm_topk_prob" and rows["/alice/crash"]["gpu_hours_by_phase"]["dead"] > 0
+    assert rows["/alice/train"]["phase"] == "training" and rows["/alice/train"]["step"] == 12
+    assert rows["/alice/train"]["last_reward"] is not None and rows["/alice/train"]["gpu_hours_by_phase"]["dead"] == 0
+    assert rows["/carol/up"]["phase"] == "bring-up" and rows["/carol/up"]["gpu_hours_by_phase"]["productive"] == 0
+    assert rows["/carol/done"]["phase"] == "finished"
+    for r in report["jobs"]:
+        assert r["gpus"] == 16 and r["gpu_hours"] == pytest.approx(sum(r["gpu_hours_by_phase"].values()), abs=1e-3)
+        assert r["cost_usd"] == pytest.approx(r["gpu_hours"] * 49.24 / 8, abs=0.01)
+    totals = report["totals"]
+    assert totals["gpu_hours_lost_to_dead_runs"] == pytest.approx(sum(r["gpu_hours_by_phase"]["dead"] for r in rows.values()), abs=1e-3)
+    assert totals["gpu_hours_lost_to_dead_runs"] > 0 and totals["jobs"] == 5 and totals["running"] == 3
+
+
+def test_json_has_the_issue_s_keys(fleet_jobs):
+    report = Fleet(FleetQuery(), price_book()).refresh([backend_of(*fleet_jobs)], now=max(end_ms(j) for j in fleet_jobs))
+    data = json.loads(json.dumps(report))
+    assert set(data) == {"jobs", "totals"}
+    need = {"job_id", "user", "state", "nodes", "gpus", "phase", "step", "verdict", "cause", "gpu_hours",
+            "gpu_hours_by_phase", "cost_usd", "last_output_age_s"}
+    assert all(need <= set(row) for row in data["jobs"])
+    assert set(data["jobs"][0]["gpu_hours_by_phase"]) == {"queued", "bring-up", "productive", "dead"}
+
+
+def test_a_refresh_reads_only_new_lines_and_settled_jobs_cost_no_rpc(fleet_jobs):
+    backend = backend_of(*fleet_jobs)
+    view = Fleet(FleetQuery(), price_book())
+    now = max(end_ms(j) for j in fleet_jobs)
+    first = view.refresh([backend], now=now)
+    # 1 ListJobs + 1 GetJobStatus and 1 FetchLogs per job the first time
+    assert first["totals"]["rpcs"] == 1 + 2 * 5
+    fed = {job_id: t.watchdog.total_bytes for (_, job_id), t in view.trackers.items()}
+    second = view.refresh([backend], now=now + 60_000)
+    assert second["totals"]["rpcs"] == 1 + 3          # the two terminal jobs are settled
+    assert {job_id: t.watchdog.total_bytes for (_, job_id), t in view.trackers.items()} == fed   # nothing re-read
+    # a new line of a running job arrives: only it is read and fed
+    train = next(j for j in fleet_jobs if j.summary.job_id == "/alice/train")
+    backend.logs["/alice/train"] = train.lines + [LogLine(0, 0, "stdout", "one more line", train.lines[-1].timestamp_ms + 5)]
+    view.refresh([backend], now=now + 120_000)
+    grown = view.trackers[("memory://", "/alice/train")].watchdog.total_bytes - fed["/alice/train"]
+    assert 0 < grown < 40
+
+
+def test_user_hours_and_filters(fleet_jobs):
+    backend = backend_of(*fleet_jobs)
+    now = max(end_ms(j) for j in fleet_jobs)
+    mine = Fleet(FleetQuery(user="alice"), price_book()).refresh([backend], now=now)
+    assert {r["user"] for r in mine["jobs"]} == {"alice"}
+    dead = Fleet(FleetQuery(filters=parse_filters(["phase=dead", "job=wedge|crash"])), price_book()).refresh([backend], now=now)
+    assert {r["job_id"] for r in dead["jobs"]} == {"/bob/wedge", "/alice/crash"}
+    later = Fleet(FleetQuery(hours=1), price_book()).refresh([backend], now=now + 48 * H)
+    assert {r["state"] for r in later["jobs"]} == {"running"}   # ended more than 1 h ago: gone
+    with pytest.raises(UsageError, match="unknown key"):
+        FleetQuery(filters=(("colour", "red"),))
+    with pytest.raises(UsageError, match="KEY=REGEX"):
+        parse_filters(["phase"])
+
+
+def test_cost_of_one_job_and_bare_name_resolution(fleet_jobs, monkeypatch):
+    backend = backend_of(*fleet_jobs)
+    monkeypatch.setenv("IRISRL_USER", "zed")
+    report = job_cost(backend, "done", price_book(), now=max(end_ms(j) for j in fleet_jobs))
+    assert report["job_id"] == "/carol/done" and report["gpu_hours_by_phase"]["bring-up"] > 0
+    assert report["gpu_hours"] == pytest.approx(sum(report["gpu_hours_by_phase"].values()), abs=1e-3)
+    assert report["seconds_by_phase"]["queued"] == pytest.approx(120.0) and report["node_hour_usd"] == 49.24
+    with pytest.raises(IrisrlError, match="no job"):
+        find_job(backend, "/carol/nope")
+    twice = MemoryBackend(jobs=[JobSummary("/a/x", "running"), JobSummary("/b/x", "running")])
+    with pytest.raises(UsageError, match="names 2 jobs"):
+        find_job(twice, "x")
+
+
+def test_unknown_gpu_type_shows_gpu_hours_only(fleet_jobs):
+    job = recorded("healthy_finished", "/carol/b200", "succeeded", variant="B200")
+    report = job_cost(backend_of(job), "/carol/b200", price_book(), now=end_ms(job))
+    assert report["cost_usd"] is None and report["gpu_hours"] > 0 and report["node_hour_usd"] is None
+
+
+def test_plots_are_written(fleet_jobs, tmp_path):
+    from irisrl.observe.plots import plot_cost, plot_fleet
+
+    backend = backend_of(*fleet_jobs)
+    now = max(end_ms(j) for j in fleet_jobs)
+    fleet_png = plot_fleet(Fleet(FleetQuery(), price_book()).refresh([backend], now=now), tmp_path / "fleet")
+    cost_png = plot_cost(job_cost(backend, "/alice/crash", price_book(), now=now), tmp_path / "cost.png")
+    assert fleet_png.stat().st_size > 5000 and cost_png.stat().st_size > 5000
