@@ -163,3 +163,37 @@ def test_plots_are_written(fleet_jobs, tmp_path):
     fleet_png = plot_fleet(Fleet(FleetQuery(), price_book()).refresh([backend], now=now), tmp_path / "fleet")
     cost_png = plot_cost(job_cost(backend, "/alice/crash", price_book(), now=now), tmp_path / "cost.png")
     assert fleet_png.stat().st_size > 5000 and cost_png.stat().st_size > 5000
+
+
+def test_listjobs_and_getjobstatus_protos_become_summaries_with_times_and_gpus():
+    from iris.rpc import job_pb2
+
+    from irisrl.backends.iris_client import snapshot_from_status, summary_from_status
+
+    status = job_pb2.JobStatus(job_id="/alice/r1", state=job_pb2.JOB_STATE_RUNNING, task_count=7)
+    status.submitted_at.epoch_ms = 1000
+    status.started_at.epoch_ms = 61000
+    row = summary_from_status(status)
+    assert (row.user, row.state, row.task_count, row.submitted_ms, row.started_ms, row.finished_ms) == \
+        ("alice", "running", 7, 1000, 61000, None)
+    assert row.gpus_per_task == 0   # ListJobs rows carry no resources
+    status.resources.device.gpu.variant, status.resources.device.gpu.count = "H100", 8
+    snap = snapshot_from_status("/alice/r1", status, [])
+    assert (snap.gpus_per_task, snap.gpu_variant) == (8, "H100")
+    assert "gpus_per_task" not in snap.to_dict()   # `status --json` keeps its shape
+
+
+@pytest.mark.parametrize("args, message", [
+    (["fleet", "--all-users", "--user", "bob"], "mutually exclusive"),
+    (["fleet", "--filter", "colour=red", "--controller-url", "http://127.0.0.1:9"], "unknown key"),
+    (["fleet", "--filter", "phase", "--controller-url", "http://127.0.0.1:9"], "KEY=REGEX"),
+    (["fleet", "--watch", "--json"], "--watch"),
+    (["cost", "a/b/c", "--controller-url", "http://127.0.0.1:9"], "neither"),
+])
+def test_cli_usage_errors_exit_64_without_a_traceback(args, message, capsys):
+    from irisrl.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    err = capsys.readouterr().err
+    assert done.value.code == 64 and message in err and "Traceback" not in err

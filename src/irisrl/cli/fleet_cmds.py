@@ -140,11 +140,7 @@ def _watch(options: Any, interval: float) -> None:
 def cost_table(report: Mapping[str, Any]) -> Any:
     from rich.table import Table
 
-    table = Table("phase", "time", "GPU-hours", "cost", title=(
-        f"{report['job_id']}: {report['state']}, {report['nodes']} nodes x "
-        f"{report['gpus'] // report['nodes'] if report['nodes'] else 0} {report['gpu_variant'] or 'GPU'}"
-        + (f", {report['verdict']}" + (f" ({report['cause']})" if report["cause"] else "") if report["verdict"] else "")),
-        title_justify="left")
+    table = Table("phase", "time", "GPU-hours", "cost")
     per_gpu_hour = report["node_hour_usd"] / (report["gpus"] / report["nodes"]) \
         if report["node_hour_usd"] and report["gpus"] and report["nodes"] else None
     for phase, hours in report["gpu_hours_by_phase"].items():
@@ -152,10 +148,20 @@ def cost_table(report: Mapping[str, Any]) -> Any:
         table.add_row(phase + note, _age(report["seconds_by_phase"][phase]), _hours(hours),
                       _usd(hours * per_gpu_hour if per_gpu_hour is not None else None))
     table.add_row("total", "", _hours(report["gpu_hours"]), _usd(report["cost_usd"]), style="bold")
-    table.caption = (f"price ${report['node_hour_usd']}/node-hour: {report['price_source']}" if report["node_hour_usd"]
-                     else f"no price for {report['gpu_variant'] or 'this GPU type'} in the profile: GPU-hours only")
-    table.caption_justify = "left"
     return table
+
+
+def cost_header(report: Mapping[str, Any]) -> str:
+    per_node = report["gpus"] // report["nodes"] if report["nodes"] else 0
+    health = f", {report['verdict']}" + (f" ({report['cause']})" if report["cause"] else "") if report["verdict"] else ""
+    return (f"{report['job_id']}: {report['state']}, phase {report['phase']}, {report['nodes']} node(s) x {per_node} "
+            f"{report['gpu_variant'] or 'GPU'}{health}")
+
+
+def cost_footer(report: Mapping[str, Any]) -> str:
+    if report["node_hour_usd"]:
+        return f"price: ${report['node_hour_usd']} per node-hour ({report['price_source']})"
+    return f"no price for {report['gpu_variant'] or 'this GPU type'} in the profile: GPU-hours only"
 
 
 @click.command(epilog="""\b
@@ -183,4 +189,7 @@ def cost(job: str, as_json: bool, profile: str | None, plot_path: str | None, lo
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
-        _console().print(cost_table(report))
+        console = _console()
+        console.print(cost_header(report))
+        console.print(cost_table(report))
+        console.print(cost_footer(report))

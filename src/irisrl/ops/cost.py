@@ -34,17 +34,23 @@ class CostReport(TypedDict):
     segments: list[Segment]         # the phases on the time axis (epoch ms)
 
 
-def find_job(backend: Backend, job: str) -> JobSummary:
-    """JOB's listing row: /user/job exactly, or a bare name matched against every user's jobs
-    (yours first when several users have one of that name)."""
+def checked_job(job: str) -> str:
+    """JOB as /user/job or a bare name, else a usage error (before any connection is made)."""
     job = job.strip().rstrip("/")
     if not job:
         raise UsageError("empty job id", "pass /<user>/<job> or a bare job name")
+    if not job.startswith("/") and "/" in job:
+        raise UsageError(f"{job!r} is neither /<user>/<job> nor a bare job name", "e.g. /alice/dense8b-r1")
+    return job
+
+
+def find_job(backend: Backend, job: str) -> JobSummary:
+    """JOB's listing row: /user/job exactly, or a bare name matched against every user's jobs
+    (yours first when several users have one of that name)."""
+    job = checked_job(job)
     if job.startswith("/"):
         rows = [s for s in backend.list_jobs(prefix=job) if s.job_id == job]
     else:
-        if "/" in job:
-            raise UsageError(f"{job!r} is neither /<user>/<job> nor a bare job name", "e.g. /alice/dense8b-r1")
         rows = [s for s in backend.list_jobs() if s.job_id.rsplit("/", 1)[-1] == job]
         mine = [s for s in rows if s.user == default_user()]
         rows = mine or rows
@@ -83,6 +89,7 @@ def cost(job: str, *, local: bool = False, controller_url: str | None = None, cl
     from irisrl.ops.jobs import open_ledger
 
     target = Target(local, controller_url, cluster_config).check()
-    job_id = job.strip() if job.strip().startswith("/") else None
+    job = checked_job(job)
+    job_id = job if job.startswith("/") else None
     with open_backend(target, job_id, open_ledger() if job_id else None) as backend:
         return job_cost(backend, job, price_book(profile))
