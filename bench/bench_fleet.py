@@ -6,7 +6,8 @@
 in-memory backend: 35 running, 15 ended, ten fixture cases: healthy, wedged, crashed, stalled) on one cluster.
 Times the first `fleet` refresh (every log read from its start), then steady refreshes in
 which each running job gets 200 new log lines (what ~20 s of a live run ships), and counts the
-controller round trips (RPCs) of each refresh. Not 50 live gangs: a 2-core machine cannot run
+controller round trips (RPCs) of each refresh; then three one-shot `irisrl fleet` runs (a new
+Fleet each, resuming from the health state files the previous one wrote). Not 50 live gangs: a 2-core machine cannot run
 them; the live check is tests/integration/test_fleet_live.py."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -87,7 +89,17 @@ def main() -> None:
         report = view.refresh([backend], now=now + (k + 1) * 30_000)
         steady.append(time.perf_counter() - t0)
         rpcs.append(report["totals"]["rpcs"])
-    out = {"jobs": args.jobs, "rpc_ms": args.rpc_ms, "running": len(running), "log_lines_first": lines,
+    # One-shot `irisrl fleet` processes: each starts from the health state files of the last.
+    with tempfile.TemporaryDirectory() as tmp:
+        oneshot = []
+        for k in range(3):
+            grow(backend, running, 100 + k)
+            t0 = time.perf_counter()
+            shot = Fleet(FleetQuery(), price_book(), state_dir=Path(tmp)).refresh([backend], now=now + (k + 20) * 30_000)
+            oneshot.append((round(time.perf_counter() - t0, 3), shot["totals"]["rpcs"]))
+        state_bytes = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file())
+    out = {"oneshot_with_state_files_s_rpcs": oneshot, "state_files_bytes": state_bytes,
+           "jobs": args.jobs, "rpc_ms": args.rpc_ms, "running": len(running), "log_lines_first": lines,
            "first_refresh_s": round(first_s, 3), "first_refresh_rpcs": first["totals"]["rpcs"],
            "steady_refresh_s_median": round(statistics.median(steady), 3), "steady_refresh_s_max": round(max(steady), 3),
            "steady_refresh_rpcs": sorted(set(rpcs)), "new_lines_per_refresh": 200 * len(running),

@@ -197,3 +197,18 @@ def test_cli_usage_errors_exit_64_without_a_traceback(args, message, capsys):
         main(args)
     err = capsys.readouterr().err
     assert done.value.code == 64 and message in err and "Traceback" not in err
+
+
+def test_state_files_let_the_next_fleet_process_read_only_new_lines(fleet_jobs, tmp_path):
+    backend = backend_of(*fleet_jobs)
+    now = max(end_ms(j) for j in fleet_jobs)
+    first = Fleet(FleetQuery(), price_book(), state_dir=tmp_path).refresh([backend], now=now)
+    later = Fleet(FleetQuery(), price_book(), state_dir=tmp_path)      # a new `irisrl fleet` process
+    again = later.refresh([backend], now=now)
+    assert again["totals"]["rpcs"] == 1 + 3          # ListJobs + one FetchLogs per running job, nothing else
+    assert all(t.watchdog.total_bytes == 0 for t in later.trackers.values())   # nothing re-read
+    strip = ("last_output_age_s", "age_s")
+    assert [{k: v for k, v in r.items() if k not in strip} for r in again["jobs"]] == \
+        [{k: v for k, v in r.items() if k not in strip} for r in first["jobs"]]
+    (next(tmp_path.iterdir()) / "tracker.json").write_text("{not json")     # a damaged file: read afresh
+    assert Fleet(FleetQuery(), price_book(), state_dir=tmp_path).refresh([backend], now=now)["jobs"] == first["jobs"]

@@ -8,11 +8,13 @@ or terminal but not yet read since it ended) + 1 GetJobStatus per job seen for t
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, TypedDict
 
 from irisrl.backends.base import Backend, JobSummary
@@ -101,6 +103,7 @@ class Fleet:
     """The fleet view, kept across refreshes (one JobTracker per job and cluster)."""
     query: FleetQuery
     prices: PriceBook
+    state_dir: Path | None = None      # the health state files (None: kept in memory only)
     trackers: dict[tuple[str, str], JobTracker] = field(default_factory=dict)
 
     def refresh(self, backends: list[Backend], now: int | None = None) -> FleetReport:
@@ -112,8 +115,7 @@ class Fleet:
             prefix = f"/{self.query.user}/" if self.query.user else None
             for summary in backend.list_jobs(prefix=prefix):
                 if self._recent(summary, now):
-                    tracker = self.trackers.setdefault((backend.where, summary.job_id), JobTracker(summary.job_id))
-                    work.append((backend, summary, tracker))
+                    work.append((backend, summary, self._tracker(backend.where, summary.job_id)))
         # The RPCs of the jobs overlap (a remote controller's round trip dominates); the
         # analysis runs here, one job after another (it is CPU work under the GIL).
         with ThreadPoolExecutor(max_workers=READERS) as pool:
@@ -122,12 +124,25 @@ class Fleet:
         for (backend, summary, tracker), judge in zip(work, fresh):
             if judge:
                 tracker.judge(summary, now)
+                if self.state_dir is not None:
+                    tracker.save(self._job_dir(backend.where, summary.job_id))
             row = job_row(summary, tracker, self.prices, now, backend.where)
             if self._matches(row):
                 rows.append(row)
         rows.sort(key=trouble_first)
         rpcs += sum(t.rpcs for t in self.trackers.values()) - before
         return FleetReport(jobs=rows, totals=totals(rows, rpcs, time.monotonic() - t0))
+
+    def _tracker(self, where: str, job_id: str) -> JobTracker:
+        key = (where, job_id)
+        if key not in self.trackers:
+            self.trackers[key] = JobTracker.restore(self._job_dir(where, job_id), job_id) \
+                if self.state_dir is not None else JobTracker(job_id)
+        return self.trackers[key]
+
+    def _job_dir(self, where: str, job_id: str) -> Path:
+        assert self.state_dir is not None
+        return self.state_dir / hashlib.sha256(f"{where}\n{job_id}".encode()).hexdigest()[:24]
 
     def _recent(self, summary: JobSummary, now: int) -> bool:
         if summary.state not in TERMINAL:
@@ -236,6 +251,13 @@ def open_backends(targets: list[Target], stack: ExitStack) -> list[Backend]:
     return [stack.enter_context(open_backend(t)) for t in targets]
 
 
+def fleet_state_dir() -> Path:
+    """$IRISRL_HOME/fleet: one directory of health state files per cluster and job."""
+    from irisrl.util.paths import irisrl_home
+
+    return irisrl_home() / "fleet"
+
+
 def price_book(profile: str | None = None) -> PriceBook:
     from irisrl.config.profile import DEFAULT_PROFILE, load_profile
 
@@ -260,7 +282,7 @@ def fleet(options: FleetOptions) -> FleetReport:
 def fleet_reports(options: FleetOptions, interval_s: float, refreshes: int | None = None,
                   sleep: Callable[[float], None] = time.sleep) -> Iterator[FleetReport]:
     """A report per refresh (`fleet --watch`), every `interval_s`, until `refreshes` (None: forever)."""
-    view = Fleet(options.query, price_book(options.profile))
+    view = Fleet(options.query, price_book(options.profile), state_dir=fleet_state_dir())
     with ExitStack() as stack:
         backends = open_backends(fleet_targets(options.local, options.controller_urls, options.cluster_configs), stack)
         n = 0

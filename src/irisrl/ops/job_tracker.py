@@ -9,8 +9,11 @@ per task: ListJobs leaves them out) come from one GetJobStatus, once."""
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from irisrl.backends.base import Backend, JobSummary, LogLine
@@ -18,6 +21,7 @@ from irisrl.core.states import TERMINAL
 from irisrl.observe.cost import JobClock, Milestones, log_time_to_ms
 from irisrl.observe.pull import Page, TaskRef
 
+STATE_VERSION = 1
 PAGE_LINES = 5000
 MAX_PAGES = 40          # a backlog of 200k lines is read over several refreshes
 
@@ -61,8 +65,10 @@ class JobTracker:
                 snap = backend.snapshot(self.job_id, detail=False)
                 self.rpcs += 1
                 self.gpus_per_task, self.gpu_variant = snap.gpus_per_task, snap.gpu_variant
-        if self.settled or summary.started_ms is None:
+        if summary.started_ms is None:
             return False
+        if self.settled:
+            return self.report is None    # restored from its state files: judge once, no RPC
         self._pull(backend)
         return True
 
@@ -103,6 +109,42 @@ class JobTracker:
         rows = self.progress.rows(last=1)
         if rows and rows[-1].get("reward") is not None:
             self.last_reward = float(rows[-1]["reward"])
+
+    # -- the health state files: a later `irisrl fleet` reads only the bytes since this one ------
+    def save(self, directory: Path) -> None:
+        """The analyzer's state (observe/analyzer.py Analyzer.save: offsets, what was learned,
+        secrets redacted) and this tracker's cursor and milestones, atomically."""
+        directory.mkdir(parents=True, exist_ok=True)
+        self.watchdog.analyzer.save(directory / "analyzer.json")
+        data = {"version": STATE_VERSION, "job_id": self.job_id, "gpus_per_task": self.gpus_per_task,
+                "gpu_variant": self.gpu_variant, "settled": self.settled, "dead_ms": self.dead_ms,
+                "last_reward": self.last_reward, "since_ms": self._since_ms, "seen_at_since": self._seen_at_since,
+                "first_rollout_ms": self.milestones.first_rollout_ms, "last_output_ms": self.milestones.last_output_ms,
+                "skew": self.watchdog.skew}
+        tmp = directory / "tracker.json.tmp"
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, directory / "tracker.json")
+
+    @classmethod
+    def restore(cls, directory: Path, job_id: str) -> "JobTracker":
+        """The tracker saved in `directory`; a fresh one when there is none or it is unreadable
+        (then the job's logs are read again from the start: slower, never wrong)."""
+        from irisrl.observe.analyzer import Analyzer
+
+        tracker = cls(job_id)
+        try:
+            data = json.loads((directory / "tracker.json").read_text())
+            if data.get("version") != STATE_VERSION or data.get("job_id") != job_id:
+                return tracker
+            analyzer = Analyzer.load(directory / "analyzer.json")
+        except (OSError, ValueError):
+            return tracker
+        tracker.watchdog.analyzer, tracker.watchdog.skew = analyzer, data["skew"]
+        tracker.gpus_per_task, tracker.gpu_variant = data["gpus_per_task"], data["gpu_variant"]
+        tracker.settled, tracker.dead_ms, tracker.last_reward = data["settled"], data["dead_ms"], data["last_reward"]
+        tracker._since_ms, tracker._seen_at_since = data["since_ms"], data["seen_at_since"]
+        tracker.milestones = Milestones(data["first_rollout_ms"], data["last_output_ms"])
+        return tracker
 
     # -- observe.pull.LogSource over the lines this refresh fetched -------------------------------
     def tasks(self, job_id: str) -> list[TaskRef]:
