@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from irisrl.cli.options import flag, json_flag
 from irisrl.cli.target_opts import target_options
 from irisrl.util.errors import IrisrlError, UsageError
+
+if TYPE_CHECKING:
+    from irisrl.observe.cost import CostReport, FleetReport
 
 
 def _hours(h: float) -> str:
@@ -34,7 +37,7 @@ def _console() -> Any:
     return Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 
 
-def fleet_table(report: Mapping[str, Any]) -> Any:
+def fleet_table(report: FleetReport) -> Any:
     from rich.table import Table
 
     totals = report["totals"]
@@ -60,7 +63,7 @@ def fleet_table(report: Mapping[str, Any]) -> Any:
     return table
 
 
-def _plot(fn_name: str, report: Mapping[str, Any], path: str) -> str:
+def _plot(fn_name: str, report: FleetReport | CostReport, path: str) -> str:
     from irisrl.observe import plots
 
     if Path(path).is_dir():
@@ -137,7 +140,7 @@ def _watch(options: Any, interval: float) -> None:
 
 
 # ------------------------------------------------------------------------------------------- cost
-def cost_table(report: Mapping[str, Any]) -> Any:
+def cost_table(report: CostReport) -> Any:
     from rich.table import Table
 
     table = Table("phase", "time", "GPU-hours", "cost")
@@ -151,14 +154,14 @@ def cost_table(report: Mapping[str, Any]) -> Any:
     return table
 
 
-def cost_header(report: Mapping[str, Any]) -> str:
+def cost_header(report: CostReport) -> str:
     per_node = report["gpus"] // report["nodes"] if report["nodes"] else 0
     health = f", {report['verdict']}" + (f" ({report['cause']})" if report["cause"] else "") if report["verdict"] else ""
     return (f"{report['job_id']}: {report['state']}, phase {report['phase']}, {report['nodes']} node(s) x {per_node} "
             f"{report['gpu_variant'] or 'GPU'}{health}")
 
 
-def cost_footer(report: Mapping[str, Any]) -> str:
+def cost_footer(report: CostReport) -> str:
     if report["node_hour_usd"]:
         return f"price: ${report['node_hour_usd']} per node-hour ({report['price_source']})"
     return f"no price for {report['gpu_variant'] or 'this GPU type'} in the profile: GPU-hours only"

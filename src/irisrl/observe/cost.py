@@ -122,3 +122,60 @@ class PriceBook:
 
     def price(self, variant: str) -> Price | None:
         return self.prices.get(variant.upper())
+
+
+# -- the JSON shapes of `fleet --json` and `cost --json` (ops/ fills them; plots.py draws them) --
+class FleetJob(TypedDict):
+    job_id: str
+    user: str
+    target: str
+    state: str
+    nodes: int
+    gpus: int                      # in all (nodes x GPUs per node)
+    gpu_variant: str
+    age_s: float                   # since submission
+    phase: str                     # queued | bring-up | serving | training | finished | dead
+    step: int | None
+    last_reward: float | None
+    verdict: str | None            # KILL | NO-KILL | None (no logs read yet)
+    cause: str | None              # the cause of death's kind
+    gpu_hours: float
+    gpu_hours_by_phase: dict[str, float]
+    cost_usd: float | None         # None: no price for this GPU type
+    last_output_age_s: float | None
+
+
+class FleetTotals(TypedDict):
+    jobs: int
+    running: int
+    gpu_hours: float
+    gpu_hours_by_phase: dict[str, float]
+    gpu_hours_lost_to_dead_runs: float
+    cost_usd: float                # of the priced jobs
+    unpriced_jobs: int
+    rpcs: int                      # controller round trips this refresh
+    refresh_s: float
+
+
+class FleetReport(TypedDict):
+    jobs: list[FleetJob]
+    totals: FleetTotals
+
+
+class CostReport(TypedDict):
+    job_id: str
+    user: str
+    state: str
+    phase: str
+    nodes: int
+    gpus: int
+    gpu_variant: str
+    verdict: str | None
+    cause: str | None
+    gpu_hours: float
+    gpu_hours_by_phase: dict[str, float]
+    seconds_by_phase: dict[str, float]
+    cost_usd: float | None
+    node_hour_usd: float | None
+    price_source: str | None
+    segments: list[Segment]         # the phases on the time axis (epoch ms)

@@ -4,8 +4,9 @@ as one PNG. matplotlib (Agg, headless) loads only here, only when a plot is aske
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
+from irisrl.observe.cost import CostReport, FleetReport
 from irisrl.observe.progress import MANDATORY
 
 TITLES = {"reward": "avg raw reward", "entropy": "policy entropy", "log_ratio": "|log-ratio| mean",
@@ -63,7 +64,7 @@ def _save(fig: Any, out: str | Path) -> Path:
     return out
 
 
-def plot_cost(report: Mapping[str, Any], out: str | Path) -> Path:
+def plot_cost(report: CostReport, out: str | Path) -> Path:
     """`cost --plot`: the job's phases on a time axis (left) and its GPU-hours stacked by phase (right)."""
     plt = _pyplot()
     fig, (timeline, stack) = plt.subplots(1, 2, figsize=(11, 3.2), gridspec_kw={"width_ratios": [4, 1]})
@@ -81,13 +82,13 @@ def plot_cost(report: Mapping[str, Any], out: str | Path) -> Path:
         bottom += hours
     stack.set_xticks([])
     stack.set_ylabel("GPU-hours")
-    cost = f", ${report['cost_usd']:,.2f}" if report.get("cost_usd") is not None else ""
+    cost = f", ${report['cost_usd']:,.2f}" if report["cost_usd"] is not None else ""
     fig.suptitle(f"{report['job_id']}: {report['gpu_hours']:.2f} GPU-hours{cost} ({report['state']})")
     fig.tight_layout()
     return _save(fig, out)
 
 
-def plot_fleet(report: Mapping[str, Any], out: str | Path) -> Path:
+def plot_fleet(report: FleetReport, out: str | Path) -> Path:
     """`fleet --plot`: GPU-hours per job, stacked by phase (dead in red)."""
     plt = _pyplot()
     jobs = report["jobs"]

@@ -4,34 +4,13 @@ found on the cluster (a bare name too), not only in the local ledger."""
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from irisrl.backends.base import Backend, JobSummary
 from irisrl.backends.resolve import Target, default_user
-from irisrl.observe.cost import PriceBook, Segment, seconds_by_phase, segments
+from irisrl.observe.cost import CostReport, PriceBook, seconds_by_phase, segments
 from irisrl.ops.fleet import fleet_phase, job_row, price_book
 from irisrl.ops.job_tracker import JobTracker, now_ms
 from irisrl.util.errors import IrisrlError, UsageError
 from irisrl.util.exitcodes import Exit
-
-
-class CostReport(TypedDict):
-    job_id: str
-    user: str
-    state: str
-    phase: str
-    nodes: int
-    gpus: int
-    gpu_variant: str
-    verdict: str | None
-    cause: str | None
-    gpu_hours: float
-    gpu_hours_by_phase: dict[str, float]
-    seconds_by_phase: dict[str, float]
-    cost_usd: float | None
-    node_hour_usd: float | None
-    price_source: str | None
-    segments: list[Segment]         # the phases on the time axis (epoch ms)
 
 
 def checked_job(job: str) -> str:

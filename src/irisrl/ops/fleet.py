@@ -15,12 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, TypedDict
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from irisrl.backends.base import Backend, JobSummary
 from irisrl.backends.resolve import Target
 from irisrl.core.states import ACTIVE, TERMINAL
-from irisrl.observe.cost import PHASES, PriceBook, gpu_hours_by_phase
+from irisrl.observe.cost import PHASES, FleetJob, FleetReport, FleetTotals, PriceBook, gpu_hours_by_phase
 from irisrl.ops.job_tracker import JobTracker, now_ms
 from irisrl.util.errors import IrisrlError, UsageError
 
@@ -29,43 +29,6 @@ if TYPE_CHECKING:
 
 READERS = 8            # jobs whose logs are fetched at the same time
 FILTER_KEYS = ("user", "job", "state", "phase", "verdict", "cause", "target")
-
-
-class FleetJob(TypedDict):
-    job_id: str
-    user: str
-    target: str
-    state: str
-    nodes: int
-    gpus: int                      # in all (nodes x GPUs per node)
-    gpu_variant: str
-    age_s: float                   # since submission
-    phase: str                     # queued | bring-up | serving | training | finished | dead
-    step: int | None
-    last_reward: float | None
-    verdict: str | None            # KILL | NO-KILL | None (no logs read yet)
-    cause: str | None              # the cause of death's kind
-    gpu_hours: float
-    gpu_hours_by_phase: dict[str, float]
-    cost_usd: float | None         # None: no price for this GPU type
-    last_output_age_s: float | None
-
-
-class FleetTotals(TypedDict):
-    jobs: int
-    running: int
-    gpu_hours: float
-    gpu_hours_by_phase: dict[str, float]
-    gpu_hours_lost_to_dead_runs: float
-    cost_usd: float                # of the priced jobs
-    unpriced_jobs: int
-    rpcs: int                      # controller round trips this refresh
-    refresh_s: float
-
-
-class FleetReport(TypedDict):
-    jobs: list[FleetJob]
-    totals: FleetTotals
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,15 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irisrl.backends.base import Backend, JobSummary, LogLine
 from irisrl.core.states import TERMINAL
 from irisrl.observe.cost import JobClock, Milestones, log_time_to_ms
 from irisrl.observe.pull import Page, TaskRef
+
+if TYPE_CHECKING:
+    from irisrl.observe.ladder import HealthReport
 
 STATE_VERSION = 1
 PAGE_LINES = 5000
@@ -34,7 +37,7 @@ class JobTracker:
     milestones: Milestones = field(default_factory=Milestones)
     settled: bool = False
     dead_ms: int | None = None
-    report: Any = None                 # observe.ladder.HealthReport of the last refresh (None: no logs yet)
+    report: HealthReport | None = None   # the last refresh's verdict (None: not judged yet)
     last_reward: float | None = None
     log_problems: list[str] = field(default_factory=list)
     rpcs: int = 0                      # controller round trips this tracker made (its own count: thread-safe)
