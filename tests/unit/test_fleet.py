@@ -212,3 +212,28 @@ def test_state_files_let_the_next_fleet_process_read_only_new_lines(fleet_jobs, 
         [{k: v for k, v in r.items() if k not in strip} for r in first["jobs"]]
     (next(tmp_path.iterdir()) / "tracker.json").write_text("{not json")     # a damaged file: read afresh
     assert Fleet(FleetQuery(), price_book(), state_dir=tmp_path).refresh([backend], now=now)["jobs"] == first["jobs"]
+
+
+def test_an_unreadable_cluster_or_job_is_a_problem_not_a_crash(fleet_jobs):
+    from irisrl.util.errors import UndeterminedError
+
+    class Down(MemoryBackend):
+        def list_jobs(self, prefix=None, running_only=False):  # type: ignore[no-untyped-def]
+            raise UndeterminedError("could not talk to the Iris controller at memory://down")
+
+    class FlakyLogs(MemoryBackend):
+        def fetch_logs(self, job_id, *a, **k):  # type: ignore[no-untyped-def]
+            if job_id == "/alice/train":
+                raise UndeterminedError("FetchLogs timed out")
+            return super().fetch_logs(job_id, *a, **k)
+
+    good = backend_of(*fleet_jobs)
+    flaky = FlakyLogs(jobs=good.jobs, statuses=good.statuses, logs=good.logs, where="memory://flaky")
+    down = Down(where="memory://down")
+    now = max(end_ms(j) for j in fleet_jobs)
+    report = Fleet(FleetQuery(), price_book()).refresh([flaky, down], now=now)
+    assert len(report["jobs"]) == 5 and report["totals"]["problems"] == [
+        "memory://down: could not talk to the Iris controller at memory://down", "/alice/train: FetchLogs timed out"]
+    with pytest.raises(UndeterminedError):
+        Fleet(FleetQuery(), price_book()).refresh([down], now=now)
+    assert Fleet(FleetQuery(), price_book()).refresh([down], now=now, strict=False)["jobs"] == []

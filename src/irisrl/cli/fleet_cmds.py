@@ -59,6 +59,7 @@ def fleet_table(report: FleetReport) -> Any:
     table.caption = (f"GPU-hours {_hours(totals['gpu_hours'])} (bring-up {_hours(by['bring-up'])}, productive "
                      f"{_hours(by['productive'])}) | GPU-hours lost to dead runs {_hours(totals['gpu_hours_lost_to_dead_runs'])}"
                      f" | cost {priced} | {totals['rpcs']} RPCs in {totals['refresh_s']:.2f}s")
+    table.caption += "".join(f"\nnot read: {p}" for p in totals["problems"])
     table.caption_justify = "left"
     return table
 
@@ -126,6 +127,9 @@ def fleet(all_users: bool, user: str | None, hours: float, filters: tuple[str, .
         click.echo(json.dumps(report, indent=2))
     else:
         _console().print(fleet_table(report) if report["jobs"] else "no jobs match")
+        if not report["jobs"]:
+            for problem in report["totals"]["problems"]:
+                click.echo(f"not read: {problem}", err=True)
 
 
 def _watch(options: Any, interval: float) -> None:

@@ -155,6 +155,7 @@ class FleetTotals(TypedDict):
     unpriced_jobs: int
     rpcs: int                      # controller round trips this refresh
     refresh_s: float
+    problems: list[str]            # clusters or jobs that could not be read this refresh
 
 
 class FleetReport(TypedDict):

@@ -69,23 +69,36 @@ class Fleet:
     state_dir: Path | None = None      # the health state files (None: kept in memory only)
     trackers: dict[tuple[str, str], JobTracker] = field(default_factory=dict)
 
-    def refresh(self, backends: list[Backend], now: int | None = None) -> FleetReport:
+    def refresh(self, backends: list[Backend], now: int | None = None, strict: bool = True,
+                problems: list[str] | None = None) -> FleetReport:
+        """One look at every cluster. A cluster or a job that cannot be read is a problem in
+        the totals (its rows stay as last read); with `strict`, every cluster failing raises."""
         t0, now = time.monotonic(), now if now is not None else now_ms()
+        problems = list(problems or [])
         rpcs = len(backends)   # one ListJobs each
         before = sum(t.rpcs for t in self.trackers.values())
         work: list[tuple[Backend, JobSummary, JobTracker]] = []
+        failed: list[IrisrlError] = []
         for backend in backends:
             prefix = f"/{self.query.user}/" if self.query.user else None
-            for summary in backend.list_jobs(prefix=prefix):
-                if self._recent(summary, now):
-                    work.append((backend, summary, self._tracker(backend.where, summary.job_id)))
+            try:
+                listing = backend.list_jobs(prefix=prefix)
+            except IrisrlError as exc:
+                failed.append(exc)
+                problems.append(f"{backend.where}: {exc.message}")
+                continue
+            work += [(backend, s, self._tracker(backend.where, s.job_id)) for s in listing if self._recent(s, now)]
+        if strict and backends and len(failed) == len(backends):
+            raise failed[-1]
         # The RPCs of the jobs overlap (a remote controller's round trip dominates); the
         # analysis runs here, one job after another (it is CPU work under the GIL).
         with ThreadPoolExecutor(max_workers=READERS) as pool:
-            fresh = list(pool.map(lambda w: w[2].read(w[0], w[1]), work))
+            fresh = list(pool.map(_read, work))
         rows = []
         for (backend, summary, tracker), judge in zip(work, fresh):
-            if judge:
+            if isinstance(judge, str):
+                problems.append(f"{summary.job_id}: {judge}")
+            elif judge:
                 tracker.judge(summary, now)
                 if self.state_dir is not None:
                     tracker.save(self._job_dir(backend.where, summary.job_id))
@@ -94,7 +107,7 @@ class Fleet:
                 rows.append(row)
         rows.sort(key=trouble_first)
         rpcs += sum(t.rpcs for t in self.trackers.values()) - before
-        return FleetReport(jobs=rows, totals=totals(rows, rpcs, time.monotonic() - t0))
+        return FleetReport(jobs=rows, totals=totals(rows, rpcs, time.monotonic() - t0, problems))
 
     def _tracker(self, where: str, job_id: str) -> JobTracker:
         key = (where, job_id)
@@ -117,6 +130,15 @@ class Fleet:
         values = {"user": row["user"], "job": row["job_id"], "state": row["state"], "phase": row["phase"],
                   "verdict": row["verdict"] or "", "cause": row["cause"] or "", "target": row["target"]}
         return all(re.search(pattern, values[key]) for key, pattern in self.query.filters)
+
+
+def _read(work: tuple[Backend, JobSummary, JobTracker]) -> bool | str:
+    """A job's controller reads (in a worker thread); a failure comes back as its message."""
+    backend, summary, tracker = work
+    try:
+        return tracker.read(backend, summary)
+    except Exception as exc:  # noqa: BLE001 - one unreadable job must not hide the fleet
+        return exc.message if isinstance(exc, IrisrlError) else f"{type(exc).__name__}: {exc}"
 
 
 def job_row(summary: JobSummary, tracker: JobTracker, prices: PriceBook, now: int, target: str) -> FleetJob:
@@ -174,7 +196,7 @@ def trouble_first(row: FleetJob) -> tuple[int, float, str]:
     return rank, -row["gpu_hours"], row["job_id"]
 
 
-def totals(rows: list[FleetJob], rpcs: int, refresh_s: float) -> FleetTotals:
+def totals(rows: list[FleetJob], rpcs: int, refresh_s: float, problems: list[str] | None = None) -> FleetTotals:
     by_phase = {p: round(sum(r["gpu_hours_by_phase"][p] for r in rows), 4) for p in PHASES}
     return FleetTotals(
         jobs=len(rows), running=sum(1 for r in rows if r["state"] == "running"),
@@ -182,7 +204,7 @@ def totals(rows: list[FleetJob], rpcs: int, refresh_s: float) -> FleetTotals:
         gpu_hours_lost_to_dead_runs=by_phase["dead"],
         cost_usd=round(sum(r["cost_usd"] or 0.0 for r in rows), 2),
         unpriced_jobs=sum(1 for r in rows if r["cost_usd"] is None and r["gpu_hours"] > 0),
-        rpcs=rpcs, refresh_s=round(refresh_s, 3))
+        rpcs=rpcs, refresh_s=round(refresh_s, 3), problems=list(problems or []))
 
 
 # -- targets ---------------------------------------------------------------------------------------
@@ -208,10 +230,24 @@ def fleet_targets(local: bool, controller_urls: tuple[str, ...], cluster_configs
     return found
 
 
-def open_backends(targets: list[Target], stack: ExitStack) -> list[Backend]:
+def open_backends(targets: list[Target], stack: ExitStack) -> tuple[list[Backend], list[str]]:
+    """The connected backends and, when several clusters are asked, what could not be reached
+    (a single cluster that cannot be reached is an error)."""
     from irisrl.backends.resolve import open_backend
 
-    return [stack.enter_context(open_backend(t)) for t in targets]
+    backends: list[Backend] = []
+    problems: list[str] = []
+    for target in targets:
+        try:
+            backends.append(stack.enter_context(open_backend(target)))
+        except IrisrlError as exc:
+            if len(targets) == 1:
+                raise
+            problems.append(exc.message)
+    if not backends:
+        raise IrisrlError("no cluster could be reached: " + "; ".join(problems),
+                          "check the targets (irisrl cluster status) or name one with --controller-url / --local")
+    return backends, problems
 
 
 def fleet_state_dir() -> Path:
@@ -247,10 +283,12 @@ def fleet_reports(options: FleetOptions, interval_s: float, refreshes: int | Non
     """A report per refresh (`fleet --watch`), every `interval_s`, until `refreshes` (None: forever)."""
     view = Fleet(options.query, price_book(options.profile), state_dir=fleet_state_dir())
     with ExitStack() as stack:
-        backends = open_backends(fleet_targets(options.local, options.controller_urls, options.cluster_configs), stack)
+        backends, problems = open_backends(fleet_targets(options.local, options.controller_urls,
+                                                         options.cluster_configs), stack)
         n = 0
         while refreshes is None or n < refreshes:
             if n:
                 sleep(interval_s)
-            yield view.refresh(backends)
+            # The first look fails loudly; a --watch refresh that cannot read shows why and goes on.
+            yield view.refresh(backends, strict=n == 0, problems=problems)
             n += 1
