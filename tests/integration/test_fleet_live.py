@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iris_plans import irisrl_cli, trivial_plan  # noqa: E402
 
+from irisrl.core.states import ACTIVE  # noqa: E402
 from irisrl.ops import launch  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -44,12 +45,20 @@ def test_fleet_lists_jobs_from_another_home_and_cost_sums_its_phases(on_iris_clu
     other = {**on_iris_cluster.env, "IRISRL_HOME": str(tmp_path / "empty-home"), "IRISRL_USER": "someone-else"}
     out = irisrl_cli(other, "fleet", "--all-users", "--json", "--controller-url", url)
     assert out.returncode == 0, out.stderr
-    rows = {r["job_id"]: r for r in json.loads(out.stdout)["jobs"]}
+    first = json.loads(out.stdout)
+    rows = {r["job_id"]: r for r in first["jobs"]}
     assert rows["/tester/fleet-done"]["state"] == "succeeded" and rows["/tester/fleet-killed"]["state"] == "killed"
     for job_id in ("/tester/fleet-done", "/tester/fleet-killed"):
         row = rows[job_id]
         assert row["gpu_hours"] >= 0 and row["gpus"] == 8 and row["phase"] in ("finished", "dead")
         assert set(row["gpu_hours_by_phase"]) == {"queued", "bring-up", "productive", "dead"}
+    # a second run resumes from the health state files: the ended jobs cost no RPC, same rows
+    again = json.loads(irisrl_cli(other, "fleet", "--all-users", "--json", "--controller-url", url).stdout)
+    active = sum(1 for r in first["jobs"] if r["state"] in ACTIVE)
+    assert again["totals"]["rpcs"] <= 1 + active < first["totals"]["rpcs"]
+    strip = ("age_s", "last_output_age_s")
+    assert {k: v for k, v in rows["/tester/fleet-done"].items() if k not in strip} == \
+        {k: v for k, v in next(r for r in again["jobs"] if r["job_id"] == "/tester/fleet-done").items() if k not in strip}
     mine = irisrl_cli(other, "fleet", "--json", "--controller-url", url)   # someone-else has no jobs
     assert mine.returncode == 0 and json.loads(mine.stdout)["jobs"] == []
 
