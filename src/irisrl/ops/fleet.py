@@ -177,7 +177,7 @@ def fleet_phase(summary: JobSummary, tracker: JobTracker) -> str:
     report = tracker.report
     kill = report is not None and report.kill
     if summary.state in TERMINAL:
-        return "dead" if kill or summary.state == "failed" else "finished"
+        return "finished" if summary.state in ("succeeded", "killed") and not kill else "dead"
     if summary.started_ms is None:
         return "queued"
     if kill:
@@ -186,7 +186,8 @@ def fleet_phase(summary: JobSummary, tracker: JobTracker) -> str:
     return {"crashed": "dead"}.get(phase, phase)
 
 
-_STATE_RANK = {"failed": 1, "running": 2, "pending": 3, "killed": 4, "succeeded": 5}
+_STATE_RANK = {"failed": 1, "worker_failed": 1, "unschedulable": 1, "running": 2, "building": 2, "pending": 3,
+               "killed": 4, "succeeded": 5}
 
 
 def trouble_first(row: FleetJob) -> tuple[int, float, str]:
