@@ -237,3 +237,35 @@ def test_an_unreadable_cluster_or_job_is_a_problem_not_a_crash(fleet_jobs):
     with pytest.raises(UndeterminedError):
         Fleet(FleetQuery(), price_book()).refresh([down], now=now)
     assert Fleet(FleetQuery(), price_book()).refresh([down], now=now, strict=False)["jobs"] == []
+
+
+def test_watch_loop_refreshes_on_its_interval_and_survives_a_cluster_outage(fleet_jobs):
+    from irisrl.cli.fleet_cmds import fleet_table
+    from irisrl.ops.fleet import refresh_loop
+    from irisrl.util.errors import UndeterminedError
+
+    class Outage(MemoryBackend):
+        down = False
+
+        def list_jobs(self, prefix=None, running_only=False):  # type: ignore[no-untyped-def]
+            if self.down:
+                raise UndeterminedError("controller unreachable")
+            return super().list_jobs(prefix, running_only)
+
+    good = backend_of(*fleet_jobs)
+    backend = Outage(jobs=good.jobs, statuses=good.statuses, logs=good.logs)
+    slept: list[float] = []
+    loop = refresh_loop(Fleet(FleetQuery(hours=1e6), price_book()), [backend], 30.0, refreshes=3, sleep=slept.append)
+    first = next(loop)
+    backend.down = True
+    second = next(loop)
+    assert len(first["jobs"]) == 5 and second["jobs"] == [] and second["totals"]["problems"] == [
+        "memory://: controller unreachable"]
+    backend.down = False
+    assert len(next(loop)["jobs"]) == 5 and slept == [30.0, 30.0]
+    from rich.console import Console
+
+    console = Console(record=True, width=220)
+    console.print(fleet_table(first))
+    text = console.export_text()
+    assert "GPU-hours lost to dead runs" in text and "wedge" in text and "KILL: norm_topk_prob" in text

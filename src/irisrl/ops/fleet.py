@@ -286,10 +286,16 @@ def fleet_reports(options: FleetOptions, interval_s: float, refreshes: int | Non
     with ExitStack() as stack:
         backends, problems = open_backends(fleet_targets(options.local, options.controller_urls,
                                                          options.cluster_configs), stack)
-        n = 0
-        while refreshes is None or n < refreshes:
-            if n:
-                sleep(interval_s)
-            # The first look fails loudly; a --watch refresh that cannot read shows why and goes on.
-            yield view.refresh(backends, strict=n == 0, problems=problems)
-            n += 1
+        yield from refresh_loop(view, backends, interval_s, refreshes, sleep, problems)
+
+
+def refresh_loop(view: Fleet, backends: list[Backend], interval_s: float, refreshes: int | None = None,
+                 sleep: Callable[[float], None] = time.sleep, problems: list[str] | None = None) -> Iterator[FleetReport]:
+    """`view.refresh(backends)` every `interval_s`. The first look fails loudly; a later one
+    that cannot read a cluster shows why in its totals and the loop goes on."""
+    n = 0
+    while refreshes is None or n < refreshes:
+        if n:
+            sleep(interval_s)
+        yield view.refresh(backends, strict=n == 0, problems=problems)
+        n += 1
