@@ -269,3 +269,24 @@ def test_watch_loop_refreshes_on_its_interval_and_survives_a_cluster_outage(flee
     console.print(fleet_table(first))
     text = console.export_text()
     assert "GPU-hours lost to dead runs" in text and "wedge" in text and "KILL: norm_topk_prob" in text
+
+
+def test_a_cause_s_log_time_maps_onto_iris_time_by_the_newest_line():
+    from irisrl.observe.cost import log_time_to_ms
+
+    log_end = 1796205900.0                       # 2026-12-02T10:05:00Z on the log's clock
+    shipped = int(log_end * 1000) + 30_000       # Iris stamped that line 30 s later
+    assert log_time_to_ms("2026-12-02T10:00:00Z", log_end, shipped) == 1796205600_000 + 30_000
+    assert log_time_to_ms(None, log_end, shipped) is None and log_time_to_ms("garbage", log_end, shipped) is None
+
+
+def test_a_running_job_gone_silent_turns_dead_from_its_last_output():
+    job = recorded("healthy_training_step12", "/alice/quiet", "running")
+    backend = backend_of(job)
+    view = Fleet(FleetQuery(hours=1e6), price_book())
+    early = view.refresh([backend], now=end_ms(job))["jobs"][0]
+    late = view.refresh([backend], now=end_ms(job) + 2 * H)["jobs"][0]
+    assert early["verdict"] == "NO-KILL" and early["gpu_hours_by_phase"]["dead"] == 0
+    assert late["verdict"] == "KILL" and late["phase"] == "dead" and late["cause"].startswith("rung 9")
+    last_output = job.lines[-1].timestamp_ms
+    assert late["gpu_hours_by_phase"]["dead"] == pytest.approx(16 * (end_ms(job) + 2 * H - last_output) / H, abs=1e-3)

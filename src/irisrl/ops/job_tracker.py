@@ -105,7 +105,9 @@ class JobTracker:
     def _judge(self) -> None:
         result = self.watchdog.poll(self, deadline_s=60.0)
         self.report, self.log_problems = result.report, list(result.problems)
-        if self.report.kill and self.dead_ms is None:
+        if not self.report.kill:
+            self.dead_ms = None          # recovered (e.g. output resumed after a silence)
+        elif self.dead_ms is None:
             death = self.report.cause_of_death or {}
             self.dead_ms = log_time_to_ms(death.get("time"), self.report.log_time_end,
                                           self.milestones.last_output_ms) or self.milestones.last_output_ms
