@@ -53,6 +53,9 @@ class MemoryBackend:
     submitted: dict[str, IrisRequest] = field(default_factory=dict)
     terminated: list[str] = field(default_factory=list)
     closed: bool = False
+    jobs: list[JobSummary] = field(default_factory=list)          # list_jobs' rows (fleet), when given
+    statuses: dict[str, JobSnapshot] = field(default_factory=dict)  # snapshot() per job, before `script`
+    logs: dict[str, list[LogLine]] = field(default_factory=dict)    # fetch_logs per job, before `lines`
 
     def submit(self, plan: LaunchPlan, workspace: str | Path | None = None,
                bundle_cap: int = BUNDLE_CAP_BYTES) -> str:
@@ -62,6 +65,8 @@ class MemoryBackend:
 
     def snapshot(self, job_id: str, detail: bool = True) -> JobSnapshot:
         self.calls += 1
+        if job_id in self.statuses:
+            return self.statuses[job_id]
         if not self.script:
             return JobSnapshot(job_id, "pending", 1) if job_id in self.submitted else JobSnapshot.missing(job_id)
         item = self.script[min(self.calls - 1, len(self.script) - 1)]
@@ -75,13 +80,15 @@ class MemoryBackend:
 
     def list_jobs(self, prefix: str | None = None, running_only: bool = False) -> list[JobSummary]:
         self.calls += 1
+        if self.jobs:
+            return [j for j in self.jobs if j.job_id.startswith(prefix or "") and (not running_only or j.state == "running")]
         jobs = [JobSummary(job_id, "pending") for job_id in self.submitted if job_id.startswith(prefix or "")]
         return [] if running_only else jobs
 
     def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0, attempt: int = -1,
                    tail: bool = False, task_index: int | None = None) -> list[LogLine]:
         self.calls += 1
-        found = [ln for ln in self.lines if ln.timestamp_ms >= since_ms
+        found = [ln for ln in self.logs.get(job_id, self.lines) if ln.timestamp_ms >= since_ms
                  and task_index in (None, ln.task_index) and attempt in (-1, ln.attempt)]
         if not max_lines:
             return found

@@ -57,6 +57,8 @@ class JobSnapshot:
     absent: bool = False
     pending_reason: str = ""
     finished_ms: int | None = None   # when the job reached a terminal state (GetJobStatus finished_at)
+    gpus_per_task: int = 0           # GetJobStatus resources.device.gpu.count (ListJobs leaves resources out)
+    gpu_variant: str = ""
 
     @classmethod
     def missing(cls, job_id: str) -> "JobSnapshot":
@@ -79,15 +81,31 @@ class JobSnapshot:
         data["tasks"] = [asdict(t) for t in self.tasks]
         for task in data["tasks"]:
             task.pop("attempt_views", None)   # `status --json` keeps its shape; health reads them
-        data.pop("finished_ms", None)
+        for private in ("finished_ms", "gpus_per_task", "gpu_variant"):
+            data.pop(private, None)
         return data
 
 
 @dataclass(frozen=True)
 class JobSummary:
+    """One row of the controller's job listing (ListJobs' JobStatus: marin-iris 0.2.20
+    iris/rpc/job.proto, fields submitted_at, started_at, finished_at, resources, task_count)."""
     job_id: str
     state: str
     task_states: dict[str, int] = field(default_factory=dict)
+    task_count: int = 0
+    gpus_per_task: int = 0           # resources.device.gpu.count (0: no GPU asked)
+    gpu_variant: str = ""            # resources.device.gpu.variant, e.g. "H100"
+    submitted_ms: int | None = None
+    started_ms: int | None = None    # the first task started (the gang was admitted)
+    finished_ms: int | None = None   # reached a terminal state
+    error: str = ""
+
+    @property
+    def user(self) -> str:
+        """The job id's first part (/<user>/<job>)."""
+        parts = self.job_id.strip("/").split("/")
+        return parts[0] if len(parts) > 1 else ""
 
     @property
     def admitted_and_running(self) -> bool:

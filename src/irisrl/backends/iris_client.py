@@ -135,8 +135,7 @@ class IrisBackend:
             raise
         except Exception as exc:
             raise _unreachable(self.url, exc) from None
-        return [JobSummary(j.job_id, job_state_name(j.state), {str(k): int(v) for k, v in j.task_state_counts.items()})
-                for j in jobs if not j.parent_job_id]
+        return [summary_from_status(j) for j in jobs if not j.parent_job_id]
 
     def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0, attempt: int = -1,
                    tail: bool = False, task_index: int | None = None) -> list[LogLine]:
@@ -315,6 +314,7 @@ def snapshot_from_status(job_id: str, status: Any, task_list: Any = None) -> Job
     rank0 = next((t for t in tasks if t.index == 0), None)
     reasons = [t.pending_reason for t in tasks if t.pending_reason]
     counts = count_states(tasks) if tasks else {str(k): int(v) for k, v in status.task_state_counts.items()}
+    gpus, variant = _gpu_of(status)
     return JobSnapshot(
         job_id=status.job_id or job_id,
         state=job_state_name(status.state),
@@ -328,7 +328,26 @@ def snapshot_from_status(job_id: str, status: Any, task_list: Any = None) -> Job
         tasks=tasks,
         pending_reason=status.pending_reason or (reasons[0] if reasons else ""),
         finished_ms=_ms(status, "finished_at"),
+        gpus_per_task=gpus, gpu_variant=variant,
     )
+
+
+def _gpu_of(status: Any) -> tuple[int, str]:
+    """(GPUs per task, variant) from a JobStatus' resources; (0, "") when it has none (ListJobs'
+    rows carry no resources: service.py _job_to_proto sets none, GetJobStatus does)."""
+    if not status.HasField("resources") or status.resources.device.WhichOneof("device") != "gpu":
+        return 0, ""
+    gpu = status.resources.device.gpu
+    return int(gpu.count), str(gpu.variant)
+
+
+def summary_from_status(j: Any) -> JobSummary:
+    """ListJobs' JobStatus -> JobSummary (timestamps and size for `fleet` / `cost`)."""
+    gpus, variant = _gpu_of(j)
+    return JobSummary(j.job_id, job_state_name(j.state), {str(k): int(v) for k, v in j.task_state_counts.items()},
+                      task_count=int(j.task_count), gpus_per_task=gpus, gpu_variant=variant,
+                      submitted_ms=_ms(j, "submitted_at"), started_ms=_ms(j, "started_at"),
+                      finished_ms=_ms(j, "finished_at"), error=str(j.error))
 
 
 def _ms(proto: Any, name: str) -> int | None:

@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "health": "irisrl.cli.observe_cmds:health",
     "logs": "irisrl.cli.observe_cmds:logs",
     "progress": "irisrl.cli.observe_cmds:progress",
+    "fleet": "irisrl.cli.fleet_cmds:fleet",
+    "cost": "irisrl.cli.fleet_cmds:cost",
 }
 
 HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.

@@ -5,7 +5,7 @@ bundle cap). The shipped profile cites the launcher line each default is read fr
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from irisrl.util.errors import UsageError
@@ -36,6 +36,8 @@ class ClusterProfile:
     task_root: str = "/opt/openthoughts/tasks"
     wandb_entity: str = ""
     wandb_project: str = ""
+    node_hour_usd: dict[str, float] = field(default_factory=dict)   # GPU type -> on-demand $ per node-hour
+    price_source: str = ""             # where and when that price was read
 
     @property
     def rl_lib(self) -> str:
