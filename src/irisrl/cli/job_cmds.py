@@ -107,6 +107,9 @@ only and prints a line (with the reasons) whenever the verdict or phase
 changes. A wedge is flagged once it spans 60 s of log time, so it is
 reported within about 60 s + 10 s (vLLM report spacing) + --interval of
 its onset: the watchdog's default interval is 30 s (under 2 minutes).
+A hung rank (no progress in its liveness samples: cause `hang`) is named
+--hang-after (180 s) after its last progress, seen within two sample
+intervals (30 s each) and one poll: under 5 minutes from its onset.
 Watch NEVER kills a job: a KILL verdict is advice with evidence; killing
 stays `irisrl kill JOB --yes`.
 
@@ -122,9 +125,11 @@ with --watchdog (unless --keep-going).""")
 @click.option("--watchdog", is_flag=True,
               help="Re-evaluate health every poll from the new log lines; exit 5 on KILL (never kills).")
 @flag("keep-going", is_flag=True, help="With --watchdog: on KILL keep watching and printing changes.")
+@flag("hang-after", type=click.FloatRange(min=1.0), default=180.0,
+      help="With --watchdog: seconds a rank's liveness samples may show no progress before it is a hang.")
 @target_options
 def watch(job: str, interval: float | None, checkins: str, timeout: str | None, watchdog: bool, keep_going: bool,
-          local: bool, controller_url: str | None, cluster_config: str | None) -> None:
+          hang_after: float, local: bool, controller_url: str | None, cluster_config: str | None) -> None:
     """Follow JOB's authoritative state until it is terminal; a line per transition."""
     if interval is None:
         interval = WATCHDOG_INTERVAL_S if watchdog else DEFAULT_INTERVAL_S
@@ -139,7 +144,7 @@ def watch(job: str, interval: float | None, checkins: str, timeout: str | None, 
     if watchdog:
         note_wedge_latency(interval)
     raise click.exceptions.Exit(watch_job(job, interval=interval, timeout_s=limit, checkins=marks, watchdog=watchdog,
-                                          keep_going=keep_going, local=local, controller_url=controller_url,
+                                          keep_going=keep_going, hang_after_s=hang_after, local=local, controller_url=controller_url,
                                           cluster_config=cluster_config))
 
 

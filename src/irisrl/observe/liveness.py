@@ -149,9 +149,10 @@ class LivenessLog:
         if sample is None:
             return False
         self.tracks.setdefault(rank, RankTrack()).add(sample)
-        samples = self.samples_by_rank.setdefault(rank, [])
-        samples.append(sample)
-        del samples[:-self.keep]
+        if self.keep > 0:          # keep=0: the running judgement only (the analyzer's state)
+            samples = self.samples_by_rank.setdefault(rank, [])
+            samples.append(sample)
+            del samples[:-self.keep]
         return True
 
     def feed_all(self, lines: Iterable[tuple[str, int, float | None]]) -> int:
@@ -159,6 +160,20 @@ class LivenessLog:
 
     def judge(self, hang_after_s: float = HANG_AFTER_S, now: float | None = None) -> list[Hang]:
         return judge_tracks(self.tracks, hang_after_s, now)
+
+    def newest(self) -> float | None:
+        """The newest sample's time (the clock judge() uses when given none)."""
+        return max((t.last.t for t in self.tracks.values() if t.last is not None), default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The running judgement as JSON (the kept samples are for inspection, not saved)."""
+        return {str(rank): track.to_dict() for rank, track in self.tracks.items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], keep: int = 0) -> "LivenessLog":
+        log = cls(keep)
+        log.tracks = {int(rank): RankTrack.from_dict(t) for rank, t in data.items()}
+        return log
 
 
 def _work(sample: Sample) -> dict[int, Proc]:
@@ -228,6 +243,23 @@ class RankTrack:
         self.stacks = {pid: k for pid, k in self.stacks.items() if pid in live}
         self.stacks.update({p.pid: p.stack for p in s.procs if p.stack})
         self.last = s
+
+    def to_dict(self) -> dict[str, Any]:
+        last = self.last
+        return {"since": self.since, "stacks": {str(pid): k for pid, k in self.stacks.items()},
+                "last": None if last is None else {"rank": last.rank, "t": last.t, "interval": last.interval,
+                                                   "procs": [asdict(p) for p in last.procs]}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RankTrack":
+        track = cls()
+        track.since = data.get("since")
+        track.stacks = {int(pid): str(k) for pid, k in (data.get("stacks") or {}).items()}
+        last = data.get("last")
+        if last:
+            track.last = Sample(int(last["rank"]), float(last["t"]), float(last["interval"]),
+                                tuple(Proc(**p) for p in last["procs"]))
+        return track
 
     def state(self) -> _Rank | None:
         """Quiet-since and the most telling work process; None before any work was seen."""
