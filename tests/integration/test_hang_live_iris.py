@@ -12,6 +12,7 @@ running afterwards: nothing kills it but the test's own teardown."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from dataclasses import replace
@@ -63,7 +64,7 @@ def _onset(iris, job: str) -> float:
     pulled = _irisrl(iris.env, "logs", job, "--local", "--out", str(out))
     assert pulled.returncode == 0, pulled.stdout + pulled.stderr
     lines = [ln for f in out.rglob("*") if f.is_file() for ln in f.read_text(errors="replace").splitlines()]
-    return float(next(ln for ln in lines if "ONSET " in ln).rsplit("ONSET ", 1)[1].split()[0])
+    return float(next(m.group(1) for ln in lines if (m := re.search(r"ONSET (\d+\.\d+)", ln))))   # not the argv echo
 
 
 def test_watchdog_names_a_real_hang_under_the_runtime_within_hang_after_plus_two_intervals(iris):
