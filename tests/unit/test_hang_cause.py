@@ -70,6 +70,7 @@ def test_a_quiet_gang_names_the_culprit_fatal_and_its_waiting_peer_as_a_warning(
     text = "".join(rank_lines(0, 9, False, k="recv (barrier.py:5)") + rank_lines(1, 9, False, k="acquire (x.py:3)"))
     _, report = verdict(text, tmp_path, grep=grep, monkeypatch=monkeypatch)
     assert report.kill and hangs(report) == [("1", "fatal"), ("0", "warning")]
+    assert report.phase == "hung"
     death = report.cause_of_death
     assert death["kind"] == "hang" and death["rank"] == "1" and death["time"] == C.iso_time(T0)
     assert "rank 1 made no progress since" in death["line"] and "acquire (x.py:3)" in death["line"]

@@ -489,7 +489,8 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
     unknown = _unrecognized(st)
     crashed_on = None if death is not None else next((u for u in unknown if u["status"] == "fatal"), None)
     kill = bool(failed & set(KILL_RUNGS)) or no_coordinator or c.crashed or death is not None or crashed_on is not None
-    phase = "crashed" if death is not None or crashed_on is not None else _phase(c)
+    phase = ("hung" if death is not None and death.cause.kind == "hang" else "crashed"
+             if death is not None or crashed_on is not None else _phase(c))
     reasons = _reasons(c, rungs, phase, kill, trials)
     if death is not None:
         reasons.insert(0, f"cause of death: {C.describe(death)}")
