@@ -19,7 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))   # importlib mode: no 
 from test_liveness_real import (BARRIER, COMPUTE, DEADLOCK, NEVER_ENTERS, RECEIVER, SENDER,  # noqa: E402
                                 _pair, _py, _sampler)
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+import irisrl  # noqa: E402
+
+SRC = str(Path(irisrl.__file__).resolve().parents[1])   # the irisrl under test (PYTHONPATH first)
 INTERVAL, HANG_AFTER = 0.5, 3.0
 SPAN = HANG_AFTER + 2 * INTERVAL
 DEADLINE_S = 40.0
@@ -35,7 +37,7 @@ def _covered(out: Path) -> bool:
 def _health(files: list[Path]) -> tuple[int, dict]:
     args = [a for f in files for a in ("--log", str(f))]
     res = subprocess.run([sys.executable, "-m", "irisrl", "health", *args, "--hang-after", str(HANG_AFTER), "--json"],
-                         env=dict(os.environ, PYTHONPATH=str(SRC)), capture_output=True, text=True, timeout=60)
+                         env=dict(os.environ, PYTHONPATH=SRC), capture_output=True, text=True, timeout=60)
     assert res.returncode in (0, 1), res.stdout + res.stderr
     return res.returncode, json.loads(res.stdout)
 
