@@ -7,7 +7,9 @@ controller's own flag, the one the launcher would pass), and `irisrl watch JOB -
 1's tree is empty under the in-process fake Ray, so it is not judged) within --hang-after + two
 sample intervals of the onset, plus the watchdog's poll and the log fetch; `irisrl health JOB
 --hang-after 5 --json` names it too, with the wait channel as evidence. The job is still
-running afterwards: nothing kills it but the test's own teardown."""
+running afterwards: nothing kills it but the test's own teardown. The look-alike under the same
+runtime, a command that computes silently for longer than --hang-after beside an idle waiter
+(a server nobody calls), runs to its end with no KILL."""
 
 from __future__ import annotations
 
@@ -44,7 +46,20 @@ conn.recv(1)
 """
 
 
-def hang_plan(iris, name: str):
+# CMD of the look-alike: 12 s of silent compute (> --hang-after) beside an idle waiter (a server
+# nobody calls: an engine with nothing queued), then a clean exit
+BUSY = r"""
+import socket, subprocess, sys, time
+idle = subprocess.Popen([sys.executable, "-c",
+    "import socket\nsrv = socket.create_server(('127.0.0.1', 0))\nsrv.accept()\n"])
+x, end = 0, time.time() + 12
+while time.time() < end:
+    x = (x * 31 + 7) % 1000003
+idle.kill()
+"""
+
+
+def hang_plan(iris, name: str, script: str = BARRIER):
     from irisrl.plan.build import BOOT, BOOT_NAME
 
     rdv = iris.root / "rdv" / name
@@ -53,7 +68,7 @@ def hang_plan(iris, name: str):
     argv = ("--rendezvous-dir", f"file://{rdv}", "--local", "--gpus-per-node", "8", "--poll-interval", "0.3",
             "--beat-interval", "0.5", "--park-interval", "0.5", "--head-timeout", "20", "--worker-exit-timeout", "20",
             "--exit-linger", "1", "--term-grace", "2", "--liveness-interval", str(INTERVAL))
-    command = (sys.executable, "-c", BARRIER)
+    command = (sys.executable, "-c", script)
     env = {**fake_ray_env(str(fake)), "IRIS_PYTHON": sys.executable}
     plan = trivial_plan(name, ["bash", "-c", BOOT, BOOT_NAME, *argv, "--", *command], iris.ws, nodes=2, env=env)
     return replace(plan, runtime_argv=argv, command=command)
@@ -90,3 +105,16 @@ def test_watchdog_names_a_real_hang_under_the_runtime_within_hang_after_plus_two
         assert json.loads(_irisrl(iris.env, "status", name, "--local", "--json").stdout)["state"] == "running"
     finally:
         _irisrl(iris.env, "kill", name, "--local", "--yes")   # teardown: the test's job, by id
+
+
+def test_watchdog_never_kills_silent_compute_beside_an_idle_waiter_under_the_runtime(iris):
+    name = "hang-lookalike"
+    submit(iris, hang_plan(iris, name, BUSY))
+    try:
+        watch = _irisrl(iris.env, "watch", name, "--local", "--watchdog", "--interval", "1", "--hang-after",
+                        str(HANG_AFTER), "--timeout", "80s", timeout=100)
+        out = watch.stdout + watch.stderr
+        assert watch.returncode == 0 and " health KILL " not in out, out       # the job ends, never a KILL
+        assert "succeeded" in out, out
+    finally:
+        _irisrl(iris.env, "kill", name, "--local", "--yes")
