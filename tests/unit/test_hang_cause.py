@@ -152,3 +152,15 @@ def test_health_cli_hang_after_and_json(tmp_path):
     assert named.exit_code == 1, named.output
     causes = json.loads(named.output)["causes"]
     assert [(c["kind"], c["rank"], c["status"]) for c in causes] == [("hang", "3", "fatal")]
+
+
+def test_a_secret_in_a_process_name_never_reaches_the_report_or_the_state_file(tmp_path):
+    # a non-Python process is named with its first argument (runtime/liveness.py process_name)
+    lines = [sample(T0 + i * I, [proc(5, "uploader token=abc123secret", new=i == 0)]) for i in range(9)]
+    analyzer = Analyzer(None, LadderConfig())
+    analyzer.feed("task-0.attempt-0", "".join(lines).encode())
+    report = analyzer.verdict()
+    assert hangs(report) == [("0", "fatal")] and "token=***" in report.causes[0]["line"]
+    saved = tmp_path / "state.json"
+    analyzer.save(saved)
+    assert "abc123secret" not in json.dumps(report.to_dict()) and "abc123secret" not in saved.read_text()

@@ -30,8 +30,8 @@ cannot tell which).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from irisrl.runtime.contract import LIVENESS_TAG
 
@@ -169,6 +169,13 @@ class LivenessLog:
         """The running judgement as JSON (the kept samples are for inspection, not saved)."""
         return {str(rank): track.to_dict() for rank, track in self.tracks.items()}
 
+    def map_text(self, fn: Callable[[str], str]) -> "LivenessLog":
+        """A copy of the running judgement with every name, wait channel and stack passed through
+        `fn` (the analyzer's redaction: a process name carries its first argument)."""
+        out = LivenessLog(self.keep)
+        out.tracks = {rank: track.map_text(fn) for rank, track in self.tracks.items()}
+        return out
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], keep: int = 0) -> "LivenessLog":
         log = cls(keep)
@@ -249,6 +256,15 @@ class RankTrack:
         return {"since": self.since, "stacks": {str(pid): k for pid, k in self.stacks.items()},
                 "last": None if last is None else {"rank": last.rank, "t": last.t, "interval": last.interval,
                                                    "procs": [asdict(p) for p in last.procs]}}
+
+    def map_text(self, fn: Callable[[str], str]) -> "RankTrack":
+        out = RankTrack()
+        out.since, out.stacks = self.since, {pid: fn(k) for pid, k in self.stacks.items()}
+        if self.last is not None:
+            out.last = replace(self.last, procs=tuple(
+                replace(p, name=fn(p.name), wchan=fn(p.wchan), stack=fn(p.stack) if p.stack else None)
+                for p in self.last.procs))
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "RankTrack":

@@ -120,6 +120,7 @@ class State:
         out.causes = [dataclasses.replace(c, evidence=fn(c.evidence)) for c in self.causes]
         out.unrecognized = [dataclasses.replace(u, line=fn(u.line), signature=fn(u.signature)) for u in self.unrecognized]
         out.tracebacks = {k: [fn(v[0]), *v[1:]] for k, v in self.tracebacks.items()}
+        out.liveness = self.liveness.map_text(fn)
         if self.ray_alive:
             out.ray_alive = [self.ray_alive[0], self.ray_alive[1], fn(self.ray_alive[2])]
         return out
