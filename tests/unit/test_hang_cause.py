@@ -164,3 +164,11 @@ def test_a_secret_in_a_process_name_never_reaches_the_report_or_the_state_file(t
     saved = tmp_path / "state.json"
     analyzer.save(saved)
     assert "abc123secret" not in json.dumps(report.to_dict()) and "abc123secret" not in saved.read_text()
+
+
+def test_watch_hang_after_needs_the_watchdog(capsys):
+    from irisrl.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["watch", "some-job", "--hang-after", "60"])
+    assert done.value.code == 64 and "--hang-after only applies with --watchdog" in capsys.readouterr().err

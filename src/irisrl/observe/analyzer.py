@@ -172,9 +172,9 @@ class Analyzer:
     def _liveness(self, name: str, line: P.Line) -> None:
         """A runtime liveness sample (observe/liveness.py): into the running hang judgement of its
         rank (the line's prefix, else the per-task source name, else the SkyPilot node; 0 for a
-        lone file), at the log's
-        own time when the collector stamped the line, else the sampler's clock. It touches
-        nothing else: no clock, no cause, no silence (the sampler's output is not the run's)."""
+        lone file), at the log's own time when the collector stamped the line, else the
+        sampler's clock. It touches nothing else: no clock, no cause, no silence (the sampler's
+        output is not the run's)."""
         rank = line.rank or P.source_rank(name) or line.node
         if self.state.liveness.feed(line.text, int(rank) if rank and rank.isdigit() else 0, line.stamp):
             self.state.hit_lines += 1
