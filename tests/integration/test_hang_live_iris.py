@@ -8,8 +8,9 @@ controller's own flag, the one the launcher would pass), and `irisrl watch JOB -
 sample intervals of the onset, plus the watchdog's poll and the log fetch; `irisrl health JOB
 --hang-after 5 --json` names it too, with the wait channel as evidence. The job is still
 running afterwards: nothing kills it but the test's own teardown. The look-alike under the same
-runtime, a command that computes silently for longer than --hang-after beside an idle waiter
-(a server nobody calls), runs to its end with no KILL."""
+runtime, a command that moves a slow transfer between two processes and then computes
+silently, each for longer than --hang-after, beside an idle waiter (a server nobody calls),
+runs to its end with no KILL."""
 
 from __future__ import annotations
 
@@ -46,13 +47,24 @@ conn.recv(1)
 """
 
 
-# CMD of the look-alike: 12 s of silent compute (> --hang-after) beside an idle waiter (a server
-# nobody calls: an engine with nothing queued), then a clean exit
-BUSY = r"""
+# CMD of the look-alikes, each phase longer than --hang-after beside an idle waiter (a server
+# nobody calls: an engine with nothing queued): 8 s of a slow transfer between two processes
+# (4 KiB every 50 ms), then 8 s of silent compute; then a clean exit
+LOOKALIKES = r"""
 import socket, subprocess, sys, time
 idle = subprocess.Popen([sys.executable, "-c",
     "import socket\nsrv = socket.create_server(('127.0.0.1', 0))\nsrv.accept()\n"])
-x, end = 0, time.time() + 12
+srv = socket.create_server(("127.0.0.1", 0))
+sender = subprocess.Popen([sys.executable, "-c",
+    "import socket, sys, time\n"
+    "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))\n"
+    "end = time.time() + 8\n"
+    "while time.time() < end:\n"
+    "    s.sendall(b'x' * 4096); time.sleep(0.05)\n", str(srv.getsockname()[1])])
+conn, _ = srv.accept()
+while conn.recv(65536):
+    pass
+x, end = 0, time.time() + 8
 while time.time() < end:
     x = (x * 31 + 7) % 1000003
 idle.kill()
@@ -107,9 +119,9 @@ def test_watchdog_names_a_real_hang_under_the_runtime_within_hang_after_plus_two
         _irisrl(iris.env, "kill", name, "--local", "--yes")   # teardown: the test's job, by id
 
 
-def test_watchdog_never_kills_silent_compute_beside_an_idle_waiter_under_the_runtime(iris):
+def test_watchdog_never_kills_a_slow_transfer_or_silent_compute_beside_an_idle_waiter(iris):
     name = "hang-lookalike"
-    submit(iris, hang_plan(iris, name, BUSY))
+    submit(iris, hang_plan(iris, name, LOOKALIKES))
     try:
         watch = _irisrl(iris.env, "watch", name, "--local", "--watchdog", "--interval", "1", "--hang-after",
                         str(HANG_AFTER), "--timeout", "80s", timeout=100)
