@@ -79,7 +79,7 @@ def test_cause_catalogue_covers_the_issue_kinds_with_rung_fix_and_tier() -> None
     assert len(kinds) == len(set(kinds))
     assert ISSUE_KINDS <= set(kinds)
     for cause in C.CATALOGUE:
-        assert 1 <= cause.rung <= 8 and cause.tier in (C.ROOT, C.CONSEQUENCE) and cause.fix and cause.title
+        assert 1 <= cause.rung <= 9 and cause.tier in (C.ROOT, C.CONSEQUENCE) and cause.fix and cause.title
         assert cause.derived or cause.needles and (cause.patterns or cause.families), cause.kind
         for needle in cause.needles:
             assert needle.encode() in P.NEEDLES, (cause.kind, needle)

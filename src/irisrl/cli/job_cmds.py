@@ -107,6 +107,9 @@ only and prints a line (with the reasons) whenever the verdict or phase
 changes. A wedge is flagged once it spans 60 s of log time, so it is
 reported within about 60 s + 10 s (vLLM report spacing) + --interval of
 its onset: the watchdog's default interval is 30 s (under 2 minutes).
+A hung rank (no progress in its liveness samples: cause `hang`) is named
+--hang-after (180 s) after its last progress, seen within two sample
+intervals (30 s each) and one poll: under 5 minutes from its onset.
 Watch NEVER kills a job: a KILL verdict is advice with evidence; killing
 stays `irisrl kill JOB --yes`.
 
@@ -122,9 +125,12 @@ with --watchdog (unless --keep-going).""")
 @click.option("--watchdog", is_flag=True,
               help="Re-evaluate health every poll from the new log lines; exit 5 on KILL (never kills).")
 @flag("keep-going", is_flag=True, help="With --watchdog: on KILL keep watching and printing changes.")
+@flag("hang-after", type=click.FloatRange(min=1.0), default=None,
+      help="With --watchdog: seconds a rank's liveness samples may show no progress before it is a hang "
+           "[default: 180].")
 @target_options
 def watch(job: str, interval: float | None, checkins: str, timeout: str | None, watchdog: bool, keep_going: bool,
-          local: bool, controller_url: str | None, cluster_config: str | None) -> None:
+          hang_after: float | None, local: bool, controller_url: str | None, cluster_config: str | None) -> None:
     """Follow JOB's authoritative state until it is terminal; a line per transition."""
     if interval is None:
         interval = WATCHDOG_INTERVAL_S if watchdog else DEFAULT_INTERVAL_S
@@ -132,6 +138,8 @@ def watch(job: str, interval: float | None, checkins: str, timeout: str | None, 
         raise UsageError("--interval must be > 0", "e.g. --interval 60")
     if keep_going and not watchdog:
         raise UsageError("--keep-going only applies with --watchdog", "add --watchdog, or drop --keep-going")
+    if hang_after is not None and not watchdog:
+        raise UsageError("--hang-after only applies with --watchdog", "add --watchdog, or drop --hang-after")
     marks = [parse_duration(c) for c in checkins.split(",") if c.strip()]
     limit = parse_duration(timeout) if timeout else None
     from irisrl.ops.watching import note_wedge_latency, watch as watch_job
@@ -139,8 +147,8 @@ def watch(job: str, interval: float | None, checkins: str, timeout: str | None, 
     if watchdog:
         note_wedge_latency(interval)
     raise click.exceptions.Exit(watch_job(job, interval=interval, timeout_s=limit, checkins=marks, watchdog=watchdog,
-                                          keep_going=keep_going, local=local, controller_url=controller_url,
-                                          cluster_config=cluster_config))
+                                          keep_going=keep_going, hang_after_s=hang_after, local=local,
+                                          controller_url=controller_url, cluster_config=cluster_config))
 
 
 # ------------------------------------------------------------------------------------------ kill

@@ -137,6 +137,10 @@ when an engine whose last report had requests waiting says nothing for --engine-
 rung 9 (KILL) fails, once the trainer is up, on no dated line from any task for --silence,
 a weight sync (`Started: 'sync_weights'`) with no `Finished:` for --sync-timeout, or a
 step running longer than --stall-factor x the median step time (and --stall-min).
+Hang (rung 9, KILL, cause `hang`): the runtime samples every task's process tree every 30 s
+(`irisrl-liveness:` lines); a rank whose processes show no progress (no CPU, no bytes, no
+wakeups, same wait channel and stack) for --hang-after is named, judged across the gang (a
+waiter is not hung while a peer progresses), with since when and where it sits.
 
 \b
 Exit codes: 0 NO-KILL, 1 KILL, 3 unreadable input or logs not fetchable, 64 usage error.
@@ -162,6 +166,8 @@ Exit codes: 0 NO-KILL, 1 KILL, 3 unreadable input or logs not fetchable, 64 usag
 @flag("stall-factor", type=click.FloatRange(min=1.0), default=4.0, help="A step longer than this x the median step time stalls...")
 @flag("stall-min", type=click.FloatRange(min=1.0), default=1200.0, help="...and longer than this many seconds.")
 @flag("sync-timeout", type=click.FloatRange(min=1.0), default=1200.0, help="Seconds a started weight sync may take.")
+@flag("hang-after", type=click.FloatRange(min=1.0), default=180.0,
+      help="Seconds a rank's liveness samples may show no progress before it is a hang (cause `hang`).")
 @_secrets_env_option
 @json_flag
 @_target_options
@@ -169,7 +175,7 @@ Exit codes: 0 NO-KILL, 1 KILL, 3 unreadable input or logs not fetchable, 64 usag
 def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_path: str | None, trials_dir: str | None,
            state_path: str | None, wedge_ratio: float, wedge_window: float, now_text: str | None, silence: float,
            engine_silence: float, stall_factor: float, stall_min: float, sync_timeout: float,
-           secrets_env: str | None, as_json: bool, **target: Any) -> None:
+           hang_after: float, secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """KILL / NO-KILL verdict from a run's logs, with the evidence for every rung."""
     import time
 
@@ -182,7 +188,7 @@ def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_p
     now = parse_now(now_text) if now_text else (time.time() if job else None)
     config = LadderConfig(wedge_ratio=wedge_ratio, wedge_window_s=wedge_window, silence_s=silence,
                           engine_silence_s=engine_silence, stall_factor=stall_factor, stall_min_s=stall_min,
-                          sync_timeout_s=sync_timeout)
+                          sync_timeout_s=sync_timeout, hang_after_s=hang_after)
     problems: list[str] = []
     unparsed = False
     if logs:

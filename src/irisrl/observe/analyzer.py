@@ -32,6 +32,7 @@ from irisrl.observe.task_status import parse_status
 from irisrl.observe.ladder import HealthReport, LadderConfig, evaluate
 from irisrl.observe.planinfo import plan_info
 from irisrl.observe.state import EngineState, Event, SourceState, State
+from irisrl.runtime.contract import LIVENESS_TAG
 
 CHUNK = 8 << 20            # read size; large binary chunks keep bytes.find fast
 MAX_PARTIAL = 1 << 20      # a "line" longer than this without a newline is cut
@@ -40,6 +41,7 @@ EVIDENCE_RAW = 400         # evidence kept per event before cleaning
 TAIL_BYTES = 16 << 10      # a chunk's tail searched for its newest dated line (silence)
 MAX_STEP_TIMES = 512       # step -> first-seen time kept for the stall check
 GREP_MIN_BYTES = 256 << 10 # fed blocks this large go through grep (below it, its start-up dominates)
+LIVENESS_B = LIVENESS_TAG.encode()
 
 
 def hit_spans(buf: bytes, needles: Iterable[bytes] = P.SCAN_NEEDLES, glog: bool | None = None) -> list[tuple[int, int]]:
@@ -121,7 +123,7 @@ class Analyzer:
             lines = lines[1:]                       # the first piece may be a cut line
         st = self.state
         for raw in reversed(lines):
-            if not raw.strip():
+            if not raw.strip() or LIVENESS_B in raw:    # the sampler's lines are not the run's output
                 continue
             line = P.clean(raw)
             t = line.stamp if line.stamp is not None else P.log_time(line.text, st.year)
@@ -143,6 +145,9 @@ class Analyzer:
         st = self.state
         line = P.clean(raw)
         text = line.text
+        if LIVENESS_TAG in text:
+            self._liveness(name, line)
+            return
         t = line.stamp if line.stamp is not None else P.log_time(text, st.year)
         self._dated_line = t is not None
         if t is not None:
@@ -163,6 +168,16 @@ class Analyzer:
             self._stats(name, line, t)
         else:
             self._milestone(text, t)
+
+    def _liveness(self, name: str, line: P.Line) -> None:
+        """A runtime liveness sample (observe/liveness.py): into the running hang judgement of its
+        rank (the line's prefix, else the per-task source name, else the SkyPilot node; 0 for a
+        lone file), at the log's own time when the collector stamped the line, else the
+        sampler's clock. It touches nothing else: no clock, no cause, no silence (the sampler's
+        output is not the run's)."""
+        rank = line.rank or P.source_rank(name) or line.node
+        if self.state.liveness.feed(line.text, int(rank) if rank and rank.isdigit() else 0, line.stamp):
+            self.state.hit_lines += 1
 
     def _cause(self, name: str, line: P.Line, cause: C.Cause, t: float | None) -> None:
         """A failure line (observe/causes.py): kept per (kind, rank); the rank comes from the

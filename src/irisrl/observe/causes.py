@@ -420,6 +420,18 @@ CATALOGUE: tuple[Cause, ...] = (
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),
           (HF_RETRY_PATTERN,), 4, ROOT, "nothing: benign", fatal=False, marker=True),
+    # Judged from the runtime's liveness samples (observe/liveness.py), not from a line: a rank
+    # whose work processes made no progress for --hang-after. A consequence: a root cause line
+    # (an OOM on the rank its peers wait on) names the death before it. Flight recorder variables:
+    # pytorch docs torch_nccl_environment_variables (TORCH_NCCL_DUMP_ON_TIMEOUT needs a trace buffer
+    # > 0); TORCH_FR_BUFFER_SIZE is its newer name (pytorch/torchtitan 7b98a3645f8f, distributed/utils.py).
+    Cause("hang", "a rank made no progress (no CPU, bytes, wakeups; same wait channel and stack) for --hang-after",
+          (), (), 9, CONSEQUENCE,
+          "look where it sits: the evidence names its wait channel and Python stack (py-spy dump --pid PID on the "
+          "node for all threads, --native for C frames); a rank in a collective waits on the culprit rank named "
+          "first: read that rank's stack; NCCL: run with the flight recorder on (TORCH_FR_BUFFER_SIZE, older torch "
+          "TORCH_NCCL_TRACE_BUFFER_SIZE, > 0 and TORCH_NCCL_DUMP_ON_TIMEOUT=1) to see which collective each rank entered",
+          derived=True),
 )
 
 BY_KIND: dict[str, Cause] = {c.kind: c for c in CATALOGUE}
@@ -616,6 +628,7 @@ def vocabulary_table() -> str:
             continue
         kill = ("once the run crashed with no retry after it" if c.cleared_by_retry else
                 "when the gang has more than one node" if c.multinode_only else
+                "derived: no liveness progress for --hang-after (180 s), the rank its peers wait on" if c.kind == "hang" else
                 "derived: missing model.safetensors, no retry, then a crash" if c.derived else "yes")
         rows.append(f"| `{c.kind}` | {c.title} | {c.rung} | {kill} | {c.fix} |")
     return "\n".join(rows)

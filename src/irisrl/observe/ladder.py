@@ -61,6 +61,10 @@ class LadderConfig:
     stall_factor: float = 4.0           # the current step has run > this x the median step time ...
     stall_min_s: float = 1200.0         # ... and at least this long: stalled
     sync_timeout_s: float = 1200.0      # `Started: 'sync_weights'` with no `Finished:` for this long
+    # A rank whose liveness samples show no progress this long is hung (observe/liveness.py): six
+    # 30 s samples, so a weight sync or checkpoint in flight shows its bytes or CPU first, and a
+    # hang is named within 180 s + two sample intervals of its onset (<= 5 minutes).
+    hang_after_s: float = 180.0
 
     def to_dict(self) -> dict[str, float]:
         return dataclasses.asdict(self)
@@ -480,12 +484,13 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
     failed = {r.rung for r in rungs if r.status == FAIL}
     no_coordinator = rungs[6].status == FAIL
     findings = C.assess(st.causes, st.retry, st.crash, multinode=(c.n or 0) > 1, finished=st.finished,
-                        ended=st.ended)
+                        ended=st.ended) + _hangs(st, cfg, now)
     death = C.cause_of_death(findings)
     unknown = _unrecognized(st)
     crashed_on = None if death is not None else next((u for u in unknown if u["status"] == "fatal"), None)
     kill = bool(failed & set(KILL_RUNGS)) or no_coordinator or c.crashed or death is not None or crashed_on is not None
-    phase = "crashed" if death is not None or crashed_on is not None else _phase(c)
+    phase = ("hung" if death is not None and death.cause.kind == "hang" else "crashed"
+             if death is not None or crashed_on is not None else _phase(c))
     reasons = _reasons(c, rungs, phase, kill, trials)
     if death is not None:
         reasons.insert(0, f"cause of death: {C.describe(death)}")
@@ -497,6 +502,27 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
                         st.global_step, st.max_t, trial_steps=c.steps,
                         causes=[f.to_dict() for f in findings], cause_of_death=death.to_dict() if death else None,
                         unrecognized=unknown)
+
+
+def _hangs(st: State, cfg: LadderConfig, now: float | None) -> list[C.Finding]:
+    """The liveness judgement as `hang` findings: the culprit ranks fatal, the peers that wait on
+    them warnings (their hang is the culprit's). Judged at `now` (the wall clock of a live job,
+    --now), else at the newest sample; none once the run finished after the rank went quiet."""
+    at = now if now is not None else st.liveness.newest()
+    hangs = [h for h in st.liveness.judge(cfg.hang_after_s, at)
+             if st.finished is None or (st.finished.t is not None and st.finished.t < h.since)]
+    culprits = ", ".join(str(h.rank) for h in hangs if h.culprit)
+    out = []
+    for h in hangs:
+        quiet = f"{(at or h.since) - h.since:.0f}s"
+        role = ("stuck while the rest of the gang progresses" if not h.gang else
+                "nothing in the gang progresses" if len(hangs) == 1 else
+                "nothing in the gang progresses; the other ranks wait on it" if h.culprit else
+                f"nothing in the gang progresses; it waits on rank {culprits}")
+        text = f"rank {h.rank} made no progress since {C.iso_time(h.since)} ({quiet}; {role}): {h.evidence}"
+        ev = C.CauseEvent("hang", str(h.rank), text, h.since, st.seq, 1, h.since, st.seq)
+        out.append(C.Finding(C.BY_KIND["hang"], ev, "fatal" if h.culprit else "warning"))
+    return out
 
 
 UNRECOGNIZED_REASON = "crashed: unrecognized error: "

@@ -30,8 +30,8 @@ cannot tell which).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from irisrl.runtime.contract import LIVENESS_TAG
 
@@ -149,9 +149,10 @@ class LivenessLog:
         if sample is None:
             return False
         self.tracks.setdefault(rank, RankTrack()).add(sample)
-        samples = self.samples_by_rank.setdefault(rank, [])
-        samples.append(sample)
-        del samples[:-self.keep]
+        if self.keep > 0:          # keep=0: the running judgement only (the analyzer's state)
+            samples = self.samples_by_rank.setdefault(rank, [])
+            samples.append(sample)
+            del samples[:-self.keep]
         return True
 
     def feed_all(self, lines: Iterable[tuple[str, int, float | None]]) -> int:
@@ -159,6 +160,27 @@ class LivenessLog:
 
     def judge(self, hang_after_s: float = HANG_AFTER_S, now: float | None = None) -> list[Hang]:
         return judge_tracks(self.tracks, hang_after_s, now)
+
+    def newest(self) -> float | None:
+        """The newest sample's time (the clock judge() uses when given none)."""
+        return max((t.last.t for t in self.tracks.values() if t.last is not None), default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The running judgement as JSON (the kept samples are for inspection, not saved)."""
+        return {str(rank): track.to_dict() for rank, track in self.tracks.items()}
+
+    def map_text(self, fn: Callable[[str], str]) -> "LivenessLog":
+        """A copy of the running judgement with every name, wait channel and stack passed through
+        `fn` (the analyzer's redaction: a process name carries its first argument)."""
+        out = LivenessLog(self.keep)
+        out.tracks = {rank: track.map_text(fn) for rank, track in self.tracks.items()}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], keep: int = 0) -> "LivenessLog":
+        log = cls(keep)
+        log.tracks = {int(rank): RankTrack.from_dict(t) for rank, t in data.items()}
+        return log
 
 
 def _work(sample: Sample) -> dict[int, Proc]:
@@ -228,6 +250,32 @@ class RankTrack:
         self.stacks = {pid: k for pid, k in self.stacks.items() if pid in live}
         self.stacks.update({p.pid: p.stack for p in s.procs if p.stack})
         self.last = s
+
+    def to_dict(self) -> dict[str, Any]:
+        last = self.last
+        return {"since": self.since, "stacks": {str(pid): k for pid, k in self.stacks.items()},
+                "last": None if last is None else {"rank": last.rank, "t": last.t, "interval": last.interval,
+                                                   "procs": [asdict(p) for p in last.procs]}}
+
+    def map_text(self, fn: Callable[[str], str]) -> "RankTrack":
+        out = RankTrack()
+        out.since, out.stacks = self.since, {pid: fn(k) for pid, k in self.stacks.items()}
+        if self.last is not None:
+            out.last = replace(self.last, procs=tuple(
+                replace(p, name=fn(p.name), wchan=fn(p.wchan), stack=fn(p.stack) if p.stack else None)
+                for p in self.last.procs))
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RankTrack":
+        track = cls()
+        track.since = data.get("since")
+        track.stacks = {int(pid): str(k) for pid, k in (data.get("stacks") or {}).items()}
+        last = data.get("last")
+        if last:
+            track.last = Sample(int(last["rank"]), float(last["t"]), float(last["interval"]),
+                                tuple(Proc(**p) for p in last["procs"]))
+        return track
 
     def state(self) -> _Rank | None:
         """Quiet-since and the most telling work process; None before any work was seen."""

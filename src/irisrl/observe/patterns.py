@@ -21,6 +21,7 @@ import re
 from typing import NamedTuple
 
 from irisrl.observe import causes as C
+from irisrl.runtime.contract import LIVENESS_TAG
 
 # Byte needles: a line is only parsed when it contains one of these (bytes.find is ~GB/s,
 # regexes are not). Every regex below is reachable only through one of them.
@@ -50,6 +51,7 @@ LADDER_NEEDLES: tuple[bytes, ...] = (
     b"Training complete",          # finished
     b"Training finished",
     b"Finished training",
+    LIVENESS_TAG.encode(),         # runtime liveness samples (observe/liveness.py: the hang cause)
 )
 # The safety net's needles (observe/unrecognized.py): every error-level line must reach the
 # classifier, so the prefilter is generic words rather than one needle per known sentence:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from irisrl.observe.causes import CauseEvent
+from irisrl.observe.liveness import LivenessLog
 from irisrl.observe.unrecognized import Unrecognized
 
 STATE_VERSION = 1
@@ -96,9 +97,17 @@ class State:
     ended: dict[str, list[Any]] = field(default_factory=dict)   # rank -> [t, seq] of the latest end evidence
     # stream -> [evidence, rank, t, seq]: a Traceback header waiting for its final exception line
     tracebacks: dict[str, list[Any]] = field(default_factory=dict)
+    # the runtime's liveness samples folded into one running judgement per rank (bounded: the
+    # last sample and its stacks per rank; observe/liveness.py)
+    liveness: LivenessLog = field(default_factory=lambda: LivenessLog(keep=0))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": STATE_VERSION, **dataclasses.asdict(self)}
+        live, self.liveness = self.liveness, LivenessLog(keep=0)   # asdict would deep-copy it
+        try:
+            data = dataclasses.asdict(self)
+        finally:
+            self.liveness = live
+        return {"version": STATE_VERSION, **data, "liveness": live.to_dict()}
 
     def map_text(self, fn: Callable[[str], str]) -> "State":
         """A copy with every evidence text passed through `fn` (cleaning, redaction)."""
@@ -111,6 +120,7 @@ class State:
         out.causes = [dataclasses.replace(c, evidence=fn(c.evidence)) for c in self.causes]
         out.unrecognized = [dataclasses.replace(u, line=fn(u.line), signature=fn(u.signature)) for u in self.unrecognized]
         out.tracebacks = {k: [fn(v[0]), *v[1:]] for k, v in self.tracebacks.items()}
+        out.liveness = self.liveness.map_text(fn)
         if self.ray_alive:
             out.ray_alive = [self.ray_alive[0], self.ray_alive[1], fn(self.ray_alive[2])]
         return out
@@ -132,6 +142,8 @@ class State:
                 value = [Unrecognized(**u) for u in value]
             elif f.name == "engines":
                 value = {k: EngineState(**v) for k, v in value.items()}
+            elif f.name == "liveness":
+                value = LivenessLog.from_dict(value)
             elif isinstance(value, dict) and "evidence" in value and "seq" in value:
                 value = Event(**value)
             kwargs[f.name] = value

@@ -203,7 +203,8 @@ def note_wedge_latency(interval: float) -> None:
 
 def watch(job: str, *, interval: float | None = None, timeout_s: float | None = None,
           checkins: list[float] | None = None, watchdog: bool = False, keep_going: bool = False,
-          local: bool = False, controller_url: str | None = None, cluster_config: str | None = None) -> int:
+          hang_after_s: float | None = None, local: bool = False, controller_url: str | None = None,
+          cluster_config: str | None = None) -> int:
     """Follow JOB until it is terminal (the `irisrl watch` engine; usable from a notebook).
     Reports (ops/output) a line per transition, check-in and watchdog change; returns the exit code
     (0 succeeded, 1 failed, 2 absent, 3 timeout / unreadable, 5 KILL with `watchdog`, 130
@@ -218,10 +219,12 @@ def watch(job: str, *, interval: float | None = None, timeout_s: float | None = 
         target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
         health = None
         if watchdog:
+            from irisrl.observe.ladder import LadderConfig
             from irisrl.observe.pull import JobBoundAdapter
 
             logs = WatchLogs(backend, job_id)
-            health = WatchdogHealth(job_id, plan, JobBoundAdapter(logs), interval, on_snapshot=logs.use)
+            config = LadderConfig() if hang_after_s is None else LadderConfig(hang_after_s=hang_after_s)
+            health = WatchdogHealth(job_id, plan, JobBoundAdapter(logs), interval, on_snapshot=logs.use, config=config)
         try:
             code = watch_loop(backend, job_id, interval, timeout_s, list(checkins or []),
                               on_checkin=lambda label: health_checkin(job_id, label, plan, target),
