@@ -5,7 +5,8 @@ Each talks to the cluster the ledger recorded for the job unless a target says o
 from __future__ import annotations
 
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from irisrl.core.states import ACTIVE
 from irisrl.util.errors import UndeterminedError
@@ -24,6 +25,21 @@ def open_job(job: str, local: bool = False, controller_url: str | None = None,
     ledger = open_ledger()
     job_id = normalize_job_id(job, ledger)
     return job_id, open_backend(Target(local, controller_url, cluster_config).check(), job_id, ledger), ledger
+
+
+@contextmanager
+def job_log_source(job: str, target: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """(job_id, LogSource) for a live job, through the backend's one entry point; closed on exit."""
+    from irisrl.backends.resolve import log_source_for
+    from irisrl.observe.pull import as_log_source
+
+    bound = log_source_for(job, target)
+    try:
+        yield getattr(bound, "job_id", job), as_log_source(bound)
+    finally:
+        close = getattr(bound, "close", None)
+        if callable(close):
+            close()
 
 
 def read_snapshot(backend: Any, job_id: str) -> Any:
