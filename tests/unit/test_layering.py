@@ -38,7 +38,7 @@ DEPENDS_ON: dict[str, frozenset[str]] = {
     "plan": BASE | {"config", "rules", "runtime"},      # runtime: module names it launches
     "backends": BASE | {"config", "plan", "ledger", "runtime"},  # plan: submit sends plan/request.py's request; runtime: the bundle ships it
     "observe": BASE | {"config", "runtime"},            # runtime.store: the same S3 options
-    "ledger": BASE | {"config", "rules"},                # rules.policy: the series fingerprint
+    "ledger": BASE | {"config"},
     "ops": BASE | {"config", "rules", "plan", "backends", "observe", "ledger", "runtime"},
     "cli": BASE | {"config", "rules", "plan", "backends", "observe", "ledger", "runtime", "ops"},
     "runtime": frozenset(),
