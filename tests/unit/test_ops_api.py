@@ -63,3 +63,21 @@ def test_kill_job_needs_yes_and_confirms_the_state_on_an_injected_backend():
     assert (stuck.outcome, stuck.exit_code) == ("terminated", 3)   # not confirmed killed within the wait
     ended = MemoryBackend(script=[JobSnapshot("/u/j", "succeeded", 0)])
     assert kill_job(ended, "/u/j", yes=True).exit_code == 0 and ended.terminated == []
+
+
+def test_ops_health_on_files_is_what_the_cli_prints(capsys):
+    """`irisrl health --log ... --json` renders ops.health's report, and exits with its code."""
+    import json
+
+    import pytest
+
+    from irisrl import ops
+    from irisrl.cli.main import main
+
+    fixture = REPO / "tests" / "fixtures" / "logs" / "wedge"
+    log, plan = str(fixture / "combined.log"), str(fixture / "plan.json")
+    check = ops.health(logs=[log], plan_path=plan)
+    with pytest.raises(SystemExit) as exc:
+        main(["health", "--log", log, "--plan", plan, "--json"])
+    assert json.loads(capsys.readouterr().out) == check.to_dict()
+    assert exc.value.code == check.exit_code == 1 and check.verdict == "KILL" and check.rungs[4].status == "fail"

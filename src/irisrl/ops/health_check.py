@@ -43,6 +43,10 @@ class HealthCheck:
         return list(self.report.reasons)
 
     @property
+    def rungs(self) -> list[Any]:
+        return list(self.report.rungs)
+
+    @property
     def kill(self) -> bool:
         return bool(self.report.kill)
 
