@@ -67,3 +67,40 @@ def test_live_job_logs_health_and_progress(on_iris_cluster, tmp_path):
 
     progress = _irisrl(env, "progress", plan.job_id, "--local", "--json")
     assert progress.returncode == 0 and json.loads(progress.stdout)[0]["reward"] == 0.25
+
+
+# The trainer came up, then nothing: its last dated line is long before the wall clock.
+SILENT_TASK = r"""
+echo "2026-01-05 10:00:01.000 | INFO     | skyrl_train.generators.harbor:__init__:77 - TerminalBenchGenerator initialized with HarborConfigBuilder. Concurrent trials: 8."
+echo "2026-01-05 10:00:02.000 | INFO     | skyrl_train.trainer:train:301 - No checkpoint found, starting training from scratch"
+echo 'WANDB_MIRROR kind=train step=1 metrics={"reward/avg_raw_reward": 0.25}'
+sleep 300
+"""
+
+
+def _statuses(report: dict) -> tuple:
+    # evidence holds "no output for Ns": seconds apart between the two reads; names and statuses must match
+    return report["verdict"], report["phase"], [(r["rung"], r["name"], r["status"]) for r in report["rungs"]]
+
+
+def test_api_and_cli_agree_on_a_silent_job(on_iris_cluster):
+    """issue 17: `ops.health` is the call `irisrl health JOB` makes (wall clock, trials, task
+    statuses): on a running job gone silent both say KILL with rung 9 failed."""
+    from irisrl import ops
+
+    env, ws = on_iris_cluster.env, on_iris_cluster.ws
+    plan = trivial_plan("health-silent", ["bash", "-c", SILENT_TASK], ws, nodes=1, role="trainer")
+    assert ops.launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    try:
+        deadline = time.monotonic() + 90
+        while (check := ops.health(plan.job_id, local=True)).problems or check.report.global_step is None:
+            assert time.monotonic() < deadline, check.reasons   # the lines are printed, the job still runs
+            time.sleep(1)
+        cli = _irisrl(env, "health", plan.job_id, "--local", "--json")
+        assert cli.returncode == 1, cli.stdout + cli.stderr
+        api = ops.health(plan.job_id, local=True)
+        assert _statuses(api.to_dict()) == _statuses(json.loads(cli.stdout))
+        assert api.verdict == "KILL" and api.exit_code == 1
+        assert api.report.rungs[8].status == "fail" and "no output from any task" in api.report.rungs[8].evidence
+    finally:
+        _irisrl(env, "kill", plan.job_id, "--local", "--yes")   # teardown: the test's job, by id

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from irisrl.config.overrides import apply_overrides, parse_overrides
+from irisrl.config.overrides import apply_parsed, parse_overrides
 
 
 def test_overrides_apply_in_order_last_wins() -> None:
     raw = {"trainer": {"max_steps": 80, "placement": {"colocate_all": False}}, "generator": {}}
-    out = apply_overrides(raw, ["trainer.max_steps=2", "++trainer.max_steps=3", "+generator.new.deep=[1,2]",
-                                "~trainer.placement.colocate_all", "generator.x=null"])
+    parsed, bad = parse_overrides(["trainer.max_steps=2", "++trainer.max_steps=3", "+generator.new.deep=[1,2]",
+                                   "~trainer.placement.colocate_all", "generator.x=null"])
+    out = apply_parsed(raw, parsed)
+    assert not bad
     assert out["trainer"]["max_steps"] == 3
     assert out["generator"]["new"] == {"deep": [1, 2]} and out["generator"]["x"] is None
     assert "colocate_all" not in out["trainer"]["placement"]

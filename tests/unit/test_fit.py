@@ -47,13 +47,12 @@ def test_fit_group_held_by_running_job_queues_and_names_holder_with_age():
     assert report.verdict == "queues"
     assert report.holders == ({"job_id": "/bob/rl-a", "state": "running", "age_s": 3600, "nodes": 1},)
     assert report.groups[0].fit_now == 1 and report.groups[0].fit_empty == 2
-    assert not report.refuses_launch
 
 
 def test_fit_nodes_split_across_leafgroups_never_fit_and_suggest_fewer_nodes():
     state = ClusterState(nodes=tuple(node(f"{g}{i}", f"lg-{g}") for g in "abc" for i in range(3)))
     report = simulate(state, gang(4))
-    assert report.verdict == "never" and report.refuses_launch
+    assert report.verdict == "never"
     assert "the largest leafgroup has 3 node(s) that fit, 4 needed" in report.summary
     assert any(f.startswith("--num-nodes 3") for f in report.fixes)
 
@@ -106,7 +105,7 @@ def test_fit_preferred_leafgroup_admits_spread_gang_and_says_so():
 
 def test_fit_kubernetes_provider_without_workers_is_unknown():
     report = simulate(ClusterState(provider="kubernetes"), gang(2))
-    assert report.verdict == "unknown" and not report.refuses_launch
+    assert report.verdict == "unknown"
 
 
 def test_fit_request_from_plan_json_and_state_round_trip():

@@ -38,7 +38,7 @@ DEPENDS_ON: dict[str, frozenset[str]] = {
     "plan": BASE | {"config", "rules", "runtime"},      # runtime: module names it launches
     "backends": BASE | {"config", "plan", "ledger", "runtime"},  # plan: submit sends plan/request.py's request; runtime: the bundle ships it
     "observe": BASE | {"config", "runtime"},            # runtime.store: the same S3 options
-    "ledger": BASE | {"config", "rules"},                # rules.policy: the series fingerprint
+    "ledger": BASE | {"config"},
     "ops": BASE | {"config", "rules", "plan", "backends", "observe", "ledger", "runtime"},
     "cli": BASE | {"config", "rules", "plan", "backends", "observe", "ledger", "runtime", "ops"},
     "runtime": frozenset(),
@@ -202,6 +202,39 @@ def test_dependencies_form_no_cycle() -> None:
 
     for layer in DEPENDS_ON:
         depth(layer)
+
+
+def module_cycles(src: Path = SRC) -> list[list[str]]:
+    """Groups of irisrl modules that import each other, directly or around a loop (any import
+    statement, lazy ones too: a loop is a knot even when it does not fail at import time)."""
+    files = {".".join(_module_of(str(p.relative_to(src)))): p for p in src.rglob("*.py")}
+    graph = {m: {i.module for i in imports_of(str(p.relative_to(src)), p.read_text(encoding="utf-8"))
+                 if i.module in files and i.module != m} for m, p in files.items()}
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    reached = {m: reach(m) for m in graph}
+    groups = {frozenset({m} | {o for o in reached[m] if m in reached[o]}) for m in graph if m in reached[m]}
+    return sorted(sorted(g) for g in groups)
+
+
+def test_no_module_import_cycle() -> None:
+    # backends/logsource.py and resolve.py imported each other until issue 17
+    assert module_cycles() == []
+
+
+def test_module_cycles_finds_a_loop(tmp_path: Path) -> None:
+    (tmp_path / "backends").mkdir()
+    (tmp_path / "backends" / "a.py").write_text("def f():\n    from irisrl.backends.b import g\n")
+    (tmp_path / "backends" / "b.py").write_text("from irisrl.backends.a import f\n")
+    (tmp_path / "backends" / "c.py").write_text("from irisrl.backends.a import f\n")
+    assert module_cycles(tmp_path) == [["irisrl.backends.a", "irisrl.backends.b"]]
 
 
 def test_package_init_is_import_free() -> None:

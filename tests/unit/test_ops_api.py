@@ -42,3 +42,42 @@ def test_the_readme_plan_call_builds_a_local_plan(monkeypatch):
     assert plan.num_nodes == 2 and plan.mode == "local"
     readme = (REPO / "README.md").read_text()
     assert 'rl_config="examples/configs/smoke_colocated.yaml", workspace="examples/workspace"' in readme
+
+
+def test_kill_job_needs_yes_and_confirms_the_state_on_an_injected_backend():
+    """ops.kill's core (`irisrl kill`'s engine) over the in-memory backend: never terminates
+    without `yes` or a job already ended; with `yes`, terminates and reports the state read after."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from support.memory_backend import MemoryBackend
+
+    from irisrl.backends.base import JobSnapshot
+    from irisrl.ops.jobs import kill_job
+
+    running, killed = JobSnapshot("/u/j", "running", 0), JobSnapshot("/u/j", "killed", 0)
+    refused = kill_job(MemoryBackend(script=[running]), "/u/j")
+    assert (refused.outcome, refused.exit_code) == ("refused", 1)
+    backend = MemoryBackend(script=[running, killed])
+    done = kill_job(backend, "/u/j", yes=True, wait_s=5)
+    assert backend.terminated == ["/u/j"] and (done.outcome, done.snap.state, done.exit_code) == ("terminated", "killed", 0)
+    stuck = kill_job(MemoryBackend(script=[running]), "/u/j", yes=True, wait_s=0)
+    assert (stuck.outcome, stuck.exit_code) == ("terminated", 3)   # not confirmed killed within the wait
+    ended = MemoryBackend(script=[JobSnapshot("/u/j", "succeeded", 0)])
+    assert kill_job(ended, "/u/j", yes=True).exit_code == 0 and ended.terminated == []
+
+
+def test_ops_health_on_files_is_what_the_cli_prints(capsys):
+    """`irisrl health --log ... --json` renders ops.health's report, and exits with its code."""
+    import json
+
+    import pytest
+
+    from irisrl import ops
+    from irisrl.cli.main import main
+
+    fixture = REPO / "tests" / "fixtures" / "logs" / "wedge"
+    log, plan = str(fixture / "combined.log"), str(fixture / "plan.json")
+    check = ops.health(logs=[log], plan_path=plan)
+    with pytest.raises(SystemExit) as exc:
+        main(["health", "--log", log, "--plan", plan, "--json"])
+    assert json.loads(capsys.readouterr().out) == check.to_dict()
+    assert exc.value.code == check.exit_code == 1 and check.verdict == "KILL" and check.rungs[4].status == "fail"

@@ -9,7 +9,8 @@ import pytest
 
 from irisrl.backends.policy import Policy, load_policy
 from irisrl.rules.catalogue import run_rules
-from irisrl.rules.policy import LiveState, series_of
+from irisrl.core.series import series_of
+from irisrl.rules.policy import LiveState
 from irisrl.util.errors import UsageError
 
 BASE = LiveState(job_id="/u/dense-r3", series="dense", series_explicit=False, hparams_fingerprint="fp-new",

@@ -220,10 +220,6 @@ class FitReport:
     source: str = ""
     rpcs: int = 0
 
-    @property
-    def refuses_launch(self) -> bool:
-        return self.verdict == "never"
-
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["request"]["describe"] = self.request.describe()

@@ -1,26 +1,22 @@
 """Task logs of one job for observe/ (health, logs, progress): the task list and paged
-fetches per task and attempt, over the job's cluster (resolved like every JOB command)."""
+fetches per task and attempt, over the job's backend (opened by backends/resolve.py's
+log_source_for, resolved like every JOB command: this module imports nothing above base.py)."""
 
 from __future__ import annotations
 
-from contextlib import ExitStack
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager, ExitStack
 
-from irisrl.backends.base import JobSnapshot, LogLine, TaskView
-
-if TYPE_CHECKING:
-    from irisrl.backends.resolve import Target
-    from irisrl.ledger.store import Ledger
+from irisrl.backends.base import Backend, JobSnapshot, LogLine, TaskView
 
 
 class IrisLogSource:
-    def __init__(self, job_id: str, target: Target, ledger: Ledger | None) -> None:
-        from irisrl.backends.resolve import open_backend
+    """Owns the backend `opener` yields (entered here, left on close)."""
 
+    def __init__(self, job_id: str, opener: AbstractContextManager[Backend]) -> None:
         self.job_id = job_id
         self.snap: JobSnapshot | None = None
         self._stack = ExitStack()
-        self._backend = self._stack.enter_context(open_backend(target, job_id, ledger))
+        self._backend = self._stack.enter_context(opener)
 
     @property
     def cluster(self) -> str:

@@ -191,4 +191,4 @@ def log_source_for(job: str, target_opts: Any = None) -> Any:
 
     ledger = Ledger()
     job_id = normalize_job_id(job, ledger)
-    return IrisLogSource(job_id, target_from(target_opts or {}), ledger)
+    return IrisLogSource(job_id, open_backend(target_from(target_opts or {}), job_id, ledger))

@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from irisrl.core.states import ACTIVE
 from irisrl.cli.options import flag, json_flag
 from irisrl.cli.target_opts import target_options
 from irisrl.ops.watching import DEFAULT_INTERVAL_S, WATCHDOG_INTERVAL_S
@@ -165,28 +164,23 @@ Job-scoped only: irisrl has no command that stops or restarts a whole cluster.""
 @target_options
 def kill(job: str, yes: bool, wait_s: float, local: bool, controller_url: str | None, cluster_config: str | None) -> None:
     """Terminate one job (with --yes), then confirm its state."""
-    from irisrl.ops.jobs import await_terminal, open_job, read_snapshot
+    from irisrl.ops.jobs import kill as kill_job
 
-    job_id, opener, ledger = open_job(job, local, controller_url, cluster_config)
-    with opener as backend:
-        snap = read_snapshot(backend, job_id)
-        if snap.absent:
-            click.echo(f"{job_id}: absent on {backend.where}; nothing to kill")
-            raise click.exceptions.Exit(Exit.ABSENT)
-        if snap.state not in ACTIVE:
-            click.echo(f"{job_id} is already {snap.state}; nothing to kill")
-            raise click.exceptions.Exit(Exit.OK)
-        if not yes:
-            click.echo(f"refusing to kill {job_id} ({snap.state}, tasks {task_counts(snap.task_states)}) on "
-                       f"{backend.where} without --yes", err=True)
-            click.echo(f"fix:   never kill a RUNNING job without permission; if you have it: irisrl kill {job_id} --yes",
-                       err=True)
-            raise click.exceptions.Exit(Exit.FAIL)
-        backend.terminate(job_id)
-        final = await_terminal(backend, job_id, wait_s)
-    ledger.update_state(job_id, final.state)
-    click.echo(f"{job_id}: terminated, state={final.state}")
-    raise click.exceptions.Exit(Exit.OK if final.state == "killed" else Exit.UNKNOWN)
+    killed = kill_job(job, yes=yes, wait_s=wait_s, local=local, controller_url=controller_url,
+                      cluster_config=cluster_config)
+    job_id, snap = killed.job_id, killed.snap
+    if killed.outcome == "absent":
+        click.echo(f"{job_id}: absent on {killed.where}; nothing to kill")
+    elif killed.outcome == "inactive":
+        click.echo(f"{job_id} is already {snap.state}; nothing to kill")
+    elif killed.outcome == "refused":
+        click.echo(f"refusing to kill {job_id} ({snap.state}, tasks {task_counts(snap.task_states)}) on "
+                   f"{killed.where} without --yes", err=True)
+        click.echo(f"fix:   never kill a RUNNING job without permission; if you have it: irisrl kill {job_id} --yes",
+                   err=True)
+    else:
+        click.echo(f"{job_id}: terminated, state={snap.state}")
+    raise click.exceptions.Exit(killed.exit_code)
 
 
 # ------------------------------------------------------------------------------------------ runs

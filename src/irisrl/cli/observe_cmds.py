@@ -46,47 +46,13 @@ def _check_inputs(job: str | None, logs: tuple[str, ...]) -> None:
             raise UndeterminedError(f"cannot read log file {path}: {exc.strerror}", "check its permissions") from None
 
 
-def _load_plan(plan_path: str | None, job_id: str | None) -> dict[str, Any] | None:
-    if plan_path:
-        from irisrl.util.jsonio import loads_document
-
-        try:
-            data = loads_document(Path(plan_path).read_bytes())
-        except OSError as exc:
-            raise UndeterminedError(f"cannot read plan {plan_path}: {exc.strerror}",
-                                    "pass the JSON that `irisrl launch --dry-run --json` prints") from None
-        except json.JSONDecodeError as exc:
-            raise UndeterminedError(f"plan {plan_path} is not JSON (line {exc.lineno}: {exc.msg})",
-                                    "pass the JSON that `irisrl launch --dry-run --json` prints") from None
-        except ValueError as exc:
-            raise UndeterminedError(f"plan {plan_path} is not JSON ({exc})",
-                                    "pass the JSON that `irisrl launch --dry-run --json` prints") from None
-        if not isinstance(data, dict):
-            raise UndeterminedError(f"plan {plan_path} is not a JSON object", "pass `launch --dry-run --json` output")
-        return data
-    if job_id:
-        try:
-            from irisrl.ledger.store import Ledger
-
-            return Ledger().plan_for(job_id)
-        except Exception:  # noqa: BLE001 - no ledger entry: the ladder infers from the logs
-            return None
-    return None
-
-
 @contextmanager
 def _job_source(job: str, target: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    """(job_id, LogSource) for a live job, through the backend's one entry point."""
-    from irisrl.backends.resolve import log_source_for
-    from irisrl.observe.pull import as_log_source
+    """(job_id, LogSource) for a live job (ops/jobs.job_log_source)."""
+    from irisrl.ops.jobs import job_log_source
 
-    bound = log_source_for(job, target)
-    try:
-        yield getattr(bound, "job_id", job), as_log_source(bound)
-    finally:
-        close = getattr(bound, "close", None)
-        if callable(close):
-            close()
+    with job_log_source(job, target) as opened:
+        yield opened
 
 
 def _target(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -177,61 +143,28 @@ def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_p
            engine_silence: float, stall_factor: float, stall_min: float, sync_timeout: float,
            hang_after: float, secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """KILL / NO-KILL verdict from a run's logs, with the evidence for every rung."""
-    import time
-
     from irisrl.observe.ladder import LadderConfig
-    from irisrl.observe.planinfo import plan_info
+    from irisrl.ops.health_check import health as health_check
 
     _check_inputs(job, logs)
-    if job and state_path:
-        raise UsageError("--state works with --log files", "for a live job use `irisrl watch JOB --watchdog`")
-    now = parse_now(now_text) if now_text else (time.time() if job else None)
     config = LadderConfig(wedge_ratio=wedge_ratio, wedge_window_s=wedge_window, silence_s=silence,
                           engine_silence_s=engine_silence, stall_factor=stall_factor, stall_min_s=stall_min,
                           sync_timeout_s=sync_timeout, hang_after_s=hang_after)
-    problems: list[str] = []
-    unparsed = False
-    if logs:
-        plan = _load_plan(plan_path, None)
-        analyzer = _analyze_logs(logs, plan, config, state_path)
-        _check_now_after_logs(now_text, now, analyzer.state.max_t)
-        unparsed = nothing_parseable(analyzer.state)
-    else:
-        analyzer, problems, plan = _analyze_job(job or "", plan_path, config, _target(target), _log_mask(secrets_env))
-    trials, outcomes, trials_unknown = _trials(trials_dir or plan_info(plan).trials_dir, explicit=bool(trials_dir))
-    report = analyzer.verdict(now_log_time=now, trials_completed=trials, trial_outcomes=outcomes)
-    report.reasons.extend(f"logs incomplete: {p}" for p in problems)
+    check = health_check(job, logs=logs, plan_path=plan_path, trials_dir=trials_dir, state_path=state_path,
+                         config=config, now=parse_now(now_text) if now_text else None, secrets_env=secrets_env,
+                         **_target(target))
     if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=2))
+        click.echo(json.dumps(check.to_dict(), indent=2))
     else:
         from irisrl.observe.render import render_health
 
-        render_health(report, _console(), title=f"irisrl health {job or ', '.join(logs)}", trials_unknown=trials_unknown)
-    if unparsed:   # a verdict from no evidence is no verdict (issue 16, D12)
+        render_health(check.report, _console(), title=f"irisrl health {job or ', '.join(logs)}",
+                      trials_unknown=check.trials_unknown)
+    if check.unparsed:   # a verdict from no evidence is no verdict (issue 16, D12)
         click.echo(f"warning: nothing parseable was read from {', '.join(logs)}: no dated line and no line "
                    "the health ladder recognises (not a run's log? random bytes? a .gz name on plain data?); "
                    "the verdict above rests on no evidence", err=True)
-    if (problems or unparsed) and not report.kill:
-        ctx.exit(int(Exit.UNKNOWN))
-    ctx.exit(int(Exit.FAIL if report.kill else Exit.OK))
-
-
-def nothing_parseable(state: Any) -> bool:
-    """Bytes were read, yet the analyzer's state holds no dated line and no matched line
-    (empty files are a run that printed nothing yet: pending, as before)."""
-    read = sum(src.offset for src in state.sources.values())
-    return bool(read) and not state.hit_lines and state.max_t is None and state.last_line_t is None
-
-
-def _check_now_after_logs(now_text: str | None, now: float | None, newest: float | None) -> None:
-    """Files judged at a --now before their newest dated line would read silence as negative
-    ("last output -1510s before now"); lines after --now are still counted, so refuse it."""
-    if now_text and now is not None and newest is not None and now < newest:
-        from irisrl.observe.causes import iso_time
-
-        raise UsageError(f"--now {now_text} is before the newest dated line in the logs ({iso_time(newest)})",
-                         "pass a time at or after it (UTC unless it names a zone), or leave --now out "
-                         "to judge at that line")
+    ctx.exit(check.exit_code)
 
 
 def parse_now(text: str) -> float:
@@ -246,70 +179,6 @@ def parse_now(text: str) -> float:
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.timezone.utc)
     return when.timestamp()
-
-
-def _warn_truncated(path: str, read: int) -> None:
-    click.echo(f"warning: {path} is a truncated .gz; read the {read:,} bytes before the cut", err=True)
-
-
-def _analyze_logs(logs: tuple[str, ...], plan: dict[str, Any] | None, config: Any, state_path: str | None) -> Any:
-    import gzip
-
-    from irisrl.observe.analyzer import Analyzer, TruncatedLog, feed_file
-
-    analyzer = Analyzer(plan, config)
-    if state_path and Path(state_path).exists():
-        try:
-            analyzer = Analyzer.load(state_path, plan, config)
-        except ValueError as exc:
-            raise UndeterminedError(f"state file {state_path}: {exc}", "delete it to start a full pass") from None
-    for path in logs:
-        try:
-            feed_file(analyzer, path)
-        except TruncatedLog as exc:
-            if not exc.read:
-                raise UndeterminedError(f"cannot read log file {path}: not a readable .gz", "check the file") from None
-            _warn_truncated(str(path), exc.read)
-        except (OSError, gzip.BadGzipFile) as exc:
-            raise UndeterminedError(f"cannot read log file {path}: {exc}", "check the file (plain or .gz)") from None
-    if state_path:
-        try:
-            analyzer.save(state_path)
-        except OSError as exc:
-            raise UndeterminedError(f"cannot write state file {state_path}: {exc.strerror}",
-                                    "choose a writable --state path (its directory must exist)") from None
-    return analyzer
-
-
-def _analyze_job(job: str, plan_path: str | None, config: Any, target: dict[str, Any],
-                 mask: Any) -> tuple[Any, list[str], Any]:
-    from irisrl.observe.analyzer import Analyzer
-    from irisrl.observe.pull import JobFeeder
-    from irisrl.observe.status_feed import describe
-
-    with _job_source(job, target) as (job_id, source):
-        plan = _load_plan(plan_path, job_id)
-        analyzer = Analyzer(plan, config)
-        feeder = JobFeeder(job_id, mask)   # also feeds each task's and the job's Iris status
-        problems = feeder.feed_new(source, analyzer.feed)
-    if not feeder.log_bytes:
-        said = feeder.job.last
-        problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)"
-                        + (f"; Iris: job {describe(said)}" if said is not None else ""))
-    return analyzer, problems, plan
-
-
-def _trials(uri: str | None, explicit: bool) -> tuple[int | None, list[Any] | None, str]:
-    """(completed trials, their outcomes, why the count is unknown) from the trials dir's
-    result.json files."""
-    if not uri:
-        return None, None, "no --trials-dir"
-    from irisrl.observe.trials import read_trials
-
-    count, outcomes, note = read_trials(uri)
-    if count is None and explicit:
-        click.echo(f"warning: trials not counted: {note}", err=True)
-    return count, (outcomes if count is not None else None), note
 
 
 # ---- logs -------------------------------------------------------------------------------------
@@ -431,11 +300,12 @@ def progress(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plot
              secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """One row per training step: reward, pass@n, entropy, log-ratio, grad norm, loss, length, time."""
     from irisrl.observe.progress import ProgressCollector, collect_files, render_progress
+    from irisrl.ops.health_check import warn_truncated
 
     _check_inputs(job, logs)
     if logs:
         try:
-            rows = collect_files(logs, on_truncated=_warn_truncated)
+            rows = collect_files(logs, on_truncated=warn_truncated)
         except (OSError, EOFError) as exc:
             raise UndeterminedError(f"cannot read the logs: {exc}", "check the files (plain or .gz)") from None
     else:

@@ -86,9 +86,3 @@ def apply_parsed(raw: dict[str, Any], parsed: Iterable[ParsedOverride]) -> dict[
         else:
             node[leaf] = copy.deepcopy(ov.value)
     return out
-
-
-def apply_overrides(raw: dict[str, Any], overrides: Iterable[str]) -> dict[str, Any]:
-    """`raw` with the valid overrides applied (invalid ones are skipped: see parse_overrides)."""
-    parsed, _ = parse_overrides(overrides)
-    return apply_parsed(raw, parsed)

@@ -12,7 +12,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from irisrl.rules.policy import series_of
+from irisrl.core.series import series_of
 from irisrl.util.errors import UndeterminedError
 from irisrl.util.paths import irisrl_home, probe_free_space
 
@@ -69,7 +69,7 @@ class Ledger:
         """Remember a submitted plan. `plan` is a LaunchPlan; only its masked JSON is stored."""
         data = plan.to_dict()
         now = time.time()
-        series = data.get("series") or (data.get("tags") or {}).get("series") or series_of(data["job_name"], None)
+        series = data.get("series") or (data.get("tags") or {}).get("series") or series_of(data["job_name"])
         row = (data["job_id"], series, data.get("config_path"), data.get("config_sha256"),
                data.get("hparams_fingerprint"), data.get("model_path"), json.dumps(data.get("train_data", [])),
                data.get("num_nodes"), data.get("image"), data.get("skyrl_ref"), data.get("rendezvous_dir"),

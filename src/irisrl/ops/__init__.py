@@ -3,7 +3,10 @@
 - `launch(plan, settings) -> Launched`: live rules, temporary local cluster, fit gate,
   submit, ledger, follow, rehearsal summary (ops/launcher.py);
 - `watch(job, ...) -> exit code`: follow a job with check-ins / the watchdog (ops/watching.py);
-- `health(job, ...) -> report`: the health ladder's verdict on a live job's logs so far;
+- `health(job, ...) -> HealthCheck`: the health ladder's verdict on a live job's logs so far
+  (or on log files), the very call `irisrl health` makes (ops/health_check.py);
+- `kill(job, yes=..., ...) -> Killed`: terminate one job (only with `yes`), confirm it ended
+  (ops/jobs.py);
 - `JobWatcher`: the one poll loop both use, yielding events (ops/watcher.py);
 - `output`: where what ops/ reports goes (ops/output.py).
 
@@ -19,12 +22,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from irisrl.ops.launcher import LaunchSettings, Launched, launch
     from irisrl.ops.watcher import JobWatcher
-    from irisrl.ops.watching import health, watch
+    from irisrl.ops.health_check import HealthCheck, health
+    from irisrl.ops.jobs import Killed, kill
+    from irisrl.ops.watching import watch
 
 _HOME = {"LaunchSettings": "launcher", "Launched": "launcher", "launch": "launcher",
-         "JobWatcher": "watcher", "health": "watching", "watch": "watching"}
+         "JobWatcher": "watcher", "HealthCheck": "health_check", "health": "health_check", "Killed": "jobs", "kill": "jobs", "watch": "watching"}
 
-__all__ = ["JobWatcher", "LaunchSettings", "Launched", "health", "launch", "watch"]
+__all__ = ["HealthCheck", "JobWatcher", "Killed", "LaunchSettings", "Launched", "health", "kill", "launch", "watch"]
 
 
 def __getattr__(name: str) -> Any:

@@ -15,7 +15,8 @@ def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | N
     """Cluster state + ledger history + policy -> the LiveState the live rules read.
     `series_explicit`: --series was given (drift is checked only then)."""
     from irisrl.backends.policy import load_policy
-    from irisrl.rules.policy import LiveState, series_of
+    from irisrl.core.series import series_of
+    from irisrl.rules.policy import LiveState
 
     policy = load_policy(policy_path)
     series = series_of(plan.job_name, plan.series)

@@ -84,42 +84,17 @@ def _label(seconds: float) -> str:
     return f"{seconds / 60:g}m" if seconds % 60 == 0 else f"{seconds:g}s"
 
 
-def job_health(job_id: str, plan: dict[str, Any] | None, target: dict[str, Any], deadline_s: float = 600) -> tuple[Any, list[str]]:
-    """(health report, log problems) of a live job: its logs so far, pulled through the
-    backend's LogSource, fed to observe/'s Analyzer."""
-    from irisrl.backends.resolve import log_source_for
-    from irisrl.observe.analyzer import Analyzer
-    from irisrl.observe.pull import as_log_source, feed_job
-
-    analyzer = Analyzer(plan)
-    with log_source_for(job_id, target) as bound:
-        problems = feed_job(as_log_source(bound), job_id, analyzer.feed, deadline_s=deadline_s)
-    return analyzer.verdict(), list(problems)
-
-
-def health(job: str, *, local: bool = False, controller_url: str | None = None,
-           cluster_config: str | None = None) -> Any:
-    """The health report (verdict KILL / NO-KILL, phase, reasons, rungs) of JOB now, read
-    with the plan the ledger recorded for it (None: the ladder infers from the logs)."""
-    from irisrl.backends.resolve import normalize_job_id
-    from irisrl.ops.jobs import open_ledger
-
-    ledger = open_ledger()
-    job_id = normalize_job_id(job, ledger)
-    target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
-    report, _ = job_health(job_id, ledger.plan_for(job_id), target)
-    return report
-
-
 def health_checkin(job_id: str, label: str, plan: dict[str, Any] | None, target: dict[str, Any]) -> str | None:
     """The health analysis at a `watch --checkins` mark. Returns "KILL" / "NO-KILL", or None
     when no analysis could be made (reported, never fatal to watch)."""
-    try:
-        report, problems = job_health(job_id, plan, target)
+    from irisrl.ops.health_check import health
+
+    try:   # the same check as `irisrl health JOB` (wall clock, trials, task statuses)
+        report = health(job_id, plan=plan, **target).report
     except Exception as exc:  # noqa: BLE001 - a failed check-in is reported, never fatal to watch
         emit(f"  check-in {label}: health analysis failed: {type(exc).__name__}: {exc}", err=True)
         return None
-    reasons = "; ".join(list(report.reasons)[:3] + [f"logs incomplete: {p}" for p in problems][:2])
+    reasons = "; ".join(list(report.reasons)[:3])
     emit(f"[{_stamp()}] {job_id} check-in {label}: health {report.verdict} "
                f"(phase {report.phase}){': ' + reasons if reasons else ''}")
     emit(f"  details: irisrl health {job_id}")

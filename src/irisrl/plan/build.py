@@ -28,6 +28,7 @@ from irisrl.config.secrets import allowlist, collect_secrets
 from irisrl.config.storage_root import resolve_storage_root
 from irisrl.plan.model import Device, LaunchPlan, Mode, Resources, Role
 from irisrl.core.findings import Finding, has_errors, sort_findings
+from irisrl.core.series import series_of
 from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract
 from irisrl.util.errors import UsageError
@@ -298,7 +299,7 @@ def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext,
         derived_num_inference_engines=engines if budget.engines_source == "derived" else None,
         num_nodes=num_nodes, export_path=resolved.export_path))
     role = options.effective_role
-    series = options.series or resolved.job_name.split("-", 1)[0]
+    series = series_of(resolved.job_name, options.series) or ""   # job names are checked: never empty here
     sandbox = "daytona" if ctx.view.uses_harbor else "none"
     job_id = f"/{resolved.user}/{resolved.job_name}"
     # the secrets file wins over the shell, as the launcher's load_secrets_env_into_os_environ does

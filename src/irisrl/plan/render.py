@@ -168,7 +168,7 @@ def _placement_table(groups: Iterable[PlacementGroup]) -> Any:
     return table
 
 
-def render_findings_text(findings: Iterable[Finding], width: int | None = None) -> str:
+def render_findings_text(findings: Iterable[Finding]) -> str:
     """One finding per line, grouped by severity: SEVERITY RULE path: message, then its fix."""
     lines = []
     for f in sort_findings(findings):

@@ -32,14 +32,6 @@ class LiveState:
     rendezvous_users: tuple[str, ...] = ()        # earlier launches that used this rendezvous dir
 
 
-def series_of(job_name: str, explicit: str | None) -> str | None:
-    """The explicit --series, else the job-name prefix before the first '-'."""
-    if explicit:
-        return explicit
-    head = job_name.rsplit("/", 1)[-1].split("-", 1)[0]
-    return head or None
-
-
 def daytona_running(live: LiveState) -> list[str]:
     """RUNNING jobs that count against the Daytona cap: tagged by irisrl, or name-matched."""
     out = []

@@ -108,9 +108,6 @@ class HeadRendezvous:
     def _hello_nonces(self) -> set[str]:
         return {name.split("-", 1)[1] for name in self.store.list(HELLO_DIR) if "-" in name}
 
-    def hello_ranks(self) -> set[int]:
-        return {int(n.split("-", 1)[0]) for n in self.store.list(HELLO_DIR) if n.split("-", 1)[0].isdigit()}
-
     def poll(self) -> bool:
         """One LIST; republish when new workers said hello. True when it wrote."""
         fresh = self._hello_nonces() - self.acks

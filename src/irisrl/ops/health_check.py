@@ -1,0 +1,213 @@
+"""`health`'s engine: the health ladder's verdict on a live job's logs so far (judged at the
+wall clock, with the trials counted and Iris's task statuses fed in) or on log files. One
+function, `health`, serves `irisrl health` (which parses flags and renders) and the Python
+API (`irisrl.ops.health`), so the two cannot disagree; `watch`'s check-ins use it too."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from irisrl.ops.output import emit
+from irisrl.util.errors import UndeterminedError, UsageError
+from irisrl.util.exitcodes import Exit
+
+PLAN_FIX = "pass the JSON that `irisrl launch --dry-run --json` prints"
+
+
+@dataclass
+class HealthCheck:
+    """A verdict and what it rests on. `report` is observe/ladder.HealthReport (its to_dict()
+    is `health --json`); `problems`: logs that could not be fetched (also in report.reasons);
+    `unparsed`: bytes were read but nothing the ladder recognises; `trials_unknown`: why the
+    trials were not counted."""
+
+    report: Any
+    problems: list[str] = field(default_factory=list)
+    unparsed: bool = False
+    trials_unknown: str = ""
+
+    @property
+    def verdict(self) -> str:
+        return str(self.report.verdict)
+
+    @property
+    def phase(self) -> str:
+        return str(self.report.phase)
+
+    @property
+    def reasons(self) -> list[str]:
+        return list(self.report.reasons)
+
+    @property
+    def rungs(self) -> list[Any]:
+        return list(self.report.rungs)
+
+    @property
+    def kill(self) -> bool:
+        return bool(self.report.kill)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.report.to_dict())
+
+    @property
+    def exit_code(self) -> int:
+        """0 NO-KILL, 1 KILL, 3 a NO-KILL resting on incomplete or unparseable logs."""
+        if self.kill:
+            return int(Exit.FAIL)
+        return int(Exit.UNKNOWN if self.problems or self.unparsed else Exit.OK)
+
+
+def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str | None = None,
+           plan: dict[str, Any] | None = None, trials_dir: str | None = None, state_path: str | None = None,
+           config: Any = None, now: float | None = None, secrets_env: str | None = None, local: bool = False,
+           controller_url: str | None = None, cluster_config: str | None = None) -> HealthCheck:
+    """The health ladder on JOB's logs so far (through its cluster's backend; the plan from
+    `plan_path`, else `plan`, else the ledger; judged at `now`, default the wall clock) or on
+    `logs` files (judged at `now`, default their newest dated line; `state_path` resumes from
+    saved offsets). Trials are counted from `trials_dir` or the plan's. `config`: an
+    observe/ladder.LadderConfig (None: the defaults)."""
+    from irisrl.observe.planinfo import plan_info
+
+    if bool(job) == bool(logs):
+        raise UsageError("give either a job or log files, not both and not neither",
+                         "e.g. health('/alice/dense8b-r1') or health(logs=['rank0.log.gz'])")
+    if job and state_path:
+        raise UsageError("--state works with --log files", "for a live job use `irisrl watch JOB --watchdog`")
+    check = HealthCheck(report=None)
+    if logs:
+        plan = load_plan(plan_path, None) if plan_path or plan is None else plan
+        analyzer = _analyze_logs(logs, plan, config, state_path)
+        _check_now_after_logs(now, analyzer.state.max_t)
+        check.unparsed = nothing_parseable(analyzer.state)
+    else:
+        target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
+        analyzer, check.problems, plan = _analyze_job(job or "", plan_path, plan, config, target,
+                                                      _log_mask(secrets_env))
+        now = time.time() if now is None else now
+    trials, outcomes, check.trials_unknown = _trials(trials_dir or plan_info(plan).trials_dir, explicit=bool(trials_dir))
+    check.report = analyzer.verdict(now_log_time=now, trials_completed=trials, trial_outcomes=outcomes)
+    check.report.reasons.extend(f"logs incomplete: {p}" for p in check.problems)
+    return check
+
+
+def load_plan(plan_path: str | None, job_id: str | None) -> dict[str, Any] | None:
+    """The plan at `plan_path` (`launch --dry-run --json` output), else the ledger's for
+    `job_id`, else None (the ladder infers from the logs)."""
+    if plan_path:
+        from irisrl.util.jsonio import loads_document
+
+        try:
+            data = loads_document(Path(plan_path).read_bytes())
+        except OSError as exc:
+            raise UndeterminedError(f"cannot read plan {plan_path}: {exc.strerror}", PLAN_FIX) from None
+        except json.JSONDecodeError as exc:
+            raise UndeterminedError(f"plan {plan_path} is not JSON (line {exc.lineno}: {exc.msg})", PLAN_FIX) from None
+        except ValueError as exc:
+            raise UndeterminedError(f"plan {plan_path} is not JSON ({exc})", PLAN_FIX) from None
+        if not isinstance(data, dict):
+            raise UndeterminedError(f"plan {plan_path} is not a JSON object", "pass `launch --dry-run --json` output")
+        return data
+    if job_id:
+        try:
+            from irisrl.ledger.store import Ledger
+
+            return Ledger().plan_for(job_id)
+        except Exception:  # noqa: BLE001 - no ledger entry: the ladder infers from the logs
+            return None
+    return None
+
+
+def nothing_parseable(state: Any) -> bool:
+    """Bytes were read, yet the analyzer's state holds no dated line and no matched line
+    (empty files are a run that printed nothing yet: pending, as before)."""
+    read = sum(src.offset for src in state.sources.values())
+    return bool(read) and not state.hit_lines and state.max_t is None and state.last_line_t is None
+
+
+def _check_now_after_logs(now: float | None, newest: float | None) -> None:
+    """Files judged at a --now before their newest dated line would read silence as negative
+    ("last output -1510s before now"); lines after --now are still counted, so refuse it."""
+    if now is not None and newest is not None and now < newest:
+        from irisrl.observe.causes import iso_time
+
+        raise UsageError(f"--now {iso_time(now)} is before the newest dated line in the logs ({iso_time(newest)})",
+                         "pass a time at or after it (UTC unless it names a zone), or leave --now out "
+                         "to judge at that line")
+
+
+def warn_truncated(path: str, read: int) -> None:
+    emit(f"warning: {path} is a truncated .gz; read the {read:,} bytes before the cut", err=True)
+
+
+def _analyze_logs(logs: Sequence[str], plan: dict[str, Any] | None, config: Any, state_path: str | None) -> Any:
+    import gzip
+
+    from irisrl.observe.analyzer import Analyzer, TruncatedLog, feed_file
+
+    analyzer = Analyzer(plan, config)
+    if state_path and Path(state_path).exists():
+        try:
+            analyzer = Analyzer.load(state_path, plan, config)
+        except ValueError as exc:
+            raise UndeterminedError(f"state file {state_path}: {exc}", "delete it to start a full pass") from None
+    for path in logs:
+        try:
+            feed_file(analyzer, path)
+        except TruncatedLog as exc:
+            if not exc.read:
+                raise UndeterminedError(f"cannot read log file {path}: not a readable .gz", "check the file") from None
+            warn_truncated(str(path), exc.read)
+        except (OSError, gzip.BadGzipFile) as exc:
+            raise UndeterminedError(f"cannot read log file {path}: {exc}", "check the file (plain or .gz)") from None
+    if state_path:
+        try:
+            analyzer.save(state_path)
+        except OSError as exc:
+            raise UndeterminedError(f"cannot write state file {state_path}: {exc.strerror}",
+                                    "choose a writable --state path (its directory must exist)") from None
+    return analyzer
+
+
+def _analyze_job(job: str, plan_path: str | None, plan: dict[str, Any] | None, config: Any,
+                 target: dict[str, Any], mask: Callable[[bytes], bytes]) -> tuple[Any, list[str], Any]:
+    from irisrl.observe.analyzer import Analyzer
+    from irisrl.observe.pull import JobFeeder
+    from irisrl.observe.status_feed import describe
+    from irisrl.ops.jobs import job_log_source
+
+    with job_log_source(job, target) as (job_id, source):
+        plan = load_plan(plan_path, job_id) if plan_path or plan is None else plan
+        analyzer = Analyzer(plan, config)
+        feeder = JobFeeder(job_id, mask)   # also feeds each task's and the job's Iris status
+        problems = feeder.feed_new(source, analyzer.feed)
+    if not feeder.log_bytes:
+        said = feeder.job.last
+        problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)"
+                        + (f"; Iris: job {describe(said)}" if said is not None else ""))
+    return analyzer, problems, plan
+
+
+def _log_mask(secrets_env: str | None) -> Callable[[bytes], bytes]:
+    """Masks, in pulled lines, every secret value launch would have forwarded: the operator's
+    environment and secrets file (the ledger keeps only the masked plan)."""
+    from irisrl.config.masking import operator_masker
+
+    mask: Callable[[bytes], bytes] = operator_masker(secrets_env)
+    return mask
+
+
+def _trials(uri: str | None, explicit: bool) -> tuple[int | None, list[Any] | None, str]:
+    """(completed trials, their outcomes, why the count is unknown) from the trials dir's
+    result.json files."""
+    if not uri:
+        return None, None, "no --trials-dir"
+    from irisrl.observe.trials import read_trials
+
+    count, outcomes, note = read_trials(uri)
+    if count is None and explicit:
+        emit(f"warning: trials not counted: {note}", err=True)
+    return count, (outcomes if count is not None else None), note
