@@ -141,11 +141,70 @@ def hub_status_kind(text: str) -> str | None:
     return None
 
 
+# hf_raise_for_status's continuation line ("\n\n{status} Forbidden: {server message}"): the
+# status of an HfHubHTTPError whose first line carried only its request id (huggingface_hub 1.x
+# utils/_http.py; seen in the device run, huggingface_hub 1.33).
+HUB_CONTINUATION = re.compile(r"^\s*(40[134]|429|5\d\d) (?:Forbidden|Unauthorized|Not Found|Too Many Requests|"
+                              r"Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out)\b")
+HUB_CONTINUATION_LINES = 4      # hit lines a Hub error waits for its status line
+
+
+def hub_continuation_kind(text: str) -> str | None:
+    """The kind the status on a Hub error's continuation line decides (403 -> hf_gated ...)."""
+    m = HUB_CONTINUATION.match(text)
+    if m is None:
+        return None
+    status = int(m.group(1))
+    return ("hf_gated" if status in (401, 403) else "hf_weights_missing" if status == 404 else "hf_http_error")
+
+
 def class_kind(exc: Exc) -> str | None:
     """The kind the class name alone decides, whatever its module path; None when it does not."""
     if exc.dotted in DOTTED_KINDS:
         return DOTTED_KINDS[exc.dotted]
     return CLASS_KINDS.get(exc.name)
+
+
+# ---- levels and process-end grammars shared by the catalogue and the net -----------------------
+# NCCL has no ERROR level: its WARN macro (src/include/debug.h) is the error channel of every
+# failed call (src/proxy.cc "Proxy Call to rank %d failed (%s)", "[Service thread] Error encountered
+# progressing operation", "Socket recv failed while polling"; src/bootstrap.cc "Bootstrap : no socket
+# interface found"; misc/socket.cc; transport/net_ib.cc; the `file:line -> res` trace of a failed
+# NCCLCHECK), while a few WARNs are capability hints that NCCL works around (transport/net_ib.cc
+# "NET/IB : No device found." then sockets; init.cc's iommu hint; topology "Could not find real
+# path"; "Could not enable P2P"; plugin lookups). A WARN is a failure when it states a failed call
+# or a non-zero result and is none of those hints.
+NCCL_WARN_FAILURE = re.compile(
+    r"NCCL WARN (?!.*(?:No device found|iommu|Could not find real path|Could not enable P2P|[Pp]lugin|NVLS))"
+    r"(?=.*(?:\b[Ff]ail|\b[Ee]rror\b|[Ee]rror encountered|\bres=[1-9]|retcode [1-9]|-> ?[1-9]\b|"
+    r"[Cc]onnection (?:closed|reset|refused)|no socket interface|[Tt]imeout|[Aa]bort|Could not (?:receive|connect)|"
+    r"wrong type|[Cc]losed by))")
+# Kubernetes' `kubectl get pods` row: NAME READY STATUS RESTARTS AGE, the STATUS column read
+# (kubectl/pkg/printers; `Init:` prefix for init containers). The kinds: Error / CrashLoopBackOff
+# a crashed container, OOMKilled, Evicted / ContainerStatusUnknown (the kubelet lost the container
+# of a pod it evicted or whose node went away), ErrImagePull / ImagePullBackOff.
+KUBECTL_ROW = re.compile(r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(Error|CrashLoopBackOff|OOMKilled|Evicted|"
+                         r"ContainerStatusUnknown|ErrImagePull|ImagePullBackOff)\s+\d+")
+# A shell reporting the signal that ended its child, alone on its line (bash's job status words:
+# SIGABRT Aborted, SIGKILL Killed, SIGSEGV Segmentation fault, SIGBUS Bus error, SIGILL Illegal
+# instruction, SIGFPE Floating point exception), or in its `line N:  PID Word  cmd` form.
+SHELL_SIGNAL = re.compile(r"^(?:Aborted|Killed|Segmentation fault|Bus error|Illegal instruction|Floating point exception)"
+                          r"(?: \(core dumped\))?\s*$|line \d+:\s+\d+ (?:Aborted|Killed|Segmentation fault|Bus error)\b")
+# torch elastic's failure report (torch/distributed/elastic/multiprocessing/errors: the
+# `Failures:` / `Root Cause` table, one `exitcode  : N (pid: N)` row per failed worker) and its
+# agent's "[default] Worker group failed" (elastic/agent/server/api.py).
+ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*-?[1-9]\d* \(pid: \d+\)|\] Worker group failed\b")
+# Warning level (never fatal on its own, observe/causes.py): Python logging `WARNING` as the level
+# field (`WARNING 12-03 ...`, `WARNING:name:`, `... WARNING file.py:N --`, loguru `| WARNING |`),
+# glog `W1203 hh:mm` (torch's `[W1203 ...]`, `[rank0]:[W1203 ...]`), torch's older `[W file.cpp:N]`,
+# Ray's C++ `[2026-12-03 16:00:00,123 W 12 34]`. NCCL's WARN is its error channel, not a level here;
+# Kubernetes' `Warning` event type carries real failures (Failed to pull image) and is not one either.
+WARNING_LEVEL = re.compile(r"(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W[01]\d{3} \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
+
+
+def is_warning_level(text: str) -> bool:
+    """The line is printed at warning level (a wait or a retry, never a death on its own)."""
+    return bool(WARNING_LEVEL.search(text[:160]))
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------
@@ -157,6 +216,9 @@ ERROR_SHAPE = re.compile(
     r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b")
+# The library grammars above that are error-level without an error word (NCCL's WARN, a pod row,
+# the shell's signal word, torch elastic's failure report).
+ERROR_GRAMMARS = (NCCL_WARN_FAILURE, KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED)
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
 NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
 
@@ -164,6 +226,8 @@ NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count
 def is_error_line(text: str, exc: Exc | None) -> bool:
     """Whether a line no cause names is error-level (the safety net keeps it)."""
     if exc is not None and exc.name not in NOT_A_CRASH and not exc.name.endswith("Warning"):
+        return True
+    if any(rx.search(text) for rx in ERROR_GRAMMARS):
         return True
     return bool(ERROR_SHAPE.search(text)) and not NOT_ERROR.search(text)
 
@@ -199,4 +263,7 @@ ENDED = re.compile(
 
 
 def ends_process(text: str) -> bool:
-    return bool(ENDED.search(text))
+    """Evidence that a process ended: an exit / terminate line, a shell's signal word, torch
+    elastic's failure report, a pod row in a failed state."""
+    return bool(ENDED.search(text) or SHELL_SIGNAL.search(text) or ELASTIC_FAILED.search(text)
+                or ((m := KUBECTL_ROW.search(text)) is not None and m.group(1) != "ImagePullBackOff"))
