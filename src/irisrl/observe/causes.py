@@ -383,7 +383,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
            "collective timeout", "taking the entire process down", "preparing to dump debug info",
-           "Stack trace of the failed collective", "to signal dumping", "timed out in"),
+           "Stack trace of the failed collective", "to signal dumping", "timed out in", "Timeout(ms)="),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "

@@ -208,11 +208,12 @@ def is_warning_level(text: str) -> bool:
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------
-# Level prefixes: Python logging / vLLM / loguru `ERROR`, `CRITICAL`, `FATAL`; glog `E1203 ...`
-# / `F1203 ...` (torch's `[rank0]:[E1203 ...]`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
+# Level prefixes, whatever precedes them (a pull / actor / process / mpirun prefix): Python logging /
+# vLLM / loguru `ERROR`, `CRITICAL`, `FATAL`; glog `E1203 ...` / `F1203 ...` (torch's
+# `[rank0]:[E1203 ...]`, mpirun's `[1,0]<stderr>:E1203 ...`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
 # plus the shapes of a process dying (Traceback, terminate called, Fatal Python error, signals).
 ERROR_SHAPE = re.compile(
-    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|\[)[EF]\d{4} \d\d:\d\d|\[[EF] \w+\.\w+:\d+\]|"
+    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EF][01]\d{3} \d\d:\d\d|\[[EF] \w+\.\w+:\d+\]|"
     r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b")

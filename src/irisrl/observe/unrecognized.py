@@ -78,8 +78,11 @@ def ended_after(ended: dict[str, list[Any]], rank: str | None, t: float | None, 
 
 
 def status(u: Unrecognized, ended: dict[str, list[Any]], crash: _Pos | None, finished: _Pos | None) -> str:
-    """'fatal' when the process ended on it, else 'warning' (also after the run finished)."""
+    """'fatal' when the process ended on it, else 'warning' (also after the run finished, and
+    always for a line printed at warning level: a retry is not what a process died of)."""
     if finished is not None and _at_or_after(u.t, u.seq, finished.t, finished.seq):
+        return "warning"
+    if E.is_warning_level(u.line):
         return "warning"
     return "fatal" if ended_after(ended, u.rank, u.last_t, max(u.seq, u.last_seq), crash) else "warning"
 
