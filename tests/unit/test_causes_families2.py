@@ -76,6 +76,9 @@ def test_glog_error_after_any_prefix_is_error_shaped_and_warning_level_is_not_fa
                  "2026-03-11 01:02:03,400 WARNING scheduler.py:7 -- a request waits",
                  "[2026-03-11 01:02:03,400 W 12 34] core.cc:1: slow", "WARNING 03-11 01:02:03 [x.py:1] slow"):
         assert E.is_warning_level(warn), warn
+    # Ray's driver relays the GCS's errors at WARNING (worker.py listen_error_messages): not a retry
+    assert not E.is_warning_level("2025-01-02 03:04:05,006\tWARNING worker.py:2101 -- The node with node id: ab12 "
+                                  "and address: 10.1.1.1 has been marked dead because the detector has missed too many heartbeats")
     for not_warn in ("host:1:2 [0] proxy.cc:1 NCCL WARN Proxy Call to rank 3 failed (Init)",
                      "Warning  Failed     12s   kubelet  Failed to pull image \"x\"", "ERROR 03-11 01:02:03 [x.py:1] boom"):
         assert not E.is_warning_level(not_warn), not_warn
@@ -93,10 +96,21 @@ def test_a_warning_level_connect_retry_is_named_but_never_a_kill(tmp_path: Path)
     assert _both(tmp_path, [err])["verdict"] == "KILL"
 
 
-def test_a_warning_level_unrecognized_line_stays_a_warning_even_when_the_process_ended(tmp_path: Path) -> None:
-    report = _both(tmp_path, ["[W0412 07:01:02.000000001 Module.cpp:12] an odd error in a cache", "Killed"])
+@pytest.mark.parametrize("head", ["[W0412 07:01:02.000000001 Module.cpp:12]", "WARNING 04-12 07:01:02 [cache.py:12]",
+                                  "2026-04-12 07:01:02.000 | WARNING  | skyrl_train.cache:load:12 -"])
+def test_a_warning_level_unrecognized_line_stays_a_warning_even_when_the_process_ended(tmp_path: Path, head: str) -> None:
+    report = _both(tmp_path, [f"{head} an odd error in a cache", "Killed"])
     entry = next(u for u in report["unrecognized"] if "odd error" in u["first"]["line"])
     assert entry["status"] == "warning"
+
+
+def test_a_cause_at_warning_level_is_a_wait_whatever_the_logger_header(tmp_path: Path) -> None:
+    # the reported evidence loses vLLM's / loguru's level header: the level is read from the raw line
+    for head in ("WARNING 04-12 07:01:02 [store.py:40]", "2026-04-12 07:01:02.000 | WARNING  | trainer:init:40 -"):
+        line = f"{head} torch.distributed.DistNetworkError: The client socket has timed out after 60000ms"
+        report = _both(tmp_path, [line])
+        assert _primary(report) == "dist_timeout" and report["verdict"] != "KILL", line
+        assert _both(tmp_path, [line.replace("WARNING", "ERROR")])["verdict"] == "KILL"
 
 
 # ---- 3. library families --------------------------------------------------------------------
@@ -168,6 +182,8 @@ BENIGN = [
     "[2024-04-01 08:00:00,001 I 77 88] gcs_placement_group_scheduler.cc:188: Failed to schedule placement group "
     "trainer_pg, id: 0a1b2c3d4e5f60718293a4b5c6d7e8f9, because no nodes are available.",
     " {'CPU': 4.0} * 1 (PACK): 1+ pending placement groups",
+    "[2024-04-01 08:00:00,002 I 77 77] gcs_placement_group_manager.cc:230: Failed to create placement group "
+    "pg_rollout_with_a_long_name, id: ffee0011223344556677889900aabbcc, try again.",
     # a completed / running pod row, a clean exit report
     "rl-trainer-0-7f9c8d-abcde   0/1     Completed   0            3m",
     "rl-trainer-0-7f9c8d-abcde   1/1     Running     2 (1h ago)   5h",

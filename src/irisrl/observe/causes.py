@@ -275,7 +275,8 @@ CATALOGUE: tuple[Cause, ...] = (
           # pending placement groups"). Ray retries them all: waits, fatal only once the run crashed.
           families=(r"Failed to schedule placement group \S+, id: |Failed to create placement group \S+, id: \S+,? try again|"
                     r"could not find a node type to satisfy the request|\d+\+? pending placement groups",),
-          soft=r"Failed to schedule placement group|try again|could not find a node type|pending placement groups"),
+          # (matched on the reported evidence, cut to 160 characters: stems near the start)
+          soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
@@ -529,6 +530,9 @@ class CauseEvent:
     count: int = 1
     last_t: float | None = None
     last_seq: int = 0
+    # every line of it was printed at warning level (read from the raw line: reported evidence
+    # loses the logger's level header)
+    warn: bool = False
 
 
 def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int) -> None:
@@ -536,15 +540,17 @@ def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str,
     A python_crash keeps the LATEST line instead: a process ends on its last uncaught exception,
     and an earlier one it went past (an agent's tool error, a caught-and-logged exception) is not
     what killed it."""
+    warn = E.is_warning_level(evidence)
     for ev in events:
         if ev.kind == kind and ev.rank == rank:
             ev.count += 1
             ev.last_t, ev.last_seq = t, seq
+            ev.warn = ev.warn and warn
             if kind == "python_crash":
                 ev.evidence, ev.t, ev.seq = evidence, t, seq
             return
     if len(events) < MAX_CAUSE_KEYS:
-        events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq))
+        events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq, warn))
 
 
 class LogPosition(Protocol):
@@ -604,7 +610,7 @@ def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent],
             ended: dict[str, list[Any]] | None = None) -> str:
     if cause.tier == CONSEQUENCE and finished is not None and _later(ev.t, ev.seq, finished):
         return "warning"            # workers and actors going away after the run finished: teardown
-    if (cause.soft and re.search(cause.soft, ev.evidence)) or E.is_warning_level(ev.evidence):
+    if (cause.soft and re.search(cause.soft, ev.evidence)) or ev.warn:
         # A wait (the cause's soft stems) or any line printed at warning level (a retry such as
         # c10d's "client failed to connect ... retrying"): named, never a death on its own.
         return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"

@@ -202,9 +202,16 @@ ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*-?[1-9]\d* \(pid: \d+\)|\] Work
 WARNING_LEVEL = re.compile(r"(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W[01]\d{3} \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
 
 
+# Ray's driver relays the errors the GCS publishes (a node marked dead, a worker killed, the
+# memory monitor's kill) through logger.warning in python/ray/_private/worker.py
+# listen_error_messages: `WARNING worker.py:N -- <error>` is Ray's error channel, not a retry.
+RAY_ERROR_RELAY = re.compile(r"WARNING worker\.py:\d+ -- ")
+
+
 def is_warning_level(text: str) -> bool:
     """The line is printed at warning level (a wait or a retry, never a death on its own)."""
-    return bool(WARNING_LEVEL.search(text[:160]))
+    head = text[:160]
+    return bool(WARNING_LEVEL.search(head)) and not RAY_ERROR_RELAY.search(head)
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------
