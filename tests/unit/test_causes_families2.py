@@ -60,6 +60,7 @@ SURFACED_ANYWHERE = [
     "[2026-11-07 09:12:44,118 E 4410 4477] task_manager.cc:301: the lineage for a task was lost",
     "Bus error (core dumped)",
     "Illegal instruction",
+    "gpu-d:9:9 [2] graph/paths.cc:300 NCCL WARN Could not find any local path from gpu 2 to net.",
 ]
 
 
@@ -131,6 +132,7 @@ NAMED = [
     ("nccl_error", "[2026-05-21 11:00:03] gpu-b:17:17 [1] bootstrap.cc:102 NCCL WARN Bootstrap : no socket interface found"),
     ("nccl_error", "gpu-c:55:60 [0] transport/p2p.cc:210 NCCL WARN transport/p2p.cc:210 -> 3 [Proxy thread error]"),
     ("nccl_error", "gpu-c:55:61 [0] proxy.cc:1020 NCCL WARN Socket recv failed while polling for opId=0x7f00aa00"),
+    ("nccl_error", "gpu-c:55:62 [0] socket.cc:700 NCCL WARN Message truncated : received 2048 bytes instead of 8192"),
     # Ray placement-group scheduling (waits) and actor death from core
     ("pg_unplaceable", "[2024-04-01 08:00:00,001 I 77 88] gcs_placement_group_scheduler.cc:188: Failed to schedule "
                        "placement group trainer_pg, id: 0a1b2c3d4e5f60718293a4b5c6d7e8f9, because no nodes are available."),
@@ -178,6 +180,7 @@ BENIGN = [
     # NCCL's capability hints are WARNs that NCCL works around
     "gpu-a:801:801 [0] transport/net_ib.cc:1100 NCCL WARN NET/IB : No device found.",
     "gpu-a:801:801 [0] init.cc:300 NCCL WARN Missing \"iommu=pt\" from kernel command line which can lead to system instablity or hang!",
+    "gpu-a:801:801 [0] init.cc:700 NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
     # Ray's waits alone are not a death
     "[2024-04-01 08:00:00,001 I 77 88] gcs_placement_group_scheduler.cc:188: Failed to schedule placement group "
     "trainer_pg, id: 0a1b2c3d4e5f60718293a4b5c6d7e8f9, because no nodes are available.",
@@ -196,12 +199,22 @@ def test_look_alikes_of_the_new_families_are_not_a_kill(tmp_path: Path, line: st
     assert _both(tmp_path, [line])["verdict"] != "KILL", line
 
 
-def test_nccl_warn_grammar_splits_failures_from_hints() -> None:
-    rx = E.NCCL_WARN_FAILURE
-    assert rx.search("h:1:2 [0] enqueue.cc:9 NCCL WARN Cuda launch failed: unspecified")
-    assert rx.search("h:1:2 [0] socket.cc:9 NCCL WARN socketPoll: Connection reset by peer")
-    assert not rx.search("h:1:2 [0] graph/xml.cc:9 NCCL WARN Could not find real path of /sys/class/net/eth0")
-    assert not rx.search("h:1:2 [0] net.cc:9 NCCL WARN NET/Plugin: Failed to find ncclNetPlugin_v8 symbol")
+def test_nccl_warn_grammar_splits_failures_notices_and_the_rest() -> None:
+    failure, error = E.nccl_warn_failure, E.nccl_warn_error
+    assert failure("h:1:2 [0] enqueue.cc:9 NCCL WARN Cuda launch failed: unspecified")
+    assert failure("h:1:2 [0] socket.cc:9 NCCL WARN socketPoll: Connection reset by peer")
+    assert failure("h:1:2 [0] net_socket.cc:9 NCCL WARN NET/Socket : peer 10.0.0.2<4000> message truncated : "
+                   "receiving 4096 bytes instead of 1024.")
+    assert failure("h:1:2 [0] init.cc:9 NCCL WARN Mismatched NCCL version detected : rank 3 version 22809 rank 0 version 22307")
+    # a notice NCCL carries on after: neither named nor error-level
+    for notice in ("h:1:2 [0] graph/xml.cc:9 NCCL WARN Could not find real path of /sys/class/net/eth0",
+                   "h:1:2 [0] net.cc:9 NCCL WARN NET/Plugin: No plugin found (libnccl-net.so), using internal implementation",
+                   "h:1:2 [0] init.cc:9 NCCL WARN Cannot initialize CollNet, using point-to-point network instead",
+                   "h:1:2 [0] net_ib.cc:9 NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: port error(10)"):
+        assert not failure(notice) and not error(notice), notice
+    # any other WARN is error-level: surfaced, a KILL only once the process ended
+    other = "h:1:2 [0] graph/topo.cc:9 NCCL WARN Could not find gpu rank 7"
+    assert error(other) and not failure(other) and C.match(other) is None
     cause = C.match("h:1:2 [0] proxy.cc:1 NCCL WARN [Proxy Service 4] Failed to execute operation Init from rank 4, retcode 3")
     assert cause is not None and cause.kind == "nccl_error"
 

@@ -336,9 +336,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"NCCL WARN .*(?:Failed to execute operation|Could not receive|Could not connect|"
                     r"wrong type \d+ != \d+|socketFinalizeAccept|socketStartConnect|Connect to \S+ failed)",
                     r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|NCCL Error \d+: ",
-                    # any other WARN that states a failed call or result (observe/exceptions.py
-                    # NCCL_WARN_FAILURE: proxy.cc, bootstrap.cc, transport, socket; hints excluded)
-                    E.NCCL_WARN_FAILURE.pattern)),
+                    # any other WARN that states a failure (observe/exceptions.py NCCL_WARN_FAILURE,
+                    # read from NCCL's WARN stems); its notices (NCCL_WARN_HINT) are excluded
+                    E.NCCL_WARN_FAILURE.pattern),
+          exclude=E.NCCL_WARN_HINT.pattern),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed"),

@@ -166,19 +166,44 @@ def class_kind(exc: Exc) -> str | None:
 
 
 # ---- levels and process-end grammars shared by the catalogue and the net -----------------------
-# NCCL has no ERROR level: its WARN macro (src/include/debug.h) is the error channel of every
-# failed call (src/proxy.cc "Proxy Call to rank %d failed (%s)", "[Service thread] Error encountered
-# progressing operation", "Socket recv failed while polling"; src/bootstrap.cc "Bootstrap : no socket
-# interface found"; misc/socket.cc; transport/net_ib.cc; the `file:line -> res` trace of a failed
-# NCCLCHECK), while a few WARNs are capability hints that NCCL works around (transport/net_ib.cc
-# "NET/IB : No device found." then sockets; init.cc's iommu hint; topology "Could not find real
-# path"; "Could not enable P2P"; plugin lookups). A WARN is a failure when it states a failed call
-# or a non-zero result and is none of those hints.
+# NCCL has no ERROR level: its WARN macro (src/include/debug.h) is the error channel, and nearly
+# every WARN in NCCL's source (NVIDIA/nccl 5067397c, `git grep 'WARN("' src`: ~600 stems) precedes
+# returning an error code. A few are notices NCCL carries on after (a fallback, a value it
+# corrects or ignores, a capability it does without): NCCL_WARN_HINT, read from those stems
+# ("Cannot initialize CollNet, using point-to-point network instead", "... defaulting to ALL",
+# "... is being ignored", "... setting to %d", "..., not using it", "... - skipping", "Got non-fatal
+# async event", "GID table changed", "Ignoring SHM locality", "... Unsetting", "Could not find real
+# path of", "P2P is disabled between NVLINK connected GPUs", "Warning: remote FLID ...", "GIN is
+# disabled.", "... has been set to", "not supported prior to CUDA"), plus older releases' notices
+# (`NET/IB : No device found.`, the iommu hint, plugin lookups, "Could not enable P2P").
+NCCL_WARN_HINT = re.compile(
+    r"NCCL WARN .*(?:\busing\b[^.]*\binstead\b|defaulting|being ignored|setting (?:to|NCCL_)|not using it|[Ss]kipping|non-fatal|"
+    r"GID table changed|Ignoring|Unsetting|Could not find real path|P2P is disabled|Could not enable P2P|Warning:|"
+    r"is disabled\.|has been set to|not supported prior to|No device found|iommu|[Pp]lugin\b.*(?:not found|No plugin)|"
+    r"No plugin found|NVLS multicast support is not available)")
+# Every other WARN is error-level (the net surfaces it); these name the failure outright, so the
+# line alone is `nccl_error` (a failed call, a non-zero result or retcode, a lost / reset / closed
+# connection, a timeout or abort, a truncated message, a version or size mismatch, no transport,
+# a socket in the wrong state, an invalid argument or config, an async fatal event).
+NCCL_WARN_ANY = re.compile(r"NCCL WARN ")
 NCCL_WARN_FAILURE = re.compile(
-    r"NCCL WARN (?!.*(?:No device found|iommu|Could not find real path|Could not enable P2P|[Pp]lugin|NVLS))"
-    r"(?=.*(?:\b[Ff]ail|\b[Ee]rror\b|[Ee]rror encountered|\bres=[1-9]|retcode [1-9]|-> ?[1-9]\b|"
-    r"[Cc]onnection (?:closed|reset|refused)|no socket interface|[Tt]imeout|[Aa]bort|Could not (?:receive|connect)|"
-    r"wrong type|[Cc]losed by))")
+    r"NCCL WARN (?=.*(?:\b[Ff]ail|\b[Ee]rror\b|[Ee]rror encountered|\bres=[1-9]|retcode [1-9]|-> ?[1-9]\b|"
+    r"[Cc]onnection (?:closed|reset|refused)|no socket interface|no interface found|[Tt]imeout|[Aa]bort|"
+    r"Could not (?:receive|connect)|wrong (?:type|socket state)|[Cc]losed by|[Mm]essage truncated|[Mm]ismatch|"
+    r"does(?:n't| not) match|[Nn]o transport|has no transport|is not ready|[Ii]nvalid|async fatal event|"
+    r"out of (?:bounds|range)|[Uu]nable to|is too old|not backwards compatible|was revoked))")
+
+
+def nccl_warn_failure(text: str) -> bool:
+    """An NCCL WARN that states a failure and is no notice NCCL carries on after."""
+    return bool(NCCL_WARN_FAILURE.search(text)) and not NCCL_WARN_HINT.search(text)
+
+
+def nccl_warn_error(text: str) -> bool:
+    """Any NCCL WARN that is not a notice: error-level for the net."""
+    return bool(NCCL_WARN_ANY.search(text)) and not NCCL_WARN_HINT.search(text)
+
+
 # Kubernetes' `kubectl get pods` row: NAME READY STATUS RESTARTS AGE, the STATUS column read
 # (kubectl/pkg/printers; `Init:` prefix for init containers). The kinds: Error / CrashLoopBackOff
 # a crashed container, OOMKilled, Evicted / ContainerStatusUnknown (the kubelet lost the container
@@ -224,9 +249,9 @@ ERROR_SHAPE = re.compile(
     r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b")
-# The library grammars above that are error-level without an error word (NCCL's WARN, a pod row,
+# The library grammars above that are error-level without an error word (a pod row,
 # the shell's signal word, torch elastic's failure report).
-ERROR_GRAMMARS = (NCCL_WARN_FAILURE, KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED)
+ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED)
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
 NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
 
@@ -235,7 +260,7 @@ def is_error_line(text: str, exc: Exc | None) -> bool:
     """Whether a line no cause names is error-level (the safety net keeps it)."""
     if exc is not None and exc.name not in NOT_A_CRASH and not exc.name.endswith("Warning"):
         return True
-    if any(rx.search(text) for rx in ERROR_GRAMMARS):
+    if any(rx.search(text) for rx in ERROR_GRAMMARS) or nccl_warn_error(text):
         return True
     return bool(ERROR_SHAPE.search(text)) and not NOT_ERROR.search(text)
 
