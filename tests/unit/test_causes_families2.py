@@ -119,6 +119,9 @@ NAMED = [
     # vLLM v1 async_llm.py output_handler, any process prefix and any line number
     ("engine_dead", "(ApiServer_2 pid=3310) ERROR 05-21 11:00:03 [async_llm.py:689] AsyncLLM output_handler failed."),
     ("engine_dead", "ERROR 05-21 11:00:03 [v1/engine/async_llm.py:501] AsyncLLM output_handler failed."),
+    ("engine_dead", "(EngineCore_DP1 pid=702) ERROR 05-21 11:00:04 [multiproc_executor.py:240] Worker proc VllmWorker-3 "
+                    "died unexpectedly, shutting down executor."),
+    ("engine_dead", "(Worker_TP2 pid=7110) ERROR 05-21 11:00:04 [v1/executor/multiproc_executor.py:702] WorkerProc hit an exception."),
     # ProcessGroupNCCL: the blocking wait and the watchdog, other ops and fields
     ("nccl_timeout", "[rank3]:[E0521 11:00:03.120000000 ProcessGroupNCCL.cpp:688] [Rank 3] Work WorkNCCL("
                      "SeqNum=77, OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=1800000) timed out in "

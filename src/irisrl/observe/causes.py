@@ -342,7 +342,7 @@ CATALOGUE: tuple[Cause, ...] = (
           exclude=E.NCCL_WARN_HINT.pattern),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
-           "output_handler failed"),
+           "output_handler failed", "WorkerProc hit an exception"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -354,8 +354,12 @@ CATALOGUE: tuple[Cause, ...] = (
           # vllm/v1/engine/async_llm.py output_handler: logger.exception("AsyncLLM output_handler
           # failed.") when the core client raised EngineDeadError (any process prefix: APIServer,
           # ApiServer_N with api-server-count > 1).
+          # vllm/v1/executor/multiproc_executor.py: the worker monitor ("Worker proc %s died
+          # unexpectedly, shutting down executor."; ray_executor_v2 "RayWorkerProc rank=%s died
+          # unexpectedly") and worker_busy_loop (logger.exception("WorkerProc hit an exception.")):
+          # its traceback's final line follows and names the root cause when it is one.
           families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|"
-                    r"AsyncLLM output_handler failed",)),
+                    r"AsyncLLM output_handler failed|died unexpectedly, shutting down executor|WorkerProc hit an exception",)),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
