@@ -148,6 +148,12 @@ NAMED = [
                        "0011aabbccddeeff00112233 because the actor is already dead."),
     ("ray_actor_died", "[2024-04-01 08:00:01,001 I 90 92] actor_manager.cc:150: received notification on actor, state: "
                        "DEAD, actor_id: 0011aabbccddeeff00112233, ip address: 10.0.0.9, port: 40001, num_restarts: 1"),
+    ("ray_actor_died", "The actor died because of an error raised in its creation task, ray::RolloutWorker.__init__() "
+                       "(pid=3131, ip=10.9.8.7, actor_id=ffaa00, repr=<RolloutWorker object at 0x7f0>)"),
+    ("ray_worker_died", "Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection "
+                        "error code 2. End of file. There are some potential root causes."),
+    ("disk_full", "RuntimeError: DataLoader worker (pid 5150) is killed by signal: Bus error. It is possible that "
+                  "dataloader's workers are out of shared memory. Please try to raise your shared memory limit."),
     # ENOSPC disguises: /dev/shm (torch's MapAllocator) and torch.save's write()
     ("disk_full", "RuntimeError: unable to write to file </torch_991_271828182_0>: No space left on device (28)"),
     ("disk_full", "RuntimeError: unable to write to file </torch_17_314159265>"),

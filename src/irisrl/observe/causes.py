@@ -88,7 +88,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("disk_full", "a disk or /dev/shm is full, or a write to it failed (ENOSPC / quota / EIO)",
           ("No space left", "no space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "disk quota exceeded", "StorageFull", "Errno 122", "PytorchStreamWriter failed",
            "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full",
-           "unable to write to file", "insufficient shared memory", "failed with"),
+           "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory",
+           "shared memory limit"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep); "
@@ -105,7 +106,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # memory (shm)"; torch/csrc/serialization.cpp doWrite "write(): fd N failed with
                     # <strerror>" (a checkpoint write the volume refused: ENOSPC, EDQUOT or EIO from a
                     # network / FUSE volume that is full or failing: the same fix, the storage)
-                    r"unable to write to file </torch_|insufficient shared memory \(shm\)|write\(\): fd \d+ failed with")),
+                    r"unable to write to file </torch_|insufficient shared memory \(shm\)|write\(\): fd \d+ failed with|"
+                    # torch/utils/data/dataloader.py: a worker SIGBUSed on a full /dev/shm
+                    r"workers are out of shared memory|raise your shared memory limit")),
     # huggingface_hub 2.4.0 utils/_http.py hf_raise_for_status ("Cannot access gated repo for url",
     # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
     # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any
@@ -370,13 +373,17 @@ CATALOGUE: tuple[Cause, ...] = (
           # ray.exceptions.NodeDiedError.
           families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError",)),
     Cause("ray_worker_died", "a Ray worker process died",
-          ("worker died or was killed",),
+          ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,
           "a worker process was killed (OOM killer, SIGSEGV, ray stop): its 'Worker exit detail' and the "
-          "node's memory say which; look for the worker's own last lines (its pid) above"),
+          "node's memory say which; look for the worker's own last lines (its pid) above",
+          # Ray's worker exit detail (src/ray/raylet/node_manager.cc, core_worker): the worker's
+          # connection to the raylet ended without an exit message (killed, crashed)
+          families=(r"Worker unexpectedly exits with a connection error code \d+|Worker exit type: SYSTEM_ERROR",),
+          exclude=r"The actor is dead|ActorDiedError|RayActorError"),   # an actor's worker: ray_actor_died says which
     Cause("ray_actor_died", "a Ray actor died",
           ("ActorDiedError", "RayActorError", "The actor died unexpectedly", "The actor is dead because",
-           "the actor is already dead", "state: DEAD"),
+           "the actor is already dead", "state: DEAD", "The actor died because"),
           (r"(?:ActorDiedError|RayActorError)\b", r"The actor died unexpectedly before finishing this task",
            r"The actor is dead because"), 8, CONSEQUENCE,
           "a policy worker or vLLM engine actor died (class_name says which): find its own error above "
@@ -384,7 +391,9 @@ CATALOGUE: tuple[Cause, ...] = (
           # Ray core: src/ray/core_worker/transport/direct_actor_transport.cc ("Failing pending tasks for
           # actor %s because the actor is already dead"), gcs/gcs_server/gcs_actor_manager.cc and the
           # core worker's actor_manager.cc ("received notification on actor, state: DEAD").
-          families=(r"because the actor is already dead|notification on actor, state: DEAD\b",)),
+          # python/ray/exceptions.py ActorDiedError's message, also pasted as its own line
+          families=(r"because the actor is already dead|notification on actor, state: DEAD\b|"
+                    r"The actor died because of an error raised in its creation task",)),
     Cause("nccl_timeout", "NCCL collective timed out",
           ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
