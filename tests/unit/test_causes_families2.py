@@ -168,6 +168,9 @@ NAMED = [
     ("python_crash", "rl-trainer-0-7f9c8d-abcde   0/1     CrashLoopBackOff   6 (2m ago)   14m"),
     ("python_crash", "rl-trainer-0-7f9c8d-abcde   0/1     Error              0            3m"),
     ("pod_oomkilled", "rl-rollout-3-55d4-zzxyv    0/1     OOMKilled          1 (30s ago)  9m"),
+    ("python_crash", "  Warning  BackOff    2m (x14 over 9m)  kubelet  Back-off restarting failed container trainer in pod "
+                     "rl-trainer-0_ns(0a1b)"),
+    ("python_crash", "      Reason:       CrashLoopBackOff"),
     ("evicted", "rl-rollout-3-55d4-zzxyv    0/2     ContainerStatusUnknown   1 (4h ago)   6h"),
     ("image_pull", "rl-rollout-3-55d4-zzxyv    0/1     Init:ImagePullBackOff    0            2m"),
     # Iris's local runtime: Python's -9 where Kubernetes says 137

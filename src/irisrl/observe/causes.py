@@ -467,7 +467,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("python_crash", "a process died on an uncaught exception or signal",
           ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
            "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
-           "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error "),
+           "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
+           "Back-off restarting"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image",
@@ -481,7 +482,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # the shell's signal word alone, torch elastic's failure report and agent, a pod
                     # row whose container crashed (observe/exceptions.py grammars)
                     E.SHELL_SIGNAL.pattern, E.ELASTIC_FAILED.pattern,
-                    r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(?:Error|CrashLoopBackOff)\s+\d")),
+                    r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(?:Error|CrashLoopBackOff)\s+\d",
+                    # the kubelet restarting a container that keeps crashing (event reason BackOff,
+                    # `kubectl describe pod` "Reason: CrashLoopBackOff")
+                    E.KUBELET_CRASHLOOP.pattern)),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),

@@ -210,6 +210,9 @@ def nccl_warn_error(text: str) -> bool:
 # of a pod it evicted or whose node went away), ErrImagePull / ImagePullBackOff.
 KUBECTL_ROW = re.compile(r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(Error|CrashLoopBackOff|OOMKilled|Evicted|"
                          r"ContainerStatusUnknown|ErrImagePull|ImagePullBackOff)\s+\d+")
+# The kubelet restarting a crashed container: event `Warning  BackOff ... Back-off restarting failed
+# container`, `kubectl describe pod` "Reason: CrashLoopBackOff".
+KUBELET_CRASHLOOP = re.compile(r"Back-off restarting failed container|Reason:\s+CrashLoopBackOff\b")
 # A shell reporting the signal that ended its child, alone on its line (bash's job status words:
 # SIGABRT Aborted, SIGKILL Killed, SIGSEGV Segmentation fault, SIGBUS Bus error, SIGILL Illegal
 # instruction, SIGFPE Floating point exception), or in its `line N:  PID Word  cmd` form.
@@ -251,7 +254,7 @@ ERROR_SHAPE = re.compile(
     r"[a-z](?:Error|Exception)\b")
 # The library grammars above that are error-level without an error word (a pod row,
 # the shell's signal word, torch elastic's failure report).
-ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED)
+ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED, KUBELET_CRASHLOOP)
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
 NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
 
@@ -298,5 +301,5 @@ ENDED = re.compile(
 def ends_process(text: str) -> bool:
     """Evidence that a process ended: an exit / terminate line, a shell's signal word, torch
     elastic's failure report, a pod row in a failed state."""
-    return bool(ENDED.search(text) or SHELL_SIGNAL.search(text) or ELASTIC_FAILED.search(text)
+    return bool(ENDED.search(text) or SHELL_SIGNAL.search(text) or ELASTIC_FAILED.search(text) or KUBELET_CRASHLOOP.search(text)
                 or ((m := KUBECTL_ROW.search(text)) is not None and m.group(1) != "ImagePullBackOff"))
