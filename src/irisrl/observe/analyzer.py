@@ -189,14 +189,17 @@ class Analyzer:
         hub_status_kind). Returns the cause the continuation line joined, else None. Kept on the
         analyzer, not in the saved state: a resume that cuts between the two lines keeps the
         transient reading."""
+        if cause is not None:
+            if cause.kind == "hf_http_error" and exc is not None and exc.name in E.STATUS_DECIDES \
+                    and E.hub_status_kind(line.text) is None:
+                self._hub_open[f"{name}|{line.stream}|{line.actor or ''}"] = self.state.seq
+            return None
+        if not self._hub_open:           # the common case: no Hub error waits for its status
+            return None
         key = f"{name}|{line.stream}|{line.actor or ''}"
         seq = self.state.seq
-        if cause is not None and cause.kind == "hf_http_error" and exc is not None and exc.name in E.STATUS_DECIDES:
-            if E.hub_status_kind(line.text) is None:
-                self._hub_open[key] = seq
-            return None
         opened = self._hub_open.get(key)
-        if opened is None or cause is not None:
+        if opened is None:
             return None
         if seq - opened > E.HUB_CONTINUATION_LINES:
             del self._hub_open[key]
