@@ -101,12 +101,12 @@ def test_failed_task_status_reaches_health_and_the_pulled_logs(ended_jobs, on_ir
     assert "state=FAILED" in (out / "job.log").read_text()
 
 
-@pytest.mark.xfail(strict=False, reason="needs the causes branch (the catalogue reads the status lines)")
 def test_health_verdicts_from_the_task_status(ended_jobs, on_iris_cluster, monkeypatch, capsys):
     crash, killed, _ = ended_jobs
     report, _ = _health_inputs(crash, monkeypatch, capsys)
     # KILL on the error the process ended on: named (python_crash) or "crashed: unrecognized error"
     assert report["verdict"] == "KILL" and "ValueError: bad shape" in " ".join(report["reasons"]), report["reasons"]
+    # exit_code=-9 (the local runtime's SIGKILL) reads like Kubernetes' 137
     report, _ = _health_inputs(killed, monkeypatch, capsys)
     assert report["verdict"] == "KILL" and (report["cause_of_death"] or {}).get("kind") == "pod_oomkilled"
 

@@ -88,6 +88,7 @@ class Analyzer:
         self._scache: dict[bytes, str] = {}          # rank prefix bytes -> stream name
         self._dated_line = False                     # the line being classified had its own time
         self._guessed_steps: set[str] = set()        # step times taken from an earlier line
+        self._hub_open: dict[str, int] = {}          # stream -> seq of a Hub error whose status follows
 
     # ---- input -------------------------------------------------------------------------
     def offset(self, source: str) -> int:
@@ -161,9 +162,10 @@ class Analyzer:
         cause, exc = C.classify(text)
         if cause is None and line.actor and line.actor.startswith("EngineCore") and U.TRACEBACK_HEAD in text:
             cause = C.BY_KIND["python_crash"]    # an engine core's traceback: one event, kind by serving state
-        if cause is not None:
+        joined = self._hub_continuation(name, line, cause, exc)
+        if cause is not None and joined is None:
             self._cause(name, line, cause, t)
-        self._net(name, line, cause, exc, t)
+        self._net(name, line, cause or joined, exc, t)
         if "generation throughput" in text:
             self._stats(name, line, t)
         else:
@@ -193,6 +195,41 @@ class Analyzer:
         if cause.kind == "hf_weights_missing":       # rung 4 reads it as well
             st.missing_count += 1
             st.missing_weights = self._event(text, t)   # latest
+
+    def _hub_continuation(self, name: str, line: P.Line, cause: C.Cause | None, exc: Exc | None) -> C.Cause | None:
+        """A traceback is one event: huggingface_hub's hf_raise_for_status puts the status of a 403
+        (and a 429) on a continuation line ("HfHubHTTPError: (Request ID: ...)", a blank line, then
+        "403 Forbidden: ..."). An HfHubHTTPError line with no status stays open on its stream for a
+        few lines; a status line there re-reads that event by the status (observe/exceptions.py
+        hub_status_kind). Returns the cause the continuation line joined, else None. Kept on the
+        analyzer, not in the saved state: a resume that cuts between the two lines keeps the
+        transient reading."""
+        if cause is not None:
+            if cause.kind == "hf_http_error" and exc is not None and exc.name in E.STATUS_DECIDES \
+                    and E.hub_status_kind(line.text) is None:
+                self._hub_open[f"{name}|{line.stream}|{line.actor or ''}"] = self.state.seq
+            return None
+        if not self._hub_open:           # the common case: no Hub error waits for its status
+            return None
+        key = f"{name}|{line.stream}|{line.actor or ''}"
+        seq = self.state.seq
+        opened = self._hub_open.get(key)
+        if opened is None:
+            return None
+        if seq - opened > E.HUB_CONTINUATION_LINES:
+            del self._hub_open[key]
+            return None
+        kind = E.hub_continuation_kind(line.text)
+        if kind is None:
+            return None
+        del self._hub_open[key]
+        rank = line.rank if line.rank is not None else P.source_rank(name)
+        for ev in self.state.causes:
+            if ev.kind == "hf_http_error" and ev.seq == opened and ev.rank == rank and ev.count == 1:
+                ev.kind = kind
+                ev.evidence = f"{ev.evidence} {line.text.strip()}"[:EVIDENCE_RAW]
+                return C.BY_KIND[kind]
+        return None
 
     def _net(self, name: str, line: P.Line, cause: C.Cause | None, exc: Exc | None, t: float | None) -> None:
         """The safety net (observe/unrecognized.py): end-of-process evidence per rank, a

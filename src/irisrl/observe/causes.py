@@ -85,18 +85,30 @@ CATALOGUE: tuple[Cause, ...] = (
     # "file write failed", "unexpected pos N vs M"), Ray src/ray/common/file_system_monitor.cc
     # ("{path} is over {N}% full ... Object creation will fail if spilling is required") and
     # ray.exceptions.OutOfDiskError ("Local disk is full").
-    Cause("disk_full", "a disk is full (ENOSPC / quota)",
+    Cause("disk_full", "a disk or /dev/shm is full, or a write to it failed (ENOSPC / quota / EIO)",
           ("No space left", "no space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "disk quota exceeded", "StorageFull", "Errno 122", "PytorchStreamWriter failed",
-           "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full"),
+           "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full",
+           "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory",
+           "shared memory limit"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
-          "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep)",
+          "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep); "
+          "torch's `unable to write to file </torch_...>` is /dev/shm: give the container a larger shm",
           families=(r"(?i:no space left on device)|\[Errno 28\]|\bENOSPC\b|(?i:disk quota exceeded)|\[Errno 122\]|\bEDQUOT\b|"
                     r"kind: StorageFull",
                     r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+|"
                     # torch.save's C++ stream on a full disk (device run, torch 2.11: corpus/current)
                     r"basic_ios::clear: iostream error",
-                    r"is over \d+(?:\.\d+)?% full|OutOfDiskError|Local disk is full")),
+                    r"is over \d+(?:\.\d+)?% full|OutOfDiskError|Local disk is full",
+                    # torch's shared memory: aten/src/ATen/MapAllocator.cpp "unable to write to file
+                    # <" name ">" for a /torch_* segment in /dev/shm (a DataLoader / tensor share
+                    # filling the container's small shm), the DataLoader's own "insufficient shared
+                    # memory (shm)"; torch/csrc/serialization.cpp doWrite "write(): fd N failed with
+                    # <strerror>" (a checkpoint write the volume refused: ENOSPC, EDQUOT or EIO from a
+                    # network / FUSE volume that is full or failing: the same fix, the storage)
+                    r"unable to write to file </torch_|insufficient shared memory \(shm\)|write\(\): fd \d+ failed with|"
+                    # torch/utils/data/dataloader.py: a worker SIGBUSed on a full /dev/shm
+                    r"workers are out of shared memory|raise your shared memory limit")),
     # huggingface_hub 2.4.0 utils/_http.py hf_raise_for_status ("Cannot access gated repo for url",
     # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
     # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any
@@ -141,7 +153,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
-           "BadZipFile", "not a zip file"),
+           "BadZipFile", "not a zip file", "EOFError: Ran out of input"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
@@ -150,9 +162,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Weights only load failed|PytorchStreamReader failed|unexpected EOF, expected \d+ more bytes|"
                     r"file might be corrupted|invalid load key",
                     # transformers modeling_utils.py load_state_dict; zipfile on a truncated torch zip
-                    r"Unable to load weights from pytorch checkpoint file|BadZipFile|File is not a zip file")),
+                    r"Unable to load weights from pytorch checkpoint file|BadZipFile|File is not a zip file",
+                    # pickle (torch.load's legacy / weights_only unpickler) on an empty or cut file
+                    r"EOFError: Ran out of input")),
     Cause("hf_weights_missing", "model weights not found (HF hub or local dir)",
-          ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError"),
+          ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError", "Error: Unrecognized model in"),
           (r"does not appear to have (?:a file|files) named", r"Error no file named \S+"), 4, ROOT,
           "transient at scale when many ranks resolve sharded weights online: keep the retry wrapper "
           "(MarinSkyRL 0b2b05b) and --max-retries 1, or prestage the model on every node (--prestage-model); "
@@ -160,7 +174,10 @@ CATALOGUE: tuple[Cause, ...] = (
           cleared_by_retry=True, exclude=RETRY_EXCLUDE,
           # huggingface_hub hf_raise_for_status ("Entry Not Found for url"), errors.py
           # EntryNotFoundError / RemoteEntryNotFoundError (utils._errors in 0.x).
-          families=(r"Entry Not Found for url|(?<!Local)EntryNotFoundError",)),
+          families=(r"Entry Not Found for url|(?<!Local)EntryNotFoundError",
+                    # transformers models/auto/configuration_auto.py: AutoConfig found no usable
+                    # config.json (the repo / directory lacks it: its 404 is hidden behind this)
+                    r"Unrecognized model in \S+\. Should have a `model_type` key in its config\.json")),
     Cause("stale_image_crash", "missing model.safetensors with no retry, then a crash (stale image)",
           (), (), 4, ROOT,
           "the image predates the HF retry wrapper (MarinSkyRL 0b2b05b): pass --skyrl-ref with the fix or "
@@ -247,11 +264,22 @@ CATALOGUE: tuple[Cause, ...] = (
                     # for a failure at start and while serving: the analyzer picks by serving state.
                     r"EngineCore hit an exception|is less than desired GPU memory utilization|WorkerProc failed to start")),
     Cause("pg_unplaceable", "a placement group no node can hold",
-          ("No available node types can fulfill", "PLACEMENT_FAILED "),
+          ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
+           "Failed to create placement group", "could not find a node type", "pending placement groups"),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
           "(TOPO-PLACEMENT names the first group that does not place) and fix the placement or node count",
-          exclude=r"request \{'node:"),   # a node-affinity request for a node that left (ray#18979)
+          exclude=r"request \{'node:",   # a node-affinity request for a node that left (ray#18979)
+          # Ray's placement-group scheduling while it waits: src/ray/gcs/gcs_server/
+          # gcs_placement_group_scheduler.cc ("Failed to schedule placement group %s, id: %s, because
+          # no nodes are available"), gcs_placement_group_manager.cc ("Failed to create placement group
+          # %s, id: %s, try again."), python/ray/autoscaler/_private/resource_demand_scheduler.py ("The
+          # autoscaler could not find a node type to satisfy the request"), `ray status` demands ("N+
+          # pending placement groups"). Ray retries them all: waits, fatal only once the run crashed.
+          families=(r"Failed to schedule placement group \S+, id: |Failed to create placement group \S+, id: \S+,? try again|"
+                    r"could not find a node type to satisfy the request|\d+\+? pending placement groups",),
+          # (matched on the reported evidence, cut to 160 characters: stems near the start)
+          soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
@@ -310,9 +338,14 @@ CATALOGUE: tuple[Cause, ...] = (
                     # src/proxy.cc and src/misc/socket.cc: the proxy / service thread losing its peer
                     r"NCCL WARN .*(?:Failed to execute operation|Could not receive|Could not connect|"
                     r"wrong type \d+ != \d+|socketFinalizeAccept|socketStartConnect|Connect to \S+ failed)",
-                    r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|NCCL Error \d+: ")),
+                    r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|NCCL Error \d+: ",
+                    # any other WARN that states a failure (observe/exceptions.py NCCL_WARN_FAILURE,
+                    # read from NCCL's WARN stems); its notices (NCCL_WARN_HINT) are excluded
+                    E.NCCL_WARN_FAILURE.pattern),
+          exclude=E.NCCL_WARN_HINT.pattern),
     Cause("engine_dead", "a vLLM engine died while serving",
-          ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered"),
+          ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
+           "output_handler failed", "WorkerProc hit an exception"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -321,7 +354,15 @@ CATALOGUE: tuple[Cause, ...] = (
           # vLLM v1 vllm/v1/engine/core_client.py (monitor: "Engine core proc %s died unexpectedly,
           # shutting down client.") and core.py ("EngineCore encountered a fatal error.", older
           # "EngineCore hit an exception").
-          families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error",)),
+          # vllm/v1/engine/async_llm.py output_handler: logger.exception("AsyncLLM output_handler
+          # failed.") when the core client raised EngineDeadError (any process prefix: APIServer,
+          # ApiServer_N with api-server-count > 1).
+          # vllm/v1/executor/multiproc_executor.py: the worker monitor ("Worker proc %s died
+          # unexpectedly, shutting down executor."; ray_executor_v2 "RayWorkerProc rank=%s died
+          # unexpectedly") and worker_busy_loop (logger.exception("WorkerProc hit an exception.")):
+          # its traceback's final line follows and names the root cause when it is one.
+          families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|"
+                    r"AsyncLLM output_handler failed|died unexpectedly, shutting down executor|WorkerProc hit an exception",)),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
@@ -332,21 +373,32 @@ CATALOGUE: tuple[Cause, ...] = (
           # ray.exceptions.NodeDiedError.
           families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError",)),
     Cause("ray_worker_died", "a Ray worker process died",
-          ("worker died or was killed",),
+          ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,
           "a worker process was killed (OOM killer, SIGSEGV, ray stop): its 'Worker exit detail' and the "
-          "node's memory say which; look for the worker's own last lines (its pid) above"),
+          "node's memory say which; look for the worker's own last lines (its pid) above",
+          # Ray's worker exit detail (src/ray/raylet/node_manager.cc, core_worker): the worker's
+          # connection to the raylet ended without an exit message (killed, crashed)
+          families=(r"Worker unexpectedly exits with a connection error code \d+|Worker exit type: SYSTEM_ERROR",),
+          exclude=r"The actor is dead|ActorDiedError|RayActorError"),   # an actor's worker: ray_actor_died says which
     Cause("ray_actor_died", "a Ray actor died",
-          ("ActorDiedError", "RayActorError", "The actor died unexpectedly", "The actor is dead because"),
+          ("ActorDiedError", "RayActorError", "The actor died unexpectedly", "The actor is dead because",
+           "the actor is already dead", "state: DEAD", "The actor died because"),
           (r"(?:ActorDiedError|RayActorError)\b", r"The actor died unexpectedly before finishing this task",
            r"The actor is dead because"), 8, CONSEQUENCE,
           "a policy worker or vLLM engine actor died (class_name says which): find its own error above "
-          "(CUDA OOM, NCCL, engine); 'connection error code 2. End of file' means it was killed, often by host OOM"),
+          "(CUDA OOM, NCCL, engine); 'connection error code 2. End of file' means it was killed, often by host OOM",
+          # Ray core: src/ray/core_worker/transport/direct_actor_transport.cc ("Failing pending tasks for
+          # actor %s because the actor is already dead"), gcs/gcs_server/gcs_actor_manager.cc and the
+          # core worker's actor_manager.cc ("received notification on actor, state: DEAD").
+          # python/ray/exceptions.py ActorDiedError's message, also pasted as its own line
+          families=(r"because the actor is already dead|notification on actor, state: DEAD\b|"
+                    r"The actor died because of an error raised in its creation task",)),
     Cause("nccl_timeout", "NCCL collective timed out",
           ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
            "collective timeout", "taking the entire process down", "preparing to dump debug info",
-           "Stack trace of the failed collective", "to signal dumping"),
+           "Stack trace of the failed collective", "to signal dumping", "timed out in", "Timeout(ms)="),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
@@ -361,17 +413,23 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
                     r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"
                     r"ProcessGroupNCCL preparing to dump debug info|Stack trace of the failed collective|"
-                    r"First PG on this rank to signal dumping",)),
+                    r"First PG on this rank to signal dumping",
+                    # ProcessGroupNCCL.cpp WorkNCCL::checkTimeout ("Watchdog caught collective operation
+                    # timeout: WorkNCCL(...) ran for N milliseconds before timing out.") and the blocking
+                    # wait ("Work WorkNCCL(...) timed out in blocking wait"), any field list
+                    r"WorkNCCL\([^)]*\)[^\n]*?(?:timed out in|ran for \d+ milliseconds before timing out)")),
     # Kubernetes (kubectl describe pod: "Reason: OOMKilled", "Last State: Terminated ... Exit Code:
     # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
-          ("OOMKilled", "Exit Code:", "exit_code=137", "exit code 137", "out of memory: Killed process",
+          ("OOMKilled", "Exit Code:", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
            "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
           "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 = SIGKILL",
-          families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=137\b|exit(?:ed with)? code 137\b",
+          # Iris's local process runtime reports Python's negative signal code (-9 = SIGKILL) where
+          # Kubernetes says 137: the same kill in a task status line.
+          families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=(?:137|-9)\b|exit(?:ed with)? code 137\b",
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
                     r"line \d+:\s+\d+ Killed\b|^Killed$",
@@ -390,7 +448,8 @@ CATALOGUE: tuple[Cause, ...] = (
     # Kubernetes eviction ("The node was low on resource: memory", reason Evicted) and preemption;
     # Iris task states PREEMPTED / EVICTED (observe/task_status.py).
     Cause("evicted", "the pod was evicted or preempted",
-          ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption"),
+          ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption",
+           "ContainerStatusUnknown"),
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
           "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
@@ -398,14 +457,18 @@ CATALOGUE: tuple[Cause, ...] = (
           # PreemptionMode.RECOMPUTE"): only a pod / task / node being evicted or preempted.
           families=(r"The node was low on resource|\bEvicted\b|state=(?:PREEMPTED|EVICTED)\b|[Pp]reempted by (?!PreemptionMode)|"
                     r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b|"
-                    r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)",)),
+                    r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)",
+                    # a `kubectl get pods` row whose container the kubelet lost (evicted, node gone)
+                    r"\d+/\d+\s+ContainerStatusUnknown\s+\d")),
     # The catch-all for a process that died on something no cause above names: the interpreter's
     # own ("Fatal Python error"), libstdc++'s "terminate called after throwing", a signal; and
     # any uncaught exception by its class (observe/exceptions.py), which is fatal once that
     # process ended (an exit / terminate line, a non-zero exit code, a failed task status).
     Cause("python_crash", "a process died on an uncaught exception or signal",
           ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
-           "(exitcode:", "terminated with the following error", "Aborted"),
+           "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
+           "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
+           "Back-off restarting"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image",
@@ -415,7 +478,14 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
-                    r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)")),
+                    r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",
+                    # the shell's signal word alone, torch elastic's failure report and agent, a pod
+                    # row whose container crashed (observe/exceptions.py grammars)
+                    E.SHELL_SIGNAL.pattern, E.ELASTIC_FAILED.pattern,
+                    r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(?:Error|CrashLoopBackOff)\s+\d",
+                    # the kubelet restarting a container that keeps crashing (event reason BackOff,
+                    # `kubectl describe pod` "Reason: CrashLoopBackOff")
+                    E.KUBELET_CRASHLOOP.pattern)),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),
@@ -490,6 +560,9 @@ class CauseEvent:
     count: int = 1
     last_t: float | None = None
     last_seq: int = 0
+    # every line of it was printed at warning level (read from the raw line: reported evidence
+    # loses the logger's level header)
+    warn: bool = False
 
 
 def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int) -> None:
@@ -497,15 +570,17 @@ def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str,
     A python_crash keeps the LATEST line instead: a process ends on its last uncaught exception,
     and an earlier one it went past (an agent's tool error, a caught-and-logged exception) is not
     what killed it."""
+    warn = E.is_warning_level(evidence)
     for ev in events:
         if ev.kind == kind and ev.rank == rank:
             ev.count += 1
             ev.last_t, ev.last_seq = t, seq
+            ev.warn = ev.warn and warn
             if kind == "python_crash":
                 ev.evidence, ev.t, ev.seq = evidence, t, seq
             return
     if len(events) < MAX_CAUSE_KEYS:
-        events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq))
+        events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq, warn))
 
 
 class LogPosition(Protocol):
@@ -565,7 +640,9 @@ def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent],
             ended: dict[str, list[Any]] | None = None) -> str:
     if cause.tier == CONSEQUENCE and finished is not None and _later(ev.t, ev.seq, finished):
         return "warning"            # workers and actors going away after the run finished: teardown
-    if cause.soft and re.search(cause.soft, ev.evidence):
+    if (cause.soft and re.search(cause.soft, ev.evidence)) or ev.warn:
+        # A wait (the cause's soft stems) or any line printed at warning level (a retry such as
+        # c10d's "client failed to connect ... retrying"): named, never a death on its own.
         return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"
     if cause.kind == "python_crash":
         # An exception is a crash once its process ended (observe/unrecognized.py's evidence),

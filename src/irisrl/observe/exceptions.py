@@ -141,6 +141,23 @@ def hub_status_kind(text: str) -> str | None:
     return None
 
 
+# hf_raise_for_status's continuation line ("\n\n{status} Forbidden: {server message}"): the
+# status of an HfHubHTTPError whose first line carried only its request id (huggingface_hub 1.x
+# utils/_http.py; seen in the device run, huggingface_hub 1.33).
+HUB_CONTINUATION = re.compile(r"^\s*(40[134]|429|5\d\d) (?:Forbidden|Unauthorized|Not Found|Too Many Requests|"
+                              r"Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out)\b")
+HUB_CONTINUATION_LINES = 4      # hit lines a Hub error waits for its status line
+
+
+def hub_continuation_kind(text: str) -> str | None:
+    """The kind the status on a Hub error's continuation line decides (403 -> hf_gated ...)."""
+    m = HUB_CONTINUATION.match(text)
+    if m is None:
+        return None
+    status = int(m.group(1))
+    return ("hf_gated" if status in (401, 403) else "hf_weights_missing" if status == 404 else "hf_http_error")
+
+
 def class_kind(exc: Exc) -> str | None:
     """The kind the class name alone decides, whatever its module path; None when it does not."""
     if exc.dotted in DOTTED_KINDS:
@@ -148,15 +165,96 @@ def class_kind(exc: Exc) -> str | None:
     return CLASS_KINDS.get(exc.name)
 
 
+# ---- levels and process-end grammars shared by the catalogue and the net -----------------------
+# NCCL has no ERROR level: its WARN macro (src/include/debug.h) is the error channel, and nearly
+# every WARN in NCCL's source (NVIDIA/nccl 5067397c, `git grep 'WARN("' src`: ~600 stems) precedes
+# returning an error code. A few are notices NCCL carries on after (a fallback, a value it
+# corrects or ignores, a capability it does without): NCCL_WARN_HINT, read from those stems
+# ("Cannot initialize CollNet, using point-to-point network instead", "... defaulting to ALL",
+# "... is being ignored", "... setting to %d", "..., not using it", "... - skipping", "Got non-fatal
+# async event", "GID table changed", "Ignoring SHM locality", "... Unsetting", "Could not find real
+# path of", "P2P is disabled between NVLINK connected GPUs", "Warning: remote FLID ...", "GIN is
+# disabled.", "... has been set to", "not supported prior to CUDA"), plus older releases' notices
+# (`NET/IB : No device found.`, the iommu hint, plugin lookups, "Could not enable P2P").
+NCCL_WARN_HINT = re.compile(
+    r"NCCL WARN .*(?:\busing\b[^.]*\binstead\b|defaulting|being ignored|setting (?:to|NCCL_)|not using it|[Ss]kipping|non-fatal|"
+    r"GID table changed|Ignoring|Unsetting|Could not find real path|P2P is disabled|Could not enable P2P|Warning:|"
+    r"is disabled\.|has been set to|not supported prior to|No device found|iommu|[Pp]lugin\b.*(?:not found|No plugin)|"
+    r"No plugin found|NVLS multicast support is not available)")
+# Every other WARN is error-level (the net surfaces it); these name the failure outright, so the
+# line alone is `nccl_error` (a failed call, a non-zero result or retcode, a lost / reset / closed
+# connection, a timeout or abort, a truncated message, a version or size mismatch, no transport,
+# a socket in the wrong state, an invalid argument or config, an async fatal event).
+NCCL_WARN_ANY = re.compile(r"NCCL WARN ")
+NCCL_WARN_FAILURE = re.compile(
+    r"NCCL WARN (?=.*(?:\b[Ff]ail|\b[Ee]rror\b|[Ee]rror encountered|\bres=[1-9]|retcode [1-9]|-> ?[1-9]\b|"
+    r"[Cc]onnection (?:closed|reset|refused)|no socket interface|no interface found|[Tt]imeout|[Aa]bort|"
+    r"Could not (?:receive|connect)|wrong (?:type|socket state)|[Cc]losed by|[Mm]essage truncated|[Mm]ismatch|"
+    r"does(?:n't| not) match|[Nn]o transport|has no transport|is not ready|[Ii]nvalid|async fatal event|"
+    r"out of (?:bounds|range)|[Uu]nable to|is too old|not backwards compatible|was revoked))")
+
+
+def nccl_warn_failure(text: str) -> bool:
+    """An NCCL WARN that states a failure and is no notice NCCL carries on after."""
+    return bool(NCCL_WARN_FAILURE.search(text)) and not NCCL_WARN_HINT.search(text)
+
+
+def nccl_warn_error(text: str) -> bool:
+    """Any NCCL WARN that is not a notice: error-level for the net."""
+    return bool(NCCL_WARN_ANY.search(text)) and not NCCL_WARN_HINT.search(text)
+
+
+# Kubernetes' `kubectl get pods` row: NAME READY STATUS RESTARTS AGE, the STATUS column read
+# (kubectl/pkg/printers; `Init:` prefix for init containers). The kinds: Error / CrashLoopBackOff
+# a crashed container, OOMKilled, Evicted / ContainerStatusUnknown (the kubelet lost the container
+# of a pod it evicted or whose node went away), ErrImagePull / ImagePullBackOff.
+KUBECTL_ROW = re.compile(r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(Error|CrashLoopBackOff|OOMKilled|Evicted|"
+                         r"ContainerStatusUnknown|ErrImagePull|ImagePullBackOff)\s+\d+")
+# The kubelet restarting a crashed container: event `Warning  BackOff ... Back-off restarting failed
+# container`, `kubectl describe pod` "Reason: CrashLoopBackOff".
+KUBELET_CRASHLOOP = re.compile(r"Back-off restarting failed container|Reason:\s+CrashLoopBackOff\b")
+# A shell reporting the signal that ended its child, alone on its line (bash's job status words:
+# SIGABRT Aborted, SIGKILL Killed, SIGSEGV Segmentation fault, SIGBUS Bus error, SIGILL Illegal
+# instruction, SIGFPE Floating point exception), or in its `line N:  PID Word  cmd` form.
+SHELL_SIGNAL = re.compile(r"^(?:Aborted|Killed|Segmentation fault|Bus error|Illegal instruction|Floating point exception)"
+                          r"(?: \(core dumped\))?\s*$|line \d+:\s+\d+ (?:Aborted|Killed|Segmentation fault|Bus error)\b")
+# torch elastic's failure report (torch/distributed/elastic/multiprocessing/errors: the
+# `Failures:` / `Root Cause` table, one `exitcode  : N (pid: N)` row per failed worker) and its
+# agent's "[default] Worker group failed" (elastic/agent/server/api.py).
+ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*-?[1-9]\d* \(pid: \d+\)|\] Worker group failed\b")
+# Warning level (never fatal on its own, observe/causes.py): Python logging `WARNING` as the level
+# field (`WARNING 12-03 ...`, `WARNING:name:`, `... WARNING file.py:N --`, loguru `| WARNING |`),
+# glog `W1203 hh:mm` (torch's `[W1203 ...]`, `[rank0]:[W1203 ...]`), torch's older `[W file.cpp:N]`,
+# Ray's C++ `[2026-12-03 16:00:00,123 W 12 34]`. NCCL's WARN is its error channel, not a level here;
+# Kubernetes' `Warning` event type carries real failures (Failed to pull image) and is not one either.
+WARNING_LEVEL = re.compile(r"(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W[01]\d{3} \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
+
+
+# Ray's driver relays the errors the GCS publishes (a node marked dead, a worker killed, the
+# memory monitor's kill) through logger.warning in python/ray/_private/worker.py
+# listen_error_messages: `WARNING worker.py:N -- <error>` is Ray's error channel, not a retry.
+RAY_ERROR_RELAY = re.compile(r"WARNING worker\.py:\d+ -- ")
+
+
+def is_warning_level(text: str) -> bool:
+    """The line is printed at warning level (a wait or a retry, never a death on its own)."""
+    head = text[:160]
+    return bool(WARNING_LEVEL.search(head)) and not RAY_ERROR_RELAY.search(head)
+
+
 # ---- the safety net: what an error-level line looks like -----------------------------------
-# Level prefixes: Python logging / vLLM / loguru `ERROR`, `CRITICAL`, `FATAL`; glog `E1203 ...`
-# / `F1203 ...` (torch's `[rank0]:[E1203 ...]`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
+# Level prefixes, whatever precedes them (a pull / actor / process / mpirun prefix): Python logging /
+# vLLM / loguru `ERROR`, `CRITICAL`, `FATAL`; glog `E1203 ...` / `F1203 ...` (torch's
+# `[rank0]:[E1203 ...]`, mpirun's `[1,0]<stderr>:E1203 ...`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
 # plus the shapes of a process dying (Traceback, terminate called, Fatal Python error, signals).
 ERROR_SHAPE = re.compile(
-    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|\[)[EF]\d{4} \d\d:\d\d|\[[EF] \w+\.\w+:\d+\]|"
+    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EF][01]\d{3} \d\d:\d\d|\[[EF] \w+\.\w+:\d+\]|"
     r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b")
+# The library grammars above that are error-level without an error word (a pod row,
+# the shell's signal word, torch elastic's failure report).
+ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED, KUBELET_CRASHLOOP)
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
 NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
 
@@ -164,6 +262,8 @@ NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count
 def is_error_line(text: str, exc: Exc | None) -> bool:
     """Whether a line no cause names is error-level (the safety net keeps it)."""
     if exc is not None and exc.name not in NOT_A_CRASH and not exc.name.endswith("Warning"):
+        return True
+    if any(rx.search(text) for rx in ERROR_GRAMMARS) or nccl_warn_error(text):
         return True
     return bool(ERROR_SHAPE.search(text)) and not NOT_ERROR.search(text)
 
@@ -199,4 +299,7 @@ ENDED = re.compile(
 
 
 def ends_process(text: str) -> bool:
-    return bool(ENDED.search(text))
+    """Evidence that a process ended: an exit / terminate line, a shell's signal word, torch
+    elastic's failure report, a pod row in a failed state."""
+    return bool(ENDED.search(text) or SHELL_SIGNAL.search(text) or ELASTIC_FAILED.search(text) or KUBELET_CRASHLOOP.search(text)
+                or ((m := KUBECTL_ROW.search(text)) is not None and m.group(1) != "ImagePullBackOff"))

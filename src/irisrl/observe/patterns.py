@@ -69,6 +69,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"misaligned", b"BackOff", b"Back-off", b"ImagePull", b"low on", b"CUDA", b"Cuda", b"huggingface.co",
     b"irisrl-task-status:", b"exit code", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
     b"Engine", b"quota", b"clients joined", b"unexpected",
+    b"Forbidden:",   # a Hub error's status on its continuation line (analyzer._hub_continuation)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

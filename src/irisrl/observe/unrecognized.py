@@ -32,6 +32,7 @@ class Unrecognized:
     count: int = 1
     last_t: float | None = None     # the latest occurrence: a process ends on its last error
     last_seq: int = 0
+    warn: bool = False              # printed at warning level (read from the raw line)
 
 
 class _Pos(Protocol):
@@ -52,7 +53,7 @@ def record(entries: list[Unrecognized], text: str, rank: str | None, t: float | 
             return True
     if len(entries) >= MAX_SIGNATURES:
         return False
-    entries.append(Unrecognized(sig, evidence, rank, t, seq, 1, t, seq))
+    entries.append(Unrecognized(sig, evidence, rank, t, seq, 1, t, seq, E.is_warning_level(text)))
     return True
 
 
@@ -78,8 +79,11 @@ def ended_after(ended: dict[str, list[Any]], rank: str | None, t: float | None, 
 
 
 def status(u: Unrecognized, ended: dict[str, list[Any]], crash: _Pos | None, finished: _Pos | None) -> str:
-    """'fatal' when the process ended on it, else 'warning' (also after the run finished)."""
+    """'fatal' when the process ended on it, else 'warning' (also after the run finished, and
+    always for a line printed at warning level: a retry is not what a process died of)."""
     if finished is not None and _at_or_after(u.t, u.seq, finished.t, finished.seq):
+        return "warning"
+    if u.warn:
         return "warning"
     return "fatal" if ended_after(ended, u.rank, u.last_t, max(u.seq, u.last_seq), crash) else "warning"
 
