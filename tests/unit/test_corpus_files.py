@@ -20,6 +20,9 @@ PUBLIC = ROOT / "tests" / "fixtures" / "corpus" / "public"
 SPLITS = {"dev": PUBLIC / "dev.jsonl", "heldout": PUBLIC / "heldout.jsonl"}
 # A second, fresh held-out set (README "heldout2"): not part of the sha1 split, every source new.
 HELDOUT2 = PUBLIC / "heldout2.jsonl"
+# A third fresh held-out set (README "heldout3"): new against every other corpus file, heldout2 included.
+HELDOUT3 = PUBLIC / "heldout3.jsonl"
+CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
 CONTRACT_KINDS = {
@@ -83,6 +86,35 @@ def test_heldout2_shares_no_source_or_line_with_the_other_corpora() -> None:
     others = [r for split in ROWS.values() for r in split] + old
     other_sources = {r["source"] for r in others}
     other_lines = {r["line"] for r in others}
+    cited = set(re.findall(r"[\w.-]+/[\w.-]+#\d+", FIXTURES_README.read_text(encoding="utf-8")))
+    for row in rows:
+        assert row["source"] not in other_sources, f"{row['source']} is already used by another corpus file"
+        assert row["source"] not in cited, f"{row['source']} is cited in tests/fixtures/README.md"
+        assert row["line"] not in other_lines, f"{row['source']}: line already in another corpus file"
+
+
+def test_heldout3_is_well_formed() -> None:
+    rows = _rows(HELDOUT3)
+    assert len(rows) >= 100, "heldout3 should hold about 120 failure lines and 25 look-alikes"
+    for row in rows:
+        assert {"kind", "line", "source", "lib", "version"} <= set(row) <= FIELDS, row
+        assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
+        assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
+        assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
+    lines = [r["line"] for r in rows]
+    assert len(lines) == len(set(lines)), "heldout3 repeats a line"
+    kinds = {r["kind"] for r in rows}
+    assert "benign" in kinds and len(kinds) >= 20, "heldout3 should spread over the contract kinds"
+
+
+def test_heldout3_shares_no_source_or_line_with_any_other_corpus_file() -> None:
+    rows = _rows(HELDOUT3)
+    others = [r for split in ROWS.values() for r in split] + _rows(HELDOUT2)
+    others += _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
+    others += [r for path in sorted(CURRENT.glob("*.jsonl")) for r in _rows(path)]
+    other_sources = {r.get("source") for r in others}
+    other_lines = {r.get("line") for r in others}
     cited = set(re.findall(r"[\w.-]+/[\w.-]+#\d+", FIXTURES_README.read_text(encoding="utf-8")))
     for row in rows:
         assert row["source"] not in other_sources, f"{row['source']} is already used by another corpus file"
