@@ -306,6 +306,9 @@ ERROR_SHAPE = re.compile(
     r"\d [EFC] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|[Ss]egfault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b|Check failed:|"
+    # level words spelled in lower case by other runtimes (`fatal: ...`, Go's `panic: ...`, Rust's
+    # `panicked at`), a process aborting, a timeout stated as the outcome
+    r"(?<![-\w])(?i:fatal)\b|\bpanic(?:ked at|:)|\b(?i:abort(?:ed|ing)?)\b|(?i:\btimed out\b)|"
     # a pasted class lower-cased (`hfhubhttperror: 500 server error`), a dotted class at the start
     r"(?i:^\s*[\w.]*(?:error|exception|timeout|interrupt|failure|abort):\s)")
 # The library grammars above that are error-level without an error word (a pod row,
@@ -319,7 +322,9 @@ def is_error_line(text: str, exc: Exc | None) -> bool:
     """Whether a line no cause names is error-level (the safety net keeps it)."""
     if exc is not None and is_crash_class(exc):
         return True
-    if any(rx.search(text) for rx in ERROR_GRAMMARS) or nccl_warn_error(text):
+    if NCCL_WARN_ANY.search(text):
+        return not NCCL_WARN_HINT.search(text)    # a notice NCCL carries on after is not an error
+    if any(rx.search(text) for rx in ERROR_GRAMMARS):
         return True
     return bool(ERROR_SHAPE.search(text)) and not NOT_ERROR.search(text)
 

@@ -61,13 +61,14 @@ LADDER_NEEDLES: tuple[bytes, ...] = (
 # that are frequent bytes (` E `, `[E`) cost grep the most (docs/BENCHMARKS.md): the level
 # prefixes of glog and Ray's C++ logs are matched by GLOG_B / the grep pattern instead.
 NET_NEEDLES: tuple[bytes, ...] = (
-    b"rror", b"xception", b"ERROR", b"FATAL", b"Fatal", b"CRITICAL", b"Traceback", b"fail", b"Fail", b"FAIL",
+    b"rror", b"xception", b"ERROR", b"FATAL", b"Fatal", b"fatal", b"CRITICAL", b"Traceback", b"fail", b"Fail", b"FAIL",
+    b"panic", b"bort", b"egfault", b"xit code", b"nterrupt", b"Exit:",
     b"imed out", b"imeout", b"Killed", b"killed", b"dead", b"died", b"full", b"memory", b"denied", b"unknown",
     b"Not Found", b"not found", b"EVICTED", b"victed", b"reempt", b"PREEMPTED", b"SIGSEGV", b"SIGABRT", b"SIGBUS",
     b"core dumped", b"Segmentation", b"terminate called", b"nccl", b"NCCL WARN", b"NCCL error", b"ProcessGroupNCCL",
     b"Xid", b"corrupt", b"eader", b"Errno", b"ENOSPC", b"gated", b"restricted", b"nvalid", b"assert", b"illegal",
     b"misaligned", b"BackOff", b"Back-off", b"ImagePull", b"low on", b"CUDA", b"Cuda", b"huggingface.co",
-    b"irisrl-task-status:", b"exit code", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
+    b"irisrl-task-status:", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
     b"Engine", b"quota", b"clients joined", b"unexpected",
     b"Forbidden:",   # a Hub error's status on its continuation line (analyzer._hub_continuation)
 )
