@@ -76,11 +76,18 @@ CASES: list[tuple[str, str]] = [
      "Termination is unexpected.", "ray_node_dead"),
     ("2026-12-03 16:00:00,123 WARNING utils.py:1500 -- Unable to connect to GCS at 10.0.0.1:6379. Check that the head is up",
      "ray_node_dead"),
+    ("ray.exceptions.LocalRayletDiedError: The task's local raylet died. Check raylet.out for more information.",
+     "ray_node_dead"),
+    ("ray.exceptions.TaskUnschedulableError: The task is not schedulable: no node has 16 GPUs", "pg_unplaceable"),
+    ("2026-12-03 16:00:00,123 ERROR utils.py:88 -- Failed to connect to GCS at 10.0.0.1:6379", "ray_node_dead"),
+    ("remote: Invalid username or password.", "hf_gated"),
     # vLLM v0's engine loop
     ("ERROR 12-03 16:00:00 async_llm_engine.py:60] Engine iteration timed out. This should never happen!", "engine_dead"),
     ("ERROR 12-03 16:00:00 async_llm_engine.py:64] Engine background task failed", "engine_dead"),
     # CUDA: any case / prefix; a terminate line named by its thrown type
     ("(LLMRayActor pid=9) cuda error: out of memory at csrc/allocator.cpp:62", "cuda_oom"),
+    ("RuntimeError: CUDA driver error: out of memory", "cuda_oom"),
+    ("RuntimeError: CUDA driver error: invalid device ordinal", "cuda_error"),
     ("terminate called after throwing an instance of 'c10::CUDAError'", "cuda_error"),
     ("terminate called after throwing an instance of 'c10::OutOfMemoryError'", "cuda_oom"),
     ("terminate called after throwing an instance of 'std::runtime_error'", "python_crash"),

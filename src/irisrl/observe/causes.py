@@ -115,12 +115,14 @@ CATALOGUE: tuple[Cause, ...] = (
     # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
     Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
           ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
-           "Invalid token passed", "specific connection error", "awaiting a review"),
+           "Invalid token passed", "specific connection error", "awaiting a review", "Invalid username or password"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
           "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
           families=(r"Cannot access gated repo|You are trying to access a gated repo|Access to model \S+ is restricted",
-                    r"GatedRepoError|is a gated repository|awaiting a review from the repo authors", r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed",
+                    r"GatedRepoError|is a gated repository|awaiting a review from the repo authors",
+                    # the Hub's 401 body for a bad token on git / HTTP basic auth
+                    r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed|Invalid username or password",
                     # transformers 5.25 utils/hub.py: an HfHubHTTPError that is not a missing entry nor a
                     # retried 429/5xx (those end in "We couldn't connect"): a refused token in practice
                     r"There was a specific connection error when trying to load")),
@@ -212,7 +214,8 @@ CATALOGUE: tuple[Cause, ...] = (
           "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True only helps fragmentation",
           # c10/cuda/CUDAException.h C10_CUDA_CHECK ("CUDA error: out of memory"), the driver API's
           # CUDA_ERROR_OUT_OF_MEMORY, NCCL's CUDACHECK WARN ("Cuda failure 2 'out of memory'"), cuBLAS.
-          families=(r"(?i:CUDA error: out of memory)|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
+          # any case and any wrapper word: "CUDA Error: out of memory", "CUDA driver error: out of memory"
+          families=(r"(?i:\bCUDA(?: driver| runtime)? error:? out of memory)|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
                     r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|CUDA out of memory",
                     # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
                     r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;")),
@@ -221,7 +224,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # address"), torch.AcceleratorError (torch >= 2.8), cuBLAS/cuDNN status codes, the kernel's
     # NVRM Xid lines and ECC errors, "no CUDA-capable device is detected".
     Cause("cuda_error", "CUDA error (device-side assert, illegal memory access, ECC / Xid)",
-          ("CUDA error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
+          ("CUDA error", "CUDA Error", "CUDA driver error", "CUDA runtime error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
            "misaligned address", "CUBLAS_STATUS_", "CUDNN_STATUS_", "cuDNN error", "Xid", "ECC error",
            "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure",
            "DeferredCudaCallError", "NVIDIA driver", "No CUDA GPUs", "CUDA driver initialization", "device handle for GPU"),
@@ -229,7 +232,7 @@ CATALOGUE: tuple[Cause, ...] = (
           "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
           "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
           "lines mean a bad GPU: drain that node",
-          families=(r"(?i:CUDA error: (?!out of memory)\w)|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|cudaError(?!MemoryAllocation)[A-Z]\w+",
+          families=(r"(?i:CUDA(?: driver| runtime)? error: (?!out of memory)\w)|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|cudaError(?!MemoryAllocation)[A-Z]\w+",
                     r"device-side assert triggered|illegal memory access|illegal address|misaligned address|"
                     r"illegal instruction was encountered|unspecified launch failure",
                     r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
@@ -401,7 +404,8 @@ CATALOGUE: tuple[Cause, ...] = (
           # python/ray/_private/worker.py: the driver's raylet went away ("Raylet is terminated:
           # ip=..., id=... Termination is unexpected"), the GCS client never reaching the head
           # (python/ray/_private/utils.py "Unable to connect to GCS at {addr}").
-          families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError|Raylet is terminated|Unable to connect to GCS at",)),
+          families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError|Raylet is terminated|Unable to connect to GCS at|"
+                    r"Failed to connect to (?:the )?GCS (?:at|server)\b",)),
     Cause("ray_worker_died", "a Ray worker process died",
           ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,

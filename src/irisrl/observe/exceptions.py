@@ -104,6 +104,11 @@ CLASS_KINDS: dict[str, str] = {
     "HfHubHTTPError": "hf_http_error",
     "ActorDiedError": "ray_actor_died", "RayActorError": "ray_actor_died", "ActorUnavailableError": "ray_actor_died",
     "WorkerCrashedError": "ray_worker_died", "NodeDiedError": "ray_node_dead",
+    # ray.exceptions: the task's raylet died under it; no node can ever hold the task / actor
+    # (TaskUnschedulableError / ActorUnschedulableError); Ray 1.x's memory monitor
+    "LocalRayletDiedError": "ray_node_dead",
+    "TaskUnschedulableError": "pg_unplaceable", "ActorUnschedulableError": "pg_unplaceable",
+    "RayOutOfMemoryError": "ray_oom_kill",
     "OutOfDiskError": "disk_full",
     "EngineDeadError": "engine_dead", "AsyncEngineDeadError": "engine_dead",
     "ConfigCompositionException": "hydra_error", "OverrideParseException": "hydra_error",
