@@ -142,3 +142,21 @@ def test_grammar_grep_and_the_python_scan_let_the_same_lines_through(tmp_path: P
                          env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"}, check=True)
     assert out.stdout.decode().splitlines() == lines
     assert [data[s:e].decode() for s, e in hit_spans(data)] == lines
+
+
+def test_grammar_widened_net_never_kills_a_healthy_run() -> None:
+    """The level grammar surfaces more lines (timeouts, aborts, lower-case fatal); in a run that
+    went on and finished they are warnings, never a KILL, and NCCL's IB probe is not even listed."""
+    step = "2026-12-03 16:00:30.000 | INFO     | skyrl_train.trainer:train:300 - Step 3: {'loss': 0.1}"
+    done = "2026-12-03 16:00:40.000 | INFO     | skyrl_train.trainer:train:400 - Training complete"
+    lines = ["h:1:2 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]",
+             "WARNING 12-03 16:00:01 [client.py:9] request to the reward server timed out, retrying (1/3)",
+             "sandbox command timed out after 30s (trial 12)",
+             "aborting trial 7: the agent exceeded its turn budget",
+             step, done]
+    analyzer = Analyzer({"num_nodes": 1})
+    analyzer.feed("task-0.attempt-0.log", "".join(line + "\n" for line in lines).encode())
+    report = analyzer.verdict().to_dict()
+    assert report["verdict"] == "NO-KILL" and not report["causes"]
+    assert report["unrecognized"] and all(u["status"] == "warning" for u in report["unrecognized"])
+    assert not any("libibverbs" in u["first"]["line"] for u in report["unrecognized"])

@@ -190,7 +190,8 @@ def class_kind(exc: Exc) -> str | None:
 # the timeout family of the library it talks to: the Hub (its host or client) -> hf_http_error;
 # torch.distributed's store / rendezvous / gloo / a c10d connect -> dist_timeout.
 TIMEOUT_CLASS = re.compile(r"Time(?:out|dOut)|TimeoutError")
-DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|\bstore\b|connect\(\) timed out|MASTER_ADDR|torch\.distributed")
+DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|key-value store|"
+                          r"connect\(\) timed out|MASTER_ADDR|torch\.distributed")
 
 
 def timeout_kind(exc: Exc, text: str) -> str | None:
