@@ -87,6 +87,7 @@ CASES: list[tuple[str, str]] = [
     # CUDA: any case / prefix; a terminate line named by its thrown type
     ("(LLMRayActor pid=9) cuda error: out of memory at csrc/allocator.cpp:62", "cuda_oom"),
     ("RuntimeError: CUDA driver error: out of memory", "cuda_oom"),
+    ("runtimeerror: cuda out of memory. tried to allocate 2.00 gib", "cuda_oom"),
     ("RuntimeError: CUDA driver error: invalid device ordinal", "cuda_error"),
     ("terminate called after throwing an instance of 'c10::CUDAError'", "cuda_error"),
     ("terminate called after throwing an instance of 'c10::OutOfMemoryError'", "cuda_oom"),

@@ -216,7 +216,7 @@ CATALOGUE: tuple[Cause, ...] = (
           # CUDA_ERROR_OUT_OF_MEMORY, NCCL's CUDACHECK WARN ("Cuda failure 2 'out of memory'"), cuBLAS.
           # any case and any wrapper word: "CUDA Error: out of memory", "CUDA driver error: out of memory"
           families=(r"(?i:\bCUDA(?: driver| runtime)? error:? out of memory)|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
-                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|CUDA out of memory",
+                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|(?i:CUDA out of memory)",
                     # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
                     r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;")),
     # c10/cuda/CUDAException.h / c10/util/Exception.h ("CUDA error: <cudaGetErrorString>", e.g.
