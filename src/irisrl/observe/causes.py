@@ -115,12 +115,14 @@ CATALOGUE: tuple[Cause, ...] = (
     # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
     Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
           ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
-           "Invalid token passed", "specific connection error", "awaiting a review"),
+           "Invalid token passed", "specific connection error", "awaiting a review", "Invalid username or password"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
           "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
           families=(r"Cannot access gated repo|You are trying to access a gated repo|Access to model \S+ is restricted",
-                    r"GatedRepoError|is a gated repository|awaiting a review from the repo authors", r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed",
+                    r"GatedRepoError|is a gated repository|awaiting a review from the repo authors",
+                    # the Hub's 401 body for a bad token on git / HTTP basic auth
+                    r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed|Invalid username or password",
                     # transformers 5.25 utils/hub.py: an HfHubHTTPError that is not a missing entry nor a
                     # retried 429/5xx (those end in "We couldn't connect"): a refused token in practice
                     r"There was a specific connection error when trying to load")),
@@ -212,8 +214,9 @@ CATALOGUE: tuple[Cause, ...] = (
           "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True only helps fragmentation",
           # c10/cuda/CUDAException.h C10_CUDA_CHECK ("CUDA error: out of memory"), the driver API's
           # CUDA_ERROR_OUT_OF_MEMORY, NCCL's CUDACHECK WARN ("Cuda failure 2 'out of memory'"), cuBLAS.
-          families=(r"CUDA error: out of memory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
-                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|CUDA out of memory",
+          # any case and any wrapper word: "CUDA Error: out of memory", "CUDA driver error: out of memory"
+          families=(r"(?i:\bCUDA(?: driver| runtime)? error:? out of memory)|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
+                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|(?i:CUDA out of memory)",
                     # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
                     r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;")),
     # c10/cuda/CUDAException.h / c10/util/Exception.h ("CUDA error: <cudaGetErrorString>", e.g.
@@ -221,7 +224,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # address"), torch.AcceleratorError (torch >= 2.8), cuBLAS/cuDNN status codes, the kernel's
     # NVRM Xid lines and ECC errors, "no CUDA-capable device is detected".
     Cause("cuda_error", "CUDA error (device-side assert, illegal memory access, ECC / Xid)",
-          ("CUDA error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
+          ("CUDA error", "CUDA Error", "CUDA driver error", "CUDA runtime error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
            "misaligned address", "CUBLAS_STATUS_", "CUDNN_STATUS_", "cuDNN error", "Xid", "ECC error",
            "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure",
            "DeferredCudaCallError", "NVIDIA driver", "No CUDA GPUs", "CUDA driver initialization", "device handle for GPU"),
@@ -229,7 +232,7 @@ CATALOGUE: tuple[Cause, ...] = (
           "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
           "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
           "lines mean a bad GPU: drain that node",
-          families=(r"CUDA error: (?!out of memory)\w|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|cudaError(?!MemoryAllocation)[A-Z]\w+",
+          families=(r"(?i:CUDA(?: driver| runtime)? error: (?!out of memory)\w)|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|cudaError(?!MemoryAllocation)[A-Z]\w+",
                     r"device-side assert triggered|illegal memory access|illegal address|misaligned address|"
                     r"illegal instruction was encountered|unspecified launch failure",
                     r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
@@ -265,11 +268,14 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"EngineCore hit an exception|is less than desired GPU memory utilization|WorkerProc failed to start")),
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
-           "Failed to create placement group", "could not find a node type", "pending placement groups"),
+           "Failed to create placement group", "could not find a node type", "pending placement groups",
+           "placement group"),   # (subsumes the group needles above: one prefilter pass for all)
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
           "(TOPO-PLACEMENT names the first group that does not place) and fix the placement or node count",
-          exclude=r"request \{'node:",   # a node-affinity request for a node that left (ray#18979)
+          # a request for a node's affinity resource ALONE is for a node that left (ray#18979); one
+          # that also asks for GPUs / CPUs on it (vllm-project/vllm#13388) is a bundle no node holds
+          exclude=r"request \{'node:[^']*': [\d.]+\}",
           # Ray's placement-group scheduling while it waits: src/ray/gcs/gcs_server/
           # gcs_placement_group_scheduler.cc ("Failed to schedule placement group %s, id: %s, because
           # no nodes are available"), gcs_placement_group_manager.cc ("Failed to create placement group
@@ -277,13 +283,17 @@ CATALOGUE: tuple[Cause, ...] = (
           # autoscaler could not find a node type to satisfy the request"), `ray status` demands ("N+
           # pending placement groups"). Ray retries them all: waits, fatal only once the run crashed.
           families=(r"Failed to schedule placement group \S+, id: |Failed to create placement group \S+, id: \S+,? try again|"
-                    r"could not find a node type to satisfy the request|\d+\+? pending placement groups",),
+                    r"could not find a node type to satisfy the request|\d+\+? pending placement groups",
+                    # vLLM executor/ray_utils.py initialize_ray_cluster: the placement group has fewer
+                    # GPUs than the engine's world size (a ValueError follows)
+                    r"exceeds the total number of available GPUs in the placement group"),
           # (matched on the reported evidence, cut to 160 characters: stems near the start)
           soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
-          ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now"),
+          ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now",
+           "pending tasks/actors"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
@@ -291,8 +301,11 @@ CATALOGUE: tuple[Cause, ...] = (
           # Ray's own wait warning (python/ray/util/placement_group.py callers, e.g. Ray Train's
           # backend executor): "Waiting for creating a placement group of specs for N seconds".
           families=(r"Waiting for creating a placement group of specs for \d+ seconds|"
-                    r"resource request cannot be scheduled right now",),
-          soft=r"Waiting for creating a placement group|cannot be scheduled right now"),
+                    r"resource request cannot be scheduled right now",
+                    # `ray status` Demands: resource requests Ray could not place yet
+                    # (python/ray/autoscaler/_private/util.py: "{shape}: {N}+ pending tasks/actors")
+                    r"\}: \d+\+ pending tasks/actors"),
+          soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance",), (r"Started a local Ray instance",), 3, ROOT,
           "the trainer did not join the gang's Ray cluster (RAY_ADDRESS unset or ray.init() without an "
@@ -305,7 +318,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("dist_timeout", "torch.distributed store / rendezvous / gloo timed out",
           ("clients joined", "wait timeout after", "Socket Timeout", "socket has timed out", "DistStoreError",
            "DistNetworkError", "store based barrier", "RendezvousTimeoutError", "Rendezvous", "imed out waiting",
-           "failed to connect to"),
+           "failed to connect to", "connect() timed out", "Wait timeout", "imed out"),
           (), 3, ROOT,
           "a rank never reached the rendezvous (node missing, MASTER_ADDR/port unreachable, a rank crashed "
           "before init): check that every task is up and the first rank's address; raise the timeout only "
@@ -315,12 +328,18 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Timed out initializing process group in store based barrier|RendezvousTimeoutError|"
                     r"Timed out waiting for (?:the )?rendezvous",
                     r"gloo.*Timed out waiting \d+ms for (?:recv|send) operation|Timed out waiting \d+ms for (?:recv|send)",
-                    r"The client socket has failed to connect to"),
+                    r"The client socket has failed to connect to",
+                    # whatever the wrapper (RuntimeError, DistStoreError): c10d's TCPStore connect
+                    # ("connect() timed out. Original timeout was N ms", torch/csrc/distributed/c10d/
+                    # socket.cpp), gloo's pair / store wait ("Wait timeout", gloo/transport/tcp),
+                    # the store based barrier (torch/distributed/distributed_c10d.py, any case)
+                    r"connect\(\) timed out|^(?:\w+Error: )?Wait timeout\b|gloo.*Wait timeout|"
+                    r"(?i:timed out initializing process group in store based barrier)"),
           # torch's c10d client retries its connect while the master comes up, with a [W ...] line
           # per attempt: a wait, fatal only once the run crashed
           soft=r"\[W[^\]]*\].*The client socket has failed to connect to"),
     Cause("nccl_error", "NCCL error",
-          ("NCCL error", "nccl", "NCCL WARN", "NCCL Error"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
+          ("NCCL error", "nccl", "NCCL WARN", "NCCL Error", "Got completion", "completion with error"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
           (r"NCCL error in: \S+", r"NCCL error: (?:unhandled|internal|remote|invalid)",
            r"\bnccl(?:System|Internal|UnhandledCuda|Remote|InvalidUsage)Error\b"), 8, ROOT,
           "NCCL could not reach a peer: check the network between nodes (NCCL_SOCKET_IFNAME, IB devices) and "
@@ -333,6 +352,11 @@ CATALOGUE: tuple[Cause, ...] = (
           # WARN ("Cuda failure"), and ProcessGroupNCCL's DistBackendError. Benign WARNs (plugin not
           # found, no IB device, iommu hints) match none of these.
           families=(r"NCCL WARN NET/\w+(?:/\w+)? ?: ?Got completion from peer",
+                    # ibverbs completion errors whoever prints them: NCCL's net_ib.cc without the WARN
+                    # head (`NET/IBP:Got completion from peer ... status=12`), the mlx5 provider
+                    # (rdma-core providers/mlx5/cq.c "got completion with error")
+                    r"NET/IB\w*\s*:\s*Got completion from peer .*(?:status=[1-9]|with error [1-9])|"
+                    r"mlx5: [\w.-]+: got completion with error",
                     r"NCCL WARN .*(?:Connection (?:closed|reset) by (?:remote )?peer|Call to \w+ failed|"
                     r"async fatal event|unhandled (?:system|cuda) error|remote process exited|Net : Connection closed)",
                     # src/proxy.cc and src/misc/socket.cc: the proxy / service thread losing its peer
@@ -345,7 +369,8 @@ CATALOGUE: tuple[Cause, ...] = (
           exclude=E.NCCL_WARN_HINT.pattern),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
-           "output_handler failed", "WorkerProc hit an exception"),
+           "output_handler failed", "WorkerProc hit an exception", "Engine iteration timed out",
+           "Engine background task failed"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -362,16 +387,25 @@ CATALOGUE: tuple[Cause, ...] = (
           # unexpectedly") and worker_busy_loop (logger.exception("WorkerProc hit an exception.")):
           # its traceback's final line follows and names the root cause when it is one.
           families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|"
-                    r"AsyncLLM output_handler failed|died unexpectedly, shutting down executor|WorkerProc hit an exception",)),
+                    r"AsyncLLM output_handler failed|died unexpectedly, shutting down executor|WorkerProc hit an exception",
+                    # vLLM v0 engine/async_llm_engine.py: the engine loop's timeout and its background
+                    # task dying ("Engine iteration timed out. This should never happen!",
+                    # "Engine background task failed")
+                    r"Engine iteration timed out|Engine background task failed")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
-          ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError"),
+          ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
+           "Raylet is terminated", "Unable to connect to GCS"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
            r"Exiting because this node manager has mistakenly been marked (?:as )?dead"), 3, CONSEQUENCE,
           "a node's raylet stopped (pod OOM-killed, preempted, network): check that task's state and memory "
           "(`irisrl status JOB`); with --max-retries >= 1 the gang is brought up again",
           # Ray src/ray/gcs/gcs_client/gcs_rpc_client.h ("Failed to connect to GCS within N seconds"),
           # ray.exceptions.NodeDiedError.
-          families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError",)),
+          # python/ray/_private/worker.py: the driver's raylet went away ("Raylet is terminated:
+          # ip=..., id=... Termination is unexpected"), the GCS client never reaching the head
+          # (python/ray/_private/utils.py "Unable to connect to GCS at {addr}").
+          families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError|Raylet is terminated|Unable to connect to GCS at|"
+                    r"Failed to connect to (?:the )?GCS (?:at|server)\b",)),
     Cause("ray_worker_died", "a Ray worker process died",
           ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,
@@ -423,13 +457,16 @@ CATALOGUE: tuple[Cause, ...] = (
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
           ("OOMKilled", "Exit Code:", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
-           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed"),
+           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
+           "exitCode"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
           "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 = SIGKILL",
           # Iris's local process runtime reports Python's negative signal code (-9 = SIGKILL) where
           # Kubernetes says 137: the same kill in a task status line.
           families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=(?:137|-9)\b|exit(?:ed with)? code 137\b",
+                    # a container status in the pod's YAML / JSON (`kubectl get pod -o yaml|json`)
+                    r"\"?exitCode\"?:\s*137\b",
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
                     r"line \d+:\s+\d+ Killed\b|^Killed$",
@@ -468,12 +505,17 @@ CATALOGUE: tuple[Cause, ...] = (
           ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
            "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
            "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
-           "Back-off restarting"),
+           "Back-off restarting", "Segfault", "Check failed", "ERROR"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image",
           families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
-                    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
+                    r"Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
+                    # glog / Ray C++ fatal checks (`F0213 ...` / Ray's `C` level): "Check failed: <cond>"
+                    r"(?:\d [CF] \d+ \d+\]|[CF][01]\d{3} \d\d:\d\d:\d\d)[^\n]*Check failed",
+                    # DeepSpeed's launcher killing the group after a rank failed
+                    # (deepspeed/launcher/launch.py sigkill_handler, `[ERROR] [launch.py:N:sigkill_handler]`)
+                    r"sigkill_handler\]",
                     # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
                     r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
@@ -511,7 +553,8 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
     (c, re.compile("|".join(f"(?:{p})" for p in c.patterns + c.families)), re.compile(c.exclude) if c.exclude else None)
     for c in CATALOGUE if c.patterns or c.families)
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
-_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|OutOfResources)\b")
+_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut)\b|"
+                       r"^\s*(?:[a-z_]\w*\.)+[A-Z]\w*: ")
 
 
 def _by_pattern(text: str) -> Cause | None:
@@ -531,15 +574,17 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     other uncaught exception as python_crash."""
     cause = _by_pattern(text)
     exc = E.parse(text) if _EXC_HINT.search(text) else None
+    if cause is not None and cause.kind == "python_crash" and (thrown := E.terminate_kind(text)):
+        return BY_KIND[thrown], exc       # terminate called on a c10::CUDAError: the type names it
     if cause is not None:
         return cause, exc
-    kind = E.class_kind(exc) if exc is not None else None
+    kind = (E.class_kind(exc) or E.timeout_kind(exc, text)) if exc is not None else None
     status = E.hub_status_kind(text)
     if kind is not None and not (status is not None and exc is not None and exc.name in E.STATUS_DECIDES):
         return BY_KIND[kind], exc
     if status is not None or kind is not None:
         return BY_KIND[status or kind or ""], exc
-    if exc is not None and exc.name not in E.NOT_A_CRASH and not exc.name.endswith("Warning"):
+    if exc is not None and E.is_crash_class(exc):
         return BY_KIND["python_crash"], exc
     return None, exc
 

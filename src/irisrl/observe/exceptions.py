@@ -34,8 +34,13 @@ from typing import NamedTuple
 # `<dotted.Class>(Inner)?: <message>` (or the class alone at the end of the line). The class must
 # look like an exception (…Error, …Exception, …Exit, …Interrupt, …Failure) or be a known name; the
 # character before it must not be a word or path character (a URL's `/FooError:` is not one).
-_CLASS = r"(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)|OutOfResources|CudaError)"
+_CLASS = r"(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)"
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
+# Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
+# the line followed by `: ` (`requests.exceptions.ReadTimeout: ...`, `urllib3.exceptions.ProtocolError`
+# is caught above), or an undotted one whose name ends like a timeout (`ReadTimeout: ...`): the
+# final line of a traceback whatever the class is called.
+DOTTED_EXC = re.compile(r"^\s*((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)")
 RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
 
 
@@ -65,7 +70,8 @@ def parse(text: str) -> Exc | None:
             break
         m = EXC.match(text, m.start(3))        # the message starts with another class: go inside
     if found is None:
-        return None
+        d = DOTTED_EXC.match(text)
+        return Exc(_short(d.group(1)), d.group(1), d.group(2).strip()) if d else None
     dotted, inner, message = found.group(1), found.group(2), (found.group(3) or "").strip()
     if inner:
         # Ray's message repeats the inner exception's line after the ray::Actor frame header.
@@ -98,6 +104,11 @@ CLASS_KINDS: dict[str, str] = {
     "HfHubHTTPError": "hf_http_error",
     "ActorDiedError": "ray_actor_died", "RayActorError": "ray_actor_died", "ActorUnavailableError": "ray_actor_died",
     "WorkerCrashedError": "ray_worker_died", "NodeDiedError": "ray_node_dead",
+    # ray.exceptions: the task's raylet died under it; no node can ever hold the task / actor
+    # (TaskUnschedulableError / ActorUnschedulableError); Ray 1.x's memory monitor
+    "LocalRayletDiedError": "ray_node_dead",
+    "TaskUnschedulableError": "pg_unplaceable", "ActorUnschedulableError": "pg_unplaceable",
+    "RayOutOfMemoryError": "ray_oom_kill",
     "OutOfDiskError": "disk_full",
     "EngineDeadError": "engine_dead", "AsyncEngineDeadError": "engine_dead",
     "ConfigCompositionException": "hydra_error", "OverrideParseException": "hydra_error",
@@ -117,9 +128,19 @@ HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_
                       r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces)/")
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
-HTTP_STATUS = re.compile(r"\b([45]\d\d)(?: Client Error| Server Error| thrown|:? (?:Unauthorized|Forbidden|Not Found|"
-                         r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))")
-REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s]+/[^/\s'\"]+(?:/revision/[^\s'\"]+)?/?\.?['\"]?(?:\s|$)")
+# Case-insensitive: issues paste lower-cased errors (`hfhubhttperror: 500 server error: ...`). A
+# non-Python client (Rust hf-hub, ureq) prints `Status(403, Response[status: 403, ...])`.
+HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| thrown|:? (?:Unauthorized|Forbidden|Not Found|"
+                         r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))|"
+                         r"\bStatus\(([45]\d\d),")
+# A 404 on the repo as a whole, not on one named file: the repo API (`/api/models/org/name`, at a
+# revision or its whole tree: `/revision/main`, `/tree/main?recursive=True`), or the file every load
+# reads first (config / tokenizer_config at the repo's root): the repo id or revision is what is
+# wrong. A 404 on a path inside the repo (`/tree/main/<folder>`, model.safetensors, a shard) is
+# hf_weights_missing.
+REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+(?:/(?:revision|tree)/[^/\s'\"?]+)?/?(?:[?'\"\s.]|$)|"
+                      r"/[^/\s]+/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config|adapter_config)\.json\b|"
+                      r"(?:huggingface\.co|hf\.co)/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config)\.json\b")
 
 
 def hub_status_kind(text: str) -> str | None:
@@ -131,7 +152,7 @@ def hub_status_kind(text: str) -> str | None:
     m = HTTP_STATUS.search(text)
     if m is None:
         return None
-    status = int(m.group(1))
+    status = int(m.group(1) or m.group(2))
     if status in (401, 403):
         return "hf_gated"
     if status == 404:
@@ -165,6 +186,35 @@ def class_kind(exc: Exc) -> str | None:
     return CLASS_KINDS.get(exc.name)
 
 
+# A timeout class (ReadTimeout, ConnectTimeout, TimeoutError, socket.timeout's TimedOut...) is
+# the timeout family of the library it talks to: the Hub (its host or client) -> hf_http_error;
+# torch.distributed's store / rendezvous / gloo / a c10d connect -> dist_timeout.
+TIMEOUT_CLASS = re.compile(r"Time(?:out|dOut)|TimeoutError")
+DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|key-value store|"
+                          r"connect\(\) timed out|MASTER_ADDR|torch\.distributed")
+
+
+def timeout_kind(exc: Exc, text: str) -> str | None:
+    """The family of a timeout exception, by the library it names; None when it names none."""
+    if not TIMEOUT_CLASS.search(exc.name):
+        return None
+    if HUB_HOST.search(text):
+        return "hf_http_error"
+    if DIST_CONTEXT.search(text):
+        return "dist_timeout"
+    return None
+
+
+def is_crash_class(exc: Exc) -> bool:
+    """An exception that ends a process when uncaught: not a warning, not StopIteration /
+    GeneratorExit, not a SystemExit with status 0 (sys.exit("msg") exits 1: non-zero)."""
+    if exc.name.endswith("Warning"):
+        return False
+    if exc.name == "SystemExit":
+        return exc.message not in ("", "0", "None")
+    return exc.name not in NOT_A_CRASH
+
+
 # ---- levels and process-end grammars shared by the catalogue and the net -----------------------
 # NCCL has no ERROR level: its WARN macro (src/include/debug.h) is the error channel, and nearly
 # every WARN in NCCL's source (NVIDIA/nccl 5067397c, `git grep 'WARN("' src`: ~600 stems) precedes
@@ -176,9 +226,16 @@ def class_kind(exc: Exc) -> str | None:
 # path of", "P2P is disabled between NVLINK connected GPUs", "Warning: remote FLID ...", "GIN is
 # disabled.", "... has been set to", "not supported prior to CUDA"), plus older releases' notices
 # (`NET/IB : No device found.`, the iommu hint, plugin lookups, "Could not enable P2P").
+# NCCL src/misc/ibvwrap.cc buildIbvSymbols: `dlopen("libibverbs.so[.1]")` failing is a probe; the IB
+# transport's init then fails and NCCL uses its socket transport (later releases log the same
+# sentence at INFO: NVIDIA/nccl ibvwrap.cc `INFO(NCCL_INIT, "Failed to open libibverbs.so[.1]")`);
+# the mlx5dv / rdmacm wrappers probe the same way. "Could not find real path of" is two sites: the IB
+# transport's ncclIbGetPciPath (`of %s (%s)`, devName and its /sys/class/infiniband path: it
+# carries on, returns ncclSuccess) is a notice; graph/xml.cc getPciPath (`of /sys/class/pci_bus/...`:
+# `return ncclSystemError`) is a failure (NVIDIA/nccl 081eafaf src/transport/net_ib.cc, src/graph/xml.cc).
 NCCL_WARN_HINT = re.compile(
-    r"NCCL WARN .*(?:\busing\b[^.]*\binstead\b|defaulting|being ignored|setting (?:to|NCCL_)|not using it|[Ss]kipping|non-fatal|"
-    r"GID table changed|Ignoring|Unsetting|Could not find real path|P2P is disabled|Could not enable P2P|Warning:|"
+    r"NCCL WARN .*(?:Failed to open lib(?:ibverbs|mlx5|rdmacm)\.so|\busing\b[^.]*\binstead\b|defaulting|being ignored|setting (?:to|NCCL_)|not using it|[Ss]kipping|non-fatal|"
+    r"GID table changed|Ignoring|Unsetting|Could not find real path of (?!/sys/class/pci_bus)|P2P is disabled|Could not enable P2P|Warning:|"
     r"is disabled\.|has been set to|not supported prior to|No device found|iommu|[Pp]lugin\b.*(?:not found|No plugin)|"
     r"No plugin found|NVLS multicast support is not available)")
 # Every other WARN is error-level (the net surfaces it); these name the failure outright, so the
@@ -191,7 +248,8 @@ NCCL_WARN_FAILURE = re.compile(
     r"[Cc]onnection (?:closed|reset|refused)|no socket interface|no interface found|[Tt]imeout|[Aa]bort|"
     r"Could not (?:receive|connect)|wrong (?:type|socket state)|[Cc]losed by|[Mm]essage truncated|[Mm]ismatch|"
     r"does(?:n't| not) match|[Nn]o transport|has no transport|is not ready|[Ii]nvalid|async fatal event|"
-    r"out of (?:bounds|range)|[Uu]nable to|is too old|not backwards compatible|was revoked))")
+    r"out of (?:bounds|range)|[Uu]nable to|is too old|not backwards compatible|was revoked|"
+    r"Could not find real path of /sys/class/pci_bus))")
 
 
 def nccl_warn_failure(text: str) -> bool:
@@ -202,6 +260,7 @@ def nccl_warn_failure(text: str) -> bool:
 def nccl_warn_error(text: str) -> bool:
     """Any NCCL WARN that is not a notice: error-level for the net."""
     return bool(NCCL_WARN_ANY.search(text)) and not NCCL_WARN_HINT.search(text)
+
 
 
 # Kubernetes' `kubectl get pods` row: NAME READY STATUS RESTARTS AGE, the STATUS column read
@@ -243,15 +302,21 @@ def is_warning_level(text: str) -> bool:
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------
-# Level prefixes, whatever precedes them (a pull / actor / process / mpirun prefix): Python logging /
+# glog's levels are I W E F; Ray's C++ logger adds C (RAY_LOG(FATAL) / RAY_CHECK, `[... C 31945 31971]
+# pb_util.h:202: Check failed: ...`, ray-project/ray src/ray/util/logging.cc). Level prefixes, whatever precedes them (a pull / actor / process / mpirun prefix): Python logging /
 # vLLM / loguru `ERROR`, `CRITICAL`, `FATAL`; glog `E1203 ...` / `F1203 ...` (torch's
 # `[rank0]:[E1203 ...]`, mpirun's `[1,0]<stderr>:E1203 ...`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
 # plus the shapes of a process dying (Traceback, terminate called, Fatal Python error, signals).
 ERROR_SHAPE = re.compile(
-    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EF][01]\d{3} \d\d:\d\d|\[[EF] \w+\.\w+:\d+\]|"
-    r"\d [EF] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
-    r"Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
-    r"[a-z](?:Error|Exception)\b")
+    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EFC][01]\d{3} \d\d:\d\d|\[[EFC] \w+\.\w+:\d+\]|"
+    r"\d [EFC] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
+    r"Segmentation fault|[Ss]egfault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
+    r"[a-z](?:Error|Exception)\b|Check failed:|"
+    # level words spelled in lower case by other runtimes (`fatal: ...`, Go's `panic: ...`, Rust's
+    # `panicked at`), a process aborting, a timeout stated as the outcome
+    r"(?<![-\w])(?i:fatal)\b|\bpanic(?:ked at|:)|\b(?i:abort(?:ed|ing)?)\b|(?i:\btimed out\b)|"
+    # a pasted class lower-cased (`hfhubhttperror: 500 server error`), a dotted class at the start
+    r"(?i:^\s*[\w.]*(?:error|exception|timeout|interrupt|failure|abort):\s)")
 # The library grammars above that are error-level without an error word (a pod row,
 # the shell's signal word, torch elastic's failure report).
 ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED, KUBELET_CRASHLOOP)
@@ -261,9 +326,11 @@ NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count
 
 def is_error_line(text: str, exc: Exc | None) -> bool:
     """Whether a line no cause names is error-level (the safety net keeps it)."""
-    if exc is not None and exc.name not in NOT_A_CRASH and not exc.name.endswith("Warning"):
+    if exc is not None and is_crash_class(exc):
         return True
-    if any(rx.search(text) for rx in ERROR_GRAMMARS) or nccl_warn_error(text):
+    if NCCL_WARN_ANY.search(text):
+        return not NCCL_WARN_HINT.search(text)    # a notice NCCL carries on after is not an error
+    if any(rx.search(text) for rx in ERROR_GRAMMARS):
         return True
     return bool(ERROR_SHAPE.search(text)) and not NOT_ERROR.search(text)
 
@@ -289,11 +356,12 @@ def signature(text: str) -> str:
     return out[:SIGNATURE_MAX]
 
 
-# Evidence that a process ended (not: the line happens to be the last in the file).
+# Evidence that a process ended (not: the line happens to be the last in the file). A failed
+# RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(
     r"exited with code -?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
-    r"terminate called|Fatal Python error|Segmentation fault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
-    r"Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|exitcode\s*:\s*-?[1-9]|"
+    r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
+    r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
     r"Training failed:|Error executing job with overrides")
 
@@ -303,3 +371,18 @@ def ends_process(text: str) -> bool:
     elastic's failure report, a pod row in a failed state."""
     return bool(ENDED.search(text) or SHELL_SIGNAL.search(text) or ELASTIC_FAILED.search(text) or KUBELET_CRASHLOOP.search(text)
                 or ((m := KUBECTL_ROW.search(text)) is not None and m.group(1) != "ImagePullBackOff"))
+
+
+# libstdc++'s `terminate called after throwing an instance of '<type>'`: the C++ type names the
+# family (c10::CUDAError -> cuda_error, c10::DistBackendError -> nccl_error, c10::OutOfMemoryError ...).
+# c10::DistBackendError is not here: ProcessGroupNCCL's watchdog throws it after a timeout as well
+# as after an NCCL error, and the line before it says which (device run, torch 2.11: the watchdog's
+# abort is python_crash on its own; corpus/current).
+TERMINATE_TYPE = re.compile(r"terminate called after throwing an instance of '(?:\w+::)*(\w+)'")
+TERMINATE_KINDS = {"CUDAError": "cuda_error", "AcceleratorError": "cuda_error", "OutOfMemoryError": "cuda_oom"}
+
+
+def terminate_kind(text: str) -> str | None:
+    """The kind the thrown C++ type of a terminate line names; None for a generic one."""
+    m = TERMINATE_TYPE.search(text)
+    return TERMINATE_KINDS.get(m.group(1)) if m else None

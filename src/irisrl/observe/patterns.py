@@ -61,13 +61,14 @@ LADDER_NEEDLES: tuple[bytes, ...] = (
 # that are frequent bytes (` E `, `[E`) cost grep the most (docs/BENCHMARKS.md): the level
 # prefixes of glog and Ray's C++ logs are matched by GLOG_B / the grep pattern instead.
 NET_NEEDLES: tuple[bytes, ...] = (
-    b"rror", b"xception", b"ERROR", b"FATAL", b"Fatal", b"CRITICAL", b"Traceback", b"fail", b"Fail", b"FAIL",
+    b"rror", b"xception", b"ERROR", b"FATAL", b"Fatal", b"fatal", b"CRITICAL", b"Traceback", b"fail", b"Fail", b"FAIL",
+    b"panic", b"bort", b"egfault", b"xit code", b"nterrupt", b"Exit:",
     b"imed out", b"imeout", b"Killed", b"killed", b"dead", b"died", b"full", b"memory", b"denied", b"unknown",
     b"Not Found", b"not found", b"EVICTED", b"victed", b"reempt", b"PREEMPTED", b"SIGSEGV", b"SIGABRT", b"SIGBUS",
     b"core dumped", b"Segmentation", b"terminate called", b"nccl", b"NCCL WARN", b"NCCL error", b"ProcessGroupNCCL",
     b"Xid", b"corrupt", b"eader", b"Errno", b"ENOSPC", b"gated", b"restricted", b"nvalid", b"assert", b"illegal",
     b"misaligned", b"BackOff", b"Back-off", b"ImagePull", b"low on", b"CUDA", b"Cuda", b"huggingface.co",
-    b"irisrl-task-status:", b"exit code", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
+    b"irisrl-task-status:", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
     b"Engine", b"quota", b"clients joined", b"unexpected",
     b"Forbidden:",   # a Hub error's status on its continuation line (analyzer._hub_continuation)
 )
@@ -80,15 +81,16 @@ NEEDLES: tuple[bytes, ...] = tuple(dict.fromkeys(LADDER_NEEDLES + tuple(n.encode
 SCAN_NEEDLES: tuple[bytes, ...] = tuple(n for n in NEEDLES if not any(m != n and m in n for m in NEEDLES))
 # Level prefixes that are patterns, not needles: glog `E0213 12:07:20.086 ...` (torch's C++ and
 # elastic logs, also after torch's `[rank0]:[`), torch's older `[E ProcessGroupNCCL.cpp:494]`,
-# Ray's C++ `[2026-12-03 16:00:00,123 E 123 456]`.
-GLOG_B = re.compile(rb"[EF][01]\d{3} \d\d:\d\d:\d\d|\[[EF] [A-Za-z]|,\d{3} [EF] \d")
+# Ray's C++ `[2026-12-03 16:00:00,123 E 123 456]` and its fatal level C (RAY_CHECK: `[... C 31945
+# 31971] pb_util.h:202: Check failed`, ray-project/ray src/ray/util/logging.cc).
+GLOG_B = re.compile(rb"[EF][01]\d{3} \d\d:\d\d:\d\d|\[[EF] [A-Za-z]|,\d{3} [EFC] \d")
 # The pure-Python scan finds these (bytes.find is ~30x faster than a regex pass over a buffer)
 # and checks GLOG_B in a small window around each hit: the months 01-12 start with 0 or 1.
-GLOG_FIND: tuple[bytes, ...] = (b"E0", b"E1", b"F0", b"F1", b"[E ", b"[F ", b" E ", b" F ")
+GLOG_FIND: tuple[bytes, ...] = (b"E0", b"E1", b"F0", b"F1", b"[E ", b"[F ", b" E ", b" F ", b" C ")
 # The scan as one extended regex (grep's prefilter). The benchmark's yardstick is the pattern as
 # it was before the safety net, pinned in bench/bench_health.py.
 GREP_PATTERN = ("|".join(re.escape(n.decode()) for n in SCAN_NEEDLES) +
-                "|[EF][01][0-9]{3} [0-9]{2}:[0-9]{2}:[0-9]{2}|\\[[EF] [A-Za-z]|,[0-9]{3} [EF] [0-9]")
+                "|[EF][01][0-9]{3} [0-9]{2}:[0-9]{2}:[0-9]{2}|\\[[EF] [A-Za-z]|,[0-9]{3} [EFC] [0-9]")
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Prefixes our `logs` pull writes into the combined file (`[3] `, `[3/1] `) and Iris's `rank3| `.
