@@ -161,3 +161,22 @@ def test_grammar_widened_net_never_kills_a_healthy_run() -> None:
     assert report["verdict"] == "NO-KILL" and not report["causes"]
     assert report["unrecognized"] and all(u["status"] == "warning" for u in report["unrecognized"])
     assert not any("libibverbs" in u["first"]["line"] for u in report["unrecognized"])
+
+
+@pytest.mark.parametrize("line", [
+    "NVRM: Xid (PCI:0000:9a:00): 149, NVLink: fatal error detected on link 5 (0x00000004 0x0 0x0 0x0 0x0 0x0)",
+    "[Tue Dec  1 10:00:00 2026] NVRM: Xid (PCI:0000:1c:00): 79, pid=1234, GPU has fallen off the bus.",
+])
+def test_a_fatal_xid_is_a_cuda_error(line: str) -> None:
+    analyzer = Analyzer({"num_nodes": 1})
+    analyzer.feed("task-0.attempt-0.log", (line + "\n").encode())
+    assert _primary(analyzer.verdict().to_dict()) == "cuda_error", line
+
+
+def test_an_xid_the_driver_calls_nonfatal_is_no_kill() -> None:
+    """NVLink Xids carry the driver's own grade: a corrected (Nonfatal) event is no dead GPU."""
+    line = "NVRM: Xid (PCI:0000:9a:00): 145, RLW_SRC Nonfatal XC1 i3 Link 7 (0x00000002 0x00000000 0x0 0x0 0x0 0x0)"
+    analyzer = Analyzer({"num_nodes": 1})
+    analyzer.feed("task-0.attempt-0.log", (line + "\n").encode())
+    report = analyzer.verdict().to_dict()
+    assert report["verdict"] == "NO-KILL" and not any(c["kind"] == "cuda_error" for c in report["causes"]), report

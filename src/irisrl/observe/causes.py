@@ -241,7 +241,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"No CUDA GPUs are available|CUDA driver initialization failed|Unable to determine the device handle for GPU",
                     r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
                     # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
-                    r"Cuda failure (?:\d+ )?'(?!out of memory)")),
+                    r"Cuda failure (?:\d+ )?'(?!out of memory)"),
+          # the driver grades NVLink Xids (144-150) itself: a line it calls Nonfatal is a
+          # corrected event (NVIDIA's Xid catalogue), not a dead GPU
+          exclude=r"(?i)\bnon-?fatal\b"),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
           ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low"),
           (r"Task was killed due to the node running low on memory",
