@@ -464,7 +464,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "exitCode"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
-          "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 = SIGKILL",
+          "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 (-9 from Iris's process "
+          "runtime) = SIGKILL: the OOM killer's signal, but also a manual kill -9 or the end of a preemption's grace period",
           # Iris's local process runtime reports Python's negative signal code (-9 = SIGKILL) where
           # Kubernetes says 137: the same kill in a task status line.
           families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=(?:137|-9)\b|exit(?:ed with)? code 137\b",
