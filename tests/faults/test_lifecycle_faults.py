@@ -180,7 +180,10 @@ def test_ctrl_c_at_each_phase_exits_130_and_leaves_nothing(tmp_path: Path, phase
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
-    assert "Traceback" not in out, out[-4000:]
+    # irisrl's own output has no traceback; a followed task line ("[rank N] ...") may carry one
+    # of Ray's (its SIGTERM drain races the GCS going away: "Failed to mark the local node as
+    # draining", RpcError "Cancelling all calls"), which is the task's output, not ours
+    assert not any(line.startswith("Traceback") for line in out.splitlines()), out[-4000:]
     assert "it keeps running" not in out and "irisrl watch" not in out and "irisrl kill" not in out, out[-3000:]
     job = f"/tester/{name}"
     if f"submitted {job}" in out:
