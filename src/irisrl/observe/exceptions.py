@@ -252,15 +252,6 @@ NCCL_WARN_FAILURE = re.compile(
     r"Could not find real path of /sys/class/pci_bus))")
 
 
-def nccl_warn_failure(text: str) -> bool:
-    """An NCCL WARN that states a failure and is no notice NCCL carries on after."""
-    return bool(NCCL_WARN_FAILURE.search(text)) and not NCCL_WARN_HINT.search(text)
-
-
-def nccl_warn_error(text: str) -> bool:
-    """Any NCCL WARN that is not a notice: error-level for the net."""
-    return bool(NCCL_WARN_ANY.search(text)) and not NCCL_WARN_HINT.search(text)
-
 
 
 # Kubernetes' `kubectl get pods` row: NAME READY STATUS RESTARTS AGE, the STATUS column read
