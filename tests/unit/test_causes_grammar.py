@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from irisrl.cli.main import cli
-from irisrl.observe import patterns as P
-from irisrl.observe.analyzer import Analyzer, hit_spans
+from irisrl.observe.analyzer import Analyzer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from prefilter import assert_grep_and_scan_agree  # noqa: E402
 
 SURFACED = "surfaced"       # no kind required: an `unrecognized` entry (or any cause) is enough
 BENIGN = "benign"           # no cause, no unrecognized entry, never a KILL
@@ -136,13 +138,7 @@ def test_grammar_through_the_file_path(line: str, expected: str, tmp_path: Path)
 @pytest.mark.skipif(shutil.which("grep") is None, reason="no grep on PATH")
 def test_grammar_grep_and_the_python_scan_let_the_same_lines_through(tmp_path: Path) -> None:
     lines = [line for line, kind in CASES if kind != BENIGN or "NCCL WARN" in line]
-    data = "".join(f"healthy chatter {i}\n{line}\n" for i, line in enumerate(lines)).encode()
-    log = tmp_path / "lines.log"
-    log.write_bytes(data)
-    out = subprocess.run(["grep", "-E", P.GREP_PATTERN, str(log)], capture_output=True,
-                         env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"}, check=True)
-    assert out.stdout.decode().splitlines() == lines
-    assert [data[s:e].decode() for s, e in hit_spans(data)] == lines
+    assert_grep_and_scan_agree(lines, tmp_path, "healthy chatter")
 
 
 def test_grammar_widened_net_never_kills_a_healthy_run() -> None:

@@ -6,7 +6,7 @@ reconstructions from the libraries' own format strings (cited in causes.py / exc
 from __future__ import annotations
 
 import shutil
-import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,9 @@ from irisrl.observe import causes as C
 from irisrl.observe import exceptions as E
 from irisrl.observe import patterns as P
 from irisrl.observe.analyzer import Analyzer, hit_spans
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from prefilter import assert_grep_and_scan_agree  # noqa: E402
 
 REQ = "(Request ID: Root=1-65a0b1c2-0d1e2f3a4b5c6d7e8f9a0b1c;6f0e1d2c-3b4a-5968-7a6b-5c4d3e2f1a0b)"
 CASES = [
@@ -232,13 +235,7 @@ GLOG_ONLY = [   # level prefixes with no needle on the line: patterns in the pre
 @pytest.mark.skipif(shutil.which("grep") is None, reason="no grep on PATH")
 def test_structure_grep_and_the_python_scan_let_the_same_lines_through(tmp_path: Path) -> None:
     lines = [line for line, _ in CASES] + GLOG_ONLY
-    data = ("".join(f"chatter {i}\n{line}\n" for i, line in enumerate(lines))).encode()
-    log = tmp_path / "lines.log"
-    log.write_bytes(data)
-    out = subprocess.run(["grep", "-E", P.GREP_PATTERN, str(log)], capture_output=True,
-                         env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"}, check=True)
-    assert out.stdout.decode().splitlines() == lines
-    assert [data[s:e].decode() for s, e in hit_spans(data)] == lines
+    assert_grep_and_scan_agree(lines, tmp_path, "chatter")
 
 
 def test_structure_glog_level_lines_reach_the_safety_net() -> None:
