@@ -3,6 +3,7 @@ clear error and exit code, and no traceback."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -11,15 +12,8 @@ import pytest
 
 from irisrl.util.exitcodes import Exit
 
-REPO = Path(__file__).resolve().parents[2]
-SMOKE = str(REPO / "examples" / "configs" / "smoke_colocated.yaml")
-WORKSPACE = str(REPO / "examples" / "workspace")
-Cli = Callable[..., tuple[int, str, str]]
-
-
-def _no_traceback(*texts: str) -> None:
-    for text in texts:
-        assert "Traceback" not in text, text
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from fault_kit import REPO, SMOKE, WORKSPACE, Cli, no_traceback  # noqa: E402
 
 
 # ------------------------------------------------------------------ D1: YAML billion laughs
@@ -41,7 +35,7 @@ def test_d1_billion_laughs_is_refused_within_a_second(command: str, tmp_path: Pa
     assert time.monotonic() - start < 1.0
     assert code == Exit.FAIL
     assert "expands to more than" in out + err
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 def test_d1_recursive_alias_is_refused(tmp_path: Path, cli: Cli) -> None:
@@ -49,7 +43,7 @@ def test_d1_recursive_alias_is_refused(tmp_path: Path, cli: Cli) -> None:
     cfg.write_text("a: &a [1, *a]\ntrainer: {x: *a}\ngenerator: {}\n")
     code, out, err = cli("validate", str(cfg))
     assert code == Exit.FAIL and "recursive structure" in out
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 def test_d1_a_config_sharing_anchors_a_few_times_still_loads(tmp_path: Path) -> None:
@@ -72,7 +66,7 @@ def test_d14_bad_resources_are_usage_errors(flags: list[str], named: str, cli: C
                          "--num-nodes", "2", *flags)
     assert code == Exit.USAGE
     assert f"error: {named} " in err
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 # ------------------------------------------------------------------ D7/D4: IRISRL_USER
@@ -87,7 +81,7 @@ def test_d7_hostile_irisrl_user_is_refused(user: str, cli: Cli, monkeypatch: pyt
     assert "$IRISRL_USER" in err and "not a valid user name" in err
     assert "job id" not in out
     assert len(err) < 2000   # 10,000 characters are not echoed back
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 @pytest.mark.parametrize("user", ["alice", "john.doe", "First_Last", "u-1"])
@@ -102,7 +96,7 @@ def test_d7_status_of_a_bare_name_checks_the_user(cli: Cli, monkeypatch: pytest.
     monkeypatch.setenv("IRISRL_USER", "../../etc")
     code, out, err = cli("status", "some-job", "--controller-url", "http://127.0.0.1:1")
     assert code == Exit.USAGE and "$IRISRL_USER" in err
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 # ------------------------------------------------------------------ D16: IRISRL_HOME a file
@@ -120,7 +114,7 @@ def test_d16_irisrl_home_a_regular_file(argv: list[str], under: bool, tmp_path: 
     code, out, err = cli(*argv)
     assert code == Exit.USAGE
     assert "is not a directory" in err and "$IRISRL_HOME" in err
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 # ------------------------------------------------------------------ D18: --profile PATH
@@ -143,7 +137,7 @@ def test_d18_a_profile_that_is_not_toml_says_so(tmp_path: Path, cli: Cli) -> Non
     code, out, err = cli("launch", "--dry-run", "--rl_config", SMOKE, "--workspace", WORKSPACE,
                          "--num-nodes", "2", "--profile", str(profile))
     assert code == Exit.USAGE and "is not TOML" in err and "not found" not in err
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 # ------------------------------------------------------------------ D17: the launch summary
@@ -277,7 +271,7 @@ def test_d2_symlinks_leaving_the_workspace_are_refused(dry_run: bool, linked_wor
     assert "LCH-WORKSPACE-LINKS" in text and "k -> " in text and "p -> /etc/passwd" in text
     assert "readme_link" not in text and "etc ->" not in text
     assert "submitted" not in text.replace("not submitted", "")
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 def test_d2_staging_refuses_links_leaving_the_workspace(linked_workspace: Path) -> None:
@@ -312,7 +306,7 @@ def test_d12_health_on_random_bytes_says_nothing_was_parseable(name: str, tmp_pa
     code, out, err = cli("health", "--log", str(log), "--json")
     assert code == Exit.UNKNOWN and "nothing parseable was read" in err
     assert json.loads(out)["verdict"]          # the document is still printed
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 def test_d12_a_real_log_is_not_called_unparseable(tmp_path: Path, cli: Cli) -> None:
@@ -346,7 +340,7 @@ def test_d13_hostile_plan_json(make: Callable[[Path], Path], command: str, expec
     code, out, err = cli(*argv)
     assert code == expected
     assert "nested too deeply" in err or "not UTF-8" in err
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 @pytest.mark.parametrize("make", [_deep_json, _not_utf8])
@@ -355,7 +349,7 @@ def test_d13_hostile_fit_state_json(make: Callable[[Path], Path], tmp_path: Path
     code, out, err = cli("fit", "--rl_config", SMOKE, "--workspace", WORKSPACE, "--num-nodes", "2", "--local",
                          "--state", str(state))
     assert code == Exit.USAGE and ("nested too deeply" in err or "not UTF-8" in err)
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 # ------------------------------------------------------------------ D5: Starlette's warning

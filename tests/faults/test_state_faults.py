@@ -22,15 +22,8 @@ import pytest
 
 from irisrl.util.exitcodes import Exit
 
-REPO = Path(__file__).resolve().parents[2]
-SMOKE = str(REPO / "examples" / "configs" / "smoke_colocated.yaml")
-WORKSPACE = str(REPO / "examples" / "workspace")
-Cli = Callable[..., tuple[int, str, str]]
-
-
-def _no_traceback(*texts: str) -> None:
-    for text in texts:
-        assert "Traceback" not in text, text
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from fault_kit import REPO, SMOKE, WORKSPACE, Cli, no_traceback  # noqa: E402
 
 
 def _home() -> Path:
@@ -83,7 +76,7 @@ def test_d8_commands_on_a_corrupt_ledger(argv: list[str], corrupt_ledger: Path, 
     assert code == Exit.UNKNOWN, (out, err)
     assert f"the run ledger {corrupt_ledger} cannot be read" in err
     assert "mv " in err                    # the fix: move it aside
-    _no_traceback(out, err)
+    no_traceback(out, err)
 
 
 @pytest.fixture
@@ -214,7 +207,7 @@ def test_d11_real_full_disk_launch_submits_nothing(tmp_path: Path) -> None:
     assert done.returncode == Exit.UNKNOWN, done.stderr
     assert "submitted 0" in done.stdout
     assert "No space left on device" in done.stderr or "disk is full" in done.stderr
-    _no_traceback(done.stdout, done.stderr)
+    no_traceback(done.stdout, done.stderr)
 
 
 @needs_tmpfs
@@ -225,7 +218,7 @@ def test_d11_real_full_disk_runs_and_cluster_up(tmp_path: Path) -> None:
     up = _on_full_disk(tmp_path / "state2", [*irisrl, "cluster", "up", "--local", "--nodes", "1"])
     assert up.returncode == Exit.UNKNOWN, up.stderr
     assert "cannot write the local cluster's state" in up.stderr and "no cluster was started" in up.stderr
-    _no_traceback(runs.stdout, runs.stderr, up.stdout, up.stderr)
+    no_traceback(runs.stdout, runs.stderr, up.stdout, up.stderr)
 
 
 def test_d11_disk_filling_after_the_check_names_the_untracked_job(memory_backend: Any,
