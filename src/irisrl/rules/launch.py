@@ -261,21 +261,16 @@ def lch_workspace_links(ctx: RuleContext) -> Iterator[Finding]:
 def _symlinks(workspace: Path) -> list[Path]:
     """Symlinks to files among what the bundler takes (it follows them; links to directories
     it neither lists nor enters)."""
-    listed = _git_files(workspace)
-    if listed is not None:
-        candidates: Iterable[Path] = (workspace / rel for rel in listed if not BUNDLE_SKIP_RE.search(rel))
-    else:
-        candidates = (Path(d) / name for d, dirs, names in os.walk(workspace) for name in names
-                      if not BUNDLE_SKIP_RE.search(os.path.relpath(os.path.join(d, name), workspace)))
-    return [p for p in candidates if p.is_symlink() and p.is_file()]
+    return [p for p in bundle_files(workspace, links=True) if p.is_symlink() and p.is_file()]
 
 
-def bundle_files(workspace: Path) -> Iterable[Path]:
-    """The files the bundler would take: git's non-ignored files when it is a checkout."""
+def bundle_files(workspace: Path, links: bool = False) -> Iterable[Path]:
+    """The files the bundler would take: git's non-ignored files when it is a checkout; outside
+    git, the walk leaves symlinks out unless `links` (the size estimate counts real files)."""
     listed = _git_files(workspace)
     if listed is not None:
         return (workspace / rel for rel in listed if not BUNDLE_SKIP_RE.search(rel))
-    return (p for p in _walk(workspace, workspace))
+    return _walk(workspace, workspace, links)
 
 
 def _git_files(workspace: Path) -> list[str] | None:
@@ -291,17 +286,21 @@ def _git_files(workspace: Path) -> list[str] | None:
     return [p for p in out.stdout.decode(errors="replace").split("\0") if p] if out.returncode == 0 else None
 
 
-def _walk(root: Path, base: Path) -> Iterator[Path]:
+def _walk(root: Path, base: Path, links: bool = False) -> Iterator[Path]:
     try:
         entries = list(os.scandir(root))
     except OSError:
         return
     for entry in entries:
         rel = os.path.relpath(entry.path, base).replace(os.sep, "/")
-        if BUNDLE_SKIP_RE.search(rel) or entry.is_symlink():
+        if BUNDLE_SKIP_RE.search(rel):
+            continue
+        if entry.is_symlink():
+            if links and entry.is_file():      # a link to a file (never entered as a directory)
+                yield Path(entry.path)
             continue
         if entry.is_dir():
-            yield from _walk(Path(entry.path), base)
+            yield from _walk(Path(entry.path), base, links)
         elif entry.is_file():
             yield Path(entry.path)
 
