@@ -13,27 +13,6 @@ from irisrl.cli.main import main
 from irisrl.util.exitcodes import Exit
 
 
-def shipped_window() -> datetime.timedelta:
-    """FRESHNESS_WINDOW as the SDK ships it, read from its source: an in-process local cluster
-    started by an earlier test widened the live module attribute (local_cluster.lift_client_age_check)."""
-    import ast
-    import inspect
-
-    from iris.cluster.controller import service
-
-    for node in ast.parse(inspect.getsource(service)).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "FRESHNESS_WINDOW" for t in node.targets):
-            return eval(compile(ast.Expression(node.value), "service.py", "eval"), {"timedelta": datetime.timedelta})
-    raise AssertionError("FRESHNESS_WINDOW is no longer assigned in iris.cluster.controller.service")
-
-
-@pytest.fixture(autouse=True)
-def _shipped_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    from iris.cluster.controller import service
-
-    monkeypatch.setattr(service, "FRESHNESS_WINDOW", shipped_window())
-
-
 def controller_refusal() -> BaseException:
     """The exception the controller raises for a stale client (its own function, so a change
     of its code or words in a newer marin-iris fails here)."""
@@ -63,7 +42,9 @@ def test_the_error_names_the_sdk_the_minimum_and_the_upgrade_command() -> None:
 
 
 def test_the_controller_window_is_the_one_irisrl_states() -> None:
-    assert shipped_window() == datetime.timedelta(days=FRESHNESS_DAYS)
+    from iris.cluster.controller import service
+
+    assert service.FRESHNESS_WINDOW == datetime.timedelta(days=FRESHNESS_DAYS)
 
 
 @pytest.mark.parametrize("built, expect", [
