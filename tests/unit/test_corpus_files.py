@@ -66,51 +66,33 @@ def test_split_is_by_source_and_disjoint() -> None:
             assert ("dev" if even else "heldout") == name, f"{source} is on the wrong side"
 
 
-def test_heldout2_is_well_formed() -> None:
-    rows = _rows(HELDOUT2)
-    assert rows, "heldout2 is empty"
+FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3}   # collected later, each from sources no other file has
+
+
+@pytest.mark.parametrize("name", sorted(FRESH))
+def test_fresh_heldout_is_well_formed(name: str) -> None:
+    rows = _rows(FRESH[name])
+    assert len(rows) >= 100, f"{name} should hold well over a hundred lines"
     for row in rows:
         assert {"kind", "line", "source", "lib", "version"} <= set(row) <= FIELDS, row
         assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
+    if name == "heldout3":   # its collector also kept lines unpadded and cited owner/repo#N throughout
+        for row in rows:
+            assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
     lines = [r["line"] for r in rows]
-    assert len(lines) == len(set(lines)), "heldout2 repeats a line"
+    assert len(lines) == len(set(lines)), f"{name} repeats a line"
     kinds = {r["kind"] for r in rows}
-    assert "benign" in kinds and len(kinds) >= 20, "heldout2 should spread over the contract kinds"
+    assert "benign" in kinds and len(kinds) >= 20, f"{name} should spread over the contract kinds"
 
 
-def test_heldout2_shares_no_source_or_line_with_the_other_corpora() -> None:
-    rows = _rows(HELDOUT2)
-    old = _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
-    others = [r for split in ROWS.values() for r in split] + old
-    other_sources = {r["source"] for r in others}
-    other_lines = {r["line"] for r in others}
-    cited = set(re.findall(r"[\w.-]+/[\w.-]+#\d+", FIXTURES_README.read_text(encoding="utf-8")))
-    for row in rows:
-        assert row["source"] not in other_sources, f"{row['source']} is already used by another corpus file"
-        assert row["source"] not in cited, f"{row['source']} is cited in tests/fixtures/README.md"
-        assert row["line"] not in other_lines, f"{row['source']}: line already in another corpus file"
-
-
-def test_heldout3_is_well_formed() -> None:
-    rows = _rows(HELDOUT3)
-    assert len(rows) >= 100, "heldout3 should hold about 120 failure lines and 25 look-alikes"
-    for row in rows:
-        assert {"kind", "line", "source", "lib", "version"} <= set(row) <= FIELDS, row
-        assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
-        assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
-        assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
-        assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
-    lines = [r["line"] for r in rows]
-    assert len(lines) == len(set(lines)), "heldout3 repeats a line"
-    kinds = {r["kind"] for r in rows}
-    assert "benign" in kinds and len(kinds) >= 20, "heldout3 should spread over the contract kinds"
-
-
-def test_heldout3_shares_no_source_or_line_with_any_other_corpus_file() -> None:
-    rows = _rows(HELDOUT3)
-    others = [r for split in ROWS.values() for r in split] + _rows(HELDOUT2)
+@pytest.mark.parametrize("name", sorted(FRESH))
+def test_fresh_heldout_shares_no_source_or_line_with_any_other_corpus_file(name: str) -> None:
+    rows = _rows(FRESH[name])
+    others = [r for split in ROWS.values() for r in split]
+    others += [r for other, path in FRESH.items() if other != name for r in _rows(path)]
     others += _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
     others += [r for path in sorted(CURRENT.glob("*.jsonl")) for r in _rows(path)]
     other_sources = {r.get("source") for r in others}
