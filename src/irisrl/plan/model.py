@@ -12,7 +12,7 @@ from irisrl.config.placement import PlacementGroup  # noqa: F401 - defined with 
 from irisrl.core.findings import Finding
 
 Mode = Literal["remote", "local"]
-Role = Literal["trainer", "rehearsal"]
+Role = Literal["trainer", "rehearsal", "export"]   # export: ops/export.py's single-task HF export job
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,103 @@
+"""`irisrl export JOB`: parse -> ops.export.export -> render (text or --json)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from irisrl.cli.options import flag, json_flag
+from irisrl.cli.target_opts import target_options
+from irisrl.ops.export import DEFAULT_TIMEOUT_S, UPLOAD_MODES, ExportPlan, ExportResult, ExportSettings, \
+    export as run_export, parse_entrypoint
+from irisrl.util.exitcodes import Exit
+
+
+@click.command(epilog="""\b
+Examples:
+  irisrl export /alice/dense8b-r1 --dry-run
+  irisrl export dense8b-r1 --export-hf alice/dense8b-r1-policy --step 40 --json
+  irisrl export smoke-1 --local --export-entrypoint "python my_export.py" --workspace ./ws
+
+\b
+The job runs the image's own export entrypoint (python -m skyrl_train.entrypoints.checkpoint_export
+with ++checkpoint_export.* args) on one CPU-only task, is followed to the end, and the repo is
+then checked for config.json, a weight shard and a tokenizer file.
+Exit: 0 exported and checked (or dry run), 1 refused / job failed / files missing,
+2 JOB not in the ledger, 3 could not determine, 64 usage.""")
+@click.argument("job")
+@click.option("--export-hf", "--export_hf", "repo", default=None, help="Hub repo ORG/NAME (default: the config's trainer.hf_hub_repo_id).")
+@click.option("--step", type=click.IntRange(min=0), default=None,
+              help="Checkpoint step to export (default: the latest complete one).")
+@click.option("--dry-run", is_flag=True, help="Show the export job's request; submit nothing.")
+@flag("export-entrypoint", default=None,
+      help="Command the job runs instead of the image's export module (shell-quoted).")
+@click.option("--workspace", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Directory shipped with the job (default: none; the image's entrypoint needs none).")
+@click.option("--revision", default="main", show_default=True, help="Hub branch to publish to.")
+@click.option("--private", is_flag=True, help="Create the repo private.")
+@flag("upload-mode", type=click.Choice(UPLOAD_MODES), default="latest",
+      help="latest: the repo root; all: also checkpoints/step_<N>/.")
+@click.option("--cpu", type=float, default=8.0, show_default=True, help="CPUs for the export job.")
+@click.option("--memory", default="64GB", show_default=True, help="Memory for the export job.")
+@click.option("--disk", default="256GB", show_default=True, help="Disk for the export job.")
+@click.option("--timeout", "timeout_s", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT_S, show_default=True,
+              help="Seconds to follow the job before terminating it.")
+@flag("secrets-env", default=None, help="dotenv file with HF_TOKEN (default: $DC_AGENT_SECRET_ENV).")
+@json_flag
+@target_options
+def export(job: str, repo: str | None, step: int | None, dry_run: bool, export_entrypoint: str | None,
+           workspace: str | None, revision: str, private: bool, upload_mode: str, cpu: float, memory: str,
+           disk: str, timeout_s: float, secrets_env: str | None, as_json: bool, local: bool,
+           controller_url: str | None, cluster_config: str | None) -> None:
+    """Export JOB's final (or --step N) policy to the Hugging Face Hub as its own job on Iris."""
+    settings = ExportSettings(repo=repo, step=step, entrypoint=parse_entrypoint(export_entrypoint),
+                              workspace=workspace or None, revision=revision, private=private,
+                              upload_mode=upload_mode, cpu=cpu, memory=memory, disk=disk, timeout_s=timeout_s,
+                              secrets_env=secrets_env)
+    done = run_export(job, settings, dry_run=dry_run, local=local, controller_url=controller_url,
+                      cluster_config=cluster_config)
+    if as_json:
+        click.echo(json.dumps(done.to_dict(), indent=2))
+    else:
+        render(done)
+    raise click.exceptions.Exit(int(Exit.OK if isinstance(done, ExportPlan) or done.ok else Exit.FAIL))
+
+
+def render(done: ExportPlan | ExportResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    plan = done if isinstance(done, ExportPlan) else done.export
+    request = plan.request()
+    secret = set(request.secret_env_keys)
+    table = Table("item", "value", title=f"export of {plan.source_job}")
+    rows = [("export job", plan.job_id),
+            ("checkpoint", f"{plan.checkpoint.path} (step {plan.checkpoint.step}; "
+                           f"latest complete {plan.checkpoint.latest_complete})"),
+            ("hub repo", f"{plan.repo}@{plan.revision} (upload mode {plan.upload_mode})"),
+            ("image", request.task_image or "- (local cluster: this host)"),
+            ("resources", f"cpu {request.resources.cpu:g}, memory {request.resources.memory}, "
+                          f"disk {request.resources.disk}, no GPU; 1 task, max retries {request.max_retries_failure}"),
+            ("argv", " ".join(request.argv)),
+            ("env", ", ".join(f"{k}={'***' if k in secret else v}" for k, v in sorted(request.env.items()))),
+            ("expected files", ", ".join(plan.to_dict().get("expected_files", [])))]
+    for name, value in rows:
+        table.add_row(name, value)
+    console.print(table)
+    if isinstance(done, ExportPlan):
+        console.print("not submitting (dry run)")
+        return
+    console.print(f"{done.export.job_id}: {done.state} (exit {done.exit_code})")
+    if done.state != "succeeded":
+        console.print(f"error: the export job failed: {done.error or 'no error message'}")
+        for line in done.log_tail:
+            console.print(f"  | {line}")
+        return
+    console.print(f"repo files ({len(done.files)}): {', '.join(done.files) or '-'}")
+    if done.missing:
+        console.print(f"error: {done.export.repo} lacks {', '.join(done.missing)} after the export job succeeded")
+    else:
+        console.print(f"OK: {done.export.repo} holds a portable HF model")

@@ -1,0 +1,421 @@
+"""`irisrl export JOB`: the final (or `--step N`) policy of a finished run exported to the
+Hugging Face Hub as its own single-task job on Iris, followed to the end, then the Hub repo
+checked for the files a portable HF model needs.
+
+irisrl does not convert checkpoints: the job runs the image's own export entrypoint, as
+MarinSkyRL's launcher does (marin-community/MarinSkyRL cloud/iris/export_hf_checkpoint.py and
+terminal_policy.py @ 0f25366d / 05cb3a64: `skyrl_train.entrypoints.checkpoint_export` with
+`++checkpoint_export.{step,checkpoint_path,export_root,hf_hub_repo_id,hf_hub_private,
+hf_hub_revision,hf_upload_mode}`; the job is named `<job>-export-<step>` and never retried).
+The entrypoint publishes with huggingface_hub (skyrl_train/hf_publisher.py: create_repo, then
+upload_folder at the repo root; `hf_upload_mode: all` also under `checkpoints/step_<N>`).
+The files checked afterwards are MarinSkyRL's minimum HF export contract
+(cloud/iris/export_contract.py @ 0cbe68fa `validate_hf_export`): config.json, a weight shard
+(*.safetensors / *.bin), a tokenizer file (tokenizer* / *.model).
+
+Where irisrl differs from that source: the job asks for CPU only (the issue's design; the
+source runs the conversion on a GPU gang of the saved policy geometry, which Megatron's
+converter needs: `--cpu/--memory/--disk` size it, the image's entrypoint decides what it can
+do there), and the checkpoint is found by the trainer's own marker, not by an
+hf_export_request.json (`checkpoint_dir` below; the `ckpt` work unifies it with
+ops/checkpoints.py)."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, TypedDict
+
+from irisrl.core.states import ACTIVE
+from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
+from irisrl.util.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from irisrl.backends.base import Backend, JobSnapshot
+    from irisrl.plan.model import LaunchPlan
+    from irisrl.plan.request import IrisRequest
+
+# SkyRL's trainer checkpoint layout (skyrl_train/utils/trainer_utils.py: GLOBAL_STEP_PREFIX and
+# the marker it writes after a checkpoint is complete, trainer.py save_checkpoints)
+STEP_PREFIX = "global_step_"
+LATEST_MARKER = "latest_ckpt_global_step.txt"
+EXPORT_MODULE = "skyrl_train.entrypoints.checkpoint_export"   # cloud/iris/runtime_environment.py
+DEFAULT_ENTRYPOINT = ("python", "-m", EXPORT_MODULE)
+DEFAULT_TIMEOUT_S = 7200.0     # skyrl_train/hf_export_schema.py DEFAULT_HF_EXPORT_TIMEOUT
+DEFAULT_REVISION = "main"      # DEFAULT_HF_HUB_REVISION
+UPLOAD_MODES = ("latest", "all")
+TOKEN = "HF_TOKEN"
+# the operator's Hub is the job's Hub: a mirror or a test server named here reaches the job too
+HUB_ENV_PASSED = ("HF_ENDPOINT", "HF_HUB_DISABLE_XET")
+POLL_S = 1.0
+
+
+class CheckpointJSON(TypedDict):
+    root: str
+    step: int
+    path: str
+    latest_complete: int
+
+
+class ExportJSON(TypedDict, total=False):
+    source_job: str
+    export_job: str
+    repo: str
+    revision: str
+    checkpoint: CheckpointJSON
+    expected_files: list[str]
+    request: dict[str, object]   # plan/request.py IrisRequest.to_dict(): secret values masked
+    state: str
+    exit_code: int | None
+    error: str
+    log_tail: list[str]
+    files: list[str]
+    missing: list[str]
+    ok: bool
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    root: str
+    step: int
+    path: str
+    latest_complete: int
+
+    def to_dict(self) -> CheckpointJSON:
+        return {"root": self.root, "step": self.step, "path": self.path, "latest_complete": self.latest_complete}
+
+
+@dataclass(frozen=True)
+class ExportSettings:
+    """What `irisrl export` was asked (flags); None means "from the run"."""
+    repo: str | None = None                       # --export-hf; else the config's hf_hub_repo_id
+    step: int | None = None                       # --step; else the latest complete checkpoint
+    entrypoint: tuple[str, ...] = DEFAULT_ENTRYPOINT
+    workspace: str | None = None                  # files the job needs (none for the image's entrypoint)
+    revision: str = DEFAULT_REVISION
+    private: bool = False
+    upload_mode: str = "latest"
+    cpu: float = 8.0
+    memory: str = "64GB"
+    disk: str = "256GB"
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    secrets_env: str | None = None
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    """The export job, resolved: `plan` is what backend.submit sends (plan/request.py)."""
+    source_job: str
+    checkpoint: Checkpoint
+    repo: str
+    revision: str
+    upload_mode: str
+    plan: LaunchPlan
+    timeout_s: float
+
+    @property
+    def job_id(self) -> str:
+        return self.plan.job_id
+
+    def request(self) -> IrisRequest:
+        """The exact request backend.submit sends (secret values unmasked: render to_dict())."""
+        from irisrl.plan.request import build_request
+
+        return build_request(self.plan)
+
+    def to_dict(self) -> ExportJSON:
+        return {"source_job": self.source_job, "export_job": self.job_id, "repo": self.repo,
+                "revision": self.revision, "checkpoint": self.checkpoint.to_dict(),
+                "expected_files": list(expected_files(self.upload_mode, self.checkpoint.step)),
+                "request": self.request().to_dict()}
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    export: ExportPlan
+    state: str
+    exit_code: int | None
+    error: str = ""
+    log_tail: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    missing: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "succeeded" and not self.missing
+
+    def to_dict(self) -> ExportJSON:
+        data = self.export.to_dict()
+        data.update({"state": self.state, "exit_code": self.exit_code, "error": self.error,
+                     "log_tail": list(self.log_tail), "files": list(self.files), "missing": list(self.missing),
+                     "ok": self.ok})
+        return data
+
+
+# ------------------------------------------------------------------------------ the run's facts
+def hydra_value(hydra_args: object, key: str) -> str | None:
+    """The last `++key=value` / `+key=value` / `key=value` of a plan's Hydra args (None: absent
+    or null)."""
+    found: str | None = None
+    for arg in hydra_args if isinstance(hydra_args, list) else ():
+        name, sep, value = str(arg).lstrip("+").partition("=")
+        if sep and name == key:
+            found = None if value in ("null", "None", "") else value.strip("'\"")
+    return found
+
+
+def _text(plan: Mapping[str, object], key: str, default: str = "") -> str:
+    value = plan.get(key)
+    return value if isinstance(value, str) else default
+
+
+# -------------------------------------------------------------- the checkpoint (a local lookup)
+def checkpoint_dir(ckpt_root: str, step: int | None) -> Checkpoint:
+    """The step dir to export under the run's checkpoint root: `step`, else the latest complete
+    one (the trainer's `latest_ckpt_global_step.txt`). A step is complete when it is at or below
+    that marker and its `global_step_N` dir exists. The `ckpt` work builds the full listing in
+    ops/checkpoints.py; this one lookup is what export needs until the lead unifies them."""
+    from irisrl.runtime.store import Store, StoreError   # the runtime's store: same S3 rules, deadlines
+
+    store = Store(ckpt_root)
+    try:
+        marker = store.read(LATEST_MARKER)
+        latest_text = (marker or b"").decode(errors="replace").strip()
+        names = set(store.list("")) if latest_text.isdigit() else set()
+    except StoreError as exc:
+        raise UndeterminedError(f"could not read the checkpoints under {ckpt_root}: {exc}",
+                                "check the store is reachable and its credentials") from None
+    if not latest_text.isdigit():
+        raise IrisrlError(f"no complete checkpoint under {ckpt_root} (no {LATEST_MARKER}"
+                          + (f"; it says {latest_text[:40]!r}" if latest_text else "") + ")",
+                          "the trainer writes it after a checkpoint completes (trainer.ckpt_interval > 0); "
+                          "nothing to export until one exists")
+    latest = int(latest_text)
+    chosen = latest if step is None else step
+    path = f"{ckpt_root.rstrip('/')}/{STEP_PREFIX}{chosen}"
+    if chosen > latest or f"{STEP_PREFIX}{chosen}" not in names:
+        raise IrisrlError(f"checkpoint {path} is not a complete checkpoint (latest complete: step {latest})",
+                          f"export the latest (drop --step) or a step <= {latest} whose {STEP_PREFIX}N dir exists")
+    return Checkpoint(ckpt_root.rstrip("/"), chosen, path, latest)
+
+
+# --------------------------------------------------------------------------------- the request
+def expected_files(upload_mode: str, step: int) -> tuple[str, ...]:
+    """What the repo must hold afterwards, as patterns (checked by `missing_files`)."""
+    root = ("config.json", "*.safetensors|*.bin", "tokenizer*|*.model")
+    if upload_mode == "all":
+        return root + tuple(f"checkpoints/step_{step}/{p}" for p in ("config.json",))
+    return root
+
+
+def missing_files(files: tuple[str, ...], upload_mode: str, step: int) -> tuple[str, ...]:
+    """The expected patterns no file matches (at the repo root, or under the step archive)."""
+    import fnmatch
+
+    def has(pattern: str) -> bool:
+        prefix, _, leaf = pattern.rpartition("/")
+        names = [f[len(prefix) + 1:] for f in files if f.startswith(prefix + "/")] if prefix else \
+            [f for f in files if "/" not in f]
+        return any(fnmatch.fnmatch(n, alt) for n in names for alt in leaf.split("|"))
+
+    return tuple(p for p in expected_files(upload_mode, step) if not has(p))
+
+
+def export_args(ckpt: Checkpoint, repo: str, settings: ExportSettings, export_root: str) -> tuple[str, ...]:
+    """The `++checkpoint_export.*` Hydra args MarinSkyRL's launcher sets (export_hf_checkpoint.py
+    @ 05cb3a64 build_command)."""
+    return (f"++checkpoint_export.step={ckpt.step}", f"++checkpoint_export.checkpoint_path={ckpt.path}",
+            f"++checkpoint_export.export_root={export_root}", f"++checkpoint_export.hf_hub_repo_id={repo}",
+            f"++checkpoint_export.hf_hub_private={str(settings.private).lower()}",
+            f"++checkpoint_export.hf_hub_revision={settings.revision}",
+            f"++checkpoint_export.hf_upload_mode={settings.upload_mode}")
+
+
+def job_env(source: Mapping[str, object], token: str, environ: Mapping[str, str]) -> dict[str, str]:
+    """The run's non-secret env (the image's library paths etc.), the HF token, and the Hub the
+    operator points at. Secrets come only from the operator (the ledger keeps them masked)."""
+    from irisrl.config.masking import MASK
+
+    env_raw = source.get("env")
+    secret_raw = source.get("secret_env_keys")
+    secret = {str(k) for k in secret_raw} if isinstance(secret_raw, list) else set()
+    env = {str(k): str(v) for k, v in (env_raw.items() if isinstance(env_raw, dict) else ())
+           if k not in secret and v != MASK and not str(k).startswith("IRISRL_")}
+    env.update({k: environ[k] for k in HUB_ENV_PASSED if environ.get(k)})
+    env[TOKEN] = token
+    return env
+
+
+def build_export(source_job: str, source: Mapping[str, object], settings: ExportSettings, token: str,
+                 environ: Mapping[str, str]) -> ExportPlan:
+    """Refuses (IrisrlError) what cannot be exported: no repo id, no checkpoint root, no
+    complete checkpoint. `token` is checked by the caller (`hf_token`)."""
+    from irisrl.plan.model import Device, LaunchPlan, Mode, Resources
+
+    hydra = source.get("hydra_args")
+    repo = settings.repo or hydra_value(hydra, "trainer.hf_hub_repo_id")
+    if not repo:
+        raise UsageError(f"no Hub repo for {source_job}: its config has no trainer.hf_hub_repo_id",
+                         "pass --export-hf ORG/NAME")
+    if settings.upload_mode not in UPLOAD_MODES:
+        raise UsageError(f"--upload-mode {settings.upload_mode!r} is not one of {', '.join(UPLOAD_MODES)}")
+    ckpt_root = hydra_value(hydra, "trainer.ckpt_path")
+    if not ckpt_root:
+        raise IrisrlError(f"{source_job}'s plan has no trainer.ckpt_path: it wrote no checkpoints irisrl knows of",
+                          "export only runs launched by irisrl with checkpoints on")
+    ckpt = checkpoint_dir(ckpt_root, settings.step)
+    # the source's default: <ckpt_path parent>/exports (export_hf_checkpoint.py manual_spec)
+    export_root = hydra_value(hydra, "trainer.export_path") or f"{ckpt_root.rstrip('/').rsplit('/', 1)[0]}/exports"
+    job_name = f"{_text(source, 'job_name', source_job.rsplit('/', 1)[-1])}-export-{ckpt.step}"
+    entry = tuple(settings.entrypoint) or DEFAULT_ENTRYPOINT
+    run_args = tuple(str(a) for a in hydra) if isinstance(hydra, list) else ()
+    command = entry + run_args + export_args(ckpt, repo, settings, export_root)
+    mode: Mode = "local" if _text(source, "mode") == "local" else "remote"
+    plan = LaunchPlan(
+        job_name=job_name, user=_text(source, "user", source_job.strip("/").split("/")[0]),
+        cluster=_text(source, "cluster"), image=_text(source, "image"), num_nodes=1, gpus_per_node=0,
+        total_gpus=0, coscheduling=None,
+        resources=Resources(cpu=settings.cpu, memory=settings.memory, disk=settings.disk,
+                            device=Device(type="cpu", variant="", count=0)),
+        priority=_text(source, "priority", "batch"), max_retries=0,   # never retried into a second export
+        rendezvous_dir=None, skyrl_ref=None, entrypoint=command, runtime_argv=(), command=command,
+        hydra_args=(), env=job_env(source, token, environ), secret_env_keys=(TOKEN,), ports=(),
+        placement_groups=(), budget={}, findings=(), mode=mode, role="export",
+        workspace=settings.workspace or "", config_path=_text(source, "config_path"),
+        config_sha256=_text(source, "config_sha256"), hparams_fingerprint=_text(source, "hparams_fingerprint"),
+        model_path=_text(source, "model_path") or None, tags={"kind": "hf-export", "source": source_job})
+    return ExportPlan(source_job, ckpt, repo, settings.revision, settings.upload_mode, plan, settings.timeout_s)
+
+
+def hf_token(secrets_env: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """HF_TOKEN from the secrets irisrl forwards (config/secrets.py: environment, then the
+    secrets file); refused when absent. Never printed."""
+    from irisrl.config.secrets import allowlist, collect_secrets
+
+    found = collect_secrets(allowlist(), secrets_env, environ).values.get(TOKEN, "")
+    if not found:
+        raise IrisrlError(f"{TOKEN} is not set: the export job uploads to the Hub with it",
+                          f"export {TOKEN}=... or put it in the file given by --secrets-env / $DC_AGENT_SECRET_ENV")
+    return found
+
+
+# ------------------------------------------------------------------------- running, checking
+def run_export(backend: Backend, export: ExportPlan, token: str, poll_s: float = POLL_S,
+               clock: Callable[[], float] = time.monotonic) -> ExportResult:
+    """Submit the export job, follow it to the end (terminated past `export.timeout_s`), then
+    check the Hub repo when it succeeded."""
+    from irisrl.config.masking import mask_text
+    from irisrl.ops import output
+
+    with _workspace(export.plan.workspace) as workspace:
+        job_id = backend.submit(export.plan, workspace)
+    output.emit(f"submitted {job_id}: export of {export.checkpoint.path} to {export.repo}", err=True)
+    snap = _follow(backend, job_id, export.timeout_s, poll_s, clock)
+    if snap.state != "succeeded":
+        return ExportResult(export, snap.state, snap.exit_code, mask_text(snap.error or _task_error(snap), [token]),
+                            tuple(mask_text(line, [token]) for line in _log_tail(backend, job_id)))
+    files = hub_files(export.repo, export.revision, token)
+    return ExportResult(export, snap.state, snap.exit_code, files=files,
+                        missing=missing_files(files, export.upload_mode, export.checkpoint.step))
+
+
+def _follow(backend: Backend, job_id: str, timeout_s: float, poll_s: float,
+            clock: Callable[[], float]) -> JobSnapshot:
+    from irisrl.ops import output
+
+    deadline = clock() + timeout_s
+    while True:
+        snap = backend.snapshot(job_id)
+        if snap.absent or snap.state not in ACTIVE:
+            return snap
+        if clock() >= deadline:
+            backend.terminate(job_id)
+            raise IrisrlError(f"export job {job_id} did not finish within {timeout_s:.0f}s; it was terminated",
+                              "raise --timeout, or look at its logs: irisrl logs " + job_id)
+        output.waiting(f"{job_id} {snap.state}")
+        time.sleep(poll_s)
+
+
+def _task_error(snap: JobSnapshot) -> str:
+    return next((t.error for t in snap.tasks if t.error), "")
+
+
+def _log_tail(backend: Backend, job_id: str, lines: int = 20) -> tuple[str, ...]:
+    try:
+        got = backend.fetch_logs(job_id, max_lines=lines, tail=True)
+    except IrisrlError:
+        return ()
+    return tuple(line.data.rstrip("\n") for line in got[-lines:])
+
+
+def hub_files(repo: str, revision: str, token: str) -> tuple[str, ...]:
+    """Every file of the repo at `revision` (huggingface_hub list_repo_files, which honours
+    HF_ENDPOINT); () when the repo or revision does not exist."""
+    try:
+        from huggingface_hub import HfApi
+        from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
+    except ImportError:
+        raise UndeterminedError("huggingface_hub is not installed: the repo cannot be checked",
+                                "install irisrl's observe extra (scripts/setup.sh does)") from None
+    try:
+        return tuple(sorted(HfApi(token=token).list_repo_files(repo, revision=revision)))
+    except (RepositoryNotFoundError, RevisionNotFoundError):
+        return ()
+    except HfHubHTTPError as exc:
+        raise UndeterminedError(f"the Hub did not list {repo}@{revision}: {exc}".replace(token, "***"),
+                                "check HF_TOKEN's access to the repo and the Hub's reachability") from None
+
+
+def _workspace(path: str) -> AbstractContextManager[str]:
+    """The given workspace, or an empty temp dir (the image's entrypoint needs no files)."""
+    import contextlib
+    import tempfile
+
+    @contextlib.contextmanager
+    def empty() -> Iterator[str]:
+        with tempfile.TemporaryDirectory(prefix="irisrl-export-") as tmp:
+            yield tmp
+
+    return contextlib.nullcontext(path) if path else empty()
+
+
+# ----------------------------------------------------------------------------- the command
+def parse_entrypoint(text: str | None) -> tuple[str, ...]:
+    """--export-entrypoint as one shell-quoted string; default the image's export module."""
+    if not text:
+        return DEFAULT_ENTRYPOINT
+    try:
+        parts = tuple(shlex.split(text))
+    except ValueError as exc:
+        raise UsageError(f"--export-entrypoint {text!r}: {exc}", "quote it as a shell command line") from None
+    if not parts:
+        raise UsageError("--export-entrypoint is empty")
+    return parts
+
+
+def export(job: str, settings: ExportSettings, *, dry_run: bool = False, local: bool = False,
+           controller_url: str | None = None, cluster_config: str | None = None,
+           environ: Mapping[str, str] | None = None) -> ExportPlan | ExportResult:
+    """`irisrl export JOB`: resolve the run from the ledger, refuse what cannot be exported,
+    then (unless `dry_run`) run the export job on the run's cluster (or the target given)."""
+    import os
+
+    from irisrl.backends.resolve import Target, normalize_job_id, open_backend
+    from irisrl.ledger.store import Ledger
+
+    environ = os.environ if environ is None else environ
+    ledger = Ledger()
+    job_id = normalize_job_id(job, ledger)
+    source = ledger.plan_for(job_id)
+    if source is None:
+        raise IrisrlError(f"{job_id} is not in irisrl's ledger: its checkpoints and config are unknown",
+                          "export a run launched by irisrl (irisrl runs lists them)", Exit.ABSENT)
+    token = hf_token(settings.secrets_env, environ)
+    plan = build_export(job_id, source, settings, token, environ)
+    if dry_run:
+        return plan
+    with open_backend(Target(local, controller_url, cluster_config).check(), job_id, ledger) as backend:
+        return run_export(backend, plan, token)
