@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -246,8 +247,10 @@ def test_run_export_shows_a_failed_jobs_error_and_log_tail_masked(tmp_path: Path
     export = build_export(JOB, source_plan(root), ExportSettings(), TOKEN, {})
     failed = JobSnapshot(export.job_id, "failed", 4, exit_code=3, tasks=(
         task(0, attempt(0, "failed", 1, 2, exit_code=3, error="exit code 3")),))
-    backend = MemoryBackend(script=[failed], lines=[line(0, "loading checkpoint", 1),
-                                                    line(0, f"RuntimeError: bad token {TOKEN}", 2)])
+    now = int(time.time() * 1000)
+    backend = MemoryBackend(script=[failed], lines=[line(0, "a previous export of the same name", now - 60_000),
+                                                    line(0, "loading checkpoint", now + 1),
+                                                    line(0, f"RuntimeError: bad token {TOKEN}", now + 2)])
     result = run_export(backend, export, TOKEN, poll_s=0)
     assert not result.ok and (result.state, result.exit_code, result.error) == ("failed", 3, "exit code 3")
     assert result.log_tail == ("loading checkpoint", "RuntimeError: bad token ***")

@@ -9,7 +9,7 @@ import click
 
 from irisrl.cli.options import flag, json_flag
 from irisrl.cli.target_opts import target_options
-from irisrl.ops.export import DEFAULT_TIMEOUT_S, UPLOAD_MODES, ExportPlan, ExportResult, ExportSettings, \
+from irisrl.ops.export import DEFAULT_TIMEOUT_S, PRIORITIES, UPLOAD_MODES, ExportPlan, ExportResult, ExportSettings, \
     export as run_export, parse_entrypoint
 from irisrl.util.exitcodes import Exit
 
@@ -39,6 +39,8 @@ Exit: 0 exported and checked (or dry run), 1 refused / job failed / files missin
 @click.option("--private", is_flag=True, help="Create the repo private.")
 @flag("upload-mode", type=click.Choice(UPLOAD_MODES), default="latest",
       help="latest: the repo root; all: also checkpoints/step_<N>/.")
+@click.option("--priority", type=click.Choice(PRIORITIES), default="batch", show_default=True,
+              help="Iris priority band of the export job.")
 @click.option("--cpu", type=float, default=8.0, show_default=True, help="CPUs for the export job.")
 @click.option("--memory", default="64GB", show_default=True, help="Memory for the export job.")
 @click.option("--disk", default="256GB", show_default=True, help="Disk for the export job.")
@@ -49,13 +51,13 @@ Exit: 0 exported and checked (or dry run), 1 refused / job failed / files missin
 @target_options
 def export(job: str, repo: str | None, step: int | None, dry_run: bool, export_entrypoint: str | None,
            workspace: str | None, revision: str, private: bool, upload_mode: str, cpu: float, memory: str,
-           disk: str, timeout_s: float, secrets_env: str | None, as_json: bool, local: bool,
+           disk: str, priority: str, timeout_s: float, secrets_env: str | None, as_json: bool, local: bool,
            controller_url: str | None, cluster_config: str | None) -> None:
     """Export JOB's final (or --step N) policy to the Hugging Face Hub as its own job on Iris."""
     settings = ExportSettings(repo=repo, step=step, entrypoint=parse_entrypoint(export_entrypoint),
                               workspace=workspace or None, revision=revision, private=private,
                               upload_mode=upload_mode, cpu=cpu, memory=memory, disk=disk, timeout_s=timeout_s,
-                              secrets_env=secrets_env)
+                              secrets_env=secrets_env, priority=priority)
     done = run_export(job, settings, dry_run=dry_run, local=local, controller_url=controller_url,
                       cluster_config=cluster_config)
     if as_json:
@@ -69,7 +71,7 @@ def render(done: ExportPlan | ExportResult) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    console = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 160)   # log text as is
     plan = done if isinstance(done, ExportPlan) else done.export
     request = plan.request()
     secret = set(request.secret_env_keys)
@@ -80,7 +82,8 @@ def render(done: ExportPlan | ExportResult) -> None:
             ("hub repo", f"{plan.repo}@{plan.revision} (upload mode {plan.upload_mode})"),
             ("image", request.task_image or "- (local cluster: this host)"),
             ("resources", f"cpu {request.resources.cpu:g}, memory {request.resources.memory}, "
-                          f"disk {request.resources.disk}, no GPU; 1 task, max retries {request.max_retries_failure}"),
+                          f"disk {request.resources.disk}, no GPU; 1 task, max retries {request.max_retries_failure}, "
+                          f"{request.priority_band}"),
             ("argv", " ".join(request.argv)),
             ("env", ", ".join(f"{k}={'***' if k in secret else v}" for k, v in sorted(request.env.items()))),
             ("expected files", ", ".join(plan.to_dict().get("expected_files", [])))]

@@ -47,6 +47,7 @@ DEFAULT_ENTRYPOINT = ("python", "-m", EXPORT_MODULE)
 DEFAULT_TIMEOUT_S = 7200.0     # skyrl_train/hf_export_schema.py DEFAULT_HF_EXPORT_TIMEOUT
 DEFAULT_REVISION = "main"      # DEFAULT_HF_HUB_REVISION
 UPLOAD_MODES = ("latest", "all")
+PRIORITIES = ("production", "interactive", "batch")   # Iris priority bands (plan/request.py)
 TOKEN = "HF_TOKEN"
 # the operator's Hub is the job's Hub: a mirror or a test server named here reaches the job too
 HUB_ENV_PASSED = ("HF_ENDPOINT", "HF_HUB_DISABLE_XET")
@@ -103,6 +104,7 @@ class ExportSettings:
     disk: str = "256GB"
     timeout_s: float = DEFAULT_TIMEOUT_S
     secrets_env: str | None = None
+    priority: str = "batch"   # export_hf_checkpoint.py's --priority default: an export is not urgent
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,8 @@ def build_export(source_job: str, source: Mapping[str, object], settings: Export
     if not repo:
         raise UsageError(f"no Hub repo for {source_job}: its config has no trainer.hf_hub_repo_id",
                          "pass --export-hf ORG/NAME")
+    if settings.priority not in PRIORITIES:
+        raise UsageError(f"--priority {settings.priority!r} is not one of {', '.join(PRIORITIES)}")
     if settings.upload_mode not in UPLOAD_MODES:
         raise UsageError(f"--upload-mode {settings.upload_mode!r} is not one of {', '.join(UPLOAD_MODES)}")
     ckpt_root = hydra_value(hydra, "trainer.ckpt_path")
@@ -280,7 +284,7 @@ def build_export(source_job: str, source: Mapping[str, object], settings: Export
         total_gpus=0, coscheduling=None,
         resources=Resources(cpu=settings.cpu, memory=settings.memory, disk=settings.disk,
                             device=Device(type="cpu", variant="", count=0)),
-        priority=_text(source, "priority", "batch"), max_retries=0,   # never retried into a second export
+        priority=settings.priority, max_retries=0,   # never retried into a second export
         rendezvous_dir=None, skyrl_ref=None, entrypoint=command, runtime_argv=(), command=command,
         hydra_args=(), env=job_env(source, token, environ), secret_env_keys=(TOKEN,), ports=(),
         placement_groups=(), budget={}, findings=(), mode=mode, role="export",
@@ -310,13 +314,14 @@ def run_export(backend: Backend, export: ExportPlan, token: str, poll_s: float =
     from irisrl.config.masking import mask_text
     from irisrl.ops import output
 
+    submitted_ms = int(time.time() * 1000) - 1000   # the tail of THIS job: a rerun reuses the name
     with _workspace(export.plan.workspace) as workspace:
         job_id = backend.submit(export.plan, workspace)
     output.emit(f"submitted {job_id}: export of {export.checkpoint.path} to {export.repo}", err=True)
     snap = _follow(backend, job_id, export.timeout_s, poll_s, clock)
     if snap.state != "succeeded":
         return ExportResult(export, snap.state, snap.exit_code, mask_text(snap.error or _task_error(snap), [token]),
-                            tuple(mask_text(line, [token]) for line in _log_tail(backend, job_id)))
+                            tuple(mask_text(line, [token]) for line in _log_tail(backend, job_id, submitted_ms)))
     files = hub_files(export.repo, export.revision, token)
     return ExportResult(export, snap.state, snap.exit_code, files=files,
                         missing=missing_files(files, export.upload_mode, export.checkpoint.step))
@@ -343,9 +348,9 @@ def _task_error(snap: JobSnapshot) -> str:
     return next((t.error for t in snap.tasks if t.error), "")
 
 
-def _log_tail(backend: Backend, job_id: str, lines: int = 20) -> tuple[str, ...]:
+def _log_tail(backend: Backend, job_id: str, since_ms: int, lines: int = 20) -> tuple[str, ...]:
     try:
-        got = backend.fetch_logs(job_id, max_lines=lines, tail=True)
+        got = backend.fetch_logs(job_id, since_ms=since_ms, max_lines=lines, tail=True)
     except IrisrlError:
         return ()
     return tuple(line.data.rstrip("\n") for line in got[-lines:])
