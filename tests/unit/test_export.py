@@ -184,7 +184,10 @@ def test_missing_files_follows_marinskyrls_hf_export_contract() -> None:
     assert missing_files(("config.json", "pytorch_model.bin", "spm.model"), "latest", 3) == ()
     assert missing_files(("config.json",), "latest", 3) == ("*.safetensors|*.bin", "tokenizer*|*.model")
     assert missing_files(("sub/config.json", "model.safetensors", "tokenizer.json"), "latest", 3) == ("config.json",)
-    assert missing_files(full, "all", 3) == ("checkpoints/step_3/config.json",)
+    assert missing_files(full, "all", 3) == ("checkpoints/step_3/config.json", "checkpoints/step_3/*.safetensors|*.bin",
+                                             "checkpoints/step_3/tokenizer*|*.model")
+    archived = full + tuple(f"checkpoints/step_3/{f}" for f in full)
+    assert missing_files(archived, "all", 3) == () and missing_files(archived, "all", 4) != ()
 
 
 # -------------------------------------------------------------- the loopback Hub, for real

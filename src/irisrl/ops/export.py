@@ -52,6 +52,7 @@ TOKEN = "HF_TOKEN"
 # the operator's Hub is the job's Hub: a mirror or a test server named here reaches the job too
 HUB_ENV_PASSED = ("HF_ENDPOINT", "HF_HUB_DISABLE_XET")
 POLL_S = 1.0
+HUB_DEADLINE_S = 120.0
 
 
 class CheckpointJSON(TypedDict):
@@ -208,8 +209,8 @@ def checkpoint_dir(ckpt_root: str, step: int | None) -> Checkpoint:
 def expected_files(upload_mode: str, step: int) -> tuple[str, ...]:
     """What the repo must hold afterwards, as patterns (checked by `missing_files`)."""
     root = ("config.json", "*.safetensors|*.bin", "tokenizer*|*.model")
-    if upload_mode == "all":
-        return root + tuple(f"checkpoints/step_{step}/{p}" for p in ("config.json",))
+    if upload_mode == "all":   # hf_publisher.py also archives the model under checkpoints/step_<N>
+        return root + tuple(f"checkpoints/step_{step}/{p}" for p in root)
     return root
 
 
@@ -356,22 +357,37 @@ def _log_tail(backend: Backend, job_id: str, since_ms: int, lines: int = 20) -> 
     return tuple(line.data.rstrip("\n") for line in got[-lines:])
 
 
-def hub_files(repo: str, revision: str, token: str) -> tuple[str, ...]:
+def hub_files(repo: str, revision: str, token: str, deadline_s: float = HUB_DEADLINE_S) -> tuple[str, ...]:
     """Every file of the repo at `revision` (huggingface_hub list_repo_files, which honours
-    HF_ENDPOINT); () when the repo or revision does not exist."""
+    HF_ENDPOINT); () when the repo or revision does not exist. Bounded by `deadline_s`."""
+    from irisrl.core.deadline import call_with_deadline
+
+    _require_hub_client()
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
+
+    def timed_out() -> UndeterminedError:
+        return UndeterminedError(f"the Hub did not list {repo}@{revision} within {deadline_s:.0f}s",
+                                 "check the Hub's reachability (HF_ENDPOINT), then run the export again")
+
     try:
-        from huggingface_hub import HfApi
-        from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
-    except ImportError:
-        raise UndeterminedError("huggingface_hub is not installed: the repo cannot be checked",
-                                "install irisrl's observe extra (scripts/setup.sh does)") from None
-    try:
-        return tuple(sorted(HfApi(token=token).list_repo_files(repo, revision=revision)))
+        files = call_with_deadline(lambda: HfApi(token=token).list_repo_files(repo, revision=revision),
+                                   deadline_s, timed_out, name="irisrl-hub-list")
     except (RepositoryNotFoundError, RevisionNotFoundError):
         return ()
     except HfHubHTTPError as exc:
         raise UndeterminedError(f"the Hub did not list {repo}@{revision}: {exc}".replace(token, "***"),
                                 "check HF_TOKEN's access to the repo and the Hub's reachability") from None
+    return tuple(sorted(files))
+
+
+def _require_hub_client() -> None:
+    """A clear error when huggingface_hub is not installed (checked before submit)."""
+    try:
+        import huggingface_hub  # noqa: F401
+    except ImportError:
+        raise UndeterminedError("huggingface_hub is not installed: the Hub repo cannot be checked",
+                                "install irisrl's observe extra (scripts/setup.sh does)") from None
 
 
 def _workspace(path: str) -> AbstractContextManager[str]:
@@ -422,5 +438,6 @@ def export(job: str, settings: ExportSettings, *, dry_run: bool = False, local: 
     plan = build_export(job_id, source, settings, token, environ)
     if dry_run:
         return plan
+    _require_hub_client()   # the repo check needs it: refuse before a job is spent, not after
     with open_backend(Target(local, controller_url, cluster_config).check(), job_id, ledger) as backend:
         return run_export(backend, plan, token)
