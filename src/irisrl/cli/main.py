@@ -41,6 +41,7 @@ Examples:
   irisrl fit --rl_config examples/configs/dense8b_disagg.yaml --workspace examples/workspace --num-nodes 7 --local
   irisrl status /alice/dense8b-r1 --json
   irisrl health --log rank0.log.gz --log rank1.log
+  irisrl export /alice/dense8b-r1 --dry-run
 
 Exit codes: 0 ok, 1 errors/failed/KILL, 2 job absent, 3 could not determine,
 4 pending or running (status) / would queue (fit), 5 watchdog KILL (watch), 6 the controller
