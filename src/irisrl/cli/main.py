@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "progress": "irisrl.cli.observe_cmds:progress",
     "fleet": "irisrl.cli.fleet_cmds:fleet",
     "cost": "irisrl.cli.fleet_cmds:cost",
+    "checkpoints": "irisrl.cli.checkpoints_cmd:checkpoints",
 }
 
 HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.
