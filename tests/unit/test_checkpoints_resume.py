@@ -93,6 +93,7 @@ def test_split_args_keeps_layout_apart_from_hparams() -> None:
 
 def test_a_resume_that_matches_passes_and_may_extend_max_steps() -> None:
     assert check_resumed(_resumed("++trainer.max_steps=8"), _src()) == []
+    assert check_resumed(_resumed("++trainer.policy.optimizer_config.lr='1e-6'"), _src()) == []   # same value
 
 
 def test_changed_hparams_are_refused_with_the_difference() -> None:

@@ -116,12 +116,24 @@ def split_args(plan: PlanJson) -> tuple[dict[str, str], dict[str, str]]:
         if m is None:
             hparams[str(arg)] = ""          # a bare config-group arg: compared as itself
             continue
-        key, value = m.group(1), m.group(2)
+        key, value = m.group(1), canonical(m.group(2))
         if _LAYOUT.search(key):
             layout[key] = value
         elif key.rsplit(".", 1)[-1] not in _RUN_KEYS and not key.endswith(("_path", "_dir")):
             hparams[key] = value
     return layout, hparams
+
+
+def canonical(value: str) -> str:
+    """One spelling per value: quotes dropped, numbers as Python writes them (1e-6 and
+    1e-06 alike), true/false/null lower case; anything else as given."""
+    text = value.strip().strip("'\"")
+    for parse in (int, float):
+        try:
+            return repr(parse(text))
+        except ValueError:
+            pass
+    return text.lower() if text.lower() in ("true", "false", "null", "none") else text
 
 
 def fingerprint(values: Mapping[str, str]) -> str:
