@@ -131,7 +131,8 @@ DCP_ENGAGED = re.compile(r"VLLM_ALLOW_ROUTED_EXPERTS_DCP=1: allowing|allowing --
 DCP_REJECTED = re.compile(C.BY_KIND["dcp_guard_rejected"].patterns[0])
 # The resumed step: fully_async_trainer.py's `Resumed training from global_step N`, and
 # trainer.py's load_checkpoints `Resuming from global_step: N` (the synchronous trainer logs
-# no other; marin-community/MarinSkyRL skyrl-train/skyrl_train @ a559688ccdfe).
+# no other; marin-community/MarinSkyRL skyrl-train/skyrl_train @ a559688ccdfe, NovaSky-AI/SkyRL
+# trainer.py @ 00d10c03f83c).
 RESUMED = re.compile(r"(?:Resumed training from global_step |Resuming from global_step: )(\d+)")
 SCRATCH = re.compile(r"No checkpoint found, starting training from scratch")
 CONCURRENT = re.compile(r"Concurrent trials: (\d+)")

@@ -2,7 +2,8 @@
 
 The layout and the completion marker are SkyRL's own (marin-community/MarinSkyRL
 skyrl-train/skyrl_train/trainer.py @ a559688ccdfe65e44d9f13ddaaccb57aa8a3b0b9, the same in
-b1dbf2a2a3f2; NovaSky-AI/SkyRL docs checkpointing.rst): `save_checkpoints` writes
+b1dbf2a2a3f2 and in NovaSky-AI/SkyRL skyrl-train/skyrl_train/trainer.py @ 00d10c03f83c;
+skyrl-train/docs/checkpointing-logging/checkpointing.rst): `save_checkpoints` writes
 `{ckpt_path}/global_step_N/` (policy/, critic/, data.pt, trainer_state.pt) and only then,
 "atomic tracking - write this last after all saves succeed", `{ckpt_path}/latest_ckpt_global_step.txt`
 holding N. `load_checkpoints` refuses a step dir without trainer_state.pt. So here:
