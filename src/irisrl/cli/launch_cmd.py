@@ -21,6 +21,7 @@ Examples:
   irisrl launch --rl_config examples/configs/dense8b_disagg.yaml --num-nodes 7 --dry-run --json
   irisrl launch --local --rl_config examples/configs/smoke_colocated.yaml --num-nodes 2
   irisrl launch --rl_config cfg.yaml --skyrl_override '++trainer.max_steps=2' --rehearse
+  irisrl launch --rl_config cfg.yaml --resume /alice/dense8b-r1 --dry-run
 
 \b
 Exit codes: 0 plan ok / submitted, 1 errors found or the job failed, 3 could not
@@ -32,12 +33,12 @@ determine, 64 usage error. A dry run prints "not submitting" as its last line.
 @launch_options
 def launch(**kwargs: Any) -> None:
     """Check a config and launch it as a gang of whole 8-GPU nodes (or --dry-run to print the plan)."""
-    from irisrl.plan.build import build_plan
+    from irisrl.ops.resume import build_resumed_plan
     from irisrl.plan.render import render_error_json, render_json, render_text
 
     entered = time.time()  # phase timings of the end-of-run summary
     opts, allow_queue = options_from_flags(kwargs)
-    plan, findings, budget = build_plan(opts)
+    plan, findings, budget = build_resumed_plan(opts)   # build_plan, unless --resume
     marks = {"entered": entered, "validated": time.time()}
     width = _width()
     if plan is None:

@@ -56,6 +56,8 @@ def launch_options(func: Any) -> Any:
         flag("series", default=None, help="Run series (default: the job name up to its first '-')."),
         flag("policy", default=None, metavar="FILE", help="Standing-constraints policy file (live rules)."),
         flag("fetch-model-config", is_flag=True, help="Allow a network lookup of the model's config.json."),
+        flag("resume", default=None, metavar="JOB", help="Continue JOB from its latest complete checkpoint (same hparams and layout)."),
+        flag("allow-layout-change", is_flag=True, help="With --resume: accept a layout (nodes, placement, parallelism) unlike JOB's."),
     ]
     for decorate in reversed(decorators):
         func = decorate(func)

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "fleet": "irisrl.cli.fleet_cmds:fleet",
     "cost": "irisrl.cli.fleet_cmds:cost",
     "export": "irisrl.cli.export_cmd:export",
+    "checkpoints": "irisrl.cli.checkpoints_cmd:checkpoints",
 }
 
 HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.

@@ -35,6 +35,7 @@ LADDER_NEEDLES: tuple[bytes, ...] = (
     b"ROUTED_EXPERTS",             # rung 6: guard engaged / rejected
     b"routed-experts",             # rung 6: vLLM-fork side of the guard
     b"training from",              # rung 7: resumed / from scratch
+    b"Resuming from global_step",  # rung 7: the synchronous trainer's resume line
     b"Concurrent trials",          # rung 7: TerminalBenchGenerator initialized
     b"RolloutCoordinator",         # rung 7
     b"WANDB_MIRROR",               # rung 8 / progress
@@ -128,7 +129,11 @@ HF_RETRY = re.compile(C.HF_RETRY_PATTERN)
 NORM_TOPK = re.compile(C.BY_KIND["norm_topk_prob"].patterns[0])
 DCP_ENGAGED = re.compile(r"VLLM_ALLOW_ROUTED_EXPERTS_DCP=1: allowing|allowing --enable-return-routed-experts with decode_context_parallel_size")
 DCP_REJECTED = re.compile(C.BY_KIND["dcp_guard_rejected"].patterns[0])
-RESUMED = re.compile(r"Resumed training from global_step (\d+)")
+# The resumed step: fully_async_trainer.py's `Resumed training from global_step N`, and
+# trainer.py's load_checkpoints `Resuming from global_step: N` (the synchronous trainer logs
+# no other; marin-community/MarinSkyRL skyrl-train/skyrl_train @ a559688ccdfe, NovaSky-AI/SkyRL
+# trainer.py @ 00d10c03f83c).
+RESUMED = re.compile(r"(?:Resumed training from global_step |Resuming from global_step: )(\d+)")
 SCRATCH = re.compile(r"No checkpoint found, starting training from scratch")
 CONCURRENT = re.compile(r"Concurrent trials: (\d+)")
 COORDINATOR = re.compile(r"\[RolloutCoordinator\] scaled n_concurrent_trials (\d+) -> (\d+)")

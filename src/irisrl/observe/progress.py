@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 from irisrl.observe import patterns as P
 from irisrl.observe.analyzer import MAX_PARTIAL, TruncatedLog, hit_spans, is_gzip, read_chunks
 
-NEEDLES = (b"WANDB_MIRROR", b"Step ", b"_loss': ", b"Resumed training from global_step")
+NEEDLES = (b"WANDB_MIRROR", b"Step ", b"_loss': ", b"Resumed training from global_step", b"Resuming from global_step")
 MAX_DICT_LINES = 400          # a ConsoleLogger dict longer than this is cut
 STATUS_DICT = re.compile(r"(?:^| - )(\{'.*\})\s*$")
 

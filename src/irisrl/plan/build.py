@@ -101,6 +101,8 @@ class LaunchOptions:
     series: str | None = None
     policy: str | None = None
     fetch_model_config: bool = False
+    resume: str | None = None                   # launch --resume JOB (ops/resume.py builds that plan)
+    allow_layout_change: bool = False
     now: datetime | None = None                 # tests pin the clock
     environ: Mapping[str, str] | None = None    # tests pin the environment
 

@@ -1,0 +1,1 @@
+"""A stand-in for SkyRL in the resume tests workspace."""
