@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "progress": "irisrl.cli.observe_cmds:progress",
     "fleet": "irisrl.cli.fleet_cmds:fleet",
     "cost": "irisrl.cli.fleet_cmds:cost",
+    "finish": "irisrl.cli.finish_cmd:finish",
 }
 
 HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.
@@ -40,6 +41,7 @@ Examples:
   irisrl fit --rl_config examples/configs/dense8b_disagg.yaml --workspace examples/workspace --num-nodes 7 --local
   irisrl status /alice/dense8b-r1 --json
   irisrl health --log rank0.log.gz --log rank1.log
+  irisrl finish /alice/dense8b-r1 --json
 
 Exit codes: 0 ok, 1 errors/failed/KILL, 2 job absent, 3 could not determine,
 4 pending or running (status) / would queue (fit), 5 watchdog KILL (watch), 6 the controller
