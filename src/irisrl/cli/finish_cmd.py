@@ -63,11 +63,12 @@ def render(bundle: Bundle, as_json: bool) -> None:
     from rich.text import Text
 
     console: Any = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
-    table = Table(title=Text(f"{bundle.job_id} -> {bundle.bundle}"), title_justify="left")
+    table = Table()
     table.add_column("file", overflow="fold")
     table.add_column("bytes", justify="right", no_wrap=True)
     for item in bundle.items:
         table.add_row(Text(item["path"]), f"{item['size']:,}")
+    console.print(Text(f"evidence bundle of {bundle.job_id}: {bundle.bundle}"), soft_wrap=True)
     console.print(table)
     console.print(Text(f"health: {bundle.verdict or 'not judged'}"
                        + (f"; store copy: {bundle.stored}" if bundle.stored else "")))
