@@ -28,7 +28,7 @@ ledger row and masked plan of the launch; the launch summary with `launch --fini
 trials.json (Harbor trials by kind and step), flight-recorder/ (the NCCL flight-recorder
 dumps the runtime copied to the store: task-<r>.attempt-<a>/<file>). A remote run's bundle
 is also copied to <rendezvous dir>/evidence/ in its store. --json prints
-{"bundle": DIR, "items": [{"path", "size"}, ...], "stored", "verdict", "problems"}.
+{"bundle": DIR, "items": [{"path", "size"}, ...], "stored", "verdict", "cause", "problems"}.
 Secret values (the allowlist's, from the environment and $DC_AGENT_SECRET_ENV) are saved as ***.
 
 \b
@@ -70,7 +70,7 @@ def render(bundle: Bundle, as_json: bool) -> None:
         table.add_row(Text(item["path"]), f"{item['size']:,}")
     console.print(Text(f"evidence bundle of {bundle.job_id}: {bundle.bundle}"), soft_wrap=True)
     console.print(table)
-    console.print(Text(f"health: {bundle.verdict or 'not judged'}"
+    console.print(Text(f"health: {bundle.verdict or 'not judged'}" + (f" ({bundle.cause})" if bundle.cause else "")
                        + (f"; store copy: {bundle.stored}" if bundle.stored else "")))
     for problem in bundle.problems:
         console.print(Text("not gathered: ", style="bold red") + Text(problem))

@@ -44,6 +44,7 @@ class FinishJSON(TypedDict):
     items: list[ItemJSON]
     stored: str | None           # the store copy (remote runs), else null
     verdict: str | None          # health.json's verdict
+    cause: str | None            # its cause_of_death's kind
     problems: list[str]
 
 
@@ -56,11 +57,12 @@ class Bundle:
     items: list[ItemJSON] = field(default_factory=list)
     stored: str | None = None
     verdict: str | None = None
+    cause: str | None = None
     problems: list[str] = field(default_factory=list)
 
     def to_dict(self) -> FinishJSON:
         return {"bundle": str(self.bundle), "items": list(self.items), "stored": self.stored,
-                "verdict": self.verdict, "problems": list(self.problems)}
+                "verdict": self.verdict, "cause": self.cause, "problems": list(self.problems)}
 
     @property
     def exit_code(self) -> int:
@@ -136,7 +138,10 @@ def _health(backend: Backend, job_id: str, plan: dict[str, object] | None, bundl
     except IrisrlError as exc:
         bundle.problems.append(f"health: {exc.message}")
         return None
-    _write(bundle.bundle / "health.json", check.to_dict())
+    doc = check.to_dict()
+    _write(bundle.bundle / "health.json", doc)
+    death = doc.get("cause_of_death")
+    bundle.cause = str(death["kind"]) if isinstance(death, dict) and death.get("kind") else None
     return check.verdict
 
 
