@@ -67,3 +67,42 @@ def test_no_dump_writes_nothing(tmp_path: Path, s3: S3Server) -> None:
     head = spawn_rank(tmp_path, 0, 1, ["--rendezvous-dir", uri, *FAST], [PY, "-c", "pass"], env)
     assert head.wait(60) == 0, head.text()
     assert _store(uri, s3).list("flight-recorder") == []
+
+
+def test_finish_downloads_the_dumps_and_copies_the_bundle_to_the_s3_store(tmp_path: Path, s3: S3Server,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chain on a real S3 API: a failed task's dump copied by the runtime, then `finish`
+    (ops/finish.build_bundle over the in-memory backend) downloads it and writes the bundle
+    to <rendezvous dir>/evidence/."""
+    from dataclasses import replace
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+    from memory_backend import MemoryBackend, finished, line
+
+    from irisrl.ledger.store import Ledger
+    from irisrl.ops.finish import build_bundle
+    from irisrl.plan.build import LaunchOptions, build_plan
+
+    env, prefix = _env(tmp_path, s3)
+    uri = s3.fresh_uri()
+    crash = [PY, "-c", f"open({prefix!r} + '0', 'wb').write(b'fr-pickle-0'); raise SystemExit(3)"]
+    assert spawn_rank(tmp_path, 0, 1, ["--rendezvous-dir", uri, *FAST], crash, env).wait(60) == 3
+
+    repo = Path(__file__).resolve().parents[2]
+    plan, _, _ = build_plan(LaunchOptions(rl_config=str(repo / "examples" / "configs" / "smoke_colocated.yaml"),
+                                          dry_run=True, job_name="fr-s3", num_nodes=2, local=True,
+                                          workspace=str(repo / "examples" / "workspace"),
+                                          environ={"IRISRL_USER": "tester"}))
+    plan = replace(plan, mode="remote", rendezvous_dir=uri)   # a remote run's store
+    Ledger().record_launch(plan, "memory://", "url", state="failed")
+    for key, value in s3.env().items():
+        monkeypatch.setenv(key, value)
+    backend = MemoryBackend(statuses={plan.job_id: finished(plan.job_id, "failed", 1, exit_code=3)},
+                            logs={plan.job_id: [line(0, "[irisrl] Command exited with code 3", 1_000)]})
+    bundle = build_bundle(backend, plan.job_id, tmp_path / "bundle")
+    assert bundle.problems == [], bundle.problems
+    assert (tmp_path / "bundle" / "flight-recorder/task-0.attempt-0/nccl_fr_rank0").read_bytes() == b"fr-pickle-0"
+    assert bundle.stored == f"{uri}/evidence"
+    store = _store(uri, s3)
+    assert store.read("evidence/flight-recorder/task-0.attempt-0/nccl_fr_rank0") == b"fr-pickle-0"
+    assert store.read("evidence/health.json") == (tmp_path / "bundle" / "health.json").read_bytes()
