@@ -94,3 +94,9 @@ def test_runtime_finds_only_this_prefixes_dump_files(tmp_path: Path) -> None:
     assert [Path(p).name for p in flight_recorder.dump_files(prefix)] == ["nccl_fr_rank0", "nccl_fr_rank7"]
     assert flight_recorder.store_key(3, 1, prefix + "7") == "flight-recorder/task-3.attempt-1/nccl_fr_rank7"
     assert flight_recorder.dump_prefix({"TORCH_NCCL_DEBUG_INFO_TEMP_FILE": "/a", "TORCH_FR_DUMP_TEMP_FILE": "/b"}) == "/b"
+
+
+def test_an_unmakeable_dump_dir_is_said_not_fatal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("not a dir")
+    flight_recorder.ensure_dump_dir(str(tmp_path / "file" / "job" / "nccl_fr_rank"))
+    assert "cannot create the NCCL flight-recorder dump directory" in capsys.readouterr().out

@@ -32,9 +32,14 @@ def dump_prefix(env: Mapping[str, str] | None = None) -> str | None:
 
 
 def ensure_dump_dir(prefix: str | None) -> None:
-    """mkdir -p the prefix's directory (torch does not create it; the dump fails without it)."""
-    if prefix and os.path.dirname(prefix):
+    """mkdir -p the prefix's directory (torch does not create it; the dump fails without it).
+    A directory that cannot be made is said, never fatal: the run goes on without dumps."""
+    if not prefix or not os.path.dirname(prefix):
+        return
+    try:
         os.makedirs(os.path.dirname(prefix), exist_ok=True)
+    except OSError as exc:
+        say(f"warning: cannot create the NCCL flight-recorder dump directory {os.path.dirname(prefix)}: {exc}")
 
 
 def dump_files(prefix: str | None) -> list[str]:
