@@ -22,6 +22,7 @@ Examples:
   irisrl launch --local --rl_config examples/configs/smoke_colocated.yaml --num-nodes 2
   irisrl launch --rl_config cfg.yaml --skyrl_override '++trainer.max_steps=2' --rehearse
   irisrl launch --rl_config cfg.yaml --resume /alice/dense8b-r1 --dry-run
+  irisrl launch --local --rl_config examples/configs/smoke_colocated.yaml --num-nodes 2 --finish
 
 \b
 Exit codes: 0 plan ok / submitted, 1 errors found or the job failed, 3 could not
@@ -31,12 +32,17 @@ determine, 64 usage error. A dry run prints "not submitting" as its last line.
 
 @click.command("launch", epilog=EPILOG, context_settings={"max_content_width": 100})
 @launch_options
-def launch(**kwargs: Any) -> None:
+@click.option("--finish", "finish", is_flag=True,
+              help="When the followed job ends, write its evidence bundle (as `irisrl finish JOB`).")
+def launch(finish: bool, **kwargs: Any) -> None:
     """Check a config and launch it as a gang of whole 8-GPU nodes (or --dry-run to print the plan)."""
     from irisrl.ops.resume import build_resumed_plan
     from irisrl.plan.render import render_error_json, render_json, render_text
 
     entered = time.time()  # phase timings of the end-of-run summary
+    if finish and kwargs.get("no_wait"):
+        raise click.UsageError("--finish needs the launch to follow the job to its end: drop --no-wait "
+                               "(or run `irisrl finish JOB` once it ended)")
     opts, allow_queue = options_from_flags(kwargs)
     plan, findings, budget = build_resumed_plan(opts)   # build_plan, unless --resume
     marks = {"entered": entered, "validated": time.time()}
@@ -54,7 +60,7 @@ def launch(**kwargs: Any) -> None:
     if opts.dry_run:
         click.echo(render_json(plan) if opts.as_json else render_text(plan, width), nl=opts.as_json)
         raise click.exceptions.Exit(Exit.OK)
-    raise click.exceptions.Exit(_submit(plan, opts, marks, allow_queue))
+    raise click.exceptions.Exit(_submit(plan, opts, marks, allow_queue, finish))
 
 
 def _width() -> int | None:
@@ -62,14 +68,15 @@ def _width() -> int | None:
     return int(columns) if columns.isdigit() and int(columns) > 20 else None
 
 
-def _submit(plan: Any, opts: Any, marks: dict[str, float], allow_queue: bool) -> int:
+def _submit(plan: Any, opts: Any, marks: dict[str, float], allow_queue: bool, finish: bool = False) -> int:
     from irisrl.ops.fit_gate import FitRefused
     from irisrl.cli.render_summary import render_summary
     from irisrl.ops.launcher import LaunchSettings, launch as launch_plan
 
     settings = LaunchSettings(local=opts.local, controller_url=opts.controller_url, cluster_config=opts.cluster_config,
                               no_wait=opts.no_wait, policy=opts.policy, series_explicit=bool(opts.series),
-                              allow_queue=allow_queue, marks=marks, on_summary=render_summary)
+                              allow_queue=allow_queue, marks=marks, on_summary=render_summary,
+                              on_end=_bundle_writer(opts.as_json) if finish else None)
     try:
         return launch_plan(plan, settings).exit_code
     except FitRefused as refused:
@@ -77,3 +84,18 @@ def _submit(plan: Any, opts: Any, marks: dict[str, float], allow_queue: bool) ->
 
         render_report(refused.report)
         raise
+
+
+def _bundle_writer(as_json: bool) -> Any:
+    """launch --finish: the evidence bundle of the ended job (ops/finish.py), rendered as
+    `irisrl finish` does; a bundle that cannot be made is said, the launch's exit code stands."""
+    def write(backend: Any, job_id: str, summary: Any) -> None:
+        from irisrl.cli.finish_cmd import render
+        from irisrl.ops.finish import build_bundle
+        from irisrl.util.errors import IrisrlError
+
+        try:
+            render(build_bundle(backend, job_id, summary=summary.to_dict() if summary else None), as_json)
+        except IrisrlError as exc:
+            click.echo(f"warning: no evidence bundle for {job_id}: {exc.message}", err=True)
+    return write

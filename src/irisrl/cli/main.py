@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "cost": "irisrl.cli.fleet_cmds:cost",
     "export": "irisrl.cli.export_cmd:export",
     "checkpoints": "irisrl.cli.checkpoints_cmd:checkpoints",
+    "finish": "irisrl.cli.finish_cmd:finish",
 }
 
 HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.
@@ -43,6 +44,7 @@ Examples:
   irisrl status /alice/dense8b-r1 --json
   irisrl health --log rank0.log.gz --log rank1.log
   irisrl export /alice/dense8b-r1 --dry-run
+  irisrl finish /alice/dense8b-r1 --json
 
 Exit codes: 0 ok, 1 errors/failed/KILL, 2 job absent, 3 could not determine,
 4 pending or running (status) / would queue (fit), 5 watchdog KILL (watch), 6 the controller

@@ -37,7 +37,8 @@ What it does (runbook section 4), each change printed with its rule ID:
 vLLM serve flags and disable_custom_all_reduce are kept. Env values are never printed.
 Nothing is invented: absent placement/critic keys stay absent, null node counts stay null.
 Jupiter host paths (/e/data1, /e/fscratch, ...) are left as they are: the validation
-reports each as CFG-HOST-PATH with a fix, so the port exits 1 until you replace them.
+reports each as CFG-HOST-PATH with a fix, so the port exits 1 until you replace them
+(the NCCL flight-recorder dump path becomes /tmp/fr_dumps/job/<file>: launch scopes it).
 The result is validated like `irisrl validate`; exit 1 if it still has errors.
 
 \b

@@ -19,7 +19,10 @@ Decisions (documented in `irisrl port --help`):
   enable_db_registration is only turned off where it was on.
 - Host paths of the old cluster (/e/data1, /e/fscratch, ...) have no Iris equivalent irisrl
   could know: they are left for the written file's validation to report (CFG-HOST-PATH, with
-  the fix), so the port exits 1 until they are replaced.
+  the fix), so the port exits 1 until they are replaced. Except the NCCL flight-recorder dump
+  path (TORCH_NCCL_DEBUG_INFO_TEMP_FILE / TORCH_FR_DUMP_TEMP_FILE): torch writes a local file
+  there, so it becomes the node-local `/tmp/fr_dumps/<slug>/<file>` (slug: the output's file
+  name) that launch re-scopes to the job (runtime/contract.py fr_dump_path).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any
 from irisrl.config.edits import Change, get, has, positive_int, put, section, show, truthy
 from irisrl.config.hydra_args import foreign_backend
 from irisrl.config.profile import ClusterProfile
+from irisrl.runtime.contract import FR_ENV_VARS, fr_dump_path
 from irisrl.util.errors import IrisrlError
 
 # Top-level blocks that only mean something to the Apptainer/SIF launcher (CFG-CONTAINER).
@@ -54,7 +58,7 @@ class PortResult:
 
 
 def port_config(cfg: dict[str, Any], profile: ClusterProfile, from_gpus_per_node: int = 4,
-                from_num_nodes: int | None = None) -> PortResult:
+                from_num_nodes: int | None = None, slug: str = "job") -> PortResult:
     """Rewrite `cfg` (mutated in place and returned) for `profile`. Raises IrisrlError
     (exit 1) when the port cannot be done exactly, e.g. a node count that is not whole."""
     changes: list[Change] = []
@@ -64,6 +68,7 @@ def port_config(cfg: dict[str, Any], profile: ClusterProfile, from_gpus_per_node
     _drop_foreign_backend(cfg, changes)
     if env is not None:
         _translate_env(env, profile, changes)
+        _scope_flight_recorder(env, slug, changes)
         cfg["extra_env"] = env
     _ensure_ld_library_path(cfg, profile, changes)
     _pin_engines(cfg, from_gpus_per_node, from_num_nodes, jupiter_trainer_gpus, changes)
@@ -132,6 +137,20 @@ def _translate_env(env: dict[str, Any], profile: ClusterProfile, changes: list[C
             _drop_sif_paths(env, key, changes)
         if key in env and isinstance(env[key], str) and "$" in env[key]:
             _expand_or_drop(env, key, profile, changes)
+
+
+def _scope_flight_recorder(env: dict[str, Any], slug: str, changes: list[Change]) -> None:
+    """A dump path naming another cluster's filesystem (or another job) becomes node-local."""
+    for key in FR_ENV_VARS:
+        value = env.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        scoped = fr_dump_path(value, slug)
+        if scoped != value:
+            env[key] = scoped
+            changes.append(Change("CFG-HOST-PATH", f"extra_env.{key}",
+                                  f"-> {scoped}: torch writes the dump as a local file (launch puts it under "
+                                  f"the job's name; the runtime copies it to the store)"))
 
 
 def _unprefix_sif_env(env: dict[str, Any], changes: list[Change]) -> None:

@@ -73,6 +73,12 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("dcp_guard_rejected", "DCP + R3 guard rejected",
           ("R3 router capture",), (r"not compatible with R3 router capture",), 6, ROOT,
           "set VLLM_ALLOW_ROUTED_EXPERTS_DCP=1 in the config's extra_env (runbook section 4)"),
+    # The runtime's own node checks (runtime/node_checks.py NodeCheckError: "node checks failed on
+    # rank R/N: <problem>; ..."), before Ray: GPUs visible, train data present, model config.json.
+    Cause("node_check_failed", "a node check failed before Ray (GPUs, train data or model config on that node)",
+          ("node checks failed on rank",), (r"node checks failed on rank \d+/\d+: .+",), 2, ROOT,
+          "the line names the check and the node: a --model_path directory must exist (with config.json) on "
+          "every node (or pass an HF id), train data must stage, and the node must see its GPUs"),
     Cause("hydra_error", "Hydra rejected the config or an override",
           ("Could not override", "is not in struct", "Error merging override", "Could not append to config"),
           (r"Could not override '[^']+'", r"Key '[^']+' is not in struct", r"Error merging override \S",

@@ -9,11 +9,15 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from irisrl.ops.output import emit
 from irisrl.util.errors import UndeterminedError, UsageError
 from irisrl.util.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from irisrl.backends.base import Backend
 
 PLAN_FIX = "pass the JSON that `irisrl launch --dry-run --json` prints"
 
@@ -64,8 +68,10 @@ class HealthCheck:
 def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str | None = None,
            plan: dict[str, Any] | None = None, trials_dir: str | None = None, state_path: str | None = None,
            config: Any = None, now: float | None = None, secrets_env: str | None = None, local: bool = False,
-           controller_url: str | None = None, cluster_config: str | None = None) -> HealthCheck:
-    """The health ladder on JOB's logs so far (through its cluster's backend; the plan from
+           controller_url: str | None = None, cluster_config: str | None = None,
+           backend: Backend | None = None) -> HealthCheck:
+    """The health ladder on JOB's logs so far (through its cluster's backend, or `backend`
+    when the caller holds one: JOB is then the job id; the plan from
     `plan_path`, else `plan`, else the ledger; judged at `now`, default the wall clock) or on
     `logs` files (judged at `now`, default their newest dated line; `state_path` resumes from
     saved offsets). Trials are counted from `trials_dir` or the plan's. `config`: an
@@ -86,7 +92,7 @@ def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str |
     else:
         target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
         analyzer, check.problems, plan = _analyze_job(job or "", plan_path, plan, config, target,
-                                                      _log_mask(secrets_env))
+                                                      _log_mask(secrets_env), backend)
         now = time.time() if now is None else now
     trials, outcomes, check.trials_unknown = _trials(trials_dir or plan_info(plan).trials_dir, explicit=bool(trials_dir))
     check.report = analyzer.verdict(now_log_time=now, trials_completed=trials, trial_outcomes=outcomes)
@@ -173,13 +179,13 @@ def _analyze_logs(logs: Sequence[str], plan: dict[str, Any] | None, config: Any,
 
 
 def _analyze_job(job: str, plan_path: str | None, plan: dict[str, Any] | None, config: Any,
-                 target: dict[str, Any], mask: Callable[[bytes], bytes]) -> tuple[Any, list[str], Any]:
+                 target: dict[str, Any], mask: Callable[[bytes], bytes],
+                 backend: Backend | None = None) -> tuple[Any, list[str], Any]:
     from irisrl.observe.analyzer import Analyzer
     from irisrl.observe.pull import JobFeeder
     from irisrl.observe.status_feed import describe
-    from irisrl.ops.jobs import job_log_source
 
-    with job_log_source(job, target) as (job_id, source):
+    with _job_source(job, target, backend) as (job_id, source):
         plan = load_plan(plan_path, job_id) if plan_path or plan is None else plan
         analyzer = Analyzer(plan, config)
         feeder = JobFeeder(job_id, mask)   # also feeds each task's and the job's Iris status
@@ -189,6 +195,20 @@ def _analyze_job(job: str, plan_path: str | None, plan: dict[str, Any] | None, c
         problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)"
                         + (f"; Iris: job {describe(said)}" if said is not None else ""))
     return analyzer, problems, plan
+
+
+@contextmanager
+def _job_source(job: str, target: dict[str, Any], backend: Backend | None) -> Iterator[tuple[str, Any]]:
+    """(job_id, LogSource): over the backend the caller holds, else the one the target opens."""
+    from irisrl.ops.jobs import JobLogs, job_log_source
+
+    if backend is None:
+        with job_log_source(job, target) as opened:
+            yield opened
+        return
+    from irisrl.observe.pull import as_log_source
+
+    yield job, as_log_source(JobLogs(backend, job))
 
 
 def _log_mask(secrets_env: str | None) -> Callable[[bytes], bytes]:

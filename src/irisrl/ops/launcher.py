@@ -21,6 +21,7 @@ from irisrl.ops.output import emit
 from irisrl.util.exitcodes import Exit
 
 if TYPE_CHECKING:
+    from irisrl.backends.base import Backend
     from irisrl.ops.summary import LaunchSummary
 
 DEFAULT_INTERVAL_S = 10.0        # follow's poll on a remote cluster
@@ -42,6 +43,9 @@ class LaunchSettings:
     allow_queue: bool = False          # submit even when the gang can never fit now
     marks: Mapping[str, float] = field(default_factory=dict)
     on_summary: "Callable[[LaunchSummary], None] | None" = None
+    # called once a followed job ended, with the backend still open (a temporary cluster still
+    # up) and the summary if any: `launch --finish` builds the evidence bundle here
+    on_end: "Callable[[Backend, str, LaunchSummary | None], None] | None" = None
 
     @classmethod
     def of(cls, options: "LaunchSettings | Mapping[str, Any] | Any") -> "LaunchSettings":
@@ -54,7 +58,7 @@ class LaunchSettings:
                    cluster_config=get("cluster_config") or None, no_wait=bool(get("no_wait", False)),
                    policy=get("policy"), series_explicit=bool(get("series_explicit") or get("series")),
                    interval=get("interval") or None, allow_queue=bool(get("allow_queue", False)),
-                   marks=dict(get("marks") or {}), on_summary=get("on_summary"))
+                   marks=dict(get("marks") or {}), on_summary=get("on_summary"), on_end=get("on_end"))
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,8 @@ def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledge
             emit(f"watch:  irisrl watch {job_id}\nstatus: irisrl status {job_id}")
             return Launched(job_id, backend.where, Exit.OK)
         code, summary = _follow(backend, job_id, plan, ledger, settings, local, ephemeral, progress)
+        if settings.on_end is not None and code != Exit.INTERRUPTED:
+            settings.on_end(backend, job_id, summary)
         return Launched(job_id, backend.where, int(code), summary)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, cast
 
 from irisrl.config.budget import Budget
-from irisrl.config.extra_env import build_pod_env
+from irisrl.config.extra_env import build_pod_env, coerce_extra_env
 from irisrl.config.hydra_args import HydraInputs, build_hydra_args, job_paths, trainer_command, uses_terminal_bench
 from irisrl.config.masking import mask_findings
 from irisrl.config.models import is_hf_id
@@ -306,6 +306,8 @@ def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext,
     job_id = f"/{resolved.user}/{resolved.job_name}"
     # the secrets file wins over the shell, as the launcher's load_secrets_env_into_os_environ does
     launcher_env = _launcher_env(options, profile, job_id, series, sandbox, {**resolved.environ, **resolved.secrets})
+    # NCCL flight-recorder dumps: always a node-local path of this job (the runtime copies them to the store)
+    launcher_env.update(contract.fr_env(coerce_extra_env(ctx.raw.get("extra_env")), resolved.job_name))
     engines = engines if engines is not None else hydra.num_inference_engines  # overrides applied
     pod = build_pod_env(ctx.raw.get("extra_env"), resolved.secrets, launcher_env, engines)
     runtime_argv = _runtime_argv(options, profile, resolved, gpn, ctx.model_path)

@@ -20,6 +20,7 @@ from irisrl.config.hydra_args import entry_module, foreign_backend
 from irisrl.core.findings import Finding
 from irisrl.rules.catalogue import rule
 from irisrl.rules.context import RuleContext
+from irisrl.runtime.contract import FR_ENV_VARS
 
 # Jupiter (JSC) filesystems: /e/data1, /e/fscratch, /e/scratch, ... mounted only there.
 JUPITER_PATH = re.compile(r"(?<![\w/.])/e/[A-Za-z0-9_.-]+")
@@ -36,12 +37,19 @@ def cfg_context_budget(ctx: RuleContext) -> Iterator[Finding]:
 def cfg_host_path(ctx: RuleContext) -> Iterator[Finding]:
     for path, value in _strings(ctx.raw, ""):
         match = JUPITER_PATH.search(value)
-        if match:
+        if match and not _flight_recorder_env(path):
             yield cfg_host_path.finding(
                 path, f"{path} names {match.group(0)}, a Jupiter filesystem; Iris pods see only the image, "
                 f"the synced workspace (/app) and the object store",
                 f"point it at an object-store URI under {ctx.profile.storage_root}, an HF id, or a path "
                 f"relative to the workspace; or delete it")
+
+
+def _flight_recorder_env(path: str) -> bool:
+    """The NCCL flight-recorder dump path: launch re-scopes it to a node-local path of the job
+    (runtime/flight_recorder.py) and the runtime copies the dumps to the store, so a Jupiter
+    value there is harmless (an object-store URI would not work: torch writes a local file)."""
+    return path.rsplit(".", 1)[-1] in FR_ENV_VARS and path.split(".", 1)[0] == "extra_env"
 
 
 @rule("CFG-BACKEND", "error", "backend.kind names a launcher other than Iris (e.g. apptainer)")

@@ -64,3 +64,27 @@ def is_hf_dataset_id(item: str) -> bool:
 def task_dir(task_root: str, item: str) -> str:
     """Where the HF task dataset `item` lands on every node."""
     return f"{task_root.rstrip('/')}/{item.split('/')[-1]}"
+
+
+# NCCL flight-recorder dumps (runtime/flight_recorder.py says where these facts come from):
+# launch points both variables at a node-local directory of the job; the runtime copies the
+# dump files to <rendezvous dir>/<FR_STORE_DIR>/task-<r>.attempt-<a>/ before the task exits.
+FR_ENV_VARS = ("TORCH_NCCL_DEBUG_INFO_TEMP_FILE", "TORCH_FR_DUMP_TEMP_FILE")   # old name, torch>=2.9 name
+FR_ROOT = "/tmp/fr_dumps"
+FR_FILE = "nccl_fr_rank"            # SkyRL's default file prefix (torch appends the global rank)
+FR_STORE_DIR = "flight-recorder"
+
+
+def fr_dump_path(configured: str | None, job_name: str) -> str:
+    """`/tmp/fr_dumps/<job_name>/<file>`: the configured prefix's file name (else nccl_fr_rank)
+    in a node-local directory of this job, whatever directory the config named."""
+    name = (configured or "").strip().rstrip("/").rsplit("/", 1)[-1] or FR_FILE
+    return f"{FR_ROOT}/{job_name}/{name}"
+
+
+def fr_env(extra_env: "dict[str, str]", job_name: str) -> "dict[str, str]":
+    """Both dump variables at the job's path (the file name of the config's value kept, the
+    torch>=2.9 name's first, as SkyRL reads them)."""
+    configured = next((extra_env[k] for k in reversed(FR_ENV_VARS) if extra_env.get(k)), None)
+    path = fr_dump_path(configured, job_name)
+    return {k: path for k in FR_ENV_VARS}

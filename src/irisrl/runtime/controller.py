@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from irisrl.runtime import flight_recorder
 from irisrl.runtime.identity import Identity, IdentityError, identity_from_env
 from irisrl.runtime.liveness import LivenessThread, Sampler
 from irisrl.runtime.log import line_buffered, say
@@ -387,17 +388,40 @@ def run(argv: list[str]) -> int:
         loopback_env()   # Ray servers, ray.init and CMD stay on 127.0.0.1 (ray_node.py says why)
     ctx = Context(args, me, command, os.environ.get("IRIS_WORKDIR") or os.getcwd())
     say(f"Runtime controller rank {me.rank}/{me.num_tasks} on {me.host} (task {me.task_id})")
+    fr_prefix = flight_recorder.dump_prefix()
+    try:
+        flight_recorder.ensure_dump_dir(fr_prefix)
+        return _prepare_and_run(ctx)
+    finally:   # also on failure and SIGTERM: the dumps are the evidence of a failed run
+        _copy_fr_dumps(ctx, fr_prefix)
+
+
+def _prepare_and_run(ctx: Context) -> int:
+    me = ctx.me
     try:
         prepare_node(ctx)
     except (SkyrlRefError, StagingError, NodeCheckError) as exc:
         say(f"ERROR rank {me.rank}: {exc}")
         return EXIT_FAIL
-    sampler = start_liveness(args.liveness_interval)
+    sampler = start_liveness(ctx.args.liveness_interval)
     try:
         return run_head(ctx) if me.is_head else run_worker(ctx)
     finally:
         if sampler:
             sampler.stop()
+
+
+def _copy_fr_dumps(ctx: Context, prefix: str | None) -> None:
+    """The NCCL flight-recorder dumps on this node, to the rendezvous store (irisrl finish
+    downloads them); nothing without a store or a dump."""
+    if not ctx.args.rendezvous_dir or not flight_recorder.dump_files(prefix):
+        return
+    try:
+        store = Store(ctx.args.rendezvous_dir, ctx.args.store_timeout)
+    except Exception as exc:  # noqa: BLE001 - the exit code stands
+        say(f"could not open the store to copy the NCCL flight-recorder dumps: {exc}")
+        return
+    flight_recorder.upload_dumps(store, ctx.me.rank, ctx.me.attempt, prefix)
 
 
 def start_liveness(interval: float) -> LivenessThread | None:
