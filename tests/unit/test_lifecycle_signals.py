@@ -43,7 +43,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_ctrl_c_on_watch_exits_130_with_the_reattach_hint(monkeypatch, capsys):
-    monkeypatch.setattr("irisrl.ops.jobs.open_job", lambda job, *a: ("/u/j", nullcontext(Interrupted()), Rows()))
+    from irisrl.ops.jobs import OpenedJob
+
+    monkeypatch.setattr("irisrl.ops.jobs.open_job", lambda job, *a: nullcontext(OpenedJob("/u/j", Interrupted(), Rows())))
     code, _, err = run(capsys, "watch", "/u/j", "--interval", "1")
     assert code == Exit.INTERRUPTED == 130
     assert "it keeps running" in err and "re-attach: irisrl watch /u/j" in err and "aborted" not in err
