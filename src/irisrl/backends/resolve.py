@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from irisrl.backends import local_cluster
 from irisrl.config.storage_root import ENV_CLUSTER_CONFIG, find_cluster_config
@@ -155,7 +155,9 @@ def _connect_config(path: str, stack: ExitStack) -> "tuple[str, TokenProvider | 
     the platform's tunnel (kept open for the command)."""
     if not Path(path).exists():
         raise UsageError(f"Iris cluster config {path} does not exist", "pass an existing --cluster-config YAML")
-    create_client_token_provider, IrisConfig = _iris_config_api()
+    with _quiet_iris_cli_import():
+        from iris.cli.main import create_client_token_provider
+        from iris.cluster.config import IrisConfig
     try:
         config = IrisConfig.load(path)
     except Exception as exc:
@@ -174,16 +176,14 @@ def _connect_config(path: str, stack: ExitStack) -> "tuple[str, TokenProvider | 
     return url, token
 
 
-def _iris_config_api() -> "tuple[Callable[..., TokenProvider], type[IrisConfig]]":
-    """(create_client_token_provider, IrisConfig). Importing them imports the Iris dashboards,
-    which import starlette.middleware.wsgi, and Starlette (1.x) warns about that module on
-    stderr at import: a StarletteDeprecationWarning on every remote status/logs/kill/health
-    (issue 16, D5). Not ours, nothing the user can act on: that one warning is ignored for
-    this import only."""
+@contextmanager
+def _quiet_iris_cli_import() -> Iterator[None]:
+    """Importing iris.cli.main / iris.cluster.config imports the Iris dashboards, which import
+    starlette.middleware.wsgi, and Starlette (1.x) warns about that module on stderr at
+    import: a StarletteDeprecationWarning on every remote status/logs/kill/health (issue 16,
+    D5). Not ours, nothing the user can act on: that one warning is ignored for the import."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"starlette\.middleware\.wsgi is deprecated", category=UserWarning)
-        from iris.cli.main import create_client_token_provider
-        from iris.cluster.config import IrisConfig
-    return create_client_token_provider, IrisConfig
+        yield
