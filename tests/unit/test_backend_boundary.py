@@ -107,3 +107,41 @@ def test_memory_backend_submit_is_schedule_of_dryrun(tmp_path: Path) -> None:
     assert job_id == plan.job_id and [r.job_id for r in backend.scheduled] == [plan.job_id]
     assert backend.scheduled[0].request == backend.dryrun(plan).request == build_request(plan)
     assert backend.snapshot(job_id).state == "pending"
+
+
+def test_the_sdk_free_dry_run_lists_what_irises_own_lister_lists(tmp_path: Path) -> None:
+    """ops/submission.dry_run (what `launch --dry-run` can print, loading no Iris) and the
+    Iris backend's dryrun name the same files with the same sizes, in a git checkout too."""
+    pytest.importorskip("iris.cluster.client.bundle")
+    import subprocess
+
+    from irisrl.backends.iris_client import dryrun
+    from irisrl.ops.submission import dry_run
+
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "notes.log").write_text("ignored\n")
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    plan = trivial_plan("dry-4", ["python", "train.py"], tmp_path)
+    light, iris = dry_run(plan), dryrun(plan)
+    assert {(f.path, f.size) for f in light.bundle} == {(f.path, f.size) for f in iris.bundle}
+    assert "notes.log" not in {f.path for f in light.bundle} and light.request == iris.request
+
+
+def test_the_dry_run_loads_no_iris() -> None:
+    code = ("import sys; sys.path.insert(0, 'tests/integration'); from pathlib import Path; "
+            "from iris_plans import trivial_plan; from irisrl.ops.submission import dry_run; "
+            "dry_run(trivial_plan('dry-5', ['true'], Path('examples/workspace'))); "
+            "print(sorted(m for m in sys.modules if m == 'iris' or m.startswith('iris.')))")
+    out = subprocess_run(code)
+    assert out.strip() == "[]", out
+
+
+def subprocess_run(code: str) -> str:
+    import os
+    import subprocess
+
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(repo / "src")}
+    return subprocess.run([sys.executable, "-c", code], cwd=repo, env=env, capture_output=True, text=True,
+                          check=True).stdout

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 from irisrl.backends.base import BUNDLE_CAP_BYTES, BundleFile, SubmitRequest
 from irisrl.plan.model import LaunchPlan
@@ -48,13 +48,19 @@ def workspace_files(workspace: Path) -> list[Path]:
             if not p.relative_to(workspace).as_posix().startswith(contract.BUNDLE_DIR + "/")]
 
 
-def bundle_listing(workspace: str | Path, plan_json: str) -> tuple[BundleFile, ...]:
-    """What the bundle will hold, with sizes: the workspace's bundle files (Iris's own lister),
-    the shipped runtime and the plan. Lists only: staging checks and copies."""
+Lister = Callable[[Path], Iterable[Path]]   # workspace -> the files of it that go into the bundle
+
+
+def bundle_listing(workspace: str | Path, plan_json: str, lister: Lister | None = None) -> tuple[BundleFile, ...]:
+    """What the bundle will hold, with sizes: the workspace's bundle files (`lister`, default
+    Iris's own, `workspace_files`), the shipped runtime and the plan. Lists only: staging
+    checks and copies."""
     source = Path(workspace).resolve()
     if not source.is_dir():
         raise IrisrlError(f"workspace {source} is not a directory", "pass --workspace DIR (default: cwd)")
-    files = [BundleFile(p.relative_to(source).as_posix(), _size(p), p) for p in workspace_files(source)]
+    listed = (lister or workspace_files)(source)
+    files = [BundleFile(p.relative_to(source).as_posix(), _size(p), p) for p in listed
+             if not p.relative_to(source).as_posix().startswith(contract.BUNDLE_DIR + "/")]
     files += [BundleFile(rel, _size(src), src) for src, rel in runtime_files()]
     files.append(BundleFile(contract.BUNDLE_PLAN, len(plan_json.encode()), None))
     return tuple(files)
@@ -68,12 +74,14 @@ def _size(path: Path) -> int:
 
 
 def submit_request(plan: LaunchPlan, backend: str, workspace: str | Path | None = None,
-                   bundle_cap: int = BUNDLE_CAP_BYTES) -> SubmitRequest:
-    """The dry run of a submission (Backend.dryrun): the controller request and the bundle."""
+                   bundle_cap: int = BUNDLE_CAP_BYTES, lister: Lister | None = None) -> SubmitRequest:
+    """The dry run of a submission (Backend.dryrun): the controller request and the bundle.
+    `lister`: how the workspace is listed (default Iris's own lister, which imports the SDK;
+    `launch --dry-run` passes an SDK-free one: ops/submission.py)."""
     plan_json = plan.to_json()
     root = Path(workspace or plan.workspace).resolve()
     return SubmitRequest(plan.job_id, backend, build_request(plan), root, bundle_cap,
-                         bundle_listing(root, plan_json), plan_json)
+                         bundle_listing(root, plan_json, lister), plan_json)
 
 
 @contextmanager
