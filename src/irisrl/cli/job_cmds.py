@@ -196,22 +196,20 @@ Examples:
 @flag("series", default=None, help="Only launches of this series.")
 def runs(as_json: bool, series: str | None) -> None:
     """The ledger of launches irisrl made (SQLite under $IRISRL_HOME)."""
-    from irisrl.ops.jobs import open_ledger
-    from irisrl.ops.local_cluster import announce_reaped
+    from irisrl.ops.jobs import runs as read_runs
 
-    announce_reaped()   # rows of launches killed with -9 become `lost` before they are shown
-    ledger = open_ledger()
-    rows = ledger.runs(series)
+    found = read_runs(series, with_plans=as_json)
     if as_json:
-        click.echo(json.dumps([{**r, "plan": ledger.plan_by_row(r["id"])} for r in rows], indent=2))
+        click.echo(json.dumps(found.rows, indent=2))
         return
     from rich.console import Console
     from rich.table import Table
 
     table = Table("submitted", "job", "series", "nodes", "model", "state", "cluster", "config sha", "fingerprint")
-    for r in rows:
-        table.add_row(time.strftime("%Y-%m-%d %H:%M", time.localtime(r["submitted_at"] or 0)), r["job_id"],
-                      r["series"] or "-", str(r["nodes"] or "-"), r["model"] or "-", r["last_state"] or "-",
-                      r["cluster"] or "-", (r["config_sha256"] or "")[:12], (r["hparams_fingerprint"] or "")[:12])
+    for r in found.rows:
+        table.add_row(time.strftime("%Y-%m-%d %H:%M", time.localtime(float(str(r["submitted_at"] or 0)))),
+                      str(r["job_id"]), str(r["series"] or "-"), str(r["nodes"] or "-"), str(r["model"] or "-"),
+                      str(r["last_state"] or "-"), str(r["cluster"] or "-"), str(r["config_sha256"] or "")[:12],
+                      str(r["hparams_fingerprint"] or "")[:12])
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
-    console.print(table if rows else f"no launches recorded in {ledger.path}")
+    console.print(table if found.rows else f"no launches recorded in {found.ledger_path}")

@@ -200,3 +200,24 @@ class JobLogs:
         page = self.backend.logs(self.job_id, start, task_index=task_index, attempt=attempt,
                                  max_lines=self.page_lines)
         return Page([ln.data for ln in page.lines], page.cursor, page.more)
+
+
+@dataclass(frozen=True)
+class Runs:
+    """The ledger's launches (`irisrl runs`): one row per launch, newest first (the ledger's
+    columns; with `plan`, each row's masked plan under "plan"), and where the ledger is."""
+    rows: list[dict[str, object]]
+    ledger_path: str
+
+
+def runs(series: str | None = None, *, with_plans: bool = False) -> Runs:
+    """The launches irisrl recorded (optionally of one series). Launches killed with -9 are
+    reaped first, so their rows read `lost` (ops/orphans.py)."""
+    from irisrl.ops.local_cluster import announce_reaped
+
+    announce_reaped()
+    ledger = open_ledger()
+    rows: list[dict[str, object]] = [dict(r) for r in ledger.runs(series)]
+    if with_plans:
+        rows = [{**r, "plan": ledger.plan_by_row(int(str(r["id"])))} for r in rows]
+    return Runs(rows, str(ledger.path))
