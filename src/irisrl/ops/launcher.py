@@ -81,10 +81,12 @@ class Launched:
     summary: "LaunchSummary | None" = None
 
 
-def launch(plan: "LaunchPlan", options: "LaunchSettings | Mapping[str, object] | object" = None) -> Launched:
-    """Submit `plan` and (unless no_wait) follow it to the end. What it does goes through
-    ops/output (the `irisrl.ops` logger unless the caller installs a sink). Raises
-    IrisrlError (with a fix) for what the user can act on."""
+def launch(plan: "LaunchPlan", options: "LaunchSettings | Mapping[str, object] | object" = None, *,
+           backend: "Backend | None" = None) -> Launched:
+    """Submit `plan` and (unless no_wait) follow it to the end, on `backend` when given (its
+    target settings and the temporary local cluster then do not apply), else on the target's.
+    What it does goes through ops/output (the `irisrl.ops` logger unless the caller installs
+    a sink). Raises IrisrlError (with a fix) for what the user can act on."""
     from irisrl.backends.resolve import Target, default_cluster_config, target_from
     from irisrl.ledger.store import Ledger
     from irisrl.observe.phases import ENTERED
@@ -92,8 +94,9 @@ def launch(plan: "LaunchPlan", options: "LaunchSettings | Mapping[str, object] |
 
     settings = LaunchSettings.of(options if options is not None else {})
     target = target_from(settings.__dict__)
-    local = target.local or (plan.mode == "local" and not target.explicit)
-    if not local and not target.explicit:
+    local = backend.kind == "local" if backend is not None else \
+        target.local or (plan.mode == "local" and not target.explicit)
+    if backend is None and not local and not target.explicit:
         # A remote plan (pinned image, s3 rendezvous) never goes to a local cluster by accident:
         # without a target it goes to the profile's cluster config.
         target = Target(cluster_config=default_cluster_config(plan.cluster))
@@ -103,13 +106,13 @@ def launch(plan: "LaunchPlan", options: "LaunchSettings | Mapping[str, object] |
     progress = LaunchProgress(plan, {ENTERED: time.time(), **settings.marks})
     submitted: list[str] = []   # the job id once submitted: what a Ctrl-C has to account for
     try:
-        return _launch(plan, settings, target, local, ledger, progress, submitted)
+        return _launch(plan, settings, target, local, ledger, progress, submitted, backend)
     except KeyboardInterrupt:   # before following (which handles its own): the cluster is torn down
         return _interrupted(plan, submitted, local, ledger)
 
 
 def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", local: bool, ledger: "Ledger",
-            progress: "LaunchProgress", submitted: list[str]) -> Launched:
+            progress: "LaunchProgress", submitted: list[str], given: "Backend | None" = None) -> Launched:
     from irisrl.backends.resolve import Target
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
@@ -117,12 +120,12 @@ def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", loca
 
     with ExitStack() as stack:
         ephemeral = False
-        if local:
+        if local and given is None:
             url, ephemeral = stack.enter_context(local_controller(settings.no_wait, plan))
             target = Target(controller_url=url)
             if ephemeral:
                 progress.mark("cluster_up")
-        backend = stack.enter_context(_backend(target, local))
+        backend = given if given is not None else stack.enter_context(_backend(target, local))
         findings = live_findings(plan, backend, ledger, settings.policy, settings.series_explicit)
         echo_findings(findings)
         if any(f.severity == "error" for f in findings):
