@@ -132,10 +132,11 @@ def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_p
            engine_silence: float, stall_factor: float, stall_min: float, sync_timeout: float,
            hang_after: float, secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """KILL / NO-KILL verdict from a run's logs, with the evidence for every rung."""
-    from irisrl.ops.health_check import LadderConfig
+    from irisrl.ops.health_check import LadderConfig, check_inputs
     from irisrl.ops.health_check import health as health_check
 
     _check_inputs(job, logs)
+    check_inputs(job, logs, state_path)   # before the job's cluster is opened
     config = LadderConfig(wedge_ratio=wedge_ratio, wedge_window_s=wedge_window, silence_s=silence,
                           engine_silence_s=engine_silence, stall_factor=stall_factor, stall_min_s=stall_min,
                           sync_timeout_s=sync_timeout, hang_after_s=hang_after)

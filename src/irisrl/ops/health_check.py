@@ -82,11 +82,7 @@ def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str |
     observe/ladder.LadderConfig (None: the defaults)."""
     from irisrl.observe.planinfo import plan_info
 
-    if bool(job) == bool(logs):
-        raise UsageError("give either a job or log files, not both and not neither",
-                         "e.g. health('/alice/dense8b-r1') or health(logs=['rank0.log.gz'])")
-    if job and state_path:
-        raise UsageError("--state works with --log files", "for a live job use `irisrl watch JOB --watchdog`")
+    check_inputs(job, logs, state_path)
     problems: list[str] = []
     unparsed = False
     if logs:
@@ -111,6 +107,15 @@ def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str |
     report = analyzer.verdict(now_log_time=now, trials_completed=trials, trial_outcomes=outcomes)
     report.reasons.extend(f"logs incomplete: {p}" for p in problems)
     return HealthCheck(report, problems, unparsed, trials_unknown)
+
+
+def check_inputs(job: str | None, logs: Sequence[str], state_path: str | None = None) -> None:
+    """Usage errors, before anything is opened or read."""
+    if bool(job) == bool(logs):
+        raise UsageError("give either a job or log files, not both and not neither",
+                         "e.g. health('/alice/dense8b-r1') or health(logs=['rank0.log.gz'])")
+    if job and state_path:
+        raise UsageError("--state works with --log files", "for a live job use `irisrl watch JOB --watchdog`")
 
 
 def load_plan(plan_path: str | None, job_id: str | None) -> PlanDict | None:
