@@ -47,23 +47,23 @@ class SlowBackend(MemoryBackend):
         time.sleep(self.latency_s)
         return super().snapshot(*a, **k)
 
-    def fetch_logs(self, *a, **k):  # type: ignore[no-untyped-def]
+    def read_lines(self, *a, **k):  # type: ignore[no-untyped-def]
         time.sleep(self.latency_s)
-        return super().fetch_logs(*a, **k)
+        return super().read_lines(*a, **k)
 
 
 def build(n: int, latency_s: float) -> tuple[MemoryBackend, int, list[str]]:
     jobs = [recorded(CASES[i % len(CASES)], f"/user{i % 7}/job-{i:02d}", ENDED.get(i % len(CASES), "running"))
             for i in range(n)]
     backend = SlowBackend(jobs=[j.summary for j in jobs], statuses={j.summary.job_id: j.status for j in jobs},
-                            logs={j.summary.job_id: list(j.lines) for j in jobs})
+                            job_logs={j.summary.job_id: list(j.lines) for j in jobs})
     running = [j.summary.job_id for j in jobs if j.summary.state == "running"]
     return backend, max(end_ms(j) for j in jobs), running
 
 
 def grow(backend: MemoryBackend, running: list[str], k: int) -> None:
     for job_id in running:
-        lines = backend.logs[job_id]
+        lines = backend.job_logs[job_id]
         t = lines[-1].timestamp_ms if lines else 0
         lines.extend(LogLine(i % 2, 0, "stdout", f"agent: trial chatter {k}.{i} observation truncated", t + 100 * (i + 1))
                      for i in range(200))
@@ -77,7 +77,7 @@ def main() -> None:
     args = ap.parse_args()
     backend, now, running = build(args.jobs, args.rpc_ms / 1000.0)
     backend.latency_s = args.rpc_ms / 1000.0
-    lines = sum(len(v) for v in backend.logs.values())
+    lines = sum(len(v) for v in backend.job_logs.values())
     view = Fleet(FleetQuery(), price_book())
     t0 = time.perf_counter()
     first = view.refresh([backend], now=now)

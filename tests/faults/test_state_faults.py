@@ -80,36 +80,27 @@ def test_d8_commands_on_a_corrupt_ledger(argv: list[str], corrupt_ledger: Path, 
 
 
 @pytest.fixture
-def memory_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """ops.launch submits to an in-memory backend (recording what it was sent); no fit gate."""
-    from contextlib import contextmanager
-
+def memory_backend() -> Iterator[Any]:
+    """The in-memory backend ops.launch is handed (it records what it was sent; it lists no
+    workers, so the fit gate says "not checked")."""
     sys.path.insert(0, str(REPO / "tests" / "support"))
     from memory_backend import MemoryBackend  # type: ignore[import-not-found]
 
-    backend = MemoryBackend()
-
-    @contextmanager
-    def fake(target: Any, local: bool) -> Iterator[Any]:
-        yield backend
-
-    monkeypatch.setattr("irisrl.ops.launcher._backend", fake)
-    monkeypatch.setattr("irisrl.ops.fit_gate.fit_gate", lambda *args: None)   # it has no workers to read
-    yield backend
+    yield MemoryBackend()
     sys.path.remove(str(REPO / "tests" / "support"))
 
 
-def _launch_no_wait(plan: Any) -> Any:
+def _launch_no_wait(plan: Any, backend: Any) -> Any:
     from irisrl.ops import launch
 
-    return launch(plan, {"controller_url": "http://127.0.0.1:9", "no_wait": True})
+    return launch(plan, {"controller_url": "http://127.0.0.1:9", "no_wait": True}, backend=backend)
 
 
 def test_a_healthy_ledger_records_the_launch(memory_backend: Any) -> None:
     """The control for the two below: this path does submit and record."""
     from irisrl.ledger.store import Ledger
 
-    launched = _launch_no_wait(_smoke_plan())
+    launched = _launch_no_wait(_smoke_plan(), memory_backend)
     assert launched.exit_code == Exit.OK and len(memory_backend.submitted) == 1
     assert [r["job_id"] for r in Ledger().runs()] == [launched.job_id]
 
@@ -119,7 +110,7 @@ def test_d8_launch_on_a_corrupt_ledger_submits_nothing(corrupt_ledger: Path, mem
 
     plan = _smoke_plan()
     with pytest.raises(IrisrlError) as exc:
-        _launch_no_wait(plan)
+        _launch_no_wait(plan, memory_backend)
     assert exc.value.exit_code == Exit.UNKNOWN and "cannot be read" in exc.value.message
     assert memory_backend.submitted == {}
 
@@ -135,7 +126,7 @@ def test_d11_launch_on_a_full_disk_submits_nothing(memory_backend: Any, monkeypa
 
     monkeypatch.setattr("irisrl.util.paths.os.write", full)
     with pytest.raises(IrisrlError) as exc:
-        _launch_no_wait(plan)
+        _launch_no_wait(plan, memory_backend)
     assert exc.value.exit_code == Exit.UNKNOWN and "No space left" in exc.value.message
     assert "free space" in exc.value.fix
     assert memory_backend.submitted == {}
@@ -176,7 +167,6 @@ def _on_full_disk(home: Path, argv: list[str]) -> subprocess.CompletedProcess[st
 
 LAUNCH_SCRIPT = textwrap.dedent(f"""
     import sys
-    from contextlib import contextmanager
     sys.path.insert(0, {str(REPO / "tests" / "support")!r})
     from memory_backend import MemoryBackend
     import irisrl.ops.launcher as launcher
@@ -184,15 +174,9 @@ LAUNCH_SCRIPT = textwrap.dedent(f"""
     from irisrl.plan.build import LaunchOptions, build_plan
     from irisrl.util.errors import IrisrlError
     backend = MemoryBackend()
-    @contextmanager
-    def fake(target, local):
-        yield backend
-    launcher._backend = fake
-    import irisrl.ops.fit_gate as fit_gate
-    fit_gate.fit_gate = lambda *args: None
     plan, _, _ = build_plan(LaunchOptions(rl_config={SMOKE!r}, workspace={WORKSPACE!r}, num_nodes=2, local=True))
     try:
-        code = launcher.launch(plan, {{"controller_url": "http://127.0.0.1:9", "no_wait": True}}).exit_code
+        code = launcher.launch(plan, {{"no_wait": True}}, backend=backend).exit_code
     except IrisrlError as exc:
         _print_error(exc)
         code = exc.exit_code
@@ -233,7 +217,7 @@ def test_d11_disk_filling_after_the_check_names_the_untracked_job(memory_backend
 
     monkeypatch.setattr(Ledger, "record_launch", full)
     with pytest.raises(IrisrlError) as exc:
-        _launch_no_wait(_smoke_plan())
+        _launch_no_wait(_smoke_plan(), memory_backend)
     (job_id,) = memory_backend.submitted
     assert exc.value.exit_code == Exit.UNKNOWN
     assert f"{job_id} was submitted" in exc.value.message and "nothing was submitted" not in exc.value.message

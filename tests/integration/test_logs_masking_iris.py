@@ -72,12 +72,9 @@ def test_logs_health_progress_mask_secrets_a_task_printed(on_iris_cluster, tmp_p
 
 
 def _pull_unmasked(url: str, job_id: str, out: Path) -> None:
-    from irisrl.backends.resolve import log_source_for
     from irisrl.config.masking import Masker
-    from irisrl.observe.pull import LogPuller, as_log_source
+    from irisrl.observe.pull import LogPuller
+    from irisrl.ops.jobs import JobLogs, open_job
 
-    bound = log_source_for(job_id, {"controller_url": url})
-    try:
-        LogPuller(as_log_source(bound), job_id, out, mask=Masker([])).pull_once(60)
-    finally:
-        getattr(bound, "close", lambda: None)()
+    with open_job(job_id, controller_url=url) as opened:
+        LogPuller(JobLogs(opened.backend, opened.job_id), job_id, out, mask=Masker([])).pull_once(60)

@@ -74,8 +74,8 @@ def test_watchdog_poll_cost_on_the_live_controller(wedged_job):
     (only the heartbeats printed since)."""
     from irisrl.backends import local_cluster
     from irisrl.backends.iris_client import IrisBackend
-    from irisrl.ops.watching import WatchdogHealth, WatchLogs
-    from irisrl.observe.pull import JobBoundAdapter
+    from irisrl.ops.jobs import JobLogs
+    from irisrl.ops.watching import WatchdogHealth
 
     job, env = wedged_job
     state = local_cluster.read_state(Path(env["IRISRL_HOME"]) / "local-cluster")
@@ -84,8 +84,8 @@ def test_watchdog_poll_cost_on_the_live_controller(wedged_job):
         while backend.snapshot(job, detail=False).task_states.get("running", 0) == 0:
             assert time.monotonic() < deadline, "task never ran"
             time.sleep(0.3)
-        logs = WatchLogs(backend, job)
-        health = WatchdogHealth(job, None, JobBoundAdapter(logs), 1.0, on_snapshot=logs.use)
+        logs = JobLogs(backend, job, follows_polls=True)
+        health = WatchdogHealth(job, None, logs, 1.0, on_snapshot=logs.use)
         dog = health.dog
         verdict = None
         while verdict != "KILL":   # the first polls catch up with what the task printed

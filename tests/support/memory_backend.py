@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from irisrl.backends.base import BUNDLE_CAP_BYTES, AttemptView, Backend, JobSnapshot, JobSummary, LogLine, TaskView
+from irisrl.backends.fit import ClusterState
+from irisrl.backends.base import BUNDLE_CAP_BYTES, AttemptView, Backend, JobSnapshot, JobSummary, LogCursor, LogLine, \
+    LogPage, SubmitRequest, TaskView, page_after
 from irisrl.plan.request import IrisRequest, build_request
 
 if TYPE_CHECKING:
@@ -55,13 +57,25 @@ class MemoryBackend:
     closed: bool = False
     jobs: list[JobSummary] = field(default_factory=list)          # list_jobs' rows (fleet), when given
     statuses: dict[str, JobSnapshot] = field(default_factory=dict)  # snapshot() per job, before `script`
-    logs: dict[str, list[LogLine]] = field(default_factory=dict)    # fetch_logs per job, before `lines`
+    job_logs: dict[str, list[LogLine]] = field(default_factory=dict)    # logs() per job, before `lines`
+    scheduled: list[SubmitRequest] = field(default_factory=list)
+    cluster: ClusterState = field(default_factory=lambda: ClusterState(provider="kubernetes"))   # read_cluster()
+
+    def dryrun(self, plan: LaunchPlan, workspace: str | Path | None = None,
+               bundle_cap: int = BUNDLE_CAP_BYTES) -> SubmitRequest:
+        """The same controller request IrisBackend sends; no bundle (nothing is staged)."""
+        return SubmitRequest(plan.job_id, "memory", build_request(plan), Path(workspace or plan.workspace),
+                             bundle_cap, (), plan.to_json())
+
+    def schedule(self, request: SubmitRequest) -> str:
+        self.calls += 1
+        self.scheduled.append(request)
+        self.submitted[request.job_id] = request.request
+        return request.job_id
 
     def submit(self, plan: LaunchPlan, workspace: str | Path | None = None,
                bundle_cap: int = BUNDLE_CAP_BYTES) -> str:
-        self.calls += 1
-        self.submitted[plan.job_id] = build_request(plan)   # the same request IrisBackend sends
-        return plan.job_id
+        return self.schedule(self.dryrun(plan, workspace, bundle_cap))
 
     def snapshot(self, job_id: str, detail: bool = True) -> JobSnapshot:
         self.calls += 1
@@ -85,14 +99,22 @@ class MemoryBackend:
         jobs = [JobSummary(job_id, "pending") for job_id in self.submitted if job_id.startswith(prefix or "")]
         return [] if running_only else jobs
 
-    def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0, attempt: int = -1,
-                   tail: bool = False, task_index: int | None = None) -> list[LogLine]:
+    def logs(self, job_id: str, cursor: LogCursor = LogCursor(), task_index: int | None = None,
+             attempt: int = -1, max_lines: int = 5000) -> LogPage:
+        return page_after(lambda since, limit: self.read_lines(job_id, since, limit, task_index), cursor, max_lines,
+                          attempt)
+
+    def read_lines(self, job_id: str, since_ms: int, limit: int, task_index: int | None) -> list[LogLine]:
+        """One FetchLogs: the job's (or task's) lines at or after `since_ms`, oldest first."""
         self.calls += 1
-        found = [ln for ln in self.logs.get(job_id, self.lines) if ln.timestamp_ms >= since_ms
-                 and task_index in (None, ln.task_index) and attempt in (-1, ln.attempt)]
-        if not max_lines:
-            return found
-        return found[-max_lines:] if tail else found[:max_lines]
+        found = sorted((ln for ln in self.job_logs.get(job_id, self.lines)
+                        if ln.timestamp_ms >= since_ms and task_index in (None, ln.task_index)),
+                       key=lambda ln: ln.timestamp_ms)
+        return found[:limit]
+
+    def read_cluster(self) -> ClusterState:
+        self.calls += 1
+        return self.cluster
 
     def close(self) -> None:
         self.closed = True

@@ -126,6 +126,11 @@ class _NoWorkersController:
         self.calls += 1
         return type("Status", (), {"groups": []})()
 
+    def read_cluster(self):   # Backend.read_cluster, as IrisBackend answers it
+        from irisrl.backends.cluster_state import read_cluster_state
+
+        return read_cluster_state(self)
+
 
 def test_read_state_without_workers_asks_kubernetes_through_the_cluster_config(tmp_path, monkeypatch):
     import shutil

@@ -24,7 +24,7 @@ H = 3600_000
 
 def backend_of(*jobs: RecordedJob) -> MemoryBackend:
     return MemoryBackend(jobs=[j.summary for j in jobs], statuses={j.summary.job_id: j.status for j in jobs},
-                         logs={j.summary.job_id: j.lines for j in jobs})
+                         job_logs={j.summary.job_id: j.lines for j in jobs})
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,7 @@ def test_a_refresh_reads_only_new_lines_and_settled_jobs_cost_no_rpc(fleet_jobs)
     assert {job_id: t.watchdog.total_bytes for (_, job_id), t in view.trackers.items()} == fed   # nothing re-read
     # a new line of a running job arrives: only it is read and fed
     train = next(j for j in fleet_jobs if j.summary.job_id == "/alice/train")
-    backend.logs["/alice/train"] = train.lines + [LogLine(0, 0, "stdout", "one more line", train.lines[-1].timestamp_ms + 5)]
+    backend.job_logs["/alice/train"] = train.lines + [LogLine(0, 0, "stdout", "one more line", train.lines[-1].timestamp_ms + 5)]
     view.refresh([backend], now=now + 120_000)
     grown = view.trackers[("memory://", "/alice/train")].watchdog.total_bytes - fed["/alice/train"]
     assert 0 < grown < 40
@@ -222,13 +222,13 @@ def test_an_unreadable_cluster_or_job_is_a_problem_not_a_crash(fleet_jobs):
             raise UndeterminedError("could not talk to the Iris controller at memory://down")
 
     class FlakyLogs(MemoryBackend):
-        def fetch_logs(self, job_id, *a, **k):  # type: ignore[no-untyped-def]
+        def read_lines(self, job_id, *a, **k):  # type: ignore[no-untyped-def]
             if job_id == "/alice/train":
                 raise UndeterminedError("FetchLogs timed out")
-            return super().fetch_logs(job_id, *a, **k)
+            return super().read_lines(job_id, *a, **k)
 
     good = backend_of(*fleet_jobs)
-    flaky = FlakyLogs(jobs=good.jobs, statuses=good.statuses, logs=good.logs, where="memory://flaky")
+    flaky = FlakyLogs(jobs=good.jobs, statuses=good.statuses, job_logs=good.job_logs, where="memory://flaky")
     down = Down(where="memory://down")
     now = max(end_ms(j) for j in fleet_jobs)
     report = Fleet(FleetQuery(), price_book()).refresh([flaky, down], now=now)
@@ -253,7 +253,7 @@ def test_watch_loop_refreshes_on_its_interval_and_survives_a_cluster_outage(flee
             return super().list_jobs(prefix, running_only)
 
     good = backend_of(*fleet_jobs)
-    backend = Outage(jobs=good.jobs, statuses=good.statuses, logs=good.logs)
+    backend = Outage(jobs=good.jobs, statuses=good.statuses, job_logs=good.job_logs)
     slept: list[float] = []
     loop = refresh_loop(Fleet(FleetQuery(hours=1e6), price_book()), [backend], 30.0, refreshes=3, sleep=slept.append)
     first = next(loop)

@@ -1,10 +1,11 @@
-"""Paged log pull against an in-memory LogSource (and the adapter for the backend's
-job-bound source): nothing is silently truncated."""
+"""Paged log pull against an in-memory LogSource, and through the Backend's one log method
+(ops/jobs.JobLogs over tests/support/memory_backend.py): nothing is silently truncated."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,11 @@ import pytest
 
 from irisrl.cli.main import main
 from irisrl.observe.analyzer import analyze_files
-from irisrl.observe.pull import JobBoundAdapter, LogPuller, Page, TaskRef, default_out_dir, feed_job
+from irisrl.observe.pull import LogPuller, Page, TaskRef, default_out_dir, feed_job
+from irisrl.ops.jobs import JobLogs
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from support.memory_backend import MemoryBackend, attempt, finished, line, task  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
 
@@ -95,31 +100,24 @@ def test_health_from_a_live_source_equals_health_from_files() -> None:
     assert analyzer.verdict().to_dict() == files.to_dict()
 
 
-@dataclass
-class View:
-    index: int
-    state: str
-    attempts: int
+def _backend(lines: list[tuple[str, int, int]]) -> MemoryBackend:
+    """One task; (text, timestamp_ms, attempt) lines; as many attempts as the lines name."""
+    attempts = 1 + max(a for _, _, a in lines)
+    views = task(0, *(attempt(a, "succeeded", 1, 2, 0) for a in range(attempts)))
+    snap = finished("/u/j", "succeeded", 1)
+    return MemoryBackend(statuses={"/u/j": replace(snap, tasks=(views,))},
+                         lines=[line(0, text, ts, a) for text, ts, a in lines])
 
 
-@dataclass
-class Line:
-    data: str
-    timestamp_ms: int
-    attempt: int = 0
-
-
-class BoundSource:
-    """The backend's shape: lines with timestamps, `since_ms` inclusive, `max_lines` per call."""
-
-    def __init__(self, lines: list[Line]) -> None:
-        self.lines = lines
-
-    def tasks(self) -> list[View]:
-        return [View(0, "succeeded", 1 + max(ln.attempt for ln in self.lines))]
-
-    def fetch(self, task_index: int, attempt: int = -1, since_ms: int = 0, max_lines: int = 5000) -> list[Line]:
-        return [ln for ln in self.lines if ln.timestamp_ms >= since_ms and attempt in (-1, ln.attempt)][:max_lines]
+def _fixture_backend(name: str) -> MemoryBackend:
+    """The fixture's task files as a running job's lines (one attempt per task)."""
+    lines, tasks = [], []
+    for path in sorted((FIXTURES / name).glob("task-*.log")):
+        index = int(path.name.split("-")[1].split(".")[0])
+        tasks.append(task(index, attempt(0, "running", 1)))
+        lines += [line(index, text, 1000 + n) for n, text in enumerate(path.read_text().splitlines())]
+    snap = finished("/u/j", "running", len(tasks), exit_code=None)
+    return MemoryBackend(statuses={"/u/j": replace(snap, tasks=tuple(tasks))}, lines=lines)
 
 
 def _logged(path: Path) -> list[str]:
@@ -127,44 +125,44 @@ def _logged(path: Path) -> list[str]:
     return [ln for ln in path.read_text().splitlines() if "irisrl-task-status:" not in ln]
 
 
-def test_adapter_pages_cut_inside_one_millisecond_lose_nothing(tmp_path: Path) -> None:
-    lines = [Line(f"m{i}", 1000 + i // 4) for i in range(23)]    # 4 lines per millisecond
-    adapter = JobBoundAdapter(BoundSource(lines), page_lines=3)
-    manifest = LogPuller(adapter, "/u/j", tmp_path).pull_once()
+def test_backend_pages_cut_inside_one_millisecond_lose_nothing(tmp_path: Path) -> None:
+    backend = _backend([(f"m{i}", 1000 + i // 4, 0) for i in range(23)])    # 4 lines per millisecond
+    source = JobLogs(backend, "/u/j", page_lines=3)
+    manifest = LogPuller(source, "/u/j", tmp_path).pull_once()
     assert _logged(tmp_path / "task-0.attempt-0.log") == [f"m{i}" for i in range(23)]
-    assert manifest["complete"] and adapter.job_done("/u/j")
+    assert manifest["complete"] and source.job_done("/u/j")
 
 
-def test_adapter_splits_attempts_of_one_task(tmp_path: Path) -> None:
-    lines = [Line(f"a{i}", 1000 + i, attempt=0) for i in range(5)] + [Line(f"b{i}", 2000 + i, attempt=1) for i in range(4)]
-    manifest = LogPuller(JobBoundAdapter(BoundSource(lines), page_lines=2), "/u/j", tmp_path).pull_once()
+def test_equal_lines_in_one_millisecond_are_each_kept(tmp_path: Path) -> None:
+    """The cursor is a multiset of the lines seen at its millisecond: repeats are lines too."""
+    backend = _backend([("same", 1000, 0)] * 5 + [("next", 1001, 0)])
+    LogPuller(JobLogs(backend, "/u/j", page_lines=2), "/u/j", tmp_path).pull_once()
+    assert _logged(tmp_path / "task-0.attempt-0.log") == ["same"] * 5 + ["next"]
+
+
+def test_backend_logs_split_attempts_of_one_task(tmp_path: Path) -> None:
+    backend = _backend([(f"a{i}", 1000 + i, 0) for i in range(5)] + [(f"b{i}", 2000 + i, 1) for i in range(4)])
+    manifest = LogPuller(JobLogs(backend, "/u/j", page_lines=2), "/u/j", tmp_path).pull_once()
     assert _logged(tmp_path / "task-0.attempt-1.log") == [f"b{i}" for i in range(4)]
     assert [t["lines"] for t in manifest["tasks"]] == [5, 4] and manifest["complete"]
 
 
-def test_logs_cli_with_a_backend_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture) -> None:
-    import irisrl.backends.resolve as resolve
+def test_logs_pulled_through_a_backend_feed_health_log(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from irisrl.ops.observing import pull_logs
 
-    monkeypatch.setattr(resolve, "log_source_for", lambda job, opts=None: _fixture_source("starved_ranks"))
-    with pytest.raises(SystemExit) as exc:
-        main(["logs", "/u/j", "--out", str(tmp_path / "o"), "--json"])
-    manifest = json.loads(capsys.readouterr().out)
-    assert exc.value.code == 0 and manifest["complete"] and len(manifest["tasks"]) == 7
+    manifest = pull_logs(_fixture_backend("starved_ranks"), "/u/j", str(tmp_path / "o"))
+    assert manifest["complete"] and len(manifest["tasks"]) == 7
     with pytest.raises(SystemExit) as exc:
         main(["health", "--log", str(tmp_path / "o" / "combined.log"), "--plan",
               str(FIXTURES / "starved_ranks" / "plan.json"), "--json"])
     assert exc.value.code == 1 and json.loads(capsys.readouterr().out)["rungs"][1]["status"] == "fail"
 
 
-def test_health_job_reads_plan_and_pulls_through_the_backend(monkeypatch: pytest.MonkeyPatch,
-                                                             capsys: pytest.CaptureFixture) -> None:
-    import irisrl.backends.resolve as resolve
+def test_health_job_reads_plan_and_pulls_through_the_backend() -> None:
+    from irisrl.ops.health_check import health
 
-    monkeypatch.setattr(resolve, "log_source_for", lambda job, opts=None: _fixture_source("starved_ranks"))
-    with pytest.raises(SystemExit) as exc:
-        main(["health", "/u/j", "--plan", str(FIXTURES / "starved_ranks" / "plan.json"), "--json"])
-    assert exc.value.code == 1
+    check = health("/u/j", backend=_fixture_backend("starved_ranks"), plan_path=str(FIXTURES / "starved_ranks" / "plan.json"))
+    assert check.exit_code == 1 and check.to_dict()["rungs"][1]["status"] == "fail"
 
 
 def test_default_out_dir_is_traces_job_stamp() -> None:

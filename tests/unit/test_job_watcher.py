@@ -3,7 +3,7 @@ backend: the events of each poll in order, log paging without repeats, and every
 
 from __future__ import annotations
 
-from irisrl.backends.base import JobSnapshot, LogLine
+from irisrl.backends.base import JobSnapshot, LogCursor, LogLine, page_after
 from irisrl.ops.watcher import Finished, GaveUp, HealthChanged, JobWatcher, LogLine as LogEvent, Polled, ReadFailed, Transition, \
     Waiting
 from irisrl.util.errors import UndeterminedError
@@ -14,18 +14,19 @@ class Backend:
 
     def __init__(self, script, logs_by_poll=None):
         self.script, self.polls, self.logs_by_poll = list(script), 0, logs_by_poll or {}
-        self.logs: list[LogLine] = []
+        self.lines: list[LogLine] = []
 
     def snapshot(self, job_id, detail=True):
         item = self.script[min(self.polls, len(self.script) - 1)]
-        self.logs += self.logs_by_poll.get(self.polls, [])
+        self.lines += self.logs_by_poll.get(self.polls, [])
         self.polls += 1
         if isinstance(item, Exception):
             raise item
         return item
 
-    def fetch_logs(self, job_id, since_ms=0, max_lines=1000, **_):
-        return [ln for ln in self.logs if ln.timestamp_ms >= since_ms][:max_lines]
+    def logs(self, job_id, cursor=LogCursor(), task_index=None, attempt=-1, max_lines=1000):
+        return page_after(lambda since, limit: [ln for ln in self.lines if ln.timestamp_ms >= since][:limit], cursor,
+                          max_lines, attempt)
 
 
 def snap(state, **kw):
@@ -73,7 +74,7 @@ def test_log_lines_come_once_each_with_rank_and_attempt_prefix_even_when_sharing
 
 def test_without_logs_the_watcher_never_fetches_them():
     b = Backend([snap("succeeded")])
-    b.fetch_logs = None   # a call would raise
+    b.logs = None   # a call would raise
     assert kinds(events(b)) == ["Polled", "Transition", "Finished"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from irisrl.backends.base import JobSnapshot
+from irisrl.backends.base import JobSnapshot, LogCursor, LogPage
 from irisrl.cli.job_cmds import parse_duration
 from irisrl.ops.watching import watch_loop
 from irisrl.util.errors import UndeterminedError
@@ -96,7 +96,7 @@ def test_follow_gives_up_on_a_local_gang_that_is_never_admitted(monkeypatch, tmp
     monkeypatch.setattr(watcher.time, "monotonic", lambda: clock.t)
     monkeypatch.setattr(watcher.time, "sleep", clock.sleep)
     backend = ScriptedBackend([snap("pending", pending_reason="coschedule_mismatch")])
-    backend.fetch_logs = lambda *a, **k: []
+    backend.logs = lambda *a, **k: LogPage((), LogCursor(), False)
 
     class NoLedger:
         def update_state(self, *a):

@@ -15,10 +15,10 @@ import pytest
 from irisrl.backends.base import JobSnapshot
 from irisrl.cli.main import main
 from irisrl.observe import status_feed
-from irisrl.observe.pull import JobBoundAdapter, JobFeeder, LogPuller
+from irisrl.observe.pull import JobFeeder, LogPuller
 from irisrl.observe.task_status import STATUS_TAG, parse_status
+from irisrl.ops.health_check import health
 from irisrl.ops.jobs import JobLogs
-from irisrl.ops.watching import WatchLogs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from support.memory_backend import MemoryBackend, attempt, line, task  # noqa: E402
@@ -74,7 +74,7 @@ def test_statuses_per_attempt_with_iris_times_and_a_pending_task() -> None:
 
 def test_one_line_per_change_active_before_the_logs_terminal_after() -> None:
     backend = MemoryBackend(script=[_running()], lines=_lines()[:2])
-    feeder, source = JobFeeder("/u/j", mask=lambda b: b), JobBoundAdapter(JobLogs(backend, "/u/j"))
+    feeder, source = JobFeeder("/u/j", mask=lambda b: b), JobLogs(backend, "/u/j")
     first = _collect(feeder, source)
     assert first[0] == ("task-0.attempt-0", "[0/0] irisrl-task-status: state=RUNNING "
                                             'exit_code=none error="" pending="" at=2026-12-02T10:00:00Z')
@@ -97,16 +97,16 @@ def test_one_line_per_change_active_before_the_logs_terminal_after() -> None:
 def test_status_error_text_is_masked() -> None:
     backend = MemoryBackend(script=[_job("failed", task(0, attempt(0, "failed", T0_MS, T0_MS + 1, 1, "token hf_s3cret")))])
     feeder = JobFeeder("/u/j", mask=lambda b: b.replace(b"hf_s3cret", b"***"))
-    seen = _collect(feeder, JobBoundAdapter(JobLogs(backend, "/u/j")))
+    seen = _collect(feeder, JobLogs(backend, "/u/j"))
     assert any('error="token ***"' in ln for _, ln in seen) and not any("s3cret" in ln for _, ln in seen)
 
 
 def test_watch_polls_cost_no_more_and_a_pending_task_is_listed_not_fetched() -> None:
     snap = _job("running", task(0, attempt(0, "running", T0_MS)), task(1, pending_reason=""))
     backend = MemoryBackend(script=[snap], lines=_lines()[:1])
-    logs = WatchLogs(backend, "/u/j")
+    logs = JobLogs(backend, "/u/j", follows_polls=True)
     logs.use(JobSnapshot("/u/j", "running", 3, task_count=2, task_states={"running": 1, "pending": 1}))
-    seen = _collect(JobFeeder("/u/j", mask=lambda b: b), JobBoundAdapter(logs))
+    seen = _collect(JobFeeder("/u/j", mask=lambda b: b), logs)
     assert backend.calls == 2   # ListTasks (a task has not started) + one FetchLogs for the started task only
     assert any(name == "task-1.attempt-0" and "state=PENDING" in ln for name, ln in seen)
 
@@ -117,7 +117,7 @@ def test_pulled_files_keep_the_status_lines_and_health_log_reads_the_same(tmp_pa
     from irisrl.observe import analyzer as A
 
     backend = MemoryBackend(script=[_failed()], lines=_lines())
-    LogPuller(JobBoundAdapter(JobLogs(backend, "/u/j")), "/u/j", tmp_path, mask=lambda b: b).pull_once()
+    LogPuller(JobLogs(backend, "/u/j"), "/u/j", tmp_path, mask=lambda b: b).pull_once()
     combined = (tmp_path / "combined.log").read_text().splitlines()
     assert combined[-1].startswith("irisrl-task-status: state=FAILED")   # the job's line (no task prefix)
     assert "[0/0] " + ERROR in combined and any(ln.startswith("[1/0] ") and "exit_code=137" in ln for ln in combined)
@@ -130,12 +130,7 @@ def test_pulled_files_keep_the_status_lines_and_health_log_reads_the_same(tmp_pa
     real_feed = A.Analyzer.feed
     monkeypatch.setattr(A.Analyzer, "feed", lambda self, name, data: (fed.extend(
         ln for ln in data.decode().splitlines() if STATUS_TAG in ln), real_feed(self, name, data))[1])
-    import irisrl.backends.resolve as resolve
-
-    monkeypatch.setattr(resolve, "log_source_for", lambda job, opts=None: JobLogs(backend, "/u/j"))
-    with pytest.raises(SystemExit):
-        main(["health", "/u/j", "--json"])
-    capsys.readouterr()
+    health("/u/j", backend=backend)   # `health JOB`'s call, on the backend it is handed
     # `health JOB` fed the analyzer exactly the status lines `health --log combined.log` reads
     # (the catalogue's prefilter decides, in both paths alike, which lines it parses)
     offline = sorted(ln.split(STATUS_TAG)[1] for ln in combined if STATUS_TAG in ln)
@@ -145,15 +140,11 @@ def test_pulled_files_keep_the_status_lines_and_health_log_reads_the_same(tmp_pa
 
 def test_health_on_a_job_that_never_started_says_why(monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture) -> None:
-    import irisrl.backends.resolve as resolve
-
     reason = "Scheduler: Insufficient GPUs (need 8, available 0)\n\nAutoscaler: (scaling up) waiting for h100-8"
     backend = MemoryBackend(script=[_job("pending", task(0), task(1), pending=reason)])
-    monkeypatch.setattr(resolve, "log_source_for", lambda job, opts=None: JobLogs(backend, "/u/j"))
-    with pytest.raises(SystemExit) as exc:
-        main(["health", "/u/j", "--json"])
-    report = json.loads(capsys.readouterr().out)
-    assert exc.value.code == 3 and report["verdict"] == "NO-KILL"
+    check = health("/u/j", backend=backend)
+    report = check.to_dict()
+    assert check.exit_code == 3 and report["verdict"] == "NO-KILL"
     assert any("not started yet" in r and "Iris: job PENDING: Scheduler: Insufficient GPUs (need 8, available 0) "
                "Autoscaler: (scaling up) waiting for h100-8" in r for r in report["reasons"]), report["reasons"]
 
@@ -215,7 +206,7 @@ def test_the_job_line_is_masked_everywhere_and_a_re_pull_starts_job_log_afresh(t
                 error="hf_s3cret rejected", finished_ms=T0_MS + 1)
     mask = lambda b: b.replace(b"hf_s3cret", b"***")   # noqa: E731
     for _ in range(2):   # the second `logs` run into the same directory
-        manifest = LogPuller(JobBoundAdapter(JobLogs(MemoryBackend(script=[snap]), "/u/j")), "/u/j", tmp_path,
+        manifest = LogPuller(JobLogs(MemoryBackend(script=[snap]), "/u/j"), "/u/j", tmp_path,
                              mask=mask).pull_once()
     assert manifest["job_status"]["error"] == "*** rejected"
     assert (tmp_path / "job.log").read_text().count("irisrl-task-status:") == 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import time
 
-from irisrl.backends.base import JobSnapshot, LogLine, TaskView
-from irisrl.ops.watching import WatchdogHealth, WatchLogs, watch_loop
-from irisrl.observe.pull import JobBoundAdapter
+from irisrl.backends.base import JobSnapshot, LogCursor, LogLine, TaskView, page_after
+from irisrl.ops.jobs import JobLogs
+from irisrl.ops.watching import WatchdogHealth, watch_loop
 from irisrl.observe.watchdog import WEDGE_TARGET_S, worst_case_wedge_s
 from irisrl.util.exitcodes import Exit
 
@@ -72,6 +72,11 @@ class FakeCluster:
         self.returned += len(out)
         return out
 
+    def logs(self, job_id, cursor=LogCursor(), task_index=None, attempt=-1, max_lines=5000):
+        """The Backend's one log method over this scripted FetchLogs (base.page_after's rule)."""
+        return page_after(lambda since, limit: self.fetch_logs(job_id, since, limit, -1, task_index), cursor,
+                          max_lines, attempt)
+
     def terminate(self, job_id):
         self.terminated = True
 
@@ -89,9 +94,9 @@ def run(monkeypatch, lines, interval=30.0, keep_going=False, ends_at=1e9, timeou
     clock = Clock()
     monkeypatch.setattr("irisrl.ops.watcher.time.monotonic", lambda: clock.t)
     cluster = FakeCluster(clock, lines, ends_at, retry_at, starts_at)
-    logs = WatchLogs(cluster, "/u/j")
+    logs = JobLogs(cluster, "/u/j", follows_polls=True)
     fed: list[bytes] = []
-    health = WatchdogHealth("/u/j", {"num_nodes": 2}, JobBoundAdapter(logs), interval, on_snapshot=logs.use)
+    health = WatchdogHealth("/u/j", {"num_nodes": 2}, logs, interval, on_snapshot=logs.use)
     dog = health.dog
     dog.clock = lambda: T0 + clock.t      # the watchdog judges silence at the (fake) wall clock
     feed = dog.analyzer.feed

@@ -13,8 +13,11 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
+from irisrl.backends.base import BUNDLE_CAP_BYTES, BundleFile, SubmitRequest
+from irisrl.plan.model import LaunchPlan
+from irisrl.plan.request import build_request
 from irisrl.runtime import contract
 from irisrl.util.errors import IrisrlError
 from irisrl.util.paths import links_leaving
@@ -45,20 +48,58 @@ def workspace_files(workspace: Path) -> list[Path]:
             if not p.relative_to(workspace).as_posix().startswith(contract.BUNDLE_DIR + "/")]
 
 
-@contextmanager
-def staged_workspace(workspace: str | Path, plan_json: str, cap_bytes: int) -> Iterator[Path]:
-    """A temp copy of the workspace plus the runtime and plan; removed on exit."""
+Lister = Callable[[Path], Iterable[Path]]   # workspace -> the files of it that go into the bundle
+
+
+def bundle_listing(workspace: str | Path, plan_json: str, lister: Lister | None = None) -> tuple[BundleFile, ...]:
+    """What the bundle will hold, with sizes: the workspace's bundle files (`lister`, default
+    Iris's own, `workspace_files`), the shipped runtime and the plan. Lists only: staging
+    checks and copies."""
     source = Path(workspace).resolve()
     if not source.is_dir():
         raise IrisrlError(f"workspace {source} is not a directory", "pass --workspace DIR (default: cwd)")
-    files = workspace_files(source)
+    listed = (lister or workspace_files)(source)
+    files = [BundleFile(p.relative_to(source).as_posix(), _size(p), p) for p in listed
+             if not p.relative_to(source).as_posix().startswith(contract.BUNDLE_DIR + "/")]
+    files += [BundleFile(rel, _size(src), src) for src, rel in runtime_files()]
+    files.append(BundleFile(contract.BUNDLE_PLAN, len(plan_json.encode()), None))
+    return tuple(files)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def submit_request(plan: LaunchPlan, backend: str, workspace: str | Path | None = None,
+                   bundle_cap: int = BUNDLE_CAP_BYTES, lister: Lister | None = None) -> SubmitRequest:
+    """The dry run of a submission (Backend.dryrun): the controller request and the bundle.
+    `lister`: how the workspace is listed (default Iris's own lister, which imports the SDK;
+    `launch --dry-run` passes an SDK-free one: ops/submission.py)."""
+    plan_json = plan.to_json()
+    root = Path(workspace or plan.workspace).resolve()
+    return SubmitRequest(plan.job_id, backend, build_request(plan), root, bundle_cap,
+                         bundle_listing(root, plan_json, lister), plan_json)
+
+
+@contextmanager
+def staged_workspace(workspace: str | Path, plan_json: str, cap_bytes: int,
+                     bundle: tuple[BundleFile, ...] | None = None) -> Iterator[Path]:
+    """A temp copy of the bundle (`bundle`, else bundle_listing's: workspace files, runtime,
+    plan); removed on exit."""
+    source = Path(workspace).resolve()
+    bundle = bundle_listing(source, plan_json) if bundle is None else bundle
+    own = [f for f in bundle if f.source is not None and not f.path.startswith(contract.BUNDLE_DIR + "/")]
+    files = [f.source for f in own if f.source is not None]
     leaving = links_leaving(source, files)
     if leaving:   # LCH-WORKSPACE-LINKS refuses these earlier; a plan from elsewhere stops here
         raise IrisrlError(f"workspace {source} has symlinks to files outside it ("
                           + ", ".join(f"{rel} -> {target}" for rel, target in leaving[:5])
                           + "); nothing was submitted",
                           "remove them, copy the files in, or gitignore them")
-    total = sum(p.stat().st_size for p in files)
+    total = sum(f.size for f in own)
     if total > RAW_CAP_FACTOR * cap_bytes:
         raise IrisrlError(
             f"workspace {source} has {total / 2**20:.1f} MiB of bundle files; the Iris bundle cap is "
@@ -67,13 +108,11 @@ def staged_workspace(workspace: str | Path, plan_json: str, cap_bytes: int) -> I
     with tempfile.TemporaryDirectory(prefix="irisrl-bundle-") as tmp:
         stage = Path(tmp) / "workspace"
         stage.mkdir()
-        for src in files:
-            dest = stage / src.relative_to(source)
+        for entry in bundle:
+            dest = stage / entry.path
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dest)
-        for src, rel in runtime_files():
-            dest = stage / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dest)
-        (stage / contract.BUNDLE_PLAN).write_text(plan_json)
+            if entry.source is None:
+                dest.write_text(plan_json)
+            else:
+                shutil.copyfile(entry.source, dest)
         yield stage

@@ -15,12 +15,30 @@ provider="kubernetes" and fit answers "unknown" instead of guessing."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from irisrl.backends.fit import ClusterState, Holder, Node, ScaleGroup, now_ms
 
-if TYPE_CHECKING:
-    from irisrl.backends.iris_client import IrisBackend
+if TYPE_CHECKING:   # the SDK is untyped: these names are its own protobuf classes
+    from iris.rpc.job_pb2 import JobStatus, ResourceSpecProto
+    from iris.rpc.vm_pb2 import ScaleGroupStatus, WorkerHealthStatus, WorkerMetadata
+
+    from iris.rpc.vm_pb2 import AutoscalerStatus
+
+    from irisrl.backends.base import Backend
+    from irisrl.backends.k8s_state import Runner
+
+
+class ControllerReads(Protocol):
+    """The raw controller reads `fit` needs (backends/iris_client.IrisBackend's)."""
+    where: str
+    calls: int
+
+    def list_workers(self) -> "list[WorkerHealthStatus]": ...
+
+    def job_status(self, job_id: str) -> "JobStatus | None": ...
+
+    def autoscaler_status(self) -> "AutoscalerStatus": ...
 
 # Scale-group availability values that still scale up (vm.proto ScaleGroupStatus).
 SCALABLE = ("", "available", "requesting")
@@ -31,7 +49,7 @@ LOCAL_WORKER_MEMORY = 1000 * 1024**3
 _DEVICE_TYPES = {0: "cpu", 1: "cpu", 2: "gpu", 3: "tpu"}   # config.proto AcceleratorType
 
 
-def read_cluster_state(backend: IrisBackend) -> ClusterState:
+def read_cluster_state(backend: ControllerReads) -> ClusterState:
     """One consistent-enough read of the cluster behind `backend` (an IrisBackend)."""
     start = backend.calls
     workers = backend.list_workers()
@@ -51,7 +69,7 @@ def job_of_task(task_id: str) -> str:
     return task_id.split(":", 1)[0].rsplit("/", 1)[0]
 
 
-def _holding_jobs(workers: list[Any]) -> dict[str, int]:
+def _holding_jobs(workers: "list[WorkerHealthStatus]") -> dict[str, int]:
     """job id -> how many workers hold one of its tasks."""
     counts: dict[str, int] = {}
     for worker in workers:
@@ -60,7 +78,7 @@ def _holding_jobs(workers: list[Any]) -> dict[str, int]:
     return counts
 
 
-def _attributes(metadata: Any) -> dict[str, str]:
+def _attributes(metadata: "WorkerMetadata") -> dict[str, str]:
     out = {}
     for key, value in metadata.attributes.items():
         which = value.WhichOneof("value")
@@ -68,7 +86,7 @@ def _attributes(metadata: Any) -> dict[str, str]:
     return out
 
 
-def _node(worker: Any, statuses: dict[str, Any]) -> Node:
+def _node(worker: "WorkerHealthStatus", statuses: "dict[str, JobStatus]") -> Node:
     md = worker.metadata
     attrs = _attributes(md)
     gpu = md.device.gpu if md.device.WhichOneof("device") == "gpu" else None
@@ -84,11 +102,11 @@ def _node(worker: Any, statuses: dict[str, Any]) -> Node:
         holders=tuple(sorted({job_of_task(t) for t in worker.running_job_ids})))
 
 
-def _gpu_count(resources: Any) -> int:
+def _gpu_count(resources: "ResourceSpecProto") -> int:
     return int(resources.device.gpu.count) if resources.device.WhichOneof("device") == "gpu" else 0
 
 
-def _holder(job_id: str, status: Any | None, nodes: int) -> Holder:
+def _holder(job_id: str, status: "JobStatus | None", nodes: int) -> Holder:
     if status is None:
         return Holder(job_id, "unknown", None, nodes)
     from irisrl.core.states import job_state_name
@@ -97,7 +115,7 @@ def _holder(job_id: str, status: Any | None, nodes: int) -> Holder:
     return Holder(job_id, job_state_name(status.state), started, nodes)
 
 
-def _scale_group(group: Any) -> ScaleGroup:
+def _scale_group(group: "ScaleGroupStatus") -> ScaleGroup:
     cfg = group.config
     res = cfg.resources
     device_type = _DEVICE_TYPES.get(int(res.device_type), "cpu")
@@ -114,13 +132,13 @@ def _scale_group(group: Any) -> ScaleGroup:
                       available=group.availability_status in SCALABLE)
 
 
-def read_state(backend: IrisBackend, run: Any = None) -> ClusterState:
+def read_state(backend: "Backend", run: "Runner | None" = None) -> ClusterState:
     """The controller's view; on a cluster without worker daemons, Kubernetes' (backends/
     k8s_state.py) when kubectl can reach it: through the cluster config's kubeconfig/context
     (a --cluster-config target), or $KUBECONFIG's current context. Else the "unknown" state."""
     import os
 
-    state = read_cluster_state(backend)
+    state = backend.read_cluster()
     if state.provider != "kubernetes" or state.nodes:
         return state
     from irisrl.backends.k8s_state import evictable_namespaces, kubectl_argv, read_k8s_state

@@ -35,11 +35,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Iterable, Literal
+from typing import Callable, Iterable, Literal, Mapping, TypedDict
 
 from irisrl.util.sizes import parse_size as parse_size  # re-exported: fit.parse_size
 
 Verdict = Literal["fits", "queues", "never", "unknown"]
+
+
+class HolderRow(TypedDict):
+    """A job holding nodes the gang needs (`fit --json` "holders")."""
+    job_id: str
+    state: str
+    age_s: int | None
+    nodes: int
+
+
+class _Common(TypedDict):
+    request: "GangRequest"
+    source: str
+    rpcs: int
 GIB = 1024**3
 
 
@@ -105,50 +119,86 @@ class ClusterState:
     provider: str = "workers"   # workers | kubernetes (no worker daemons: Kueue admits)
     grouping: str = "required"  # required (Iris scheduler) | preferred (Kueue TAS soft level)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ClusterState":
+    def from_dict(cls, data: object) -> "ClusterState":
         """From `to_dict()`'s JSON; ValueError/TypeError/KeyError name what is malformed (a
         hand-edited state must not fail later inside the simulation)."""
-        def node(d: Any, where: str) -> Node:
-            d = _mapping(d, where)
+        def node(d: object, where: str) -> Node:
+            if not isinstance(d, dict):   # JSON objects: their fields are checked by Node itself
+                raise ValueError(f"{where} is {type(d).__name__}, not a mapping")
             ints = {k: _number(d[k], f"{where}.{k}") for k in _NODE_INTS if k in d}
-            return Node(**{**d, **ints, "holders": tuple(d.get("holders", ())),
-                           "attributes": dict(_mapping(d.get("attributes", {}), f"{where}.attributes"))})
+            return Node(**{**d, **ints, "holders": tuple(_list(d.get("holders", ()), f"{where}.holders")),
+                           "attributes": {str(k): str(v) for k, v in
+                                          _mapping(d.get("attributes", {}), f"{where}.attributes").items()}})
 
-        def group(g: Any, where: str) -> ScaleGroup:
-            g = _mapping(g, where)
+        def group(g: object, where: str) -> ScaleGroup:
+            if not isinstance(g, dict):
+                raise ValueError(f"{where} is {type(g).__name__}, not a mapping")
             ints = {k: _number(g[k], f"{where}.{k}") for k in ("num_vms", "free_slices") if k in g}
             return ScaleGroup(**{**g, **ints, "template": node(g["template"], f"{where}.template")})
 
-        data = _mapping(data, "the state")
+        def holder(h: object, where: str) -> Holder:
+            if not isinstance(h, dict):
+                raise ValueError(f"{where} is {type(h).__name__}, not a mapping")
+            return Holder(**h)
+
+        state = _mapping(data, "the state")
         return cls(
-            nodes=tuple(node(n, f"nodes[{i}]") for i, n in enumerate(_list(data.get("nodes", ()), "nodes"))),
+            nodes=tuple(node(n, f"nodes[{i}]") for i, n in enumerate(_list(state.get("nodes", ()), "nodes"))),
             scale_groups=tuple(group(g, f"scale_groups[{i}]")
-                               for i, g in enumerate(_list(data.get("scale_groups", ()), "scale_groups"))),
-            jobs={k: Holder(**_mapping(v, f"jobs[{k}]")) for k, v in _mapping(data.get("jobs", {}), "jobs").items()},
-            source=data.get("source", ""), read_at_ms=int(data.get("read_at_ms", 0)), rpcs=int(data.get("rpcs", 0)),
-            provider=data.get("provider", "workers"), grouping=data.get("grouping", "required"))
+                               for i, g in enumerate(_list(state.get("scale_groups", ()), "scale_groups"))),
+            jobs={k: holder(v, f"jobs[{k}]") for k, v in _mapping(state.get("jobs", {}), "jobs").items()},
+            source=str(state.get("source", "")), read_at_ms=_number(state.get("read_at_ms", 0), "read_at_ms"),
+            rpcs=_number(state.get("rpcs", 0), "rpcs"), provider=str(state.get("provider", "workers")),
+            grouping=str(state.get("grouping", "required")))
 
 
 _NODE_INTS = ("cpu_m", "memory", "gpus", "disk", "held_cpu_m", "held_memory", "held_gpus")
 
 
-def _mapping(value: Any, where: str) -> dict[str, Any]:
+def _mapping(value: object, where: str) -> dict[str, object]:
     if not isinstance(value, dict):
         raise ValueError(f"{where} is {type(value).__name__}, not a mapping")
-    return value
+    return {str(k): v for k, v in value.items()}
 
 
-def _list(value: Any, where: str) -> list[Any] | tuple[Any, ...]:
+def _list(value: object, where: str) -> list[object] | tuple[object, ...]:
     if not isinstance(value, (list, tuple)):
         raise ValueError(f"{where} is {type(value).__name__}, not a list")
     return value
 
 
-def _number(value: Any, where: str) -> int:
+def _whole(value: object, where: str) -> int:
+    """An integer field of a plan (JSON numbers, or their text)."""
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return _number(value, where)
+
+
+def _real(value: object, where: str) -> float:
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            raise ValueError(f"{where} is {value!r}, not a number") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where} is {value!r}, not a number")
+    return float(value)
+
+
+def _size_value(value: object) -> int | str:
+    """A size field as parse_size takes it (bytes, or text such as "64GiB")."""
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float):
+        return int(value)
+    raise ValueError(f"{value!r} is not a size")
+
+
+def _number(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{where} is {value!r}, not a number")
     return int(value)
@@ -167,17 +217,20 @@ class GangRequest:
     group_by: str | None = "leafgroup"
 
     @classmethod
-    def from_plan(cls, plan: dict[str, Any]) -> "GangRequest":
+    def from_plan(cls, plan: Mapping[str, object]) -> "GangRequest":
         """From a plan's JSON (`launch --dry-run --json`, LaunchPlan.to_dict())."""
         res = _mapping(plan["resources"], "resources")
         device = _mapping(res.get("device") or {}, "resources.device")
         cosched = _mapping(plan.get("coscheduling") or {}, "coscheduling")
-        if int(plan["num_nodes"]) < 1:
+        nodes = _whole(plan["num_nodes"], "num_nodes")
+        if nodes < 1:
             raise ValueError(f"num_nodes is {plan['num_nodes']}; a gang has at least 1 node")
-        return cls(nodes=int(plan["num_nodes"]), cpu_m=int(round(float(res["cpu"]) * 1000)),
-                   memory=parse_size(res["memory"]), disk=parse_size(res.get("disk") or 0),
-                   gpus=int(device.get("count") or 0), device_type=str(device.get("type") or "cpu"),
-                   device_variant=str(device.get("variant") or ""), group_by=cosched.get("group_by"))
+        group_by = cosched.get("group_by")
+        return cls(nodes=nodes, cpu_m=int(round(_real(res["cpu"], "resources.cpu") * 1000)),
+                   memory=parse_size(_size_value(res["memory"])), disk=parse_size(_size_value(res.get("disk") or 0)),
+                   gpus=_whole(device.get("count") or 0, "resources.device.count"),
+                   device_type=str(device.get("type") or "cpu"), device_variant=str(device.get("variant") or ""),
+                   group_by=str(group_by) if group_by else None)
 
     def describe(self) -> str:
         dev = f", {self.device_type} {self.device_variant} x{self.gpus}" if self.gpus else ""
@@ -213,14 +266,14 @@ class FitReport:
     nodes: tuple[str, ...] = ()
     scale_group: str | None = None
     groups: tuple[GroupView, ...] = ()
-    holders: tuple[dict[str, Any], ...] = ()
+    holders: "tuple[HolderRow, ...]" = ()
     exclusions: tuple[Exclusion, ...] = ()
     fixes: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     source: str = ""
     rpcs: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         data = asdict(self)
         data["request"]["describe"] = self.request.describe()
         return data
@@ -274,7 +327,7 @@ def _view(group: str, members: list[Node], req: GangRequest) -> GroupView:
 
 def simulate(state: ClusterState, req: GangRequest) -> FitReport:
     """The verdict for `req` on `state` (see the module docstring)."""
-    common: dict[str, Any] = dict(request=req, source=state.source, rpcs=state.rpcs)
+    common = _Common(request=req, source=state.source, rpcs=state.rpcs)
     if state.provider != "workers" and not state.nodes:
         return FitReport("unknown", summary="the controller lists no workers: on a Kubernetes cluster Kueue admits "
                          "gangs from node capacity irisrl cannot read through Iris", **common)
@@ -338,7 +391,7 @@ def _scale_at_capacity(state: ClusterState, req: GangRequest) -> ScaleGroup | No
 
 
 def _queues(state: ClusterState, req: GangRequest, views: tuple[GroupView, ...], waiting: list[GroupView],
-            notes: tuple[str, ...], common: dict[str, Any]) -> FitReport:
+            notes: tuple[str, ...], common: "_Common") -> FitReport:
     holder_ids = sorted({h for v in waiting for h in v.holders})
     holders = tuple(_holder_row(state, h) for h in holder_ids)
     if waiting:
@@ -353,15 +406,16 @@ def _queues(state: ClusterState, req: GangRequest, views: tuple[GroupView, ...],
     return FitReport("queues", summary=summary, groups=views, holders=holders, notes=notes, **common)
 
 
-def _holder_row(state: ClusterState, job_id: str) -> dict[str, Any]:
+def _holder_row(state: ClusterState, job_id: str) -> "HolderRow":
     holder = state.jobs.get(job_id, Holder(job_id))
     age_s = None
     if holder.started_ms and state.read_at_ms:
         age_s = max(0, (state.read_at_ms - holder.started_ms) // 1000)
-    return {"job_id": job_id, "state": holder.state, "age_s": age_s, "nodes": holder.nodes}
+    return HolderRow(job_id=job_id, state=holder.state, age_s=age_s, nodes=holder.nodes)
 
 
-def _never(state: ClusterState, req: GangRequest, views: tuple[GroupView, ...], notes: tuple[str, ...], common: dict[str, Any]) -> FitReport:
+def _never(state: ClusterState, req: GangRequest, views: tuple[GroupView, ...], notes: tuple[str, ...],
+           common: "_Common") -> FitReport:
     exclusions = _exclusions(state, req)
     fixes = _fixes(state, req, [n for n in potential_nodes(state) if _matches_device(n, req)])
     worst = "; ".join(_exclusion_text(e, req) for e in exclusions if e.fits < e.of)
@@ -416,7 +470,8 @@ def _fixes(state: ClusterState, req: GangRequest, eligible: list[Node]) -> tuple
     return tuple(fixes)
 
 
-def _kth_largest(groups: dict[str, list[Node]], k: int, value: Any, req: GangRequest, others_ok: Any) -> int | None:
+def _kth_largest(groups: dict[str, list[Node]], k: int, value: Callable[[Node], int], req: GangRequest,
+                 others_ok: Callable[[Node], bool]) -> int | None:
     """Over groups, the best k-th largest `value` among nodes whose other dimensions fit."""
     best = None
     for members in groups.values():

@@ -7,16 +7,23 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar
 
-from irisrl.backends.base import BUNDLE_CAP_BYTES, AttemptView, Backend, JobSnapshot, JobSummary, LogLine, TaskView, \
-    count_states
+from irisrl.backends.base import BUNDLE_CAP_BYTES, AttemptView, Backend, JobSnapshot, JobSummary, LogCursor, LogLine, \
+    LogPage, SubmitRequest, TaskView, count_states, page_after
 from irisrl.backends.sdk_version import is_stale_client_refusal, stale_client_error
 from irisrl.core.deadline import call_with_deadline
 from irisrl.core.states import job_state_name, task_state_name
 from irisrl.plan.model import LaunchPlan
-from irisrl.plan.request import IrisRequest, build_request
+from irisrl.plan.request import IrisRequest
 from irisrl.util.errors import IrisrlError, UndeterminedError
+
+if TYPE_CHECKING:   # the SDK is untyped: these names are its own protobuf / client classes
+    from irisrl.backends.fit import ClusterState
+    from iris.cluster.types import EnvironmentSpec, JobName
+    from iris.rpc.auth import TokenProvider
+    from iris.rpc.job_pb2 import JobStatus, TaskAttempt, TaskStatus
+    from iris.rpc.vm_pb2 import AutoscalerStatus, WorkerHealthStatus
 
 # The SDK retries a failing RPC for up to 30 minutes; irisrl gives every call a deadline.
 ENV_RPC_DEADLINE = "IRISRL_RPC_DEADLINE_S"
@@ -66,7 +73,7 @@ def prefetch_sdk() -> threading.Thread:
     return worker
 
 
-def _job_name(job_id: str) -> Any:
+def _job_name(job_id: str) -> "JobName":
     from iris.cluster.types import JobName
 
     try:
@@ -88,7 +95,7 @@ def _unreachable(url: str, exc: BaseException) -> UndeterminedError:
 class IrisBackend:
     """One connected controller. `kind` is local | url | config (how it was found)."""
 
-    def __init__(self, url: str, kind: str = "url", timeout_ms: int = 30000, token_provider: Any = None,
+    def __init__(self, url: str, kind: str = "url", timeout_ms: int = 30000, token_provider: "TokenProvider | None" = None,
                  where: str | None = None) -> None:
         from iris.client.client import IrisClient
 
@@ -137,12 +144,18 @@ class IrisBackend:
             raise _unreachable(self.url, exc) from None
         return [summary_from_status(j) for j in jobs if not j.parent_job_id]
 
-    def fetch_logs(self, job_id: str, since_ms: int = 0, max_lines: int = 0, attempt: int = -1,
-                   tail: bool = False, task_index: int | None = None) -> list[LogLine]:
-        """Log lines of the whole job (or one task), oldest first, at or after `since_ms`
-        (inclusive: callers skip what they already have of that millisecond). FetchLogs'
-        since_ms is exclusive, and lines of one millisecond can arrive in separate pushes:
-        asking from the next millisecond would lose the later ones."""
+    def logs(self, job_id: str, cursor: LogCursor = LogCursor(), task_index: int | None = None,
+             attempt: int = -1, max_lines: int = 5000) -> LogPage:
+        """Lines of the job (or one task) after `cursor` (base.page_after). Every attempt is
+        fetched and filtered there: Iris's exact-attempt log scope returns entries without
+        their key (marin-iris 0.2.20.dev202606180959)."""
+        return page_after(lambda since, limit: self._fetch(job_id, since, limit, task_index), cursor, max_lines,
+                          attempt)
+
+    def _fetch(self, job_id: str, since_ms: int, max_lines: int, task_index: int | None) -> list[LogLine]:
+        """FetchLogs at or after `since_ms` (inclusive): FetchLogs' since_ms is exclusive, and
+        lines of one millisecond can arrive in separate pushes, so the cursor's millisecond is
+        asked again (page_after skips what it saw)."""
         from rigging.timing import Timestamp
 
         target = f"{job_id}/{task_index}" if task_index is not None else job_id
@@ -151,7 +164,7 @@ class IrisBackend:
         try:
             entries = bounded("FetchLogs", self.url, lambda: self._client.fetch_task_logs(
                 name, start=Timestamp.from_ms(since_ms - 1) if since_ms > 1 else None, max_lines=max_lines,
-                attempt_id=attempt, tail=tail), self.deadline_s)
+                attempt_id=-1, tail=False), self.deadline_s)
         except UndeterminedError:
             raise
         except Exception as exc:
@@ -172,15 +185,19 @@ class IrisBackend:
         except Exception as exc:
             raise _unreachable(self.url, exc) from None
 
-    def submit(self, plan: LaunchPlan, workspace: str | Path | None = None,
-               bundle_cap: int = BUNDLE_CAP_BYTES) -> str:
-        """Submit a LaunchPlan as one gang job; returns the canonical job id."""
+    def dryrun(self, plan: LaunchPlan, workspace: str | Path | None = None,
+               bundle_cap: int = BUNDLE_CAP_BYTES) -> SubmitRequest:
+        return dryrun(plan, workspace, bundle_cap)
+
+    def schedule(self, request: SubmitRequest) -> str:
+        """LaunchJob with the request's SDK objects and its workspace staged; the job id."""
         from iris.client.client import IrisClient, JobAlreadyExists
 
         from irisrl.backends.bundle import staged_workspace
 
-        kwargs = submit_kwargs(build_request(plan))
-        with staged_workspace(workspace or plan.workspace, plan.to_json(), bundle_cap) as stage:
+        kwargs = submit_kwargs(request.request)
+        job_id = request.job_id
+        with staged_workspace(request.workspace, request.plan_json, request.bundle_cap, request.bundle) as stage:
             client = IrisClient.remote(self.url, workspace=stage, timeout_ms=max(self.timeout_ms, 180000),
                                        token_provider=self._token)
             try:
@@ -190,22 +207,27 @@ class IrisBackend:
             except UndeterminedError:
                 raise
             except JobAlreadyExists:
-                raise IrisrlError(f"job {plan.job_id} already exists on {self.url}",
+                raise IrisrlError(f"job {job_id} already exists on {self.url}",
                                   "pick a new --job-name (a fresh name per run)") from None
             except ValueError as exc:  # bundle too large, bad name
-                raise IrisrlError(f"Iris refused the submission of {plan.job_id}: {exc}",
+                raise IrisrlError(f"Iris refused the submission of {job_id}: {exc}",
                                   "see the message; bundle: keep the workspace under the cap") from None
             except Exception as exc:
                 if is_stale_client_refusal(exc):   # the controller's client-age check (sdk_version.py)
                     raise stale_client_error(self.url, exc) from None
-                raise IrisrlError(f"submitting {plan.job_id} to {self.url} failed: {type(exc).__name__}: {exc}",
+                raise IrisrlError(f"submitting {job_id} to {self.url} failed: {type(exc).__name__}: {exc}",
                                   "check the controller (irisrl cluster status) and retry") from None
             finally:
                 client.shutdown(wait=False)
         return str(job.job_id.to_wire())
 
+    def submit(self, plan: LaunchPlan, workspace: str | Path | None = None,
+               bundle_cap: int = BUNDLE_CAP_BYTES) -> str:
+        """Submit a LaunchPlan as one gang job; returns the canonical job id."""
+        return self.schedule(self.dryrun(plan, workspace, bundle_cap))
+
     # -- cluster reads for `fit` (raw protos; backends/cluster_state.py turns them into a state) --
-    def _read(self, what: str, fn: Callable[[], Any], missing_ok: bool = False) -> Any:
+    def _read(self, what: str, fn: Callable[[], T], missing_ok: bool = False) -> T | None:
         """One counted, bounded round trip; NOT_FOUND -> None when `missing_ok`."""
         self.calls += 1
         try:
@@ -217,20 +239,25 @@ class IrisBackend:
                 return None
             raise _unreachable(self.url, exc) from None
 
-    def list_workers(self) -> list[Any]:
+    def list_workers(self) -> "list[WorkerHealthStatus]":
         """ListWorkers: every registered worker (WorkerHealthStatus: metadata, attributes,
         health, the task ids it holds). Empty on providers without worker daemons (Kubernetes)."""
-        return list(self._read("ListWorkers", lambda: self._client.list_workers()))
+        return list(self._read("ListWorkers", lambda: self._client.list_workers()) or [])
 
-    def job_status(self, job_id: str) -> Any | None:
+    def job_status(self, job_id: str) -> "JobStatus | None":
         """GetJobStatus as a raw proto; None when the controller does not know the job."""
         name = _job_name(job_id)
         return self._read("GetJobStatus", lambda: self._client.status(name), missing_ok=True)
 
-    def autoscaler_status(self) -> Any:
+    def autoscaler_status(self) -> "AutoscalerStatus":
         """GetAutoscalerStatus (scale groups, their config and slices). The SDK's IrisClient has
         no public wrapper; its cluster client does (iris/cluster/client/remote_client.py)."""
         return self._read("GetAutoscalerStatus", lambda: self._client._cluster_client.get_autoscaler_status().status)
+
+    def read_cluster(self) -> "ClusterState":
+        from irisrl.backends.cluster_state import read_cluster_state
+
+        return read_cluster_state(self)
 
     def close(self) -> None:
         self._client.shutdown(wait=False)
@@ -246,14 +273,22 @@ def _is_backend(backend: IrisBackend) -> Backend:
     return backend   # mypy: IrisBackend satisfies the Backend Protocol
 
 
-def submit_kwargs(request: IrisRequest) -> dict[str, Any]:
+def dryrun(plan: LaunchPlan, workspace: str | Path | None = None, bundle_cap: int = BUNDLE_CAP_BYTES) -> SubmitRequest:
+    """IrisBackend's dry run without a connection (what `launch --dry-run` shows): the
+    LaunchJob request and the bundle Iris will be handed."""
+    from irisrl.backends.bundle import submit_request
+
+    return submit_request(plan, "iris", workspace, bundle_cap)
+
+
+def submit_kwargs(request: IrisRequest) -> dict[str, object]:
     """IrisRequest -> IrisClient.submit keyword arguments: the same values, as SDK objects."""
     from iris.cluster.types import CoschedulingConfig, Entrypoint, ResourceSpec, gpu_device
     from iris.rpc import job_pb2
 
     res = request.resources
     device = gpu_device(res.device.variant, res.device.count) if res.device.type == "gpu" and res.device.count else None
-    kwargs: dict[str, Any] = dict(
+    kwargs: dict[str, object] = dict(
         entrypoint=Entrypoint.from_command(*request.argv),
         name=request.name,
         user=request.user,
@@ -270,13 +305,13 @@ def submit_kwargs(request: IrisRequest) -> dict[str, Any]:
     return kwargs
 
 
-def exact_environment(env: dict[str, str]) -> Any:
+def exact_environment(env: dict[str, str]) -> "EnvironmentSpec":
     """An EnvironmentSpec that sends exactly `env`: the SDK's own to_proto() would also copy
     HF_TOKEN / WANDB_API_KEY from this process's environment, which the plan did not ask for."""
     from iris.cluster.types import EnvironmentSpec
 
     class _ExactEnvironment(EnvironmentSpec):  # type: ignore[misc]  # the SDK is untyped
-        def to_proto(self) -> Any:
+        def to_proto(self):  # type: ignore[no-untyped-def]  # the SDK's EnvironmentSpec proto
             proto = super().to_proto()
             for key in list(proto.env_vars):
                 if key not in env:
@@ -308,7 +343,7 @@ def _quiet_sdk_logs() -> None:
     logging.getLogger("finelog.client.log_client").setLevel(logging.WARNING)
 
 
-def snapshot_from_status(job_id: str, status: Any, task_list: Any = None) -> JobSnapshot:
+def snapshot_from_status(job_id: str, status: "JobStatus", task_list: "list[TaskStatus] | None" = None) -> JobSnapshot:
     tasks = tuple(sorted((_task_view(t) for t in (task_list if task_list is not None else status.tasks)),
                          key=lambda t: t.index))
     rank0 = next((t for t in tasks if t.index == 0), None)
@@ -332,7 +367,7 @@ def snapshot_from_status(job_id: str, status: Any, task_list: Any = None) -> Job
     )
 
 
-def _gpu_of(status: Any) -> tuple[int, str]:
+def _gpu_of(status: "JobStatus") -> tuple[int, str]:
     """(GPUs per task, variant) from a JobStatus' resources; (0, "") when it has none (ListJobs'
     rows carry no resources: service.py _job_to_proto sets none, GetJobStatus does)."""
     if not status.HasField("resources") or status.resources.device.WhichOneof("device") != "gpu":
@@ -341,7 +376,7 @@ def _gpu_of(status: Any) -> tuple[int, str]:
     return int(gpu.count), str(gpu.variant)
 
 
-def summary_from_status(j: Any) -> JobSummary:
+def summary_from_status(j: "JobStatus") -> JobSummary:
     """ListJobs' JobStatus -> JobSummary (timestamps and size for `fleet` / `cost`)."""
     gpus, variant = _gpu_of(j)
     return JobSummary(j.job_id, job_state_name(j.state), {str(k): int(v) for k, v in j.task_state_counts.items()},
@@ -350,7 +385,7 @@ def summary_from_status(j: Any) -> JobSummary:
                       finished_ms=_ms(j, "finished_at"), error=str(j.error))
 
 
-def _ms(proto: Any, name: str) -> int | None:
+def _ms(proto: "JobStatus | TaskStatus | TaskAttempt", name: str) -> int | None:
     """A Timestamp field's epoch ms, None when unset (Iris leaves it unset until the event)."""
     if not proto.HasField(name):
         return None
@@ -358,7 +393,7 @@ def _ms(proto: Any, name: str) -> int | None:
     return ms if ms > 0 else None
 
 
-def _attempt_view(a: Any) -> AttemptView:
+def _attempt_view(a: "TaskAttempt") -> AttemptView:
     """Iris's TaskAttempt (iris/rpc/job.proto; the controller fills it in service.py task_to_proto:
     state, exit_code, error, started_at / finished_at when set)."""
     finished = _ms(a, "finished_at")
@@ -367,7 +402,7 @@ def _attempt_view(a: Any) -> AttemptView:
                        started_ms=_ms(a, "started_at"), finished_ms=finished)
 
 
-def _task_view(t: Any) -> TaskView:
+def _task_view(t: "TaskStatus") -> TaskView:
     attempts = list(t.attempts)
     last = attempts[-1] if attempts else None
     finished = last is not None and last.HasField("finished_at") and last.finished_at.epoch_ms > 0
@@ -379,7 +414,7 @@ def _task_view(t: Any) -> TaskView:
                     attempt_views=tuple(_attempt_view(a) for a in attempts))
 
 
-def _status_message(t: Any) -> str:
+def _status_message(t: "TaskStatus") -> str:
     """Why a waiting / building task is not running yet, from the backend: newer Iris adds
     TaskStatus.status_message (field 29: the Kubernetes pod's container-waiting reason, e.g.
     ImagePullBackOff, or Kueue's admission verdict; marin-community/marin

@@ -31,7 +31,7 @@ import shutil
 import subprocess
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from irisrl.backends.fit import ClusterState, Holder, Node, now_ms
 from irisrl.util.errors import UndeterminedError
@@ -44,7 +44,7 @@ _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50}
 _DECIMAL = {"k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15}
 
 
-def quantity(text: Any, milli: bool = False) -> int:
+def quantity(text: object, milli: bool = False) -> int:
     """A Kubernetes quantity ("127500m", "2113533056Ki", "8", "1.5Gi") as an int (x1000 when
     `milli`, for CPU in millicores)."""
     s = str(text or "0").strip()
@@ -65,7 +65,7 @@ def kubectl_argv(cluster_config: str | None) -> list[str] | None:
     argv = ["kubectl"]
     platform = _coreweave_platform(cluster_config) if cluster_config else {}
     if platform.get("kubeconfig_path"):
-        argv += ["--kubeconfig", str(Path(platform["kubeconfig_path"]).expanduser())]
+        argv += ["--kubeconfig", str(Path(str(platform["kubeconfig_path"])).expanduser())]
     if platform.get("kube_context"):
         argv += ["--context", str(platform["kube_context"])]
     return argv
@@ -81,12 +81,12 @@ def evictable_namespaces(cluster_config: str | None) -> frozenset[str]:
     return frozenset(str(n) for n in provider["preempt_namespaces"]) - {str(provider.get("namespace", "iris"))}
 
 
-def _coreweave_platform(path: str) -> dict[str, Any]:
+def _coreweave_platform(path: str) -> "Json":
     from irisrl.config.storage_root import read_cluster_yaml
 
     platform = read_cluster_yaml(path).get("platform")
     coreweave = platform.get("coreweave") if isinstance(platform, dict) else None
-    return coreweave if isinstance(coreweave, dict) else {}
+    return _obj(coreweave)
 
 
 def _run(argv: list[str]) -> str:
@@ -110,7 +110,7 @@ def read_k8s_state(kubectl: list[str], source: str, run: Runner = _run,
     return state_from_k8s(nodes, pods, source, evictable=evictable)
 
 
-def _list_json(run: Runner, argv: list[str]) -> dict[str, Any]:
+def _list_json(run: Runner, argv: list[str]) -> "Json":
     """A kubectl List object; anything else (a wrapper or plugin printing text) is undetermined."""
     try:
         data = json.loads(run(argv))
@@ -120,32 +120,49 @@ def _list_json(run: Runner, argv: list[str]) -> dict[str, Any]:
     if not isinstance(data, dict) or not isinstance(data.get("items", []), list):
         raise UndeterminedError(f"{' '.join(argv[:4])} ... printed no kubectl List",
                                 "run it by hand: kubectl get nodes -o json")
-    return data
+    return _obj(data)
 
 
-def state_from_k8s(nodes: dict[str, Any], pods: dict[str, Any], source: str, read_at_ms: int | None = None,
+Json = dict[str, object]   # one kubectl JSON object
+
+
+def _obj(value: object) -> Json:
+    """`value` when it is a JSON object, else an empty one (kubectl leaves fields out)."""
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def _items(value: object) -> list[Json]:
+    """The JSON objects of a list (anything else: none)."""
+    return [_obj(v) for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def state_from_k8s(nodes: Json, pods: Json, source: str, read_at_ms: int | None = None,
                    evictable: frozenset[str] = frozenset()) -> ClusterState:
     read_at = read_at_ms or now_ms()
-    by_node: dict[str, list[dict[str, Any]]] = {}
-    for pod in pods.get("items", []):
-        node_name = (pod.get("spec") or {}).get("nodeName")
+    by_node: dict[str, list[Json]] = {}
+    for pod in _items(pods.get("items")):
+        node_name = _text(_obj(pod.get("spec")).get("nodeName"))
         if node_name and not _evicted_for_gangs(pod, evictable):
             by_node.setdefault(node_name, []).append(pod)
     jobs: dict[str, Holder] = {}
     out = []
-    for item in nodes.get("items", []):
-        node = _node(item, by_node.get(item["metadata"]["name"], []), jobs)
+    for item in _items(nodes.get("items")):
+        node = _node(item, by_node.get(_text(_obj(item.get("metadata")).get("name")), []), jobs)
         if node is not None:
             out.append(node)
     return ClusterState(nodes=tuple(out), jobs=jobs, source=source, read_at_ms=read_at, rpcs=0,
                         provider="kubernetes", grouping="preferred")
 
 
-def _node(item: dict[str, Any], pods: list[dict[str, Any]], jobs: dict[str, Holder]) -> Node | None:
-    meta, spec, status = item.get("metadata", {}), item.get("spec", {}), item.get("status", {})
-    ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions", []))
-    alloc = status.get("allocatable", {})
-    labels = meta.get("labels", {}) or {}
+def _node(item: Json, pods: list[Json], jobs: dict[str, Holder]) -> Node | None:
+    meta, spec, status = _obj(item.get("metadata")), _obj(item.get("spec")), _obj(item.get("status"))
+    ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in _items(status.get("conditions")))
+    alloc = _obj(status.get("allocatable"))
+    labels = _obj(meta.get("labels"))
     gpus = quantity(alloc.get(GPU, 0))
     requests = [_effective_requests(p) for p in pods]
     holders = []
@@ -155,42 +172,42 @@ def _node(item: dict[str, Any], pods: list[dict[str, Any]], jobs: dict[str, Hold
             holders.append(name)
             prior = jobs.get(name)
             jobs[name] = Holder(name, "running", _started_ms(pod), (prior.nodes if prior else 0) + 1)
-    attributes = {"leafgroup": labels[LEAFGROUP_LABEL]} if LEAFGROUP_LABEL in labels else {}
-    return Node(id=meta["name"], cpu_m=quantity(alloc.get("cpu"), milli=True), memory=quantity(alloc.get("memory")),
-                gpus=gpus, device_type="gpu" if gpus else "cpu", device_variant="",
-                disk=quantity(alloc.get("ephemeral-storage")), attributes=attributes,
+    attributes = {"leafgroup": str(labels[LEAFGROUP_LABEL])} if LEAFGROUP_LABEL in labels else {}
+    return Node(id=str(meta["name"]), cpu_m=quantity(alloc.get("cpu"), milli=True),
+                memory=quantity(alloc.get("memory")), gpus=gpus, device_type="gpu" if gpus else "cpu",
+                device_variant="", disk=quantity(alloc.get("ephemeral-storage")), attributes=attributes,
                 held_cpu_m=sum(r["cpu"] for r in requests), held_memory=sum(r["memory"] for r in requests),
                 held_gpus=sum(r[GPU] for r in requests), holders=tuple(sorted(set(holders))),
                 healthy=ready and not spec.get("unschedulable", False))
 
 
-def _effective_requests(pod: dict[str, Any]) -> dict[str, int]:
-    spec = pod.get("spec", {})
+def _effective_requests(pod: Json) -> dict[str, int]:
+    spec = _obj(pod.get("spec"))
 
-    def reqs(container: dict[str, Any]) -> dict[str, int]:
-        r = (container.get("resources") or {}).get("requests") or {}
+    def reqs(container: Json) -> dict[str, int]:
+        r = _obj(_obj(container.get("resources")).get("requests"))
         return {"cpu": quantity(r.get("cpu"), milli=True), "memory": quantity(r.get("memory")), GPU: quantity(r.get(GPU))}
 
-    main = [reqs(c) for c in spec.get("containers", [])]
-    init = [reqs(c) for c in spec.get("initContainers", [])]
+    main = [reqs(c) for c in _items(spec.get("containers"))]
+    init = [reqs(c) for c in _items(spec.get("initContainers"))]
     return {k: max(sum(r[k] for r in main), max((r[k] for r in init), default=0)) for k in ("cpu", "memory", GPU)}
 
 
-def _evicted_for_gangs(pod: dict[str, Any], evictable: frozenset[str]) -> bool:
-    meta, spec = pod.get("metadata") or {}, pod.get("spec") or {}
+def _evicted_for_gangs(pod: Json, evictable: frozenset[str]) -> bool:
+    meta, spec = _obj(pod.get("metadata")), _obj(pod.get("spec"))
     priority = spec.get("priority")
-    return (meta.get("namespace") in evictable and isinstance(priority, int) and priority < 0
+    return (_text(meta.get("namespace")) in evictable and isinstance(priority, int) and priority < 0
             and not meta.get("deletionTimestamp") and _effective_requests(pod)[GPU] > 0)
 
 
-def _holder_name(pod: dict[str, Any]) -> str:
-    meta = pod.get("metadata", {})
-    job = (meta.get("labels") or {}).get("iris.job_id")
+def _holder_name(pod: Json) -> str:
+    meta = _obj(pod.get("metadata"))
+    job = _text(_obj(meta.get("labels")).get("iris.job_id"))
     return job or f"{meta.get('namespace', '?')}/{meta.get('name', '?')}"
 
 
-def _started_ms(pod: dict[str, Any]) -> int | None:
-    started = (pod.get("status") or {}).get("startTime") or (pod.get("metadata") or {}).get("creationTimestamp")
+def _started_ms(pod: Json) -> int | None:
+    started = _text(_obj(pod.get("status")).get("startTime")) or _text(_obj(pod.get("metadata")).get("creationTimestamp"))
     if not started:
         return None
     try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from irisrl.util.errors import UsageError
 from irisrl.util.paths import irisrl_home
@@ -50,7 +49,7 @@ def load_policy(path: str | Path | None = None) -> Policy:
     return _from_dict(data, str(target))
 
 
-def _from_dict(data: dict[str, Any], source: str) -> Policy:
+def _from_dict(data: dict[str, object], source: str) -> Policy:
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise UsageError(f"policy file {source}: unknown key(s) {', '.join(unknown)}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from irisrl.backends import local_cluster
 from irisrl.config.storage_root import ENV_CLUSTER_CONFIG, find_cluster_config
@@ -18,7 +18,11 @@ from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
 from irisrl.util.identity import job_user
 
 if TYPE_CHECKING:
-    from irisrl.backends.iris_client import IrisBackend
+    from iris.rpc.auth import TokenProvider
+
+    from irisrl.backends.base import Backend
+    from iris.cluster.config import IrisConfig
+
     from irisrl.ledger.store import Ledger
 
 
@@ -40,11 +44,10 @@ class Target:
         return self
 
 
-def target_from(opts: Any) -> Target:
-    """Target from a click kwargs dict or an options object (H2's launch options)."""
-    get = opts.get if isinstance(opts, dict) else (lambda k, d=None: getattr(opts, k, d))
-    return Target(bool(get("local", False)), get("controller_url", None) or None,
-                  get("cluster_config", None) or None).check()
+def target_from(opts: Mapping[str, object]) -> Target:
+    """Target from a mapping with the target flags' keys (click kwargs, settings.__dict__)."""
+    url, config = opts.get("controller_url"), opts.get("cluster_config")
+    return Target(bool(opts.get("local", False)), str(url) if url else None, str(config) if config else None).check()
 
 
 def default_user() -> str:
@@ -96,8 +99,8 @@ def resolve(target: Target, job_id: str | None = None, ledger: Ledger | None = N
     return Resolved("config", None, default_cluster_config(), why="profile cluster config")
 
 
-def _from_ledger(job_id: str, row: dict[str, Any]) -> Resolved:
-    kind, where = row.get("cluster_kind") or "url", row["cluster"]
+def _from_ledger(job_id: str, row: Mapping[str, object]) -> Resolved:
+    kind, where = str(row.get("cluster_kind") or "url"), str(row["cluster"])
     if kind == "config":
         return Resolved("config", None, where, why="ledger")
     if kind.startswith("local") and not local_cluster.is_listening(where):
@@ -119,8 +122,10 @@ def default_cluster_config(profile_name: str = "cw-us-east-02a") -> str:
 
 
 @contextmanager
-def open_backend(target: Target, job_id: str | None = None, ledger: Ledger | None = None) -> Iterator[IrisBackend]:
-    """Yield a connected IrisBackend for the resolved target; closes it (and any tunnel)."""
+def open_backend(target: Target, job_id: str | None = None, ledger: Ledger | None = None) -> Iterator["Backend"]:
+    """Yield a connected Backend for the resolved target; closes it (and any tunnel). Every
+    target is an Iris controller today (backends/iris_client.py, the one implementation);
+    callers see only the Backend Protocol, and tests pass tests/support/memory_backend.py."""
     from irisrl.backends.iris_client import IrisBackend
 
     resolved = resolve(target, job_id, ledger)
@@ -134,7 +139,7 @@ def open_backend(target: Target, job_id: str | None = None, ledger: Ledger | Non
         yield backend
 
 
-def _stored_token(url: str) -> Any:
+def _stored_token(url: str) -> "TokenProvider | None":
     """The Iris CLI's stored login for this controller (`iris login`), if any."""
     try:
         from iris.cluster.token_store import cluster_name_from_url, load_token
@@ -145,12 +150,14 @@ def _stored_token(url: str) -> Any:
     return StaticTokenProvider(cred.token) if cred else None
 
 
-def _connect_config(path: str, stack: ExitStack) -> tuple[str, Any]:
+def _connect_config(path: str, stack: ExitStack) -> "tuple[str, TokenProvider | None]":
     """Controller discovery the Iris SDK's way: config address, else platform discovery, then
     the platform's tunnel (kept open for the command)."""
     if not Path(path).exists():
         raise UsageError(f"Iris cluster config {path} does not exist", "pass an existing --cluster-config YAML")
-    create_client_token_provider, IrisConfig = _iris_config_api()
+    with _quiet_iris_cli_import():
+        from iris.cli.main import create_client_token_provider
+        from iris.cluster.config import IrisConfig
     try:
         config = IrisConfig.load(path)
     except Exception as exc:
@@ -169,26 +176,14 @@ def _connect_config(path: str, stack: ExitStack) -> tuple[str, Any]:
     return url, token
 
 
-def _iris_config_api() -> tuple[Any, Any]:
-    """(create_client_token_provider, IrisConfig). Importing them imports the Iris dashboards,
-    which import starlette.middleware.wsgi, and Starlette (1.x) warns about that module on
-    stderr at import: a StarletteDeprecationWarning on every remote status/logs/kill/health
-    (issue 16, D5). Not ours, nothing the user can act on: that one warning is ignored for
-    this import only."""
+@contextmanager
+def _quiet_iris_cli_import() -> Iterator[None]:
+    """Importing iris.cli.main / iris.cluster.config imports the Iris dashboards, which import
+    starlette.middleware.wsgi, and Starlette (1.x) warns about that module on stderr at
+    import: a StarletteDeprecationWarning on every remote status/logs/kill/health (issue 16,
+    D5). Not ours, nothing the user can act on: that one warning is ignored for the import."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"starlette\.middleware\.wsgi is deprecated", category=UserWarning)
-        from iris.cli.main import create_client_token_provider
-        from iris.cluster.config import IrisConfig
-    return create_client_token_provider, IrisConfig
-
-
-def log_source_for(job: str, target_opts: Any = None) -> Any:
-    """For observe/: a LogSource over the job's cluster (ledger first). Close it when done."""
-    from irisrl.backends.logsource import IrisLogSource
-    from irisrl.ledger.store import Ledger
-
-    ledger = Ledger()
-    job_id = normalize_job_id(job, ledger)
-    return IrisLogSource(job_id, open_backend(target_from(target_opts or {}), job_id, ledger))
+        yield

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +17,9 @@ from irisrl.ops.watching import DEFAULT_INTERVAL_S, WATCHDOG_INTERVAL_S
 from irisrl.ops.watcher import task_counts
 from irisrl.util.errors import UsageError
 from irisrl.util.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from irisrl.ops.jobs import JobSnapshot
 
 
 # ---------------------------------------------------------------------------------------- status
@@ -34,31 +37,30 @@ Exit: 0 succeeded, 1 failed/killed/worker_failed/unschedulable, 2 absent,
 @target_options
 def status(job: str, as_json: bool, local: bool, controller_url: str | None, cluster_config: str | None) -> None:
     """One authoritative read of JOB (/user/job or a bare job name) from its controller."""
-    from irisrl.ops.jobs import open_job, read_snapshot
+    from irisrl.ops.jobs import open_job, status as read_status
 
-    job_id, opener, ledger = open_job(job, local, controller_url, cluster_config)
-    with opener as backend:
-        snap = read_snapshot(backend, job_id)
-    if not snap.absent:
-        ledger.update_state(job_id, snap.state)
+    with open_job(job, local, controller_url, cluster_config) as opened:
+        snap = read_status(opened.backend, opened.job_id, opened.ledger)
+        where = opened.backend.where
     if as_json:
         click.echo(json.dumps(status_json(snap), indent=2))
     else:
-        render_status(snap, backend.where)
+        render_status(snap, where)
     raise click.exceptions.Exit(snap.exit)
 
 
-def status_json(snap: Any) -> dict[str, Any]:
+def status_json(snap: JobSnapshot) -> dict[str, object]:
     data = snap.to_dict()
-    keys = ("job_id", "state", "state_int", "error", "exit_code", "failure_count", "preemption_count",
-            "task_count", "task_states", "tasks", "absent", "pending_reason")
-    out = {k: data[k] for k in keys}
-    out["tasks"] = [{k: t[k] for k in ("index", "state", "exit_code", "attempts", "worker", "error")}
-                    for t in data["tasks"]]
-    return out
+    return {"job_id": data["job_id"], "state": data["state"], "state_int": data["state_int"], "error": data["error"],
+            "exit_code": data["exit_code"], "failure_count": data["failure_count"],
+            "preemption_count": data["preemption_count"], "task_count": data["task_count"],
+            "task_states": data["task_states"],
+            "tasks": [{"index": t["index"], "state": t["state"], "exit_code": t["exit_code"], "attempts": t["attempts"],
+                       "worker": t["worker"], "error": t["error"]} for t in data["tasks"]],
+            "absent": data["absent"], "pending_reason": data["pending_reason"]}
 
 
-def render_status(snap: Any, where: str) -> None:
+def render_status(snap: JobSnapshot, where: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -141,13 +143,15 @@ def watch(job: str, interval: float | None, checkins: str, timeout: str | None, 
         raise UsageError("--hang-after only applies with --watchdog", "add --watchdog, or drop --hang-after")
     marks = [parse_duration(c) for c in checkins.split(",") if c.strip()]
     limit = parse_duration(timeout) if timeout else None
+    from irisrl.ops.jobs import open_job
     from irisrl.ops.watching import note_wedge_latency, watch as watch_job
 
     if watchdog:
         note_wedge_latency(interval)
-    raise click.exceptions.Exit(watch_job(job, interval=interval, timeout_s=limit, checkins=marks, watchdog=watchdog,
-                                          keep_going=keep_going, hang_after_s=hang_after, local=local,
-                                          controller_url=controller_url, cluster_config=cluster_config))
+    with open_job(job, local, controller_url, cluster_config) as opened:
+        code = watch_job(opened.job_id, interval=interval, timeout_s=limit, checkins=marks, watchdog=watchdog,
+                         keep_going=keep_going, hang_after_s=hang_after, backend=opened.backend)
+    raise click.exceptions.Exit(code)
 
 
 # ------------------------------------------------------------------------------------------ kill
@@ -164,10 +168,10 @@ Job-scoped only: irisrl has no command that stops or restarts a whole cluster.""
 @target_options
 def kill(job: str, yes: bool, wait_s: float, local: bool, controller_url: str | None, cluster_config: str | None) -> None:
     """Terminate one job (with --yes), then confirm its state."""
-    from irisrl.ops.jobs import kill as kill_job
+    from irisrl.ops.jobs import kill as kill_job, open_job
 
-    killed = kill_job(job, yes=yes, wait_s=wait_s, local=local, controller_url=controller_url,
-                      cluster_config=cluster_config)
+    with open_job(job, local, controller_url, cluster_config) as opened:
+        killed = kill_job(opened.job_id, yes=yes, wait_s=wait_s, backend=opened.backend)
     job_id, snap = killed.job_id, killed.snap
     if killed.outcome == "absent":
         click.echo(f"{job_id}: absent on {killed.where}; nothing to kill")
@@ -192,22 +196,20 @@ Examples:
 @flag("series", default=None, help="Only launches of this series.")
 def runs(as_json: bool, series: str | None) -> None:
     """The ledger of launches irisrl made (SQLite under $IRISRL_HOME)."""
-    from irisrl.ops.jobs import open_ledger
-    from irisrl.ops.local_cluster import announce_reaped
+    from irisrl.ops.jobs import runs as read_runs
 
-    announce_reaped()   # rows of launches killed with -9 become `lost` before they are shown
-    ledger = open_ledger()
-    rows = ledger.runs(series)
+    found = read_runs(series, with_plans=as_json)
     if as_json:
-        click.echo(json.dumps([{**r, "plan": ledger.plan_by_row(r["id"])} for r in rows], indent=2))
+        click.echo(json.dumps(found.rows, indent=2))
         return
     from rich.console import Console
     from rich.table import Table
 
     table = Table("submitted", "job", "series", "nodes", "model", "state", "cluster", "config sha", "fingerprint")
-    for r in rows:
-        table.add_row(time.strftime("%Y-%m-%d %H:%M", time.localtime(r["submitted_at"] or 0)), r["job_id"],
-                      r["series"] or "-", str(r["nodes"] or "-"), r["model"] or "-", r["last_state"] or "-",
-                      r["cluster"] or "-", (r["config_sha256"] or "")[:12], (r["hparams_fingerprint"] or "")[:12])
+    for r in found.rows:
+        table.add_row(time.strftime("%Y-%m-%d %H:%M", time.localtime(float(str(r["submitted_at"] or 0)))),
+                      str(r["job_id"]), str(r["series"] or "-"), str(r["nodes"] or "-"), str(r["model"] or "-"),
+                      str(r["last_state"] or "-"), str(r["cluster"] or "-"), str(r["config_sha256"] or "")[:12],
+                      str(r["hparams_fingerprint"] or "")[:12])
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
-    console.print(table if rows else f"no launches recorded in {ledger.path}")
+    console.print(table if found.rows else f"no launches recorded in {found.ledger_path}")

@@ -1,5 +1,6 @@
 """`irisrl health`, `irisrl logs`, `irisrl progress`: verdicts, log pulls and per-step
-tables from a run's logs (files, or a live job through the Iris backend)."""
+tables from a run's logs (files, or a live job through its cluster's Backend, opened here
+with ops/jobs.open_job and handed to ops/health_check.py and ops/observing.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,8 @@ from typing import Any, Iterator
 import click
 
 from irisrl.cli.options import flag, json_flag
-from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
+from irisrl.util.errors import UndeterminedError, UsageError
 from irisrl.util.exitcodes import Exit
-
-NO_BACKEND = "live log pull needs the Iris backend"
-
 
 def _console(stderr: bool = False) -> Any:
     from rich.console import Console
@@ -47,30 +45,21 @@ def _check_inputs(job: str | None, logs: tuple[str, ...]) -> None:
 
 
 @contextmanager
-def _job_source(job: str, target: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-    """(job_id, LogSource) for a live job (ops/jobs.job_log_source)."""
-    from irisrl.ops.jobs import job_log_source
+def _opened(job: str | None, target: dict[str, Any]) -> Iterator[Any]:
+    """The live job opened where it runs (ops/jobs.OpenedJob), None for log files."""
+    if not job:
+        yield None
+        return
+    from irisrl.ops.jobs import open_job
 
-    with job_log_source(job, target) as opened:
+    with open_job(job, bool(target.get("local")), target.get("controller_url"), target.get("cluster_config")) as opened:
         yield opened
-
-
-def _target(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return {k: kwargs.get(k) for k in ("local", "controller_url", "cluster_config")}
 
 
 def _secrets_env_option(fn: Any) -> Any:
     return flag("secrets-env", default=None, metavar="FILE",
                 help="Mask the allowlisted secrets of this dotenv file too, besides the environment's "
                      "[default: $DC_AGENT_SECRET_ENV].")(fn)
-
-
-def _log_mask(secrets_env: str | None) -> Any:
-    """Masks, in pulled lines, every secret value launch would have forwarded: the operator's
-    environment and secrets file (the ledger keeps only the masked plan)."""
-    from irisrl.config.masking import operator_masker
-
-    return operator_masker(secrets_env)
 
 
 # ---- health -----------------------------------------------------------------------------------
@@ -143,20 +132,23 @@ def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_p
            engine_silence: float, stall_factor: float, stall_min: float, sync_timeout: float,
            hang_after: float, secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """KILL / NO-KILL verdict from a run's logs, with the evidence for every rung."""
-    from irisrl.observe.ladder import LadderConfig
+    from irisrl.ops.health_check import LadderConfig, check_inputs
     from irisrl.ops.health_check import health as health_check
 
     _check_inputs(job, logs)
+    check_inputs(job, logs, state_path)   # before the job's cluster is opened
     config = LadderConfig(wedge_ratio=wedge_ratio, wedge_window_s=wedge_window, silence_s=silence,
                           engine_silence_s=engine_silence, stall_factor=stall_factor, stall_min_s=stall_min,
                           sync_timeout_s=sync_timeout, hang_after_s=hang_after)
-    check = health_check(job, logs=logs, plan_path=plan_path, trials_dir=trials_dir, state_path=state_path,
-                         config=config, now=parse_now(now_text) if now_text else None, secrets_env=secrets_env,
-                         **_target(target))
+    with _opened(job, target) as opened:
+        check = health_check(opened.job_id if opened else None, logs=logs, plan_path=plan_path,
+                             trials_dir=trials_dir, state_path=state_path, config=config,
+                             now=parse_now(now_text) if now_text else None, secrets_env=secrets_env,
+                             backend=opened.backend if opened else None)
     if as_json:
         click.echo(json.dumps(check.to_dict(), indent=2))
     else:
-        from irisrl.observe.render import render_health
+        from irisrl.ops.observing import render_health
 
         render_health(check.report, _console(), title=f"irisrl health {job or ', '.join(logs)}",
                       trials_unknown=check.trials_unknown)
@@ -212,17 +204,11 @@ Exit codes: 0 everything fetched, 3 something could not be fetched (listed), 64 
 def logs(ctx: click.Context, /, job: str, out: str | None, follow: bool, interval: float, max_follow: float,
          secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """Pull a job's whole log history (every task and attempt) into a directory."""
-    from irisrl.observe.pull import LogPuller, default_out_dir
+    from irisrl.ops.observing import pull_logs
 
-    mask = _log_mask(secrets_env)
-    with _job_source(job, _target(target)) as (job_id, source):
-        out_dir = Path(out) if out else default_out_dir(job_id)
-        with _progress_bar(as_json) as on_progress:
-            puller = LogPuller(source, job_id, out_dir, on_progress, mask=mask)
-            try:
-                manifest = puller.follow(interval, max_follow) if follow else puller.pull_once()
-            except KeyboardInterrupt:
-                manifest = puller.write_manifest()
+    with _opened(job, target) as opened, _progress_bar(as_json) as on_progress:
+        manifest = pull_logs(opened.backend, opened.job_id, out, follow=follow, interval_s=interval,
+                             max_follow_s=max_follow, secrets_env=secrets_env, on_progress=on_progress)
     if as_json:
         click.echo(json.dumps(manifest, indent=2))
     else:
@@ -299,36 +285,17 @@ Exit codes: 0 ok (also with no step yet), 3 unreadable input, 64 usage error.
 def progress(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plot_path: str | None, last: int | None,
              secrets_env: str | None, as_json: bool, **target: Any) -> None:
     """One row per training step: reward, pass@n, entropy, log-ratio, grad norm, loss, length, time."""
-    from irisrl.observe.progress import ProgressCollector, collect_files, render_progress
     from irisrl.ops.health_check import warn_truncated
+    from irisrl.ops.observing import progress as read_progress, render_progress
 
     _check_inputs(job, logs)
-    if logs:
-        try:
-            rows = collect_files(logs, on_truncated=warn_truncated)
-        except (OSError, EOFError) as exc:
-            raise UndeterminedError(f"cannot read the logs: {exc}", "check the files (plain or .gz)") from None
-    else:
-        from irisrl.observe.pull import feed_job
-
-        collector, mask = ProgressCollector(), _log_mask(secrets_env)
-        with _job_source(job or "", _target(target)) as (job_id, source):
-            for problem in feed_job(source, job_id, collector.feed, mask=mask):
-                click.echo(f"warning: logs incomplete: {problem}", err=True)
-        collector.finish()
-        rows = collector.rows()
-    shown = rows[-last:] if last else rows
-    if plot_path:
-        from irisrl.observe.plots import plot_progress
-
-        if Path(plot_path).is_dir():
-            raise UsageError(f"--plot {plot_path} is a directory", "name the image file, e.g. --plot r1.png")
-        try:
-            plot_path = str(plot_progress(rows, plot_path, title=f"{job or Path(logs[0]).name}: {len(rows)} steps"))
-        except OSError as exc:
-            raise IrisrlError(f"cannot write {plot_path}: {exc.strerror}", "choose a writable path") from None
-        except ValueError as exc:   # matplotlib: an extension it cannot write
-            raise UsageError(f"--plot {plot_path}: {exc}", "end the name in .png, .svg or .pdf") from None
+    with _opened(job, target) as opened:
+        result = read_progress(opened.job_id if opened else None, backend=opened.backend if opened else None,
+                               logs=logs, last=last, plot_path=plot_path, title=f"{job or Path(logs[0]).name}",
+                               secrets_env=secrets_env, on_truncated=warn_truncated)
+    for problem in result.problems:
+        click.echo(f"warning: logs incomplete: {problem}", err=True)
+    rows, shown, plot_path = result.rows, result.shown, result.plot
     if as_json:
         click.echo(json.dumps(shown, indent=2))
     elif not rows:

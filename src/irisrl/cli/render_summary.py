@@ -29,7 +29,7 @@ def render_summary(summary: Any, console: Any = None) -> None:
     console.print(phase_table(clock))
     _render_placement(console, clock)
     if summary.report is not None:
-        from irisrl.observe.render import render_health
+        from irisrl.ops.observing import render_health
 
         render_health(summary.report, console, title="health ladder (collected logs)")
     for problem in summary.problems:

@@ -1,5 +1,5 @@
-"""Paged log pull from a live job, against a small backend interface (the Iris
-implementation lives in irisrl.backends). Nothing is silently truncated: the manifest says
+"""Paged log pull from a live job, against a small interface, `LogSource` (its one
+implementation over a Backend's `logs` is ops/jobs.JobLogs). Nothing is silently truncated: the manifest says
 how many lines each task and attempt gave and what could not be fetched.
 
 Output layout (`irisrl logs JOB --out DIR`):
@@ -29,7 +29,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
-from irisrl.core.states import TASK_DONE
 from irisrl.observe import status_feed
 from irisrl.observe.task_status import TaskStatus, parse_status
 
@@ -331,66 +330,3 @@ def feed_job(source: LogSource, job_id: str, sink: Callable[[str, bytes], None],
     """Stream every task/attempt's pages into `sink(source_name, bytes)` without writing files
     (health / progress JOB). Returns the problems (unfetchable tasks), empty when complete."""
     return JobFeeder(job_id, mask).feed_new(source, sink, deadline_s)
-
-
-class JobBoundAdapter:
-    """Adapts the backend's job-bound source (irisrl.backends.logsource.IrisLogSource:
-    `tasks() -> [TaskView(index, state, attempts, ...)]`,
-    `fetch(task_index, attempt, since_ms, max_lines) -> [LogLine(data, timestamp_ms, ...)]`)
-    to `LogSource`. Cursor = (timestamp_ms, lines already taken at that ms): pages cut inside
-    one millisecond neither lose nor repeat lines. Each ref carries its attempt's status
-    (status_feed.attempt_statuses); the job's comes from the bound source's last snapshot
-    (`bound.snap`). A bound source with `started_only = True` (watch) asks no logs of a task
-    that never started."""
-
-    def __init__(self, bound: Any, page_lines: int = 5000, max_page_lines: int = 200_000) -> None:
-        self.bound, self.page_lines, self.max_page_lines = bound, page_lines, max_page_lines
-
-    def tasks(self, job_id: str) -> list[TaskRef]:
-        refs = []
-        started_only = bool(getattr(self.bound, "started_only", False))
-        for view in self.bound.tasks():
-            fetch = not started_only or bool(getattr(view, "started", True))
-            statuses = {st.attempt: st for st in status_feed.attempt_statuses(view)}
-            attempts = getattr(view, "attempt_views", ())
-            ids = sorted(statuses) if attempts else range(max(1, int(getattr(view, "attempts", 1) or 1)))
-            for attempt in ids:
-                refs.append(TaskRef(int(view.index), attempt, str(getattr(view, "state", "")), statuses.get(attempt),
-                                    fetch))
-        return refs
-
-    def job_status(self, job_id: str) -> TaskStatus | None:
-        return status_feed.job_status(getattr(self.bound, "snap", None))
-
-    def job_done(self, job_id: str) -> bool:
-        views = list(self.bound.tasks())
-        return bool(views) and all(str(v.state).lower() in TASK_DONE for v in views)
-
-    def fetch(self, job_id: str, task_index: int, attempt: int, cursor: Any) -> Page:
-        # All attempts of the task are fetched and filtered here: Iris's exact-attempt log
-        # scope returns entries without their key (marin-iris 0.2.20.dev202606180959).
-        since, seen = cursor if cursor else (0, 0)
-        limit = self.page_lines
-        while True:
-            lines = list(self.bound.fetch(task_index, -1, since_ms=since, max_lines=limit))
-            fresh = lines[seen:] if lines and lines[0].timestamp_ms == since else lines
-            if fresh or len(lines) < limit or limit >= self.max_page_lines:
-                break
-            limit *= 2   # a whole page inside one millisecond: ask for a larger page
-        if not fresh:
-            return Page([], (since, seen), False)
-        last = fresh[-1].timestamp_ms
-        at_last = sum(1 for ln in lines if ln.timestamp_ms == last)
-        mine = [ln.data for ln in fresh if getattr(ln, "attempt", attempt) == attempt]
-        return Page(mine, (last, at_last), len(lines) >= limit)
-
-
-def as_log_source(obj: Any) -> LogSource:
-    """`obj` itself when it speaks LogSource (tasks(job_id)), else the job-bound adapter."""
-    import inspect
-
-    try:
-        n_params = len(inspect.signature(obj.tasks).parameters)
-    except (TypeError, ValueError, AttributeError):
-        n_params = 0
-    return obj if n_params >= 1 else JobBoundAdapter(obj)

@@ -17,7 +17,7 @@ backend, Iris and Ray only when called."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from irisrl.ops.launcher import LaunchSettings, Launched, launch
@@ -32,7 +32,7 @@ _HOME = {"LaunchSettings": "launcher", "Launched": "launcher", "launch": "launch
 __all__ = ["HealthCheck", "JobWatcher", "Killed", "LaunchSettings", "Launched", "health", "kill", "launch", "watch"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name not in _HOME:
         raise AttributeError(f"module 'irisrl.ops' has no attribute {name!r}")
     value = getattr(importlib.import_module(f"irisrl.ops.{_HOME[name]}"), name)

@@ -349,12 +349,24 @@ def _task_error(snap: JobSnapshot) -> str:
     return next((t.error for t in snap.tasks if t.error), "")
 
 
-def _log_tail(backend: Backend, job_id: str, since_ms: int, lines: int = 20) -> tuple[str, ...]:
+def _log_tail(backend: Backend, job_id: str, since_ms: int, lines: int = 20, max_pages: int = 50) -> tuple[str, ...]:
+    """The last `lines` lines since `since_ms` (the export job is short: a bounded page walk)."""
+    from collections import deque
+
+    from irisrl.backends.base import LogCursor
+
+    tail: deque[str] = deque(maxlen=lines)
+    cursor = LogCursor(since_ms)
     try:
-        got = backend.fetch_logs(job_id, since_ms=since_ms, max_lines=lines, tail=True)
+        for _ in range(max_pages):
+            page = backend.logs(job_id, cursor)
+            tail.extend(line.data.rstrip("\n") for line in page.lines)
+            cursor = page.cursor
+            if not page.more:
+                break
     except IrisrlError:
-        return ()
-    return tuple(line.data.rstrip("\n") for line in got[-lines:])
+        pass
+    return tuple(tail)
 
 
 def hub_files(repo: str, revision: str, token: str, deadline_s: float = HUB_DEADLINE_S) -> tuple[str, ...]:

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from irisrl.backends.base import Backend
 
 EVIDENCE_DIR = "evidence"        # under the run's rendezvous dir in the store
-LOG_PULL_DEADLINE_S = 600.0
 
 
 class ItemJSON(TypedDict):
@@ -82,9 +81,8 @@ def finish(job: str, *, out: str | Path | None = None, local: bool = False, cont
     on the cluster the ledger recorded for it (or the target given)."""
     from irisrl.ops.jobs import open_job
 
-    job_id, opener, _ = open_job(job, local, controller_url, cluster_config)
-    with opener as backend:
-        return build_bundle(backend, job_id, out)
+    with open_job(job, local, controller_url, cluster_config) as opened:
+        return build_bundle(opened.backend, opened.job_id, out)
 
 
 def build_bundle(backend: Backend, job_id: str, out: str | Path | None = None,
@@ -120,13 +118,13 @@ def _make_dir(path: Path) -> None:
 
 
 def _pull_logs(backend: Backend, job_id: str, out: Path) -> list[str]:
-    """Every task/attempt's log into `out` through the one log pull (observe/pull.py); the
-    problems its manifest lists."""
-    from irisrl.observe.pull import LogPuller, as_log_source
-    from irisrl.ops.jobs import JobLogs
+    """Every task/attempt's log into `out` through the one log pull (`irisrl logs`'s, masked
+    the same way); the problems its manifest lists."""
+    from irisrl.ops.observing import pull_logs
 
-    manifest = LogPuller(as_log_source(JobLogs(backend, job_id)), job_id, out).pull_once(LOG_PULL_DEADLINE_S)
-    return [f"logs: {p}" for p in manifest.get("problems", [])]
+    manifest = pull_logs(backend, job_id, str(out))
+    problems = manifest.get("problems", [])
+    return [f"logs: {p}" for p in problems] if isinstance(problems, list) else []
 
 
 def _health(backend: Backend, job_id: str, plan: dict[str, object] | None, bundle: Bundle) -> str | None:

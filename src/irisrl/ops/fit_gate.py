@@ -4,22 +4,27 @@ unless queueing is allowed; one that would queue is a warning."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from irisrl.ops.output import emit
 from irisrl.util.errors import IrisrlError, UndeterminedError
+
+if TYPE_CHECKING:
+    from irisrl.backends.base import Backend
+    from irisrl.backends.fit import FitReport
+    from irisrl.plan.model import LaunchPlan
 
 
 class FitRefused(IrisrlError):
     """Nothing was submitted: the gang can never fit. `report` is the fit report (the CLI
     renders its tables before the error)."""
 
-    def __init__(self, message: str, fix: str, report: Any) -> None:
+    def __init__(self, message: str, fix: str, report: "FitReport") -> None:
         super().__init__(message, fix)
         self.report = report
 
 
-def fit_gate(plan: Any, backend: Any, allow_queue: bool) -> Any:
+def fit_gate(plan: "LaunchPlan", backend: "Backend", allow_queue: bool) -> "FitReport | None":
     """The fit report (None when the cluster could not be read); raises FitRefused on
     can-never-fit unless `allow_queue`."""
     from irisrl.backends.cluster_state import read_state

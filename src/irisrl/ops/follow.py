@@ -5,20 +5,27 @@ says that the cluster and the job stop now (nothing is left to re-attach to). Th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from irisrl.backends.base import Backend
 from irisrl.ops.output import emit
 from irisrl.ops.watcher import Finished, GaveUp, JobWatcher, LogLine, Polled, ReadFailed, Transition, Waiting, \
     transition_line
 from irisrl.util.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from irisrl.ledger.store import Ledger
+    from irisrl.ops.summary import LaunchProgress
+    from irisrl.plan.model import LaunchPlan
 
 # A local gang is admitted in seconds; one still pending after this will not be (remote gangs
 # may legitimately wait hours for admission: no such limit there).
 LOCAL_PENDING_DEADLINE_S = 300.0
 
 
-def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, ephemeral: bool = False,
-           deadline_s: float | None = None, progress: Any = None, pending_deadline_s: float | None = None) -> int:
+def follow(backend: Backend, job_id: str, plan: "LaunchPlan", ledger: "Ledger", interval: float, ephemeral: bool = False,
+           deadline_s: float | None = None, progress: "LaunchProgress | None" = None,
+           pending_deadline_s: float | None = None) -> int:
     """Follow until terminal (exit 0 succeeded, 1 otherwise), `deadline_s` or the pending
     deadline (exit 3), or Ctrl-C (130). `progress`: the launch summary's LaunchProgress."""
     from irisrl.ops.summary import plan_masker
@@ -63,7 +70,8 @@ def follow(backend: Any, job_id: str, plan: Any, ledger: Any, interval: float, e
 
 def _gave_up(job_id: str, event: GaveUp, deadline_s: float | None, pending_deadline_s: float | None) -> None:
     if event.reason == "pending":
-        reason = " ".join(event.snap.pending_reason.split()) or "no reason given"
+        said = event.snap.pending_reason if event.snap is not None else ""
+        reason = " ".join(said.split()) or "no reason given"
         emit(f"{job_id} is still pending after {pending_deadline_s or event.after_s:.0f}s on the local cluster ({reason}); "
                    "not admitted", err=True)
         emit(f"it was left in place: irisrl status {job_id} / irisrl kill {job_id} --yes", err=True)

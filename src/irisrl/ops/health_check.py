@@ -9,17 +9,22 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
+from irisrl.observe.ladder import HealthReport, LadderConfig, RungResult
 from irisrl.ops.output import emit
 from irisrl.util.errors import UndeterminedError, UsageError
 from irisrl.util.exitcodes import Exit
 
 if TYPE_CHECKING:
     from irisrl.backends.base import Backend
+    from irisrl.observe.analyzer import Analyzer
+    from irisrl.observe.state import State
+    from irisrl.observe.trials import TrialOutcome
 
 PLAN_FIX = "pass the JSON that `irisrl launch --dry-run --json` prints"
+PlanDict = dict[str, object]   # a plan's JSON (`launch --dry-run --json`, the ledger's copy)
+__all__ = ["HealthCheck", "HealthReport", "LadderConfig", "health", "load_plan", "warn_truncated"]
 
 
 @dataclass
@@ -29,7 +34,7 @@ class HealthCheck:
     `unparsed`: bytes were read but nothing the ladder recognises; `trials_unknown`: why the
     trials were not counted."""
 
-    report: Any
+    report: HealthReport
     problems: list[str] = field(default_factory=list)
     unparsed: bool = False
     trials_unknown: str = ""
@@ -47,14 +52,14 @@ class HealthCheck:
         return list(self.report.reasons)
 
     @property
-    def rungs(self) -> list[Any]:
+    def rungs(self) -> list[RungResult]:
         return list(self.report.rungs)
 
     @property
     def kill(self) -> bool:
         return bool(self.report.kill)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return dict(self.report.to_dict())
 
     @property
@@ -66,41 +71,54 @@ class HealthCheck:
 
 
 def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str | None = None,
-           plan: dict[str, Any] | None = None, trials_dir: str | None = None, state_path: str | None = None,
-           config: Any = None, now: float | None = None, secrets_env: str | None = None, local: bool = False,
-           controller_url: str | None = None, cluster_config: str | None = None,
-           backend: Backend | None = None) -> HealthCheck:
-    """The health ladder on JOB's logs so far (through its cluster's backend, or `backend`
-    when the caller holds one: JOB is then the job id; the plan from
+           plan: PlanDict | None = None, trials_dir: str | None = None, state_path: str | None = None,
+           config: LadderConfig | None = None, now: float | None = None, secrets_env: str | None = None,
+           backend: "Backend | None" = None, local: bool = False, controller_url: str | None = None,
+           cluster_config: str | None = None) -> HealthCheck:
+    """The health ladder on JOB's logs so far (through `backend`, else its cluster's; the plan from
     `plan_path`, else `plan`, else the ledger; judged at `now`, default the wall clock) or on
     `logs` files (judged at `now`, default their newest dated line; `state_path` resumes from
     saved offsets). Trials are counted from `trials_dir` or the plan's. `config`: an
     observe/ladder.LadderConfig (None: the defaults)."""
     from irisrl.observe.planinfo import plan_info
 
+    check_inputs(job, logs, state_path)
+    problems: list[str] = []
+    unparsed = False
+    if logs:
+        plan = load_plan(plan_path, None) if plan_path or plan is None else plan
+        analyzer = _analyze_logs(logs, plan, config, state_path)
+        _check_now_after_logs(now, analyzer.state.max_t)
+        unparsed = nothing_parseable(analyzer.state)
+    elif backend is not None:
+        from irisrl.ops.jobs import job_id_of
+
+        analyzer, problems, plan = _analyze_job(backend, job_id_of(job or ""), plan_path, plan, config,
+                                                log_mask(secrets_env))
+    else:
+        from irisrl.ops.jobs import open_job
+
+        with open_job(job or "", local, controller_url, cluster_config) as opened:
+            analyzer, problems, plan = _analyze_job(opened.backend, opened.job_id, plan_path, plan, config,
+                                                    log_mask(secrets_env))
+    if not logs:
+        now = time.time() if now is None else now
+    trials, outcomes, trials_unknown = _trials(trials_dir or plan_info(plan).trials_dir, explicit=bool(trials_dir))
+    report = analyzer.verdict(now_log_time=now, trials_completed=trials, trial_outcomes=outcomes)
+    report.reasons.extend(f"logs incomplete: {p}" for p in problems)
+    return HealthCheck(report, problems, unparsed, trials_unknown)
+
+
+def check_inputs(job: str | None, logs: Sequence[str], state_path: str | None = None) -> None:
+    """Usage errors, before anything is opened or read."""
     if bool(job) == bool(logs):
         raise UsageError("give either a job or log files, not both and not neither",
                          "e.g. health('/alice/dense8b-r1') or health(logs=['rank0.log.gz'])")
     if job and state_path:
         raise UsageError("--state works with --log files", "for a live job use `irisrl watch JOB --watchdog`")
-    check = HealthCheck(report=None)
-    if logs:
-        plan = load_plan(plan_path, None) if plan_path or plan is None else plan
-        analyzer = _analyze_logs(logs, plan, config, state_path)
-        _check_now_after_logs(now, analyzer.state.max_t)
-        check.unparsed = nothing_parseable(analyzer.state)
-    else:
-        target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
-        analyzer, check.problems, plan = _analyze_job(job or "", plan_path, plan, config, target,
-                                                      _log_mask(secrets_env), backend)
-        now = time.time() if now is None else now
-    trials, outcomes, check.trials_unknown = _trials(trials_dir or plan_info(plan).trials_dir, explicit=bool(trials_dir))
-    check.report = analyzer.verdict(now_log_time=now, trials_completed=trials, trial_outcomes=outcomes)
-    check.report.reasons.extend(f"logs incomplete: {p}" for p in check.problems)
-    return check
 
 
-def load_plan(plan_path: str | None, job_id: str | None) -> dict[str, Any] | None:
+def load_plan(plan_path: str | None, job_id: str | None) -> PlanDict | None:
     """The plan at `plan_path` (`launch --dry-run --json` output), else the ledger's for
     `job_id`, else None (the ladder infers from the logs)."""
     if plan_path:
@@ -127,7 +145,7 @@ def load_plan(plan_path: str | None, job_id: str | None) -> dict[str, Any] | Non
     return None
 
 
-def nothing_parseable(state: Any) -> bool:
+def nothing_parseable(state: "State") -> bool:
     """Bytes were read, yet the analyzer's state holds no dated line and no matched line
     (empty files are a run that printed nothing yet: pending, as before)."""
     read = sum(src.offset for src in state.sources.values())
@@ -149,7 +167,8 @@ def warn_truncated(path: str, read: int) -> None:
     emit(f"warning: {path} is a truncated .gz; read the {read:,} bytes before the cut", err=True)
 
 
-def _analyze_logs(logs: Sequence[str], plan: dict[str, Any] | None, config: Any, state_path: str | None) -> Any:
+def _analyze_logs(logs: Sequence[str], plan: PlanDict | None, config: LadderConfig | None,
+                  state_path: str | None) -> "Analyzer":
     import gzip
 
     from irisrl.observe.analyzer import Analyzer, TruncatedLog, feed_file
@@ -178,18 +197,18 @@ def _analyze_logs(logs: Sequence[str], plan: dict[str, Any] | None, config: Any,
     return analyzer
 
 
-def _analyze_job(job: str, plan_path: str | None, plan: dict[str, Any] | None, config: Any,
-                 target: dict[str, Any], mask: Callable[[bytes], bytes],
-                 backend: Backend | None = None) -> tuple[Any, list[str], Any]:
+def _analyze_job(backend: "Backend", job_id: str, plan_path: str | None, plan: PlanDict | None,
+                 config: LadderConfig | None, mask: Callable[[bytes], bytes]
+                 ) -> "tuple[Analyzer, list[str], PlanDict | None]":
     from irisrl.observe.analyzer import Analyzer
     from irisrl.observe.pull import JobFeeder
     from irisrl.observe.status_feed import describe
+    from irisrl.ops.jobs import JobLogs
 
-    with _job_source(job, target, backend) as (job_id, source):
-        plan = load_plan(plan_path, job_id) if plan_path or plan is None else plan
-        analyzer = Analyzer(plan, config)
-        feeder = JobFeeder(job_id, mask)   # also feeds each task's and the job's Iris status
-        problems = feeder.feed_new(source, analyzer.feed)
+    plan = load_plan(plan_path, job_id) if plan_path or plan is None else plan
+    analyzer = Analyzer(plan, config)
+    feeder = JobFeeder(job_id, mask)   # also feeds each task's and the job's Iris status
+    problems = feeder.feed_new(JobLogs(backend, job_id), analyzer.feed)
     if not feeder.log_bytes:
         said = feeder.job.last
         problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)"
@@ -197,21 +216,7 @@ def _analyze_job(job: str, plan_path: str | None, plan: dict[str, Any] | None, c
     return analyzer, problems, plan
 
 
-@contextmanager
-def _job_source(job: str, target: dict[str, Any], backend: Backend | None) -> Iterator[tuple[str, Any]]:
-    """(job_id, LogSource): over the backend the caller holds, else the one the target opens."""
-    from irisrl.ops.jobs import JobLogs, job_log_source
-
-    if backend is None:
-        with job_log_source(job, target) as opened:
-            yield opened
-        return
-    from irisrl.observe.pull import as_log_source
-
-    yield job, as_log_source(JobLogs(backend, job))
-
-
-def _log_mask(secrets_env: str | None) -> Callable[[bytes], bytes]:
+def log_mask(secrets_env: str | None) -> Callable[[bytes], bytes]:
     """Masks, in pulled lines, every secret value launch would have forwarded: the operator's
     environment and secrets file (the ledger keeps only the masked plan)."""
     from irisrl.config.masking import operator_masker
@@ -220,7 +225,7 @@ def _log_mask(secrets_env: str | None) -> Callable[[bytes], bytes]:
     return mask
 
 
-def _trials(uri: str | None, explicit: bool) -> tuple[int | None, list[Any] | None, str]:
+def _trials(uri: str | None, explicit: bool) -> "tuple[int | None, list[TrialOutcome] | None, str]":
     """(completed trials, their outcomes, why the count is unknown) from the trials dir's
     result.json files."""
     if not uri:

@@ -14,9 +14,9 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from irisrl.backends.base import Backend, JobSummary, LogLine
+from irisrl.backends.base import Backend, JobSummary, LogCursor, LogLine
 from irisrl.core.states import TERMINAL
 from irisrl.observe.cost import JobClock, Milestones, log_time_to_ms
 from irisrl.observe.pull import Page, TaskRef
@@ -24,7 +24,7 @@ from irisrl.observe.pull import Page, TaskRef
 if TYPE_CHECKING:
     from irisrl.observe.ladder import HealthReport
 
-STATE_VERSION = 1
+STATE_VERSION = 2   # 2: the log cursor is the backend's LogCursor
 PAGE_LINES = 5000
 MAX_PAGES = 40          # a backlog of 200k lines is read over several refreshes
 
@@ -41,8 +41,7 @@ class JobTracker:
     last_reward: float | None = None
     log_problems: list[str] = field(default_factory=list)
     rpcs: int = 0                      # controller round trips this tracker made (its own count: thread-safe)
-    _since_ms: int = 0
-    _seen_at_since: int = 0
+    _cursor: LogCursor = field(default_factory=LogCursor)
     _pending: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     _judge_s: float = 0.0
 
@@ -87,16 +86,11 @@ class JobTracker:
         """The new lines of every task (ordered by time), sorted into per-attempt pages."""
         fresh: list[LogLine] = []
         for _ in range(MAX_PAGES):
-            lines = backend.fetch_logs(self.job_id, since_ms=self._since_ms, max_lines=PAGE_LINES)
+            page = backend.logs(self.job_id, self._cursor, max_lines=PAGE_LINES)
             self.rpcs += 1
-            new = lines[self._seen_at_since:] if lines and lines[0].timestamp_ms == self._since_ms else lines
-            if new:
-                last = new[-1].timestamp_ms
-                at_last = sum(1 for ln in lines if ln.timestamp_ms == last)
-                self._seen_at_since = at_last if last != self._since_ms else self._seen_at_since + len(new)
-                self._since_ms = last
-                fresh.extend(new)
-            if len(lines) < PAGE_LINES or not new:
+            self._cursor = page.cursor
+            fresh.extend(page.lines)
+            if not page.more:
                 break
         for ln in fresh:
             self._pending.setdefault((ln.task_index, ln.attempt), []).append(ln.data)
@@ -123,7 +117,7 @@ class JobTracker:
         self.watchdog.analyzer.save(directory / "analyzer.json")
         data = {"version": STATE_VERSION, "job_id": self.job_id, "gpus_per_task": self.gpus_per_task,
                 "gpu_variant": self.gpu_variant, "settled": self.settled, "dead_ms": self.dead_ms,
-                "last_reward": self.last_reward, "since_ms": self._since_ms, "seen_at_since": self._seen_at_since,
+                "last_reward": self.last_reward, "since_ms": self._cursor.since_ms, "seen": [list(k) for k in self._cursor.seen],
                 "first_rollout_ms": self.milestones.first_rollout_ms, "last_output_ms": self.milestones.last_output_ms,
                 "skew": self.watchdog.skew}
         tmp = directory / "tracker.json.tmp"
@@ -147,7 +141,8 @@ class JobTracker:
         tracker.watchdog.analyzer, tracker.watchdog.skew = analyzer, data["skew"]
         tracker.gpus_per_task, tracker.gpu_variant = data["gpus_per_task"], data["gpu_variant"]
         tracker.settled, tracker.dead_ms, tracker.last_reward = data["settled"], data["dead_ms"], data["last_reward"]
-        tracker._since_ms, tracker._seen_at_since = data["since_ms"], data["seen_at_since"]
+        tracker._cursor = LogCursor(int(data["since_ms"]), tuple((int(t), int(a), str(src), str(d))
+                                                                  for t, a, src, d in data["seen"]))
         tracker.milestones = Milestones(data["first_rollout_ms"], data["last_output_ms"])
         return tracker
 
@@ -155,7 +150,7 @@ class JobTracker:
     def tasks(self, job_id: str) -> list[TaskRef]:
         return [TaskRef(task, attempt) for task, attempt in sorted(self._pending)]
 
-    def fetch(self, job_id: str, task_index: int, attempt: int, cursor: Any) -> Page:
+    def fetch(self, job_id: str, task_index: int, attempt: int, cursor: object) -> Page:
         lines = self._pending.pop((task_index, attempt), [])
         if lines:
             self.progress.feed(f"task-{task_index}.attempt-{attempt}",

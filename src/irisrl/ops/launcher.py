@@ -15,14 +15,18 @@ from __future__ import annotations
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
 from irisrl.ops.output import emit
 from irisrl.util.exitcodes import Exit
 
 if TYPE_CHECKING:
     from irisrl.backends.base import Backend
-    from irisrl.ops.summary import LaunchSummary
+    from irisrl.backends.resolve import Target
+    from irisrl.core.findings import Finding
+    from irisrl.ledger.store import Ledger
+    from irisrl.ops.summary import LaunchProgress, LaunchSummary
+    from irisrl.plan.model import LaunchPlan
 
 DEFAULT_INTERVAL_S = 10.0        # follow's poll on a remote cluster
 LOCAL_INTERVAL_S = 0.3           # ... on the local one (a rehearsal is seconds long)
@@ -48,17 +52,27 @@ class LaunchSettings:
     on_end: "Callable[[Backend, str, LaunchSummary | None], None] | None" = None
 
     @classmethod
-    def of(cls, options: "LaunchSettings | Mapping[str, Any] | Any") -> "LaunchSettings":
+    def of(cls, options: "LaunchSettings | Mapping[str, object] | object") -> "LaunchSettings":
         """From settings, a mapping or an options object (plan.build.LaunchOptions):
         the keys above, `series` (any value: series_explicit) for the latter two."""
         if isinstance(options, LaunchSettings):
             return options
-        get = options.get if isinstance(options, Mapping) else (lambda k, d=None: getattr(options, k, d))
-        return cls(local=bool(get("local", False)), controller_url=get("controller_url") or None,
-                   cluster_config=get("cluster_config") or None, no_wait=bool(get("no_wait", False)),
-                   policy=get("policy"), series_explicit=bool(get("series_explicit") or get("series")),
-                   interval=get("interval") or None, allow_queue=bool(get("allow_queue", False)),
-                   marks=dict(get("marks") or {}), on_summary=get("on_summary"), on_end=get("on_end"))
+        values: Mapping[str, object] = options if isinstance(options, Mapping) else vars(options)
+
+        def text(key: str) -> str | None:
+            value = values.get(key)
+            return str(value) if value else None
+
+        interval, marks = values.get("interval"), values.get("marks")
+        on_summary, on_end = values.get("on_summary"), values.get("on_end")
+        return cls(local=bool(values.get("local", False)), controller_url=text("controller_url"),
+                   cluster_config=text("cluster_config"), no_wait=bool(values.get("no_wait", False)),
+                   policy=text("policy"), series_explicit=bool(values.get("series_explicit") or values.get("series")),
+                   interval=float(interval) if isinstance(interval, (int, float)) and interval else None,
+                   allow_queue=bool(values.get("allow_queue", False)),
+                   marks={str(k): float(v) for k, v in marks.items()} if isinstance(marks, Mapping) else {},
+                   on_summary=on_summary if callable(on_summary) else None,
+                   on_end=on_end if callable(on_end) else None)
 
 
 @dataclass(frozen=True)
@@ -72,10 +86,12 @@ class Launched:
     summary: "LaunchSummary | None" = None
 
 
-def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None) -> Launched:
-    """Submit `plan` and (unless no_wait) follow it to the end. What it does goes through
-    ops/output (the `irisrl.ops` logger unless the caller installs a sink). Raises
-    IrisrlError (with a fix) for what the user can act on."""
+def launch(plan: "LaunchPlan", options: "LaunchSettings | Mapping[str, object] | object" = None, *,
+           backend: "Backend | None" = None) -> Launched:
+    """Submit `plan` and (unless no_wait) follow it to the end, on `backend` when given (its
+    target settings and the temporary local cluster then do not apply), else on the target's.
+    What it does goes through ops/output (the `irisrl.ops` logger unless the caller installs
+    a sink). Raises IrisrlError (with a fix) for what the user can act on."""
     from irisrl.backends.resolve import Target, default_cluster_config, target_from
     from irisrl.ledger.store import Ledger
     from irisrl.observe.phases import ENTERED
@@ -83,8 +99,9 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
 
     settings = LaunchSettings.of(options if options is not None else {})
     target = target_from(settings.__dict__)
-    local = target.local or (plan.mode == "local" and not target.explicit)
-    if not local and not target.explicit:
+    local = backend.kind == "local" if backend is not None else \
+        target.local or (plan.mode == "local" and not target.explicit)
+    if backend is None and not local and not target.explicit:
         # A remote plan (pinned image, s3 rendezvous) never goes to a local cluster by accident:
         # without a target it goes to the profile's cluster config.
         target = Target(cluster_config=default_cluster_config(plan.cluster))
@@ -94,13 +111,13 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
     progress = LaunchProgress(plan, {ENTERED: time.time(), **settings.marks})
     submitted: list[str] = []   # the job id once submitted: what a Ctrl-C has to account for
     try:
-        return _launch(plan, settings, target, local, ledger, progress, submitted)
+        return _launch(plan, settings, target, local, ledger, progress, submitted, backend)
     except KeyboardInterrupt:   # before following (which handles its own): the cluster is torn down
         return _interrupted(plan, submitted, local, ledger)
 
 
-def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledger: Any, progress: Any,
-            submitted: list[str]) -> Launched:
+def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", local: bool, ledger: "Ledger",
+            progress: "LaunchProgress", submitted: list[str], given: "Backend | None" = None) -> Launched:
     from irisrl.backends.resolve import Target
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
@@ -108,19 +125,19 @@ def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledge
 
     with ExitStack() as stack:
         ephemeral = False
-        if local:
+        if local and given is None:
             url, ephemeral = stack.enter_context(local_controller(settings.no_wait, plan))
             target = Target(controller_url=url)
             if ephemeral:
                 progress.mark("cluster_up")
-        backend = stack.enter_context(_backend(target, local))
+        backend = given if given is not None else stack.enter_context(_backend(target, local))
         findings = live_findings(plan, backend, ledger, settings.policy, settings.series_explicit)
         echo_findings(findings)
         if any(f.severity == "error" for f in findings):
             emit(f"refused: {plan.job_id} was not submitted", err=True)
             return Launched(None, backend.where, Exit.FAIL)
         fit_gate(plan, backend, settings.allow_queue)   # raises FitRefused: nothing is submitted
-        job_id = backend.submit(plan, plan.workspace, _bundle_cap(plan))
+        job_id = backend.schedule(backend.dryrun(plan, plan.workspace, _bundle_cap(plan)))   # = submit
         submitted.append(job_id)
         progress.mark("submitted")
         _record(ledger, plan, backend, job_id, local)
@@ -136,7 +153,7 @@ def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledge
         return Launched(job_id, backend.where, int(code), summary)
 
 
-def _record(ledger: Any, plan: Any, backend: Any, job_id: str, local: bool) -> None:
+def _record(ledger: "Ledger", plan: "LaunchPlan", backend: "Backend", job_id: str, local: bool) -> None:
     """The ledger row of a submitted job. check_writable() made a failure unlikely; if the disk
     filled since, the error names the job that now runs untracked and how to stop it."""
     from irisrl.util.errors import IrisrlError, UndeterminedError
@@ -149,8 +166,8 @@ def _record(ledger: Any, plan: Any, backend: Any, job_id: str, local: bool) -> N
                                 "with the same target flags") from None
 
 
-def _follow(backend: Any, job_id: str, plan: Any, ledger: Any, settings: LaunchSettings, local: bool,
-            ephemeral: bool, progress: Any) -> "tuple[int, LaunchSummary | None]":
+def _follow(backend: "Backend", job_id: str, plan: "LaunchPlan", ledger: "Ledger", settings: LaunchSettings,
+            local: bool, ephemeral: bool, progress: "LaunchProgress") -> "tuple[int, LaunchSummary | None]":
     from irisrl.ops.follow import LOCAL_PENDING_DEADLINE_S, follow
 
     interval = settings.interval or (LOCAL_INTERVAL_S if local else DEFAULT_INTERVAL_S)
@@ -167,7 +184,7 @@ def _follow(backend: Any, job_id: str, plan: Any, ledger: Any, settings: LaunchS
     return code, None
 
 
-def _interrupted(plan: Any, submitted: list[str], local: bool, ledger: Any) -> Launched:
+def _interrupted(plan: "LaunchPlan", submitted: list[str], local: bool, ledger: "Ledger") -> Launched:
     """Ctrl-C before following: say what became of the launch (the temporary cluster, if
     any, is already stopped with its processes by now)."""
     if not submitted:
@@ -182,7 +199,7 @@ def _interrupted(plan: Any, submitted: list[str], local: bool, ledger: Any) -> L
     return Launched(job_id, None, Exit.INTERRUPTED)
 
 
-def _forget_if_active(ledger: Any, job_id: str) -> None:
+def _forget_if_active(ledger: "Ledger", job_id: str) -> None:
     """A job on a temporary cluster does not outlive it: a row still active when the cluster
     stops (Ctrl-C, an error while following) is marked killed."""
     from irisrl.core.states import ACTIVE
@@ -193,7 +210,7 @@ def _forget_if_active(ledger: Any, job_id: str) -> None:
 
 
 @contextmanager
-def _backend(target: Any, local: bool) -> Iterator[Any]:
+def _backend(target: "Target", local: bool) -> "Iterator[Backend]":
     from irisrl.backends.resolve import open_backend
 
     with open_backend(target) as backend:
@@ -202,7 +219,7 @@ def _backend(target: Any, local: bool) -> Iterator[Any]:
         yield backend
 
 
-def _bundle_cap(plan: Any) -> int:
+def _bundle_cap(plan: "LaunchPlan") -> int:
     from irisrl.backends.base import BUNDLE_CAP_BYTES
     from irisrl.config.profile import load_profile
     from irisrl.util.errors import UsageError
@@ -213,7 +230,7 @@ def _bundle_cap(plan: Any) -> int:
         return BUNDLE_CAP_BYTES
 
 
-def echo_findings(findings: list[Any]) -> None:
+def echo_findings(findings: "list[Finding]") -> None:
     """The live rules' findings on stderr, one `severity: RULE path: message` + fix each."""
     for f in findings:
         emit(f"{f.severity}: {f.rule} {f.path}: {f.message}", err=True)

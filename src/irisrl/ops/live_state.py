@@ -4,14 +4,19 @@ history (series, rendezvous users, Daytona jobs) and the standing-constraints po
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
+    from irisrl.backends.base import Backend
+    from irisrl.core.findings import Finding
+    from irisrl.ledger.store import Ledger
+    from irisrl.plan.model import LaunchPlan
     from irisrl.rules.context import RuleContext
+    from irisrl.rules.policy import LiveState
 
 
-def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | None,
-                      series_explicit: bool = False) -> Any:
+def gather_live_state(plan: "LaunchPlan", backend: "Backend", ledger: "Ledger", policy_path: str | None,
+                      series_explicit: bool = False) -> "LiveState":
     """Cluster state + ledger history + policy -> the LiveState the live rules read.
     `series_explicit`: --series was given (drift is checked only then)."""
     from irisrl.backends.policy import load_policy
@@ -32,8 +37,8 @@ def gather_live_state(plan: Any, backend: Any, ledger: Any, policy_path: str | N
         rendezvous_users=tuple(ledger.rendezvous_users(plan.rendezvous_dir)) if plan.rendezvous_dir else ())
 
 
-def live_findings(plan: Any, backend: Any, ledger: Any, policy_path: str | None,
-                  series_explicit: bool = False) -> list[Any]:
+def live_findings(plan: "LaunchPlan", backend: "Backend", ledger: "Ledger", policy_path: str | None,
+                  series_explicit: bool = False) -> "list[Finding]":
     from irisrl.rules.catalogue import run_rules
 
     live = gather_live_state(plan, backend, ledger, policy_path, series_explicit)

@@ -10,15 +10,18 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from irisrl.ops.orphans import TEMP_PREFIX, LaunchRecord, reap_orphans
 from irisrl.ops.output import emit
 from irisrl.util.errors import IrisrlError
 
+if TYPE_CHECKING:
+    from irisrl.plan.model import LaunchPlan
+
 
 @contextmanager
-def local_controller(no_wait: bool, plan: Any) -> Iterator[tuple[str, bool]]:
+def local_controller(no_wait: bool, plan: "LaunchPlan") -> Iterator[tuple[str, bool]]:
     """The local cluster's URL: the one `cluster up --local` started, else (not --no-wait) a
     temporary one for this command's lifetime, stopped (with its tasks) on any exit."""
     from irisrl.backends import local_cluster

@@ -28,7 +28,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Mapping, TypedDict
 
 from irisrl.core.procs import ProcessIdentity, boot_id, pid_alive, session_of, start_ticks
 from irisrl.util.errors import IrisrlError
@@ -43,6 +43,15 @@ def records_dir() -> Path:
     return state_dir() / "launches"
 
 
+class RecordData(TypedDict):
+    """A launch record's JSON (core/procs.ProcessIdentity.to_record() for the processes)."""
+    job_id: str
+    tmp_dir: str
+    sessions: list[int]
+    launcher: Mapping[str, object] | None
+    controller: Mapping[str, object] | None
+
+
 class LaunchRecord:
     """This command's record while its temporary cluster lives (see the module doc)."""
 
@@ -50,8 +59,8 @@ class LaunchRecord:
         me = ProcessIdentity.of(os.getpid())
         self.enabled = me is not None    # no /proc (not Linux): nothing could verify the record
         self.path = records_dir() / f"{os.getpid()}.json"
-        self.data: dict[str, Any] = {"job_id": job_id, "tmp_dir": str(tmp_dir), "sessions": [],
-                                     "launcher": me.to_record() if me else None, "controller": None}
+        self.data = RecordData(job_id=job_id, tmp_dir=str(tmp_dir), sessions=[],
+                               launcher=me.to_record() if me else None, controller=None)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -139,7 +148,7 @@ def reap_orphans() -> list[Reaped]:
     return reaped
 
 
-def _reap(path: Path, data: dict[str, Any], job_id: str, launcher: ProcessIdentity) -> Reaped:
+def _reap(path: Path, data: RecordData, job_id: str, launcher: ProcessIdentity) -> Reaped:
     from irisrl.backends.local_cluster import stop_process_group
     from irisrl.ops.reap import reap_job_processes
 
@@ -153,7 +162,7 @@ def _reap(path: Path, data: dict[str, Any], job_id: str, launcher: ProcessIdenti
     return Reaped(job_id, launcher.pid, ended, removed, lost)
 
 
-def _our_sessions(data: dict[str, Any], launcher: ProcessIdentity) -> frozenset[int]:
+def _our_sessions(data: RecordData, launcher: ProcessIdentity) -> frozenset[int]:
     """Recorded sessions that can still only be ours: same boot, and every live member
     started after the launcher did (a later clock tick: 10 ms) (a session id reused later would show a younger leader
     whose start time we never saw: such a session is skipped whole)."""

@@ -6,18 +6,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
 
 from irisrl.core.findings import Finding, has_errors
 from irisrl.util.errors import IrisrlError, UsageError
 
-R = TypeVar("R")   # a rewrite result: has .config (the mapping to write) and .changes
+if TYPE_CHECKING:
+    from irisrl.config.budget import Budget
+    from irisrl.config.profile import ClusterProfile
+
+
+class Rewritten(Protocol):
+    """A rewrite's result: the mapping to write (and its changes, which the CLI renders)."""
+    @property
+    def config(self) -> "dict[str, object]": ...
+
+
+R = TypeVar("R", bound=Rewritten)
 
 
 @dataclass(frozen=True)
 class CheckResult:
     findings: tuple[Finding, ...]
-    budget: Any | None          # config.budget.Budget; None when the written YAML is unusable
+    budget: "Budget | None"     # None when the written YAML is unusable
 
     @property
     def ok(self) -> bool:
@@ -28,7 +39,7 @@ class CheckResult:
         return self.budget.num_nodes if self.budget is not None else None
 
 
-def load_input(path: str) -> dict[str, Any]:
+def load_input(path: str) -> dict[str, object]:
     """The input config as a mapping; unreadable or not a mapping is an error (exit 1)."""
     from irisrl.config.load import load_config
 
@@ -41,7 +52,8 @@ def load_input(path: str) -> dict[str, Any]:
     return loaded.raw
 
 
-def derive_and_write(src: str, out: str, profile_name: str, derive: Callable[[dict[str, Any], Any], R]) -> tuple[Any, R]:
+def derive_and_write(src: str, out: str, profile_name: str,
+                     derive: "Callable[[dict[str, object], ClusterProfile], R]") -> "tuple[ClusterProfile, R]":
     """(cluster profile, result) of `derive(input config, profile)`, its config written to
     OUT. Raises IrisrlError (nothing written) when it cannot be."""
     from irisrl.config.edits import write_yaml
@@ -50,7 +62,7 @@ def derive_and_write(src: str, out: str, profile_name: str, derive: Callable[[di
     check_output_path(src, out)
     cluster = load_profile(profile_name)
     result = derive(load_input(src), cluster)
-    write_yaml(out, result.config)  # type: ignore[attr-defined]
+    write_yaml(out, result.config)
     return cluster, result
 
 
@@ -61,7 +73,7 @@ def check_output_path(src: str, out: str) -> None:
         raise UsageError(f"-o {out} is a directory", "give a file path such as out/config.yaml")
 
 
-def check_config(path: str, profile: Any, workspace: str | None = None) -> CheckResult:
+def check_config(path: str, profile: "ClusterProfile", workspace: str | None = None) -> CheckResult:
     """Run the config scope of the rule catalogue on the written file, as `validate` does."""
     from irisrl.rules.catalogue import run_rules
     from irisrl.rules.context import build_context

@@ -15,11 +15,17 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from irisrl.backends.base import Backend, JobSnapshot, LogCursor, LogLine
 from irisrl.observe.phases import (COLLECTED, COMMAND_DONE, ENDED, ENTERED, RAY_FORMED, RUNNING, STARTED, VALIDATED,
                                    PhaseClock)
 from irisrl.ops.output import emit, waiting
+
+if TYPE_CHECKING:
+    from irisrl.config.masking import Masker
+    from irisrl.observe.ladder import HealthReport
+    from irisrl.plan.model import LaunchPlan
 
 PULL_DEADLINE_S = 120.0
 FORMING_POLL_S = 1.0
@@ -46,7 +52,7 @@ class LaunchProgress:
     """Feeds a PhaseClock from follow()'s snapshots and log lines and, while entered, reports
     what the launch waits for through ops/output.waiting (the CLI's spinner)."""
 
-    def __init__(self, plan: Any, marks: dict[str, float] | None = None) -> None:
+    def __init__(self, plan: "LaunchPlan", marks: dict[str, float] | None = None) -> None:
         label = "rehearsal" if getattr(plan, "role", "") == "rehearsal" else "command"
         self.clock = PhaseClock(num_tasks=int(plan.num_nodes), command_label=label, mask=plan_masker(plan))
         for name, t in (marks or {}).items():
@@ -61,11 +67,11 @@ class LaunchProgress:
         self.clock.mark(name, time.time() if t is None else t)
         self._update()
 
-    def on_snapshot(self, snap: Any) -> None:
+    def on_snapshot(self, snap: JobSnapshot) -> None:
         self.clock.observe_state(snap.state, dict(snap.task_states or {}), time.time())
         self._update()
 
-    def on_line(self, line: Any) -> None:
+    def on_line(self, line: LogLine) -> None:
         self.clock.observe_line(str(line.data), line.timestamp_ms / 1000.0)
 
     def poll_interval(self, base: float) -> float:
@@ -111,10 +117,10 @@ class LaunchSummary:
     exit_code: int
     clock: PhaseClock
     out: Path
-    report: Any = None
+    report: "HealthReport | None" = None
     problems: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """summary.json's content."""
         return {"job_id": self.job_id, "exit_code": int(self.exit_code), **self.clock.to_dict(),
                 "placement": self.clock.placement,
@@ -122,18 +128,18 @@ class LaunchSummary:
                 "log_problems": self.problems}
 
 
-def collect_summary(backend: Any, job_id: str, plan: Any, progress: LaunchProgress, code: int,
+def collect_summary(backend: Backend, job_id: str, plan: "LaunchPlan", progress: LaunchProgress, code: int,
                     out_dir: Path | None = None) -> LaunchSummary:
     """Pull the logs, run the health ladder on them, write summary.json. The job's outcome
     (`code`) decides the exit; a summary that cannot be made is reported in it, not fatal."""
-    from irisrl.observe.pull import JobBoundAdapter, LogPuller, default_out_dir
+    from irisrl.observe.pull import LogPuller, default_out_dir
     from irisrl.ops.jobs import JobLogs
 
     out = Path(out_dir or default_out_dir(job_id)).resolve()
     report, problems = None, []
     try:
         replay_task_lines(backend, job_id, progress.clock)
-        manifest = LogPuller(JobBoundAdapter(JobLogs(backend, job_id)), job_id, out,
+        manifest = LogPuller(JobLogs(backend, job_id), job_id, out,
                              mask=plan_masker(plan)).pull_once(PULL_DEADLINE_S)
         problems = list(manifest.get("problems", []))
         mask_secret_values(out, plan)
@@ -146,24 +152,22 @@ def collect_summary(backend: Any, job_id: str, plan: Any, progress: LaunchProgre
     return summary
 
 
-def replay_task_lines(backend: Any, job_id: str, clock: PhaseClock, page: int = 5000, max_pages: int = 20) -> None:
+def replay_task_lines(backend: Backend, job_id: str, clock: PhaseClock, page: int = 5000, max_pages: int = 20) -> None:
     """Feed every task's full log (with Iris timestamps) to the clock once more: the live
     follower pages all tasks by one timestamp cursor and can skip a rank's late-arriving
     lines; marks are first-wins (RUNNING earliest), so lines seen twice change nothing."""
-    from irisrl.ops.jobs import JobLogs
-
-    for task in JobLogs(backend, job_id).tasks():
-        since = 0
+    for task in backend.snapshot(job_id).tasks:
+        cursor = LogCursor()
         for _ in range(max_pages):
-            lines = backend.fetch_logs(job_id, since_ms=since, max_lines=page, attempt=-1, task_index=task.index)
-            for line in lines:
+            got = backend.logs(job_id, cursor, task_index=task.index, max_lines=page)
+            for line in got.lines:
                 clock.observe_line(str(line.data), line.timestamp_ms / 1000.0)
-            if len(lines) < page:
+            cursor = got.cursor
+            if not got.more:
                 break
-            since = lines[-1].timestamp_ms   # fetch_logs includes this ms: its lines come again (marks are first-wins)
 
 
-def plan_masker(plan: Any) -> Any:
+def plan_masker(plan: "LaunchPlan") -> "Masker":
     """irisrl.config.masking's Masker for the plan's secret env values plus the operator's
     allowlisted ones (the same values `logs JOB` masks)."""
     from irisrl.config.masking import Masker, operator_secret_values
@@ -173,7 +177,7 @@ def plan_masker(plan: Any) -> Any:
     return Masker([*values, *operator_secret_values(strict=False)])
 
 
-def mask_secret_values(out: Path, plan: Any) -> None:
+def mask_secret_values(out: Path, plan: "LaunchPlan") -> None:
     """The pulled logs are saved files: a secret value a task printed is replaced by *** there
     too, as in everything irisrl prints (the puller masks as it writes; this pass is kept for
     files written by anything else)."""
@@ -187,7 +191,7 @@ def mask_secret_values(out: Path, plan: Any) -> None:
             path.write_bytes(masked)
 
 
-def _health(out: Path, plan: Any) -> Any:
+def _health(out: Path, plan: "LaunchPlan") -> "HealthReport | None":
     from irisrl.observe.analyzer import analyze_files
 
     combined = out / "combined.log"

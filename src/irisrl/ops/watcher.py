@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Union
 
+from irisrl.backends import base
+from irisrl.backends.base import Backend, JobSnapshot, LogCursor
 from irisrl.core.states import TERMINAL
 from irisrl.util.errors import UndeterminedError
+
+if TYPE_CHECKING:
+    from irisrl.observe.ladder import HealthReport
 
 READ_FAILURES_MAX = 3   # consecutive failed status reads before a watcher gives up
 
@@ -21,18 +26,18 @@ READ_FAILURES_MAX = 3   # consecutive failed status reads before a watcher gives
 @dataclass(frozen=True)
 class Polled:
     """Every successful read, first in its poll (bookkeeping: phase clocks, log sources)."""
-    snap: Any
+    snap: JobSnapshot
 
 
 @dataclass(frozen=True)
 class Transition:
-    snap: Any
+    snap: JobSnapshot
 
 
 @dataclass(frozen=True)
 class LogLine:
     """One new task log line (backend LogLine: task_index, attempt, timestamp_ms, source, data)."""
-    line: Any
+    line: base.LogLine
 
     @property
     def text(self) -> str:
@@ -43,7 +48,7 @@ class LogLine:
 @dataclass(frozen=True)
 class Waiting:
     """The end of a poll of a job that is not terminal: consumers run their per-poll checks."""
-    snap: Any
+    snap: JobSnapshot
 
 
 @dataclass(frozen=True)
@@ -55,14 +60,14 @@ class ReadFailed:
 @dataclass(frozen=True)
 class Finished:
     """The job is terminal or absent (the poll's snapshot, without per-task detail)."""
-    snap: Any
+    snap: JobSnapshot
 
 
 @dataclass(frozen=True)
 class GaveUp:
     """The watcher stopped before the end: reason is "timeout", "pending" or "read_failures"."""
     reason: str
-    snap: Any
+    snap: JobSnapshot | None
     after_s: float
 
 
@@ -72,7 +77,7 @@ class HealthChanged:
     given one: `report` (observe's HealthReport; None when the check failed with `error`),
     `changed` (its verdict/phase changed: worth showing), `problems` (log-read problems, only
     when they differ from the last poll's)."""
-    report: Any
+    report: "HealthReport | None"
     changed: bool
     problems: tuple[str, ...] = ()
     error: str | None = None
@@ -102,11 +107,11 @@ class JobWatcher:
     while Ray forms). `health(snap) -> HealthChanged`: a health check run each poll of a
     running job and once at the end (e.g. ops/watching.WatchdogHealth)."""
 
-    def __init__(self, backend: Any, job_id: str, interval: float, *, logs: bool = False,
+    def __init__(self, backend: Backend, job_id: str, interval: float, *, logs: bool = False,
                  timeout_s: float | None = None, pending_deadline_s: float | None = None,
                  pause: Callable[[float], float] | None = None, sleep: Callable[[float], None] | None = None,
                  clock: Callable[[], float] | None = None,
-                 health: Callable[[Any], HealthChanged] | None = None) -> None:
+                 health: Callable[[JobSnapshot], HealthChanged] | None = None) -> None:
         self.backend, self.job_id, self.interval = backend, job_id, interval
         self.timeout_s, self.pending_deadline_s = timeout_s, pending_deadline_s
         self.pause = pause or (lambda base: base)
@@ -117,7 +122,7 @@ class JobWatcher:
 
     def events(self) -> Iterator[Event]:
         start = self.clock()
-        last_key: tuple[Any, ...] | None = None
+        last_key: tuple[object, ...] | None = None
         failures = 0
         while True:
             try:
@@ -163,34 +168,22 @@ class JobWatcher:
 
 
 class LogPager:
-    """New task log lines of all ranks, paged by one timestamp cursor (lines sharing the
-    newest millisecond are fetched again and dropped as already seen)."""
+    """New task log lines of all ranks, paged by the backend's one cursor (Backend.logs)."""
 
-    def __init__(self, backend: Any, job_id: str, page_size: int = 1000) -> None:
+    def __init__(self, backend: Backend, job_id: str, page_size: int = 1000) -> None:
         self.backend, self.job_id, self.page_size = backend, job_id, page_size
-        self.since_ms = 0
-        self.seen: set[tuple[Any, ...]] = set()
+        self.cursor = LogCursor()
 
-    def page(self, max_pages: int = 20) -> Iterator[Any]:
+    def page(self, max_pages: int = 20) -> Iterator[base.LogLine]:
         for _ in range(max_pages):
-            lines = self.backend.fetch_logs(self.job_id, since_ms=self.since_ms, max_lines=self.page_size)
-            fresh = [ln for ln in lines if self._key(ln) not in self.seen]
-            for ln in fresh:
-                self.seen.add(self._key(ln))
-                yield ln
-            if lines:
-                newest = max(ln.timestamp_ms for ln in lines)
-                self.seen = {k for k in self.seen if k[2] >= newest}
-                self.since_ms = newest
-            if len(lines) < self.page_size or not fresh:
+            page = self.backend.logs(self.job_id, self.cursor, max_lines=self.page_size)
+            self.cursor = page.cursor
+            yield from page.lines
+            if not page.more:
                 return
 
-    @staticmethod
-    def _key(ln: Any) -> tuple[Any, ...]:
-        return (ln.task_index, ln.attempt, ln.timestamp_ms, ln.source, ln.data)
 
-
-def transition_line(snap: Any) -> str:
+def transition_line(snap: JobSnapshot) -> str:
     """`[HH:MM:SS] JOB state=S tasks=k:v,... failures=N [error=...] [waiting=...]`."""
     parts = [f"[{time.strftime('%H:%M:%S')}] {snap.job_id} state={'absent' if snap.absent else snap.state}",
              f"tasks={task_counts(snap.task_states)}", f"failures={snap.failure_count}"]

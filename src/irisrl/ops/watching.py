@@ -5,13 +5,21 @@ code. Never kills anything: a KILL verdict is advice with evidence."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
+from irisrl.backends.base import Backend, JobSnapshot
+from irisrl.ops.health_check import PlanDict
 from irisrl.ops.jobs import JobLogs
 from irisrl.ops.output import emit
 from irisrl.ops.watcher import READ_FAILURES_MAX, Finished, GaveUp, HealthChanged, JobWatcher, ReadFailed, Transition, \
     Waiting, transition_line
 from irisrl.util.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from irisrl.observe.ladder import LadderConfig
+    from irisrl.observe.pull import LogSource
+    from irisrl.ops.jobs import OpenedJob
 
 DEFAULT_INTERVAL_S = 60.0
 WATCHDOG_INTERVAL_S = 30.0   # window 60 s + vLLM report spacing 10 s + 30 s: a wedge shows within 2 min
@@ -21,9 +29,10 @@ def _stamp() -> str:
     return time.strftime("%H:%M:%S")
 
 
-def watch_loop(backend: Any, job_id: str, interval: float, timeout: float | None, checkins: list[float],
+def watch_loop(backend: Backend, job_id: str, interval: float, timeout: float | None, checkins: list[float],
                on_checkin: Callable[[str], str | None] | None = None, watchdog: bool = False,
-               sleep: Callable[[float], None] | None = None, health: Callable[[Any], HealthChanged] | None = None,
+               sleep: Callable[[float], None] | None = None,
+               health: Callable[[JobSnapshot], HealthChanged] | None = None,
                keep_going: bool = False) -> int:
     """Poll (one controller call per poll for the state, plus `health`'s incremental log
     fetch while the job runs); print on every transition and health change; return the exit
@@ -76,7 +85,7 @@ def show_health(job_id: str, event: HealthChanged) -> None:
         return
     for problem in event.problems[:3]:
         emit(f"[{_stamp()}] {job_id} logs incomplete (next poll retries): {problem}", err=True)
-    if event.changed:
+    if event.changed and event.report is not None:
         emit("\n".join(change_lines(job_id, event.report)))
 
 
@@ -84,13 +93,13 @@ def _label(seconds: float) -> str:
     return f"{seconds / 60:g}m" if seconds % 60 == 0 else f"{seconds:g}s"
 
 
-def health_checkin(job_id: str, label: str, plan: dict[str, Any] | None, target: dict[str, Any]) -> str | None:
+def health_checkin(backend: Backend, job_id: str, label: str, plan: PlanDict | None) -> str | None:
     """The health analysis at a `watch --checkins` mark. Returns "KILL" / "NO-KILL", or None
     when no analysis could be made (reported, never fatal to watch)."""
     from irisrl.ops.health_check import health
 
     try:   # the same check as `irisrl health JOB` (wall clock, trials, task statuses)
-        report = health(job_id, plan=plan, **target).report
+        report = health(job_id, plan=plan, backend=backend).report
     except Exception as exc:  # noqa: BLE001 - a failed check-in is reported, never fatal to watch
         emit(f"  check-in {label}: health analysis failed: {type(exc).__name__}: {exc}", err=True)
         return None
@@ -101,58 +110,21 @@ def health_checkin(job_id: str, label: str, plan: dict[str, Any] | None, target:
     return str(report.verdict)
 
 
-class WatchLogs(JobLogs):
-    """The job-bound log source (observe.pull.JobBoundAdapter's `bound`) over watch's own
-    backend. Iris's GetJobStatus carries no task list, so the tasks (index, attempts) come
-    from one detailed read (ListTasks) on the first poll, while a task has not started yet, and
-    when the poll's snapshot shows the tasks changed (state counts, failures, preemptions: a
-    new attempt).
-    Steady state per poll: watch's GetJobStatus + one FetchLogs per started task. Every task
-    is listed (a pending one's status is evidence too) but logs are asked only of started
-    ones (`started_only`); the job's status is the poll's snapshot (`snap`), no extra call."""
-
-    started_only = True
-
-    def __init__(self, backend: Any, job_id: str) -> None:
-        super().__init__(backend, job_id)
-        self.snap: Any = None
-        self._views: tuple[Any, ...] = ()
-        self._key: tuple[Any, ...] | None = None
-
-    def use(self, snap: Any) -> None:
-        self.snap = snap
-
-    def tasks(self) -> list[Any]:
-        snap = self.snap
-        key = None if snap is None else (tuple(sorted(snap.task_states.items())), snap.failure_count,
-                                          snap.preemption_count)
-        if snap is not None and snap.tasks:
-            self._views = tuple(snap.tasks)
-        elif key is None or key != self._key or not self._views or not all(self._started(v) for v in self._views):
-            # Also while a task has not started: ListTasks can lag the counts (running, no start time yet).
-            self._views = tuple(self.backend.snapshot(self.job_id).tasks)
-        self._key = key
-        return list(self._views)
-
-    @staticmethod
-    def _started(view: Any) -> bool:
-        return bool(getattr(view, "started", True))
-
-
 class WatchdogHealth:
     """JobWatcher's `health` check for `watch --watchdog`: one persistent Watchdog (Analyzer +
     JobFeeder) fed only the new lines each poll; `self(snap)` is the poll's HealthChanged.
     Prints nothing (watch renders the events)."""
 
-    def __init__(self, job_id: str, plan: dict[str, Any] | None, source: Any, interval: float,
-                 on_snapshot: Callable[[Any], None] = lambda snap: None, config: Any = None) -> None:
+    def __init__(self, job_id: str, plan: PlanDict | None, source: "LogSource", interval: float,
+                 on_snapshot: Callable[[JobSnapshot], None] = lambda snap: None,
+                 config: "LadderConfig | None" = None) -> None:
         from irisrl.observe.watchdog import Watchdog
 
         self.dog = Watchdog(job_id, plan, config)
         self.source, self.interval, self.on_snapshot = source, interval, on_snapshot
         self._shown: list[str] = []
 
-    def __call__(self, snap: Any) -> HealthChanged:
+    def __call__(self, snap: JobSnapshot) -> HealthChanged:
         self.on_snapshot(snap)
         try:
             result = self.dog.poll(self.source, deadline_s=max(self.interval, 30.0))
@@ -178,35 +150,50 @@ def note_wedge_latency(interval: float) -> None:
 
 def watch(job: str, *, interval: float | None = None, timeout_s: float | None = None,
           checkins: list[float] | None = None, watchdog: bool = False, keep_going: bool = False,
-          hang_after_s: float | None = None, local: bool = False, controller_url: str | None = None,
-          cluster_config: str | None = None) -> int:
-    """Follow JOB until it is terminal (the `irisrl watch` engine; usable from a notebook).
+          hang_after_s: float | None = None, backend: Backend | None = None, local: bool = False,
+          controller_url: str | None = None, cluster_config: str | None = None) -> int:
+    """Follow JOB until it is terminal (the `irisrl watch` engine; usable from a notebook) on
+    `backend` (else the cluster the ledger recorded for it, or the target given).
     Reports (ops/output) a line per transition, check-in and watchdog change; returns the exit code
     (0 succeeded, 1 failed, 2 absent, 3 timeout / unreadable, 5 KILL with `watchdog`, 130
     Ctrl-C: detached, with the re-attach command)."""
-    from irisrl.ops.jobs import open_job
+    from irisrl.ops.jobs import OpenedJob, job_id_of, open_job, open_ledger
 
-    if interval is None:
-        interval = WATCHDOG_INTERVAL_S if watchdog else DEFAULT_INTERVAL_S
-    job_id, opener, ledger = open_job(job, local, controller_url, cluster_config)
+    options = WatchOptions(interval if interval is not None else (WATCHDOG_INTERVAL_S if watchdog else DEFAULT_INTERVAL_S),
+                           timeout_s, list(checkins or []), watchdog, keep_going, hang_after_s)
+    if backend is not None:
+        return _watch(OpenedJob(job_id_of(job), backend, open_ledger()), options)
+    with open_job(job, local, controller_url, cluster_config) as opened:
+        return _watch(opened, options)
+
+
+@dataclass(frozen=True)
+class WatchOptions:
+    interval: float
+    timeout_s: float | None
+    checkins: list[float]
+    watchdog: bool
+    keep_going: bool
+    hang_after_s: float | None
+
+
+def _watch(opened: "OpenedJob", o: WatchOptions) -> int:
+    job_id, backend, ledger = opened.job_id, opened.backend, opened.ledger
     plan = ledger.plan_for(job_id)
-    with opener as backend:
-        target = {"local": local, "controller_url": controller_url, "cluster_config": cluster_config}
-        health = None
-        if watchdog:
-            from irisrl.observe.ladder import LadderConfig
-            from irisrl.observe.pull import JobBoundAdapter
+    health = None
+    if o.watchdog:
+        from irisrl.observe.ladder import LadderConfig
 
-            logs = WatchLogs(backend, job_id)
-            config = LadderConfig() if hang_after_s is None else LadderConfig(hang_after_s=hang_after_s)
-            health = WatchdogHealth(job_id, plan, JobBoundAdapter(logs), interval, on_snapshot=logs.use, config=config)
-        try:
-            code = watch_loop(backend, job_id, interval, timeout_s, list(checkins or []),
-                              on_checkin=lambda label: health_checkin(job_id, label, plan, target),
-                              watchdog=watchdog, health=health, keep_going=keep_going)
-        except KeyboardInterrupt:   # Ctrl-C detaches: watch never kills
-            emit(f"\nstopped watching {job_id}; it keeps running.\nre-attach: irisrl watch {job_id}", err=True)
-            return int(Exit.INTERRUPTED)
-        if code in (Exit.OK, Exit.FAIL) and plan is not None:
-            ledger.update_state(job_id, backend.snapshot(job_id, detail=False).state)
+        logs = JobLogs(backend, job_id, follows_polls=True)
+        config = LadderConfig() if o.hang_after_s is None else LadderConfig(hang_after_s=o.hang_after_s)
+        health = WatchdogHealth(job_id, plan, logs, o.interval, on_snapshot=logs.use, config=config)
+    try:
+        code = watch_loop(backend, job_id, o.interval, o.timeout_s, o.checkins,
+                          on_checkin=lambda label: health_checkin(backend, job_id, label, plan),
+                          watchdog=o.watchdog, health=health, keep_going=o.keep_going)
+    except KeyboardInterrupt:   # Ctrl-C detaches: watch never kills
+        emit(f"\nstopped watching {job_id}; it keeps running.\nre-attach: irisrl watch {job_id}", err=True)
+        return int(Exit.INTERRUPTED)
+    if code in (Exit.OK, Exit.FAIL) and plan is not None:
+        ledger.update_state(job_id, backend.snapshot(job_id, detail=False).state)
     return int(code)
