@@ -41,7 +41,7 @@ def _failed_run(job_id: str) -> MemoryBackend:
     logs = [line(0, "[irisrl] Runtime controller rank 0/2 on 127.0.0.1 (task /tester/fin/0)", 1_000),
             line(1, "[irisrl] Runtime controller rank 1/2 on 127.0.0.1 (task /tester/fin/1)", 1_001),
             line(0, NODE_CHECK, 1_100)]
-    return MemoryBackend(statuses={job_id: snap}, logs={job_id: logs})
+    return MemoryBackend(statuses={job_id: snap}, job_logs={job_id: logs})
 
 
 def _record(plan) -> None:

@@ -45,12 +45,16 @@ def _check_inputs(job: str | None, logs: tuple[str, ...]) -> None:
 
 
 @contextmanager
-def _opened(job: str | None, target: dict[str, Any]) -> Iterator[Any]:
-    """The live job opened where it runs (ops/jobs.OpenedJob), None for log files."""
+def _opened(job: str | None, target: dict[str, Any], secrets_env: str | None) -> Iterator[Any]:
+    """The live job opened where it runs (ops/jobs.OpenedJob), None for log files. An
+    unreadable --secrets-env is refused first: before the cluster is reached, nothing pulled."""
     if not job:
         yield None
         return
+    from irisrl.ops.health_check import log_mask
     from irisrl.ops.jobs import open_job
+
+    log_mask(secrets_env)
 
     with open_job(job, bool(target.get("local")), target.get("controller_url"), target.get("cluster_config")) as opened:
         yield opened
@@ -140,7 +144,7 @@ def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_p
     config = LadderConfig(wedge_ratio=wedge_ratio, wedge_window_s=wedge_window, silence_s=silence,
                           engine_silence_s=engine_silence, stall_factor=stall_factor, stall_min_s=stall_min,
                           sync_timeout_s=sync_timeout, hang_after_s=hang_after)
-    with _opened(job, target) as opened:
+    with _opened(job, target, secrets_env) as opened:
         check = health_check(opened.job_id if opened else None, logs=logs, plan_path=plan_path,
                              trials_dir=trials_dir, state_path=state_path, config=config,
                              now=parse_now(now_text) if now_text else None, secrets_env=secrets_env,
@@ -206,7 +210,7 @@ def logs(ctx: click.Context, /, job: str, out: str | None, follow: bool, interva
     """Pull a job's whole log history (every task and attempt) into a directory."""
     from irisrl.ops.observing import pull_logs
 
-    with _opened(job, target) as opened, _progress_bar(as_json) as on_progress:
+    with _opened(job, target, secrets_env) as opened, _progress_bar(as_json) as on_progress:
         manifest = pull_logs(opened.backend, opened.job_id, out, follow=follow, interval_s=interval,
                              max_follow_s=max_follow, secrets_env=secrets_env, on_progress=on_progress)
     if as_json:
@@ -289,7 +293,7 @@ def progress(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plot
     from irisrl.ops.observing import progress as read_progress, render_progress
 
     _check_inputs(job, logs)
-    with _opened(job, target) as opened:
+    with _opened(job, target, secrets_env) as opened:
         result = read_progress(opened.job_id if opened else None, backend=opened.backend if opened else None,
                                logs=logs, last=last, plot_path=plot_path, title=f"{job or Path(logs[0]).name}",
                                secrets_env=secrets_env, on_truncated=warn_truncated)
