@@ -31,9 +31,10 @@ def _home() -> Path:
 
 
 def _smoke_plan() -> Any:
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
 
-    plan, findings, _ = build_plan(LaunchOptions(rl_config=SMOKE, workspace=WORKSPACE, num_nodes=2, local=True))
+    plan, findings, _ = build_plan(PlanInputs(rl_config=SMOKE, workspace=WORKSPACE, num_nodes=2), Target(local=True))
     assert plan is not None, findings
     return plan
 
@@ -100,9 +101,9 @@ def memory_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 def _launch_no_wait(plan: Any) -> Any:
-    from irisrl.ops import launch
+    from irisrl.ops import LaunchSettings, Target, launch
 
-    return launch(plan, {"controller_url": "http://127.0.0.1:9", "no_wait": True})
+    return launch(plan, LaunchSettings(Target(controller_url="http://127.0.0.1:9"), no_wait=True))
 
 
 def test_a_healthy_ledger_records_the_launch(memory_backend: Any) -> None:
@@ -181,7 +182,9 @@ LAUNCH_SCRIPT = textwrap.dedent(f"""
     from memory_backend import MemoryBackend
     import irisrl.ops.launcher as launcher
     from irisrl.cli.main import _print_error
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.ops.launcher import LaunchSettings
+    from irisrl.plan.build import PlanInputs, build_plan
     from irisrl.util.errors import IrisrlError
     backend = MemoryBackend()
     @contextmanager
@@ -190,9 +193,9 @@ LAUNCH_SCRIPT = textwrap.dedent(f"""
     launcher._backend = fake
     import irisrl.ops.fit_gate as fit_gate
     fit_gate.fit_gate = lambda *args: None
-    plan, _, _ = build_plan(LaunchOptions(rl_config={SMOKE!r}, workspace={WORKSPACE!r}, num_nodes=2, local=True))
+    plan, _, _ = build_plan(PlanInputs(rl_config={SMOKE!r}, workspace={WORKSPACE!r}, num_nodes=2), Target(local=True))
     try:
-        code = launcher.launch(plan, {{"controller_url": "http://127.0.0.1:9", "no_wait": True}}).exit_code
+        code = launcher.launch(plan, LaunchSettings(Target(controller_url="http://127.0.0.1:9"), no_wait=True)).exit_code
     except IrisrlError as exc:
         _print_error(exc)
         code = exc.exit_code

@@ -3,11 +3,12 @@ the fit gate, submit, the ledger, then following the job (ops/follow.py) and, fo
 rehearsal, the launch summary (ops/summary.py). The engine under `irisrl launch`, and the
 Python API:
 
-    from irisrl.plan.build import LaunchOptions, build_plan
-    from irisrl.ops import launch, output
-    plan, findings, budget = build_plan(LaunchOptions(rl_config="cfg.yaml", local=True))
+    from irisrl import ops
+    from irisrl.ops import output
+    local = ops.Target(local=True)
+    planned = ops.plan_launch(ops.PlanInputs(rl_config="cfg.yaml"), local)   # .plan, .findings
     with output.using(output.to_terminal):        # print what it does, as `irisrl launch` does
-        launched = launch(plan, {"local": True})  # -> Launched(job_id, where, exit_code, summary)
+        launched = ops.launch(planned.plan, ops.LaunchSettings(local))   # -> Launched(job_id, where, exit_code, summary)
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
+from irisrl.core.target import Target
 from irisrl.ops.output import emit
 from irisrl.util.exitcodes import Exit
 
 if TYPE_CHECKING:
     from irisrl.ops.summary import LaunchSummary
+    from irisrl.plan.model import LaunchPlan
 
 DEFAULT_INTERVAL_S = 10.0        # follow's poll on a remote cluster
 LOCAL_INTERVAL_S = 0.3           # ... on the local one (a rehearsal is seconds long)
@@ -29,32 +32,19 @@ LOCAL_INTERVAL_S = 0.3           # ... on the local one (a rehearsal is seconds 
 
 @dataclass(frozen=True)
 class LaunchSettings:
-    """Where and how to submit (the plan says what). `marks`: phase times measured before
-    (entered, validated; wall clock) for the launch summary. `on_summary`: called with a
-    rehearsal's summary as soon as it is made (before a temporary cluster's teardown)."""
-    local: bool = False
-    controller_url: str | None = None
-    cluster_config: str | None = None
-    no_wait: bool = False
+    """Where and how to submit (the plan says what runs). `target`: which cluster (default:
+    the plan's own: a local plan to the local cluster, a remote one to its profile's cluster
+    config). `marks`: phase times measured before (entered, validated; wall clock) for the
+    launch summary. `on_summary`: called with a rehearsal's summary as soon as it is made
+    (before a temporary cluster's teardown)."""
+    target: Target = Target()
+    no_wait: bool = False              # submit and return without following the job
     policy: str | None = None          # standing-constraints policy file for the live rules
     series_explicit: bool = False      # --series was given: series drift is checked
     interval: float | None = None      # follow's poll seconds (default: 0.3 local, 10 remote)
     allow_queue: bool = False          # submit even when the gang can never fit now
     marks: Mapping[str, float] = field(default_factory=dict)
     on_summary: "Callable[[LaunchSummary], None] | None" = None
-
-    @classmethod
-    def of(cls, options: "LaunchSettings | Mapping[str, Any] | Any") -> "LaunchSettings":
-        """From settings, a mapping or an options object (plan.build.LaunchOptions):
-        the keys above, `series` (any value: series_explicit) for the latter two."""
-        if isinstance(options, LaunchSettings):
-            return options
-        get = options.get if isinstance(options, Mapping) else (lambda k, d=None: getattr(options, k, d))
-        return cls(local=bool(get("local", False)), controller_url=get("controller_url") or None,
-                   cluster_config=get("cluster_config") or None, no_wait=bool(get("no_wait", False)),
-                   policy=get("policy"), series_explicit=bool(get("series_explicit") or get("series")),
-                   interval=get("interval") or None, allow_queue=bool(get("allow_queue", False)),
-                   marks=dict(get("marks") or {}), on_summary=get("on_summary"))
 
 
 @dataclass(frozen=True)
@@ -68,17 +58,17 @@ class Launched:
     summary: "LaunchSummary | None" = None
 
 
-def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None) -> Launched:
+def launch(plan: "LaunchPlan", settings: LaunchSettings | None = None) -> Launched:
     """Submit `plan` and (unless no_wait) follow it to the end. What it does goes through
     ops/output (the `irisrl.ops` logger unless the caller installs a sink). Raises
     IrisrlError (with a fix) for what the user can act on."""
-    from irisrl.backends.resolve import Target, default_cluster_config, target_from
+    from irisrl.backends.resolve import default_cluster_config
     from irisrl.ledger.store import Ledger
     from irisrl.observe.phases import ENTERED
     from irisrl.ops.summary import LaunchProgress
 
-    settings = LaunchSettings.of(options if options is not None else {})
-    target = target_from(settings.__dict__)
+    settings = settings or LaunchSettings()
+    target = settings.target.check()
     local = target.local or (plan.mode == "local" and not target.explicit)
     if not local and not target.explicit:
         # A remote plan (pinned image, s3 rendezvous) never goes to a local cluster by accident:
@@ -97,7 +87,6 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
 
 def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledger: Any, progress: Any,
             submitted: list[str]) -> Launched:
-    from irisrl.backends.resolve import Target
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
     from irisrl.ops.local_cluster import local_controller
