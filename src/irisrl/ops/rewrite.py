@@ -11,7 +11,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
 
 from irisrl.config.budget import Budget
 from irisrl.config.edits import Change
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 class _Result(Protocol):
     @property
-    def config(self) -> dict[str, Any]: ...
+    def config(self) -> dict[str, object]: ...
 
     @property
     def changes(self) -> tuple[Change, ...]: ...
@@ -49,7 +49,7 @@ class CheckResult:
         return self.budget.num_nodes if self.budget is not None else None
 
 
-def load_input(path: str) -> dict[str, Any]:
+def load_input(path: str) -> dict[str, object]:
     """The input config as a mapping; unreadable or not a mapping is an error (exit 1)."""
     from irisrl.config.load import load_config
 
@@ -63,7 +63,7 @@ def load_input(path: str) -> dict[str, Any]:
 
 
 def derive_and_write(src: str, out: str, profile_name: str,
-                     derive: Callable[[dict[str, Any], ClusterProfile], R]) -> tuple[ClusterProfile, R]:
+                     derive: Callable[[dict[str, object], ClusterProfile], R]) -> tuple[ClusterProfile, R]:
     """(cluster profile, result) of `derive(input config, profile)`, its config written to
     OUT. Raises IrisrlError (nothing written) when it cannot be."""
     from irisrl.config.edits import write_yaml
@@ -117,7 +117,7 @@ def port(src: str, out: str, *, from_gpus_per_node: int = 4, from_num_nodes: int
     """`irisrl port`: a Jupiter (Apptainer SIF, 4-GPU GH200) config rewritten for Iris to OUT."""
     from irisrl.config.port import port_config
 
-    def derive(raw: dict[str, Any], cluster: ClusterProfile) -> "PortResult":
+    def derive(raw: dict[str, object], cluster: ClusterProfile) -> "PortResult":
         return port_config(raw, cluster, from_gpus_per_node, from_num_nodes)
 
     cluster, result = derive_and_write(src, out, profile, derive)
@@ -133,7 +133,7 @@ def smoke(src: str, out: str, *, max_steps: int = 2, nodes: int | None = None, w
     """`irisrl smoke-config`: a throwaway colocated bring-up config derived from SRC, to OUT."""
     from irisrl.config.smoke import smoke_config
 
-    def derive(raw: dict[str, Any], cluster: ClusterProfile) -> "SmokeResult":
+    def derive(raw: dict[str, object], cluster: ClusterProfile) -> "SmokeResult":
         return smoke_config(raw, cluster, max_steps, nodes)
 
     cluster, result = derive_and_write(src, out, profile, derive)
@@ -143,7 +143,7 @@ def smoke(src: str, out: str, *, max_steps: int = 2, nodes: int | None = None, w
     return Rewritten(result.changes, check, launch, result.num_inference_engines)
 
 
-def smoke_launch_command(path: str, cfg: dict[str, Any], num_nodes: int, gpus_per_node: int,
+def smoke_launch_command(path: str, cfg: dict[str, object], num_nodes: int, gpus_per_node: int,
                          workspace: str | None = None) -> str:
     """The runbook's canonical launch line for the smoke config (values shell-quoted)."""
     argv = ["irisrl", "launch", "--rl_config", path, "--num-nodes", str(num_nodes),
