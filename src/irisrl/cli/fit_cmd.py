@@ -32,6 +32,7 @@ builds it. Exit codes: 0 fits now, 4 would queue, 1 can never fit, 3 could not d
 that builds no plan; a Kubernetes cluster with no kubectl access), 64 usage.
 """
 
+
 @click.command("fit", epilog=EPILOG, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
                                                       "max_content_width": 100})
 @flag("plan", default=None, metavar="JSON", help="A plan (launch --dry-run --json output); '-' reads stdin.")
