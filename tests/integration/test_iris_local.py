@@ -164,7 +164,7 @@ def test_concluded_series_drift_and_reused_rendezvous_are_refused(on_cluster, ca
     assert "POL-SERIES-CONCLUDED" in capsys.readouterr().err
     base = trivial_plan("drift-1", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-1",
                         rendezvous_dir="s3://bucket/iris/rl/drift-1")
-    opts = {"local": True, "no_wait": True, "series": "drift"}  # --series given: drift is checked
+    opts = LaunchSettings(Target(local=True), no_wait=True, series_explicit=True)  # --series given: drift is checked
     assert launch(base, opts).exit_code == 0
     changed = trivial_plan("drift-2", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-2",
                            rendezvous_dir="s3://bucket/iris/rl/drift-2")
