@@ -16,14 +16,17 @@ from __future__ import annotations
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
 from irisrl.core.target import Target
 from irisrl.ops.output import emit
 from irisrl.util.exitcodes import Exit
 
 if TYPE_CHECKING:
-    from irisrl.ops.summary import LaunchSummary
+    from irisrl.backends.base import Backend
+    from irisrl.core.findings import Finding
+    from irisrl.ledger.store import Ledger
+    from irisrl.ops.summary import LaunchProgress, LaunchSummary
     from irisrl.plan.model import LaunchPlan
 
 DEFAULT_INTERVAL_S = 10.0        # follow's poll on a remote cluster
@@ -85,8 +88,8 @@ def launch(plan: "LaunchPlan", settings: LaunchSettings | None = None) -> Launch
         return _interrupted(plan, submitted, local, ledger)
 
 
-def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledger: Any, progress: Any,
-            submitted: list[str]) -> Launched:
+def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", local: bool, ledger: "Ledger",
+            progress: "LaunchProgress", submitted: list[str]) -> Launched:
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
     from irisrl.ops.local_cluster import local_controller
@@ -119,7 +122,7 @@ def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledge
         return Launched(job_id, backend.where, int(code), summary)
 
 
-def _record(ledger: Any, plan: Any, backend: Any, job_id: str, local: bool) -> None:
+def _record(ledger: "Ledger", plan: "LaunchPlan", backend: "Backend", job_id: str, local: bool) -> None:
     """The ledger row of a submitted job. check_writable() made a failure unlikely; if the disk
     filled since, the error names the job that now runs untracked and how to stop it."""
     from irisrl.util.errors import IrisrlError, UndeterminedError
@@ -132,8 +135,8 @@ def _record(ledger: Any, plan: Any, backend: Any, job_id: str, local: bool) -> N
                                 "with the same target flags") from None
 
 
-def _follow(backend: Any, job_id: str, plan: Any, ledger: Any, settings: LaunchSettings, local: bool,
-            ephemeral: bool, progress: Any) -> "tuple[int, LaunchSummary | None]":
+def _follow(backend: "Backend", job_id: str, plan: "LaunchPlan", ledger: "Ledger", settings: LaunchSettings,
+            local: bool, ephemeral: bool, progress: "LaunchProgress") -> "tuple[int, LaunchSummary | None]":
     from irisrl.ops.follow import LOCAL_PENDING_DEADLINE_S, follow
 
     interval = settings.interval or (LOCAL_INTERVAL_S if local else DEFAULT_INTERVAL_S)
@@ -150,7 +153,7 @@ def _follow(backend: Any, job_id: str, plan: Any, ledger: Any, settings: LaunchS
     return code, None
 
 
-def _interrupted(plan: Any, submitted: list[str], local: bool, ledger: Any) -> Launched:
+def _interrupted(plan: "LaunchPlan", submitted: list[str], local: bool, ledger: "Ledger") -> Launched:
     """Ctrl-C before following: say what became of the launch (the temporary cluster, if
     any, is already stopped with its processes by now)."""
     if not submitted:
@@ -165,7 +168,7 @@ def _interrupted(plan: Any, submitted: list[str], local: bool, ledger: Any) -> L
     return Launched(job_id, None, Exit.INTERRUPTED)
 
 
-def _forget_if_active(ledger: Any, job_id: str) -> None:
+def _forget_if_active(ledger: "Ledger", job_id: str) -> None:
     """A job on a temporary cluster does not outlive it: a row still active when the cluster
     stops (Ctrl-C, an error while following) is marked killed."""
     from irisrl.core.states import ACTIVE
@@ -176,7 +179,7 @@ def _forget_if_active(ledger: Any, job_id: str) -> None:
 
 
 @contextmanager
-def _backend(target: Any, local: bool) -> Iterator[Any]:
+def _backend(target: "Target", local: bool) -> "Iterator[Backend]":
     from irisrl.backends.resolve import open_backend
 
     with open_backend(target) as backend:
@@ -185,7 +188,7 @@ def _backend(target: Any, local: bool) -> Iterator[Any]:
         yield backend
 
 
-def _bundle_cap(plan: Any) -> int:
+def _bundle_cap(plan: "LaunchPlan") -> int:
     from irisrl.backends.base import BUNDLE_CAP_BYTES
     from irisrl.config.profile import load_profile
     from irisrl.util.errors import UsageError
@@ -196,7 +199,7 @@ def _bundle_cap(plan: Any) -> int:
         return BUNDLE_CAP_BYTES
 
 
-def echo_findings(findings: list[Any]) -> None:
+def echo_findings(findings: "list[Finding]") -> None:
     """The live rules' findings on stderr, one `severity: RULE path: message` + fix each."""
     for f in findings:
         emit(f"{f.severity}: {f.rule} {f.path}: {f.message}", err=True)
