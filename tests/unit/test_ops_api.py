@@ -91,3 +91,33 @@ def test_ops_health_on_files_is_what_the_cli_prints(capsys):
         main(["health", "--log", log, "--plan", plan, "--json"])
     assert json.loads(capsys.readouterr().out) == check.to_dict()
     assert exc.value.code == check.exit_code == 1 and check.verdict == "KILL" and check.rungs[4].status == "fail"
+
+
+def test_ops_validate_and_fit_are_what_the_cli_prints(capsys, tmp_path, monkeypatch):
+    """issue 17: `irisrl validate --json` and `irisrl fit --json` render ops.validate's and
+    ops.fit's reports, and exit with their verdicts (one engine, two front ends)."""
+    import json
+
+    import pytest
+
+    from irisrl.cli.main import main
+    from irisrl.ops.fit_check import exit_code
+
+    monkeypatch.chdir(REPO)
+    config = "examples/configs/dense8b_disagg.yaml"
+    with pytest.raises(SystemExit) as validated:
+        main(["validate", config, "--workspace", "examples/workspace", "--num-nodes", "5", "--json"])
+    api = ops.validate(config, num_nodes=5, workspace="examples/workspace")
+    assert json.loads(capsys.readouterr().out) == api.to_dict()
+    assert not api.ok and validated.value.code == 1       # 5 nodes are too few for this layout
+
+    state = "tests/fixtures/fit/state-256.json"
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"num_nodes": 11, "coscheduling": {"group_by": "leafgroup"},
+                                "resources": {"cpu": 48.0, "memory": "512GB", "disk": "512GB",
+                                              "device": {"type": "gpu", "variant": "H100", "count": 8}}}))
+    with pytest.raises(SystemExit) as fitted:
+        main(["fit", "--plan", str(plan), "--state", state, "--json"])
+    report = ops.fit(str(plan), state_file=state)
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(report.to_dict()))
+    assert report.verdict == "queues" and fitted.value.code == exit_code(report) == 4
