@@ -10,8 +10,10 @@ from unittest import mock
 LAYOUT_RULES = ("TOPO-", "ENG-", "MOE-", "DCP-", "R3-")
 
 
-def build_plan_past_layout_errors(options: Any) -> tuple[Any, list[Any], Any]:
-    """build_plan(options), with errors of the layout rules not stopping the plan."""
+def build_plan_past_layout_errors(options: Any, target: Any = None, dry_run: bool = False) -> tuple[Any, list[Any], Any]:
+    """build_plan(options, target, dry_run), with errors of the layout rules not stopping the plan."""
+    from irisrl.core.target import Target
+
     from irisrl.plan import build
 
     real = build.has_errors
@@ -20,7 +22,7 @@ def build_plan_past_layout_errors(options: Any) -> tuple[Any, list[Any], Any]:
         return real([f for f in findings if not f.rule.startswith(LAYOUT_RULES)])
 
     with mock.patch.object(build, "has_errors", errors_besides_layout):
-        return build.build_plan(options)
+        return build.build_plan(options, target or Target(), dry_run)
 
 
 def bypassed_rules(findings: list[Any]) -> list[str]:

@@ -220,13 +220,14 @@ def test_d3_ledger_row_masks_url_userinfo_but_the_pod_gets_the_url(tmp_path: Pat
     import sqlite3
 
     from irisrl.ledger.store import Ledger
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
     from irisrl.plan.request import build_request
 
     cfg = _config_with_url_credentials(tmp_path)
-    plan, findings, _ = build_plan(LaunchOptions(
-        rl_config=str(cfg), workspace=WORKSPACE, num_nodes=2, local=True, model_path=URL_FLAGS[1],
-        train_data=URL_FLAGS[3]))
+    plan, findings, _ = build_plan(PlanInputs(
+        rl_config=str(cfg), workspace=WORKSPACE, num_nodes=2, model_path=URL_FLAGS[1],
+        train_data=URL_FLAGS[3]), Target(local=True))
     assert plan is not None, findings
     Ledger().record_launch(plan, "memory://", "url")
     dump = "\n".join(sqlite3.connect(Ledger().path).iterdump())

@@ -31,9 +31,10 @@ def _home() -> Path:
 
 
 def _smoke_plan() -> Any:
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
 
-    plan, findings, _ = build_plan(LaunchOptions(rl_config=SMOKE, workspace=WORKSPACE, num_nodes=2, local=True))
+    plan, findings, _ = build_plan(PlanInputs(rl_config=SMOKE, workspace=WORKSPACE, num_nodes=2), Target(local=True))
     assert plan is not None, findings
     return plan
 
@@ -91,9 +92,9 @@ def memory_backend() -> Iterator[Any]:
 
 
 def _launch_no_wait(plan: Any, backend: Any) -> Any:
-    from irisrl.ops import launch
+    from irisrl.ops import LaunchSettings, Target, launch
 
-    return launch(plan, {"controller_url": "http://127.0.0.1:9", "no_wait": True}, backend=backend)
+    return launch(plan, LaunchSettings(Target(controller_url="http://127.0.0.1:9"), no_wait=True), backend=backend)
 
 
 def test_a_healthy_ledger_records_the_launch(memory_backend: Any) -> None:
@@ -171,12 +172,14 @@ LAUNCH_SCRIPT = textwrap.dedent(f"""
     from memory_backend import MemoryBackend
     import irisrl.ops.launcher as launcher
     from irisrl.cli.main import _print_error
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.ops.launcher import LaunchSettings
+    from irisrl.plan.build import PlanInputs, build_plan
     from irisrl.util.errors import IrisrlError
     backend = MemoryBackend()
-    plan, _, _ = build_plan(LaunchOptions(rl_config={SMOKE!r}, workspace={WORKSPACE!r}, num_nodes=2, local=True))
+    plan, _, _ = build_plan(PlanInputs(rl_config={SMOKE!r}, workspace={WORKSPACE!r}, num_nodes=2), Target(local=True))
     try:
-        code = launcher.launch(plan, {{"no_wait": True}}, backend=backend).exit_code
+        code = launcher.launch(plan, LaunchSettings(Target(local=True), no_wait=True), backend=backend).exit_code
     except IrisrlError as exc:
         _print_error(exc)
         code = exc.exit_code

@@ -7,6 +7,7 @@ demand, at most one slice). One module, one cluster, phases in order (2 cores: f
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -123,12 +124,13 @@ def test_fit_verdicts_match_what_iris_does_with_the_submitted_jobs(fit_cluster):
     assert report.verdict == "queues", report.summary
     assert [h["job_id"] for h in report.holders] == [job_a] and report.holders[0]["age_s"] is not None
     # the CLI path records the state it read; replaying the recording gives the same verdict
-    from irisrl.cli.fit_cmd import evaluate
+    from irisrl import ops
 
-    target = {"local": False, "controller_url": fit_cluster.url, "cluster_config": None}
-    recorded = ws.parent / "state.json"
-    assert evaluate(second.to_dict(), target, record=str(recorded)).verdict == "queues"
-    assert evaluate(second.to_dict(), target, state_file=str(recorded)).verdict == "queues"
+    target = ops.Target(controller_url=fit_cluster.url)
+    recorded, plan_file = ws.parent / "state.json", ws.parent / "second.json"
+    plan_file.write_text(json.dumps(second.to_dict()))
+    assert ops.fit(str(plan_file), target, record=str(recorded)).verdict == "queues"
+    assert ops.fit(str(plan_file), target, state_file=str(recorded)).verdict == "queues"
     job_b = b.submit(second, ws)
     time.sleep(3)
     snap = b.snapshot(job_b)

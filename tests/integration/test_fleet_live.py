@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iris_plans import irisrl_cli, trivial_plan  # noqa: E402
 
 from irisrl.core.states import ACTIVE  # noqa: E402
-from irisrl.ops import launch  # noqa: E402
+from irisrl.ops import LaunchSettings, Target, launch  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -35,8 +35,8 @@ def test_fleet_lists_jobs_from_another_home_and_cost_sums_its_phases(on_iris_clu
     url = on_iris_cluster.url
     done = trivial_plan("fleet-done", ["bash", "-c", "echo starting; sleep 2; echo done"], on_iris_cluster.ws)
     doomed = trivial_plan("fleet-killed", ["sleep", "120"], on_iris_cluster.ws)
-    assert launch(done, {"local": True, "no_wait": True}).exit_code == 0
-    assert launch(doomed, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(done, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
+    assert launch(doomed, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     wait_for(url, "/tester/fleet-killed", lambda s: s.task_states.get("running", 0) > 0)
     wait_for(url, "/tester/fleet-done", lambda s: s.state == "succeeded")
     code = irisrl_cli(on_iris_cluster.env, "kill", "/tester/fleet-killed", "--yes", "--local")

@@ -43,11 +43,11 @@ def _wait_done(env: dict[str, str], job: str, timeout: float = 90) -> dict:
 
 
 def test_live_job_logs_health_and_progress(on_iris_cluster, tmp_path):
-    from irisrl.ops import launch
+    from irisrl.ops import LaunchSettings, Target, launch
 
     env, ws = on_iris_cluster.env, on_iris_cluster.ws
     plan = trivial_plan("health-live", ["bash", "-c", TASK], ws, nodes=2, role="trainer")
-    assert launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     _wait_done(env, plan.job_id)
 
     out = tmp_path / "pulled"
@@ -93,7 +93,7 @@ def test_api_and_cli_agree_on_a_silent_job(on_iris_cluster):
 
     env, ws = on_iris_cluster.env, on_iris_cluster.ws
     plan = trivial_plan("health-silent", ["bash", "-c", SILENT_TASK], ws, nodes=1, role="trainer")
-    assert ops.launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    assert ops.launch(plan, ops.LaunchSettings(ops.Target(local=True), no_wait=True)).exit_code == 0
     try:
         deadline = time.monotonic() + 180   # a loaded 2-core CI box starts the job slowly
         while (check := ops.health(plan.job_id, local=True)).problems or check.report.global_step is None:

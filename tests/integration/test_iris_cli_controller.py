@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iris_plans import trivial_plan  # noqa: E402
 
 from irisrl.backends import local_cluster  # noqa: E402
-from irisrl.ops import launch  # noqa: E402
+from irisrl.ops import LaunchSettings, Target, launch  # noqa: E402
 
 pytestmark = pytest.mark.slow
 IRIS = str(Path(sys.executable).parent / "iris")
@@ -81,7 +81,7 @@ def test_launch_controller_url_is_seen_by_the_iris_cli(cli_controller, tmp_path,
     (tmp_path / "f.txt").write_text("x")
     plan = trivial_plan("cli-gang", ["bash", "-c", "echo hi from $IRIS_TASK_ID"], tmp_path, nodes=2,
                         priority="batch", max_retries=1, mode="remote")
-    assert launch(plan, {"controller_url": cli_controller.url, "interval": 0.5}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(controller_url=cli_controller.url), interval=0.5)).exit_code == 0
     assert "[rank 1] hi from /tester/cli-gang/1" in capsys.readouterr().out
 
     # Two outside CLI reads, run side by side (each `iris` start costs seconds here).

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 from sigint import sigint_default  # noqa: E402
 
 from irisrl.backends import local_cluster  # noqa: E402
-from irisrl.ops import launch  # noqa: E402
+from irisrl.ops import LaunchSettings, Target, launch  # noqa: E402
 from irisrl.cli.main import main  # noqa: E402
 from irisrl.util.errors import IrisrlError  # noqa: E402
 
@@ -88,7 +88,7 @@ def test_cluster_status_reports_the_local_cluster(on_cluster, capsys, ops_on_ter
 def test_two_node_gang_lands_on_distinct_workers_with_env_and_no_leaks(on_cluster, capsys, ops_on_terminal):
     plan = trivial_plan("gang-env", PRINT_ENV, on_cluster.ws, nodes=2,
                         env={"MY_SECRET": SECRET, "PLAIN_SETTING": "1"}, secret_keys=("MY_SECRET",))
-    assert launch(plan, {"local": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True))).exit_code == 0
     out = capsys.readouterr().out
     assert "[rank 0] task=/tester/gang-env/0" in out and "[rank 1] task=/tester/gang-env/1" in out
     keys = [ln for ln in out.splitlines() if "KEYS:" in ln]
@@ -118,8 +118,8 @@ def test_two_node_gang_lands_on_distinct_workers_with_env_and_no_leaks(on_cluste
 def test_watch_exit_0_on_success_and_1_on_failure(on_cluster, capsys, ops_on_terminal):
     ok = trivial_plan("watch-ok", ["true"], on_cluster.ws)
     bad = trivial_plan("watch-bad", ["bash", "-c", "echo failing; exit 3"], on_cluster.ws)
-    assert launch(ok, {"local": True, "no_wait": True}).exit_code == 0
-    assert launch(bad, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(ok, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
+    assert launch(bad, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     assert run_cli(capsys, "watch", "watch-ok", "--interval", "0.5", "--timeout", "60s")[0] == 0
     code, out, _ = run_cli(capsys, "watch", "watch-bad", "--interval", "0.5", "--timeout", "60s")
     assert code == 1 and "state=failed" in out
@@ -129,7 +129,7 @@ def test_watch_exit_0_on_success_and_1_on_failure(on_cluster, capsys, ops_on_ter
 
 def test_kill_needs_yes_and_then_ends_killed(on_cluster, capsys, ops_on_terminal):
     plan = trivial_plan("kill-me", ["sleep", "120"], on_cluster.ws)
-    assert launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     wait_state(on_cluster.url, "/tester/kill-me", {"running"})
     code, _, err = run_cli(capsys, "kill", "/tester/kill-me")
     assert code == 1 and "without --yes" in err
@@ -149,10 +149,10 @@ def test_concurrency_cap_refuses_the_next_daytona_launch(on_cluster, capsys, tmp
     tags = {"kind": "agentic-rl", "sandbox": "daytona", "series": "conc"}
     first = trivial_plan("conc-1", ["sleep", "120"], on_cluster.ws, tags=tags)
     second = trivial_plan("conc-2", ["true"], on_cluster.ws, tags=tags)
-    assert launch(first, {"local": True, "no_wait": True, "policy": str(policy)}).exit_code == 0
+    assert launch(first, LaunchSettings(Target(local=True), no_wait=True, policy=str(policy))).exit_code == 0
     wait_task_running(on_cluster.url, "/tester/conc-1")
     capsys.readouterr()
-    assert launch(second, {"local": True, "no_wait": True, "policy": str(policy)}).exit_code == 1
+    assert launch(second, LaunchSettings(Target(local=True), no_wait=True, policy=str(policy))).exit_code == 1
     err = capsys.readouterr().err
     assert "POL-CONCURRENCY" in err and "/tester/conc-1" in err
     assert run_cli(capsys, "status", "/tester/conc-2")[0] == 2  # nothing submitted
@@ -160,11 +160,11 @@ def test_concurrency_cap_refuses_the_next_daytona_launch(on_cluster, capsys, tmp
 
 
 def test_concluded_series_drift_and_reused_rendezvous_are_refused(on_cluster, capsys, ops_on_terminal):
-    assert launch(trivial_plan("a3-refill", ["true"], on_cluster.ws), {"local": True, "no_wait": True}).exit_code == 1
+    assert launch(trivial_plan("a3-refill", ["true"], on_cluster.ws), LaunchSettings(Target(local=True), no_wait=True)).exit_code == 1
     assert "POL-SERIES-CONCLUDED" in capsys.readouterr().err
     base = trivial_plan("drift-1", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-1",
                         rendezvous_dir="s3://bucket/iris/rl/drift-1")
-    opts = {"local": True, "no_wait": True, "series": "drift"}  # --series given: drift is checked
+    opts = LaunchSettings(Target(local=True), no_wait=True, series_explicit=True)  # --series given: drift is checked
     assert launch(base, opts).exit_code == 0
     changed = trivial_plan("drift-2", ["true"], on_cluster.ws, series="drift", hparams_fingerprint="fp-2",
                            rendezvous_dir="s3://bucket/iris/rl/drift-2")
@@ -179,7 +179,7 @@ def test_concluded_series_drift_and_reused_rendezvous_are_refused(on_cluster, ca
 def test_launch_local_no_wait_without_a_cluster_says_to_start_one(tmp_path):
     plan = trivial_plan("nowait", ["true"], tmp_path)
     with pytest.raises(IrisrlError) as err:
-        launch(plan, {"local": True, "no_wait": True}).exit_code
+        launch(plan, LaunchSettings(Target(local=True), no_wait=True)).exit_code
     assert "cluster up --local" in err.value.fix
 
 
@@ -187,7 +187,7 @@ def test_launch_local_without_a_cluster_runs_a_temporary_one_and_cleans_up(tmp_p
     monkeypatch.chdir(tmp_path)
     (tmp_path / "f.txt").write_text("x")
     plan = trivial_plan("ephemeral", ["bash", "-c", "echo ran-on-$IRIS_NUM_TASKS"], tmp_path, nodes=2)
-    assert launch(plan, {"local": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True))).exit_code == 0
     out = capsys.readouterr().out
     assert "temporary local cluster" in out and "[rank 0] ran-on-2" in out
     mine = f"irisrl.backends.local_controller.*--parent-pid {os.getpid()}$"  # ours, not other sessions'
@@ -197,7 +197,7 @@ def test_launch_local_without_a_cluster_runs_a_temporary_one_and_cleans_up(tmp_p
 
 def test_watch_checkin_runs_the_health_analysis_on_the_live_logs(on_cluster, capsys, ops_on_terminal):
     plan = trivial_plan("checkin", ["bash", "-c", "echo '[irisrl] Ray nodes alive: 1/1'; sleep 4"], on_cluster.ws)
-    assert launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     code, out, _ = run_cli(capsys, "watch", "checkin", "--interval", "0.5", "--checkins", "1s", "--timeout", "60s")
     assert code == 0 and "check-in 1s: health" in out
 
@@ -226,9 +226,9 @@ def test_ctrl_c_while_following_detaches_and_never_kills(on_cluster, capsys, ops
     import signal
 
     script = (f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r}); from pathlib import Path\n"
-              "from iris_plans import trivial_plan\nfrom irisrl.ops import launch\n"
+              "from iris_plans import trivial_plan\nfrom irisrl.ops import LaunchSettings, Target, launch\n"
               f"plan = trivial_plan('ctrl-c', ['sleep', '120'], Path({str(on_cluster.ws)!r}))\n"
-              "sys.exit(launch(plan, {'local': True, 'interval': 0.3}).exit_code)\n")
+              "sys.exit(launch(plan, LaunchSettings(Target(local=True), interval=0.3)).exit_code)\n")
     proc = subprocess.Popen(sigint_default([sys.executable, "-c", script]), env=on_cluster.env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
@@ -249,6 +249,6 @@ def test_ctrl_c_while_following_detaches_and_never_kills(on_cluster, capsys, ops
 def test_launch_local_gang_larger_than_the_cluster_is_refused_before_submit(on_cluster, capsys, ops_on_terminal):
     plan = trivial_plan("too-big", ["true"], on_cluster.ws, nodes=3)
     with pytest.raises(IrisrlError) as err:
-        launch(plan, {"local": True}).exit_code
+        launch(plan, LaunchSettings(Target(local=True))).exit_code
     assert "--nodes 3" in err.value.fix
     assert run_cli(capsys, "status", "/tester/too-big")[0] == 2

@@ -41,12 +41,12 @@ def _files_text(root: Path) -> str:
 
 
 def test_logs_health_progress_mask_secrets_a_task_printed(on_iris_cluster, tmp_path):
-    from irisrl.ops import launch
+    from irisrl.ops import LaunchSettings, Target, launch
 
     secrets = {"HF_TOKEN": HF, "WANDB_API_KEY": WANDB, ENV_S3_SECRET: S3}
     plan = trivial_plan("mask-logs", ["bash", "-c", TASK], on_iris_cluster.ws, env=secrets,
                         secret_keys=tuple(secrets))
-    assert launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     env = {**on_iris_cluster.env, "HF_TOKEN": HF, ENV_S3_SECRET: S3}
     env.pop("DC_AGENT_SECRET_ENV", None)
     _wait_done(env, plan.job_id)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from irisrl.plan.build import LaunchOptions, build_plan
+from irisrl.core.target import Target
+from irisrl.plan.build import PlanInputs, build_plan
 from irisrl.runtime.contract import ENV_RAY_AUTH_TOKEN
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not sys.platform.startswith("linux"), reason="local Iris")]
@@ -33,16 +34,16 @@ yes = subprocess.run([sys.executable, "-c", client, addr], capture_output=True, 
 print(f"PROBE with-token rc={yes.returncode} {yes.stdout.strip().splitlines()[-1:]}", flush=True)
 sys.exit(0 if no.returncode != 0 and told and yes.returncode == 0 else 1)
 """
-LAUNCH = ("import sys, pickle; from irisrl.ops import launch, output\n"
+LAUNCH = ("import sys, pickle; from irisrl.ops import LaunchSettings, Target, launch, output\n"
           "with output.using(output.to_terminal):\n"
-          "    sys.exit(launch(pickle.load(sys.stdin.buffer), {'local': True}).exit_code)\n")
+          "    sys.exit(launch(pickle.load(sys.stdin.buffer), LaunchSettings(Target(local=True))).exit_code)\n")
 
 
 def test_gang_ray_refuses_a_client_without_the_token_and_warns_no_more(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    plan, _, _ = build_plan(LaunchOptions(rl_config=str(REPO / "examples/configs/smoke_colocated.yaml"),
-                                          num_nodes=2, local=True, job_name="ray-token",
-                                          workspace=str(REPO / "examples/workspace"), max_retries=0))
+    plan, _, _ = build_plan(PlanInputs(rl_config=str(REPO / "examples/configs/smoke_colocated.yaml"),
+                                       num_nodes=2, job_name="ray-token",
+                                       workspace=str(REPO / "examples/workspace"), max_retries=0), Target(local=True))
     assert plan is not None
     token = plan.env[ENV_RAY_AUTH_TOKEN]
     assert len(token) == 64 and plan.env["RAY_AUTH_MODE"] == "token"

@@ -67,8 +67,8 @@ def status(iris, name: str) -> dict:
 
 def submit(iris, plan) -> None:
     code = subprocess.run([sys.executable, "-c", (
-        "import sys, pickle; from irisrl.ops import launch; "
-        "sys.exit(launch(pickle.load(sys.stdin.buffer), {'local': True, 'no_wait': True}).exit_code)")],
+        "import sys, pickle; from irisrl.ops import LaunchSettings, Target, launch; "
+        "sys.exit(launch(pickle.load(sys.stdin.buffer), LaunchSettings(Target(local=True), no_wait=True)).exit_code)")],
         input=__import__("pickle").dumps(plan), env=iris.env, capture_output=True, timeout=180)
     assert code.returncode == 0, code.stdout.decode() + code.stderr.decode()
 

@@ -38,10 +38,10 @@ for i in $(seq 600); do echo heartbeat; sleep 0.5; done
 
 
 def _run_to_end(env: dict[str, str], name: str, script: str, ws: Path, nodes: int = 1) -> str:
-    from irisrl.ops import launch
+    from irisrl.ops import LaunchSettings, Target, launch
 
     plan = trivial_plan(name, ["bash", "-c", script], ws, nodes=nodes, role="trainer")
-    assert launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if _irisrl(env, "status", plan.job_id, "--local", "--json").returncode in (0, 1):

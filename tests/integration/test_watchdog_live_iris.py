@@ -40,12 +40,12 @@ TASK = TASK.replace("\necho", "\nsleep 0.1; echo")
 
 @pytest.fixture
 def wedged_job(on_iris_cluster, request):
-    from irisrl.ops import launch
+    from irisrl.ops import LaunchSettings, Target, launch
 
     env, ws = on_iris_cluster.env, on_iris_cluster.ws
     name = "wedge-" + request.node.name.rsplit("_", 1)[-1]   # one job name per test: never a re-used id
     plan = trivial_plan(name, ["bash", "-c", TASK], ws, nodes=1, role="trainer")
-    assert launch(plan, {"local": True, "no_wait": True}).exit_code == 0
+    assert launch(plan, LaunchSettings(Target(local=True), no_wait=True)).exit_code == 0
     yield plan.job_id, env
     _irisrl(env, "kill", plan.job_id, "--local", "--yes")   # teardown: the test's job, by id
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from irisrl.plan.build import LaunchOptions
+from irisrl.plan.build import PlanInputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # importlib mode: tests/plan_bypass.py
 from plan_bypass import build_plan_past_layout_errors  # noqa: E402
@@ -42,11 +42,11 @@ def _expected(name: str) -> dict[str, Any]:
 
 def _plan(expected: dict[str, Any]):
     launch = expected["launch"]
-    plan, findings, _ = build_plan_past_layout_errors(LaunchOptions(
+    plan, findings, _ = build_plan_past_layout_errors(PlanInputs(
         rl_config=str(COMPAT / expected["config"]), num_nodes=launch["num_nodes"], gpus_per_node=launch["gpus_per_node"],
         model_path=launch["model_path"], train_data=json.dumps(launch["train_data"]), job_name=launch["job_name"],
-        workspace=str(REPO / "examples" / "workspace"), dry_run=True, environ={"IRISRL_USER": "compat"},
-        rendezvous_dir="s3://marin-us-east-02a/iris/rl-rdzv/compat"))
+        workspace=str(REPO / "examples" / "workspace"), environ={"IRISRL_USER": "compat"},
+        rendezvous_dir="s3://marin-us-east-02a/iris/rl-rdzv/compat"), dry_run=True)
     # layout rules are another test's business; this one compares arguments
     assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
     return plan

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from irisrl.plan.build import BOOT, LaunchOptions, build_plan, default_job_name, hparams_fingerprint
+from irisrl.core.target import Target
+from irisrl.plan.build import BOOT, PlanInputs, build_plan, default_job_name, hparams_fingerprint
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIGS = REPO / "examples" / "configs"
@@ -21,15 +22,20 @@ SMOKE = str(CONFIGS / "smoke_colocated.yaml")
 NOW = datetime(2026, 12, 2, 10, 11, 12, tzinfo=timezone.utc)
 
 
-def _opts(config=DENSE, **kw) -> LaunchOptions:
-    base = dict(rl_config=config, dry_run=True, train_data='["DCAgent/tasks"]',
+def _opts(config=DENSE, **kw) -> PlanInputs:
+    base = dict(rl_config=config, train_data='["DCAgent/tasks"]',
                 workspace=str(REPO / "examples" / "workspace"), now=NOW, environ={"IRISRL_USER": "alice"})
     base.update(kw)
-    return LaunchOptions(**base)
+    return PlanInputs(**base)
+
+
+def _build(local=False, **kw):
+    """build_plan as `launch --dry-run` calls it (on the local cluster with local=True)."""
+    return build_plan(_opts(**kw), Target(local=local), dry_run=True)
 
 
 def _plan(**kw):
-    plan, findings, _ = build_plan(_opts(**kw))
+    plan, findings, _ = _build(**kw)
     assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
     return plan
 
@@ -65,7 +71,7 @@ def test_plan_dense_topology_gang_and_resources():
 
 def test_plan_node_count_defaults_to_budget_and_wrong_count_is_an_error():
     assert _plan().num_nodes == 7
-    plan, findings, budget = build_plan(_opts(num_nodes=4))
+    plan, findings, budget = _build(num_nodes=4)
     assert plan is None and budget.num_nodes == 7
     assert any(f.rule == "TOPO-NODES" for f in findings)
 
@@ -206,5 +212,5 @@ def test_plan_launcher_env_keys_are_known_to_env_collision():
     from irisrl.config.profile import load_profile
 
     for local in (False, True):
-        env = _launcher_env(_opts(local=local), load_profile(), "/a/b", "s", "none", {})
+        env = _launcher_env(local, load_profile(), "/a/b", "s", "none", {})
         assert [k for k in env if not is_launcher_key(k)] == []

@@ -11,19 +11,20 @@ from pathlib import Path
 import pytest
 
 from irisrl.config.profile import load_profile
-from irisrl.plan.build import LaunchOptions, build_plan
+from irisrl.core.target import Target
+from irisrl.plan.build import PlanInputs, build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 DENSE = str(REPO / "examples" / "configs" / "dense8b_disagg.yaml")
 NOW = datetime(2026, 12, 2, 10, 11, 12, tzinfo=timezone.utc)
 
 
-def _plan(**kw):
-    base = dict(rl_config=DENSE, num_nodes=7, dry_run=True, job_name="d8", model_path="Qwen/Qwen3-8B",
+def _plan(local=False, **kw):
+    base = dict(rl_config=DENSE, num_nodes=7, job_name="d8", model_path="Qwen/Qwen3-8B",
                 train_data='["DCAgent/tasks", "s3://bucket/more-tasks"]', now=NOW,
                 workspace=str(REPO / "examples" / "workspace"), environ={"IRISRL_USER": "alice"})
     base.update(kw)
-    plan, findings, _ = build_plan(LaunchOptions(**base))
+    plan, findings, _ = build_plan(PlanInputs(**base), Target(local=local), dry_run=True)
     assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
     return plan
 

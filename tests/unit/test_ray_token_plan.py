@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from irisrl.ledger.store import Ledger
-from irisrl.plan.build import LaunchOptions, build_plan
+from irisrl.core.target import Target
+from irisrl.plan.build import PlanInputs, build_plan
 from irisrl.plan.render import render_json, render_text
 from irisrl.plan.request import build_request
 
@@ -15,8 +16,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _plan(config: Path = EXAMPLES / "configs/smoke_colocated.yaml"):  # type: ignore[no-untyped-def]
-    plan, findings, _ = build_plan(LaunchOptions(rl_config=str(config), num_nodes=2, local=True,
-                                                 workspace=str(EXAMPLES / "workspace")))
+    plan, findings, _ = build_plan(PlanInputs(rl_config=str(config), num_nodes=2, workspace=str(EXAMPLES / "workspace")),
+                                   Target(local=True))
     assert plan is not None, findings
     assert plan is not None
     return plan

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from irisrl.plan.build import LaunchOptions, build_plan
+from irisrl.core.target import Target
+from irisrl.plan.build import PlanInputs, build_plan
 from irisrl.plan.model import LaunchPlan
 from irisrl.plan.request import LOCAL_NET_ENV, build_request, local_argv
 from irisrl.util.errors import IrisrlError
@@ -19,11 +20,11 @@ SMOKE = str(REPO / "examples" / "configs" / "smoke_colocated.yaml")
 NOW = datetime(2026, 12, 2, 10, 11, 12, tzinfo=timezone.utc)
 
 
-def _plan(**kw: object) -> LaunchPlan:
-    opts = LaunchOptions(rl_config=SMOKE, dry_run=True, train_data='["DCAgent/tasks"]', num_nodes=2,
+def _plan(local: bool = False, **kw: object) -> LaunchPlan:
+    opts = PlanInputs(rl_config=SMOKE, train_data='["DCAgent/tasks"]', num_nodes=2,
                          model_path="Qwen/Qwen3-0.6B", workspace=str(REPO / "examples" / "workspace"), now=NOW,
                          environ={"IRISRL_USER": "alice", "HF_TOKEN": "hf_request_secret_123456"}, **kw)
-    plan, findings, _ = build_plan(opts)
+    plan, findings, _ = build_plan(opts, Target(local=local), dry_run=True)
     assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
     return plan
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from irisrl.plan.build import LaunchOptions, build_plan
+from irisrl.core.target import Target
+from irisrl.plan.build import PlanInputs, build_plan
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIGS = REPO / "examples" / "configs"
@@ -22,15 +23,16 @@ EXAMPLES = {"dense8b_disagg.yaml": 7, "moe30b_ep4_r3_dcp2.yaml": 4, "smoke_coloc
 PROFILE = REPO / "src" / "irisrl" / "data" / "profiles" / "cw-us-east-02a.toml"
 
 
-def _opts(**kw) -> LaunchOptions:
-    base = dict(rl_config=DENSE, num_nodes=7, dry_run=True, train_data='["DCAgent/tasks"]', workspace=WORKSPACE,
+def _opts(local=False, controller_url=None, dry_run=True, **kw) -> tuple[PlanInputs, Target, bool]:
+    """build_plan's arguments: what runs, where (local / controller_url), whether a dry run."""
+    base = dict(rl_config=DENSE, num_nodes=7, train_data='["DCAgent/tasks"]', workspace=WORKSPACE,
                 job_name="dense-r1", now=datetime(2026, 1, 1, tzinfo=timezone.utc), environ=dict(ALL_SECRETS))
     base.update(kw)
-    return LaunchOptions(**base)
+    return PlanInputs(**base), Target(local=local, controller_url=controller_url), dry_run
 
 
-def _lch(options: LaunchOptions, rule: str):
-    _, findings, _ = build_plan(options)
+def _lch(options: tuple[PlanInputs, Target, bool], rule: str):
+    _, findings, _ = build_plan(*options)
     return [f for f in findings if f.rule == rule]
 
 
@@ -54,7 +56,7 @@ def _profile(tmp_path: Path, **changes) -> str:
 
 @pytest.mark.parametrize("name,nodes", sorted(EXAMPLES.items()))
 def test_launch_rules_silent_on_examples(name, nodes):
-    plan, findings, _ = build_plan(_opts(rl_config=str(CONFIGS / name), num_nodes=nodes, dry_run=False))
+    plan, findings, _ = build_plan(*_opts(rl_config=str(CONFIGS / name), num_nodes=nodes, dry_run=False))
     assert plan is not None
     # LCH-STORAGE-ROOT (info) always says which storage root was used: not a complaint
     assert [f.to_dict() for f in findings if f.rule.startswith("LCH-") and f.severity != "info"] == []

@@ -358,15 +358,16 @@ def test_node_checks_name_rank_and_model_when_config_does_not_resolve(tmp_path: 
 
 
 def test_plan_passes_check_model_config_to_rehearsals_only(tmp_path: Path, monkeypatch) -> None:
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
 
     configs = Path(__file__).resolve().parents[2] / "examples" / "configs"
 
-    def argv(cfg: str, **kw) -> tuple[str, ...]:
-        opts = LaunchOptions(rl_config=str(configs / cfg), dry_run=True, train_data='["DCAgent/tasks"]',
+    def argv(cfg: str, local: bool = False, **kw) -> tuple[str, ...]:
+        opts = PlanInputs(rl_config=str(configs / cfg), train_data='["DCAgent/tasks"]',
                              workspace=str(configs.parent / "workspace"),
                              environ={"IRISRL_USER": "alice"}, **kw)
-        plan, findings, _ = build_plan(opts)
+        plan, findings, _ = build_plan(opts, Target(local=local), dry_run=True)
         assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
         return plan.runtime_argv
 

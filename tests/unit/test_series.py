@@ -26,13 +26,14 @@ def test_series_is_the_explicit_one_else_the_name_prefix():
 def test_plan_policy_and_ledger_agree_on_the_series(monkeypatch, tmp_path):
     from irisrl.ledger.store import Ledger
     from irisrl.ops.live_state import gather_live_state
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
 
     monkeypatch.chdir(REPO)
     monkeypatch.setenv("IRISRL_HOME", str(tmp_path / "home"))
-    plan, findings, _ = build_plan(LaunchOptions(rl_config="examples/configs/smoke_colocated.yaml",
-                                                 workspace="examples/workspace", num_nodes=2, local=True,
-                                                 job_name="dense8b-r2"))
+    plan, findings, _ = build_plan(PlanInputs(rl_config="examples/configs/smoke_colocated.yaml",
+                                              workspace="examples/workspace", num_nodes=2, job_name="dense8b-r2"),
+                                   Target(local=True))
     assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
     assert plan.series == plan.tags["series"] == "dense8b"
     ledger = Ledger(tmp_path / "runs.db")

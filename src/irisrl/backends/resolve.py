@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping
 
 from irisrl.backends import local_cluster
 from irisrl.config.storage_root import ENV_CLUSTER_CONFIG, find_cluster_config
+from irisrl.core.target import Target as Target   # moved to core/ (issue 17): plan/ reads it too
 from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
 from irisrl.util.identity import job_user
 
@@ -24,24 +25,6 @@ if TYPE_CHECKING:
     from iris.cluster.config import IrisConfig
 
     from irisrl.ledger.store import Ledger
-
-
-@dataclass(frozen=True)
-class Target:
-    local: bool = False
-    controller_url: str | None = None
-    cluster_config: str | None = None
-
-    @property
-    def explicit(self) -> bool:
-        return bool(self.local or self.controller_url or self.cluster_config)
-
-    def check(self) -> "Target":
-        given = [n for n, v in (("--local", self.local), ("--controller-url", self.controller_url),
-                                ("--cluster-config", self.cluster_config)) if v]
-        if len(given) > 1:
-            raise UsageError(f"{' and '.join(given)} are mutually exclusive", "pass one target flag")
-        return self
 
 
 def target_from(opts: Mapping[str, object]) -> Target:

@@ -4,7 +4,6 @@ fake whole 8-GPU nodes). irisrl never stops or restarts a remote cluster."""
 from __future__ import annotations
 
 import json
-import time
 
 import click
 
@@ -38,19 +37,13 @@ def up(local: bool, nodes: int, gpus_per_node: int | None, profile: str) -> None
     """Start a persistent local Iris controller in the background (127.0.0.1 only)."""
     if not local:
         raise IrisrlError(*REMOTE_REFUSAL, exit_code=Exit.USAGE)
-    from irisrl.backends import local_cluster
-    from irisrl.config.profile import load_profile
-    from irisrl.ops.local_cluster import announce_reaped
+    from irisrl.ops.cluster_admin import cluster_up
 
-    announce_reaped()
-
-    prof = load_profile(profile)
-    t0 = time.monotonic()
-    state = local_cluster.start(nodes, gpus_per_node or prof.gpus_per_node, prof.gpu_variant,
-                                cpu=prof.cpu_cap, memory=prof.memory, disk=prof.disk)
+    started = cluster_up(nodes, gpus_per_node, profile)
+    state = started.state
     click.echo(f"local cluster up at {state.url} (pid {state.pid}, {state.nodes} nodes x {state.gpus_per_node} "
-               f"{prof.gpu_variant}, {time.monotonic() - t0:.1f}s)")
-    click.echo(f"state: {local_cluster.state_dir()}  log: {state.log}")
+               f"{started.gpu_variant}, {started.seconds:.1f}s)")
+    click.echo(f"state: {started.state_dir}  log: {state.log}")
     click.echo("next:  irisrl launch --local ...   stop: irisrl cluster down --local")
 
 
@@ -63,27 +56,20 @@ Exit: 0 up, 1 not up.""")
 @json_flag
 def status(as_json: bool) -> None:
     """Show the local cluster irisrl started (URL, pid, nodes, whether it answers)."""
-    from irisrl.backends import local_cluster
+    from irisrl.ops.cluster_admin import cluster_status
 
-    state = local_cluster.read_state()
-    ownership = state.ownership() if state else "gone"
-    alive = ownership in ("ours", "unverifiable")
-    listening = bool(state and alive and local_cluster.is_listening(state.url))
-    data = {"up": listening, "url": state.url if state else None, "pid": state.pid if state else None,
-            "nodes": state.nodes if state else None, "gpus_per_node": state.gpus_per_node if state else None,
-            "uptime_s": round(time.time() - state.started_at, 1) if state and listening else None,
-            "state_dir": str(local_cluster.state_dir()), "recorded": state is not None,
-            "process": ownership if state else None}
+    data = cluster_status()
+    listening = data["up"]
     if as_json:
         click.echo(json.dumps(data, indent=2))
     elif listening:
         click.echo(f"local cluster up at {data['url']} (pid {data['pid']}, {data['nodes']} nodes x "
                    f"{data['gpus_per_node']} GPUs, up {data['uptime_s']:.0f}s)")
-    elif state and ownership == "other":
-        click.echo(f"the local cluster recorded at {state.url} is gone: pid {state.pid} is another process now; "
+    elif data["process"] == "other":
+        click.echo(f"the local cluster recorded at {data['url']} is gone: pid {data['pid']} is another process now; "
                    "remove the stale record with: irisrl cluster down --local (it signals nothing)")
-    elif state:
-        click.echo(f"local cluster recorded at {state.url} (pid {state.pid}) is not answering; "
+    elif data["recorded"]:
+        click.echo(f"local cluster recorded at {data['url']} (pid {data['pid']}) is not answering; "
                    "clean up with: irisrl cluster down --local")
     else:
         click.echo("no local cluster is up (start one: irisrl cluster up --local)")
@@ -102,11 +88,9 @@ def down(local: bool) -> None:
     """Stop the local controller irisrl started (and every task it runs)."""
     if not local:
         raise IrisrlError(*REMOTE_REFUSAL, exit_code=Exit.USAGE)
-    from irisrl.backends import local_cluster
-    from irisrl.ops.local_cluster import announce_reaped
+    from irisrl.ops.cluster_admin import cluster_down
 
-    announce_reaped()   # what launches killed with -9 left (their temporary clusters)
-    stopped = local_cluster.stop()
+    stopped = cluster_down()
     if stopped is None:
         click.echo("no local cluster recorded by irisrl; nothing to stop")
         return

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from irisrl.cli.options import flag, json_flag
 from irisrl.cli.target_opts import target_options
-from irisrl.util.errors import IrisrlError, UsageError
+from irisrl.util.errors import UsageError
 
 if TYPE_CHECKING:
-    from irisrl.observe.cost import CostReport, FleetReport
+    from irisrl.ops.types import CostReport, FleetReport
 
 
 def _hours(h: float) -> str:
@@ -64,17 +63,6 @@ def fleet_table(report: FleetReport) -> Any:
     return table
 
 
-def _plot(fn_name: str, report: FleetReport | CostReport, path: str) -> str:
-    from irisrl.observe import plots
-
-    if Path(path).is_dir():
-        raise UsageError(f"--plot {path} is a directory", "name the image file, e.g. --plot fleet.png")
-    try:
-        return str(getattr(plots, fn_name)(report, path))
-    except OSError as exc:
-        raise IrisrlError(f"cannot write {path}: {exc.strerror}", "choose a writable path") from None
-
-
 # ------------------------------------------------------------------------------------------ fleet
 @click.command(epilog="""\b
 Examples:
@@ -106,23 +94,21 @@ def fleet(all_users: bool, user: str | None, hours: float, filters: tuple[str, .
           cluster_config: tuple[str, ...]) -> None:
     """Every job on the cluster(s) (the controller's listing, not this machine's ledger): health,
     phase, progress, GPU-hours by phase and cost, trouble first."""
-    from irisrl.backends.resolve import default_user
-    from irisrl.ops.fleet import FleetOptions, FleetQuery, fleet as fleet_once, parse_filters
+    from irisrl.ops.fleet import FleetOptions, fleet as fleet_once, fleet_query
+    from irisrl.ops.plotting import plot_fleet
 
-    if all_users and user:
-        raise UsageError("--all-users and --user are mutually exclusive", "pass one of them")
     if hours <= 0 or interval <= 0:
         raise UsageError("--hours and --interval must be positive", "e.g. --hours 24 --interval 30")
     if watch and (as_json or plot_path):
         raise UsageError("--watch draws a live table", "drop --json / --plot, or drop --watch")
-    query = FleetQuery(None if all_users else (user or default_user()), hours, parse_filters(filters))
+    query = fleet_query(all_users, user, hours, filters)
     options = FleetOptions(query, local, controller_url, cluster_config, profile)
     if watch:
         _watch(options, interval)
         return
     report = fleet_once(options)
     if plot_path:
-        click.echo(f"wrote {_plot('plot_fleet', report, plot_path)}", err=as_json)
+        click.echo(f"wrote {plot_fleet(report, plot_path)}", err=as_json)
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
@@ -189,10 +175,11 @@ def cost(job: str, as_json: bool, profile: str | None, plot_path: str | None, lo
          controller_url: str | None, cluster_config: str | None) -> None:
     """GPU-hours of JOB by phase, from Iris's timestamps and its log milestones, and their price."""
     from irisrl.ops.cost import cost as job_cost
+    from irisrl.ops.plotting import plot_cost
 
     report = job_cost(job, local=local, controller_url=controller_url, cluster_config=cluster_config, profile=profile)
     if plot_path:
-        click.echo(f"wrote {_plot('plot_cost', report, plot_path)}", err=as_json)
+        click.echo(f"wrote {plot_cost(report, plot_path)}", err=as_json)
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:

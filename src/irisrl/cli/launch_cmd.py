@@ -1,17 +1,20 @@
-"""`irisrl launch`: build the plan (same checks as validate, plus the launch rules), then
-print it (--dry-run) or submit it through the ops API (irisrl.ops.launch, imported only when
+"""`irisrl launch`: build the plan (ops.plan_launch: the same checks as validate, plus the
+launch rules), then print it (--dry-run) or submit it (ops.launch, imported only when
 submitting). The flags are cli/launch_options.py."""
 
 from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from irisrl.cli.launch_options import launch_options, options_from_flags
+from irisrl.cli.launch_options import LaunchArgs, launch_options, options_from_flags
 from irisrl.util.exitcodes import Exit
+
+if TYPE_CHECKING:
+    from irisrl.ops.types import LaunchPlan
 
 EPILOG = """\b
 Examples:
@@ -36,31 +39,28 @@ determine, 64 usage error. A dry run prints "not submitting" as its last line.
               help="When the followed job ends, write its evidence bundle (as `irisrl finish JOB`).")
 def launch(finish: bool, **kwargs: Any) -> None:
     """Check a config and launch it as a gang of whole 8-GPU nodes (or --dry-run to print the plan)."""
-    from irisrl.ops.resume import build_resumed_plan
-    from irisrl.plan.render import render_error_json, render_json, render_text
+    from irisrl.ops.planning import plan_launch
 
     entered = time.time()  # phase timings of the end-of-run summary
-    if finish and kwargs.get("no_wait"):
+    args = options_from_flags(kwargs)
+    if finish and args.show.no_wait:
         raise click.UsageError("--finish needs the launch to follow the job to its end: drop --no-wait "
                                "(or run `irisrl finish JOB` once it ended)")
-    opts, allow_queue = options_from_flags(kwargs)
-    plan, findings, budget = build_resumed_plan(opts)   # build_plan, unless --resume
+    planned = plan_launch(args.inputs, args.target, dry_run=args.show.dry_run)   # a --resume plan too
     marks = {"entered": entered, "validated": time.time()}
     width = _width()
-    if plan is None:
-        if opts.as_json:   # a config that did not load has no budget (null, as validate --json says)
-            unloaded = any(f.rule == "CFG-YAML" and f.severity == "error" and f.path == str(opts.rl_config)
-                           for f in findings)
-            click.echo(render_error_json(findings, None if unloaded else budget.to_dict()))
+    if planned.plan is None:
+        if args.show.as_json:   # a config that did not load has no budget (null, as validate --json says)
+            click.echo(planned.to_json())
         else:
             from irisrl.cli.render_findings import make_console, render_findings
 
-            render_findings(findings, make_console(width=width))
+            render_findings(planned.findings, make_console(width=width))
         raise click.exceptions.Exit(Exit.FAIL)
-    if opts.dry_run:
-        click.echo(render_json(plan) if opts.as_json else render_text(plan, width), nl=opts.as_json)
+    if args.show.dry_run:
+        click.echo(planned.to_json() if args.show.as_json else planned.to_text(width), nl=args.show.as_json)
         raise click.exceptions.Exit(Exit.OK)
-    raise click.exceptions.Exit(_submit(plan, opts, marks, allow_queue, finish))
+    raise click.exceptions.Exit(_submit(planned.plan, args, marks, finish))
 
 
 def _width() -> int | None:
@@ -68,15 +68,14 @@ def _width() -> int | None:
     return int(columns) if columns.isdigit() and int(columns) > 20 else None
 
 
-def _submit(plan: Any, opts: Any, marks: dict[str, float], allow_queue: bool, finish: bool = False) -> int:
-    from irisrl.ops.fit_gate import FitRefused
+def _submit(plan: "LaunchPlan", args: LaunchArgs, marks: dict[str, float], finish: bool = False) -> int:
     from irisrl.cli.render_summary import render_summary
+    from irisrl.ops.fit_gate import FitRefused
     from irisrl.ops.launcher import LaunchSettings, launch as launch_plan
 
-    settings = LaunchSettings(local=opts.local, controller_url=opts.controller_url, cluster_config=opts.cluster_config,
-                              no_wait=opts.no_wait, policy=opts.policy, series_explicit=bool(opts.series),
-                              allow_queue=allow_queue, marks=marks, on_summary=render_summary,
-                              on_end=_bundle_writer(opts.as_json) if finish else None)
+    settings = LaunchSettings(args.target, no_wait=args.show.no_wait, policy=args.policy,
+                              series_explicit=bool(args.inputs.series), allow_queue=args.allow_queue, marks=marks,
+                              on_summary=render_summary, on_end=_bundle_writer(args.show.as_json) if finish else None)
     try:
         return launch_plan(plan, settings).exit_code
     except FitRefused as refused:

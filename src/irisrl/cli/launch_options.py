@@ -1,13 +1,42 @@
 """`irisrl launch`'s flags, shared by `launch` and `fit` (which takes launch's flags to build
-the plan as `launch --dry-run` does), and their mapping onto plan.build.LaunchOptions."""
+the plan as `launch --dry-run` does), split by what they are about: what runs (ops PlanInputs),
+where (ops Target), how the result is shown (Presentation) and what submit may do
+(allow_queue, policy: LaunchArgs)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from irisrl.cli.options import flag, json_flag
+
+if TYPE_CHECKING:
+    from irisrl.ops.types import PlanInputs, Target
+
+# the flags that are not PlanInputs fields
+TARGET_FLAGS = ("local", "controller_url", "cluster_config")
+PRESENTATION_FLAGS = ("dry_run", "as_json", "no_wait")
+SUBMIT_FLAGS = ("allow_queue", "policy")
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How `launch` shows its result: print the plan instead of submitting (dry_run), one JSON
+    object (as_json), submit and return without following (no_wait)."""
+    dry_run: bool = False
+    as_json: bool = False
+    no_wait: bool = False
+
+
+@dataclass(frozen=True)
+class LaunchArgs:
+    inputs: "PlanInputs"        # what runs
+    target: "Target"            # where
+    show: Presentation          # how it is shown
+    allow_queue: bool = False   # submit a gang that can never fit now
+    policy: str | None = None   # standing-constraints policy file for the live rules
 
 
 def launch_options(func: Any) -> Any:
@@ -64,20 +93,21 @@ def launch_options(func: Any) -> Any:
     return func
 
 
-def options_from_flags(params: dict[str, Any]) -> tuple[Any, bool]:
-    """(LaunchOptions, allow_queue) from launch's parsed flags: allow_queue is a submit-time
-    choice, not part of the plan."""
-    from irisrl.plan.build import LaunchOptions
+def options_from_flags(params: dict[str, Any]) -> LaunchArgs:
+    """LaunchArgs from launch's parsed flags (click's keyword arguments)."""
+    from irisrl.ops.types import PlanInputs, Target
 
     kwargs = dict(params)
+    target = Target(**{k: kwargs.pop(k) for k in TARGET_FLAGS})
+    show = Presentation(**{k: bool(kwargs.pop(k)) for k in PRESENTATION_FLAGS})
+    allow_queue, policy = bool(kwargs.pop("allow_queue")), kwargs.pop("policy")
     kwargs["skyrl_overrides"] = tuple(kwargs.pop("skyrl_override"))
     kwargs["secret_names"] = tuple(kwargs["secret_names"])
-    allow_queue = bool(kwargs.pop("allow_queue", False))
-    return LaunchOptions(**kwargs), allow_queue
+    return LaunchArgs(PlanInputs(**kwargs), target, show, allow_queue, policy)
 
 
-def parse_launch_flags(args: list[str]) -> tuple[Any, bool]:
-    """(LaunchOptions, allow_queue) from launch's command-line flags (click.UsageError on bad ones)."""
+def parse_launch_flags(args: list[str]) -> LaunchArgs:
+    """LaunchArgs from launch's command-line flags (click.UsageError on bad ones)."""
     parser = launch_options(click.command("launch")(lambda **_: None))
     with parser.make_context("launch", list(args)) as ctx:
         return options_from_flags(ctx.params)

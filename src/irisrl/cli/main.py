@@ -66,16 +66,13 @@ class LazyGroup(click.Group):
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """irisrl's version, then the Iris SDK's version and build date (a remote controller
-    refuses builds older than 14 days: backends/sdk_version.py)."""
+    """irisrl's version, then the Iris SDK's version and build date (ops/about.py)."""
     if not value or ctx.resilient_parsing:
         return
-    from importlib.metadata import version
+    from irisrl.ops.about import version_lines
 
-    from irisrl.backends.sdk_version import sdk_info
-
-    click.echo(f"irisrl {version('irisrl')}")
-    click.echo(sdk_info().describe())
+    for line in version_lines():
+        click.echo(line)
     ctx.exit()
 
 

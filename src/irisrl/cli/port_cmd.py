@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import shlex
-
 import click
 
 from irisrl.cli.options import flag, json_flag
-from irisrl.cli.render_rewrite import emit_json, json_payload, render_text, rewrite_or_refuse
-from irisrl.ops.rewrite import check_config
+from irisrl.cli.render_rewrite import emit_json, render_text, rewrite_or_refuse
 from irisrl.util.exitcodes import Exit
 
 EPILOG = """\b
@@ -61,23 +58,15 @@ Exit codes: 0 ported and clean; 1 refused (nothing written) or still has errors;
 def port(ctx: click.Context, jupiter_config: str, output: str, from_gpus_per_node: int,
          from_num_nodes: int | None, workspace: str | None, profile: str, as_json: bool) -> None:
     """Rewrite JUPITER_CONFIG (Apptainer/SIF, 4-GPU GH200 nodes) into the Iris/Docker form."""
-    from irisrl.config.port import port_config
+    from irisrl.ops.rewrite import port as port_to
 
-    cluster, result = rewrite_or_refuse(
-        ctx, jupiter_config, output, profile, as_json,
-        lambda raw, cluster: port_config(raw, cluster, from_gpus_per_node, from_num_nodes))
-    check = check_config(output, cluster, workspace)
-    launch = _launch_hint(output, check.num_nodes, workspace)
+    done = rewrite_or_refuse(ctx, jupiter_config, as_json, lambda: port_to(
+        jupiter_config, output, from_gpus_per_node=from_gpus_per_node, from_num_nodes=from_num_nodes,
+        workspace=workspace, profile=profile))
     if as_json:
-        emit_json(json_payload(jupiter_config, output, result.changes, check, launch_command=launch))
+        emit_json(done.to_dict(jupiter_config, output))
     else:
-        footer = [f"next: {launch}"] if check.ok else ["fix the errors above in the ported file, then: " + launch]
-        render_text(f"port {jupiter_config} -> {output}", result.changes, check, output, footer)
-    ctx.exit(Exit.OK if check.ok else Exit.FAIL)
-
-
-def _launch_hint(path: str, num_nodes: int | None, workspace: str | None) -> str:
-    argv = ["irisrl", "launch", "--rl_config", path]
-    argv += ["--num-nodes", str(num_nodes)] if num_nodes else []
-    argv += ["--workspace", workspace] if workspace else []
-    return " ".join(shlex.quote(a) for a in argv + ["--dry-run"])
+        launch = done.launch_command
+        footer = [f"next: {launch}"] if done.check.ok else ["fix the errors above in the ported file, then: " + launch]
+        render_text(f"port {jupiter_config} -> {output}", done, output, footer)
+    ctx.exit(Exit.OK if done.check.ok else Exit.FAIL)

@@ -1,12 +1,14 @@
 """Render findings and the GPU budget for people (rich, grouped by severity) and machines
-(one JSON object). Shared by `validate` and the error path of `launch --dry-run`."""
+(one JSON object). Shared by `validate`, the error path of `launch --dry-run` and the check of
+`port` / `smoke-config`. The findings come sorted from ops/ (errors, warnings, info)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, TextIO
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, TextIO
 
-from irisrl.core.findings import Finding, has_errors, sort_findings
+if TYPE_CHECKING:
+    from irisrl.ops.types import Budget, Finding
 
 SEVERITIES = ("error", "warning", "info")
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -24,18 +26,18 @@ def make_console(file: TextIO | None = None, width: int | None = None) -> Any:
     return Console(file=file, width=width, highlight=False, soft_wrap=True, emoji=False)
 
 
-def counts(findings: Iterable[Finding]) -> dict[str, int]:
+def counts(findings: Iterable["Finding"]) -> dict[str, int]:
     out = {s: 0 for s in SEVERITIES}
     for f in findings:
         out[f.severity] = out.get(f.severity, 0) + 1
     return out
 
 
-def render_findings(findings: Iterable[Finding], console: Any) -> None:
+def render_findings(findings: Iterable["Finding"], console: Any) -> None:
     """Findings grouped by severity, one per line: rule ID, key path, message, fix."""
     from rich.markup import escape
 
-    ordered = sort_findings(findings)
+    ordered = list(findings)
     for sev in SEVERITIES:
         group = [f for f in ordered if f.severity == sev]
         if not group:
@@ -48,7 +50,7 @@ def render_findings(findings: Iterable[Finding], console: Any) -> None:
                           f"[dim]fix:[/] {escape(printable(f.fix))}")
 
 
-def render_budget(budget: Any, console: Any) -> None:
+def render_budget(budget: "Budget", console: Any) -> None:
     """The GPU budget as an aligned table, then the sum behind the node count."""
     from rich.table import Table
 
@@ -71,17 +73,17 @@ def render_budget(budget: Any, console: Any) -> None:
     console.print(f"  {escape(budget.describe())}")
 
 
-def render_summary(findings: list[Finding], console: Any) -> None:
+def render_summary(findings: Iterable["Finding"], console: Any) -> None:
     n = counts(findings)
     tail = f"{n['warning']} warning(s), {n['info']} info"
-    if has_errors(findings):
+    if n["error"]:
         console.print(f"[bold red]FAILED[/]: {n['error']} error(s), {tail}")
     else:
         console.print(f"[bold green]OK[/]: no errors, {tail}")
 
 
-def render_text(findings: Iterable[Finding], budget: Any | None, console: Any, title: str | None = None) -> None:
-    findings = sort_findings(findings)
+def render_text(findings: Iterable["Finding"], budget: "Budget | None", console: Any, title: str | None = None) -> None:
+    findings = list(findings)
     if title:
         from rich.markup import escape
 
@@ -92,13 +94,5 @@ def render_text(findings: Iterable[Finding], budget: Any | None, console: Any, t
     render_summary(findings, console)
 
 
-def validation_payload(config: str, findings: Iterable[Finding], budget: Any | None) -> dict[str, Any]:
-    """`validate --json`: {"config", "ok", "budget", "findings"}; budget holds requested_nodes."""
-    findings = sort_findings(findings)
-    return {"config": config, "ok": not has_errors(findings),
-            "budget": budget.to_dict() if budget is not None else None,
-            "findings": [f.to_dict() for f in findings]}
-
-
-def dumps(payload: dict[str, Any]) -> str:
+def dumps(payload: Mapping[str, object]) -> str:
     return printable(json.dumps(payload, indent=2, ensure_ascii=False))

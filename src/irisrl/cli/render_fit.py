@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from irisrl.ops.types import FitReport
 
 VERDICT_STYLE = {"fits": "green", "queues": "yellow", "never": "red", "unknown": "magenta"}
 
 
-def render_report(report: Any, console: Any = None) -> None:
+def render_report(report: "FitReport", console: Any = None) -> None:
     from rich.console import Console
 
     console = console or Console(highlight=False, soft_wrap=False)
@@ -42,7 +45,7 @@ def _table(*columns: str) -> Any:
 SHOWN_GROUPS = 8
 
 
-def _groups_table(report: Any) -> Any:
+def _groups_table(report: "FitReport") -> Any:
     """The groups that could ever hold the gang (all of them, up to SHOWN_GROUPS, when none can)."""
     need = report.request.nodes
     able = [g for g in report.groups if g.fit_empty >= need]
@@ -54,7 +57,7 @@ def _groups_table(report: Any) -> Any:
     return table
 
 
-def _groups_caption(report: Any, able: list[Any], rows: list[Any]) -> str:
+def _groups_caption(report: "FitReport", able: list[Any], rows: list[Any]) -> str:
     rest = len(report.groups) - len(rows)
     if not rest:
         return ""
@@ -64,14 +67,14 @@ def _groups_caption(report: Any, able: list[Any], rows: list[Any]) -> str:
     return f"{rest} more, smaller"
 
 
-def _holders_table(report: Any) -> Any:
+def _holders_table(report: "FitReport") -> Any:
     table = _table("holding job", "state", "nodes", "age")
     for h in report.holders:
         table.add_row(h["job_id"], h["state"], str(h["nodes"]), _age(h["age_s"]))
     return table
 
 
-def _exclusions_table(report: Any) -> Any:
+def _exclusions_table(report: "FitReport") -> Any:
     table = _table("resource", "needed", "nodes that fit", "of")
     for e in report.exclusions:
         table.add_row(e.resource, e.need, str(e.fits), str(e.of))

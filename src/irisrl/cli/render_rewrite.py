@@ -4,36 +4,35 @@ the validation of the written file, or the refusal. The work is ops/rewrite.py."
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import click
 
-from irisrl.config.edits import Change
-from irisrl.ops.rewrite import R, CheckResult, derive_and_write
 from irisrl.util.errors import IrisrlError
 
+if TYPE_CHECKING:
+    from irisrl.ops.rewrite import Rewritten
 
-def rewrite_or_refuse(ctx: click.Context, src: str, out: str, profile_name: str, as_json: bool,
-                      derive: Callable[[dict[str, Any], Any], R]) -> tuple[Any, R]:
-    """(cluster profile, result) of `derive(input config, profile)`, its config written to OUT.
-    A refusal writes nothing: raised for text output (exit code table), or one JSON object
-    and the error's exit code with --json."""
+
+def rewrite_or_refuse(ctx: click.Context, src: str, as_json: bool, rewrite: Callable[[], "Rewritten"]) -> "Rewritten":
+    """What `rewrite()` wrote and found. A refusal writes nothing: raised for text output
+    (exit code table), or one JSON object and the error's exit code with --json."""
     try:
-        cluster, result = derive_and_write(src, out, profile_name, derive)
+        return rewrite()
     except IrisrlError as err:
         if not as_json:
             raise
         emit_json(refusal_json(src, err))
         ctx.exit(err.exit_code)
-    return cluster, result
+        raise   # unreachable: ctx.exit raises
 
 
-def render_text(title: str, changes: Iterable[Change], check: CheckResult, out: str, footer: list[str]) -> None:
+def render_text(title: str, done: "Rewritten", out: str, footer: list[str]) -> None:
     """The changes in aligned columns (one per line; long messages run on rather than
     wrap), then the validation findings as `validate` renders them."""
     from irisrl.cli import render_findings as render
 
-    changes = list(changes)
+    changes, check = done.changes, done.check
     click.echo(f"{title}: {len(changes)} change(s)")
     rows = [("RULE", "PATH", "CHANGE")] + [(c.rule, c.path, c.message) for c in changes]
     rule_w = max(len(r[0]) for r in rows)
@@ -46,23 +45,15 @@ def render_text(title: str, changes: Iterable[Change], check: CheckResult, out: 
     render.render_findings(check.findings, console)
     if check.budget is not None:
         console.print(f"budget: {check.budget.describe()}", markup=False)
-    render.render_summary(list(check.findings), console)
+    render.render_summary(check.findings, console)
     for line in footer:
         click.echo(line)
 
 
-def json_payload(src: str, out: str, changes: Iterable[Change], check: CheckResult, **extra: Any) -> dict[str, Any]:
-    return {"config": src, "output": out, "ok": check.ok, "written": True,
-            "changes": [c.to_dict() for c in changes],
-            "findings": [f.to_dict() for f in check.findings],
-            "budget": check.budget.to_dict() if check.budget is not None else None,
-            "num_nodes": check.num_nodes, **extra}
-
-
-def emit_json(payload: dict[str, Any]) -> None:
+def emit_json(payload: Mapping[str, object]) -> None:
     click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
 
 
-def refusal_json(src: str, err: IrisrlError) -> dict[str, Any]:
+def refusal_json(src: str, err: IrisrlError) -> dict[str, object]:
     return {"config": src, "ok": False, "written": False, "changes": [],
             "error": {"message": err.message, "fix": err.fix}}

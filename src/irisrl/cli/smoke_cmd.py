@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import re
-import shlex
-from pathlib import Path
-from typing import Any
-
 import click
 
 from irisrl.cli.options import flag, json_flag
-from irisrl.cli.render_rewrite import emit_json, json_payload, render_text, rewrite_or_refuse
-from irisrl.ops.rewrite import check_config
+from irisrl.cli.render_rewrite import emit_json, render_text, rewrite_or_refuse
 from irisrl.util.exitcodes import Exit
 
 EPILOG = """\b
@@ -50,49 +43,14 @@ Exit codes: 0 written and clean; 1 refused (nothing written) or still has errors
 def smoke_config(ctx: click.Context, config: str, output: str, max_steps: int, nodes: int | None,
                  workspace: str | None, profile: str, as_json: bool) -> None:
     """Write a colocated smoke config derived from CONFIG, validate it, print its launch command."""
-    from irisrl.config.smoke import smoke_config as derive
+    from irisrl.ops.rewrite import smoke
 
-    cluster, result = rewrite_or_refuse(ctx, config, output, profile, as_json,
-                                        lambda raw, cluster: derive(raw, cluster, max_steps, nodes))
-    check = check_config(output, cluster, workspace)
-    launch = launch_command(output, result.config, check.num_nodes or result.num_nodes, cluster.gpus_per_node,
-                            workspace)
+    done = rewrite_or_refuse(ctx, config, as_json, lambda: smoke(
+        config, output, max_steps=max_steps, nodes=nodes, workspace=workspace, profile=profile))
     if as_json:
-        emit_json(json_payload(config, output, result.changes, check, launch_command=launch,
-                               num_inference_engines=result.num_inference_engines))
+        emit_json(done.to_dict(config, output))
     else:
+        launch = done.launch_command
         footer = [f"dry run:  {launch} --dry-run", f"launch:   {launch}"]
-        render_text(f"smoke-config {config} -> {output}", result.changes, check, output, footer)
-    ctx.exit(Exit.OK if check.ok else Exit.FAIL)
-
-
-def launch_command(path: str, cfg: dict[str, Any], num_nodes: int, gpus_per_node: int,
-                   workspace: str | None = None) -> str:
-    """The runbook's canonical launch line for the smoke config (values shell-quoted)."""
-    argv = ["irisrl", "launch", "--rl_config", path, "--num-nodes", str(num_nodes),
-            "--gpus_per_node", str(gpus_per_node)]
-    model = _get(cfg, "trainer", "policy", "model", "path")
-    if isinstance(model, str) and model:
-        argv += ["--model_path", model]
-    data = _get(cfg, "data", "train_data")
-    if isinstance(data, list) and data and all(isinstance(d, str) for d in data):
-        argv += ["--train_data", json.dumps(data)]
-    if workspace:
-        argv += ["--workspace", workspace]
-    argv += ["--job-name", job_name_for(path), "--max-retries", "1"]
-    return " ".join(shlex.quote(a) for a in argv)
-
-
-def job_name_for(path: str) -> str:
-    """A valid job name from the file name: lowercase, [a-z0-9-], at most 63 characters."""
-    stem = re.sub(r"[^a-z0-9-]+", "-", Path(path).stem.lower()).strip("-") or "run"
-    name = stem if stem.endswith("smoke") else f"{stem}-smoke"
-    return name[:63].strip("-")
-
-
-def _get(cfg: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(cfg, dict):
-            return None
-        cfg = cfg.get(key)
-    return cfg
+        render_text(f"smoke-config {config} -> {output}", done, output, footer)
+    ctx.exit(Exit.OK if done.check.ok else Exit.FAIL)

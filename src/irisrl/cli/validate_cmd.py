@@ -36,18 +36,13 @@ def validate(ctx: click.Context, config: str, num_nodes: int | None, gpus_per_no
              as_json: bool) -> None:
     """Check an RL config against the rule catalogue and print its GPU budget."""
     from irisrl.cli import render_findings as render
-    from irisrl.core.findings import has_errors
-    from irisrl.config.masking import mask_findings
-    from irisrl.rules.catalogue import run_rules
-    from irisrl.rules.context import build_context
+    from irisrl.ops.validation import validate as check
 
-    rctx = build_context(config, num_nodes=num_nodes, gpus_per_node=gpus_per_node, model_path=model_path,
-                         workspace=workspace, overrides=skyrl_override, profile=profile,
-                         fetch_model_config=fetch_model_config)
-    findings = mask_findings(run_rules(rctx, scopes=("config",)))   # URL credentials a finding quotes
-    budget = rctx.budget if rctx.loaded else None
+    report = check(config, num_nodes=num_nodes, gpus_per_node=gpus_per_node, model_path=model_path,
+                   workspace=workspace, overrides=skyrl_override, profile=profile,
+                   fetch_model_config=fetch_model_config)
     if as_json:
-        click.echo(render.dumps(render.validation_payload(config, findings, budget)))
+        click.echo(render.dumps(report.to_dict()))
     else:
-        render.render_text(findings, budget, render.make_console(), title=f"irisrl validate {config}")
-    ctx.exit(int(Exit.FAIL if has_errors(findings) else Exit.OK))
+        render.render_text(report.findings, report.budget, render.make_console(), title=f"irisrl validate {config}")
+    ctx.exit(int(Exit.OK if report.ok else Exit.FAIL))

@@ -5,7 +5,8 @@ found on the cluster (a bare name too), not only in the local ledger."""
 from __future__ import annotations
 
 from irisrl.backends.base import Backend, JobSummary
-from irisrl.backends.resolve import Target, default_user
+from irisrl.backends.resolve import default_user
+from irisrl.core.target import Target
 from irisrl.observe.cost import CostReport, PriceBook, seconds_by_phase, segments
 from irisrl.ops.fleet import fleet_phase, job_row, price_book
 from irisrl.ops.job_tracker import JobTracker, now_ms

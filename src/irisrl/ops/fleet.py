@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from irisrl.backends.base import Backend, JobSummary
-from irisrl.backends.resolve import Target
+from irisrl.core.target import Target
 from irisrl.core.states import ACTIVE, TERMINAL
 from irisrl.observe.cost import PHASES, FleetJob, FleetReport, FleetTotals, PriceBook, gpu_hours_by_phase
 from irisrl.ops.job_tracker import JobTracker, now_ms
@@ -49,6 +49,17 @@ class FleetQuery:
             except re.error as exc:
                 raise UsageError(f"--filter {key}={pattern}: not a regular expression ({exc})",
                                  "quote it and fix the pattern") from None
+
+
+def fleet_query(all_users: bool = False, user: str | None = None, hours: float = 24.0,
+                filters: tuple[str, ...] | list[str] = ()) -> FleetQuery:
+    """`fleet`'s selection flags: every user's jobs, USER's, or (neither) yours ($IRISRL_USER
+    or $USER); KEY=REGEX filters."""
+    from irisrl.backends.resolve import default_user
+
+    if all_users and user:
+        raise UsageError("--all-users and --user are mutually exclusive", "pass one of them")
+    return FleetQuery(None if all_users else (user or default_user()), hours, parse_filters(filters))
 
 
 def parse_filters(items: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]:

@@ -3,11 +3,12 @@ the fit gate, submit, the ledger, then following the job (ops/follow.py) and, fo
 rehearsal, the launch summary (ops/summary.py). The engine under `irisrl launch`, and the
 Python API:
 
-    from irisrl.plan.build import LaunchOptions, build_plan
-    from irisrl.ops import launch, output
-    plan, findings, budget = build_plan(LaunchOptions(rl_config="cfg.yaml", local=True))
+    from irisrl import ops
+    from irisrl.ops import output
+    local = ops.Target(local=True)
+    planned = ops.plan_launch(ops.PlanInputs(rl_config="cfg.yaml"), local)   # .plan, .findings
     with output.using(output.to_terminal):        # print what it does, as `irisrl launch` does
-        launched = launch(plan, {"local": True})  # -> Launched(job_id, where, exit_code, summary)
+        launched = ops.launch(planned.plan, ops.LaunchSettings(local))   # -> Launched(job_id, where, exit_code, summary)
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping
 
+from irisrl.core.target import Target
 from irisrl.ops.output import emit
 from irisrl.util.exitcodes import Exit
 
 if TYPE_CHECKING:
     from irisrl.backends.base import Backend
-    from irisrl.backends.resolve import Target
     from irisrl.core.findings import Finding
     from irisrl.ledger.store import Ledger
     from irisrl.ops.summary import LaunchProgress, LaunchSummary
@@ -34,13 +35,13 @@ LOCAL_INTERVAL_S = 0.3           # ... on the local one (a rehearsal is seconds 
 
 @dataclass(frozen=True)
 class LaunchSettings:
-    """Where and how to submit (the plan says what). `marks`: phase times measured before
-    (entered, validated; wall clock) for the launch summary. `on_summary`: called with a
-    rehearsal's summary as soon as it is made (before a temporary cluster's teardown)."""
-    local: bool = False
-    controller_url: str | None = None
-    cluster_config: str | None = None
-    no_wait: bool = False
+    """Where and how to submit (the plan says what runs). `target`: which cluster (default:
+    the plan's own: a local plan to the local cluster, a remote one to its profile's cluster
+    config). `marks`: phase times measured before (entered, validated; wall clock) for the
+    launch summary. `on_summary`: called with a rehearsal's summary as soon as it is made
+    (before a temporary cluster's teardown)."""
+    target: Target = Target()
+    no_wait: bool = False              # submit and return without following the job
     policy: str | None = None          # standing-constraints policy file for the live rules
     series_explicit: bool = False      # --series was given: series drift is checked
     interval: float | None = None      # follow's poll seconds (default: 0.3 local, 10 remote)
@@ -50,29 +51,6 @@ class LaunchSettings:
     # called once a followed job ended, with the backend still open (a temporary cluster still
     # up) and the summary if any: `launch --finish` builds the evidence bundle here
     on_end: "Callable[[Backend, str, LaunchSummary | None], None] | None" = None
-
-    @classmethod
-    def of(cls, options: "LaunchSettings | Mapping[str, object] | object") -> "LaunchSettings":
-        """From settings, a mapping or an options object (plan.build.LaunchOptions):
-        the keys above, `series` (any value: series_explicit) for the latter two."""
-        if isinstance(options, LaunchSettings):
-            return options
-        values: Mapping[str, object] = options if isinstance(options, Mapping) else vars(options)
-
-        def text(key: str) -> str | None:
-            value = values.get(key)
-            return str(value) if value else None
-
-        interval, marks = values.get("interval"), values.get("marks")
-        on_summary, on_end = values.get("on_summary"), values.get("on_end")
-        return cls(local=bool(values.get("local", False)), controller_url=text("controller_url"),
-                   cluster_config=text("cluster_config"), no_wait=bool(values.get("no_wait", False)),
-                   policy=text("policy"), series_explicit=bool(values.get("series_explicit") or values.get("series")),
-                   interval=float(interval) if isinstance(interval, (int, float)) and interval else None,
-                   allow_queue=bool(values.get("allow_queue", False)),
-                   marks={str(k): float(v) for k, v in marks.items()} if isinstance(marks, Mapping) else {},
-                   on_summary=on_summary if callable(on_summary) else None,
-                   on_end=on_end if callable(on_end) else None)
 
 
 @dataclass(frozen=True)
@@ -86,19 +64,19 @@ class Launched:
     summary: "LaunchSummary | None" = None
 
 
-def launch(plan: "LaunchPlan", options: "LaunchSettings | Mapping[str, object] | object" = None, *,
+def launch(plan: "LaunchPlan", settings: LaunchSettings | None = None, *,
            backend: "Backend | None" = None) -> Launched:
     """Submit `plan` and (unless no_wait) follow it to the end, on `backend` when given (its
     target settings and the temporary local cluster then do not apply), else on the target's.
     What it does goes through ops/output (the `irisrl.ops` logger unless the caller installs
     a sink). Raises IrisrlError (with a fix) for what the user can act on."""
-    from irisrl.backends.resolve import Target, default_cluster_config, target_from
+    from irisrl.backends.resolve import default_cluster_config
     from irisrl.ledger.store import Ledger
     from irisrl.observe.phases import ENTERED
     from irisrl.ops.summary import LaunchProgress
 
-    settings = LaunchSettings.of(options if options is not None else {})
-    target = target_from(settings.__dict__)
+    settings = settings or LaunchSettings()
+    target = settings.target.check()
     local = backend.kind == "local" if backend is not None else \
         target.local or (plan.mode == "local" and not target.explicit)
     if backend is None and not local and not target.explicit:
@@ -118,7 +96,6 @@ def launch(plan: "LaunchPlan", options: "LaunchSettings | Mapping[str, object] |
 
 def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", local: bool, ledger: "Ledger",
             progress: "LaunchProgress", submitted: list[str], given: "Backend | None" = None) -> Launched:
-    from irisrl.backends.resolve import Target
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
     from irisrl.ops.local_cluster import local_controller

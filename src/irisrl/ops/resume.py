@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from irisrl.config.budget import Budget
     from irisrl.core.findings import Finding
     from irisrl.ledger.store import Ledger
-    from irisrl.plan.build import LaunchOptions
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs
     from irisrl.plan.model import LaunchPlan
 
 PlanJson = Mapping[str, object]
@@ -80,7 +81,7 @@ def resume_overrides(src: ResumeSource) -> tuple[str, ...]:
             f"++trainer.ckpt_path={src.ckpt_path}")
 
 
-def resumed_options(options: "LaunchOptions", src: ResumeSource) -> "LaunchOptions":
+def resumed_options(options: "PlanInputs", src: ResumeSource) -> "PlanInputs":
     """The launch options with the original's model, data and node count where not given,
     the resume settings, and a job name of its own (`<original>-s<step>-<HHMMSS>`)."""
     plan = src.plan
@@ -176,8 +177,8 @@ def check_resumed(plan: PlanJson, src: ResumeSource, allow_layout_change: bool =
 # ---------------------------------------------------------------- the launch's one call
 
 
-def build_resumed_plan(options: "LaunchOptions", ledger: "Ledger | None" = None,
-                       env: Mapping[str, str] | None = None
+def build_resumed_plan(options: "PlanInputs", target: "Target", dry_run: bool = False,
+                       ledger: "Ledger | None" = None, env: Mapping[str, str] | None = None
                        ) -> "tuple[LaunchPlan | None, list[Finding], Budget]":
     """build_plan for `launch --resume JOB`: the checked source, the resume settings, the
     comparison; the plan's tags name what it resumes (`resume_of`, `resume_step`)."""
@@ -185,9 +186,9 @@ def build_resumed_plan(options: "LaunchOptions", ledger: "Ledger | None" = None,
     from irisrl.plan.build import build_plan
 
     if not options.resume:
-        return build_plan(options)
+        return build_plan(options, target, dry_run)
     src = resume_source(options.resume, ledger or Ledger(), env)
-    plan, findings, budget = build_plan(resumed_options(options, src))
+    plan, findings, budget = build_plan(resumed_options(options, src), target, dry_run)
     if plan is None:
         return plan, findings, budget
     notes = check_resumed(plan.to_dict(), src, options.allow_layout_change)

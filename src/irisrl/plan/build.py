@@ -1,8 +1,11 @@
-"""Build the LaunchPlan: every flag of `irisrl launch` (LaunchOptions) plus the config and the
-cluster profile, resolved into one frozen object. `launch --dry-run` renders it and `launch`
-submits it, so what a dry run shows is what runs.
+"""Build the LaunchPlan: what runs (PlanInputs: config, model, data, layout, overrides,
+series...) on a target (core/target.Target: local, controller URL, cluster config), plus the
+config and the cluster profile, resolved into one frozen object. `launch --dry-run` renders it
+and `launch` submits it, so what a dry run shows is what runs. How the result is shown (JSON,
+no-wait) is the CLI's business and never reaches here.
 
-build_plan(options) -> (plan | None, findings, budget): None when a rule found an error.
+build_plan(inputs, target, dry_run=) -> (plan | None, findings, budget): None when a rule
+found an error. `dry_run`: a missing secret is a warning, not an error (LCH-SECRETS).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from irisrl.config.storage_root import resolve_storage_root
 from irisrl.plan.model import Device, LaunchPlan, Mode, Resources, Role
 from irisrl.core.findings import Finding, has_errors, sort_findings
 from irisrl.core.series import series_of
+from irisrl.core.target import Target
 from irisrl.rules.launch import LaunchFacts, parse_train_data, sanitize_job_name
 from irisrl.runtime import contract
 from irisrl.util.errors import UsageError
@@ -68,8 +72,9 @@ BOOT_NAME = "irisrl-boot"
 
 
 @dataclass(frozen=True)
-class LaunchOptions:
-    """Every `irisrl launch` flag (cli/launch_cmd.py maps click options onto this 1:1)."""
+class PlanInputs:
+    """What runs: the `irisrl launch` flags that shape the plan (cli/launch_options.py maps
+    them; the target flags are a Target, --dry-run/--json/--no-wait stay in the CLI)."""
     rl_config: str
     num_nodes: int | None = None
     gpus_per_node: int | None = None            # default: the profile's
@@ -82,10 +87,7 @@ class LaunchOptions:
     rendezvous_timeout: int | None = None       # default: 1800 s (--local: 120 s)
     skyrl_ref: str | None = None
     skyrl_checkout: str | None = None
-    cluster_config: str | None = None           # the Iris cluster YAML (the backend reads it)
     profile: str = DEFAULT_PROFILE
-    dry_run: bool = False
-    no_wait: bool = False
     cpu: float | None = None                    # default: the profile's cpu cap
     memory: str | None = None
     disk: str | None = None
@@ -93,28 +95,24 @@ class LaunchOptions:
     secrets_env: str | None = None
     secret_names: tuple[str, ...] = ()          # added to the allowlist
     workspace: str | None = None
-    as_json: bool = False
-    local: bool = False
-    controller_url: str | None = None
     role: str | None = None                     # trainer | rehearsal (default: trainer; --local: rehearsal)
     rehearse: bool = False
     series: str | None = None
-    policy: str | None = None
     fetch_model_config: bool = False
     resume: str | None = None                   # launch --resume JOB (ops/resume.py builds that plan)
     allow_layout_change: bool = False
     now: datetime | None = None                 # tests pin the clock
     environ: Mapping[str, str] | None = None    # tests pin the environment
 
-    @property
-    def mode(self) -> Mode:
-        return "local" if self.local else "remote"
-
-    @property
-    def effective_role(self) -> Role:
+    def effective_role(self, local: bool) -> Role:
+        """--rehearse, else --role, else rehearsal on the local cluster and trainer elsewhere."""
         if self.rehearse:
             return "rehearsal"
-        return cast(Role, self.role or ("rehearsal" if self.local else "trainer"))   # --role is a click.Choice
+        return cast(Role, self.role or ("rehearsal" if local else "trainer"))   # --role is a click.Choice
+
+
+def _mode(target: Target) -> Mode:
+    return "local" if target.local else "remote"
 
 
 @dataclass(frozen=True)
@@ -141,32 +139,34 @@ class Resolved:
                      for item in self.train_data)
 
 
-def build_plan(options: LaunchOptions) -> tuple[LaunchPlan | None, list[Finding], Budget]:
+def build_plan(options: PlanInputs, target: Target = Target(), dry_run: bool = False
+               ) -> tuple[LaunchPlan | None, list[Finding], Budget]:
     """Resolve everything; run the config and launch rules; build the plan when no errors."""
     from irisrl.rules.catalogue import run_rules
     from irisrl.rules.context import build_context
 
+    target.check()
     _check_choices(options)
     environ = os.environ if options.environ is None else options.environ
     profile = load_profile(options.profile)
-    storage = resolve_storage_root(profile, options.cluster_config, environ, options.local)   # cluster, else profile
+    storage = resolve_storage_root(profile, target.cluster_config, environ, target.local)   # cluster, else profile
     profile = replace(profile, storage_root=storage.uri)
     gpn = options.gpus_per_node or profile.gpus_per_node
     ctx = build_context(options.rl_config, num_nodes=options.num_nodes, gpus_per_node=gpn,
                         model_path=options.model_path, workspace=options.workspace,
                         overrides=options.skyrl_overrides, profile=profile,
                         fetch_model_config=options.fetch_model_config)
-    resolved = resolve(options, profile, environ, ctx.budget.num_nodes)
-    ctx.launch = replace(_launch_facts(options, profile, ctx, resolved), storage_root=storage.uri,
+    resolved = resolve(options, target.local, profile, environ, ctx.budget.num_nodes)
+    ctx.launch = replace(_launch_facts(options, target, dry_run, profile, ctx, resolved), storage_root=storage.uri,
                          storage_root_source=storage.source, storage_root_note=storage.note)
     findings = mask_findings(run_rules(ctx, scopes=("config", "launch")), resolved.secrets.values())
     if has_errors(findings):
         return None, findings, ctx.budget
-    plan = _assemble(options, profile, ctx, resolved, findings)
+    plan = _assemble(options, target.local, profile, ctx, resolved, findings)
     return plan, list(plan.findings), ctx.budget
 
 
-def _check_choices(options: LaunchOptions) -> None:
+def _check_choices(options: PlanInputs) -> None:
     if options.priority not in PRIORITIES:
         raise UsageError(f"--priority {options.priority!r} is not one of {', '.join(PRIORITIES)}")
     if options.role is not None and options.role not in ROLES:
@@ -196,7 +196,7 @@ def _check_size(flag_name: str, size: str) -> None:
 # ---------------------------------------------------------------- resolution
 
 
-def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[str, str],
+def resolve(options: PlanInputs, local: bool, profile: ClusterProfile, environ: Mapping[str, str],
             required_nodes: int | None) -> Resolved:
     # time.gmtime, not datetime: a dry run imports as little as it can
     stamp = options.now.strftime("%Y%m%d-%H%M%S") if options.now else time.strftime("%Y%m%d-%H%M%S", time.gmtime())
@@ -204,16 +204,16 @@ def resolve(options: LaunchOptions, profile: ClusterProfile, environ: Mapping[st
     names = allowlist(options.secret_names, environ)
     secrets = collect_secrets(names, options.secrets_env, environ)
     train_data = parse_train_data(options.train_data) if options.train_data is not None else None
-    root = artifacts_root(options, profile, job_name)
+    root = artifacts_root(local, profile, job_name)
     return Resolved(
         job_name=job_name,
         user=job_user(environ),
         stamp=stamp,
-        rendezvous_dir=rendezvous_dir(options, profile, job_name, stamp),
+        rendezvous_dir=rendezvous_dir(options, local, profile, job_name, stamp),
         artifacts_root=root,
         train_data=train_data,
-        task_root=task_root(options, profile, root, train_data),
-        export_path=export_path(options, profile, job_name, root),
+        task_root=task_root(local, profile, root, train_data),
+        export_path=export_path(local, profile, job_name, root),
         environ=environ,
         secrets=dict(secrets.values),
     )
@@ -225,71 +225,72 @@ def default_job_name(config_path: str, stamp: str) -> str:
     return f"{stem[:63 - len(stamp) - 1].strip('-')}-{stamp}"
 
 
-def rendezvous_dir(options: LaunchOptions, profile: ClusterProfile, job_name: str, stamp: str) -> str | None:
+def rendezvous_dir(options: PlanInputs, local: bool, profile: ClusterProfile, job_name: str, stamp: str) -> str | None:
     """Explicit, else fresh per launch: `<storage_root>/rl-rdzv/<job>/<stamp>-<uuid>` remote,
     `$IRISRL_HOME/rdzv/<job>/<stamp>-<uuid>` (a local directory) with --local."""
     if options.rendezvous_dir:
         return options.rendezvous_dir
     fresh = f"{stamp}-{os.urandom(4).hex()}"  # fresh even for two launches in one second
-    if options.local:
+    if local:
         return str(irisrl_home() / "rdzv" / job_name / fresh)
     if not profile.storage_root:
         return None
     return f"{profile.storage_root.rstrip('/')}/{RDZV_SUBDIR}/{job_name}/{fresh}"
 
 
-def artifacts_root(options: LaunchOptions, profile: ClusterProfile, job_name: str) -> str:
+def artifacts_root(local: bool, profile: ClusterProfile, job_name: str) -> str:
     """Where null checkpoint/export paths go: `<storage_root>/<job>` (local: $IRISRL_HOME/runs/<job>)."""
-    if options.local or not profile.storage_root:
+    if local or not profile.storage_root:
         return str(irisrl_home() / "runs" / job_name)
     return f"{profile.storage_root.rstrip('/')}/{job_name}"
 
 
-def task_root(options: LaunchOptions, profile: ClusterProfile, root: str,
+def task_root(local: bool, profile: ClusterProfile, root: str,
               train_data: tuple[str, ...] | None) -> str | None:
     """The node-local task dir root when some train data is an HF task dataset: the profile's
     (the gpu-rl image's $DCFT/tasks) remote, `<run dir>/tasks` with --local (one host, no /opt).
     A local path that exists is used in place (local mode), like the runtime does."""
-    if not train_data or not any(contract.is_hf_dataset_id(i) and not (options.local and os.path.exists(i))
+    if not train_data or not any(contract.is_hf_dataset_id(i) and not (local and os.path.exists(i))
                                  for i in train_data):
         return None
-    return f"{root}/tasks" if options.local else profile.task_root
+    return f"{root}/tasks" if local else profile.task_root
 
 
-def export_path(options: LaunchOptions, profile: ClusterProfile, job_name: str, root: str) -> str:
+def export_path(local: bool, profile: ClusterProfile, job_name: str, root: str) -> str:
     """rl_config_translation's `<experiments_dir>/<job>/exports` (pod-local /app/experiments
     remote, as the launcher leaves it); under the run dir with --local."""
-    if options.local or not profile.experiments_dir:
+    if local or not profile.experiments_dir:
         return job_paths(root)["export_path"]
     return f"{profile.experiments_dir.rstrip('/')}/{job_name}/exports"
 
 
-def _launch_facts(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext, resolved: Resolved) -> LaunchFacts:
+def _launch_facts(options: PlanInputs, target: Target, dry_run: bool, profile: ClusterProfile, ctx: RuleContext,
+                  resolved: Resolved) -> LaunchFacts:
     trainer, data = (v if isinstance(v := ctx.raw.get(k), Mapping) else {} for k in ("trainer", "data"))
     return LaunchFacts(
-        mode=options.mode, dry_run=options.dry_run, job_name=resolved.job_name,
+        mode=_mode(target), dry_run=dry_run, job_name=resolved.job_name,
         num_nodes=options.num_nodes or ctx.budget.num_nodes, rendezvous_dir=resolved.rendezvous_dir,
         image=profile.image, cpu=_cpu(options, profile), max_retries=options.max_retries,
         skyrl_ref=options.skyrl_ref, skyrl_checkout=options.skyrl_checkout,
         train_data_text=options.train_data, yaml_train_data=data.get("train_data"),
         model_path=ctx.model_path, secrets_present=frozenset(k for k, v in resolved.secrets.items() if v),
-        workspace=options.workspace or ".", controller_url=options.controller_url,
+        workspace=options.workspace or ".", controller_url=target.controller_url,
         ckpt_paths=tuple(v for k in ("ckpt_path", "export_path") if isinstance(v := trainer.get(k), str)),
     )
 
 
-def _memory(options: LaunchOptions, profile: ClusterProfile) -> str:
-    return options.memory or (LOCAL_MEMORY if options.local else profile.memory)
+def _memory(options: PlanInputs, local: bool, profile: ClusterProfile) -> str:
+    return options.memory or (LOCAL_MEMORY if local else profile.memory)
 
 
-def _cpu(options: LaunchOptions, profile: ClusterProfile) -> float:
+def _cpu(options: PlanInputs, profile: ClusterProfile) -> float:
     return float(options.cpu) if options.cpu is not None else float(profile.cpu_cap)
 
 
 # ---------------------------------------------------------------- assembly
 
 
-def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext, resolved: Resolved,
+def _assemble(options: PlanInputs, local: bool, profile: ClusterProfile, ctx: RuleContext, resolved: Resolved,
               findings: list[Finding]) -> LaunchPlan:
     budget: Budget = ctx.budget
     num_nodes = options.num_nodes or budget.num_nodes or 1
@@ -300,26 +301,26 @@ def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext,
         model_path=options.model_path, train_data=resolved.trainer_train_data, overrides=options.skyrl_overrides,
         derived_num_inference_engines=engines if budget.engines_source == "derived" else None,
         num_nodes=num_nodes, export_path=resolved.export_path))
-    role = options.effective_role
+    role = options.effective_role(local)
     series = series_of(resolved.job_name, options.series) or ""   # job names are checked: never empty here
     sandbox = "daytona" if ctx.view.uses_harbor else "none"
     job_id = f"/{resolved.user}/{resolved.job_name}"
     # the secrets file wins over the shell, as the launcher's load_secrets_env_into_os_environ does
-    launcher_env = _launcher_env(options, profile, job_id, series, sandbox, {**resolved.environ, **resolved.secrets})
+    launcher_env = _launcher_env(local, profile, job_id, series, sandbox, {**resolved.environ, **resolved.secrets})
     # NCCL flight-recorder dumps: always a node-local path of this job (the runtime copies them to the store)
     launcher_env.update(contract.fr_env(coerce_extra_env(ctx.raw.get("extra_env")), resolved.job_name))
     engines = engines if engines is not None else hydra.num_inference_engines  # overrides applied
     pod = build_pod_env(ctx.raw.get("extra_env"), resolved.secrets, launcher_env, engines)
-    runtime_argv = _runtime_argv(options, profile, resolved, gpn, ctx.model_path)
+    runtime_argv = _runtime_argv(options, local, profile, resolved, gpn, ctx.model_path)
     command = _command(role, ctx.raw_unmodified or ctx.raw, hydra.args)
-    if role == "rehearsal" and options.local:
+    if role == "rehearsal" and local:
         command += ("--timeout", str(LOCAL_PG_TIMEOUT_S))
     all_findings = sort_findings(list(findings) + [f for f in pod.findings if f not in findings])
     return LaunchPlan(
         job_name=resolved.job_name, user=resolved.user, cluster=profile.name, image=profile.image,
         num_nodes=num_nodes, gpus_per_node=gpn, total_gpus=num_nodes * gpn,
         coscheduling={"group_by": "leafgroup"} if num_nodes > 1 else None,
-        resources=Resources(cpu=_cpu(options, profile), memory=_memory(options, profile),
+        resources=Resources(cpu=_cpu(options, profile), memory=_memory(options, local, profile),
                             disk=options.disk or profile.disk,
                             device=Device("gpu", profile.gpu_variant, gpn)),
         priority=options.priority, max_retries=options.max_retries,
@@ -329,7 +330,7 @@ def _assemble(options: LaunchOptions, profile: ClusterProfile, ctx: RuleContext,
         env={**pod.env, **ray_auth_env()},
         secret_env_keys=tuple(sorted({*pod.secret_keys, contract.ENV_RAY_AUTH_TOKEN})), ports=contract.RUNTIME_PORTS,
         placement_groups=placement_groups(ctx.view, ctx.raw, gpn, engines),
-        budget=budget.to_dict(), findings=tuple(all_findings), mode=options.mode, role=role,
+        budget=budget.to_dict(), findings=tuple(all_findings), mode="local" if local else "remote", role=role,
         workspace=options.workspace or ".", config_path=options.rl_config, config_sha256=ctx.config_sha256,
         series=series, hparams_fingerprint=hparams_fingerprint(ctx.raw),
         model_path=ctx.model_path, train_data=resolved.train_data or (),
@@ -344,7 +345,7 @@ def ray_auth_env() -> dict[str, str]:
     return {contract.ENV_RAY_AUTH_MODE: "token", contract.ENV_RAY_AUTH_TOKEN: secrets.token_hex(32)}
 
 
-def _launcher_env(options: LaunchOptions, profile: ClusterProfile, job_id: str, series: str,
+def _launcher_env(local: bool, profile: ClusterProfile, job_id: str, series: str,
                   sandbox: str, environ: Mapping[str, str]) -> dict[str, str]:
     env = {
         "PYTHONPATH": f"{profile.skyrl_root.rstrip('/')}/skyrl-train",
@@ -358,7 +359,7 @@ def _launcher_env(options: LaunchOptions, profile: ClusterProfile, job_id: str, 
         "RAY_USAGE_STATS_ENABLED": "0",
     }
     env.update(wandb_routing(profile, environ))
-    if options.local:
+    if local:
         env["IRIS_ADVERTISE_HOST"] = LOOPBACK
         env["IRIS_BIND_HOST"] = LOOPBACK
     return env
@@ -371,21 +372,21 @@ def wandb_routing(profile: ClusterProfile, environ: Mapping[str, str]) -> dict[s
     return {k: environ.get(k) or v for k, v in routing.items() if environ.get(k) or v}
 
 
-def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Resolved, gpn: int,
+def _runtime_argv(options: PlanInputs, local: bool, profile: ClusterProfile, resolved: Resolved, gpn: int,
                   model_path: str | None) -> tuple[str, ...]:
     argv: list[str] = []
     if resolved.rendezvous_dir:
         argv += ["--rendezvous-dir", resolved.rendezvous_dir]
-    default_timeout = LOCAL_RDZV_TIMEOUT_S if options.local else DEFAULT_RDZV_TIMEOUT_S
+    default_timeout = LOCAL_RDZV_TIMEOUT_S if local else DEFAULT_RDZV_TIMEOUT_S
     argv += ["--rendezvous-timeout", str(options.rendezvous_timeout or default_timeout)]
     argv += ["--gpus-per-node", str(gpn)]
-    if options.local:
+    if local:
         argv += ["--local"]  # several nodes on one host: free ports, fake GPUs
         argv += ["--park-interval", str(LOCAL_PARK_INTERVAL_S)]
-    if options.effective_role == "rehearsal":
+    if options.effective_role(local) == "rehearsal":
         argv += ["--node-checks"]  # GPUs visible, train data present, before Ray
         if model_path:  # config.json only, never weights; locally the task's cwd is its own dir
-            local_dir = options.local and not is_hf_id(model_path) and "://" not in model_path   # a URL is no dir
+            local_dir = local and not is_hf_id(model_path) and "://" not in model_path   # a URL is no dir
             argv += ["--check-model-config", os.path.abspath(os.path.expanduser(model_path)) if local_dir else model_path]
     if resolved.train_data:
         argv += ["--train-data", json.dumps(list(resolved.train_data))]
@@ -393,7 +394,7 @@ def _runtime_argv(options: LaunchOptions, profile: ClusterProfile, resolved: Res
             argv += ["--task-root", resolved.task_root]
     if options.skyrl_ref:
         argv += ["--skyrl-ref", options.skyrl_ref, "--skyrl-root", profile.skyrl_root]
-    if model_path and is_hf_id(model_path) and options.effective_role == "trainer":
+    if model_path and is_hf_id(model_path) and options.effective_role(local) == "trainer":
         argv += ["--prestage-model", model_path]
     return tuple(argv)
 
