@@ -81,7 +81,8 @@ def test_finish_downloads_the_dumps_and_copies_the_bundle_to_the_s3_store(tmp_pa
 
     from irisrl.ledger.store import Ledger
     from irisrl.ops.finish import build_bundle
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
 
     env, prefix = _env(tmp_path, s3)
     uri = s3.fresh_uri()
@@ -89,10 +90,9 @@ def test_finish_downloads_the_dumps_and_copies_the_bundle_to_the_s3_store(tmp_pa
     assert spawn_rank(tmp_path, 0, 1, ["--rendezvous-dir", uri, *FAST], crash, env).wait(60) == 3
 
     repo = Path(__file__).resolve().parents[2]
-    plan, _, _ = build_plan(LaunchOptions(rl_config=str(repo / "examples" / "configs" / "smoke_colocated.yaml"),
-                                          dry_run=True, job_name="fr-s3", num_nodes=2, local=True,
+    plan, _, _ = build_plan(PlanInputs(rl_config=str(repo / "examples" / "configs" / "smoke_colocated.yaml"), job_name="fr-s3", num_nodes=2,
                                           workspace=str(repo / "examples" / "workspace"),
-                                          environ={"IRISRL_USER": "tester"}))
+                                          environ={"IRISRL_USER": "tester"}), Target(local=True), dry_run=True)
     plan = replace(plan, mode="remote", rendezvous_dir=uri)   # a remote run's store
     Ledger().record_launch(plan, "memory://", "url", state="failed")
     for key, value in s3.env().items():

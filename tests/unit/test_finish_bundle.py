@@ -23,12 +23,13 @@ NODE_CHECK = ("[irisrl] ERROR rank 0: node checks failed on rank 0/2: gpus 4 fak
 
 
 def _plan(job_name: str):
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
 
-    plan, findings, _ = build_plan(LaunchOptions(
-        rl_config=str(REPO / "examples" / "configs" / "smoke_colocated.yaml"), dry_run=True, job_name=job_name,
-        num_nodes=2, local=True, workspace=str(REPO / "examples" / "workspace"),
-        environ={"IRISRL_USER": "tester"}))
+    plan, findings, _ = build_plan(PlanInputs(
+        rl_config=str(REPO / "examples" / "configs" / "smoke_colocated.yaml"), job_name=job_name,
+        num_nodes=2, workspace=str(REPO / "examples" / "workspace"),
+        environ={"IRISRL_USER": "tester"}), Target(local=True), dry_run=True)
     assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
     return plan
 

@@ -37,17 +37,18 @@ def test_fr_env_sets_both_names_and_prefers_the_new_name_as_skyrl_reads_it() -> 
 
 
 def _plan(tmp_path: Path, extra_env: dict[str, str] | None, job_name: str = "fr-job-1"):
-    from irisrl.plan.build import LaunchOptions, build_plan
+    from irisrl.core.target import Target
+    from irisrl.plan.build import PlanInputs, build_plan
 
     raw = example_raw("smoke")
     if extra_env is not None:
         raw.setdefault("extra_env", {}).update(extra_env)
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(yaml.safe_dump(raw, sort_keys=False))
-    plan, findings, _ = build_plan(LaunchOptions(rl_config=str(cfg), dry_run=True, job_name=job_name,
+    plan, findings, _ = build_plan(PlanInputs(rl_config=str(cfg), job_name=job_name,
                                                  num_nodes=EXAMPLES["smoke"][1],
                                                  workspace=str(REPO / "examples" / "workspace"),
-                                                 environ={"IRISRL_USER": "alice"}))
+                                                 environ={"IRISRL_USER": "alice"}), Target(), dry_run=True)
     assert plan is not None, [f.to_dict() for f in findings if f.severity == "error"]
     return plan, findings
 

@@ -63,16 +63,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     # runtime/staging.py reads HF task parquet (path, task_binary) to extract task dirs on every
     # node, as MarinSkyRL's own extractor does with pyarrow; lazy, and the gpu-rl image ships it.
     ("runtime/staging.py", "pyarrow.parquet"): "lazy, inside the task-parquet extraction; the gpu-rl image ships it",
-    # issue 17: `health`, `logs`, `progress` and the rehearsal summary's health table still call
-    # observe/ and config/ from cli/. Their log path is the `boundary` branch's (one log method
-    # on the Backend); once it is through ops/, these go and this block must be empty.
-    ("cli/observe_cmds.py", "irisrl.config.masking"): "issue 17: health/logs/progress not yet through ops/",
-    ("cli/observe_cmds.py", "irisrl.observe.ladder"): "issue 17: health/logs/progress not yet through ops/",
-    ("cli/observe_cmds.py", "irisrl.observe.render"): "issue 17: health/logs/progress not yet through ops/",
-    ("cli/observe_cmds.py", "irisrl.observe.pull"): "issue 17: health/logs/progress not yet through ops/",
-    ("cli/observe_cmds.py", "irisrl.observe.progress"): "issue 17: health/logs/progress not yet through ops/",
-    ("cli/observe_cmds.py", "irisrl.observe.plots"): "issue 17: health/logs/progress not yet through ops/",
-    ("cli/render_summary.py", "irisrl.observe.render"): "issue 17: the summary's health table not yet through ops/",
 }
 
 
