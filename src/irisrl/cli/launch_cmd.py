@@ -68,7 +68,8 @@ def _submit(plan: Any, opts: Any, marks: dict[str, float], allow_queue: bool) ->
 
     settings = LaunchSettings(local=opts.local, controller_url=opts.controller_url, cluster_config=opts.cluster_config,
                               no_wait=opts.no_wait, policy=opts.policy, series_explicit=bool(opts.series),
-                              allow_queue=allow_queue, marks=marks, on_summary=render_summary)
+                              allow_queue=allow_queue, secrets_env=opts.secrets_env, marks=marks,
+                              on_summary=render_summary)
     try:
         return launch_plan(plan, settings).exit_code
     except FitRefused as refused:

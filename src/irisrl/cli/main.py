@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "progress": "irisrl.cli.observe_cmds:progress",
     "fleet": "irisrl.cli.fleet_cmds:fleet",
     "cost": "irisrl.cli.fleet_cmds:cost",
+    "daytona": "irisrl.cli.daytona_cmd:daytona",
 }
 
 HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.

@@ -40,6 +40,7 @@ class LaunchSettings:
     series_explicit: bool = False      # --series was given: series drift is checked
     interval: float | None = None      # follow's poll seconds (default: 0.3 local, 10 remote)
     allow_queue: bool = False          # submit even when the gang can never fit now
+    secrets_env: str | None = None     # --secrets-env: where the Daytona hygiene finds DAYTONA_RL_API_KEY
     marks: Mapping[str, float] = field(default_factory=dict)
     on_summary: "Callable[[LaunchSummary], None] | None" = None
 
@@ -54,7 +55,7 @@ class LaunchSettings:
                    cluster_config=get("cluster_config") or None, no_wait=bool(get("no_wait", False)),
                    policy=get("policy"), series_explicit=bool(get("series_explicit") or get("series")),
                    interval=get("interval") or None, allow_queue=bool(get("allow_queue", False)),
-                   marks=dict(get("marks") or {}), on_summary=get("on_summary"))
+                   secrets_env=get("secrets_env") or None, marks=dict(get("marks") or {}), on_summary=get("on_summary"))
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def launch(plan: Any, options: "LaunchSettings | Mapping[str, Any] | Any" = None
 def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledger: Any, progress: Any,
             submitted: list[str]) -> Launched:
     from irisrl.backends.resolve import Target
+    from irisrl.ops.daytona import before_launch
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
     from irisrl.ops.local_cluster import local_controller
@@ -116,6 +118,7 @@ def _launch(plan: Any, settings: LaunchSettings, target: Any, local: bool, ledge
             emit(f"refused: {plan.job_id} was not submitted", err=True)
             return Launched(None, backend.where, Exit.FAIL)
         fit_gate(plan, backend, settings.allow_queue)   # raises FitRefused: nothing is submitted
+        before_launch(plan.tags.get("sandbox", ""), local or plan.mode == "local", settings.secrets_env)
         job_id = backend.submit(plan, plan.workspace, _bundle_cap(plan))
         submitted.append(job_id)
         progress.mark("submitted")
