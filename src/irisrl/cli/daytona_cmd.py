@@ -74,10 +74,11 @@ def _render(report: SnapshotReport, dry_run: bool) -> None:
     if report["snapshots"]:
         console.print(_table(report))
     if report["key"]:
-        console.print(f"key {report['key']}, API {report['api_url'] or 'the SDK default'}")
-    console.print(f"daytona snapshots: {summary_line(report)}", markup=False)
+        console.print(f"key {report['key']}, API {report['api_url'] or 'the SDK default'}", markup=False,
+                      soft_wrap=True)
+    console.print(f"daytona snapshots: {summary_line(report)}", markup=False, soft_wrap=True)
     if dry_run and report["would_purge"]:
-        console.print(f"dry run: {report['would_purge']} would be deleted; add --yes to delete them")
+        console.print(f"dry run: {report['would_purge']} would be deleted; add --yes to delete them", soft_wrap=True)
 
 
 def _table(report: SnapshotReport) -> Any:
