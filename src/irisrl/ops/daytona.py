@@ -69,7 +69,8 @@ def snapshots(delete: bool = False, *, secrets_env: str | None = None, environ: 
         return _skipped(report, f"no {RL_KEY} in the environment or the secrets file (a generic {GENERIC_KEY} "
                                 "is not used: the purge deletes across a whole org, and only the RL key names the "
                                 "RL org)")
-    report["key"], report["api_url"] = f"{RL_KEY} ({key.source})", key.api_url
+    report["key"] = f"{RL_KEY} ({key.source})"
+    report["api_url"] = mask_text(key.api_url, [key.value]) if key.api_url else None   # URL userinfo too
     try:
         client = _client(key)
     except ImportError:
