@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-HEAVY = ("iris", "ray", "fsspec", "huggingface_hub", "matplotlib", "s3fs", "gcsfs", "torch")
+HEAVY = ("iris", "ray", "fsspec", "huggingface_hub", "matplotlib", "s3fs", "gcsfs", "torch", "daytona")
 PROBE = """
 import json, sys
 from irisrl.cli.main import main

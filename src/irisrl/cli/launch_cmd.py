@@ -74,8 +74,9 @@ def _submit(plan: "LaunchPlan", args: LaunchArgs, marks: dict[str, float], finis
     from irisrl.ops.launcher import LaunchSettings, launch as launch_plan
 
     settings = LaunchSettings(args.target, no_wait=args.show.no_wait, policy=args.policy,
-                              series_explicit=bool(args.inputs.series), allow_queue=args.allow_queue, marks=marks,
-                              on_summary=render_summary, on_end=_bundle_writer(args.show.as_json) if finish else None)
+                              series_explicit=bool(args.inputs.series), allow_queue=args.allow_queue,
+                              secrets_env=args.inputs.secrets_env, marks=marks, on_summary=render_summary,
+                              on_end=_bundle_writer(args.show.as_json) if finish else None)
     try:
         return launch_plan(plan, settings).exit_code
     except FitRefused as refused:

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "export": "irisrl.cli.export_cmd:export",
     "checkpoints": "irisrl.cli.checkpoints_cmd:checkpoints",
     "finish": "irisrl.cli.finish_cmd:finish",
+    "daytona": "irisrl.cli.daytona_cmd:daytona",
 }
 
 HELP = """Launch, check and watch multi-node agentic RL runs (SkyRL/GRPO) on Iris.

@@ -126,7 +126,7 @@ def operator_secret_values(secrets_env: str | None = None, environ: Mapping[str,
             raise
         environ = os.environ if environ is None else environ
         found = collect_secrets(names, None, {k: v for k, v in environ.items() if k != ENV_SECRETS_FILE})
-    return secret_values(found.values.values())
+    return secret_values([*found.values.values(), *found.shadowed])
 
 
 def operator_masker(secrets_env: str | None = None, environ: Mapping[str, str] | None = None,

@@ -5,6 +5,11 @@ The file is parsed, never sourced: `KEY=VALUE` lines, optional `export `, matchi
 quotes stripped, no `$VAR` expansion, `#` comments. AWS_*/R2_* are never forwarded, whatever
 the allowlist says: the cluster injects its own object-store credentials and these clobber
 them. Values are secret: the plan lists their keys and every rendering masks them.
+
+DAYTONA_RL_API_KEY (the RL org's Daytona key), when found, is also the pod's DAYTONA_API_KEY:
+MarinSkyRL's launcher exposes the resolved RL key under the name Daytona and Harbor read
+(cloud/iris/iris_backend.py `_resolve_daytona_rl_api_key` and its caller @ c96f6d25), so the
+run's sandboxes are on the org whose snapshots the launch keeps under quota (config/daytona.py).
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from irisrl.util.errors import UndeterminedError
 
 DEFAULT_ALLOWLIST: tuple[str, ...] = (
     "HF_TOKEN", "WANDB_API_KEY", "WANDB_ENTITY", "WANDB_PROJECT",
-    "DAYTONA_API_KEY", "DAYTONA_API_URL", "DAYTONA_ORGANIZATION_ID",
+    "DAYTONA_API_KEY", "DAYTONA_API_URL", "DAYTONA_ORGANIZATION_ID", "DAYTONA_RL_API_KEY",
 )
+DAYTONA_KEY = "DAYTONA_API_KEY"          # what Daytona's SDK and Harbor read in the pod
+DAYTONA_RL_KEY = "DAYTONA_RL_API_KEY"    # the RL org's key: wins for DAYTONA_API_KEY
 ENV_SECRETS_FILE = "DC_AGENT_SECRET_ENV"           # the runbook's secrets file variable
 ENV_EXTRA_ALLOWLIST = "IRISRL_SECRETS_ALLOWLIST"   # comma-separated names added to the allowlist
 
@@ -33,6 +40,7 @@ class Secrets:
     values: dict[str, str] = field(default_factory=dict)   # name -> value (never print)
     sources: dict[str, str] = field(default_factory=dict)  # name -> "environment" | file path
     file: str | None = None
+    shadowed: tuple[str, ...] = ()   # values replaced by another (a generic Daytona key): still masked
 
     def has(self, name: str) -> bool:
         return bool(self.values.get(name))
@@ -97,4 +105,10 @@ def collect_secrets(names: tuple[str, ...], secrets_env: str | None = None,
         for name, value in read_secrets_file(path).items():
             if name in names and value:
                 values[name], sources[name] = value, path
-    return Secrets(values, sources, path)
+    shadowed: tuple[str, ...] = ()
+    if values.get(DAYTONA_RL_KEY) and DAYTONA_KEY in names:
+        if values.get(DAYTONA_KEY) and values[DAYTONA_KEY] != values[DAYTONA_RL_KEY]:
+            shadowed = (values[DAYTONA_KEY],)
+        values[DAYTONA_KEY] = values[DAYTONA_RL_KEY]
+        sources[DAYTONA_KEY] = f"{DAYTONA_RL_KEY} ({sources[DAYTONA_RL_KEY]})"
+    return Secrets(values, sources, path, shadowed)

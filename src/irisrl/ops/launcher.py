@@ -46,6 +46,7 @@ class LaunchSettings:
     series_explicit: bool = False      # --series was given: series drift is checked
     interval: float | None = None      # follow's poll seconds (default: 0.3 local, 10 remote)
     allow_queue: bool = False          # submit even when the gang can never fit now
+    secrets_env: str | None = None     # --secrets-env: where the Daytona hygiene finds DAYTONA_RL_API_KEY
     marks: Mapping[str, float] = field(default_factory=dict)
     on_summary: "Callable[[LaunchSummary], None] | None" = None
     # called once a followed job ended, with the backend still open (a temporary cluster still
@@ -96,6 +97,7 @@ def launch(plan: "LaunchPlan", settings: LaunchSettings | None = None, *,
 
 def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", local: bool, ledger: "Ledger",
             progress: "LaunchProgress", submitted: list[str], given: "Backend | None" = None) -> Launched:
+    from irisrl.ops.daytona import before_launch
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
     from irisrl.ops.local_cluster import local_controller
@@ -114,6 +116,7 @@ def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", loca
             emit(f"refused: {plan.job_id} was not submitted", err=True)
             return Launched(None, backend.where, Exit.FAIL)
         fit_gate(plan, backend, settings.allow_queue)   # raises FitRefused: nothing is submitted
+        before_launch(plan.tags.get("sandbox", ""), local or plan.mode == "local", settings.secrets_env)
         job_id = backend.schedule(backend.dryrun(plan, plan.workspace, _bundle_cap(plan)))   # = submit
         submitted.append(job_id)
         progress.mark("submitted")

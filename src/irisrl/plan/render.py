@@ -10,6 +10,7 @@ import shlex
 from collections import Counter
 from typing import Any, Iterable
 
+from irisrl.config.daytona import hygiene_intent
 from irisrl.config.masking import MASK, MIN_SECRET_LEN, mask_text
 from irisrl.config.placement import PlacementGroup
 from irisrl.core.findings import Finding, sort_findings
@@ -138,6 +139,8 @@ def _summary_table(plan: LaunchPlan) -> Any:
         ("workspace", f"{plan.workspace} -> /app"),
         ("ports", ", ".join(plan.ports)),
     ]
+    if plan.tags.get("sandbox") == "daytona":   # ops/daytona.py:before_launch, skipped on this dry run
+        rows.append(("daytona", hygiene_intent(plan.mode == "local")))
     table = _table("field", "value")
     table.show_header = False
     for key, value in rows:
