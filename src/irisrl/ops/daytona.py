@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 import warnings
-from typing import Any, Callable, Mapping, TypedDict, TypeVar
+from typing import Callable, Mapping, Protocol, Sequence, TypedDict, TypeVar, cast
 
 from irisrl.config.daytona import (GENERIC_KEY, RL_KEY, SNAPSHOT_QUOTA, STALE_AFTER, DaytonaKey, is_harbor,
                                    is_stale, last_active, resolve_rl_key)
@@ -113,15 +113,47 @@ def summary_line(report: SnapshotReport) -> str:
 
 
 # ---------------------------------------------------------------- the SDK
+# What irisrl reads of the daytona SDK (0.226: Daytona.snapshot.list -> PaginatedSnapshots of
+# Snapshot), as Protocols: the SDK may be absent, so it is cast once where it is made.
 
 
-def _client(key: DaytonaKey) -> Any:
+class _Snapshot(Protocol):
+    @property
+    def id(self) -> object: ...
+    @property
+    def name(self) -> object: ...
+    @property
+    def last_used_at(self) -> object: ...
+    @property
+    def created_at(self) -> object: ...
+
+
+class _Page(Protocol):
+    @property
+    def items(self) -> Sequence[_Snapshot]: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def total_pages(self) -> int: ...
+
+
+class _Snapshots(Protocol):
+    def list(self, page: int, limit: int) -> _Page: ...
+    def delete(self, snapshot: _Snapshot) -> object: ...
+
+
+class _Client(Protocol):
+    @property
+    def snapshot(self) -> _Snapshots: ...
+
+
+def _client(key: DaytonaKey) -> _Client:
     from daytona import Daytona, DaytonaConfig   # ImportError: skipped
 
     with warnings.catch_warnings():
         # polling mode: no socket.io connection (sandbox events), which listing and deleting never use
         warnings.simplefilter("ignore", DeprecationWarning)
-        return Daytona(DaytonaConfig(api_key=key.value, api_url=key.api_url, use_deprecated_polling=True))
+        return cast(_Client, Daytona(DaytonaConfig(api_key=key.value, api_url=key.api_url, use_deprecated_polling=True)))
 
 
 def _call(fn: Callable[[], T], what: str, key: DaytonaKey) -> T:
@@ -136,9 +168,9 @@ def _call(fn: Callable[[], T], what: str, key: DaytonaKey) -> T:
         raise UndeterminedError(f"Daytona refused {what}: {_text(exc, key)}") from None
 
 
-def _list_all(client: Any, key: DaytonaKey) -> tuple[list[Any], int]:
+def _list_all(client: _Client, key: DaytonaKey) -> tuple[list[_Snapshot], int]:
     """Every snapshot on every page, and the server's total."""
-    found: list[Any] = []
+    found: list[_Snapshot] = []
     total = 0
     for page in range(1, MAX_PAGES + 1):
         result = _call(lambda: client.snapshot.list(page=page, limit=PAGE_LIMIT), f"the snapshot list (page {page})",
@@ -150,7 +182,7 @@ def _list_all(client: Any, key: DaytonaKey) -> tuple[list[Any], int]:
     return found, total
 
 
-def _delete(report: SnapshotReport, client: Any, key: DaytonaKey, stale: list[tuple[Any, SnapshotRow]]) -> None:
+def _delete(report: SnapshotReport, client: _Client, key: DaytonaKey, stale: list[tuple[_Snapshot, SnapshotRow]]) -> None:
     for snapshot, row in stale:
         try:
             _call(lambda: client.snapshot.delete(snapshot), f"deleting {row['name']} ({row['id']})", key)
@@ -165,9 +197,9 @@ def _delete(report: SnapshotReport, client: Any, key: DaytonaKey, stale: list[tu
 # ---------------------------------------------------------------- the rules applied
 
 
-def _classify(report: SnapshotReport, found: list[Any], now: datetime.datetime) -> list[tuple[Any, SnapshotRow]]:
+def _classify(report: SnapshotReport, found: list[_Snapshot], now: datetime.datetime) -> list[tuple[_Snapshot, SnapshotRow]]:
     """One row per snapshot (report["snapshots"]); the stale Harbor ones, to delete."""
-    stale: list[tuple[Any, SnapshotRow]] = []
+    stale: list[tuple[_Snapshot, SnapshotRow]] = []
     for snapshot in found:
         name, used = str(snapshot.name), _when(snapshot.last_used_at)
         created = _when(snapshot.created_at) or now   # no timestamp at all: never stale
