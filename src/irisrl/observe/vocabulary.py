@@ -44,7 +44,9 @@ ERROR_VOCAB = re.compile(
     r"(?i)\b(?:fail(?:s|ed|ure|ures|ing)?|cannot|can(?:'|no)t|could(?: not|n't)|unable to|refused|denied|died|dead|"
     r"killed|abort(?:s|ed|ing)?|timed? ?out|time-?outs?|not found|no such|invalid|corrupt(?:ed|ion)?|exceeded|exhausted|"
     r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
-    r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus))\b")
+    r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy)\b|"
+    # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox)
+    r"\bFailed[A-Z]\w+")
 # A log record, not prose. Level words (any case for the bracketed / key forms), glog / Ray C++
 # level letters, a source location, a `key: value` / `key=value` status, a leading component
 # prefix, kubectl's columns (two gaps of 2+ spaces), a leading timestamp.
@@ -102,7 +104,7 @@ _TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long"
 _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 _HUB = r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download)"
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
-_ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|(?i:\bvllm\b)"
+_ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|(?i:\bvllm\b)"
 _RAY = r"\bRay\b|\bray\b|raylet|\bGCS\b|\bgcs\b|Node ?I[Dd]\b|node_id|RayTask|Worker ID"
 
 TABLE: tuple[Row, ...] = (
@@ -116,15 +118,19 @@ TABLE: tuple[Row, ...] = (
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
     Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill)|"
-                              r"(?i:exit(?:ed with)? (?:code|status):? ?137)\b|\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"),), None),
+                              r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"),), None),
     Row("image_pull", (_rx(r"(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference))"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)")),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
     Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
                                              r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group)")), None),
+    # c10d's store sockets failing without a timeout (torch/csrc/distributed/c10d/socket.cpp: "The server
+    # socket has failed to listen", "The client socket has failed to connect"): the same kind, the store
+    Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)"),
+                         _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable)")), None),
     Row("pg_timeout", (_rx(r"(?i:placement group)"), _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready)")), None),
-    Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)"),
+    Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
                                r"unschedulable|fulfill|exceeds)")), None),
     Row("hf_gated", (_rx(r"(?i:\b40[13]\b|\bgated\b|unauthori[sz]ed|forbidden|access to (?:model|repo)|restricted|"
@@ -132,7 +138,9 @@ TABLE: tuple[Row, ...] = (
     Row("hf_weights_missing", (_rx(_NOT_THERE + r"|(?i:no file named|missing)"),
                                _rx(r"(?i:\.safetensors|\.bin\b|\.pt\b|weights?\b|\bshards?\b|\bentry\b|index\.json)"),
                                _rx(_HUB + r"|(?i:safetensors|weights)")), None),
-    Row("hf_repo_not_found", (_rx(_NOT_THERE), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodel\b)")), None),
+    # transformers' "Can't load tokenizer / config for '<id>'" (tokenization_utils_base.py,
+    # configuration_utils.py): the id names nothing the Hub or the disk has
+    Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodel\b)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
                               r"unreachable|reset by peer|ssl|proxy|max retries)"), _rx(_HUB)), None),
     Row("nccl_error", (_rx(r"(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
