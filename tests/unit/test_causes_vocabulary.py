@@ -159,3 +159,20 @@ def test_an_info_level_failure_word_is_a_warning_never_a_kill() -> None:
 def test_the_table_reads_as_markdown() -> None:
     table = V.table_markdown()
     assert table.count("\n") == len(V.TABLE) + 1 and "`dist_timeout`" in table
+
+
+def test_a_list_of_possible_causes_asserts_none_of_them() -> None:
+    """Ray lists what MIGHT have killed a worker; the worker's death is what the line states."""
+    line = ("(raylet) worker 7 died unexpectedly while running a task. Possible reasons include: (1) SIGKILL by "
+            "the user or system OOM killer, (2) a segfault")
+    assert V.kind(line) == "ray_worker_died"
+    assert "OOM" not in V.asserted(line) and "SIGKILL" in line
+
+
+def test_an_info_level_line_is_named_but_only_as_a_warning() -> None:
+    """Ray's C++ logs an actor's death at INFO: named, and like a warning-level line never fatal on
+    its own (fatal only once the run crashed after it)."""
+    line = "[2026-12-03 16:00:00,123 I 4242 4243] actor_manager.cc:139: actor 5c1d is dead: its owner exited"
+    report = _in_memory([line])
+    assert report["verdict"] == "NO-KILL"
+    assert [(c["kind"], c["status"]) for c in report["causes"]] == [("ray_actor_died", "warning")]

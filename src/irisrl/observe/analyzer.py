@@ -182,7 +182,7 @@ class Analyzer:
         if self.state.liveness.feed(line.text, int(rank) if rank and rank.isdigit() else 0, line.stamp):
             self.state.hit_lines += 1
 
-    def _cause(self, name: str, line: P.Line, cause: C.Cause, t: float | None) -> None:
+    def _cause(self, name: str, line: P.Line, cause: C.Cause, t: float | None, quiet: bool = False) -> None:
         """A failure line (observe/causes.py): kept per (kind, rank); the rank comes from the
         combined file's prefix or the per-task source name, so both layouts agree."""
         st, text = self.state, line.text
@@ -192,7 +192,7 @@ class Analyzer:
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
             # engine failing to start before the first stats line, the engine dying after it.
             cause = C.BY_KIND["engine_init_failed" if st.first_generating is None else "engine_dead"]
-        C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq, cause.guessed)
+        C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq, cause.guessed, quiet)
         if cause.kind == "hf_weights_missing":       # rung 4 reads it as well
             st.missing_count += 1
             st.missing_weights = self._event(text, t)   # latest
@@ -252,12 +252,12 @@ class Analyzer:
         level = status is not None or E.is_error_line(text, exc)
         if not level and not V.error_shaped(text, line.actor is not None or line.node is not None):
             return
-        if status is None and (guessed := C.guess(text)) is not None:
-            self._cause(name, line, guessed, t)     # the family vocabulary names it
-            return
         # a line the level grammar did not take (error words in a log record) printed at INFO /
-        # DEBUG level is a notice: kept as a warning
+        # DEBUG level is a notice: named or kept, as a warning
         quiet = not level and V.notice_level(text)
+        if status is None and (guessed := C.guess(text)) is not None:
+            self._cause(name, line, guessed, t, quiet)     # the family vocabulary names it
+            return
         if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW], quiet):
             st.unrecognized_dropped += 1
 

@@ -657,12 +657,12 @@ class CauseEvent:
 
 
 def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int,
-           guessed: bool = False) -> None:
+           guessed: bool = False, quiet: bool = False) -> None:
     """Remember a cause line: the first per (kind, rank) with its text, later ones as count/last.
     A python_crash keeps the LATEST line instead: a process ends on its last uncaught exception,
     and an earlier one it went past (an agent's tool error, a caught-and-logged exception) is not
     what killed it."""
-    warn = E.is_warning_level(evidence)
+    warn = quiet or E.is_warning_level(evidence)     # quiet: printed at INFO / DEBUG level
     for ev in events:
         if ev.kind == kind and ev.rank == rank:
             ev.count += 1

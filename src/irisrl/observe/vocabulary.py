@@ -10,8 +10,8 @@ Two grammars, both for lines the cause catalogue (observe/causes.py) and the exc
    word or a glog / Ray C++ level letter, a `file.py:N` / `[file.cc:N]` source location, a
    `key: value` or `key=value` status, a leading component prefix such as `[rank3]:`, `(raylet)`,
    `scalellm | ` or a Ray actor prefix the cleaner removed, kubectl's space-aligned columns, a
-   leading timestamp) is error-shaped. A line printed at INFO / DEBUG level is kept as a warning:
-   a notice is never what a process died of.
+   leading timestamp) is error-shaped. A line printed at INFO / DEBUG level is kept (or named) as
+   a warning: a notice is never what a process died of.
 2. `kind(text)`: one table, kinds x cue sets, read top to bottom: the first row whose every cue
    set matches names the kind. Rows are ordered by specificity (a CUDA OOM inside NCCL is the
    OOM; an actor that died because its node died is the node's death; a Hub 403 is gated before
@@ -61,22 +61,33 @@ STRUCTURE = re.compile(
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
-# Vocabulary that is not a failure report: counters and settings (`0 failed`, `timeout=30`,
-# `failures: 0`), retries still under way, a success stated in failure words.
-# NCCL's INFO channel never reports the failure (its WARN does: observe/exceptions.py); a Python
-# warnings.warn line (`x.py:N: UserWarning: ...`) is a warning by its class.
-NOT_A_FAILURE = re.compile(
+# Not a failure report, whole line: NCCL's INFO channel (it never reports the failure: its WARN
+# does, observe/exceptions.py) and a Python warnings.warn line (`x.py:N: UserWarning: ...`).
+NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: ")
+# Phrases whose failure words assert nothing, removed before the vocabulary is read: counters and
+# settings (`0 failed`, `failures: 0`, `timeout=30`, `--fail-fast`), hedges ("may result in
+# unexpected behaviour"), and a library's list of POSSIBLE causes, from its opening words to the end
+# of the line (Ray's "Possible reasons include: (1) SIGKILL by the user or system OOM killer",
+# "This can happen when a (1) raylet crashes unexpectedly (OOM, etc.)", "There are some potential
+# root causes": a worker's death is not an OOM because the message lists one).
+NOT_ASSERTED = re.compile(
     r"(?i)\b(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
-    r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d|--\w*timeout|"
-    r"--\w*fail|fail_?fast|without (?:a )?(?:fail|error)|dead ?lock ?detect|deadline=|"
-    r"NCCL INFO|\w+Warning: |\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)")
+    r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
+    r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
+    r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
+    r"(?:possible|potential|some common) (?:root )?(?:causes?|reasons?)\b.*|this (?:can|could|may|might) (?:happen|be (?:caused|due))\b.*")
+
+
+def asserted(text: str) -> str:
+    """The line without the phrases whose failure words assert nothing (NOT_ASSERTED)."""
+    return NOT_ASSERTED.sub(" ", text)
 
 
 def error_shaped(text: str, prefixed: bool = False) -> bool:
     """A line that states a failure in words (ERROR_VOCAB) and is shaped like a log record
     (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`)."""
-    return (bool(ERROR_VOCAB.search(text)) and (prefixed or bool(STRUCTURE.search(text))) and not NOT_A_FAILURE.search(text)
-            and not E.NCCL_WARN_HINT.search(text))
+    return (bool(ERROR_VOCAB.search(asserted(text))) and (prefixed or bool(STRUCTURE.search(text)))
+            and not NOT_A_FAILURE.search(text) and not E.NCCL_WARN_HINT.search(text))
 
 
 def notice_level(text: str) -> bool:
@@ -96,53 +107,77 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 # Shared cue sets.
-_OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|allocation failed|\bc?alloc\b)|CUDA calloc|CUDA malloc"
+_OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
 _GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d"
 _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
                 r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low)")
 _TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long"
 _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
-_HUB = r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download)"
+# the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
+_HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download)|"
+        r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 _ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|(?i:\bvllm\b)"
-_RAY = r"\bRay\b|\bray\b|raylet|\bGCS\b|\bgcs\b|Node ?I[Dd]\b|node_id|RayTask|Worker ID"
+_RAY = r"\bRay\b|\bray\b|raylet|\bGCS\b|\bgcs\b|Node ?I[Dd]\b|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
 
 TABLE: tuple[Row, ...] = (
+    # the strongest words of a family first: a line that names two families is named by these
+    Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete))"),), None),
+    Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:not a valid model identifier|"
+                                  r"is not a local folder|repo id must (?:be in the form|use))"),), None),
+    Row("hf_gated", (_rx(r"GatedRepo|(?i:gated repo|access to model \S+ is restricted)"),), None),
+    Row("ray_oom_kill", (_rx(r"memory monitor|memory usage threshold|NODE_OUT_OF_MEMORY|(?i:node (?:was )?running low on memory|"
+                             r"killed due to memory pressure)"),), None),
+    # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
+    Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
+                           r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
+                           r"misaligned address|unspecified launch failure|NVRM: Xid|\bXid \(PCI"),), _rx(r"(?i:\bnon-?fatal\b)")),
     Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
                           r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))"),), None),
+    Row("disk_full", (_rx(r"write\(\): fd \d+ failed|is over \d+(?:\.\d+)?% full"),), None),
+    Row("disk_full", (_rx(r"(?i:failed writing|write failed|(?:cannot|can't|unable to|failed to) write|write\(\)[^\n]{0,20}failed)"),
+                      _rx(r"(?i:\bfile\b|disk|checkpoint|ckpt|\.pt\b|\bsave|volume|/dev/shm|\bshm\b)")), _rx(r"(?i:socket|connection|pipe)")),
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|"
-                                   r"bad magic|header (?:too|is|size)|(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse)|unpickl)"),
-                               _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive)")),
+                                   r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
+                                   r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse)|unpickl)"),
+                               _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
+                                   r"\bfile\b|expected \d+ more bytes)")),
         None),
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
     Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill)|"
-                              r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"),), None),
-    Row("image_pull", (_rx(r"(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference))"),), None),
+                              r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b|\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"),), None),
+    Row("image_pull", (_rx(r"(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
+    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)")),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
     Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
-                                             r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group)")), None),
+                                             r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\))|"
+                                             r"Socket Timeout|Wait timeout")), None),
     # c10d's store sockets failing without a timeout (torch/csrc/distributed/c10d/socket.cpp: "The server
     # socket has failed to listen", "The client socket has failed to connect"): the same kind, the store
     Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)"),
                          _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable)")), None),
-    Row("pg_timeout", (_rx(r"(?i:placement group)"), _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready)")), None),
+    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks)"),
+                       _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready|right now|\d+\+ pending)")), None),
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
-                               r"unschedulable|fulfill|exceeds)")), None),
+                               r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
     Row("hf_gated", (_rx(r"(?i:\b40[13]\b|\bgated\b|unauthori[sz]ed|forbidden|access to (?:model|repo)|restricted|"
                          r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)), None),
-    Row("hf_weights_missing", (_rx(_NOT_THERE + r"|(?i:no file named|missing)"),
-                               _rx(r"(?i:\.safetensors|\.bin\b|\.pt\b|weights?\b|\bshards?\b|\bentry\b|index\.json)"),
-                               _rx(_HUB + r"|(?i:safetensors|weights)")), None),
+    # a 404 on the repo as a whole (its API path or first config file: exceptions.REPO_URL)
+    Row("hf_repo_not_found", (_rx(_NOT_THERE), _rx(E.REPO_URL.pattern)), None),
+    Row("hf_weights_missing", (_rx(_NOT_THERE + r"|(?i:no file named|missing|does not appear to have)"),
+                               _rx(r"(?i:\.safetensors|\.bin\b|\.pt\b|weights?\b|\bshards?\b|\bentry\b|EntryNotFound|index\.json|\bfiles?\b)"),
+                               _rx(_HUB + r"|does not appear to have|no file named")),
+        _rx(r"LocalEntryNotFound|(?i:in the (?:local )?cache|offline|check your connection)")),
     # transformers' "Can't load tokenizer / config for '<id>'" (tokenization_utils_base.py,
     # configuration_utils.py): the id names nothing the Hub or the disk has
     Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodel\b)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
-                              r"unreachable|reset by peer|ssl|proxy|max retries)"), _rx(_HUB)), None),
+                              r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
     Row("nccl_error", (_rx(r"(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
@@ -150,11 +185,16 @@ TABLE: tuple[Row, ...] = (
                            r"unknown|launch|unspecified|uncorrectable|not detected)")),
         _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)")),
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
-    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:died|\bdead\b|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
-    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect)"),
-                          _rx(_RAY)), None),
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
+    # Ray: a node's death named outright first (an actor that died with its node is the node's
+    # death), then an actor, then a worker, then any other node loss
+    Row("ray_node_dead", (_rx(r"(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
+                              r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
     Row("ray_actor_died", (_rx(r"(?i:\bactor\b)"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
     Row("ray_worker_died", (_rx(r"(?i:\bworker\b)"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR)"), _rx(_RAY)), None),
+    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
+                                                                     r"(?:unable|failed) to connect)"),
+                          _rx(_RAY)), None),
     Row("hydra_error", (_rx(r"(?i:\bhydra\b|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
                             r"structured config|could not override)"),), None),
 )
@@ -163,9 +203,11 @@ TABLE: tuple[Row, ...] = (
 def kind(text: str) -> str | None:
     """The kind the first matching row names (rows ordered by specificity); None when no row
     matches: the line stays python_crash (an exception) or unrecognized (any other line). A
-    notice (INFO / DEBUG level, NCCL INFO, a Python warning) is never named this way."""
-    if notice_level(text) or NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
+    notice on NCCL's INFO channel, a Python warning or an NCCL WARN notice is never named this way;
+    the phrases that assert nothing (NOT_ASSERTED: a list of possible causes) are not read."""
+    if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
         return None
+    text = asserted(text)
     for row in TABLE:
         if all(c.search(text) for c in row.cues) and not (row.unless and row.unless.search(text)):
             return row.kind
