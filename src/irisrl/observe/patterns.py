@@ -73,7 +73,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"Forbidden:",   # a Hub error's status on its continuation line (analyzer._hub_continuation)
     # the family vocabulary's error words (observe/vocabulary.py ERROR_VOCAB) that no needle above
     # covers: stems, so one needle takes both cases (`annot`: cannot / Cannot)
-    b"annot", b"can't", b"nable to", b"ould not", b"ouldn't", b"efused", b"o such", b"xceeded", b"xhausted",
+    b"annot", b"an't", b"nable to", b"nsufficient", b"nhealthy", b"ould not", b"ouldn't", b"efused", b"o such", b"xceeded", b"xhausted",
     b"rash", b"lost", b"Lost", b"navailable", b"nreachable", b"erminated", b"SIGKILL", b"ignal 9", b"OOM",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
