@@ -27,6 +27,7 @@ from irisrl.observe import exceptions as E
 from irisrl.observe import patterns as P
 from irisrl.observe import task_status as TS
 from irisrl.observe import unrecognized as U
+from irisrl.observe import vocabulary as V
 from irisrl.observe.exceptions import Exc
 from irisrl.observe.task_status import parse_status
 from irisrl.observe.ladder import HealthReport, LadderConfig, evaluate
@@ -181,7 +182,7 @@ class Analyzer:
         if self.state.liveness.feed(line.text, int(rank) if rank and rank.isdigit() else 0, line.stamp):
             self.state.hit_lines += 1
 
-    def _cause(self, name: str, line: P.Line, cause: C.Cause, t: float | None) -> None:
+    def _cause(self, name: str, line: P.Line, cause: C.Cause, t: float | None, quiet: bool = False) -> None:
         """A failure line (observe/causes.py): kept per (kind, rank); the rank comes from the
         combined file's prefix or the per-task source name, so both layouts agree."""
         st, text = self.state, line.text
@@ -191,7 +192,7 @@ class Analyzer:
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
             # engine failing to start before the first stats line, the engine dying after it.
             cause = C.BY_KIND["engine_init_failed" if st.first_generating is None else "engine_dead"]
-        C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq)
+        C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq, cause.guessed, quiet)
         if cause.kind == "hf_weights_missing":       # rung 4 reads it as well
             st.missing_count += 1
             st.missing_weights = self._event(text, t)   # latest
@@ -248,9 +249,17 @@ class Analyzer:
             if stream not in st.tracebacks and len(st.tracebacks) < U.MAX_SIGNATURES:
                 st.tracebacks[stream] = [text[:EVIDENCE_RAW], rank, t, st.seq]
             return
-        if status is not None or E.is_error_line(text, exc):
-            if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW]):
-                st.unrecognized_dropped += 1
+        level = status is not None or E.is_error_line(text, exc)
+        if not level and not V.error_shaped(text, line.actor is not None or line.node is not None):
+            return
+        # a line the level grammar did not take (error words in a log record) printed at INFO /
+        # DEBUG level is a notice: named or kept, as a warning
+        quiet = not level and V.notice_level(text)
+        if status is None and (guessed := C.guess(text)) is not None:
+            self._cause(name, line, guessed, t, quiet)     # the family vocabulary names it
+            return
+        if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW], quiet):
+            st.unrecognized_dropped += 1
 
     def _event(self, text: str, t: float | None) -> Event:
         # Raw and bounded here; evidence is cleaned and redacted when reported or saved.

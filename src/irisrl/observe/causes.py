@@ -19,16 +19,22 @@ Verdict semantics:
 - `multinode_only`: a driver that started its own Ray is fatal only when the gang has > 1 node.
 - The cause of death is the fatal finding of the lowest `tier` (1 = root cause such as an OOM,
   2 = a consequence such as an NCCL timeout on the ranks that waited for it), earliest first.
-This module imports only observe/exceptions.py and observe/unrecognized.py (stdlib only): patterns.py and ladder.py import it."""
+- A kind named only by the family vocabulary (observe/vocabulary.py: an error-shaped line no
+  specific rule names) is a name, not proof of death: fatal like python_crash, once the process
+  ended on it (or the run crashed after it), else a warning.
+This module imports only observe/exceptions.py, observe/unrecognized.py and observe/vocabulary.py
+(stdlib only): patterns.py and ladder.py import it."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple, Protocol
 
 from irisrl.observe import exceptions as E
 from irisrl.observe import unrecognized as U
+from irisrl.observe import vocabulary as V
 
 ROOT, CONSEQUENCE = 1, 2
 HF_RETRY_PATTERN = (r"transient HF weight-index/safetensors fetch error .*retrying|"
@@ -57,6 +63,7 @@ class Cause:
     # cause; tests/unit/test_causes_families.py), searched like `patterns`.
     families: tuple[str, ...] = ()
     soft: str | None = None         # a line matching this is a wait, not a failure: fatal only once the run crashed
+    guessed: bool = False           # named by the family vocabulary alone (GUESSED): fatal once the process ended
 
     @property
     def verdict(self) -> str:
@@ -80,12 +87,19 @@ CATALOGUE: tuple[Cause, ...] = (
           "the line names the check and the node: a --model_path directory must exist (with config.json) on "
           "every node (or pass an HF id), train data must stage, and the node must see its GPUs"),
     Cause("hydra_error", "Hydra rejected the config or an override",
-          ("Could not override", "is not in struct", "Error merging override", "Could not append to config"),
-          (r"Could not override '[^']+'", r"Key '[^']+' is not in struct", r"Error merging override \S",
+          ("Could not override", "is not in struct", "Error merging", "Could not append to config", "' not in '",
+           "Key not found: '", "Missing mandatory value", "Could not delete", "defaults list"),
+          (r"Could not override '[^']+'", r"(?i:Key '[^']+' is not in struct)", r"Error merging override \S",
            r"Could not append to config\. An item is already at"),
           7, ROOT,
           "a key SkyRL's config does not have needs `+key=value` (add) or `++key=value` (force); check the "
-          "spelling against skyrl_train/config; `irisrl launch --dry-run` shows every Hydra argument irisrl passes"),
+          "spelling against skyrl_train/config; `irisrl launch --dry-run` shows every Hydra argument irisrl passes",
+          # omegaconf 2.3.1 dictconfig.py ("Key '%s' is not in struct", "Key '%s' not in '%s'" for a
+          # structured config, "Key not found: '$KEY'"), base.py ("Missing mandatory value: $FULL_KEY");
+          # hydra-core 1.3.2 _internal/config_loader_impl.py ("Could not delete from config",
+          # "Error merging '%s' with schema") and defaults_list.py ("No match in the defaults list").
+          families=(r"Key '[^']+' not in '\w+'|Key not found: '|Missing mandatory value: \S|Could not delete from config|"
+                    r"Could not delete '[^']+'\. No match in the defaults list|No match in the defaults list|Error merging '[^']+' with schema",)),
     # ENOSPC in any wrapper (OSError [Errno 28], RayTaskError(OSError), a failed torch.save):
     # torch caffe2/serialize/inline_container.cc (PytorchStreamWriter "failed writing file",
     # "file write failed", "unexpected pos N vs M"), Ray src/ray/common/file_system_monitor.cc
@@ -121,7 +135,8 @@ CATALOGUE: tuple[Cause, ...] = (
     # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
     Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
           ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
-           "Invalid token passed", "specific connection error", "awaiting a review", "Invalid username or password"),
+           "Invalid token passed", "specific connection error", "awaiting a review", "Invalid username or password",
+           "Cannot access content at"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
           "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
@@ -131,7 +146,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed|Invalid username or password",
                     # transformers 5.25 utils/hub.py: an HfHubHTTPError that is not a missing entry nor a
                     # retried 429/5xx (those end in "We couldn't connect"): a refused token in practice
-                    r"There was a specific connection error when trying to load")),
+                    r"There was a specific connection error when trying to load",
+                    # huggingface_hub utils/_http.py hf_raise_for_status, the 403 branch's continuation
+                    # line ("Cannot access content at: {url}." then "Make sure your token has the
+                    # correct permissions."): a line of the same 403 event
+                    r"Cannot access content at: \S")),
     # huggingface_hub errors.py RepositoryNotFoundError / RevisionNotFoundError (hf_raise_for_status:
     # "Repository Not Found for url", "Revision Not Found for url"), HFValidationError ("Repo id must
     # be in the form"), transformers' "is not a local folder and is not a valid model identifier".
@@ -213,7 +232,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"(?:huggingface\.co|hf\.co)",)),
     Cause("cuda_oom", "CUDA out of memory",
           ("out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED",
-           "Tried to allocate"),
+           "Tried to allocate", "CUDA calloc", "CUDA malloc"),
           (r"CUDA out of memory\. Tried to allocate", r"OutOfMemoryError: CUDA out of memory"), 8, ROOT,
           "a GPU ran out of memory: lower the micro batch sizes or max_model_len, or generator.gpu_memory_utilization "
           "when vLLM shares the GPUs (colocate_all); gradient checkpointing / FSDP cpu_offload free more; "
@@ -223,6 +242,10 @@ CATALOGUE: tuple[Cause, ...] = (
           # any case and any wrapper word: "CUDA Error: out of memory", "CUDA driver error: out of memory"
           families=(r"(?i:\bCUDA(?: driver| runtime)? error:? out of memory)|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
                     r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|(?i:CUDA out of memory)",
+                    # NCCL src/include/alloc.h ncclCudaCalloc / ncclCudaMalloc: "Failed to CUDA calloc %ld
+                    # bytes" is cudaMalloc refusing device memory inside NCCL: the GPU's memory, so the OOM
+                    # (the most specific kind), not a generic NCCL error
+                    r"Failed to CUDA (?:calloc|malloc)",
                     # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
                     r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;")),
     # c10/cuda/CUDAException.h / c10/util/Exception.h ("CUDA error: <cudaGetErrorString>", e.g.
@@ -403,7 +426,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Engine iteration timed out|Engine background task failed")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
-           "Raylet is terminated", "Unable to connect to GCS"),
+           "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
            r"Exiting because this node manager has mistakenly been marked (?:as )?dead"), 3, CONSEQUENCE,
           "a node's raylet stopped (pod OOM-killed, preempted, network): check that task's state and memory "
@@ -414,7 +437,11 @@ CATALOGUE: tuple[Cause, ...] = (
           # ip=..., id=... Termination is unexpected"), the GCS client never reaching the head
           # (python/ray/_private/utils.py "Unable to connect to GCS at {addr}").
           families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError|Raylet is terminated|Unable to connect to GCS at|"
-                    r"Failed to connect to (?:the )?GCS (?:at|server)\b",)),
+                    r"Failed to connect to (?:the )?GCS (?:at|server)\b",
+                    # ray 2.60.0 gcs_server (gcs_actor_manager): an actor that died with its node says so
+                    # ("The actor died because its node has died. Node Id: %s", "\tthe actor's node was
+                    # terminated (un)expectedly: %s"): the node's death is the most specific kind
+                    r"actor died because its node has died|the actor's node was terminated")),
     Cause("ray_worker_died", "a Ray worker process died",
           ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,
@@ -467,7 +494,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
           ("OOMKilled", "Exit Code:", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
            "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
-           "exitCode"),
+           "exitCode", "SIGKILL", "exitcode"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
           "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 (-9 from Iris's process "
@@ -481,7 +508,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
                     r"line \d+:\s+\d+ Killed\b|^Killed$",
                     r"(?i:out of memory): Killed process \d+|oom-kill:|Killed process \d+ \(.*\) total-vm|Exited \(137\)|"
-                    r"\bOOM[- ]killed\b")),
+                    r"\bOOM[- ]killed\b",
+                    # torch elastic's failure report for a worker ended by SIGKILL (torch/distributed/
+                    # elastic/multiprocessing/errors/__init__.py ProcessFailure: "Signal %d (%s) received
+                    # by PID %d" for a negative exit code; `exitcode : -9`): SIGKILL is read as exit 137
+                    r"Signal 9 \(SIGKILL\) received by PID|exitcode\s*:\s*-9\b")),
     # Kubernetes image pull failures (kubelet events "Failed to pull image", "Back-off pulling image",
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
     Cause("image_pull", "the container image could not be pulled",
@@ -557,6 +588,8 @@ CATALOGUE: tuple[Cause, ...] = (
 )
 
 BY_KIND: dict[str, Cause] = {c.kind: c for c in CATALOGUE}
+# The same causes named by the family vocabulary alone: same kind, title and fix; `guessed`.
+GUESSED: dict[str, Cause] = {row.kind: dataclasses.replace(BY_KIND[row.kind], guessed=True) for row in V.TABLE}
 NEEDLES: tuple[str, ...] = tuple(dict.fromkeys(n for c in CATALOGUE for n in c.needles))
 _KEYS = re.compile("|".join(re.escape(n) for n in NEEDLES))
 _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
@@ -595,8 +628,15 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     if status is not None or kind is not None:
         return BY_KIND[status or kind or ""], exc
     if exc is not None and E.is_crash_class(exc):
-        return BY_KIND["python_crash"], exc
+        return guess(text) or BY_KIND["python_crash"], exc
     return None, exc
+
+
+def guess(text: str) -> Cause | None:
+    """The family vocabulary's kind for an error-shaped line no specific rule names
+    (observe/vocabulary.py), as a guessed cause (fatal only once its process ended)."""
+    kind = V.kind(text)
+    return GUESSED[kind] if kind is not None else None
 
 
 def match(text: str) -> Cause | None:
@@ -618,24 +658,28 @@ class CauseEvent:
     # every line of it was printed at warning level (read from the raw line: reported evidence
     # loses the logger's level header)
     warn: bool = False
+    # every line of it was named by the family vocabulary alone (observe/vocabulary.py)
+    guessed: bool = False
 
 
-def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int) -> None:
+def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int,
+           guessed: bool = False, quiet: bool = False) -> None:
     """Remember a cause line: the first per (kind, rank) with its text, later ones as count/last.
     A python_crash keeps the LATEST line instead: a process ends on its last uncaught exception,
     and an earlier one it went past (an agent's tool error, a caught-and-logged exception) is not
     what killed it."""
-    warn = E.is_warning_level(evidence)
+    warn = quiet or E.is_warning_level(evidence)     # quiet: printed at INFO / DEBUG level
     for ev in events:
         if ev.kind == kind and ev.rank == rank:
             ev.count += 1
             ev.last_t, ev.last_seq = t, seq
             ev.warn = ev.warn and warn
+            ev.guessed = ev.guessed and guessed
             if kind == "python_crash":
                 ev.evidence, ev.t, ev.seq = evidence, t, seq
             return
     if len(events) < MAX_CAUSE_KEYS:
-        events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq, warn))
+        events.append(CauseEvent(kind, rank, evidence, t, seq, 1, t, seq, warn, guessed))
 
 
 class LogPosition(Protocol):
@@ -699,7 +743,7 @@ def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent],
         # A wait (the cause's soft stems) or any line printed at warning level (a retry such as
         # c10d's "client failed to connect ... retrying"): named, never a death on its own.
         return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"
-    if cause.kind == "python_crash":
+    if cause.kind == "python_crash" or (ev.guessed and not cause.cleared_by_retry):
         # An exception is a crash once its process ended (observe/unrecognized.py's evidence),
         # never after the run finished (teardown noise such as gloo's "Connection closed by peer").
         if finished is not None and _later(ev.t, ev.seq, finished):
@@ -736,11 +780,12 @@ def assess(events: Iterable[CauseEvent], retry: LogPosition | None = None, crash
 
 def cause_of_death(findings: Iterable[Finding]) -> Finding | None:
     """The fatal finding of the lowest tier (root causes before their consequences), a named
-    cause before the catch-all python_crash, earliest first."""
+    cause before one the family vocabulary guessed, both before the catch-all python_crash,
+    earliest first."""
     fatal = [f for f in findings if f.status == "fatal"]
     if not fatal:
         return None
-    return min(fatal, key=lambda f: (f.cause.tier, f.cause.kind == "python_crash", f.event.t is None,
+    return min(fatal, key=lambda f: (f.cause.tier, 2 if f.cause.kind == "python_crash" else int(f.event.guessed), f.event.t is None,
                                      f.event.t or 0.0, f.event.seq))
 
 

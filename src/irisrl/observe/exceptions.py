@@ -112,11 +112,19 @@ CLASS_KINDS: dict[str, str] = {
     "OutOfDiskError": "disk_full",
     "EngineDeadError": "engine_dead", "AsyncEngineDeadError": "engine_dead",
     "ConfigCompositionException": "hydra_error", "OverrideParseException": "hydra_error",
+    # omegaconf 2.3.1 errors.py (what Hydra raises for a key or value the config rejects) and
+    # hydra-core 1.3.2 errors.py; omegaconf's ValidationError by its dotted name (DOTTED_KINDS)
+    "ConfigKeyError": "hydra_error", "ConfigAttributeError": "hydra_error", "ConfigTypeError": "hydra_error",
+    "ConfigValueError": "hydra_error", "ConfigIndexError": "hydra_error", "MissingMandatoryValue": "hydra_error",
+    "KeyValidationError": "hydra_error", "InterpolationResolutionError": "hydra_error",
+    "InterpolationKeyError": "hydra_error", "UnsupportedInterpolationType": "hydra_error",
+    "InterpolationToMissingValueError": "hydra_error", "ReadonlyConfigError": "hydra_error",
+    "GrammarParseError": "hydra_error", "MissingConfigException": "hydra_error",
 }
 # Generic Hub HTTP errors: the status on the line decides before the class.
 STATUS_DECIDES = frozenset({"HfHubHTTPError"})
 # Ray's own OutOfMemoryError is the memory monitor's kill, not a GPU OOM.
-DOTTED_KINDS: dict[str, str] = {"ray.exceptions.OutOfMemoryError": "ray_oom_kill"}
+DOTTED_KINDS: dict[str, str] = {"ray.exceptions.OutOfMemoryError": "ray_oom_kill", "omegaconf.errors.ValidationError": "hydra_error"}
 # Classes that say nothing by themselves: a line whose only exception is one of these (and no
 # message family names it) is not a crash of its own (a warning-level report of a retry etc.).
 NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
@@ -274,10 +282,10 @@ SHELL_SIGNAL = re.compile(r"^(?:Aborted|Killed|Segmentation fault|Bus error|Ille
 ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*-?[1-9]\d* \(pid: \d+\)|\] Worker group failed\b")
 # Warning level (never fatal on its own, observe/causes.py): Python logging `WARNING` as the level
 # field (`WARNING 12-03 ...`, `WARNING:name:`, `... WARNING file.py:N --`, loguru `| WARNING |`),
-# glog `W1203 hh:mm` (torch's `[W1203 ...]`, `[rank0]:[W1203 ...]`), torch's older `[W file.cpp:N]`,
+# glog `W1203 hh:mm` (torch's `[W1203 ...]`, `[rank0]:[W1203 ...]`; torch prints a one-digit month unpadded: `[W318 10:00:41 ...]`), torch's older `[W file.cpp:N]`,
 # Ray's C++ `[2026-12-03 16:00:00,123 W 12 34]`. NCCL's WARN is its error channel, not a level here;
 # Kubernetes' `Warning` event type carries real failures (Failed to pull image) and is not one either.
-WARNING_LEVEL = re.compile(r"(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W[01]\d{3} \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
+WARNING_LEVEL = re.compile(r"(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
 
 
 # Ray's driver relays the errors the GCS publishes (a node marked dead, a worker killed, the
@@ -299,7 +307,7 @@ def is_warning_level(text: str) -> bool:
 # `[rank0]:[E1203 ...]`, mpirun's `[1,0]<stderr>:E1203 ...`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
 # plus the shapes of a process dying (Traceback, terminate called, Fatal Python error, signals).
 ERROR_SHAPE = re.compile(
-    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EFC][01]\d{3} \d\d:\d\d|\[[EFC] \w+\.\w+:\d+\]|"
+    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EFC](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[[EFC] \w+\.\w+:\d+\]|"
     r"\d [EFC] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|[Ss]egfault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b|Check failed:|"

@@ -64,14 +64,18 @@ LADDER_NEEDLES: tuple[bytes, ...] = (
 NET_NEEDLES: tuple[bytes, ...] = (
     b"rror", b"xception", b"ERROR", b"FATAL", b"Fatal", b"fatal", b"CRITICAL", b"Traceback", b"fail", b"Fail", b"FAIL",
     b"panic", b"bort", b"egfault", b"xit code", b"nterrupt", b"Exit:",
-    b"imed out", b"imeout", b"Killed", b"killed", b"dead", b"died", b"full", b"memory", b"denied", b"unknown",
-    b"Not Found", b"not found", b"EVICTED", b"victed", b"reempt", b"PREEMPTED", b"SIGSEGV", b"SIGABRT", b"SIGBUS",
+    b"imed out", b"imeout", b"Killed", b"killed", b"dead", b"died", b"full", b"memory", b"enied", b"unknown",
+    b"Not Found", b"not found", b"EVICTED", b"vict", b"reempt", b"PREEMPTED", b"SIGSEGV", b"SIGABRT", b"SIGBUS",
     b"core dumped", b"Segmentation", b"terminate called", b"nccl", b"NCCL WARN", b"NCCL error", b"ProcessGroupNCCL",
-    b"Xid", b"corrupt", b"eader", b"Errno", b"ENOSPC", b"gated", b"restricted", b"nvalid", b"assert", b"illegal",
+    b"Xid", b"orrupt", b"eader", b"Errno", b"ENOSPC", b"gated", b"restricted", b"nvalid", b"assert", b"illegal",
     b"misaligned", b"BackOff", b"Back-off", b"ImagePull", b"low on", b"CUDA", b"Cuda", b"huggingface.co",
     b"irisrl-task-status:", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
-    b"Engine", b"quota", b"clients joined", b"unexpected",
+    b"Engine", b"quota", b"clients joined", b"nexpected",
     b"Forbidden:",   # a Hub error's status on its continuation line (analyzer._hub_continuation)
+    # the family vocabulary's error words (observe/vocabulary.py ERROR_VOCAB) that no needle above
+    # covers: stems, so one needle takes both cases (`annot`: cannot / Cannot)
+    b"annot", b"an't", b"nable to", b"nsufficient", b"nhealthy", b"ould not", b"ouldn't", b"efused", b"o such", b"xceeded", b"xhausted",
+    b"rash", b"lost", b"Lost", b"navailable", b"nreachable", b"erminated", b"SIGKILL", b"ignal 9", b"OOM",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

@@ -43,8 +43,9 @@ class _Pos(Protocol):
 
 
 def record(entries: list[Unrecognized], text: str, rank: str | None, t: float | None, seq: int,
-           evidence: str) -> bool:
-    """Count `text` under its signature; False when the list is full and it is a new one."""
+           evidence: str, quiet: bool = False) -> bool:
+    """Count `text` under its signature; False when the list is full and it is a new one.
+    `quiet`: printed below the warning level (a notice): kept as a warning like a WARNING line."""
     sig = E.signature(text)
     for u in entries:
         if u.signature == sig:
@@ -53,7 +54,7 @@ def record(entries: list[Unrecognized], text: str, rank: str | None, t: float | 
             return True
     if len(entries) >= MAX_SIGNATURES:
         return False
-    entries.append(Unrecognized(sig, evidence, rank, t, seq, 1, t, seq, E.is_warning_level(text)))
+    entries.append(Unrecognized(sig, evidence, rank, t, seq, 1, t, seq, quiet or E.is_warning_level(text)))
     return True
 
 

@@ -1,0 +1,224 @@
+"""The family vocabulary: what a failure line no specific rule names is about, from its words.
+
+Two grammars, both for lines the cause catalogue (observe/causes.py) and the exception classes
+(observe/exceptions.py) did not name:
+
+1. `error_shaped(text, prefixed)`: the safety net's wider grammar. A line that carries error
+   VOCABULARY (failed, cannot, unable to, refused, denied, died, killed, aborted, timed out, not
+   found, no such, invalid, corrupt, exceeded, exhausted, fatal, panic, crash, unexpected(ly),
+   lost, unavailable, evicted, preempted, OOM, SIGKILL, ...) AND a STRUCTURAL cue that it is a log record rather than prose (a level
+   word or a glog / Ray C++ level letter, a `file.py:N` / `[file.cc:N]` source location, a
+   `key: value` or `key=value` status, a leading component prefix such as `[rank3]:`, `(raylet)`,
+   `scalellm | ` or a Ray actor prefix the cleaner removed, kubectl's space-aligned columns, a
+   leading timestamp) is error-shaped. A line printed at INFO / DEBUG level is kept (or named) as
+   a warning: a notice is never what a process died of.
+2. `kind(text)`: one table, kinds x cue sets, read top to bottom: the first row whose every cue
+   set matches names the kind. Rows are ordered by specificity (a CUDA OOM inside NCCL is the
+   OOM; an actor that died because its node died is the node's death; a Hub 403 is gated before
+   it is an HTTP error), so a tie goes to the most specific kind (issue-15 contract). A kind
+   named this way is a name, not proof of death (observe/causes.py: fatal only once the process
+   ended, like the catch-all python_crash).
+
+The cue words were read from the libraries' own message sites, not from the corpus lines:
+torch/csrc/distributed/c10d (TCPStore / socket.cpp "Socket Timeout", "wait timeout", store based
+barrier; ProcessGroupNCCL.cpp watchdog / WorkNCCL timeouts) and torch/distributed/elastic
+(rendezvous, `Signal N (SIGx) received by PID`); NCCL src/include/alloc.h ("Failed to CUDA calloc
+%ld bytes": cudaMalloc failing = device memory), src/transport/net_ib.cc, src/misc/ibvwrap.cc;
+ray 2.60.0 wheel (gcs_server strings: "The actor died because its node has died. Node Id:",
+"The actor is dead because its worker process has died.", raylet "Workers (tasks / actors) killed
+due to memory pressure (OOM)", python/ray/exceptions.py); vllm/v1/engine (core.py, core_client.py:
+EngineCore start / death); huggingface_hub/errors.py and utils/_http.py (401 / 403 gated, 404
+repo vs entry, 429 / 5xx); omegaconf 2.3 errors.py / dictconfig.py ("Key '%s' is not in struct")
+and Hydra's config loader; kubelet / kubectl (ErrImagePull, Evicted, OOMKilled, exit 137).
+Imports only observe/exceptions.py (stdlib only)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from irisrl.observe import exceptions as E
+
+# ---- 1. the wider safety net ------------------------------------------------------------------
+ERROR_VOCAB = re.compile(
+    r"(?i)\b(?:fail(?:s|ed|ure|ures|ing)?|cannot|can(?:'|no)t|could(?: not|n't)|unable to|refused|denied|died|dead|"
+    r"killed|abort(?:s|ed|ing)?|timed? ?out|time-?outs?|not found|no such|invalid|corrupt(?:ed|ion)?|exceeded|exhausted|"
+    r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
+    r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy)\b|"
+    # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox)
+    r"\bFailed[A-Z]\w+")
+# A log record, not prose. Level words (any case for the bracketed / key forms), glog / Ray C++
+# level letters, a source location, a `key: value` / `key=value` status, a leading component
+# prefix, kubectl's columns (two gaps of 2+ spaces), a leading timestamp.
+STRUCTURE = re.compile(
+    r"\b(?:INFO|WARN(?:ING)?|ERROR|CRITICAL|FATAL|DEBUG|NOTICE|SEVERE)\b|(?i:\[(?:info|warn(?:ing)?|error|fatal|debug)\]|"
+    r"\blevel=\w)|(?:^|[\[\s:>|])[IWEFD](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [IWEFC] \d+ \d+\]|"
+    r"[\w./-]+\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|cuh|go|rs|java|sh):\d+|"
+    r"^\s*[A-Za-z][\w .()/-]{0,40}?\s?:\s+\S|\b\w+=\S|"
+    r"^\s*[\[(][^\])]{1,80}[\])]|^\s*[\w.-]+\s+\|\s|"
+    r"\S {2,}\S.*\S {2,}\S|"
+    r"^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\s*\[?\d\d:\d\d:\d\d")
+# Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
+NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
+                          r"\| (?:INFO|DEBUG)\s*\|")
+# Not a failure report, whole line: NCCL's INFO channel (it never reports the failure: its WARN
+# does, observe/exceptions.py) and a Python warnings.warn line (`x.py:N: UserWarning: ...`).
+NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: ")
+# Phrases whose failure words assert nothing, removed before the vocabulary is read: counters and
+# settings (`0 failed`, `failures: 0`, `timeout=30`, `--fail-fast`), hedges ("may result in
+# unexpected behaviour"), and a library's list of POSSIBLE causes, from its opening words to the end
+# of the line (Ray's "Possible reasons include: (1) SIGKILL by the user or system OOM killer",
+# "This can happen when a (1) raylet crashes unexpectedly (OOM, etc.)", "There are some potential
+# root causes": a worker's death is not an OOM because the message lists one).
+NOT_ASSERTED = re.compile(
+    r"(?i)\b(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
+    r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
+    r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
+    r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
+    r"(?:possible|potential|some common) (?:root )?(?:causes?|reasons?)\b.*|this (?:can|could|may|might) (?:happen|be (?:caused|due))\b.*")
+
+
+def asserted(text: str) -> str:
+    """The line without the phrases whose failure words assert nothing (NOT_ASSERTED)."""
+    return NOT_ASSERTED.sub(" ", text)
+
+
+def error_shaped(text: str, prefixed: bool = False) -> bool:
+    """A line that states a failure in words (ERROR_VOCAB) and is shaped like a log record
+    (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`)."""
+    return (bool(ERROR_VOCAB.search(asserted(text))) and (prefixed or bool(STRUCTURE.search(text)))
+            and not NOT_A_FAILURE.search(text) and not E.NCCL_WARN_HINT.search(text))
+
+
+def notice_level(text: str) -> bool:
+    """The line is printed at INFO / DEBUG level (a notice, never a death on its own)."""
+    return bool(NOTICE_LEVEL.search(text[:160]))
+
+
+# ---- 2. the family table ----------------------------------------------------------------------
+class Row(NamedTuple):
+    kind: str
+    cues: tuple[re.Pattern[str], ...]   # every one must match
+    unless: re.Pattern[str] | None      # a line matching this is not this kind (read on)
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+# Shared cue sets.
+_OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
+_GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d"
+_HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
+                r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low)")
+_TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long"
+_TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
+# the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
+_HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download)|"
+        r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
+_NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
+_ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|(?i:\bvllm\b)"
+_RAY = r"\bRay\b|\bray\b|raylet|\bGCS\b|\bgcs\b|Node ?I[Dd]\b|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
+
+TABLE: tuple[Row, ...] = (
+    # the strongest words of a family first: a line that names two families is named by these
+    Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete))"),), None),
+    Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:not a valid model identifier|"
+                                  r"is not a local folder|repo id must (?:be in the form|use))"),), None),
+    Row("hf_gated", (_rx(r"GatedRepo|(?i:gated repo|access to model \S+ is restricted)"),), None),
+    Row("ray_oom_kill", (_rx(r"memory monitor|memory usage threshold|NODE_OUT_OF_MEMORY|(?i:node (?:was )?running low on memory|"
+                             r"killed due to memory pressure)"),), None),
+    # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
+    Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
+                           r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
+                           r"misaligned address|unspecified launch failure|NVRM: Xid|\bXid \(PCI"),), _rx(r"(?i:\bnon-?fatal\b)")),
+    Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
+                          r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))"),), None),
+    Row("disk_full", (_rx(r"write\(\): fd \d+ failed|is over \d+(?:\.\d+)?% full"),), None),
+    Row("disk_full", (_rx(r"(?i:failed writing|write failed|(?:cannot|can't|unable to|failed to) write|write\(\)[^\n]{0,20}failed)"),
+                      _rx(r"(?i:\bfile\b|disk|checkpoint|ckpt|\.pt\b|\bsave|volume|/dev/shm|\bshm\b)")), _rx(r"(?i:socket|connection|pipe)")),
+    Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|"
+                                   r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
+                                   r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse)|unpickl)"),
+                               _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
+                                   r"\bfile\b|expected \d+ more bytes)")),
+        None),
+    Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
+    Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
+                         _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
+    Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill)|"
+                              r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b|\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"),), None),
+    Row("image_pull", (_rx(r"(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
+    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
+    Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
+        _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)")),
+    Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
+    Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
+                                             r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\))|"
+                                             r"Socket Timeout|Wait timeout")), None),
+    # c10d's store sockets failing without a timeout (torch/csrc/distributed/c10d/socket.cpp: "The server
+    # socket has failed to listen", "The client socket has failed to connect"): the same kind, the store
+    Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)"),
+                         _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable)")), None),
+    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks)"),
+                       _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready|right now|\d+\+ pending)")), None),
+    Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
+                           _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
+                               r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
+    Row("hf_gated", (_rx(r"(?i:\b40[13]\b|\bgated\b|unauthori[sz]ed|forbidden|access to (?:model|repo)|restricted|"
+                         r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)), None),
+    # a 404 on the repo as a whole (its API path or first config file: exceptions.REPO_URL)
+    Row("hf_repo_not_found", (_rx(_NOT_THERE), _rx(E.REPO_URL.pattern)), None),
+    Row("hf_weights_missing", (_rx(_NOT_THERE + r"|(?i:no file named|missing|does not appear to have)"),
+                               _rx(r"(?i:\.safetensors|\.bin\b|\.pt\b|weights?\b|\bshards?\b|\bentry\b|EntryNotFound|index\.json|\bfiles?\b)"),
+                               _rx(_HUB + r"|does not appear to have|no file named")),
+        _rx(r"LocalEntryNotFound|(?i:in the (?:local )?cache|offline|check your connection)")),
+    # transformers' "Can't load tokenizer / config for '<id>'" (tokenization_utils_base.py,
+    # configuration_utils.py): the id names nothing the Hub or the disk has
+    Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodel\b)")), None),
+    Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
+                              r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
+    Row("nccl_error", (_rx(r"(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
+    Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
+                           r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
+                       _rx(r"(?i:error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
+                           r"unknown|launch|unspecified|uncorrectable|not detected)")),
+        _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)")),
+    Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
+    # Ray: a node's death named outright first (an actor that died with its node is the node's
+    # death), then an actor, then a worker, then any other node loss
+    Row("ray_node_dead", (_rx(r"(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
+                              r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
+    Row("ray_actor_died", (_rx(r"(?i:\bactor\b)"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
+    Row("ray_worker_died", (_rx(r"(?i:\bworker\b)"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR)"), _rx(_RAY)), None),
+    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
+                                                                     r"(?:unable|failed) to connect)"),
+                          _rx(_RAY)), None),
+    Row("hydra_error", (_rx(r"(?i:\bhydra\b|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
+                            r"structured config|could not override)"),), None),
+)
+
+
+def kind(text: str) -> str | None:
+    """The kind the first matching row names (rows ordered by specificity); None when no row
+    matches: the line stays python_crash (an exception) or unrecognized (any other line). A
+    notice on NCCL's INFO channel, a Python warning or an NCCL WARN notice is never named this way;
+    the phrases that assert nothing (NOT_ASSERTED: a list of possible causes) are not read."""
+    if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
+        return None
+    text = asserted(text)
+    for row in TABLE:
+        if all(c.search(text) for c in row.cues) and not (row.unless and row.unless.search(text)):
+            return row.kind
+    return None
+
+
+def table_markdown() -> str:
+    """The table as the README shows it (kinds in order of specificity, cue sets)."""
+    lines = ["| order | kind | every one of these cue sets | not when |", "|---:|---|---|---|"]
+    for i, row in enumerate(TABLE, 1):
+        cues = " AND ".join(f"`{c.pattern[:70]}{'...' if len(c.pattern) > 70 else ''}`" for c in row.cues)
+        unless = f"`{row.unless.pattern[:50]}...`" if row.unless else ""
+        lines.append(f"| {i} | `{row.kind}` | {cues.replace('|', '&#124;')} | {unless.replace('|', '&#124;')} |")
+    return "\n".join(lines)
