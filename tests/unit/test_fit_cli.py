@@ -130,21 +130,21 @@ def test_fit_cli_config_that_builds_no_plan_exits_3(tmp_path, capsys):
     assert rc == 3 and "does not build a plan" in err
 
 
-def test_fit_cli_record_to_an_unwritable_path_is_a_usage_error(tmp_path, capsys, monkeypatch):
-    from contextlib import contextmanager
+def test_fit_record_to_an_unwritable_path_is_a_usage_error(tmp_path):
+    """fit's engine over the in-memory backend (the CLI opens a real one and hands it the same
+    way): --record into a missing directory is exit 64 with the fix, no traceback."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from support.memory_backend import MemoryBackend
 
-    from irisrl.backends import cluster_state, resolve
+    from irisrl.backends.fit import GangRequest
+    from irisrl.ops.fit_check import fit_on
+    from irisrl.util.errors import UsageError
 
-    @contextmanager
-    def backend(target):
-        yield None
-
-    monkeypatch.setattr(resolve, "open_backend", backend)
-    monkeypatch.setattr(cluster_state, "read_state", lambda b: ClusterState(nodes=(_node("n1", "lg-a"),)))
-    plan, _ = _files(tmp_path, _node("n1", "lg-a"))
-    rc, _, err = run_cli(["fit", "--plan", plan, "--controller-url", "http://127.0.0.1:1",
-                          "--record", str(tmp_path / "no-such-dir" / "state.json")], capsys)
-    assert rc == 64 and "cannot write the cluster state" in err and "Traceback" not in err
+    backend = MemoryBackend(cluster=ClusterState(nodes=(_node("n1", "lg-a"),)))
+    with pytest.raises(UsageError) as refused:
+        fit_on(backend, GangRequest.from_plan(PLAN), record=str(tmp_path / "no-such-dir" / "state.json"))
+    assert refused.value.exit_code == 64 and "cannot write the cluster state" in refused.value.message
+    assert backend.calls == 1   # the cluster was read once, through the injected backend
 
 
 def test_fit_cli_state_with_record_is_a_usage_error_not_a_silent_no_op(tmp_path, capsys):

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from irisrl.backends import cluster_state
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from support.memory_backend import MemoryBackend  # noqa: E402
 from irisrl.backends.fit import GIB, ClusterState, Holder, Node
 from irisrl.ops import output
 from irisrl.ops.fit_gate import FitRefused, fit_gate
@@ -25,45 +29,46 @@ def _node(name: str, cpu: int = 128, holder: str | None = None) -> Node:
     return Node(name, cpu * 1000, 2048 * GIB, 8, "gpu", "h100", attributes={"leafgroup": "lg-a"}, **held)
 
 
-def _gate(monkeypatch: pytest.MonkeyPatch, state: ClusterState | Exception, allow_queue: bool = False
-          ) -> tuple[Any, list[tuple[str, bool]]]:
-    def read_state(backend: Any) -> ClusterState:
-        if isinstance(state, Exception):
-            raise state
-        return state
+class Unreadable(MemoryBackend):
+    """A cluster whose state cannot be read (kubectl refused, say)."""
+    def read_cluster(self) -> ClusterState:
+        raise UndeterminedError("kubectl: connection refused")
 
-    monkeypatch.setattr(cluster_state, "read_state", read_state)
+
+def _gate(state: ClusterState | None, allow_queue: bool = False) -> tuple[Any, list[tuple[str, bool]]]:
+    """fit_gate over the in-memory backend holding `state` (None: an unreadable cluster)."""
+    backend = Unreadable() if state is None else MemoryBackend(cluster=state)
     lines: list[tuple[str, bool]] = []
     with output.using(lambda text="", *, err=False: lines.append((text, err))):
-        report = fit_gate(PLAN, backend=None, allow_queue=allow_queue)
+        report = fit_gate(PLAN, backend=backend, allow_queue=allow_queue)
     return report, lines
 
 
-def test_fit_gate_free_group_lets_the_launch_go_on_with_a_fit_line(monkeypatch):
-    report, lines = _gate(monkeypatch, ClusterState(nodes=(_node("n1"), _node("n2"))))
+def test_fit_gate_free_group_lets_the_launch_go_on_with_a_fit_line():
+    report, lines = _gate(ClusterState(nodes=(_node("n1"), _node("n2"))))
     assert report.verdict == "fits" and lines == [(f"fit: {report.summary}", False)]
 
 
-def test_fit_gate_held_group_warns_naming_the_holder_and_does_not_refuse(monkeypatch):
+def test_fit_gate_held_group_warns_naming_the_holder_and_does_not_refuse():
     state = ClusterState(nodes=(_node("n1"), _node("n2", holder="/bob/rl")), jobs={"/bob/rl": Holder("/bob/rl")})
-    report, lines = _gate(monkeypatch, state)
+    report, lines = _gate(state)
     assert report.verdict == "queues"
     assert len(lines) == 1 and lines[0][1] and lines[0][0].startswith("warning: will queue") and "/bob/rl" in lines[0][0]
 
 
-def test_fit_gate_never_fitting_gang_is_refused_with_the_fix(monkeypatch):
+def test_fit_gate_never_fitting_gang_is_refused_with_the_fix():
     with pytest.raises(FitRefused) as refused:
-        _gate(monkeypatch, ClusterState(nodes=(_node("n1", cpu=32), _node("n2", cpu=32))))
+        _gate(ClusterState(nodes=(_node("n1", cpu=32), _node("n2", cpu=32))))
     assert "/alice/rl-x was not submitted" in refused.value.message and refused.value.fix == "--cpu 32"
     assert refused.value.exit_code == 1 and refused.value.report.verdict == "never"
 
 
-def test_fit_gate_never_fitting_gang_with_allow_queue_only_warns(monkeypatch):
-    report, lines = _gate(monkeypatch, ClusterState(nodes=(_node("n1", cpu=32), _node("n2", cpu=32))),
+def test_fit_gate_never_fitting_gang_with_allow_queue_only_warns():
+    report, lines = _gate(ClusterState(nodes=(_node("n1", cpu=32), _node("n2", cpu=32))),
                           allow_queue=True)
     assert report.verdict == "never" and lines[0][1] and "submitting anyway (--allow-queue)" in lines[0][0]
 
 
-def test_fit_gate_unreadable_cluster_is_not_checked_and_not_refused(monkeypatch):
-    report, lines = _gate(monkeypatch, UndeterminedError("kubectl: connection refused"))
+def test_fit_gate_unreadable_cluster_is_not_checked_and_not_refused():
+    report, lines = _gate(None)
     assert report is None and lines == [("fit: not checked (kubectl: connection refused)", True)]

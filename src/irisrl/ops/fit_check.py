@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Mapping, cast
+from typing import BinaryIO, Mapping
 
 from irisrl.backends.base import Backend
 from irisrl.backends.fit import ClusterState, FitReport, GangRequest
@@ -18,9 +18,6 @@ from irisrl.core.target import Target
 from irisrl.plan.build import PlanInputs
 from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
 from irisrl.util.exitcodes import Exit
-
-if TYPE_CHECKING:
-    from irisrl.backends.iris_client import IrisBackend
 
 PlanJSON = Mapping[str, object]   # LaunchPlan.to_dict(): only resources, num_nodes, coscheduling are read
 
@@ -56,8 +53,7 @@ def fit_on(backend: Backend, request: GangRequest, record: str | None = None) ->
     """Read the cluster through `backend` (record it to `record`), simulate the gang."""
     from irisrl.backends.cluster_state import read_state
 
-    # read_state also asks for workers and the autoscaler, not (yet) on the Backend Protocol
-    state = read_state(cast("IrisBackend", backend))
+    state = read_state(backend)
     if record:
         _record(state, record)
     return simulate_on(state, request)
