@@ -8,24 +8,16 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SRC = REPO / "src"
 PY = sys.executable
-TEST_KEY, TEST_SECRET = "testing-key", "testing-secret"
 sys.path.insert(0, str(REPO / "tests" / "support" / "fake_ray"))   # tests-only stand-in for Ray
 from irisrl_fake_ray import fake_ray_env  # noqa: E402,F401 - re-exported to the runtime tests
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+sys.path.insert(0, str(REPO / "tests"))
+from support.s3_server import TEST_KEY, TEST_SECRET, S3Server, free_port  # noqa: E402,F401 - re-exported
 
 
 @dataclass
@@ -89,34 +81,3 @@ def spawn_rank(tmp: Path, rank: int, n: int, args: list[str], command: list[str]
         proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, env=full_env,
                                 cwd=workdir, start_new_session=True)
     return Rank(rank, proc, log)
-
-
-class S3Server:
-    """moto's S3 in server mode on 127.0.0.1 (a real HTTP S3 API), with one bucket."""
-
-    def __init__(self) -> None:
-        import logging
-
-        from moto.server import ThreadedMotoServer
-
-        logging.getLogger("werkzeug").setLevel(logging.ERROR)   # no per-request access log
-
-        self.port = free_port()
-        self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.port, verbose=False)
-        self.server.start()
-        self.endpoint = f"http://127.0.0.1:{self.port}"
-        self.bucket = "irisrl-rdv"
-        import boto3
-
-        boto3.client("s3", endpoint_url=self.endpoint, aws_access_key_id=TEST_KEY,
-                     aws_secret_access_key=TEST_SECRET, region_name="us-east-1").create_bucket(Bucket=self.bucket)
-
-    def env(self) -> dict[str, str]:
-        return {"IRISRL_S3_ENDPOINT_URL": self.endpoint, "IRISRL_S3_ACCESS_KEY_ID": TEST_KEY,
-                "IRISRL_S3_SECRET_ACCESS_KEY": TEST_SECRET}
-
-    def fresh_uri(self) -> str:
-        return f"s3://{self.bucket}/runs/{uuid.uuid4().hex[:10]}"
-
-    def stop(self) -> None:
-        self.server.stop()

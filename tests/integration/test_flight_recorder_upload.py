@@ -98,7 +98,7 @@ def test_finish_downloads_the_dumps_and_copies_the_bundle_to_the_s3_store(tmp_pa
     for key, value in s3.env().items():
         monkeypatch.setenv(key, value)
     backend = MemoryBackend(statuses={plan.job_id: finished(plan.job_id, "failed", 1, exit_code=3)},
-                            logs={plan.job_id: [line(0, "[irisrl] Command exited with code 3", 1_000)]})
+                            job_logs={plan.job_id: [line(0, "[irisrl] Command exited with code 3", 1_000)]})
     bundle = build_bundle(backend, plan.job_id, tmp_path / "bundle")
     assert bundle.problems == [], bundle.problems
     assert (tmp_path / "bundle" / "flight-recorder/task-0.attempt-0/nccl_fr_rank0").read_bytes() == b"fr-pickle-0"

@@ -91,29 +91,18 @@ def test_checkpoint_dir_refuses_what_is_not_complete(tmp_path: Path, steps: tupl
 
 
 def test_checkpoint_dir_reads_the_trainers_layout_in_s3_on_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
-    import logging
-    import socket
+    pytest.importorskip("boto3")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from support.s3_server import S3Server
 
-    boto3 = pytest.importorskip("boto3")
-    from moto.server import ThreadedMotoServer
-
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
+    server = S3Server("ckpt")
     try:
-        endpoint = f"http://127.0.0.1:{port}"
-        s3 = boto3.client("s3", endpoint_url=endpoint, aws_access_key_id="k", aws_secret_access_key="s",
-                          region_name="us-east-1")
-        s3.create_bucket(Bucket="ckpt")
+        s3 = server.client()
         for step in (5, 10):
             s3.put_object(Bucket="ckpt", Key=f"run/checkpoints/global_step_{step}/trainer_state.pt", Body=b"s")
         s3.put_object(Bucket="ckpt", Key="run/checkpoints/latest_ckpt_global_step.txt", Body=b"10")
-        monkeypatch.setenv("IRISRL_S3_ENDPOINT_URL", endpoint)
-        monkeypatch.setenv("IRISRL_S3_ACCESS_KEY_ID", "k")
-        monkeypatch.setenv("IRISRL_S3_SECRET_ACCESS_KEY", "s")
+        for key, value in server.env().items():
+            monkeypatch.setenv(key, value)
         assert checkpoint_dir("s3://ckpt/run/checkpoints", None).path == "s3://ckpt/run/checkpoints/global_step_10"
         assert checkpoint_dir("s3://ckpt/run/checkpoints", 5).step == 5
         with pytest.raises(IrisrlError, match="global_step_7"):

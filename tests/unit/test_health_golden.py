@@ -4,6 +4,7 @@ Regenerate with tests/fixtures/logs/make_fixtures.py --golden and review the dif
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -126,32 +127,24 @@ def test_health_text_shows_log_brackets_literally(tmp_path: Path, capsys: pytest
 
 
 def test_health_counts_trials_in_s3_on_loopback(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
-    import logging
-    import socket
-
-    import boto3
-    from moto.server import ThreadedMotoServer
-
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
+    server = _s3("trials")
     try:
-        endpoint = f"http://127.0.0.1:{port}"
-        s3 = boto3.client("s3", endpoint_url=endpoint, aws_access_key_id="k", aws_secret_access_key="s",
-                          region_name="us-east-1")
-        s3.create_bucket(Bucket="trials")
+        s3 = server.client()
         for i in range(2):
             s3.put_object(Bucket="trials", Key=f"job/trace_jobs/t{i}/result.json", Body=b"{}")
         s3.put_object(Bucket="trials", Key="job/trace_jobs/t9/agent.log", Body=b"running")
-        monkeypatch.setenv("IRISRL_S3_ENDPOINT_URL", endpoint)
-        monkeypatch.setenv("IRISRL_S3_ACCESS_KEY_ID", "k")
-        monkeypatch.setenv("IRISRL_S3_SECRET_ACCESS_KEY", "s")
+        for key, value in server.env().items():
+            monkeypatch.setenv(key, value)
         name = "healthy_training_step12"
         code, out, _ = _run(["health", "--log", str(_logs(name)[0]), "--json", "--trials-dir",
                              "s3://trials/job/trace_jobs"], capsys)
         assert code == 0 and json.loads(out)["trials_completed"] == 2
     finally:
         server.stop()
+
+
+def _s3(bucket: str):  # noqa: ANN202 - tests/support is not on the type-checked path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from support.s3_server import S3Server
+
+    return S3Server(bucket)
