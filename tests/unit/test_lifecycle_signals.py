@@ -60,13 +60,32 @@ def test_ctrl_c_on_watch_exits_130_with_the_reattach_hint():
     assert "it keeps running" in text and "re-attach: irisrl watch /u/j" in text and "aborted" not in text
 
 
-def test_ctrl_c_outside_any_loop_is_130_interrupted_not_1_aborted(monkeypatch, capsys):
-    def interrupted(*_a: object) -> None:
-        raise KeyboardInterrupt
+def test_ctrl_c_outside_any_loop_is_130_interrupted_not_1_aborted(tmp_path):
+    """A real SIGINT while `irisrl watch` is still connecting (a controller that accepts and
+    never answers): exit 130 "interrupted", not 1 "aborted", and no traceback."""
+    import os
+    import signal
+    import socket
+    import subprocess
 
-    monkeypatch.setattr("irisrl.ops.jobs.open_job", interrupted)
-    code, _, err = run(capsys, "watch", "/u/j")
-    assert code == 130 and "interrupted" in err
+    from sigint import sigint_default
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        silent.settimeout(60)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        env = {**os.environ, "IRISRL_HOME": str(tmp_path / "home")}
+        proc = subprocess.Popen(sigint_default([sys.executable, "-m", "irisrl", "watch", "/u/j", "--controller-url", url]),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            conn, _ = silent.accept()   # the CLI is inside its first controller call now
+            with conn:
+                proc.send_signal(signal.SIGINT)
+                _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
 
 
 PLAN = SimpleNamespace(env={}, secret_env_keys=())
