@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # imp
 from daytona_server import DaytonaServer, FakeSnapshot  # noqa: E402
 from iris_plans import trivial_plan  # noqa: E402
 
-from irisrl.ops import launch, output  # noqa: E402
+from irisrl.ops import LaunchSettings, Target, launch, output  # noqa: E402
 
 KEY = "dtn_rl_launch_0123456789"
 NOW = datetime.datetime.now(datetime.timezone.utc)
@@ -41,7 +41,7 @@ def api(on_iris_cluster: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> It
         yield server
 
 
-def _launch(plan: object, settings: dict[str, object]) -> tuple[int, list[str]]:
+def _launch(plan: object, settings: LaunchSettings) -> tuple[int, list[str]]:
     lines: list[str] = []
     with output.using(lambda text="", err=False: lines.append(text)):
         code = launch(plan, settings).exit_code
@@ -52,7 +52,7 @@ def test_a_remote_daytona_launch_purges_before_submitting(api: DaytonaServer,
                                                           on_iris_cluster: SimpleNamespace) -> None:
     tags = {"kind": "agentic-rl", "sandbox": "daytona", "series": "dtpurge"}
     plan = trivial_plan("dtpurge-1", ["true"], on_iris_cluster.ws, mode="remote", tags=tags)
-    code, lines = _launch(plan, {"controller_url": on_iris_cluster.url, "no_wait": True})
+    code, lines = _launch(plan, LaunchSettings(Target(controller_url=on_iris_cluster.url), no_wait=True))
     assert code == 0, lines
     assert api.deleted == ["id-stale"] and api.names() == ["harbor__fresh"]
     purge = lines.index("daytona snapshots: total=2 harbor=2 purged=1 kept=1 (quota 40)")
@@ -63,10 +63,10 @@ def test_a_remote_daytona_launch_purges_before_submitting(api: DaytonaServer,
 
 def test_no_purge_without_daytona_or_on_a_local_launch(api: DaytonaServer, on_iris_cluster: SimpleNamespace) -> None:
     plain = trivial_plan("dtplain-1", ["true"], on_iris_cluster.ws, mode="remote")   # sandbox "none"
-    code, lines = _launch(plain, {"controller_url": on_iris_cluster.url, "no_wait": True})
+    code, lines = _launch(plain, LaunchSettings(Target(controller_url=on_iris_cluster.url), no_wait=True))
     assert code == 0, lines
     local = replace(trivial_plan("dtlocal-1", ["true"], on_iris_cluster.ws),
                     tags={"kind": "agentic-rl", "sandbox": "daytona", "series": "dtlocal"})
-    code, lines = _launch(local, {"local": True, "no_wait": True})
+    code, lines = _launch(local, LaunchSettings(Target(local=True), no_wait=True))
     assert code == 0, lines
     assert api.requests == [] and len(api.snapshots) == 2
