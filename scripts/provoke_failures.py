@@ -767,6 +767,226 @@ def case_transformers_relative_path_missing() -> None:
     AutoConfig.from_pretrained("checkpoints/global_step_100")
 
 
+
+# ----------------------------------------------------------------------------- second set
+# Cases added for current/heldout2.jsonl (a fresh held-out set; none repeats a v1 case).
+
+
+def case_triton_compile_error() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def bad_arange(ptr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, 48)  # tl.arange needs a power-of-two range
+        tl.store(ptr + offs, 1.0)
+
+    x = torch.zeros(64, device="cuda")
+    bad_arange[(1,)](x)
+    torch.cuda.synchronize()
+
+
+def case_triton_out_of_resources() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def big_block(ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        a = tl.load(ptr + offs[:, None] * BLOCK + offs[None, :])
+        tl.store(ptr + offs[:, None] * BLOCK + offs[None, :], tl.dot(a, a))
+
+    x = torch.zeros(1024 * 1024, device="cuda", dtype=torch.float16)
+    big_block[(1,)](x, BLOCK=1024)  # a 1024x1024 fp16 tile: far past shared memory
+    torch.cuda.synchronize()
+
+
+def case_compile_fullgraph_break() -> None:
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def step(x):  # type: ignore[no-untyped-def]
+        if x.sum().item() > 0:  # data-dependent branch: a graph break under fullgraph
+            return x * 2
+        return x
+
+    step(torch.ones(4))
+
+
+def case_compile_inductor_error() -> None:
+    import torch
+
+    def bad_backend(gm, example_inputs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("provoke_failures: backend failed to lower the graph")
+
+    @torch.compile(backend=bad_backend)
+    def f(x):  # type: ignore[no-untyped-def]
+        return torch.sin(x) + 1
+
+    f(torch.ones(4))
+
+
+def case_compile_recompile_limit() -> None:
+    """Benign: dynamo's recompile-limit warning; the function then runs eagerly."""
+    import torch
+    import torch._dynamo
+
+    torch._dynamo.config.recompile_limit = 1
+
+    @torch.compile(dynamic=False)
+    def f(x):  # type: ignore[no-untyped-def]
+        return x * 2
+
+    for dt in (torch.float32, torch.float64, torch.int32, torch.int64):
+        f(torch.ones(4, dtype=dt))
+    print("recompile-limit case done")
+
+
+def case_cuda_visible_missing_gpu() -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = "5"  # the job was told GPU 5; the node has one GPU
+    import torch
+
+    torch.zeros(1, device="cuda")
+
+
+def case_cuda_oom_memory_fraction() -> None:
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.01)  # a 1% cap, as a colocated actor sets
+    torch.empty(8 * 2**30, dtype=torch.uint8, device="cuda")
+
+
+def case_alloc_conf_invalid() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segment:True"  # a typo in the key
+    import torch
+
+    torch.zeros(1, device="cuda")
+
+
+def case_fsdp2_no_process_group() -> None:
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    fully_shard(torch.nn.Linear(8, 8))
+
+
+def case_dist_rank_out_of_range() -> None:
+    import torch.distributed as dist
+
+    dist_env(2, 5, free_port())  # RANK=5 in a world of 2: a templated launcher bug
+    dist.init_process_group("gloo")
+
+
+def case_dist_world_mismatch() -> None:
+    """Two processes that disagree on the world size; the store waits for a third."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()
+    pid = os.fork()
+    world = 2 if pid == 0 else 3
+    rank = 1 if pid == 0 else 0
+    dist_env(world, rank, port)
+    dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+    dist.barrier()
+
+
+def _sigkill_worker(rank: int) -> None:
+    if rank == 1:
+        time.sleep(1)
+        os.kill(os.getpid(), 9)  # the kernel OOM killer's signal
+    time.sleep(10)
+
+
+def case_spawn_child_sigkill() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_sigkill_worker, nprocs=2)
+
+
+def case_state_dict_size_mismatch() -> None:
+    import torch
+
+    big = torch.nn.Linear(16, 32)
+    small = torch.nn.Linear(16, 8)
+    small.load_state_dict(big.state_dict())
+
+
+def case_safetensors_shape_mismatch_model() -> None:
+    """A checkpoint saved for one config loaded under another (hidden size 8 vs 16)."""
+    import json as _json
+
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    cfg = _json.loads((d / "config.json").read_text())
+    cfg["n_embd"] = 16
+    (d / "config.json").write_text(_json.dumps(cfg))
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_weights_only_unsupported_global() -> None:
+    import torch
+
+    class RunState:  # a trainer's own object saved next to the weights
+        step = 3
+
+    path = Path(tempfile.mkdtemp()) / "state.pt"
+    globals()["RunState"] = RunState
+    RunState.__module__ = "__main__"
+    RunState.__qualname__ = "RunState"
+    import __main__
+
+    __main__.RunState = RunState  # type: ignore[attr-defined]
+    torch.save({"w": torch.ones(2), "state": RunState()}, path)
+    torch.load(path)  # weights_only=True is the default since torch 2.6
+
+
+def case_transformers_config_invalid_json() -> None:
+    from transformers import AutoConfig
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    (d / "config.json").write_text('{"model_type": "gpt2", "n_embd": 8,')  # cut mid-write
+    AutoConfig.from_pretrained(d)
+
+
+def case_transformers_unknown_model_type() -> None:
+    import json as _json
+
+    from transformers import AutoConfig
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    cfg = _json.loads((d / "config.json").read_text())
+    cfg["model_type"] = "qwen9_moe"  # a model newer than the installed transformers
+    (d / "config.json").write_text(_json.dumps(cfg))
+    AutoConfig.from_pretrained(d)
+
+
+def case_tokenizer_missing_files() -> None:
+    from transformers import AutoTokenizer
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")  # no tokenizer files
+    AutoTokenizer.from_pretrained(d)
+
+
+def case_nccl_bad_proto_env() -> None:
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(NCCL_PROTO="Bogus", NCCL_ALGO="Spiral", NCCL_DEBUG="WARN")
+    dist_env(1, 0, free_port())
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    t = torch.ones(4, device="cuda")
+    dist.all_reduce(t)
+    torch.cuda.synchronize()
+    print("all_reduce done", t.sum().item())
+    dist.destroy_process_group()
+
+
 # ----------------------------------------------------------------------------- registry
 
 # case -> (function, kind of its failure lines, needs the GPU)
@@ -843,11 +1063,42 @@ CASES["hub_bin_fallback_model"] = (
     partial(hub_case, "okbin", "model_bin_fallback"), "benign", False)
 CASES["noop"] = (case_noop, "benign", False)
 
+# The second set (current/heldout2.jsonl only; never split into dev / heldout).
+CASES2: dict[str, Case] = {
+    "triton_compile_error": (case_triton_compile_error, "python_crash", True),
+    "triton_out_of_resources": (case_triton_out_of_resources, "python_crash", True),
+    "compile_fullgraph_break": (case_compile_fullgraph_break, "python_crash", False),
+    "compile_backend_error": (case_compile_inductor_error, "python_crash", False),
+    "compile_recompile_limit": (case_compile_recompile_limit, "benign", False),
+    "cuda_visible_missing_gpu": (case_cuda_visible_missing_gpu, "cuda_error", False),
+    "cuda_oom_memory_fraction": (case_cuda_oom_memory_fraction, "cuda_oom", True),
+    "alloc_conf_invalid": (case_alloc_conf_invalid, "python_crash", True),
+    "fsdp2_no_process_group": (case_fsdp2_no_process_group, "python_crash", False),
+    "dist_rank_out_of_range": (case_dist_rank_out_of_range, "python_crash", False),
+    "dist_world_mismatch": (case_dist_world_mismatch, "dist_timeout", False),
+    "spawn_child_sigkill": (case_spawn_child_sigkill, "python_crash", False),
+    "state_dict_size_mismatch": (case_state_dict_size_mismatch, "python_crash", False),
+    "safetensors_shape_mismatch_model": (
+        case_safetensors_shape_mismatch_model, "python_crash", False),
+    "weights_only_unsupported_global": (
+        case_weights_only_unsupported_global, "checkpoint_corrupt", False),
+    "transformers_config_invalid_json": (
+        case_transformers_config_invalid_json, "python_crash", False),
+    "transformers_unknown_model_type": (
+        case_transformers_unknown_model_type, "python_crash", False),
+    "tokenizer_missing_files": (case_tokenizer_missing_files, "python_crash", False),
+    "nccl_bad_proto_env": (case_nccl_bad_proto_env, "nccl_error", True),
+}
+CASES.update(CASES2)
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
              "nccl_watchdog_timeout": 120, "torchrun_rendezvous_timeout": 120,
-             "gloo_collective_timeout": 90, "nccl_duplicate_gpu": 90, "cuda_oom_fill": 90}
+             "gloo_collective_timeout": 90, "nccl_duplicate_gpu": 90, "cuda_oom_fill": 90,
+             "dist_world_mismatch": 90, "triton_out_of_resources": 120,
+             "compile_recompile_limit": 120, "compile_fullgraph_break": 120,
+             "compile_backend_error": 120}
 
 
 # ----------------------------------------------------------------------------- run
@@ -1022,6 +1273,9 @@ LINE_RULES: list[tuple[str, str]] = [
 CASE_RULES: dict[str, list[tuple[str, str]]] = {
     # the what() text is the message our own C++ program throws
     "cpp_terminate": [(r"^  what\(\): ", "drop")],
+    # the backend's RuntimeError is our own text; dynamo's BackendCompilerFailed wrapper line
+    # is not an exception line by select_lines' rule (class ends in "Failed")
+    "compile_backend_error": [(r"^RuntimeError: provoke_failures", "drop")],
     # 401 for a missing repo: the status alone reads as gated, so the httpx line is left out
     "hub_missing401_download": [(r"^httpx\.HTTPStatusError", "drop")],
     "hub_missing401_snapshot": [(r"^httpx\.HTTPStatusError", "drop")],
@@ -1095,7 +1349,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev or heldout, by case name (a case never straddles the two files)."""
+    """dev, heldout or heldout2 (the second set), by case name (a case never straddles two
+    files)."""
+    if case in CASES2:
+        return "heldout2"
     if case in DEV_V1 or case in HELDOUT_V1:
         return "dev" if case in DEV_V1 else "heldout"
     return "dev" if int(hashlib.sha1(case.encode()).hexdigest(), 16) % 2 == 0 else "heldout"
@@ -1155,10 +1412,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     dest = Path(args.dest)
     dest.mkdir(parents=True, exist_ok=True)
     recs = load_raw(list(args.raw))
-    files: dict[str, list[dict[str, str]]] = {"dev": [], "heldout": []}
-    raws: dict[str, list[dict[str, Any]]] = {"dev": [], "heldout": []}
+    files: dict[str, list[dict[str, str]]] = {"dev": [], "heldout": [], "heldout2": []}
+    raws: dict[str, list[dict[str, Any]]] = {"dev": [], "heldout": [], "heldout2": []}
     seen: set[str] = set()
-    for case, rec in recs.items():
+    # the first set's cases first: a line of the second set that repeats one of theirs is the
+    # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
+    for case, rec in sorted(recs.items(), key=lambda kv: (kv[0] in CASES2, kv[0])):
         if case not in CASES:
             continue
         split = split_of(case)
@@ -1177,6 +1436,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.strings:
         write_format_strings(args.strings, dest / "format_strings.txt", args.strings_extra)
     for name, entries in files.items():
+        if not raws[name]:  # no capture given for this file: leave it as it is
+            continue
         with open(dest / f"{name}.jsonl", "w") as f:
             f.writelines(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
         with open(dest / f"raw_{name}.jsonl", "w") as f:

@@ -61,17 +61,34 @@ def test_entries_are_contract_entries(name: str) -> None:
 
 
 def test_split_is_by_case_and_lines_are_unique() -> None:
-    dev, held = _load("dev.jsonl"), _load("heldout.jsonl")
-    assert not {e["source"] for e in dev} & {e["source"] for e in held}
-    lines = [e["line"] for e in dev + held]
+    dev, held, held2 = _load("dev.jsonl"), _load("heldout.jsonl"), _load("heldout2.jsonl")
+    srcs = [{e["source"] for e in f} for f in (dev, held, held2)]
+    assert not srcs[0] & srcs[1] and not srcs[2] & (srcs[0] | srcs[1])
+    lines = [e["line"] for e in dev + held + held2]
     assert len(lines) == len(set(lines))
+
+
+def test_second_set_is_contract_entries_of_new_cases() -> None:
+    """heldout2.jsonl: the second capture's cases only (none repeats a first-set case)."""
+    mod = _script()
+    entries = _load("heldout2.jsonl")
+    assert len(entries) >= 20
+    for i, e in enumerate(entries):
+        where = f"heldout2.jsonl:{i + 1}"
+        assert set(e) == FIELDS, where
+        assert e["kind"] in CONTRACT_KINDS, f"{where}: kind {e['kind']!r} is not a contract kind"
+        assert e["source"].removeprefix("device:") in mod.CASES2, where
+        assert e["lib"] and e["version"], where
+        assert e["line"] and "\n" not in e["line"], where
+    assert len({e["kind"] for e in entries} - {"benign"}) >= 4
 
 
 def test_files_are_the_build_of_the_raw_captures(tmp_path: Path) -> None:
     mod = _script()
-    raws = [CURRENT / "raw_dev.jsonl", CURRENT / "raw_heldout.jsonl"]
+    raws = [CURRENT / "raw_dev.jsonl", CURRENT / "raw_heldout.jsonl",
+            CURRENT / "raw_heldout2.jsonl"]
     assert mod.main(["build", str(tmp_path), *map(str, raws)]) == 0
-    for name in ("dev.jsonl", "heldout.jsonl"):
+    for name in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl"):
         assert (tmp_path / name).read_text() == (CURRENT / name).read_text(), (
             f"{name} differs from what scripts/provoke_failures.py builds: rebuild it, "
             "do not edit it by hand")
