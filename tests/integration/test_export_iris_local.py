@@ -125,6 +125,37 @@ def test_export_runs_on_the_local_cluster_and_the_repo_check_passes(
     assert TOKEN not in out + err
 
 
+def test_a_two_node_policy_exports_on_a_coscheduled_gang_under_the_runtime(
+        hub: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Megatron policy on 2 x 8 GPUs: the export job is the 2-node gang (the local cluster's
+    gang-2 group), the runtime controller forms one Ray cluster on a fresh rendezvous dir and runs
+    the entrypoint on rank 0, as a launch does."""
+    from irisrl.util.paths import irisrl_home
+
+    root = record_run(tmp_path, "exp-gang")
+    from irisrl.ledger.store import Ledger
+
+    plan = Ledger().plan_for("/tester/exp-gang")
+    assert plan is not None
+    rdzv = str(irisrl_home() / "rdzv" / "exp-gang" / "20261203-000000-00000000")
+    plan.update(num_nodes=2, rendezvous_dir=rdzv, runtime_argv=[
+        "--rendezvous-dir", rdzv, "--rendezvous-timeout", "120", "--gpus-per-node", "8", "--local",
+        "--park-interval", "1"])
+    plan["hydra_args"] = [f"++trainer.ckpt_path={root}", "++trainer.strategy=megatron",
+                          "++trainer.placement.policy_num_nodes=2", "++trainer.placement.policy_num_gpus_per_node=8",
+                          "++trainer.hf_hub_repo_id=org/export-gang"]
+    Ledger().record_launch(SimpleNamespace(to_dict=lambda: plan), "local", "local")
+    args = [a for a in export_args(tmp_path, hub, "exp-gang", "ok") if a != "--cpu-only"]
+    args = args[:args.index("--cpu")] + args[args.index("--cpu") + 6:]
+    code, out, err = run_cli(capsys, *args)
+    data = json.loads(out)
+    assert code == 0, (err, data.get("log_tail"))
+    assert data["request"]["replicas"] == 2 and data["request"]["coscheduling"] == {"group_by": "leafgroup"}
+    argv = data["request"]["argv"]
+    assert "irisrl.runtime.controller" in argv[2] and argv[argv.index("--rendezvous-dir") + 1] != rdzv
+    assert hub.files("org/export-gang") == ["config.json", "model.safetensors", "tokenizer.json"]
+
+
 def test_export_of_an_earlier_step_to_a_named_repo(hub: HubServer, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     record_run(tmp_path, "exp-step", repo=None)

@@ -1,5 +1,5 @@
 """`irisrl export JOB`: the final (or `--step N`) policy of a finished run exported to the
-Hugging Face Hub as its own single-task job on Iris, followed to the end, then the Hub repo
+Hugging Face Hub as its own job on Iris (the saved policy's GPU gang), followed to the end, then the Hub repo
 checked for the files a portable HF model needs.
 
 irisrl does not convert checkpoints: the job runs the image's own export entrypoint, as
