@@ -44,7 +44,8 @@ def hub(on_iris_cluster: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> It
 
 def record_run(tmp_path: Path, name: str, *, steps: tuple[int, ...] = (2, 4), latest: int | None = 4,
                repo: str | None = "org/export-it") -> Path:
-    """A finished local run as the ledger keeps it, with the trainer's checkpoint layout."""
+    """A finished local run as the ledger keeps it (one node of the local cluster's 8 fake H100,
+    an FSDP2 policy on 4 of them), with the trainer's checkpoint layout."""
     from irisrl.ledger.store import Ledger
 
     root = tmp_path / name / "checkpoints"
@@ -53,10 +54,13 @@ def record_run(tmp_path: Path, name: str, *, steps: tuple[int, ...] = (2, 4), la
         (root / f"global_step_{step}" / "policy").mkdir(parents=True)
     if latest is not None:
         (root / "latest_ckpt_global_step.txt").write_text(str(latest))
-    hydra = [f"++trainer.ckpt_path={root}", "++trainer.strategy=fsdp2"] + \
-        ([f"++trainer.hf_hub_repo_id={repo}"] if repo else [])
+    hydra = [f"++trainer.ckpt_path={root}", "++trainer.strategy=fsdp2", "++trainer.placement.policy_num_nodes=1",
+             "++trainer.placement.policy_num_gpus_per_node=4"] + ([f"++trainer.hf_hub_repo_id={repo}"] if repo else [])
     plan = {"job_id": f"/tester/{name}", "job_name": name, "user": "tester", "cluster": "local", "mode": "local",
-            "image": "", "priority": "interactive", "hydra_args": hydra, "env": {}, "secret_env_keys": [],
+            "image": "", "priority": "interactive", "num_nodes": 1, "gpus_per_node": 8,
+            "resources": {"cpu": 1.0, "memory": "1GB", "disk": "1GB", "device": {"type": "gpu", "variant": "H100",
+                                                                                 "count": 8}},
+            "hydra_args": hydra, "env": {}, "secret_env_keys": [],
             "model_path": "Qwen/Qwen3-0.6B", "config_path": "cfg.yaml", "config_sha256": "0" * 64}
     Ledger().record_launch(SimpleNamespace(to_dict=lambda: plan), "local", "local")
     return root
@@ -84,9 +88,26 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
 
 
 def export_args(tmp_path: Path, hub: HubServer, name: str, mode: str, *extra: str) -> list[str]:
+    """CPU only: the stand-in converts nothing (the GPU request itself: the first test)."""
     return ["export", name, "--local", "--export-entrypoint", standin(hub, mode), "--workspace",
-            str(workspace(tmp_path)), "--cpu", "1", "--memory", "1GB", "--disk", "1GB", "--timeout", "180",
-            "--json", *extra]
+            str(workspace(tmp_path)), "--cpu-only", "--cpu", "1", "--memory", "1GB", "--disk", "1GB",
+            "--timeout", "180", "--json", *extra]
+
+
+def test_default_export_asks_for_the_saved_policys_gpus_and_the_local_cluster_runs_it(
+        hub: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No --cpu-only: the request the source would make (a whole node of the run's 8 GPUs for
+    the 4-rank FSDP2 policy), admitted by the local cluster's fake-H100 workers."""
+    record_run(tmp_path, "exp-gpu")
+    args = [a for a in export_args(tmp_path, hub, "exp-gpu", "ok") if a != "--cpu-only"]
+    args = args[:args.index("--cpu")] + args[args.index("--cpu") + 6:]   # the run's cpu/memory/disk
+    code, out, err = run_cli(capsys, *args)
+    data = json.loads(out)
+    assert code == 0, err
+    assert data["ok"] and data["request"]["replicas"] == 1
+    assert data["request"]["resources"]["device"] == {"type": "gpu", "variant": "H100", "count": 8}
+    assert (data["resources"]["policy_nodes"], data["resources"]["policy_gpus_per_node"]) == (1, 4)
+    assert hub.files("org/export-it") == ["config.json", "model.safetensors", "tokenizer.json"]
 
 
 def test_export_runs_on_the_local_cluster_and_the_repo_check_passes(
@@ -102,6 +123,37 @@ def test_export_runs_on_the_local_cluster_and_the_repo_check_passes(
                                           "tokenizer.json"]
     assert data["request"]["resources"]["device"]["count"] == 0 and data["request"]["env"]["HF_TOKEN"] == "***"
     assert TOKEN not in out + err
+
+
+def test_a_two_node_policy_exports_on_a_coscheduled_gang_under_the_runtime(
+        hub: HubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Megatron policy on 2 x 8 GPUs: the export job is the 2-node gang (the local cluster's
+    gang-2 group), the runtime controller forms one Ray cluster on a fresh rendezvous dir and runs
+    the entrypoint on rank 0, as a launch does."""
+    from irisrl.util.paths import irisrl_home
+
+    root = record_run(tmp_path, "exp-gang")
+    from irisrl.ledger.store import Ledger
+
+    plan = Ledger().plan_for("/tester/exp-gang")
+    assert plan is not None
+    rdzv = str(irisrl_home() / "rdzv" / "exp-gang" / "20261203-000000-00000000")
+    plan.update(num_nodes=2, rendezvous_dir=rdzv, runtime_argv=[
+        "--rendezvous-dir", rdzv, "--rendezvous-timeout", "120", "--gpus-per-node", "8", "--local",
+        "--park-interval", "1"])
+    plan["hydra_args"] = [f"++trainer.ckpt_path={root}", "++trainer.strategy=megatron",
+                          "++trainer.placement.policy_num_nodes=2", "++trainer.placement.policy_num_gpus_per_node=8",
+                          "++trainer.hf_hub_repo_id=org/export-gang"]
+    Ledger().record_launch(SimpleNamespace(to_dict=lambda: plan), "local", "local")
+    args = [a for a in export_args(tmp_path, hub, "exp-gang", "ok") if a != "--cpu-only"]
+    args = args[:args.index("--cpu")] + args[args.index("--cpu") + 6:]
+    code, out, err = run_cli(capsys, *args)
+    data = json.loads(out)
+    assert code == 0, (err, data.get("log_tail"))
+    assert data["request"]["replicas"] == 2 and data["request"]["coscheduling"] == {"group_by": "leafgroup"}
+    argv = data["request"]["argv"]
+    assert "irisrl.runtime.controller" in argv[2] and argv[argv.index("--rendezvous-dir") + 1] != rdzv
+    assert hub.files("org/export-gang") == ["config.json", "model.safetensors", "tokenizer.json"]
 
 
 def test_export_of_an_earlier_step_to_a_named_repo(hub: HubServer, tmp_path: Path,

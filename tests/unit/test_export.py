@@ -37,14 +37,30 @@ def write_checkpoints(root: Path, steps: tuple[int, ...], latest: int | None) ->
     return str(root)
 
 
-def source_plan(ckpt_root: str, repo: str | None = "org/dense-r1", mode: str = "remote") -> dict[str, object]:
-    """The masked plan the ledger keeps for a launch (the keys export reads)."""
-    hydra = ["+terminal_bench_config=terminal_bench", "++trainer.strategy=megatron",
+RDZV = "s3://b/iris/rl-rdzv/dense-r1/20261203-100000-abcd0123"
+
+
+def source_plan(ckpt_root: str, repo: str | None = "org/dense-r1", mode: str = "remote", *,
+                strategy: str = "megatron", policy: tuple[int, int] = (2, 8), run_nodes: int = 4,
+                gpus_per_node: int = 8) -> dict[str, object]:
+    """The masked plan the ledger keeps for a launch (the keys export reads): a 4-node run
+    whose policy holds 2 x 8 GPUs (Megatron TP=8 PP=2), the rest rollout engines."""
+    hydra = ["+terminal_bench_config=terminal_bench", f"++trainer.strategy={strategy}",
+             f"++trainer.placement.policy_num_nodes={policy[0]}",
+             f"++trainer.placement.policy_num_gpus_per_node={policy[1]}",
+             "++trainer.policy.megatron_config.tensor_model_parallel_size=8",
+             "++trainer.policy.megatron_config.pipeline_model_parallel_size=2",
              f"++trainer.ckpt_path={ckpt_root}", "++trainer.export_path=s3://b/exports/dense-r1"]
     if repo:
         hydra.append(f"++trainer.hf_hub_repo_id={repo}")
     return {"job_id": JOB, "job_name": "dense-r1", "user": "tester", "cluster": "cw", "mode": mode,
             "image": "ghcr.io/example/gpu-rl@sha256:" + "0" * 64, "priority": "production",
+            "num_nodes": run_nodes, "gpus_per_node": gpus_per_node,
+            "resources": {"cpu": 128.0, "memory": "1600GB", "disk": "800GB",
+                          "device": {"type": "gpu", "variant": "H100", "count": gpus_per_node}},
+            "rendezvous_dir": RDZV,
+            "runtime_argv": ["--rendezvous-dir", RDZV, "--rendezvous-timeout", "1800", "--gpus-per-node", "8",
+                             "--train-data", '["DCAgent/tasks"]', "--prestage-model", "Qwen/Qwen3-8B"],
             "hydra_args": hydra, "env": {"LD_LIBRARY_PATH": "/opt/lib", "HF_TOKEN": "***", "IRISRL_JOB_ID": JOB,
                                          "WANDB_API_KEY": "***"},
             "secret_env_keys": ["HF_TOKEN", "WANDB_API_KEY"], "model_path": "Qwen/Qwen3-8B",
@@ -112,33 +128,108 @@ def test_checkpoint_dir_reads_the_trainers_layout_in_s3_on_loopback(monkeypatch:
 
 
 # ------------------------------------------------------------------------------- the request
-def test_export_request_is_one_cpu_task_running_the_images_entrypoint(tmp_path: Path) -> None:
+def test_megatron_export_is_the_saved_policys_gpu_gang_on_whole_nodes(tmp_path: Path) -> None:
     root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
     export = build_export(JOB, source_plan(root), ExportSettings(), TOKEN, {"HF_ENDPOINT": "http://hub.test"})
     request = export.request()
-    assert request.name == "dense-r1-export-10" and request.replicas == 1 and request.group_by is None
+    # the policy's 2 nodes (not the run's 4), the run's 8 GPUs and per-node resources on each
+    assert (request.name, request.replicas, request.group_by) == ("dense-r1-export-10", 2, "leafgroup")
+    assert (request.resources.device.type, request.resources.device.variant, request.resources.device.count) == \
+        ("gpu", "H100", 8)
+    assert (request.resources.cpu, request.resources.memory, request.resources.disk) == (128.0, "1600GB", "800GB")
     assert request.max_retries_failure == 0
-    assert request.resources.device.count == 0 and request.resources.device.type == "cpu"
     assert request.task_image == "ghcr.io/example/gpu-rl@sha256:" + "0" * 64
-    assert request.argv[:3] == ("python", "-m", "skyrl_train.entrypoints.checkpoint_export")
-    assert "++trainer.strategy=megatron" in request.argv
-    assert request.argv[-7:] == (
+    # a gang: the runtime controller forms one Ray cluster on a fresh rendezvous dir, the command on rank 0
+    argv = request.argv
+    assert argv[:4] == ("bash", "-c", argv[2], "irisrl-boot") and "irisrl.runtime.controller" in argv[2]
+    rdzv = argv[argv.index("--rendezvous-dir") + 1]
+    assert rdzv.startswith("s3://b/iris/rl-rdzv/dense-r1-export-10/") and rdzv != RDZV
+    assert argv[argv.index("--gpus-per-node") + 1] == "8" and argv[argv.index("--rendezvous-timeout") + 1] == "1800"
+    assert "--train-data" not in argv and "--prestage-model" not in argv   # the trainer's, not the export's
+    command = argv[argv.index("--") + 1:]
+    assert command[:3] == ("python", "-m", "skyrl_train.entrypoints.checkpoint_export")
+    assert "++trainer.strategy=megatron" in command
+    assert command[-7:] == (
         "++checkpoint_export.step=10", f"++checkpoint_export.checkpoint_path={root}/global_step_10",
         "++checkpoint_export.export_root=s3://b/exports/dense-r1", "++checkpoint_export.hf_hub_repo_id=org/dense-r1",
         "++checkpoint_export.hf_hub_private=false", "++checkpoint_export.hf_hub_revision=main",
         "++checkpoint_export.hf_upload_mode=latest")
-    # the run's own non-secret env, the operator's token and Hub; never the run's masked values
-    assert request.env == {"LD_LIBRARY_PATH": "/opt/lib", "HF_ENDPOINT": "http://hub.test", "HF_TOKEN": TOKEN}
+    assert request.ports == ("ray",)
+    # the run's non-secret env (never its masked values), the operator's token and Hub, the gang's Ray token
+    assert {k: v for k, v in request.env.items() if k != "RAY_AUTH_TOKEN"} == {
+        "LD_LIBRARY_PATH": "/opt/lib", "HF_ENDPOINT": "http://hub.test", "HF_TOKEN": TOKEN, "RAY_AUTH_MODE": "token"}
+    assert set(request.secret_env_keys) == {"HF_TOKEN", "RAY_AUTH_TOKEN"} and len(request.env["RAY_AUTH_TOKEN"]) == 64
+    geo = export.to_dict()["resources"]
+    assert (geo["nodes"], geo["gpus_per_node"], geo["policy_nodes"], geo["policy_gpus_per_node"]) == (2, 8, 2, 8)
+    assert geo["strategy"] == "megatron" and geo["layout"] == "TP=8 PP=2"
+    assert geo["why"].startswith("8 x H100 on each of 2 node(s): the saved policy's placement 2 x 8 GPUs")
+    assert "checkpoint_exporter.py @ 292a86b0" in geo["why"]
     shown = json.dumps(export.to_dict())
-    assert TOKEN not in shown and '"HF_TOKEN": "***"' in shown
+    assert TOKEN not in shown and request.env["RAY_AUTH_TOKEN"] not in shown and '"HF_TOKEN": "***"' in shown
+
+
+def test_fsdp_export_on_one_node_reserves_the_whole_node_and_runs_the_entrypoint_directly(tmp_path: Path) -> None:
+    """MarinSkyRL exports FSDP on GPUs too (test_checkpoint_export_config.py @ 362ba384: an
+    fsdp2 run's export keeps an H100 allocation); a 4-rank policy gets the node's 8 GPUs
+    (test_export_hf_checkpoint.py @ 04a82f3b: whole eight-GPU node)."""
+    root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
+    export = build_export(JOB, source_plan(root, strategy="fsdp2", policy=(1, 4)), ExportSettings(), TOKEN, {})
+    request = export.request()
+    assert (request.replicas, request.group_by, request.resources.device.count) == (1, None, 8)
+    assert request.argv[:3] == ("python", "-m", "skyrl_train.entrypoints.checkpoint_export")
+    assert request.ports == () and "RAY_AUTH_TOKEN" not in request.env
+    assert export.geometry.layout == "" and "fsdp2" in export.geometry.why
+
+
+def test_cpu_only_is_one_cpu_task_and_says_it_is_not_the_sources_way(tmp_path: Path) -> None:
+    root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
+    export = build_export(JOB, source_plan(root), ExportSettings(cpu_only=True), TOKEN, {})
+    request = export.request()
+    assert (request.replicas, request.group_by, request.resources.device.type, request.resources.device.count) == \
+        (1, None, "cpu", 0)
+    assert (request.resources.cpu, request.resources.memory, request.resources.disk) == (8.0, "64GB", "256GB")
+    assert request.argv[:3] == ("python", "-m", "skyrl_train.entrypoints.checkpoint_export")
+    assert export.geometry.why.startswith("CPU only (--cpu-only), not the source's way")
+    with pytest.raises(UsageError, match="--cpu-only and --gpus"):
+        build_export(JOB, source_plan(root), ExportSettings(cpu_only=True, gpus=8), TOKEN, {})
+
+
+@pytest.mark.parametrize("settings, says", [
+    (ExportSettings(gpus=4), "cannot hold the saved policy's 2 x 8 ranks"),
+    (ExportSettings(nodes=1), "cannot hold the saved policy's 2 x 8 ranks"),
+    (ExportSettings(gpus=0), "--gpus 0 asks for no GPU"),
+])
+def test_gpu_overrides_that_cannot_hold_the_saved_policy_are_refused(tmp_path: Path, settings: ExportSettings,
+                                                                      says: str) -> None:
+    root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
+    with pytest.raises(IrisrlError, match=says):
+        build_export(JOB, source_plan(root), settings, TOKEN, {})
+
+
+def test_gpu_overrides_and_the_refusals_of_a_plan_that_cannot_size_it(tmp_path: Path) -> None:
+    root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
+    export = build_export(JOB, source_plan(root), ExportSettings(gpus=8, nodes=3, memory="900GB"), TOKEN, {})
+    request = export.request()
+    assert (request.replicas, request.resources.device.count, request.resources.memory) == (3, 8, "900GB")
+    assert "(--gpus/--nodes)" in export.geometry.why
+    bare = {k: v for k, v in source_plan(root).items() if k not in ("gpus_per_node", "resources")}
+    bare["hydra_args"] = [a for a in source_plan(root)["hydra_args"] if "policy_num_gpus" not in a]   # type: ignore[attr-defined]
+    with pytest.raises(IrisrlError, match="records no GPUs per node") as err:
+        build_export(JOB, bare, ExportSettings(), TOKEN, {})
+    assert "--cpu-only" in err.value.fix
+    with pytest.raises(IrisrlError, match="no per-node cpu/memory/disk"):
+        build_export(JOB, bare, ExportSettings(gpus=8), TOKEN, {})
+    no_rdzv = {k: v for k, v in source_plan(root).items() if k != "rendezvous_dir"}
+    with pytest.raises(IrisrlError, match="no rendezvous dir"):
+        build_export(JOB, no_rdzv, ExportSettings(), TOKEN, {})
 
 
 def test_export_flags_override_the_run(tmp_path: Path) -> None:
     root = write_checkpoints(tmp_path / "ckpt", (10, 20), latest=20)
     settings = ExportSettings(repo="me/other", step=10, entrypoint=parse_entrypoint("python standin.py --mode ok"),
-                              upload_mode="all", private=True, cpu=2, memory="8GB")
+                              upload_mode="all", private=True, cpu=2, memory="8GB", nodes=2)
     request = build_export(JOB, source_plan(root), settings, TOKEN, {}).request()
-    assert request.argv[:3] == ("python", "standin.py", "--mode")
+    assert request.argv[request.argv.index("--") + 1:][:3] == ("python", "standin.py", "--mode")
     assert "++checkpoint_export.hf_hub_repo_id=me/other" in request.argv
     assert "++checkpoint_export.hf_upload_mode=all" in request.argv
     assert "++checkpoint_export.hf_hub_private=true" in request.argv
@@ -275,18 +366,27 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
     return int(done.value.code or 0), out.out, out.err
 
 
-def test_cli_dry_run_shows_the_request_never_the_token(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_dry_run_shows_the_request_and_why_never_the_token(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     _record(source_plan(write_checkpoints(tmp_path / "ckpt", (10,), latest=10)))
     monkeypatch.setenv("HF_TOKEN", TOKEN)
     code, out, err = run_cli(capsys, "export", "dense-r1", "--dry-run", "--json")
     data = json.loads(out)
     assert code == 0 and data["export_job"] == "/tester/dense-r1-export-10"
-    assert data["request"]["env"]["HF_TOKEN"] == "***" and data["request"]["resources"]["device"]["count"] == 0
+    assert data["request"]["env"]["HF_TOKEN"] == "***" and data["request"]["resources"]["device"]["count"] == 8
+    assert data["request"]["replicas"] == 2 and data["request"]["coscheduling"] == {"group_by": "leafgroup"}
+    assert data["resources"]["why"].startswith("8 x H100 on each of 2 node(s)")
     assert data["checkpoint"]["step"] == 10 and data["repo"] == "org/dense-r1"
     code, out, err = run_cli(capsys, "export", "dense-r1", "--dry-run")
     assert code == 0 and "not submitting (dry run)" in out and "HF_TOKEN=***" in out
+    flat = " ".join(out.split())
+    assert "2 task(s), each 8 x H100, cpu 128, memory 1600GB, disk 800GB; coscheduled by leafgroup" in flat
+    assert "megatron TP=8 PP=2" in flat and "RAY_AUTH_TOKEN=***" in flat
     assert TOKEN not in out + err
+    code, out, _ = run_cli(capsys, "export", "dense-r1", "--dry-run", "--json", "--cpu-only", "--memory", "16GB")
+    data = json.loads(out)
+    assert code == 0 and data["request"]["resources"]["device"]["count"] == 0 and data["request"]["replicas"] == 1
+    assert data["request"]["resources"]["memory"] == "16GB" and data["resources"]["why"].startswith("CPU only")
 
 
 @pytest.mark.parametrize("args, env, says, rc", [
@@ -295,6 +395,8 @@ def test_cli_dry_run_shows_the_request_never_the_token(tmp_path: Path, capsys: p
     (("export", "dense-r1", "--step", "99", "--dry-run"), {"HF_TOKEN": TOKEN}, "global_step_99 is not a complete", 1),
     (("export", "dense-r1", "--export-entrypoint", "'unclosed", "--dry-run"), {"HF_TOKEN": TOKEN},
      "--export-entrypoint", 64),
+    (("export", "dense-r1", "--gpus", "4", "--dry-run"), {"HF_TOKEN": TOKEN}, "cannot hold the saved policy's", 1),
+    (("export", "dense-r1", "--gpus", "8", "--cpu-only", "--dry-run"), {"HF_TOKEN": TOKEN}, "--cpu-only and --gpus", 64),
 ])
 def test_cli_refusals_are_one_message_and_an_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                       monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...],

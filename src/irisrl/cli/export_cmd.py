@@ -18,12 +18,15 @@ from irisrl.util.exitcodes import Exit
 Examples:
   irisrl export /alice/dense8b-r1 --dry-run
   irisrl export dense8b-r1 --export-hf alice/dense8b-r1-policy --step 40 --json
-  irisrl export smoke-1 --local --export-entrypoint "python my_export.py" --workspace ./ws
+  irisrl export dense8b-r1 --gpus 8 --nodes 2 --dry-run
+  irisrl export smoke-1 --local --cpu-only --export-entrypoint "python my_export.py" --workspace ./ws
 
 \b
 The job runs the image's own export entrypoint (python -m skyrl_train.entrypoints.checkpoint_export
-with ++checkpoint_export.* args) on one CPU-only task, is followed to the end, and the repo is
-then checked for config.json, a weight shard and a tokenizer file.
+with ++checkpoint_export.* args) on the saved policy's GPUs, as MarinSkyRL does for every
+strategy: its trainer.placement.policy_num_nodes nodes, each with the run's GPUs per node and
+per-node cpu/memory/disk (a multi-node gang coscheduled, under irisrl's runtime). It is followed
+to the end, and the repo is then checked for config.json, a weight shard and a tokenizer file.
 Exit: 0 exported and checked (or dry run), 1 refused / job failed / files missing,
 2 JOB not in the ledger, 3 could not determine, 64 usage.""")
 @click.argument("job")
@@ -41,22 +44,30 @@ Exit: 0 exported and checked (or dry run), 1 refused / job failed / files missin
       help="latest: the repo root; all: also checkpoints/step_<N>/.")
 @click.option("--priority", type=click.Choice(PRIORITIES), default="batch", show_default=True,
               help="Iris priority band of the export job.")
-@click.option("--cpu", type=float, default=8.0, show_default=True, help="CPUs for the export job.")
-@click.option("--memory", default="64GB", show_default=True, help="Memory for the export job.")
-@click.option("--disk", default="256GB", show_default=True, help="Disk for the export job.")
+@click.option("--cpu-only", is_flag=True,
+              help="No GPU (not the source's way: for an --export-entrypoint that converts on CPU).")
+@click.option("--gpus", type=click.IntRange(min=0), default=None,
+              help="GPUs per node (default: the run's; never fewer than the saved policy's).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None,
+              help="Nodes (default: the saved policy's trainer.placement.policy_num_nodes).")
+@click.option("--cpu", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="CPUs per node (default: the run's; 8 with --cpu-only).")
+@click.option("--memory", default=None, help="Memory per node (default: the run's; 64GB with --cpu-only).")
+@click.option("--disk", default=None, help="Disk per node (default: the run's; 256GB with --cpu-only).")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT_S, show_default=True,
               help="Seconds to follow the job before terminating it.")
 @flag("secrets-env", default=None, help="dotenv file with HF_TOKEN (default: $DC_AGENT_SECRET_ENV).")
 @json_flag
 @target_options
 def export(job: str, repo: str | None, step: int | None, dry_run: bool, export_entrypoint: str | None,
-           workspace: str | None, revision: str, private: bool, upload_mode: str, cpu: float, memory: str,
-           disk: str, priority: str, timeout_s: float, secrets_env: str | None, as_json: bool, local: bool,
+           workspace: str | None, revision: str, private: bool, upload_mode: str, cpu_only: bool, gpus: int | None,
+           nodes: int | None, cpu: float | None, memory: str | None, disk: str | None, priority: str, timeout_s: float, secrets_env: str | None, as_json: bool, local: bool,
            controller_url: str | None, cluster_config: str | None) -> None:
     """Export JOB's final (or --step N) policy to the Hugging Face Hub as its own job on Iris."""
     settings = ExportSettings(repo=repo, step=step, entrypoint=parse_entrypoint(export_entrypoint),
                               workspace=workspace or None, revision=revision, private=private,
-                              upload_mode=upload_mode, cpu=cpu, memory=memory, disk=disk, timeout_s=timeout_s,
+                              upload_mode=upload_mode, cpu=cpu, memory=memory, disk=disk, cpu_only=cpu_only,
+                              gpus=gpus, nodes=nodes, timeout_s=timeout_s,
                               secrets_env=secrets_env, priority=priority)
     done = run_export(job, settings, dry_run=dry_run, local=local, controller_url=controller_url,
                       cluster_config=cluster_config)
@@ -65,6 +76,15 @@ def export(job: str, repo: str | None, step: int | None, dry_run: bool, export_e
     else:
         render(done)
     raise click.exceptions.Exit(int(Exit.OK if isinstance(done, ExportPlan) or done.ok else Exit.FAIL))
+
+
+def _resources(plan: ExportPlan) -> str:
+    request, geo = plan.request(), plan.geometry
+    device = f"{geo.gpus_per_node} x {geo.gpu_variant or 'GPU'}" if geo.gpus_per_node else "no GPU"
+    gang = f"coscheduled by {request.group_by}, " if request.group_by else ""
+    return (f"{request.replicas} task(s), each {device}, cpu {request.resources.cpu:g}, memory "
+            f"{request.resources.memory}, disk {request.resources.disk}; {gang}max retries "
+            f"{request.max_retries_failure}, {request.priority_band}")
 
 
 def render(done: ExportPlan | ExportResult) -> None:
@@ -81,9 +101,8 @@ def render(done: ExportPlan | ExportResult) -> None:
                            f"latest complete {plan.checkpoint.latest_complete})"),
             ("hub repo", f"{plan.repo}@{plan.revision} (upload mode {plan.upload_mode})"),
             ("image", request.task_image or "- (local cluster: this host)"),
-            ("resources", f"cpu {request.resources.cpu:g}, memory {request.resources.memory}, "
-                          f"disk {request.resources.disk}, no GPU; 1 task, max retries {request.max_retries_failure}, "
-                          f"{request.priority_band}"),
+            ("resources", _resources(plan)),
+            ("why", plan.geometry.why),
             ("argv", " ".join(request.argv)),
             ("env", ", ".join(f"{k}={'***' if k in secret else v}" for k, v in sorted(request.env.items()))),
             ("expected files", ", ".join(plan.to_dict().get("expected_files", [])))]

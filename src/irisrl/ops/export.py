@@ -1,5 +1,5 @@
 """`irisrl export JOB`: the final (or `--step N`) policy of a finished run exported to the
-Hugging Face Hub as its own single-task job on Iris, followed to the end, then the Hub repo
+Hugging Face Hub as its own job on Iris (the saved policy's GPU gang), followed to the end, then the Hub repo
 checked for the files a portable HF model needs.
 
 irisrl does not convert checkpoints: the job runs the image's own export entrypoint, as
@@ -13,12 +13,20 @@ The files checked afterwards are MarinSkyRL's minimum HF export contract
 (cloud/iris/export_contract.py @ 0cbe68fa `validate_hf_export`): config.json, a weight shard
 (*.safetensors / *.bin), a tokenizer file (tokenizer* / *.model).
 
-Where irisrl differs from that source: the job asks for CPU only (the issue's design; the
-source runs the conversion on a GPU gang of the saved policy geometry, which Megatron's
-converter needs: `--cpu/--memory/--disk` size it, the image's entrypoint decides what it can
-do there), and the checkpoint is found by the trainer's own marker, not by an
-hf_export_request.json (`checkpoint_dir` below; the `ckpt` work unifies it with
-ops/checkpoints.py)."""
+The job's resources follow the source (`export_geometry`): the saved policy's GPUs on whole
+nodes, for every strategy. MarinSkyRL's exporter creates one policy worker per saved policy rank
+(trainer.placement.policy_num_nodes x policy_num_gpus_per_node, one GPU each, in a STRICT_SPREAD
+placement group; fsdp/fsdp2/deepspeed/megatron alike: skyrl-train/skyrl_train/checkpoint_exporter.py
+@ 292a86b0 policy_export_workers; terminal_policy.py @ 0f25366d policy_export_geometry), and
+the export job asks for those nodes with the training allocation's GPUs per node (never fewer
+than the policy's), its GPU variant and per-node cpu/memory/disk (export_hf_checkpoint.py after
+05cb3a64: ExportJobSpec.allocated_gpus_per_node, export_terminal_policy; its tests
+test_checkpoint_export_config.py @ 362ba384, test_export_hf_checkpoint.py @ 04a82f3b). A gang of
+more than one node is coscheduled and runs through irisrl's runtime controller (one Ray cluster
+over the gang, the command on rank 0), as a launch does. `--cpu-only` is irisrl's own escape
+hatch (no source exports on CPU: use it with an --export-entrypoint that converts there, e.g. on
+the local cluster in tests). Where irisrl still differs: the checkpoint is found by the trainer's
+own marker, not by an hf_export_request.json (`checkpoint_dir` below)."""
 
 from __future__ import annotations
 
@@ -53,6 +61,10 @@ TOKEN = "HF_TOKEN"
 HUB_ENV_PASSED = ("HF_ENDPOINT", "HF_HUB_DISABLE_XET")
 POLL_S = 1.0
 HUB_DEADLINE_S = 120.0
+CPU_ONLY = (8.0, "64GB", "256GB")   # --cpu-only's cpu, memory, disk unless given
+DEFAULT_STRATEGY = "megatron"      # config/view.py: absent trainer.strategy is Megatron
+SOURCE_CITE = ("MarinSkyRL skyrl_train/checkpoint_exporter.py @ 292a86b0, "
+               "cloud/iris/export_hf_checkpoint.py export_terminal_policy (after 05cb3a64)")
 
 
 class CheckpointJSON(TypedDict):
@@ -62,6 +74,20 @@ class CheckpointJSON(TypedDict):
     latest_complete: int
 
 
+class GeometryJSON(TypedDict):
+    nodes: int
+    gpus_per_node: int
+    gpu_variant: str
+    cpu: float
+    memory: str
+    disk: str
+    policy_nodes: int
+    policy_gpus_per_node: int
+    strategy: str
+    layout: str
+    why: str
+
+
 class ExportJSON(TypedDict, total=False):
     source_job: str
     export_job: str
@@ -69,6 +95,7 @@ class ExportJSON(TypedDict, total=False):
     revision: str
     checkpoint: CheckpointJSON
     expected_files: list[str]
+    resources: GeometryJSON
     request: dict[str, object]   # plan/request.py IrisRequest.to_dict(): secret values masked
     state: str
     exit_code: int | None
@@ -100,12 +127,37 @@ class ExportSettings:
     revision: str = DEFAULT_REVISION
     private: bool = False
     upload_mode: str = "latest"
-    cpu: float = 8.0
-    memory: str = "64GB"
-    disk: str = "256GB"
+    cpu: float | None = None       # per node; None: the run's (GPU export), else CPU_ONLY's
+    memory: str | None = None
+    disk: str | None = None
+    cpu_only: bool = False         # --cpu-only: no GPU (irisrl's own; no source exports on CPU)
+    gpus: int | None = None        # --gpus per node; None: the run's node GPUs
+    nodes: int | None = None       # --nodes; None: the saved policy's nodes
     timeout_s: float = DEFAULT_TIMEOUT_S
     secrets_env: str | None = None
     priority: str = "batch"   # export_hf_checkpoint.py's --priority default: an export is not urgent
+
+
+@dataclass(frozen=True)
+class ExportGeometry:
+    """What the export job asks for, and why (shown by the dry run)."""
+    nodes: int
+    gpus_per_node: int             # 0: CPU only
+    gpu_variant: str
+    cpu: float
+    memory: str
+    disk: str
+    policy_nodes: int
+    policy_gpus_per_node: int
+    strategy: str
+    layout: str                    # "TP=8 PP=2" (megatron), "" otherwise
+    why: str
+
+    def to_dict(self) -> GeometryJSON:
+        return {"nodes": self.nodes, "gpus_per_node": self.gpus_per_node, "gpu_variant": self.gpu_variant,
+                "cpu": self.cpu, "memory": self.memory, "disk": self.disk, "policy_nodes": self.policy_nodes,
+                "policy_gpus_per_node": self.policy_gpus_per_node, "strategy": self.strategy,
+                "layout": self.layout, "why": self.why}
 
 
 @dataclass(frozen=True)
@@ -118,6 +170,7 @@ class ExportPlan:
     upload_mode: str
     plan: LaunchPlan
     timeout_s: float
+    geometry: ExportGeometry
 
     @property
     def job_id(self) -> str:
@@ -133,7 +186,7 @@ class ExportPlan:
         return {"source_job": self.source_job, "export_job": self.job_id, "repo": self.repo,
                 "revision": self.revision, "checkpoint": self.checkpoint.to_dict(),
                 "expected_files": list(expected_files(self.upload_mode, self.checkpoint.step)),
-                "request": self.request().to_dict()}
+                "resources": self.geometry.to_dict(), "request": self.request().to_dict()}
 
 
 @dataclass(frozen=True)
@@ -173,6 +226,105 @@ def hydra_value(hydra_args: object, key: str) -> str | None:
 def _text(plan: Mapping[str, object], key: str, default: str = "") -> str:
     value = plan.get(key)
     return value if isinstance(value, str) else default
+
+
+def _count(value: object) -> int:
+    """A positive int from a plan value or a Hydra string; 0 when absent or not one."""
+    text = str(value).strip() if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+    return int(text) if text.isdigit() else 0
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def _layout(hydra: object, strategy: str) -> str:
+    """The policy's model-parallel layout, for the dry run's "why" (megatron only)."""
+    if strategy != "megatron":
+        return ""
+    mc = "trainer.policy.megatron_config"
+    sizes = {"TP": _count(hydra_value(hydra, f"{mc}.tensor_model_parallel_size")) or 1,
+             "PP": _count(hydra_value(hydra, f"{mc}.pipeline_model_parallel_size")) or 1,
+             "CP": _count(hydra_value(hydra, f"{mc}.context_parallel_size")) or 1,
+             "EP": _count(hydra_value(hydra, f"{mc}.expert_model_parallel_size")) or 1}
+    return " ".join(f"{k}={v}" for k, v in sizes.items() if v > 1 or k in ("TP", "PP"))
+
+
+def export_geometry(source: Mapping[str, object], settings: ExportSettings) -> ExportGeometry:
+    """The export job's nodes, GPUs and per-node resources, from the run's recorded plan (its
+    policy placement, strategy and allocation), as the source sizes it (module doc); --gpus /
+    --nodes / --cpu / --memory / --disk override, --cpu-only asks for no GPU."""
+    hydra = source.get("hydra_args")
+    strategy = hydra_value(hydra, "trainer.strategy") or DEFAULT_STRATEGY
+    layout = _layout(hydra, strategy)
+    run_gpn = _count(source.get("gpus_per_node"))
+    policy_nodes = _count(hydra_value(hydra, "trainer.placement.policy_num_nodes")) or \
+        _count(source.get("num_nodes")) or 1
+    policy_gpn = _count(hydra_value(hydra, "trainer.placement.policy_num_gpus_per_node")) or run_gpn
+    if settings.cpu_only:
+        if settings.gpus:
+            raise UsageError("--cpu-only and --gpus ask for different things", "pass one of them")
+        cpu, memory, disk = CPU_ONLY
+        why = (f"CPU only (--cpu-only), not the source's way: MarinSkyRL converts on the saved policy's GPUs "
+               f"({policy_nodes} x {policy_gpn} here) for every strategy ({SOURCE_CITE}); the image's "
+               f"entrypoint waits for those GPUs, so use --cpu-only with an --export-entrypoint that converts on CPU")
+        return ExportGeometry(settings.nodes or 1, 0, "", settings.cpu or cpu, settings.memory or memory,
+                              settings.disk or disk, policy_nodes, policy_gpn, strategy, layout, why)
+    resources = _mapping(source.get("resources"))
+    variant = str(_mapping(resources.get("device")).get("variant") or "")
+    gpus = settings.gpus if settings.gpus is not None else max(run_gpn, policy_gpn)
+    nodes = settings.nodes or policy_nodes
+    if gpus == 0:
+        raise (UsageError("--gpus 0 asks for no GPU", "pass --cpu-only for a CPU-only export job")
+               if settings.gpus == 0 else
+               IrisrlError("the run's plan records no GPUs per node: the export job cannot be sized like it",
+                           "pass --gpus N (per node) and --nodes M, or --cpu-only"))
+    if gpus < policy_gpn or nodes < policy_nodes:
+        raise IrisrlError(f"{nodes} node(s) x {gpus} GPUs cannot hold the saved policy's {policy_nodes} x "
+                          f"{policy_gpn} ranks: the export loads one policy worker per saved rank ({SOURCE_CITE})",
+                          f"ask for at least --nodes {policy_nodes} --gpus {policy_gpn}, or leave both out")
+    cpu = settings.cpu or _float(resources.get("cpu"))
+    memory = settings.memory or str(resources.get("memory") or "")
+    disk = settings.disk or str(resources.get("disk") or "")
+    if not (cpu and memory and disk):
+        raise IrisrlError("the run's plan records no per-node cpu/memory/disk to size the export job like it",
+                          "pass --cpu, --memory and --disk")
+    told = " (--gpus/--nodes)" if settings.gpus is not None or settings.nodes else ""
+    why = (f"{gpus} x {variant or 'GPU'} on each of {nodes} node(s){told}: the saved policy's placement "
+           f"{policy_nodes} x {policy_gpn} GPUs (trainer.placement.policy_num_nodes / policy_num_gpus_per_node), "
+           f"{' '.join(filter(None, (strategy, layout)))}; whole nodes of the run's allocation, as the source "
+           f"exports for every strategy ({SOURCE_CITE})")
+    return ExportGeometry(nodes, gpus, variant, cpu, memory, disk, policy_nodes, policy_gpn, strategy, layout, why)
+
+
+def _float(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def gang_entrypoint(source: Mapping[str, object], job_name: str, gpus: int,
+                    command: tuple[str, ...]) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+    """(rendezvous dir, runtime argv, entrypoint) for a gang of more than one node: the command
+    runs under irisrl's runtime controller (one Ray cluster over the gang, the command on rank
+    0), as a launch's does, on a fresh rendezvous dir beside the run's (never the run's own)."""
+    import os
+
+    from irisrl.plan.build import BOOT, BOOT_NAME
+
+    rdzv = _text(source, "rendezvous_dir")
+    if not rdzv:
+        raise IrisrlError("the run's plan has no rendezvous dir: a multi-node export job cannot form its Ray cluster",
+                          "pass --nodes 1 if the saved policy fits one node, or relaunch with a storage root")
+    fresh = f"{rdzv.rstrip('/').rsplit('/', 2)[0]}/{job_name}/{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(4).hex()}"
+    kept: list[str] = []
+    run_argv = source.get("runtime_argv")
+    args = [str(a) for a in run_argv] if isinstance(run_argv, list) else []
+    for i, arg in enumerate(args):   # the run's rendezvous timeout, local mode and SkyRL checkout
+        if arg in ("--rendezvous-timeout", "--park-interval", "--skyrl-ref", "--skyrl-root") and i + 1 < len(args):
+            kept += [arg, args[i + 1]]
+        elif arg == "--local":
+            kept.append(arg)
+    runtime = ("--rendezvous-dir", fresh, "--gpus-per-node", str(gpus), *kept)
+    return fresh, runtime, ("bash", "-c", BOOT, BOOT_NAME, *runtime, "--", *command)
 
 
 # -------------------------------------------------------------- the checkpoint (a local lookup)
@@ -239,7 +391,8 @@ def export_args(ckpt: Checkpoint, repo: str, settings: ExportSettings, export_ro
 
 def job_env(source: Mapping[str, object], token: str, environ: Mapping[str, str]) -> dict[str, str]:
     """The run's non-secret env (the image's library paths etc.), the HF token, and the Hub the
-    operator points at. Secrets come only from the operator (the ledger keeps them masked)."""
+    operator points at. Secrets come only from the operator (the ledger keeps them masked); the
+    store credentials are the pod's own (plan/request.py refuses AWS_*/R2_* in a pod env)."""
     from irisrl.config.masking import MASK
 
     env_raw = source.get("env")
@@ -255,7 +408,8 @@ def job_env(source: Mapping[str, object], token: str, environ: Mapping[str, str]
 def build_export(source_job: str, source: Mapping[str, object], settings: ExportSettings, token: str,
                  environ: Mapping[str, str]) -> ExportPlan:
     """Refuses (IrisrlError) what cannot be exported: no repo id, no checkpoint root, no
-    complete checkpoint. `token` is checked by the caller (`hf_token`)."""
+    complete checkpoint, resources that cannot hold the saved policy (`export_geometry`).
+    `token` is checked by the caller (`hf_token`)."""
     from irisrl.plan.model import Device, LaunchPlan, Mode, Resources
 
     hydra = source.get("hydra_args")
@@ -278,21 +432,34 @@ def build_export(source_job: str, source: Mapping[str, object], settings: Export
     entry = tuple(settings.entrypoint) or DEFAULT_ENTRYPOINT
     run_args = tuple(str(a) for a in hydra) if isinstance(hydra, list) else ()
     command = entry + run_args + export_args(ckpt, repo, settings, export_root)
+    geo = export_geometry(source, settings)
+    rdzv, runtime, entrypoint = gang_entrypoint(source, job_name, geo.gpus_per_node, command) \
+        if geo.nodes > 1 else (None, (), command)
+    device = Device("gpu", geo.gpu_variant, geo.gpus_per_node) if geo.gpus_per_node else Device("cpu", "", 0)
+    env = job_env(source, token, environ)
+    secret_keys: tuple[str, ...] = (TOKEN,)
+    ports: tuple[str, ...] = ()
+    if geo.nodes > 1:   # the runtime's Ray: its ports and this gang's own Ray token, as a launch's
+        from irisrl.plan.build import ray_auth_env
+        from irisrl.runtime import contract
+
+        env.update(ray_auth_env())
+        secret_keys, ports = (TOKEN, contract.ENV_RAY_AUTH_TOKEN), contract.RUNTIME_PORTS
     mode: Mode = "local" if _text(source, "mode") == "local" else "remote"
     plan = LaunchPlan(
         job_name=job_name, user=_text(source, "user", source_job.strip("/").split("/")[0]),
-        cluster=_text(source, "cluster"), image=_text(source, "image"), num_nodes=1, gpus_per_node=0,
-        total_gpus=0, coscheduling=None,
-        resources=Resources(cpu=settings.cpu, memory=settings.memory, disk=settings.disk,
-                            device=Device(type="cpu", variant="", count=0)),
+        cluster=_text(source, "cluster"), image=_text(source, "image"), num_nodes=geo.nodes,
+        gpus_per_node=geo.gpus_per_node, total_gpus=geo.nodes * geo.gpus_per_node,
+        coscheduling={"group_by": "leafgroup"} if geo.nodes > 1 else None,   # as plan/build.py's gang
+        resources=Resources(cpu=geo.cpu, memory=geo.memory, disk=geo.disk, device=device),
         priority=settings.priority, max_retries=0,   # never retried into a second export
-        rendezvous_dir=None, skyrl_ref=None, entrypoint=command, runtime_argv=(), command=command,
-        hydra_args=(), env=job_env(source, token, environ), secret_env_keys=(TOKEN,), ports=(),
+        rendezvous_dir=rdzv, skyrl_ref=None, entrypoint=entrypoint, runtime_argv=runtime, command=command,
+        hydra_args=(), env=env, secret_env_keys=secret_keys, ports=ports,
         placement_groups=(), budget={}, findings=(), mode=mode, role="export",
         workspace=settings.workspace or "", config_path=_text(source, "config_path"),
         config_sha256=_text(source, "config_sha256"), hparams_fingerprint=_text(source, "hparams_fingerprint"),
         model_path=_text(source, "model_path") or None, tags={"kind": "hf-export", "source": source_job})
-    return ExportPlan(source_job, ckpt, repo, settings.revision, settings.upload_mode, plan, settings.timeout_s)
+    return ExportPlan(source_job, ckpt, repo, settings.revision, settings.upload_mode, plan, settings.timeout_s, geo)
 
 
 def hf_token(secrets_env: str | None, environ: Mapping[str, str] | None = None) -> str:
@@ -321,8 +488,9 @@ def run_export(backend: Backend, export: ExportPlan, token: str, poll_s: float =
     output.emit(f"submitted {job_id}: export of {export.checkpoint.path} to {export.repo}", err=True)
     snap = _follow(backend, job_id, export.timeout_s, poll_s, clock)
     if snap.state != "succeeded":
-        return ExportResult(export, snap.state, snap.exit_code, mask_text(snap.error or _task_error(snap), [token]),
-                            tuple(mask_text(line, [token]) for line in _log_tail(backend, job_id, submitted_ms)))
+        hidden = list(export.plan.secret_values())   # the token, the store keys, the gang's Ray token
+        return ExportResult(export, snap.state, snap.exit_code, mask_text(snap.error or _task_error(snap), hidden),
+                            tuple(mask_text(line, hidden) for line in _log_tail(backend, job_id, submitted_ms)))
     files = hub_files(export.repo, export.revision, token)
     return ExportResult(export, snap.state, snap.exit_code, files=files,
                         missing=missing_files(files, export.upload_mode, export.checkpoint.step))
