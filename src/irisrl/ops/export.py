@@ -46,10 +46,6 @@ if TYPE_CHECKING:
     from irisrl.plan.model import LaunchPlan
     from irisrl.plan.request import IrisRequest
 
-# SkyRL's trainer checkpoint layout (skyrl_train/utils/trainer_utils.py: GLOBAL_STEP_PREFIX and
-# the marker it writes after a checkpoint is complete, trainer.py save_checkpoints)
-STEP_PREFIX = "global_step_"
-LATEST_MARKER = "latest_ckpt_global_step.txt"
 EXPORT_MODULE = "skyrl_train.entrypoints.checkpoint_export"   # cloud/iris/runtime_environment.py
 DEFAULT_ENTRYPOINT = ("python", "-m", EXPORT_MODULE)
 DEFAULT_TIMEOUT_S = 7200.0     # skyrl_train/hf_export_schema.py DEFAULT_HF_EXPORT_TIMEOUT
@@ -327,34 +323,26 @@ def gang_entrypoint(source: Mapping[str, object], job_name: str, gpus: int,
     return fresh, runtime, ("bash", "-c", BOOT, BOOT_NAME, *runtime, "--", *command)
 
 
-# -------------------------------------------------------------- the checkpoint (a local lookup)
+# ------------------------------------------------------------------------------ the checkpoint
 def checkpoint_dir(ckpt_root: str, step: int | None) -> Checkpoint:
     """The step dir to export under the run's checkpoint root: `step`, else the latest complete
-    one (the trainer's `latest_ckpt_global_step.txt`). A step is complete when it is at or below
-    that marker and its `global_step_N` dir exists. The `ckpt` work builds the full listing in
-    ops/checkpoints.py; this one lookup is what export needs until the lead unifies them."""
-    from irisrl.runtime.store import Store, StoreError   # the runtime's store: same S3 rules, deadlines
+    one, as `irisrl checkpoints` classifies them (ops/checkpoints.list_checkpoints: the trainer's
+    `latest_ckpt_global_step.txt`, and a step dir with its trainer_state.pt at or below it)."""
+    from irisrl.ops.checkpoints import STEP_PREFIX, list_checkpoints
 
-    store = Store(ckpt_root)
-    try:
-        marker = store.read(LATEST_MARKER)
-        latest_text = (marker or b"").decode(errors="replace").strip()
-        names = set(store.list("")) if latest_text.isdigit() else set()
-    except StoreError as exc:
-        raise UndeterminedError(f"could not read the checkpoints under {ckpt_root}: {exc}",
-                                "check the store is reachable and its credentials") from None
-    if not latest_text.isdigit():
-        raise IrisrlError(f"no complete checkpoint under {ckpt_root} (no {LATEST_MARKER}"
-                          + (f"; it says {latest_text[:40]!r}" if latest_text else "") + ")",
-                          "the trainer writes it after a checkpoint completes (trainer.ckpt_interval > 0); "
+    listing = list_checkpoints(ckpt_root, sizes=False)
+    latest = listing.latest_complete
+    if latest is None:
+        raise IrisrlError(f"no complete checkpoint under {ckpt_root} ({'; '.join(listing.notes) or 'no step dirs'})",
+                          "the trainer writes its marker after a checkpoint completes (trainer.ckpt_interval > 0); "
                           "nothing to export until one exists")
-    latest = int(latest_text)
-    chosen = latest if step is None else step
-    path = f"{ckpt_root.rstrip('/')}/{STEP_PREFIX}{chosen}"
-    if chosen > latest or f"{STEP_PREFIX}{chosen}" not in names:
-        raise IrisrlError(f"checkpoint {path} is not a complete checkpoint (latest complete: step {latest})",
-                          f"export the latest (drop --step) or a step <= {latest} whose {STEP_PREFIX}N dir exists")
-    return Checkpoint(ckpt_root.rstrip("/"), chosen, path, latest)
+    chosen = latest.step if step is None else step
+    found = next((c for c in listing.checkpoints if c.step == chosen and c.status in ("latest", "complete")), None)
+    if found is None:
+        raise IrisrlError(f"checkpoint {ckpt_root.rstrip('/')}/{STEP_PREFIX}{chosen} is not a complete checkpoint "
+                          f"(latest complete: step {latest.step})",
+                          f"export the latest (drop --step) or a complete step listed by `irisrl checkpoints`")
+    return Checkpoint(ckpt_root.rstrip("/"), chosen, found.path, latest.step)
 
 
 # --------------------------------------------------------------------------------- the request
