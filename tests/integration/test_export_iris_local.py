@@ -52,6 +52,7 @@ def record_run(tmp_path: Path, name: str, *, steps: tuple[int, ...] = (2, 4), la
     root.mkdir(parents=True)
     for step in steps:
         (root / f"global_step_{step}" / "policy").mkdir(parents=True)
+        (root / f"global_step_{step}" / "trainer_state.pt").write_bytes(b"state")   # SkyRL writes it last in the dir
     if latest is not None:
         (root / "latest_ckpt_global_step.txt").write_text(str(latest))
     hydra = [f"++trainer.ckpt_path={root}", "++trainer.strategy=fsdp2", "++trainer.placement.policy_num_nodes=1",
