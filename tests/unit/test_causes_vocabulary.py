@@ -58,11 +58,13 @@ CASES: list[tuple[str, str]] = [
     ("hydra.errors.InstantiationException: Error in call to target 'skyrl_train.Trainer': missing argument", "hydra_error"),
     ("Error: placement group pg-7 creation timed out after 600 s (bundles: 8 x {GPU: 8})", "pg_timeout"),
     ("RuntimeError: resource request {'GPU': 16} is infeasible: no node in the cluster has 16 GPUs", "pg_unplaceable"),
-    # the label decisions of this pass (observe/causes.py families): SIGKILL is exit 137; a cudaMalloc
+    # the label decisions (observe/causes.py families): a worker SIGKILLed inside its container, as torch
+    # elastic reports it, is a process's death (python_crash: pass 5, the lead's reading of the
+    # contract); only the orchestrator's report is pod_oomkilled; a cudaMalloc
     # NCCL could not get is the GPU's memory; an actor that died with its node is the node's death;
     # omegaconf's struct error without Hydra's prefix, in any case
-    ("[rank0]: Signal 9 (SIGKILL) received by PID 4242", "pod_oomkilled"),
-    ("  exitcode  : -9 (pid: 4242)", "pod_oomkilled"),
+    ("[rank0]: Signal 9 (SIGKILL) received by PID 4242", "python_crash"),
+    ("  exitcode  : -9 (pid: 4242)", "python_crash"),
     ("  traceback : Signal 11 (SIGSEGV) received by PID 4242", "python_crash"),
     ("ray.exceptions.ActorDiedError: The actor died because its node has died. Node Id: 1f2e3d", "ray_node_dead"),
     ("h:1:2 [0] include/alloc.h:103 NCCL WARN Failed to CUDA calloc 10485760 bytes", "cuda_oom"),
