@@ -61,14 +61,16 @@ STRUCTURE = re.compile(
     r"^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\s*\[?\d\d:\d\d:\d\d|"
     # syslog / journald (`Aug 10 22:40:59 host kernel: NVRM: ...`): the kernel's own records
     r"^\s*[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d")
-# An access denial is a failure statement with or without a log record around it: a subject
-# that must be authenticated / is not allowed / is gated (huggingface_hub's "Repo model <id> is
+# A failure STATEMENT is one with or without a log record around it: an access denial (a subject
+# that must be authenticated / is not allowed / is gated: huggingface_hub's "Repo model <id> is
 # gated. You must be authenticated to access it.", "Access to model <id> is restricted", HTTP 401/403
-# reasons, "Permission denied"); read whole, whatever prints it.
-DENIAL = re.compile(
-    r"(?i)\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
+# reasons) or a failure with its reason ("Task failed because the node it was running on is dead",
+# Ray's exception texts: "... died because ...", "... was killed due to ..."); read whole.
+STATEMENT = re.compile(
+    r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|"
+    r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
-    r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access)")
+    r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
@@ -100,7 +102,7 @@ def error_shaped(text: str, prefixed: bool = False) -> bool:
     if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
         return False
     said = asserted(text)
-    return bool(DENIAL.search(said)) or (bool(ERROR_VOCAB.search(said)) and (prefixed or bool(STRUCTURE.search(text))))
+    return bool(STATEMENT.search(said)) or (bool(ERROR_VOCAB.search(said)) and (prefixed or bool(STRUCTURE.search(text))))
 
 
 def notice_level(text: str) -> bool:
@@ -202,7 +204,7 @@ TABLE: tuple[Row, ...] = (
     # gloo/transport/tcp/pair.cc "connect ... Connection refused") is the same rendezvous family
     Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)|"
                              r"connectFullMesh|\bgloo\b[^\n]*\]\s*connect\b"),
-                         _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable)")), None),
+                         _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable|no route to host)")), None),
     # Ray's scheduler ("The actor or task with ID ... cannot be scheduled right now"), Ray Train's
     # worker group ("The worker group startup timed out after N seconds waiting for M workers"), vLLM's
     # Ray executor ("Cannot provide a placement group ... within N seconds", vllm ray_utils.py)
@@ -228,7 +230,7 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
-                           r"unknown|launch|unspecified|uncorrectable|not detected)")),
+                           r"unknown error|launch|unspecified|uncorrectable|not detected)")),
         _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)")),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
