@@ -122,6 +122,8 @@ CASES_PASS5: list[tuple[str, str]] = [
     # an engine reported dead is dead; vLLM's docs URL names no engine
     ("CRITICAL 12-03 16:00:00 [launcher.py:99] AsyncLLM is already dead, terminating server process", "engine_dead"),
     ("RuntimeError: jemalloc is missing; see https://docs.vllm.ai/en/latest/getting_started/installation.html", "python_crash"),
+    ("aiohttp.client_exceptions.ClientResponseError: 502, message='Bad Gateway', url='http://10.0.0.5:30000/generate'", "engine_dead"),
+    ("httpx.ConnectError: [Errno 111] Connection refused while POSTing http://10.0.0.5:8000/v1/chat/completions", "engine_dead"),
     # Ray's scheduling waits: Ray Train's worker group, the scheduler's "cannot be scheduled right now"
     ("The worker group startup timed out after 60.0 seconds waiting for 16 workers.", "pg_timeout"),
     ("2026-12-03 16:00:00,123\tWARNING worker.py:2000 -- The actor or task with ID 4f3e cannot be scheduled right now. "
@@ -133,6 +135,12 @@ CASES_PASS5: list[tuple[str, str]] = [
     ("ValueError: Unknown option 'max_split_size' in the CUDA allocator settings", "python_crash"),
     ("httpx.HTTPStatusError: Client error '404 Not Found' for url "
      "'https://huggingface.co/api/models/acme/tiny-1.5B/tree/main/extras?recursive=false'", "hf_weights_missing"),
+    # a line a family of the table names needs no log record around it; the orchestrator's memory
+    # kill in words (a container, Slurm's step)
+    ("CUDA driver version is insufficient for CUDA runtime version", "cuda_error"),
+    ("Connection to the Ray cluster was lost", "ray_node_dead"),
+    ("srun: error: gpu-12: task 3: Out Of Memory", "pod_oomkilled"),
+    ("Permission denied (publickey).", SURFACED),
     # a Python warning is a warning: named, never a KILL
     ("/opt/venv/lib/python3.12/site-packages/huggingface_hub/file_download.py:700: UserWarning: Not enough free disk space "
      "to download the file. The expected file size is: 5000.00 MB. The target location /data/hf only has 12.00 MB free disk space.",

@@ -67,7 +67,7 @@ STRUCTURE = re.compile(
 # reasons) or a failure with its reason ("Task failed because the node it was running on is dead",
 # Ray's exception texts: "... died because ...", "... was killed due to ..."); read whole.
 STATEMENT = re.compile(
-    r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|"
+    r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))")
@@ -97,12 +97,17 @@ def asserted(text: str) -> str:
 
 
 def error_shaped(text: str, prefixed: bool = False) -> bool:
-    """A line that states a failure in words (ERROR_VOCAB) and is shaped like a log record
-    (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`)."""
+    """A failure STATEMENT, or a line that states a failure in words (ERROR_VOCAB) and is shaped
+    like a log record (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`) or
+    that a family of the table names."""
     if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
         return False
     said = asserted(text)
-    return bool(STATEMENT.search(said)) or (bool(ERROR_VOCAB.search(said)) and (prefixed or bool(STRUCTURE.search(text))))
+    if STATEMENT.search(said):
+        return True
+    # error words in a log record, or in a line a family of the table names (its own cues: "CUDA driver
+    # version is insufficient" needs no log record around it to be about CUDA)
+    return bool(ERROR_VOCAB.search(said)) and (prefixed or bool(STRUCTURE.search(text)) or kind(text) is not None)
 
 
 def notice_level(text: str) -> bool:
@@ -125,7 +130,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 _OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
 _GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d"
 _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
-                r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low)")
+                r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low|slurmstepd|\bsrun\b)")
 _TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long"
 _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 # the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
@@ -190,6 +195,9 @@ TABLE: tuple[Row, ...] = (
     # task status) reports it; a worker SIGKILLed inside a running container, reported by torch
     # elastic or torch.multiprocessing, is a process's death (python_crash, issue-15 contract)
     Row("pod_oomkilled", (_rx(r"\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|exit_code=)")), None),
+    # the orchestrator's memory kill in words: a container / pod / cgroup, or Slurm's step (slurmstepd's
+    # cgroup "oom_kill event", srun's "task N: Out Of Memory"), ended for memory
+    Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
@@ -230,11 +238,17 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
-                           r"unknown error|launch|unspecified|uncorrectable|not detected)")),
+                           r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
         _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)")),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b)")), None),
+    # a remote inference engine's HTTP API refusing or failing a generation request (vLLM / SGLang
+    # servers: `/generate`, OpenAI-compatible `/v1/completions`, `/v1/chat/completions`): the engine
+    # behind it is down (a 5xx, a refused or dropped connection), not the Hub
+    Row("engine_dead", (_rx(r"/generate\b|/v1/(?:chat/)?completions\b"),
+                        _rx(r"(?i:\b5\d\d\b|connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
+                            r"remote ?protocol ?error|connection (?:closed|aborted))")), None),
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
@@ -246,7 +260,7 @@ TABLE: tuple[Row, ...] = (
     # core_worker_process.cc "Failed to register worker to Raylet": the worker never joined
     Row("ray_worker_died", (_rx(r"(?i:\bworker\b)"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
                                                           r"failed to register)"), _rx(_RAY)), None),
-    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
+    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b|ray cluster)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
                                                                      r"(?:unable|failed) to connect)"),
                           _rx(_RAY)), None),
     Row("hydra_error", (_rx(r"(?i:\bhydra\b|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
