@@ -725,7 +725,8 @@ class Finding:
     """One cause as the verdict sees it."""
     cause: Cause
     event: CauseEvent
-    status: str                     # "fatal" | "cleared" (retried) | "warning" (not fatal on its own here)
+    # "fatal" | "cleared" (retried) | "warning" (not fatal on its own here) | "teardown" (after the run's end)
+    status: str
 
     def to_dict(self) -> dict[str, Any]:
         ev = self.event
@@ -757,17 +758,19 @@ def _retried(ev: CauseEvent, retries: dict[str | None, CauseEvent], retry: LogPo
 def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent], retry: LogPosition | None,
             crash: LogPosition | None, multinode: bool | None, finished: LogPosition | None,
             ended: dict[str, list[Any]] | None = None) -> str:
-    if cause.tier == CONSEQUENCE and finished is not None and _later(ev.t, ev.seq, finished):
-        return "warning"            # workers and actors going away after the run finished: teardown
+    if finished is not None and _later(ev.t, ev.seq, finished) and (
+            cause.tier == CONSEQUENCE or ev.warn or cause.kind == "python_crash" or ev.guessed):
+        # after the run's own end line: workers and actors going away, Ray's shutdown RPCs (RpcError
+        # "Cancelling all calls", "Failed to mark the local node as draining"), gloo's "Connection
+        # closed by peer": teardown, neither a death nor a warning. A root cause stated outright
+        # (an OOM) is still what it is.
+        return U.TEARDOWN
     if (cause.soft and re.search(cause.soft, ev.evidence)) or ev.warn:
         # A wait (the cause's soft stems) or any line printed at warning level (a retry such as
         # c10d's "client failed to connect ... retrying"): named, never a death on its own.
         return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"
     if cause.kind == "python_crash" or (ev.guessed and not cause.cleared_by_retry):
-        # An exception is a crash once its process ended (observe/unrecognized.py's evidence),
-        # never after the run finished (teardown noise such as gloo's "Connection closed by peer").
-        if finished is not None and _later(ev.t, ev.seq, finished):
-            return "warning"
+        # An exception is a crash once its process ended (observe/unrecognized.py's evidence).
         return "fatal" if U.ended_after(ended or {}, ev.rank, ev.t, ev.seq, crash) else "warning"
     if cause.cleared_by_retry:
         if _retried(ev, retries, retry):
