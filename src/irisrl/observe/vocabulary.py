@@ -185,7 +185,8 @@ TABLE: tuple[Row, ...] = (
                                    r"\bfile\b|expected \d+ more bytes)")),
         # a socket / pipe / RPC that ends early is a connection, not a file ("Failed to read data from
         # the socket: End of file": Ray's raylet connection)
-        _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b)")),
+        # nor Ray's own serialization of an exception it relays ("Failed to unpickle serialized exception")
+        _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception)")),
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
