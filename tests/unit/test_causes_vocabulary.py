@@ -118,6 +118,8 @@ CASES_PASS5: list[tuple[str, str]] = [
     # pickle's unpickler; a socket that ends early is a connection, not a file
     ("Failed to restore optimizer state: could not find MARK", "checkpoint_corrupt"),
     ("ray.exceptions.RaySystemError: System error: Failed to unpickle serialized exception", "python_crash"),
+    ("OSError: Can't load tokenizer for 'acme/m'. If you were trying to load it from 'https://huggingface.co/models', make sure",
+     "hf_repo_not_found"),
     ("[2026-12-03 16:00:00,123 E 42 42] core_worker_process.cc:200: Failed to register worker 7f to Raylet: IOError: "
      "Failed to read data from the socket: End of file", "ray_worker_died"),
     # an engine reported dead is dead; vLLM's docs URL names no engine

@@ -232,7 +232,7 @@ TABLE: tuple[Row, ...] = (
         _rx(r"LocalEntryNotFound|(?i:in the (?:local )?cache|offline|check your connection)")),
     # transformers' "Can't load tokenizer / config for '<id>'" (tokenization_utils_base.py,
     # configuration_utils.py): the id names nothing the Hub or the disk has
-    Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodel\b)")), None),
+    Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodels?\b|correct path)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
                               r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
     Row("nccl_error", (_rx(r"(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
