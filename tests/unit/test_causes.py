@@ -187,5 +187,5 @@ def test_cause_readme_vocabulary_table_is_in_sync_with_the_catalogue() -> None:
 def test_cause_consequence_after_the_run_finished_is_teardown_not_death() -> None:
     events = [_ev("ray_worker_died", "0", 900.0, 50), _ev("cuda_oom", "1", 950.0, 60)]
     findings = {f.cause.kind: f.status for f in C.assess(events, finished=_At(800.0, 40))}
-    assert findings == {"ray_worker_died": "warning", "cuda_oom": "fatal"}
+    assert findings == {"ray_worker_died": "teardown", "cuda_oom": "fatal"}
     assert C.assess(events[:1], finished=_At(950.0, 70))[0].status == "fatal"   # died before the end

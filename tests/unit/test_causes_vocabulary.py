@@ -58,11 +58,13 @@ CASES: list[tuple[str, str]] = [
     ("hydra.errors.InstantiationException: Error in call to target 'skyrl_train.Trainer': missing argument", "hydra_error"),
     ("Error: placement group pg-7 creation timed out after 600 s (bundles: 8 x {GPU: 8})", "pg_timeout"),
     ("RuntimeError: resource request {'GPU': 16} is infeasible: no node in the cluster has 16 GPUs", "pg_unplaceable"),
-    # the label decisions of this pass (observe/causes.py families): SIGKILL is exit 137; a cudaMalloc
+    # the label decisions (observe/causes.py families): a worker SIGKILLed inside its container, as torch
+    # elastic reports it, is a process's death (python_crash: pass 5, the lead's reading of the
+    # contract); only the orchestrator's report is pod_oomkilled; a cudaMalloc
     # NCCL could not get is the GPU's memory; an actor that died with its node is the node's death;
     # omegaconf's struct error without Hydra's prefix, in any case
-    ("[rank0]: Signal 9 (SIGKILL) received by PID 4242", "pod_oomkilled"),
-    ("  exitcode  : -9 (pid: 4242)", "pod_oomkilled"),
+    ("[rank0]: Signal 9 (SIGKILL) received by PID 4242", "python_crash"),
+    ("  exitcode  : -9 (pid: 4242)", "python_crash"),
     ("  traceback : Signal 11 (SIGSEGV) received by PID 4242", "python_crash"),
     ("ray.exceptions.ActorDiedError: The actor died because its node has died. Node Id: 1f2e3d", "ray_node_dead"),
     ("h:1:2 [0] include/alloc.h:103 NCCL WARN Failed to CUDA calloc 10485760 bytes", "cuda_oom"),
@@ -81,6 +83,73 @@ CASES: list[tuple[str, str]] = [
     ("[transformers] this tokenizer may result in unexpected behaviour", NOTICE),
     ("h:1:2 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]", NOTICE),
 ]
+# Pass 5: grammars, not lines (our own reconstructions of the shapes; sources in observe/).
+CASES_PASS5: list[tuple[str, str]] = [
+    # an exception line whatever its reporter indents it with: pytest's `E`, a `>` quote
+    ("E       mylib.pool.WorkerLost: worker 4 vanished while running shard 12", "python_crash"),
+    ("    > rpc.errors.RemoteCallFailed: peer 10.0.0.3 hung up", "python_crash"),
+    ("E   PeerUnavailable: the reward server is unavailable", "python_crash"),
+    # an access denial needs no error word and no log-record cue
+    ("Repo dataset acme/private-set is gated. You must be authenticated to access it.", "hf_gated"),
+    ("Access to this bucket is not allowed for the current credentials", SURFACED),
+    # NCCL's WARN body by its function stem, without the `NCCL WARN` header
+    ("node3:99:120 [1] ncclSocketRecv: socket state (2) is not ready", "nccl_error"),
+    # the kernel driver's own records in syslog form; its notices stay notices
+    ("Dec  3 16:00:00 gpu-node-4 kernel: NVRM: GPU at PCI:0000:3b:00: rpc to GSP timed out for fn 76", "cuda_error"),
+    ("Dec  3 16:00:00 gpu-node-4 kernel: NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15", NOTICE),
+    # a worker SIGKILLed inside its container, as torch reports it: python_crash; the orchestrator's
+    # report (Iris's status exit -9, a container's OOM reason) and bash's translated `Killed`: pod_oomkilled
+    ("torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal SIGKILL", "python_crash"),
+    ("[3/0] 2026-12-03T16:00:00Z irisrl-task-status: state=FAILED exit_code=-9 error=\"\" pending=\"\"", "pod_oomkilled"),
+    ("    reason: OOM Killed", "pod_oomkilled"),
+    ("已杀死", "pod_oomkilled"),
+    ("Warning  BackOff  pod/trainer-0  back-off 2m40s restarting failed container=trainer pod=trainer-0_default", "python_crash"),
+    # gloo's connection setup is the rendezvous family; a read error mid-collective is not
+    ("RuntimeError: [/src/third_party/gloo/gloo/transport/tcp/pair.cc:500] connect [10.1.2.3]:29500: No route to host",
+     "dist_timeout"),
+    ("[rank1]:[E1203 16:00:00.000 ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with [pair.cc:144] Connection refused",
+     "dist_timeout"),
+    ("RuntimeError: [/src/third_party/gloo/gloo/transport/tcp/pair.cc:598] Read error [10.1.2.3]:4242: Connection reset by peer",
+     "python_crash"),
+    # the Hub's Rust clients (reqwest / hyper)
+    ("Reqwest Error: HTTP status server error (502 Bad Gateway)", "hf_http_error"),
+    ("Error while downloading: reqwest::Error { kind: Body, source: hyper::Error(Body, Error { kind: Io(Kind(UnexpectedEof)) }) }",
+     "hf_incomplete_download"),
+    # pickle's unpickler; a socket that ends early is a connection, not a file
+    ("Failed to restore optimizer state: could not find MARK", "checkpoint_corrupt"),
+    ("ray.exceptions.RaySystemError: System error: Failed to unpickle serialized exception", "python_crash"),
+    ("OSError: Can't load tokenizer for 'acme/m'. If you were trying to load it from 'https://huggingface.co/models', make sure",
+     "hf_repo_not_found"),
+    ("[2026-12-03 16:00:00,123 E 42 42] core_worker_process.cc:200: Failed to register worker 7f to Raylet: IOError: "
+     "Failed to read data from the socket: End of file", "ray_worker_died"),
+    # an engine reported dead is dead; vLLM's docs URL names no engine
+    ("CRITICAL 12-03 16:00:00 [launcher.py:99] AsyncLLM is already dead, terminating server process", "engine_dead"),
+    ("RuntimeError: jemalloc is missing; see https://docs.vllm.ai/en/latest/getting_started/installation.html", "python_crash"),
+    ("aiohttp.client_exceptions.ClientResponseError: 502, message='Bad Gateway', url='http://10.0.0.5:30000/generate'", "engine_dead"),
+    ("httpx.ConnectError: [Errno 111] Connection refused while POSTing http://10.0.0.5:8000/v1/chat/completions", "engine_dead"),
+    # Ray's scheduling waits: Ray Train's worker group, the scheduler's "cannot be scheduled right now"
+    ("The worker group startup timed out after 60.0 seconds waiting for 16 workers.", "pg_timeout"),
+    ("2026-12-03 16:00:00,123\tWARNING worker.py:2000 -- The actor or task with ID 4f3e cannot be scheduled right now. "
+     "It requires {GPU: 8.0} for placement", "pg_timeout"),
+    ("(raylet) [2026-12-03 16:00:00,123 E 42 43] (raylet) main.cc:300: The raylet exited because its agent failed.", "ray_node_dead"),
+    # a list of what MIGHT have happened is not an eviction
+    ("Task failed because its node died. Node ID: 9a9a. This can happen if the node was preempted.", "ray_node_dead"),
+    # the class name's `Error` is not a CUDA error; a 404 inside a repo (a dot in its name) is a missing file
+    ("ValueError: Unknown option 'max_split_size' in the CUDA allocator settings", "python_crash"),
+    ("httpx.HTTPStatusError: Client error '404 Not Found' for url "
+     "'https://huggingface.co/api/models/acme/tiny-1.5B/tree/main/extras?recursive=false'", "hf_weights_missing"),
+    # a line a family of the table names needs no log record around it; the orchestrator's memory
+    # kill in words (a container, Slurm's step)
+    ("CUDA driver version is insufficient for CUDA runtime version", "cuda_error"),
+    ("Connection to the Ray cluster was lost", "ray_node_dead"),
+    ("srun: error: gpu-12: task 3: Out Of Memory", "pod_oomkilled"),
+    ("Permission denied (publickey).", SURFACED),
+    # a Python warning is a warning: named, never a KILL
+    ("/opt/venv/lib/python3.12/site-packages/huggingface_hub/file_download.py:700: UserWarning: Not enough free disk space "
+     "to download the file. The expected file size is: 5000.00 MB. The target location /data/hf only has 12.00 MB free disk space.",
+     "disk_full"),
+]
+CASES = CASES + CASES_PASS5
 
 
 def _primary(report: dict[str, Any]) -> str | None:
@@ -176,3 +245,22 @@ def test_an_info_level_line_is_named_but_only_as_a_warning() -> None:
     report = _in_memory([line])
     assert report["verdict"] == "NO-KILL"
     assert [(c["kind"], c["status"]) for c in report["causes"]] == [("ray_actor_died", "warning")]
+
+
+def test_a_python_warning_is_named_as_a_warning_never_a_kill() -> None:
+    """warnings.formatwarning's `file.py:N: SomeWarning: msg` is printed by a program that carries on:
+    the Hub's low-disk warning is named (disk_full) with status warning, like any warning-level line
+    fatal only once the run crashed after it (pass 5)."""
+    line = CASES_PASS5[-1][0]
+    report = _in_memory([line])
+    assert [(c["kind"], c["status"]) for c in report["causes"]] == [("disk_full", "warning")]
+    assert report["verdict"] == "NO-KILL" and report["cause_of_death"] is None
+
+
+def test_torch_sigkill_report_is_a_crash_not_the_orchestrators_oom_kill() -> None:
+    """torch elastic's report of a SIGKILLed worker ends that process (python_crash, fatal with its
+    exit); Iris's own task status exit -9 stays pod_oomkilled."""
+    ended = _in_memory(["[E1203 16:00:00.000000 42 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+                        "(exitcode: -9) local_rank: 1 (pid: 4242) of binary: /usr/bin/python3"])
+    assert ended["verdict"] == "KILL" and ended["cause_of_death"]["kind"] == "python_crash"
+    assert "OOM killer" in ended["cause_of_death"]["fix"]

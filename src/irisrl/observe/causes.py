@@ -108,13 +108,16 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("disk_full", "a disk or /dev/shm is full, or a write to it failed (ENOSPC / quota / EIO)",
           ("No space left", "no space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "disk quota exceeded", "StorageFull", "Errno 122", "PytorchStreamWriter failed",
            "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full",
-           "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory",
+           "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory", "free disk space",
            "shared memory limit"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep); "
           "torch's `unable to write to file </torch_...>` is /dev/shm: give the container a larger shm",
           families=(r"(?i:no space left on device)|\[Errno 28\]|\bENOSPC\b|(?i:disk quota exceeded)|\[Errno 122\]|\bEDQUOT\b|"
+                    # huggingface_hub file_download.py _check_disk_space warns before a download that
+                    # cannot fit (a UserWarning: named, as a warning; the write fails with ENOSPC later)
+                    r"Not enough free disk space to download the file|"
                     r"kind: StorageFull",
                     r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+|"
                     # torch.save's C++ stream on a full disk (device run, torch 2.11: corpus/current)
@@ -275,13 +278,18 @@ CATALOGUE: tuple[Cause, ...] = (
           # corrected event (NVIDIA's Xid catalogue), not a dead GPU
           exclude=r"(?i)\bnon-?fatal\b"),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
-          ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low"),
+          ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low", "ray-oom-prevention"),
           (r"Task was killed due to the node running low on memory",
            r"exceeds the memory usage threshold of [0-9.]+\. Ray killed this worker",
            r"System memory low at node with IP \S+\. Used memory",
            r"killed due to memory pressure \(OOM\)"), 4, ROOT,
           "the node's host memory ran out (FSDP weight load of a 30B model was OOM-killed at 512GB): request "
-          "more memory per node, lower concurrent trials / data workers; RAY_memory_usage_threshold only moves the line"),
+          "more memory per node, lower concurrent trials / data workers; RAY_memory_usage_threshold only moves the line",
+          # the memory monitor's kill message ends by pointing at its own documentation page (ray-project/ray
+          # src/ray/raylet/node_manager.cc, the OOM kill message's suggestions: "Refer to the documentation on
+          # how to address the out of memory issue: https://docs.ray.io/.../ray-oom-prevention.html"),
+          # a line of its own when the message wraps
+          families=(r"address the out of memory issue: \S*ray-oom-prevention",)),
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
@@ -493,7 +501,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
           ("OOMKilled", "Exit Code:", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
-           "Out of memory: Killed", "exited with code 137", "oom-kill", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
+           "Out of memory: Killed", "exited with code 137", "oom-kill", "已杀死", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
            "exitCode", "SIGKILL", "exitcode"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
@@ -506,13 +514,15 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"\"?exitCode\"?:\s*137\b",
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
-                    r"line \d+:\s+\d+ Killed\b|^Killed$",
+                    r"line \d+:\s+\d+ Killed\b|^(?:Killed|已杀死)$",
                     r"(?i:out of memory): Killed process \d+|oom-kill:|Killed process \d+ \(.*\) total-vm|Exited \(137\)|"
                     r"\bOOM[- ]killed\b",
-                    # torch elastic's failure report for a worker ended by SIGKILL (torch/distributed/
-                    # elastic/multiprocessing/errors/__init__.py ProcessFailure: "Signal %d (%s) received
-                    # by PID %d" for a negative exit code; `exitcode : -9`): SIGKILL is read as exit 137
-                    r"Signal 9 \(SIGKILL\) received by PID|exitcode\s*:\s*-9\b")),
+                    # Not torch elastic's / torch.multiprocessing's report of a worker SIGKILLed
+                    # inside a running container ("Signal 9 (SIGKILL) received by PID", `exitcode: -9`,
+                    # "process N terminated with signal SIGKILL"): that is a process's death the
+                    # orchestrator did not report (python_crash; its fix says SIGKILL is usually the
+                    # host's OOM killer). Kubernetes' "OOM Killed" reason (k8s <= 1.0 spelled it so).
+                    r"\bOOM[- ]Killed\b")),
     # Kubernetes image pull failures (kubelet events "Failed to pull image", "Back-off pulling image",
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
     Cause("image_pull", "the container image could not be pulled",
@@ -533,6 +543,9 @@ CATALOGUE: tuple[Cause, ...] = (
           "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
           # Not vLLM's scheduler preempting a sequence ("Sequence group N is preempted by
           # PreemptionMode.RECOMPUTE"): only a pod / task / node being evicted or preempted.
+          # Nor a library's list of what MIGHT have happened ("This can happen if the node was
+          # preempted", Ray's NodeDiedError text): the line reports something else.
+          exclude=r"(?i:can happen (?:if|when|because)|possible (?:root )?(?:causes?|reasons?))[^.]*\b(?:preempted|evicted)",
           families=(r"The node was low on resource|\bEvicted\b|state=(?:PREEMPTED|EVICTED)\b|[Pp]reempted by (?!PreemptionMode)|"
                     r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b|"
                     r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)",
@@ -546,10 +559,12 @@ CATALOGUE: tuple[Cause, ...] = (
           ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
            "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
            "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
-           "Back-off restarting", "Segfault", "Check failed", "ERROR"),
+           "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
+           "back-off"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
-          "with the versions in the image",
+          "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "
+          "container was usually killed by the host's OOM killer (check dmesg / host RAM), else by a kill -9",
           families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
                     r"Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
                     # glog / Ray C++ fatal checks (`F0213 ...` / Ray's `C` level): "Check failed: <cond>"
@@ -559,6 +574,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"sigkill_handler\]",
                     # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
                     r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+",
+                    # torch elastic's ProcessFailure for a negative exit code ("Signal %d (%s) received by
+                    # PID %d", torch/distributed/elastic/multiprocessing/errors/__init__.py) and
+                    # torch.multiprocessing's ProcessExitedException ("process %d terminated with signal
+                    # %s", torch/multiprocessing/spawn.py): a worker killed by a signal
+                    r"Signal \d+ \(SIG[A-Z]+\) received by PID|process \d+ terminated with signal SIG[A-Z]+",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
                     r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",
@@ -597,7 +617,7 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
     for c in CATALOGUE if c.patterns or c.families)
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
 _EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut)\b|"
-                       r"^\s*(?:[a-z_]\w*\.)+[A-Z]\w*: ")
+                       r"^\s*(?:[>|]\s*)*(?:[a-z_]\w*\.)+[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
 
 
 def _by_pattern(text: str) -> Cause | None:
@@ -705,7 +725,8 @@ class Finding:
     """One cause as the verdict sees it."""
     cause: Cause
     event: CauseEvent
-    status: str                     # "fatal" | "cleared" (retried) | "warning" (not fatal on its own here)
+    # "fatal" | "cleared" (retried) | "warning" (not fatal on its own here) | "teardown" (after the run's end)
+    status: str
 
     def to_dict(self) -> dict[str, Any]:
         ev = self.event
@@ -737,17 +758,19 @@ def _retried(ev: CauseEvent, retries: dict[str | None, CauseEvent], retry: LogPo
 def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent], retry: LogPosition | None,
             crash: LogPosition | None, multinode: bool | None, finished: LogPosition | None,
             ended: dict[str, list[Any]] | None = None) -> str:
-    if cause.tier == CONSEQUENCE and finished is not None and _later(ev.t, ev.seq, finished):
-        return "warning"            # workers and actors going away after the run finished: teardown
+    if finished is not None and _later(ev.t, ev.seq, finished) and (
+            cause.tier == CONSEQUENCE or ev.warn or cause.kind == "python_crash" or ev.guessed):
+        # after the run's own end line: workers and actors going away, Ray's shutdown RPCs (RpcError
+        # "Cancelling all calls", "Failed to mark the local node as draining"), gloo's "Connection
+        # closed by peer": teardown, neither a death nor a warning. A root cause stated outright
+        # (an OOM) is still what it is.
+        return U.TEARDOWN
     if (cause.soft and re.search(cause.soft, ev.evidence)) or ev.warn:
         # A wait (the cause's soft stems) or any line printed at warning level (a retry such as
         # c10d's "client failed to connect ... retrying"): named, never a death on its own.
         return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"
     if cause.kind == "python_crash" or (ev.guessed and not cause.cleared_by_retry):
-        # An exception is a crash once its process ended (observe/unrecognized.py's evidence),
-        # never after the run finished (teardown noise such as gloo's "Connection closed by peer").
-        if finished is not None and _later(ev.t, ev.seq, finished):
-            return "warning"
+        # An exception is a crash once its process ended (observe/unrecognized.py's evidence).
         return "fatal" if U.ended_after(ended or {}, ev.rank, ev.t, ev.seq, crash) else "warning"
     if cause.cleared_by_retry:
         if _retried(ev, retries, retry):

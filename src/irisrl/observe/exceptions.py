@@ -40,7 +40,11 @@ EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # the line followed by `: ` (`requests.exceptions.ReadTimeout: ...`, `urllib3.exceptions.ProtocolError`
 # is caught above), or an undotted one whose name ends like a timeout (`ReadTimeout: ...`): the
 # final line of a traceback whatever the class is called.
-DOTTED_EXC = re.compile(r"^\s*((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)")
+# Whatever prefix a reporter indents it with: pytest's failure report `E   <Class>: msg` (pytest
+# _pytest/_code/code.py ReprEntry: each exconly line prefixed "E   "), a `>` / `|` quote or a tab;
+# after pytest's `E` any CamelCase class is the exception (dask's distributed.scheduler.KilledWorker).
+DOTTED_EXC = re.compile(r"^\s*(?:[>|]\s*)*((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)|"
+                        r"^E {2,}((?:[a-z_]\w*\.)*[A-Z][a-z0-9]+[A-Z][A-Za-z0-9_]*): (.*)")
 RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
 
 
@@ -71,7 +75,10 @@ def parse(text: str) -> Exc | None:
         m = EXC.match(text, m.start(3))        # the message starts with another class: go inside
     if found is None:
         d = DOTTED_EXC.match(text)
-        return Exc(_short(d.group(1)), d.group(1), d.group(2).strip()) if d else None
+        if d is None:
+            return None
+        dotted, message = (d.group(1), d.group(2)) if d.group(1) else (d.group(3), d.group(4))
+        return Exc(_short(dotted), dotted, message.strip())
     dotted, inner, message = found.group(1), found.group(2), (found.group(3) or "").strip()
     if inner:
         # Ray's message repeats the inner exception's line after the ray::Actor frame header.
@@ -146,7 +153,7 @@ HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| throw
 # reads first (config / tokenizer_config at the repo's root): the repo id or revision is what is
 # wrong. A 404 on a path inside the repo (`/tree/main/<folder>`, model.safetensors, a shard) is
 # hf_weights_missing.
-REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+(?:/(?:revision|tree)/[^/\s'\"?]+)?/?(?:[?'\"\s.]|$)|"
+REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:/(?:revision|tree)/[^/\s'\"?]+?)?/?(?:[?'\"\s]|\.(?:\s|$)|$)|"
                       r"/[^/\s]+/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config|adapter_config)\.json\b|"
                       r"(?:huggingface\.co|hf\.co)/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config)\.json\b")
 
@@ -270,12 +277,16 @@ KUBECTL_ROW = re.compile(r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(Error|
                          r"ContainerStatusUnknown|ErrImagePull|ImagePullBackOff)\s+\d+")
 # The kubelet restarting a crashed container: event `Warning  BackOff ... Back-off restarting failed
 # container`, `kubectl describe pod` "Reason: CrashLoopBackOff".
-KUBELET_CRASHLOOP = re.compile(r"Back-off restarting failed container|Reason:\s+CrashLoopBackOff\b")
+# The kubelet's message also carries the back-off delay, lower-cased in its event / container
+# waiting message (kubelet pkg/kubelet/kuberuntime: "back-off %s restarting failed container=%s pod=%s").
+KUBELET_CRASHLOOP = re.compile(r"[Bb]ack-off (?:\d+[a-z]\d*[a-z]? )?restarting failed container|Reason:\s+CrashLoopBackOff\b")
 # A shell reporting the signal that ended its child, alone on its line (bash's job status words:
 # SIGABRT Aborted, SIGKILL Killed, SIGSEGV Segmentation fault, SIGBUS Bus error, SIGILL Illegal
 # instruction, SIGFPE Floating point exception), or in its `line N:  PID Word  cmd` form.
-SHELL_SIGNAL = re.compile(r"^(?:Aborted|Killed|Segmentation fault|Bus error|Illegal instruction|Floating point exception)"
-                          r"(?: \(core dumped\))?\s*$|line \d+:\s+\d+ (?:Aborted|Killed|Segmentation fault|Bus error)\b")
+# bash translates them (gettext, po/zh_CN.po: Killed "已杀死", Segmentation fault "段错误", core dumped
+# "核心已转储").
+SHELL_SIGNAL = re.compile(r"^(?:Aborted|Killed|Segmentation fault|Bus error|Illegal instruction|Floating point exception|已杀死|段错误)"
+                          r"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:Aborted|Killed|Segmentation fault|Bus error)\b")
 # torch elastic's failure report (torch/distributed/elastic/multiprocessing/errors: the
 # `Failures:` / `Root Cause` table, one `exitcode  : N (pid: N)` row per failed worker) and its
 # agent's "[default] Worker group failed" (elastic/agent/server/api.py).
@@ -285,7 +296,9 @@ ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*-?[1-9]\d* \(pid: \d+\)|\] Work
 # glog `W1203 hh:mm` (torch's `[W1203 ...]`, `[rank0]:[W1203 ...]`; torch prints a one-digit month unpadded: `[W318 10:00:41 ...]`), torch's older `[W file.cpp:N]`,
 # Ray's C++ `[2026-12-03 16:00:00,123 W 12 34]`. NCCL's WARN is its error channel, not a level here;
 # Kubernetes' `Warning` event type carries real failures (Failed to pull image) and is not one either.
-WARNING_LEVEL = re.compile(r"(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
+# A Python warning as warnings.formatwarning prints it (`file.py:N: SomeWarning: message`) is a
+# warning too: the program carries on after it.
+WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
 
 
 # Ray's driver relays the errors the GCS publishes (a node marked dead, a worker killed, the
@@ -318,7 +331,12 @@ ERROR_SHAPE = re.compile(
     r"(?i:^\s*[\w.]*(?:error|exception|timeout|interrupt|failure|abort):\s)")
 # The library grammars above that are error-level without an error word (a pod row,
 # the shell's signal word, torch elastic's failure report).
-ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED, KUBELET_CRASHLOOP)
+# NCCL's WARN bodies name the failing function first (`ncclSocketInit: connecting to address %s with
+# family %d is neither AF_INET(%d) nor AF_INET6(%d)`, `ncclSocketRecv: socket state (%d) is not ready`:
+# `strings` on libnccl 2.28, tests/fixtures/corpus/current/format_strings.txt); pasted without the
+# `NCCL WARN` header they are still NCCL's error channel. Its INFO lines never take this shape.
+NCCL_WARN_STEM = re.compile(r"(?:^|[\s:\]])nccl[A-Z]\w* ?: (?!.*NCCL INFO)")
+ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED, KUBELET_CRASHLOOP, NCCL_WARN_STEM)
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
 NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
 

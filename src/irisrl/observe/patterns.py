@@ -68,7 +68,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"Not Found", b"not found", b"EVICTED", b"vict", b"reempt", b"PREEMPTED", b"SIGSEGV", b"SIGABRT", b"SIGBUS",
     b"core dumped", b"Segmentation", b"terminate called", b"nccl", b"NCCL WARN", b"NCCL error", b"ProcessGroupNCCL",
     b"Xid", b"orrupt", b"eader", b"Errno", b"ENOSPC", b"gated", b"restricted", b"nvalid", b"assert", b"illegal",
-    b"misaligned", b"BackOff", b"Back-off", b"ImagePull", b"low on", b"CUDA", b"Cuda", b"huggingface.co",
+    b"misaligned", b"BackOff", b"ack-off", b"ImagePull", b"low on", b"CUDA", b"Cuda", b"huggingface.co",
     b"irisrl-task-status:", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
     b"Engine", b"quota", b"clients joined", b"nexpected",
     b"Forbidden:",   # a Hub error's status on its continuation line (analyzer._hub_continuation)
@@ -76,6 +76,9 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # covers: stems, so one needle takes both cases (`annot`: cannot / Cannot)
     b"annot", b"an't", b"nable to", b"nsufficient", b"nhealthy", b"ould not", b"ouldn't", b"efused", b"o such", b"xceeded", b"xhausted",
     b"rash", b"lost", b"Lost", b"navailable", b"nreachable", b"erminated", b"SIGKILL", b"ignal 9", b"OOM",
+    # access denials stated without an error word (observe/vocabulary.py DENIAL), bash's translated
+    # signal words (observe/exceptions.py SHELL_SIGNAL)
+    b"uthenticat", b"uthori", b"ermission", b"not allowed", "已杀死".encode(), "段错误".encode(),
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

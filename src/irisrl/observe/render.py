@@ -57,7 +57,7 @@ UNRECOGNIZED_SHOWN = 3
 
 def unrecognized_lines(report: HealthReport) -> list[tuple[str, str]]:
     """The safety net's top entries (observe/unrecognized.py): error lines no cause names."""
-    rows = report.unrecognized
+    rows = [u for u in report.unrecognized if u["status"] != "teardown"]   # after the run's end: not warnings
     if not rows:
         return []
     more = f"; {len(rows) - UNRECOGNIZED_SHOWN} more in health --json" if len(rows) > UNRECOGNIZED_SHOWN else ""

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from irisrl.observe import exceptions as E
 
 MAX_SIGNATURES = 64        # distinct entries kept; later new signatures are only counted
+TEARDOWN = "teardown"      # status of a line at or after the run's own end line (not shown as a warning)
 TRACEBACK_HEAD = "Traceback (most recent call last)"
 
 
@@ -80,10 +81,12 @@ def ended_after(ended: dict[str, list[Any]], rank: str | None, t: float | None, 
 
 
 def status(u: Unrecognized, ended: dict[str, list[Any]], crash: _Pos | None, finished: _Pos | None) -> str:
-    """'fatal' when the process ended on it, else 'warning' (also after the run finished, and
-    always for a line printed at warning level: a retry is not what a process died of)."""
+    """'fatal' when the process ended on it, else 'warning' (always for a line printed at warning
+    level: a retry is not what a process died of); 'teardown' at or after the run's own end line
+    (Ray's shutdown after a clean run: RpcError "Cancelling all calls", "Failed to mark the local node
+    as draining"): neither a death nor a warning."""
     if finished is not None and _at_or_after(u.t, u.seq, finished.t, finished.seq):
-        return "warning"
+        return TEARDOWN
     if u.warn:
         return "warning"
     return "fatal" if ended_after(ended, u.rank, u.last_t, max(u.seq, u.last_seq), crash) else "warning"

@@ -44,7 +44,8 @@ ERROR_VOCAB = re.compile(
     r"(?i)\b(?:fail(?:s|ed|ure|ures|ing)?|cannot|can(?:'|no)t|could(?: not|n't)|unable to|refused|denied|died|dead|"
     r"killed|abort(?:s|ed|ing)?|timed? ?out|time-?outs?|not found|no such|invalid|corrupt(?:ed|ion)?|exceeded|exhausted|"
     r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
-    r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy)\b|"
+    r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy|"
+    r"out of memory|forbidden|not (?:allowed|authori[sz]ed|permitted))\b|"
     # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox)
     r"\bFailed[A-Z]\w+")
 # A log record, not prose. Level words (any case for the bracketed / key forms), glog / Ray C++
@@ -57,7 +58,19 @@ STRUCTURE = re.compile(
     r"^\s*[A-Za-z][\w .()/-]{0,40}?\s?:\s+\S|\b\w+=\S|"
     r"^\s*[\[(][^\])]{1,80}[\])]|^\s*[\w.-]+\s+\|\s|"
     r"\S {2,}\S.*\S {2,}\S|"
-    r"^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\s*\[?\d\d:\d\d:\d\d")
+    r"^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\s*\[?\d\d:\d\d:\d\d|"
+    # syslog / journald (`Aug 10 22:40:59 host kernel: NVRM: ...`): the kernel's own records
+    r"^\s*[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d")
+# A failure STATEMENT is one with or without a log record around it: an access denial (a subject
+# that must be authenticated / is not allowed / is gated: huggingface_hub's "Repo model <id> is
+# gated. You must be authenticated to access it.", "Access to model <id> is restricted", HTTP 401/403
+# reasons) or a failure with its reason ("Task failed because the node it was running on is dead",
+# Ray's exception texts: "... died because ...", "... was killed due to ..."); read whole.
+STATEMENT = re.compile(
+    r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
+    r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
+    r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
+    r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
@@ -84,10 +97,17 @@ def asserted(text: str) -> str:
 
 
 def error_shaped(text: str, prefixed: bool = False) -> bool:
-    """A line that states a failure in words (ERROR_VOCAB) and is shaped like a log record
-    (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`)."""
-    return (bool(ERROR_VOCAB.search(asserted(text))) and (prefixed or bool(STRUCTURE.search(text)))
-            and not NOT_A_FAILURE.search(text) and not E.NCCL_WARN_HINT.search(text))
+    """A failure STATEMENT, or a line that states a failure in words (ERROR_VOCAB) and is shaped
+    like a log record (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`) or
+    that a family of the table names."""
+    if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
+        return False
+    said = asserted(text)
+    if STATEMENT.search(said):
+        return True
+    # error words in a log record, or in a line a family of the table names (its own cues: "CUDA driver
+    # version is insufficient" needs no log record around it to be about CUDA)
+    return bool(ERROR_VOCAB.search(said)) and (prefixed or bool(STRUCTURE.search(text)) or kind(text) is not None)
 
 
 def notice_level(text: str) -> bool:
@@ -110,44 +130,75 @@ def _rx(pattern: str) -> re.Pattern[str]:
 _OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
 _GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d"
 _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
-                r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low)")
+                r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low|slurmstepd|\bsrun\b)")
 _TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long"
 _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 # the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
-_HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download)|"
+# (hf_transfer and hf-xet, the Hub's Rust download clients, report through reqwest: huggingface/
+# hf_transfer src/lib.rs "Error while downloading: {err}", huggingface/xet-core)
+_HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
+        r"reqwest|hf_transfer|hf[-_]xet)|"
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
-_ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|(?i:\bvllm\b)"
-_RAY = r"\bRay\b|\bray\b|raylet|\bGCS\b|\bgcs\b|Node ?I[Dd]\b|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
+# vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine);
+# v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py)
+_ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))"
+_RAY = r"\bRay\b|\bray\b|(?i:raylet)|\bGCS\b|\bgcs\b|Node ?I[DdP]\b|(?i:\bnode ID\b)|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
 
 TABLE: tuple[Row, ...] = (
     # the strongest words of a family first: a line that names two families is named by these
     Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete))"),), None),
+    # a download whose body ended early, as the Rust clients say it (reqwest / hyper: "IncompleteBody",
+    # "UnexpectedEof" inside "Error while downloading: reqwest::Error { kind: Body, ... }")
+    Row("hf_incomplete_download", (_rx(r"(?i:download|reqwest|hyper::Error)"),
+                                   _rx(r"IncompleteBody|UnexpectedEof|(?i:incomplete (?:body|read)|unexpected eof|"
+                                       r"(?:connection|stream) (?:closed|reset) before)")), None),
     Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:not a valid model identifier|"
                                   r"is not a local folder|repo id must (?:be in the form|use))"),), None),
-    Row("hf_gated", (_rx(r"GatedRepo|(?i:gated repo|access to model \S+ is restricted)"),), None),
+    # huggingface_hub's gated messages ("Access to model <id> is restricted", "Cannot access gated repo",
+    # the older "Repo model <id> is gated. You must be authenticated to access it.")
+    Row("hf_gated", (_rx(r"GatedRepo|(?i:gated repo|access to model \S+ is restricted|repo (?:model|dataset|space) \S+ is gated|"
+                         r"must be authenticated to access)"),), None),
     Row("ray_oom_kill", (_rx(r"memory monitor|memory usage threshold|NODE_OUT_OF_MEMORY|(?i:node (?:was )?running low on memory|"
                              r"killed due to memory pressure)"),), None),
     # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
                            r"misaligned address|unspecified launch failure|NVRM: Xid|\bXid \(PCI"),), _rx(r"(?i:\bnon-?fatal\b)")),
+    # the NVIDIA kernel driver's own records (`NVRM: ...`: GSP RPC failures "_issueRpcAndWait:
+    # rpcSendMessage failed", "GPU has fallen off the bus", timeouts), not its notices
+    Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding)")),
+        _rx(r"(?i:\bnon-?fatal\b)")),
     Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
                           r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))"),), None),
     Row("disk_full", (_rx(r"write\(\): fd \d+ failed|is over \d+(?:\.\d+)?% full"),), None),
     Row("disk_full", (_rx(r"(?i:failed writing|write failed|(?:cannot|can't|unable to|failed to) write|write\(\)[^\n]{0,20}failed)"),
                       _rx(r"(?i:\bfile\b|disk|checkpoint|ckpt|\.pt\b|\bsave|volume|/dev/shm|\bshm\b)")), _rx(r"(?i:socket|connection|pipe)")),
+    # pickle's own unpickler errors (cpython Modules/_pickle.c: "unpickling stack underflow", "could not
+    # find MARK", "pickle data was truncated", "invalid load key, '%c'."): the bytes are not a pickle
+    Row("checkpoint_corrupt", (_rx(r"unpickling stack (?:underflow|overflow)|could not find MARK|pickle data was truncated|"
+                                   r"invalid load key"),), None),
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
                                    r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse)|unpickl)"),
                                _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
                                    r"\bfile\b|expected \d+ more bytes)")),
-        None),
+        # a socket / pipe / RPC that ends early is a connection, not a file ("Failed to read data from
+        # the socket: End of file": Ray's raylet connection)
+        # nor Ray's own serialization of an exception it relays ("Failed to unpickle serialized exception")
+        _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception)")),
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
     Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill)|"
-                              r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b|\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"),), None),
+                              r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b"),), None),
+    # a SIGKILL is the orchestrator's OOM kill only when the orchestrator (container, pod, kubelet,
+    # task status) reports it; a worker SIGKILLed inside a running container, reported by torch
+    # elastic or torch.multiprocessing, is a process's death (python_crash, issue-15 contract)
+    Row("pod_oomkilled", (_rx(r"\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|exit_code=)")), None),
+    # the orchestrator's memory kill in words: a container / pod / cgroup, or Slurm's step (slurmstepd's
+    # cgroup "oom_kill event", srun's "task N: Out Of Memory"), ended for memory
+    Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
@@ -158,10 +209,16 @@ TABLE: tuple[Row, ...] = (
                                              r"Socket Timeout|Wait timeout")), None),
     # c10d's store sockets failing without a timeout (torch/csrc/distributed/c10d/socket.cpp: "The server
     # socket has failed to listen", "The client socket has failed to connect"): the same kind, the store
-    Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)"),
-                         _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable)")), None),
-    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks)"),
-                       _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready|right now|\d+\+ pending)")), None),
+    # gloo's full-mesh connection setup (torch ProcessGroupGloo.cpp "Gloo connectFullMesh failed with",
+    # gloo/transport/tcp/pair.cc "connect ... Connection refused") is the same rendezvous family
+    Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)|"
+                             r"connectFullMesh|\bgloo\b[^\n]*\]\s*connect\b"),
+                         _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable|no route to host)")), None),
+    # Ray's scheduler ("The actor or task with ID ... cannot be scheduled right now"), Ray Train's
+    # worker group ("The worker group startup timed out after N seconds waiting for M workers"), vLLM's
+    # Ray executor ("Cannot provide a placement group ... within N seconds", vllm ray_utils.py)
+    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks|actor or task with ID|worker group)"),
+                       _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready|right now|\d+\+ pending|within \d+(?:\.\d+)? seconds)")), None),
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
@@ -175,24 +232,36 @@ TABLE: tuple[Row, ...] = (
         _rx(r"LocalEntryNotFound|(?i:in the (?:local )?cache|offline|check your connection)")),
     # transformers' "Can't load tokenizer / config for '<id>'" (tokenization_utils_base.py,
     # configuration_utils.py): the id names nothing the Hub or the disk has
-    Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodel\b)")), None),
+    Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodels?\b|correct path)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
                               r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
     Row("nccl_error", (_rx(r"(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
-                       _rx(r"(?i:error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
-                           r"unknown|launch|unspecified|uncorrectable|not detected)")),
+                       _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
+                           r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
         _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)")),
+    # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
+    # already dead, terminating server process", "Engine process (pid N) died.")
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b)")), None),
+    # a remote inference engine's HTTP API refusing or failing a generation request (vLLM / SGLang
+    # servers: `/generate`, OpenAI-compatible `/v1/completions`, `/v1/chat/completions`): the engine
+    # behind it is down (a 5xx, a refused or dropped connection), not the Hub
+    Row("engine_dead", (_rx(r"/generate\b|/v1/(?:chat/)?completions\b"),
+                        _rx(r"(?i:\b5\d\d\b|connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
+                            r"remote ?protocol ?error|connection (?:closed|aborted))")), None),
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
     Row("ray_node_dead", (_rx(r"(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
+                              r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
     Row("ray_actor_died", (_rx(r"(?i:\bactor\b)"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
-    Row("ray_worker_died", (_rx(r"(?i:\bworker\b)"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR)"), _rx(_RAY)), None),
-    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
+    # core_worker_process.cc "Failed to register worker to Raylet": the worker never joined
+    Row("ray_worker_died", (_rx(r"(?i:\bworker\b)"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
+                                                          r"failed to register)"), _rx(_RAY)), None),
+    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b|ray cluster)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
                                                                      r"(?:unable|failed) to connect)"),
                           _rx(_RAY)), None),
     Row("hydra_error", (_rx(r"(?i:\bhydra\b|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
