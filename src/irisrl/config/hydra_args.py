@@ -251,6 +251,19 @@ def uses_terminal_bench(raw: Mapping[str, Any]) -> bool:
         isinstance(groups, Mapping) and "terminal_bench_config" in groups)
 
 
+def last_override(hydra_args: object, key: str) -> str | None:
+    """The value the trainer sees for `key` among a plan's Hydra args (`k=v`, `+k=v`, `++k=v`;
+    the last wins, as in Hydra), quotes stripped; None when absent or null. The one reader of a
+    recorded plan's overrides (health's plan facts, checkpoints, export)."""
+    found: str | None = None
+    for arg in hydra_args if isinstance(hydra_args, (list, tuple)) else ():
+        name, sep, value = str(arg).partition("=")
+        if sep and name.lstrip("+~") == key:
+            value = value.strip().strip("'\"")
+            found = None if value in ("null", "None", "") else value
+    return found
+
+
 def job_paths(artifacts_root: str, export_path: str | None = None) -> dict[str, str]:
     """Per-job paths named as launch_rl_iris.py @ f2e41858 names them: <root>/checkpoints
     (`++trainer.ckpt_path`), <root>/trace_jobs (`++terminal_bench_config.trials_dir`), and

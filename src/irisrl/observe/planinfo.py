@@ -29,18 +29,6 @@ class PlanInfo:
         return (self.dcp or 1) > 1 and bool(self.r3)
 
 
-def _hydra_value(args: list[Any], key: str) -> str | None:
-    """Last-wins value of `key` among Hydra overrides (`k=v`, `+k=v`, `++k=v`)."""
-    found = None
-    for arg in args:
-        if not isinstance(arg, str) or "=" not in arg:
-            continue
-        name, value = arg.split("=", 1)
-        if name.lstrip("+") == key:
-            found = value.strip().strip("'\"")
-    return found
-
-
 def _as_int(value: Any) -> int | None:
     try:
         return int(value)
@@ -49,12 +37,13 @@ def _as_int(value: Any) -> int | None:
 
 
 def plan_info(plan: dict[str, Any] | None) -> PlanInfo:
+    from irisrl.config.hydra_args import last_override
+
     if not isinstance(plan, dict):
         return PlanInfo()
-    args = plan.get("hydra_args") or []
-    args = args if isinstance(args, list) else []
-    dcp = _as_int(_hydra_value(args, DCP_KEY))
-    r3_raw = _hydra_value(args, R3_KEY)
+    args = plan.get("hydra_args")
+    dcp = _as_int(last_override(args, DCP_KEY))
+    r3_raw = last_override(args, R3_KEY)
     r3 = None if r3_raw is None else r3_raw.lower() in ("true", "1", "yes")
     ref = plan.get("skyrl_ref")
     return PlanInfo(

@@ -42,7 +42,6 @@ STEP_PREFIX = "global_step_"
 TRAINER_STATE = "trainer_state.pt"
 STORE_TIMEOUT_S = 60.0
 _STEP_DIR = re.compile(rf"^{STEP_PREFIX}(\d+)$")
-_CKPT_ARG = re.compile(r"^[+~]*trainer\.ckpt_path=(.*)$")
 
 Status = Literal["latest", "complete", "superseded", "unfinished"]
 T = TypeVar("T")
@@ -140,12 +139,9 @@ class CheckpointsDict(ListingDict, total=False):
 
 def ckpt_path_of_plan(plan: Mapping[str, object]) -> str | None:
     """The trainer.ckpt_path a recorded plan passed to the trainer (its last assignment)."""
-    args = plan.get("hydra_args")
-    found: str | None = None
-    for arg in args if isinstance(args, list) else []:
-        if isinstance(arg, str) and (m := _CKPT_ARG.match(arg)):
-            found = m.group(1).strip().strip("'\"") or None
-    return found
+    from irisrl.config.hydra_args import last_override
+
+    return last_override(plan.get("hydra_args"), "trainer.ckpt_path")
 
 
 def run_ckpt_path(job: str, ledger: "Ledger") -> tuple[str, str]:

@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator, Mapping, TypedDict
 
+from irisrl.config.hydra_args import last_override
 from irisrl.core.states import ACTIVE
 from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
 from irisrl.util.exitcodes import Exit
@@ -208,17 +209,6 @@ class ExportResult:
 
 
 # ------------------------------------------------------------------------------ the run's facts
-def hydra_value(hydra_args: object, key: str) -> str | None:
-    """The last `++key=value` / `+key=value` / `key=value` of a plan's Hydra args (None: absent
-    or null)."""
-    found: str | None = None
-    for arg in hydra_args if isinstance(hydra_args, list) else ():
-        name, sep, value = str(arg).lstrip("+").partition("=")
-        if sep and name == key:
-            found = None if value in ("null", "None", "") else value.strip("'\"")
-    return found
-
-
 def _text(plan: Mapping[str, object], key: str, default: str = "") -> str:
     value = plan.get(key)
     return value if isinstance(value, str) else default
@@ -239,10 +229,10 @@ def _layout(hydra: object, strategy: str) -> str:
     if strategy != "megatron":
         return ""
     mc = "trainer.policy.megatron_config"
-    sizes = {"TP": _count(hydra_value(hydra, f"{mc}.tensor_model_parallel_size")) or 1,
-             "PP": _count(hydra_value(hydra, f"{mc}.pipeline_model_parallel_size")) or 1,
-             "CP": _count(hydra_value(hydra, f"{mc}.context_parallel_size")) or 1,
-             "EP": _count(hydra_value(hydra, f"{mc}.expert_model_parallel_size")) or 1}
+    sizes = {"TP": _count(last_override(hydra, f"{mc}.tensor_model_parallel_size")) or 1,
+             "PP": _count(last_override(hydra, f"{mc}.pipeline_model_parallel_size")) or 1,
+             "CP": _count(last_override(hydra, f"{mc}.context_parallel_size")) or 1,
+             "EP": _count(last_override(hydra, f"{mc}.expert_model_parallel_size")) or 1}
     return " ".join(f"{k}={v}" for k, v in sizes.items() if v > 1 or k in ("TP", "PP"))
 
 
@@ -251,12 +241,12 @@ def export_geometry(source: Mapping[str, object], settings: ExportSettings) -> E
     policy placement, strategy and allocation), as the source sizes it (module doc); --gpus /
     --nodes / --cpu / --memory / --disk override, --cpu-only asks for no GPU."""
     hydra = source.get("hydra_args")
-    strategy = hydra_value(hydra, "trainer.strategy") or DEFAULT_STRATEGY
+    strategy = last_override(hydra, "trainer.strategy") or DEFAULT_STRATEGY
     layout = _layout(hydra, strategy)
     run_gpn = _count(source.get("gpus_per_node"))
-    policy_nodes = _count(hydra_value(hydra, "trainer.placement.policy_num_nodes")) or \
+    policy_nodes = _count(last_override(hydra, "trainer.placement.policy_num_nodes")) or \
         _count(source.get("num_nodes")) or 1
-    policy_gpn = _count(hydra_value(hydra, "trainer.placement.policy_num_gpus_per_node")) or run_gpn
+    policy_gpn = _count(last_override(hydra, "trainer.placement.policy_num_gpus_per_node")) or run_gpn
     if settings.cpu_only:
         if settings.gpus:
             raise UsageError("--cpu-only and --gpus ask for different things", "pass one of them")
@@ -401,7 +391,7 @@ def build_export(source_job: str, source: Mapping[str, object], settings: Export
     from irisrl.plan.model import Device, LaunchPlan, Mode, Resources
 
     hydra = source.get("hydra_args")
-    repo = settings.repo or hydra_value(hydra, "trainer.hf_hub_repo_id")
+    repo = settings.repo or last_override(hydra, "trainer.hf_hub_repo_id")
     if not repo:
         raise UsageError(f"no Hub repo for {source_job}: its config has no trainer.hf_hub_repo_id",
                          "pass --export-hf ORG/NAME")
@@ -409,13 +399,13 @@ def build_export(source_job: str, source: Mapping[str, object], settings: Export
         raise UsageError(f"--priority {settings.priority!r} is not one of {', '.join(PRIORITIES)}")
     if settings.upload_mode not in UPLOAD_MODES:
         raise UsageError(f"--upload-mode {settings.upload_mode!r} is not one of {', '.join(UPLOAD_MODES)}")
-    ckpt_root = hydra_value(hydra, "trainer.ckpt_path")
+    ckpt_root = last_override(hydra, "trainer.ckpt_path")
     if not ckpt_root:
         raise IrisrlError(f"{source_job}'s plan has no trainer.ckpt_path: it wrote no checkpoints irisrl knows of",
                           "export only runs launched by irisrl with checkpoints on")
     ckpt = checkpoint_dir(ckpt_root, settings.step)
     # the source's default: <ckpt_path parent>/exports (export_hf_checkpoint.py manual_spec)
-    export_root = hydra_value(hydra, "trainer.export_path") or f"{ckpt_root.rstrip('/').rsplit('/', 1)[0]}/exports"
+    export_root = last_override(hydra, "trainer.export_path") or f"{ckpt_root.rstrip('/').rsplit('/', 1)[0]}/exports"
     job_name = f"{_text(source, 'job_name', source_job.rsplit('/', 1)[-1])}-export-{ckpt.step}"
     entry = tuple(settings.entrypoint) or DEFAULT_ENTRYPOINT
     run_args = tuple(str(a) for a in hydra) if isinstance(hydra, list) else ()
