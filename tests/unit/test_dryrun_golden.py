@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,14 @@ def _argv(stem: str, *extra: str) -> list[str]:
             "--rendezvous-dir", f"s3://marin-us-east-02a/iris/rl-golden/{stem}", "--dry-run", *extra]
 
 
+def _steady(text: str) -> str:
+    """The dry run with the sizes of irisrl's own shipped runtime masked (any runtime edit would
+    move them); the workspace's own files and their sizes stay in the golden."""
+    text = re.sub(r"Workspace bundle \(\d+ files, [^;]+;", "Workspace bundle (N files, SIZE;", text)
+    return re.sub(r"^ +\S+ \S+  \.irisrl/ \(irisrl's runtime and the plan: \d+ files\)$",
+                  "  SIZE  .irisrl/ (irisrl's runtime and the plan: N files)", text, flags=re.M)
+
+
 def _check(name: str, actual: str) -> None:
     path = GOLDEN / name
     if os.environ.get("IRISRL_UPDATE_GOLDEN") == "1":
@@ -63,7 +72,8 @@ def test_dryrun_golden_text(cli, stem):
     rc, out, err = cli(*_argv(stem))
     assert rc == 0, err
     assert out.rstrip("\n").splitlines()[-1] == "not submitting (dry run)"
-    _check(f"dryrun_{stem}.txt", out)
+    assert "Workspace bundle (" in out and "  README.md" in out   # the listing, from the backend's dry run
+    _check(f"dryrun_{stem}.txt", _steady(out))
 
 
 @pytest.mark.parametrize("stem", sorted(CASES))
@@ -80,7 +90,11 @@ def test_dryrun_golden_json(cli, stem):
     request = data["request"]   # remote: sent as planned, on the plan's image
     assert request["argv"] == data["entrypoint"] and request["env"] == data["env"]
     assert request["task_image"] == data["image"] and request["replicas"] == data["num_nodes"]
-    _check(f"dryrun_{stem}.json", out)
+    bundle = data.pop("bundle")   # every file with its size: checked here, kept out of the golden
+    paths = {f["path"] for f in bundle["files"]}
+    assert {"README.md", ".irisrl/plan.json", ".irisrl/lib/irisrl/runtime/controller.py"} <= paths
+    assert bundle["bytes"] == sum(f["bytes"] for f in bundle["files"]) and bundle["cap_bytes"] > 0
+    _check(f"dryrun_{stem}.json", json.dumps(data, indent=2) + "\n")
 
 
 def test_dryrun_golden_local_request_shows_the_rewritten_argv_and_loopback_env(cli, monkeypatch):

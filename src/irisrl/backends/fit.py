@@ -37,6 +37,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Iterable, Literal, Mapping, TypedDict
 
+from irisrl.util.sizes import format_bytes
 from irisrl.util.sizes import parse_size as parse_size  # re-exported: fit.parse_size
 
 Verdict = Literal["fits", "queues", "never", "unknown"]
@@ -55,14 +56,6 @@ class _Common(TypedDict):
     source: str
     rpcs: int
 GIB = 1024**3
-
-
-def format_size(n: int) -> str:
-    for unit, scale in (("TiB", 1024**4), ("GiB", GIB), ("MiB", 1024**2)):
-        if abs(n) >= scale:
-            value = n / scale
-            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
-    return f"{n} B"
 
 
 def format_cpu(millicores: int) -> str:
@@ -235,7 +228,7 @@ class GangRequest:
     def describe(self) -> str:
         dev = f", {self.device_type} {self.device_variant} x{self.gpus}" if self.gpus else ""
         group = f" in one {self.group_by}" if self.group_by else ""
-        return f"{self.nodes} node(s){group}, each {format_cpu(self.cpu_m)}, {format_size(self.memory)}{dev}"
+        return f"{self.nodes} node(s){group}, each {format_cpu(self.cpu_m)}, {format_bytes(self.memory)}{dev}"
 
 
 # --------------------------------------------------------------------------- the report
@@ -443,7 +436,7 @@ def _exclusions(state: ClusterState, req: GangRequest) -> tuple[Exclusion, ...]:
     rows = [Exclusion("device", f"{req.device_type} {req.device_variant}".strip(), len(pool), len(everyone))] \
         if req.device_type != "cpu" else []
     checks: tuple[tuple[str, str, Callable[[Node], bool]], ...] = (("cpu", format_cpu(req.cpu_m), lambda n: n.cpu_m >= req.cpu_m),
-              ("memory", f"{format_size(req.memory)} memory", lambda n: n.memory >= req.memory),
+              ("memory", f"{format_bytes(req.memory)} memory", lambda n: n.memory >= req.memory),
               ("gpu", f"{req.gpus} GPU", lambda n: n.gpus >= req.gpus))
     for resource, need, ok in checks:
         rows.append(Exclusion(resource, need, sum(1 for n in pool if ok(n)), len(pool)))
@@ -484,7 +477,7 @@ def _kth_largest(groups: dict[str, list[Node]], k: int, value: Callable[[Node], 
 def _notes(state: ClusterState, req: GangRequest, eligible: list[Node]) -> tuple[str, ...]:
     notes = []
     if req.disk and any(n.disk and n.disk < req.disk for n in eligible):
-        notes.append(f"disk {format_size(req.disk)} exceeds some nodes' disk; Iris's scheduler does not check disk")
+        notes.append(f"disk {format_bytes(req.disk)} exceeds some nodes' disk; Iris's scheduler does not check disk")
     if state.provider == "kubernetes":
         notes.append("read from Kubernetes: Kueue quota, taints and preemption of lower-priority pods are not "
                      "modelled")

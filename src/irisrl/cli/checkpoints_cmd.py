@@ -10,6 +10,7 @@ import click
 
 from irisrl.cli.options import flag, json_flag
 from irisrl.util.exitcodes import Exit
+from irisrl.util.sizes import format_bytes
 
 EPILOG = """\b
 Examples:
@@ -50,14 +51,7 @@ def checkpoints(job: str, keep: int | None, yes: bool, as_json: bool) -> None:
 
 
 def _size(n: int | None) -> str:
-    if n is None:
-        return "-"
-    value, unit = float(n), "B"
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if value < 1024 or unit == "TiB":
-            break
-        value /= 1024
-    return f"{n} B" if unit == "B" else f"{value:.1f} {unit}"
+    return "-" if n is None else format_bytes(n)
 
 
 def _render(data: Mapping[str, Any]) -> None:

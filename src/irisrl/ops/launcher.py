@@ -98,6 +98,7 @@ def launch(plan: "LaunchPlan", settings: LaunchSettings | None = None, *,
 def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", local: bool, ledger: "Ledger",
             progress: "LaunchProgress", submitted: list[str], given: "Backend | None" = None) -> Launched:
     from irisrl.ops.daytona import before_launch
+    from irisrl.ops.submission import bundle_cap
     from irisrl.ops.fit_gate import fit_gate
     from irisrl.ops.live_state import live_findings
     from irisrl.ops.local_cluster import local_controller
@@ -117,7 +118,7 @@ def _launch(plan: "LaunchPlan", settings: LaunchSettings, target: "Target", loca
             return Launched(None, backend.where, Exit.FAIL)
         fit_gate(plan, backend, settings.allow_queue)   # raises FitRefused: nothing is submitted
         before_launch(plan.tags.get("sandbox", ""), local or plan.mode == "local", settings.secrets_env)
-        job_id = backend.schedule(backend.dryrun(plan, plan.workspace, _bundle_cap(plan)))   # = submit
+        job_id = backend.schedule(backend.dryrun(plan, plan.workspace, bundle_cap(plan)))   # = submit
         submitted.append(job_id)
         progress.mark("submitted")
         _record(ledger, plan, backend, job_id, local)
@@ -198,16 +199,6 @@ def _backend(target: "Target", local: bool) -> "Iterator[Backend]":
             backend.kind = "local"
         yield backend
 
-
-def _bundle_cap(plan: "LaunchPlan") -> int:
-    from irisrl.backends.base import BUNDLE_CAP_BYTES
-    from irisrl.config.profile import load_profile
-    from irisrl.util.errors import UsageError
-
-    try:
-        return load_profile(plan.cluster).bundle_cap_bytes
-    except UsageError:  # a plan from another machine names a profile this one lacks: Iris's own cap
-        return BUNDLE_CAP_BYTES
 
 
 def echo_findings(findings: "list[Finding]") -> None:

@@ -13,6 +13,7 @@ from irisrl.core.findings import Finding, has_errors, sort_findings
 from irisrl.core.target import Target
 from irisrl.plan.build import PlanInputs
 from irisrl.plan.model import LaunchPlan
+from irisrl.plan.render import Bundle
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,13 @@ class Planned:
         return self.plan is not None and not has_errors(self.findings)
 
     def to_json(self) -> str:
-        """`launch --dry-run --json`: the plan plus the exact request submit sends, or
-        {"ok": false, "findings", "budget"} when no plan was built."""
+        """`launch --dry-run --json`: the plan plus the exact request submit sends and the
+        workspace bundle's files, or {"ok": false, "findings", "budget"} when no plan was built."""
         from irisrl.plan.render import render_error_json, render_json
 
         if self.plan is None:
             return render_error_json(self.findings, self.budget.to_dict() if self.budget is not None else None)
-        return render_json(self.plan)
+        return render_json(self.plan, _bundle(self.plan))
 
     def to_text(self, width: int | None = None) -> str:
         """`launch --dry-run`'s plan for people; its last line says "not submitting"."""
@@ -42,7 +43,16 @@ class Planned:
 
         if self.plan is None:
             raise ValueError("no plan was built: render the findings instead")
-        return render_text(self.plan, width)
+        return render_text(self.plan, width, _bundle(self.plan))
+
+
+def _bundle(plan: LaunchPlan) -> "Bundle":
+    """What the submission's dry run (ops/submission.py: Backend.dryrun's listing, without the
+    Iris SDK) says the workspace bundle will hold, and the profile's cap."""
+    from irisrl.ops.submission import bundle_cap, dry_run
+
+    cap = bundle_cap(plan)
+    return tuple((f.path, f.size) for f in dry_run(plan, bundle_cap=cap).bundle), cap
 
 
 def plan_launch(inputs: PlanInputs, target: Target = Target(), dry_run: bool = False) -> Planned:

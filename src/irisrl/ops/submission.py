@@ -27,3 +27,15 @@ def _listed(workspace: Path) -> Iterable[Path]:
     from irisrl.rules.launch import bundle_files
 
     return (p for p in bundle_files(workspace, links=True) if p.is_file())
+
+
+def bundle_cap(plan: LaunchPlan) -> int:
+    """The cap on the zipped workspace bundle: the cluster profile's, else Iris's own."""
+    from irisrl.backends.base import BUNDLE_CAP_BYTES
+    from irisrl.config.profile import load_profile
+    from irisrl.util.errors import UsageError
+
+    try:
+        return load_profile(plan.cluster).bundle_cap_bytes
+    except UsageError:  # a plan from another machine names a profile this one lacks: Iris's own cap
+        return BUNDLE_CAP_BYTES

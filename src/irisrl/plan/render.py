@@ -8,7 +8,7 @@ import io
 import json
 import shlex
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from irisrl.config.daytona import hygiene_intent
 from irisrl.config.masking import MASK, MIN_SECRET_LEN, mask_text
@@ -37,9 +37,20 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 # ---------------------------------------------------------------- JSON
 
 
-def render_json(plan: LaunchPlan) -> str:
-    """The plan, plus "request": exactly what submit sends (plan/request.py)."""
-    data = {**plan.to_dict(), "request": build_request(plan).to_dict()}
+# The workspace bundle as the dry run shows it: (path inside the bundle, bytes) per file, and the
+# cap on the zipped bundle (ops/submission.py lists it; plan/ never touches the backends).
+Bundle = tuple[Sequence[tuple[str, int]], int]
+BUNDLE_SHOWN = 12   # the largest files listed in text; --json lists every one
+
+
+def render_json(plan: LaunchPlan, bundle: Bundle | None = None) -> str:
+    """The plan, plus "request": exactly what submit sends (plan/request.py), and "bundle":
+    what the workspace bundle will hold, with sizes."""
+    data: dict[str, Any] = {**plan.to_dict(), "request": build_request(plan).to_dict()}
+    if bundle is not None:
+        files, cap = bundle
+        data["bundle"] = {"files": [{"path": p, "bytes": n} for p, n in files],
+                          "bytes": sum(n for _, n in files), "cap_bytes": cap}
     return scrub(json.dumps(data, indent=2), secret_values(plan))
 
 
@@ -58,7 +69,7 @@ def _console(width: int | None, out: io.StringIO) -> Any:
                    emoji=False, markup=False, soft_wrap=True)
 
 
-def render_text(plan: LaunchPlan, width: int | None = None) -> str:
+def render_text(plan: LaunchPlan, width: int | None = None, bundle: Bundle | None = None) -> str:
     """The dry-run rendering; "not submitting" is the last line. Plain lines are written
     as they are (long args and the command never wrap); rich only lays out the tables."""
     request = build_request(plan)   # the command and env shown are the ones submit sends
@@ -72,11 +83,34 @@ def render_text(plan: LaunchPlan, width: int | None = None) -> str:
     lines += ["", "In-container command", f"  {shlex.join(request.argv)}"]
     lines += ["", f"Placement groups SkyRL will request ({len(plan.placement_groups)})",
               _rich(console, out, _placement_table(plan.placement_groups))]
+    if bundle is not None:
+        lines += ["", *_bundle_lines(bundle)]
     shown = [f for f in plan.findings if f.severity != "error"]
     if shown:
         lines += ["", f"Findings ({len(shown)})", render_findings_text(shown).rstrip("\n")]
     lines += ["", NOT_SUBMITTING]
     return scrub(_rstrip_lines("\n".join(lines)), secret_values(plan))
+
+
+def _bundle_lines(bundle: Bundle) -> list[str]:
+    """The workspace bundle: the total against the cap, the workspace's own files largest first,
+    then irisrl's shipped runtime and the plan (.irisrl/) as one line."""
+    from irisrl.runtime.contract import BUNDLE_DIR
+    from irisrl.util.sizes import format_bytes
+
+    files, cap = bundle
+    ours = [f for f in files if f[0].startswith(BUNDLE_DIR + "/")]
+    yours = sorted((f for f in files if f not in ours), key=lambda f: (-f[1], f[0]))
+    lines = [f"Workspace bundle ({len(files)} files, {format_bytes(sum(n for _, n in files))} before zipping; "
+             f"cap {format_bytes(cap)} zipped)"]
+    lines += [f"  {format_bytes(n):>10}  {path}" for path, n in yours[:BUNDLE_SHOWN]]
+    if len(yours) > BUNDLE_SHOWN:
+        rest = yours[BUNDLE_SHOWN:]
+        lines.append(f"  {format_bytes(sum(n for _, n in rest)):>10}  ... and {len(rest)} more (--json lists every file)")
+    if ours:
+        lines.append(f"  {format_bytes(sum(n for _, n in ours)):>10}  {BUNDLE_DIR}/ (irisrl's runtime and the plan: "
+                     f"{len(ours)} files)")
+    return lines
 
 
 def _rich(console: Any, out: io.StringIO, renderable: Any) -> str:

@@ -33,7 +33,7 @@ ENV_JOB_ID = "IRISRL_JOB_ID"
 ENV_RAY_AUTH_MODE = "RAY_AUTH_MODE"
 ENV_RAY_AUTH_TOKEN = "RAY_AUTH_TOKEN"    # a secret: masked in every rendering
 
-# Runtime entry points and rendezvous-dir layout (added by the runtime; see docs/ARCHITECTURE.md "Runtime").
+# Runtime entry points and rendezvous-dir layout (added by the runtime; see docs/internals/runtime.md).
 CONTROLLER_MODULE = "irisrl.runtime.controller"   # python -m ... [RUNTIME_ARGV] -- CMD
 REHEARSAL_MODULE = "irisrl.runtime.rehearsal"     # python -m ... --plan .irisrl/plan.json
 RDV_HEAD = "head.json"      # written only by rank 0: address, acks, beat, done (a dir holding one was used before)
