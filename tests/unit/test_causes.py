@@ -179,7 +179,7 @@ def test_cause_corpus_readme_lists_every_line_with_its_source() -> None:
 
 
 def test_cause_readme_vocabulary_table_is_in_sync_with_the_catalogue() -> None:
-    readme = (LINES_FILE.parents[3] / "README.md").read_text()
+    readme = (LINES_FILE.parents[3] / "docs" / "REFERENCE.md").read_text()
     block = readme.split("<!-- causes:start -->\n", 1)[1].split("\n<!-- causes:end -->", 1)[0]
     assert block == C.vocabulary_table(), "regenerate with: python -m irisrl.observe.causes"
 

@@ -1,4 +1,4 @@
-"""Golden `irisrl fit` renderings on the recorded 256-worker state (the README "Will it fit?"
+"""Golden `irisrl fit` renderings on the recorded 256-worker state (docs/REFERENCE.md "Will it fit?"
 example: 11 nodes queue; 16 nodes never fit), at a fixed terminal width. A change in the tables
 shows up as a diff in review. Regenerate with IRISRL_UPDATE_GOLDEN=1."""
 

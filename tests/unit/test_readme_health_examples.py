@@ -1,6 +1,6 @@
-"""README's `health` / `progress` examples (tour section 6) are what the commands print now:
+"""docs/TOUR.md's `health` / `progress` examples (tour section 6) are what the commands print now:
 each block's lines, between its `...` cuts, appear in that order in the command's output at
-the README's width (110 columns), and a block not cut at its end shows the output's end. The
+the tour's width (110 columns), and a block not cut at its end shows the output's end. The
 examples drifted once (the closing cause-of-death line)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ BLOCK = re.compile(r"```\n\$ irisrl ((?:health|progress) --log [^\n]+)\n(.*?)```
 
 
 def _examples() -> list[tuple[str, str]]:
-    return BLOCK.findall((REPO / "README.md").read_text())
+    return BLOCK.findall((REPO / "docs" / "TOUR.md").read_text())
 
 
 def _segments(body: str) -> list[list[str]]:
@@ -53,7 +53,7 @@ def test_readme_health_example_is_what_the_command_prints(command: str, body: st
                 at = start + len(seg)
                 break
         else:
-            pytest.fail(f"README block for `{command}` has lines the command does not print:\n" + "\n".join(seg)
+            pytest.fail(f"docs/TOUR.md block for `{command}` has lines the command does not print:\n" + "\n".join(seg)
                         + "\n--- printed ---\n" + "\n".join(printed))
     if not body.splitlines()[-1].strip().startswith("..."):      # no cut at the end: the output ends there
-        assert [line for line in printed[at:] if line.strip()] == [], f"README block for `{command}` stops early"
+        assert [line for line in printed[at:] if line.strip()] == [], f"docs/TOUR.md block for `{command}` stops early"

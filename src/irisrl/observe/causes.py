@@ -821,7 +821,7 @@ def describe(finding: Finding) -> str:
 
 
 def vocabulary_table() -> str:
-    """The README's cause vocabulary (Markdown), from the catalogue: `python -m irisrl.observe.causes`."""
+    """docs/REFERENCE.md's cause vocabulary (Markdown), from the catalogue: `python -m irisrl.observe.causes`."""
     rows = ["| kind | what the line says | rung | KILL on its own | fix |", "|---|---|---:|---|---|"]
     for c in CATALOGUE:
         if c.marker:

@@ -284,7 +284,7 @@ def kind(text: str) -> str | None:
 
 
 def table_markdown() -> str:
-    """The table as the README shows it (kinds in order of specificity, cue sets)."""
+    """The table as docs/REFERENCE.md shows it (kinds in order of specificity, cue sets)."""
     lines = ["| order | kind | every one of these cue sets | not when |", "|---:|---|---|---|"]
     for i, row in enumerate(TABLE, 1):
         cues = " AND ".join(f"`{c.pattern[:70]}{'...' if len(c.pattern) > 70 else ''}`" for c in row.cues)

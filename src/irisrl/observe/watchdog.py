@@ -26,7 +26,7 @@ from irisrl.observe.pull import JobFeeder, LogSource
 from irisrl.observe.render import where
 
 VLLM_REPORT_SPACING_S = 10.0   # vLLM logs its stats every 5-10 s
-WEDGE_TARGET_S = 120.0         # a wedge is flagged within 2 minutes of its onset (README, watchdog latency)
+WEDGE_TARGET_S = 120.0         # a wedge is flagged within 2 minutes of its onset (docs/REFERENCE.md, watchdog latency)
 REASONS_SHOWN = 4
 
 

@@ -1,5 +1,5 @@
-"""The README's rule table, generated from the full catalogue (every registered module):
-`python -m irisrl.rules.table` prints it; a test keeps README.md in sync."""
+"""The rule table of docs/REFERENCE.md, generated from the full catalogue (every registered module):
+`python -m irisrl.rules.table` prints it; a test keeps docs/REFERENCE.md in sync."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def main() -> None:
     import sys
 
     if sys.argv[1:] and sys.argv[1] == "--update":
-        target = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("README.md")
+        target = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("docs/REFERENCE.md")
         print("updated" if update_readme(target) else "up to date")
     else:
         print(markdown_table(), end="")
