@@ -26,6 +26,8 @@ HELDOUT3 = PUBLIC / "heldout3.jsonl"
 HELDOUT4 = PUBLIC / "heldout4.jsonl"
 # A fifth fresh set (README "heldout5"), new against every other corpus file including heldout4.
 HELDOUT5 = PUBLIC / "heldout5.jsonl"
+# A sixth fresh set (README "heldout6"), new against every other corpus file including heldout5.
+HELDOUT6 = PUBLIC / "heldout6.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -71,7 +73,7 @@ def test_split_is_by_source_and_disjoint() -> None:
 
 
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
-         "heldout5": HELDOUT5}   # collected later, each from sources no other file has
+         "heldout5": HELDOUT5, "heldout6": HELDOUT6}   # collected later, each from sources no other file has
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -83,7 +85,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
-    if name in ("heldout3", "heldout4", "heldout5"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+    if name in ("heldout3", "heldout4", "heldout5", "heldout6"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
