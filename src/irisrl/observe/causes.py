@@ -70,6 +70,11 @@ class Cause:
         return "KILL" if self.fatal else "NO-KILL"
 
 
+# NCCL's allocator sites (NVIDIA/nccl src/include/alloc.h, src/allocator.cc: ncclMemAlloc) reporting
+# a CUDA status that is not a sticky fault of an earlier kernel.
+NCCL_ALLOC_CUDA = (r"(?:alloc\.h:\d+|allocator\.cc:\d+|\(nccl(?:Cu)?Mem\w*\))[^\n]*NCCL WARN Cu(?:da)? failure (?:\d+ )?'"
+                   r"(?!out of memory|an illegal|illegal|misaligned|unspecified launch|device-side|uncorrectable)")
+
 CATALOGUE: tuple[Cause, ...] = (
     # Order matters for a line that matches several causes: the more specific cause first
     # (a Ray OOM kill is also reported as an actor death on the same line).
@@ -87,7 +92,7 @@ CATALOGUE: tuple[Cause, ...] = (
           "the line names the check and the node: a --model_path directory must exist (with config.json) on "
           "every node (or pass an HF id), train data must stage, and the node must see its GPUs"),
     Cause("hydra_error", "Hydra rejected the config or an override",
-          ("Could not override", "is not in struct", "Error merging", "Could not append to config", "' not in '",
+          ("Could not override", "is not in struct", "Error merging", "Could not append to config", "' not in '", "Cannot find primary config",
            "Key not found: '", "Missing mandatory value", "Could not delete", "defaults list"),
           (r"Could not override '[^']+'", r"(?i:Key '[^']+' is not in struct)", r"Error merging override \S",
            r"Could not append to config\. An item is already at"),
@@ -99,7 +104,13 @@ CATALOGUE: tuple[Cause, ...] = (
           # hydra-core 1.3.2 _internal/config_loader_impl.py ("Could not delete from config",
           # "Error merging '%s' with schema") and defaults_list.py ("No match in the defaults list").
           families=(r"Key '[^']+' not in '\w+'|Key not found: '|Missing mandatory value: \S|Could not delete from config|"
-                    r"Could not delete '[^']+'\. No match in the defaults list|No match in the defaults list|Error merging '[^']+' with schema",)),
+                    r"Could not delete '[^']+'\. No match in the defaults list|No match in the defaults list|Error merging '[^']+' with schema",
+                    # hydra-core 1.3.2 MissingConfigException sites: _internal/config_loader_impl.py
+                    # ("Cannot find primary config '%s'. Check that it's in your config search path."),
+                    # _internal/utils.py / core/config_search_path ("Primary config module '%s' not found.",
+                    # "Primary config directory not found."; no needle of its own: the family vocabulary's
+                    # hydra row names it, observe/vocabulary.py)
+                    r"Cannot find primary config '|Primary config (?:module|directory) (?:'[^']*' )?not found")),
     # ENOSPC in any wrapper (OSError [Errno 28], RayTaskError(OSError), a failed torch.save):
     # torch caffe2/serialize/inline_container.cc (PytorchStreamWriter "failed writing file",
     # "file write failed", "unexpected pos N vs M"), Ray src/ray/common/file_system_monitor.cc
@@ -276,7 +287,12 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Cuda failure (?:\d+ )?'(?!out of memory)"),
           # the driver grades NVLink Xids (144-150) itself: a line it calls Nonfatal is a
           # corrected event (NVIDIA's Xid catalogue), not a dead GPU
-          exclude=r"(?i)\bnon-?fatal\b"),
+          # NCCL's own buffer allocator (src/include/alloc.h ncclCudaCalloc / ncclCuMemAlloc, src/allocator.cc
+          # ncclMemAlloc: cuMem* map / export / set-access calls inside CUDACHECK / CUCHECK) failing with a
+          # CUDA status that is not a sticky kernel fault ('invalid argument', 'mapping of buffer object
+          # failed' = CUDA_ERROR_MAP_FAILED 205): NCCL could not set up its buffers, nccl_error. A sticky
+          # fault ('an illegal memory access') surfacing there is still the kernel's: cuda_error.
+          exclude=r"(?i)\bnon-?fatal\b|" + NCCL_ALLOC_CUDA),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
           ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low", "ray-oom-prevention"),
           (r"Task was killed due to the node running low on memory",
@@ -358,13 +374,21 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("dist_timeout", "torch.distributed store / rendezvous / gloo timed out",
           ("clients joined", "wait timeout after", "Socket Timeout", "socket has timed out", "DistStoreError",
            "DistNetworkError", "store based barrier", "RendezvousTimeoutError", "Rendezvous", "imed out waiting",
-           "failed to connect to", "connect() timed out", "Wait timeout", "imed out"),
+           "failed to connect to", "connect() timed out", "Wait timeout", "imed out", "Error waiting on"),
           (), 3, ROOT,
           "a rank never reached the rendezvous (node missing, MASTER_ADDR/port unreachable, a rank crashed "
           "before init): check that every task is up and the first rank's address; raise the timeout only "
           "after ruling those out",
           families=(r"Timed out after \d+ seconds waiting for clients\. \d+/\d+ clients joined|wait timeout after \d+ms",
-                    r"Socket Timeout|The (?:client|server) socket has timed out|DistStoreError|DistNetworkError",
+                    r"Socket Timeout|The (?:client|server) socket has timed out",
+                    # c10d's store errors by class only when the message is a store's failure (observe/
+                    # exceptions.py CLASS_MEANING): "use_libuv was requested but PyTorch was built
+                    # without libuv support" (TCPStore.cpp) is a build statement, python_crash
+                    r"(?:DistStoreError|DistNetworkError)(?=[^\n]*" + E.DIST_MEANING + ")",
+                    # torch/distributed/elastic/agent/server/api.py _exit_barrier: the agent's store barrier
+                    # after its workers finished (logger.exception "Error waiting on exit barrier. Elapsed:
+                    # %s seconds"; torch 1.9 .. 2.11): its peers never arrived at the store
+                    r"Error waiting on exit barrier",
                     r"Timed out initializing process group in store based barrier|RendezvousTimeoutError|"
                     r"Timed out waiting for (?:the )?rendezvous",
                     r"gloo.*Timed out waiting \d+ms for (?:recv|send) operation|Timed out waiting \d+ms for (?:recv|send)",
@@ -377,7 +401,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"(?i:timed out initializing process group in store based barrier)"),
           # torch's c10d client retries its connect while the master comes up, with a [W ...] line
           # per attempt: a wait, fatal only once the run crashed
-          soft=r"\[W[^\]]*\].*The client socket has failed to connect to"),
+          soft=r"\[W[^\]]*\].*The client socket has failed to connect to",
+          exclude=E.BUILD_CONFIG.pattern),
     Cause("nccl_error", "NCCL error",
           ("NCCL error", "nccl", "NCCL WARN", "NCCL Error", "Got completion", "completion with error"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
           (r"NCCL error in: \S+", r"NCCL error: (?:unhandled|internal|remote|invalid)",
@@ -451,13 +476,19 @@ CATALOGUE: tuple[Cause, ...] = (
                     # terminated (un)expectedly: %s"): the node's death is the most specific kind
                     r"actor died because its node has died|the actor's node was terminated")),
     Cause("ray_worker_died", "a Ray worker process died",
-          ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR"),
+          ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR", "worker died unexpectedly while"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,
           "a worker process was killed (OOM killer, SIGSEGV, ray stop): its 'Worker exit detail' and the "
           "node's memory say which; look for the worker's own last lines (its pid) above",
           # Ray's worker exit detail (src/ray/raylet/node_manager.cc, core_worker): the worker's
           # connection to the raylet ended without an exit message (killed, crashed)
-          families=(r"Worker unexpectedly exits with a connection error code \d+|Worker exit type: SYSTEM_ERROR",),
+          families=(r"Worker unexpectedly exits with a connection error code \d+|Worker exit type: SYSTEM_ERROR",
+                    # the raylet's push to the driver, any release (ray src/ray/raylet/node_manager.cc
+                    # type "worker_died": Ray 0.8 "A worker died or was killed while executing task %s.",
+                    # 1.x+ "... while executing a task by an unexpected system error"), relayed by
+                    # python/ray/_private/worker.py at WARNING ("WARNING worker.py:N -- ..."); ray.exceptions
+                    # WorkerCrashedError "The worker died unexpectedly while executing this task"
+                    r"A worker died or was killed while executing (?:a )?task\b|The worker died unexpectedly while executing this task"),
           exclude=r"The actor is dead|ActorDiedError|RayActorError"),   # an actor's worker: ray_actor_died says which
     Cause("ray_actor_died", "a Ray actor died",
           ("ActorDiedError", "RayActorError", "The actor died unexpectedly", "The actor is dead because",
@@ -527,12 +558,16 @@ CATALOGUE: tuple[Cause, ...] = (
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
     Cause("image_pull", "the container image could not be pulled",
           ("ErrImagePull", "ImagePullBackOff", "Back-off pulling image", "Failed to pull image", "manifest unknown",
-           "pull access denied", "InvalidImageName", "ErrImageNeverPull", "failed to pull and unpack"),
+           "pull access denied", "InvalidImageName", "ErrImageNeverPull", "failed to pull and unpack", "image service failed"),
           (), 1, ROOT,
           "the image reference is wrong or not readable from the cluster: check the image name and digest "
           "(`irisrl validate`), the registry credentials (imagePullSecrets) and that the tag was pushed",
           families=(r"ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|Back-off pulling image|"
-                    r"Failed to pull image|manifest unknown|pull access denied|failed to pull and unpack image",)),
+                    r"Failed to pull image|manifest unknown|pull access denied|failed to pull and unpack image",
+                    # the kubelet's CRI client (kubernetes pkg/kubelet/cri/remote/remote_image.go: klog
+                    # "PullImage from image service failed"; before 1.20 glog "PullImage %q from image
+                    # service failed: %v"): the runtime refused the pull, whatever its reason
+                    r"PullImage\b[^\n]{0,300}?from image service failed")),
     # Kubernetes eviction ("The node was low on resource: memory", reason Evicted) and preemption;
     # Iris task states PREEMPTED / EVICTED (observe/task_status.py).
     Cause("evicted", "the pod was evicted or preempted",
@@ -560,7 +595,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
            "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
-           "back-off"),
+           "back-off", "terminated with code"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "
@@ -582,6 +617,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
                     r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",
+                    # a launcher reporting its child's non-zero exit (Lightning fabric
+                    # strategies/launchers/subprocess_script.py _ChildProcessObserver: "Child process with
+                    # PID %d terminated with code %d. Forcefully terminating all other processes to avoid
+                    # zombies", logged at INFO; Lightning 2.0 .. 2.5)
+                    r"\bPID \d+ terminated with code -?[1-9]",
                     # the shell's signal word alone, torch elastic's failure report and agent, a pod
                     # row whose container crashed (observe/exceptions.py grammars)
                     E.SHELL_SIGNAL.pattern, E.ELASTIC_FAILED.pattern,

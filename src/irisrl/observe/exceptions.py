@@ -194,11 +194,34 @@ def hub_continuation_kind(text: str) -> str | None:
     return ("hf_gated" if status in (401, 403) else "hf_weights_missing" if status == 404 else "hf_http_error")
 
 
+# A build / configuration statement: the library lacks a backend it was asked for. Not the runtime
+# family its words name: torch/distributed/distributed_c10d.py ("Distributed package doesn't have
+# NCCL built in", "... MPI built in"), torch/csrc/distributed/c10d/TCPStore.cpp ("use_libuv was
+# requested but PyTorch was built without libuv support", a DistStoreError), torch/cuda/__init__.py
+# ("Torch not compiled with CUDA enabled"). The process ends on it: python_crash by its class.
+BUILD_CONFIG = re.compile(r"(?i)\bbuilt without\b|(?:doesn't|does not|don't) have \w+ built in|"
+                          r"not (?:built|compiled) with|compiled without|is not available in this build")
+# A class that names a family only when its message carries that family's meaning (the precedence
+# rule: the class is the wrapper, the message is the event). torch's c10d DistStoreError /
+# DistNetworkError (torch/csrc/distributed/c10d/exception.h; raised by TCPStore.cpp, socket.cpp,
+# torch/distributed/rendezvous.py) mean a store / rendezvous that timed out or lost its peer.
+DIST_MEANING = (r"(?i:time[ds]? ?out|timeout|clients? joined|connect|refused|reset by peer|broken pipe|socket|closed|"
+                r"unreachable|no route|address already in use|eaddrinuse|\bwait|barrier|rendezvous|\bpeer\b|\brecv|\bsend|"
+                r"network|hostname|resolve|bytes)")
+CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_MEANING),
+                                             "DistNetworkError": re.compile(DIST_MEANING)}
+
+
 def class_kind(exc: Exc) -> str | None:
-    """The kind the class name alone decides, whatever its module path; None when it does not."""
+    """The kind the class name alone decides, whatever its module path; None when it does not
+    (a class whose message must carry its family's meaning and does not, a build statement)."""
     if exc.dotted in DOTTED_KINDS:
         return DOTTED_KINDS[exc.dotted]
-    return CLASS_KINDS.get(exc.name)
+    kind = CLASS_KINDS.get(exc.name)
+    if kind is None or BUILD_CONFIG.search(exc.message):
+        return None
+    meaning = CLASS_MEANING.get(exc.name)
+    return kind if meaning is None or meaning.search(exc.message) else None
 
 
 # A timeout class (ReadTimeout, ConnectTimeout, TimeoutError, socket.timeout's TimedOut...) is
@@ -378,7 +401,7 @@ def signature(text: str) -> str:
 ENDED = re.compile(
     r"exited with code -?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
-    r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|exitcode\s*:\s*-?[1-9]|"
+    r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|PID \d+ terminated with code -?[1-9]|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
     r"Training failed:|Error executing job with overrides")
 

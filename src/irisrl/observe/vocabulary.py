@@ -199,7 +199,7 @@ TABLE: tuple[Row, ...] = (
     # the orchestrator's memory kill in words: a container / pod / cgroup, or Slurm's step (slurmstepd's
     # cgroup "oom_kill event", srun's "task N: Out Of Memory"), ended for memory
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
-    Row("image_pull", (_rx(r"(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
+    Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)")),
@@ -211,6 +211,9 @@ TABLE: tuple[Row, ...] = (
     # socket has failed to listen", "The client socket has failed to connect"): the same kind, the store
     # gloo's full-mesh connection setup (torch ProcessGroupGloo.cpp "Gloo connectFullMesh failed with",
     # gloo/transport/tcp/pair.cc "connect ... Connection refused") is the same rendezvous family
+    # torch elastic's store barriers (agent/server/api.py _exit_barrier "Error waiting on exit barrier",
+    # distributed_c10d.py _store_based_barrier): peers that never reached the store
+    Row("dist_timeout", (_rx(r"(?i:exit barrier|store[ _]based[ _]barrier)"), _rx(r"(?i:error|fail|waiting)")), None),
     Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)|"
                              r"connectFullMesh|\bgloo\b[^\n]*\]\s*connect\b"),
                          _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable|no route to host)")), None),
@@ -241,6 +244,13 @@ TABLE: tuple[Row, ...] = (
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
                            r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
         _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)")),
+    # vLLM's KV-cache sizing at engine start (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory:
+    # "No available memory for the cache blocks", "To serve at least one request with the model's max seq
+    # len (%d), (%.2f GiB KV cache is needed, which is larger than the available KV cache memory";
+    # "... larger than the maximum number of tokens that can be stored in KV cache"; vllm 0.8 .. 0.33): the
+    # engine never started, whether or not the line names vLLM
+    Row("engine_init_failed", (_rx(r"(?i:kv[ _-]?cache|max seq len|max_model_len|cache blocks)"),
+                               _rx(r"(?i:larger than|is needed|not enough|insufficient|no available|exceeds|too small|to serve at least one request)")), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b)")), None),
@@ -264,7 +274,7 @@ TABLE: tuple[Row, ...] = (
     Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b|ray cluster)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
                                                                      r"(?:unable|failed) to connect)"),
                           _rx(_RAY)), None),
-    Row("hydra_error", (_rx(r"(?i:\bhydra\b|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
+    Row("hydra_error", (_rx(r"(?i:\bhydra\b|HYDRA_FULL_ERROR|primary config|config search path|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
                             r"structured config|could not override)"),), None),
 )
 
@@ -274,8 +284,8 @@ def kind(text: str) -> str | None:
     matches: the line stays python_crash (an exception) or unrecognized (any other line). A
     notice on NCCL's INFO channel, a Python warning or an NCCL WARN notice is never named this way;
     the phrases that assert nothing (NOT_ASSERTED: a list of possible causes) are not read."""
-    if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
-        return None
+    if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text) or E.BUILD_CONFIG.search(text):
+        return None      # a build statement ("doesn't have NCCL built in") names no runtime family
     text = asserted(text)
     for row in TABLE:
         if all(c.search(text) for c in row.cues) and not (row.unless and row.unless.search(text)):
