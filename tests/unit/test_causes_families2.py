@@ -9,43 +9,16 @@ fed in memory (the bytes.find path): both must agree."""
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from irisrl.cli.main import cli
 from irisrl.observe import causes as C
 from irisrl.observe import exceptions as E
-from irisrl.observe.analyzer import Analyzer
 
-
-def _health_file(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
-    log = tmp_path / "one.log"
-    log.write_text("".join(line + "\n" for line in lines))
-    out = CliRunner().invoke(cli, ["health", "--log", str(log), "--json"])
-    report: dict[str, Any] = json.loads(out.stdout[out.stdout.index("{"):])
-    return report
-
-
-def _health_fed(lines: list[str]) -> dict[str, Any]:
-    analyzer = Analyzer({"num_nodes": 1})
-    analyzer.feed("one.log", "".join(line + "\n" for line in lines).encode())
-    return analyzer.verdict().to_dict()
-
-
-def _primary(report: dict[str, Any]) -> str | None:
-    cod = report.get("cause_of_death") or {}
-    return cod.get("kind") or next((c["kind"] for c in report.get("causes", [])), None)
-
-
-def _both(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
-    a, b = _health_file(tmp_path, lines), _health_fed(lines)
-    assert (_primary(a), a["verdict"], len(a.get("unrecognized", []))) == \
-        (_primary(b), b["verdict"], len(b.get("unrecognized", []))), lines
-    return a
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import both, primary  # noqa: E402
 
 
 # ---- 1. the net: error level whatever precedes it -------------------------------------------
@@ -66,7 +39,7 @@ SURFACED_ANYWHERE = [
 
 @pytest.mark.parametrize("line", SURFACED_ANYWHERE)
 def test_an_error_level_line_is_surfaced_whatever_precedes_its_level(tmp_path: Path, line: str) -> None:
-    report = _both(tmp_path, [line])
+    report = both(tmp_path, [line])
     assert report.get("unrecognized") or report.get("causes"), line
 
 
@@ -90,17 +63,17 @@ def test_a_warning_level_connect_retry_is_named_but_never_a_kill(tmp_path: Path)
     line = ("[W0412 07:01:02.000000001 TCPStore.cpp:347] [c10d] TCP client failed to connect/validate to host "
             "10.2.3.4:29500 - retrying (try=3, timeout=900000ms, delay=1500ms): The client socket has timed out "
             "after 900000ms while trying to connect to (10.2.3.4, 29500).")
-    report = _both(tmp_path, [line])
-    assert _primary(report) == "dist_timeout" and report["verdict"] != "KILL"
+    report = both(tmp_path, [line])
+    assert primary(report) == "dist_timeout" and report["verdict"] != "KILL"
     # the same family at error level stays a death
     err = "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 3/4 clients joined."
-    assert _both(tmp_path, [err])["verdict"] == "KILL"
+    assert both(tmp_path, [err])["verdict"] == "KILL"
 
 
 @pytest.mark.parametrize("head", ["[W0412 07:01:02.000000001 Module.cpp:12]", "WARNING 04-12 07:01:02 [cache.py:12]",
                                   "2026-04-12 07:01:02.000 | WARNING  | skyrl_train.cache:load:12 -"])
 def test_a_warning_level_unrecognized_line_stays_a_warning_even_when_the_process_ended(tmp_path: Path, head: str) -> None:
-    report = _both(tmp_path, [f"{head} an odd error in a cache", "Killed"])
+    report = both(tmp_path, [f"{head} an odd error in a cache", "Killed"])
     entry = next(u for u in report["unrecognized"] if "odd error" in u["first"]["line"])
     assert entry["status"] == "warning"
 
@@ -109,9 +82,9 @@ def test_a_cause_at_warning_level_is_a_wait_whatever_the_logger_header(tmp_path:
     # the reported evidence loses vLLM's / loguru's level header: the level is read from the raw line
     for head in ("WARNING 04-12 07:01:02 [store.py:40]", "2026-04-12 07:01:02.000 | WARNING  | trainer:init:40 -"):
         line = f"{head} torch.distributed.DistNetworkError: The client socket has timed out after 60000ms"
-        report = _both(tmp_path, [line])
-        assert _primary(report) == "dist_timeout" and report["verdict"] != "KILL", line
-        assert _both(tmp_path, [line.replace("WARNING", "ERROR")])["verdict"] == "KILL"
+        report = both(tmp_path, [line])
+        assert primary(report) == "dist_timeout" and report["verdict"] != "KILL", line
+        assert both(tmp_path, [line.replace("WARNING", "ERROR")])["verdict"] == "KILL"
 
 
 # ---- 3. library families --------------------------------------------------------------------
@@ -184,8 +157,8 @@ NAMED = [
 
 @pytest.mark.parametrize(("kind", "line"), NAMED)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    report = _both(tmp_path, [line])
-    assert _primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))
+    report = both(tmp_path, [line])
+    assert primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))
 
 
 BENIGN = [
@@ -208,7 +181,7 @@ BENIGN = [
 
 @pytest.mark.parametrize("line", BENIGN)
 def test_look_alikes_of_the_new_families_are_not_a_kill(tmp_path: Path, line: str) -> None:
-    assert _both(tmp_path, [line])["verdict"] != "KILL", line
+    assert both(tmp_path, [line])["verdict"] != "KILL", line
 
 
 def test_nccl_warn_grammar_splits_failures_notices_and_the_rest() -> None:
@@ -249,9 +222,9 @@ HUB_403 = [
 
 
 def test_a_hub_error_whose_status_is_on_the_continuation_line_is_read_by_that_status(tmp_path: Path) -> None:
-    report = _both(tmp_path, HUB_403)
-    assert _primary(report) == "hf_gated" and report["verdict"] == "KILL"
+    report = both(tmp_path, HUB_403)
+    assert primary(report) == "hf_gated" and report["verdict"] == "KILL"
     assert [c["kind"] for c in report["causes"]] == ["hf_gated"] and not report.get("unrecognized")
     # a 429 on the continuation line stays transient, and the error alone keeps the transient reading
-    assert _primary(_both(tmp_path, HUB_403[:4] + ["429 Too Many Requests: slow down."])) == "hf_http_error"
-    assert _primary(_both(tmp_path, HUB_403[:3])) == "hf_http_error"
+    assert primary(both(tmp_path, HUB_403[:4] + ["429 Too Many Requests: slow down."])) == "hf_http_error"
+    assert primary(both(tmp_path, HUB_403[:3])) == "hf_http_error"

@@ -6,43 +6,16 @@ wordings of the same site), not a corpus line; each is read alone through `healt
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from irisrl.cli.main import cli
 from irisrl.observe import causes as C
 from irisrl.observe import exceptions as E
-from irisrl.observe.analyzer import Analyzer
 
-
-def _health_file(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
-    log = tmp_path / "one.log"
-    log.write_text("".join(line + "\n" for line in lines))
-    out = CliRunner().invoke(cli, ["health", "--log", str(log), "--json"])
-    report: dict[str, Any] = json.loads(out.stdout[out.stdout.index("{"):])
-    return report
-
-
-def _health_fed(lines: list[str]) -> dict[str, Any]:
-    analyzer = Analyzer({"num_nodes": 1})
-    analyzer.feed("one.log", "".join(line + "\n" for line in lines).encode())
-    return analyzer.verdict().to_dict()
-
-
-def _primary(report: dict[str, Any]) -> str | None:
-    cod = report.get("cause_of_death") or {}
-    return cod.get("kind") or next((c["kind"] for c in report.get("causes", [])), None)
-
-
-def _both(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
-    a, b = _health_file(tmp_path, lines), _health_fed(lines)
-    assert (_primary(a), a["verdict"], len(a.get("unrecognized", []))) == \
-        (_primary(b), b["verdict"], len(b.get("unrecognized", []))), lines
-    return a
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import both, primary  # noqa: E402
 
 
 NAMED = [
@@ -88,12 +61,12 @@ NAMED = [
 
 @pytest.mark.parametrize(("kind", "line"), NAMED)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    report = _both(tmp_path, [line])
-    assert _primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))
+    report = both(tmp_path, [line])
+    assert primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))
 
 
 def test_a_child_that_exited_non_zero_ends_its_process(tmp_path: Path) -> None:
-    report = _both(tmp_path, ["[rank: 1] Child process with PID 7 terminated with code 1. Forcefully terminating all other processes"])
+    report = both(tmp_path, ["[rank: 1] Child process with PID 7 terminated with code 1. Forcefully terminating all other processes"])
     assert report["verdict"] == "KILL"
     assert E.ends_process("Child process with PID 7 terminated with code 1.")
     assert not E.ends_process("Child process with PID 7 terminated with code 0.")
@@ -119,4 +92,4 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize("line", LOOK_ALIKES)
 def test_look_alikes_of_the_sixth_families_are_not_a_kill(tmp_path: Path, line: str) -> None:
-    assert _both(tmp_path, [line])["verdict"] != "KILL"
+    assert both(tmp_path, [line])["verdict"] != "KILL"

@@ -1,0 +1,41 @@
+"""Lines through `health` both ways, for the cause tests: the file path (`irisrl health --log
+FILE --json`, grep prefilter) and the in-memory path (Analyzer.feed, the watchdog's), which must
+agree on the primary kind, the verdict and the unrecognized count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from irisrl.cli.main import cli
+from irisrl.observe.analyzer import Analyzer
+
+
+def health_file(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
+    log = tmp_path / "one.log"
+    log.write_text("".join(line + "\n" for line in lines))
+    out = CliRunner().invoke(cli, ["health", "--log", str(log), "--json"])
+    report: dict[str, Any] = json.loads(out.stdout[out.stdout.index("{"):])
+    return report
+
+
+def health_fed(lines: list[str]) -> dict[str, Any]:
+    analyzer = Analyzer({"num_nodes": 1})
+    analyzer.feed("one.log", "".join(line + "\n" for line in lines).encode())
+    return analyzer.verdict().to_dict()
+
+
+def primary(report: dict[str, Any]) -> str | None:
+    cod = report.get("cause_of_death") or {}
+    return cod.get("kind") or next((c["kind"] for c in report.get("causes", [])), None)
+
+
+def both(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
+    """The file path's report, after checking the in-memory path agrees with it."""
+    a, b = health_file(tmp_path, lines), health_fed(lines)
+    assert (primary(a), a["verdict"], len(a.get("unrecognized", []))) == \
+        (primary(b), b["verdict"], len(b.get("unrecognized", []))), lines
+    return a
