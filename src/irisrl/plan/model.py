@@ -12,7 +12,7 @@ from irisrl.config.placement import PlacementGroup  # noqa: F401 - defined with 
 from irisrl.core.findings import Finding
 
 Mode = Literal["remote", "local"]
-Role = Literal["trainer", "rehearsal", "export"]   # export: ops/export.py's single-task HF export job
+Role = Literal["trainer", "rehearsal", "export"]   # export: ops/export.py's HF export job (sized like the saved policy)
 
 
 @dataclass(frozen=True)
