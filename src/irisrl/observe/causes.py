@@ -150,7 +150,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
           ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
            "Invalid token passed", "specific connection error", "awaiting a review", "Invalid username or password",
-           "Cannot access content at"),
+           "Cannot access content at", "Your request to access"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
           "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
@@ -164,7 +164,12 @@ CATALOGUE: tuple[Cause, ...] = (
                     # huggingface_hub utils/_http.py hf_raise_for_status, the 403 branch's continuation
                     # line ("Cannot access content at: {url}." then "Make sure your token has the
                     # correct permissions."): a line of the same 403 event
-                    r"Cannot access content at: \S")),
+                    r"Cannot access content at: \S",
+                    # the Hub's answers to a gated repo's access request, relayed by huggingface_hub as the
+                    # 403 body ("Your request to access model X is awaiting a review from the repo
+                    # authors." above; "Your request to access this repo has been rejected by the repo's
+                    # authors."): pending or refused, no download until the authors grant it
+                    r"Your request to access (?:this repo|model|dataset|space|\S+)[^.]{0,80}?(?:has been rejected|is awaiting)")),
     # huggingface_hub errors.py RepositoryNotFoundError / RevisionNotFoundError (hf_raise_for_status:
     # "Repository Not Found for url", "Revision Not Found for url"), HFValidationError ("Repo id must
     # be in the form"), transformers' "is not a local folder and is not a valid model identifier".
@@ -194,7 +199,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
-           "BadZipFile", "not a zip file", "EOFError: Ran out of input"),
+           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
@@ -205,7 +210,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # transformers modeling_utils.py load_state_dict; zipfile on a truncated torch zip
                     r"Unable to load weights from pytorch checkpoint file|BadZipFile|File is not a zip file",
                     # pickle (torch.load's legacy / weights_only unpickler) on an empty or cut file
-                    r"EOFError: Ran out of input")),
+                    r"EOFError: Ran out of input",
+                    # torch's legacy (pre-zip) deserializer, torch/csrc/generic/serialization.cpp
+                    # THPStorage_(readFileRaw): the stored storage size disagrees with the bytes read
+                    # ("storage has wrong size: expected %ld got %ld"): a truncated or overwritten file
+                    r"Error: storage has wrong size: expected -?\d+ got \d+")),
     Cause("hf_weights_missing", "model weights not found (HF hub or local dir)",
           ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError", "Error: Unrecognized model in"),
           (r"does not appear to have (?:a file|files) named", r"Error no file named \S+"), 4, ROOT,
@@ -309,7 +318,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
-           "desired GPU memory utilization", "WorkerProc failed"),
+           "desired GPU memory utilization", "WorkerProc failed", "server launch failed"),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
@@ -321,11 +330,15 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(r"larger than the available KV cache memory|Engine process failed to start",
                     # vLLM 0.7 core.py run_engine_core logs "EngineCore hit an exception: <traceback>"
                     # for a failure at start and while serving: the analyzer picks by serving state.
-                    r"EngineCore hit an exception|is less than desired GPU memory utilization|WorkerProc failed to start")),
+                    r"EngineCore hit an exception|is less than desired GPU memory utilization|WorkerProc failed to start",
+                    # an RL framework's launcher for its inference server that never answered /health
+                    # within its setup timeout (inclusionAI/AReaL areal/engine/sglang_remote.py and
+                    # vllm_remote.py _wait_for_server: RuntimeError("server launch failed"))
+                    r"\bserver launch failed\b")),
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
-           "placement group"),   # (subsumes the group needles above: one prefilter pass for all)
+           "placement group", "cannot meet the required number", "Insufficient"),   # (subsumes the group needles above: one prefilter pass for all)
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
           "(TOPO-PLACEMENT names the first group that does not place) and fix the placement or node count",
@@ -342,7 +355,14 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"could not find a node type to satisfy the request|\d+\+? pending placement groups",
                     # vLLM executor/ray_utils.py initialize_ray_cluster: the placement group has fewer
                     # GPUs than the engine's world size (a ValueError follows)
-                    r"exceeds the total number of available GPUs in the placement group"),
+                    r"exceeds the total number of available GPUs in the placement group",
+                    # alibaba/ROLL's check of the Ray cluster before it places its workers (AssertionError
+                    # "The Ray clusters(ray_num_nodes: N) cannot meet the required number of nodes")
+                    r"cannot meet the required number of (?:nodes|GPUs|gpus|devices)",
+                    # kube-scheduler's FitError for a pod no node can hold (kubernetes pkg/scheduler/
+                    # framework/types.go "0/%v nodes are available: %v.", plugins/noderesources/fit.go
+                    # "Insufficient %v"): the pod waits Pending, it was never running (not evicted)
+                    r"\d+/\d+ nodes are available: .{0,200}?\bInsufficient \S+"),
           # (matched on the reported evidence, cut to 160 characters: stems near the start)
           soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
@@ -434,8 +454,8 @@ CATALOGUE: tuple[Cause, ...] = (
           exclude=E.NCCL_WARN_HINT.pattern),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
-           "output_handler failed", "WorkerProc hit an exception", "Engine iteration timed out",
-           "Engine background task failed"),
+           "output_handler failed", "hit an exception", "Engine iteration timed out",
+           "Engine background task failed", "fatal signal from worker"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -456,7 +476,16 @@ CATALOGUE: tuple[Cause, ...] = (
                     # vLLM v0 engine/async_llm_engine.py: the engine loop's timeout and its background
                     # task dying ("Engine iteration timed out. This should never happen!",
                     # "Engine background task failed")
-                    r"Engine iteration timed out|Engine background task failed")),
+                    r"Engine iteration timed out|Engine background task failed",
+                    # vllm/v1/engine/core_client.py and v1/executor/multiproc_executor.py sigusr1_handler:
+                    # a worker process sent SIGUSR1 on an unrecoverable error ("Got fatal signal from
+                    # worker processes, shutting down. See stack trace above for root cause issue.",
+                    # "MulitprocExecutor got fatal signal ..."); the engine is killed with it
+                    r"(?i:got fatal signal from worker processes)",
+                    # sglang python/sglang/srt/managers/scheduler.py run_scheduler_process: the scheduler
+                    # loop's exception ("Scheduler hit an exception: {traceback}"), then SIGQUIT to the
+                    # server's parent process: SGLang's engine died
+                    r"Scheduler hit an exception")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
            "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated"),
@@ -595,7 +624,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
            "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
-           "back-off", "terminated with code"),
+           "back-off", "terminated with code", "Unhandled error"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "
@@ -607,6 +636,13 @@ CATALOGUE: tuple[Cause, ...] = (
                     # DeepSpeed's launcher killing the group after a rank failed
                     # (deepspeed/launcher/launch.py sigkill_handler, `[ERROR] [launch.py:N:sigkill_handler]`)
                     r"sigkill_handler\]",
+                    # the same handler's report of the child it reaped (`logger.error(f"{cmd} exits with
+                    # return code = {returncode}")`, -9 for a SIGKILLed rank), whatever the cmd list looks like
+                    r"\bexits with return code = -?[1-9]\d*",
+                    # Ray python/ray/_private/worker.py: a failed task / actor call whose ObjectRef nobody
+                    # read ("Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): ray::X.m() ...");
+                    # the task's own exception follows on later lines
+                    r"Unhandled error \(suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'\)",
                     # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
                     r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+",
                     # torch elastic's ProcessFailure for a negative exit code ("Signal %d (%s) received by
