@@ -26,6 +26,9 @@ NAMED = [
     # SGLang's scheduler loop died (any TP / DP rank, with and without a Ray actor prefix)
     ("engine_dead", "[2026-02-03 11:12:13 TP0] Scheduler hit an exception: Traceback (most recent call last):"),
     ("engine_dead", "(SGLangEngine pid=77) [2026-02-03 11:12:13 DP1 TP5] Scheduler hit an exception: Traceback"),
+    ("engine_dead", "[2026-02-03 11:12:14] DetokenizerManager hit an exception: Traceback (most recent call last):"),
+    ("engine_dead", "[2026-02-03 11:12:14 DP0] DataParallelController hit an exception: Traceback"),
+    ("engine_dead", "[2026-02-03 11:12:15] Received sigquit from a child process. It usually means the child failed."),
     # vLLM's SIGUSR1 handlers, in the client and in the executor
     ("engine_dead", "CRITICAL 05-06 07:08:09 [core_client.py:412] Got fatal signal from worker processes, shutting "
                     "down. See stack trace above for root cause issue."),

@@ -455,7 +455,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed", "hit an exception", "Engine iteration timed out",
-           "Engine background task failed", "fatal signal from worker"),
+           "Engine background task failed", "fatal signal from worker", "the child failed"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -484,8 +484,13 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"(?i:got fatal signal from worker processes)",
                     # sglang python/sglang/srt/managers/scheduler.py run_scheduler_process: the scheduler
                     # loop's exception ("Scheduler hit an exception: {traceback}"), then SIGQUIT to the
-                    # server's parent process: SGLang's engine died
-                    r"Scheduler hit an exception")),
+                    # server's parent process: SGLang's engine died. Its other engine processes do the same
+                    # (detokenizer_manager.py "DetokenizerManager hit an exception", tokenizer_manager.py,
+                    # data_parallel_controller.py "DataParallelController hit an exception"), and the
+                    # server's sigquit handler (entrypoints/http_server.py / engine.py) says "Received
+                    # sigquit from a child process. It usually means the child failed."
+                    r"(?:Scheduler|[Tt]okenizerManager|DataParallelController) hit an exception|"
+                    r"Received sigquit from a child process")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
            "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated"),
