@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import shlex
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping, TypedDict
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, TypedDict, cast
 
 from irisrl.config.hydra_args import last_override
 from irisrl.core.states import ACTIVE
@@ -151,10 +151,7 @@ class ExportGeometry:
     why: str
 
     def to_dict(self) -> GeometryJSON:
-        return {"nodes": self.nodes, "gpus_per_node": self.gpus_per_node, "gpu_variant": self.gpu_variant,
-                "cpu": self.cpu, "memory": self.memory, "disk": self.disk, "policy_nodes": self.policy_nodes,
-                "policy_gpus_per_node": self.policy_gpus_per_node, "strategy": self.strategy,
-                "layout": self.layout, "why": self.why}
+        return cast(GeometryJSON, asdict(self))   # the same fields, by construction
 
 
 @dataclass(frozen=True)
