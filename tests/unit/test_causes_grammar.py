@@ -6,19 +6,17 @@ observe/causes.py), none is a corpus line; each goes through both readers: a fil
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from irisrl.cli.main import cli
 from irisrl.observe.analyzer import Analyzer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import health_file  # noqa: E402
 from prefilter import assert_grep_and_scan_agree  # noqa: E402
 
 SURFACED = "surfaced"       # no kind required: an `unrecognized` entry (or any cause) is enough
@@ -129,10 +127,7 @@ def test_grammar_in_memory(line: str, expected: str) -> None:
 
 @pytest.mark.parametrize(("line", "expected"), CASES, ids=[f"{i}-{k}" for i, (_, k) in enumerate(CASES)])
 def test_grammar_through_the_file_path(line: str, expected: str, tmp_path: Path) -> None:
-    log = tmp_path / "one.log"
-    log.write_text(line + "\n")
-    result = CliRunner().invoke(cli, ["health", "--log", str(log), "--json"])
-    _check(line, expected, json.loads(result.stdout))
+    _check(line, expected, health_file(tmp_path, [line]))
 
 
 @pytest.mark.skipif(shutil.which("grep") is None, reason="no grep on PATH")
