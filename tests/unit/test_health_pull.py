@@ -194,3 +194,26 @@ def test_job_feeder_streams_only_new_lines_and_matches_a_full_pass() -> None:
     once = Analyzer(plan)
     assert feed_job(full, "/u/j", once.feed) == []
     assert live.verdict().to_dict() == once.verdict().to_dict()
+
+
+def test_logs_health_and_progress_use_the_mask_the_caller_built_once(tmp_path: Path) -> None:
+    """ops takes the mask the CLI built (one read of the secrets file, refused before the cluster
+    is reached): what it masks never reaches a pulled file, a reason or a progress row."""
+    from irisrl.ops.health_check import health
+    from irisrl.ops.observing import progress, pull_logs
+
+    calls: list[int] = []
+
+    def mask(data: bytes) -> bytes:
+        calls.append(1)
+        return data.replace(b"planted-4242", b"****")
+
+    backend = _backend([("2026-12-03 10:00:00 ERROR token planted-4242 rejected: Traceback", 1000, 0),
+                        ("2026-12-03 10:00:01 RuntimeError: boom planted-4242", 2000, 0)])
+    pull_logs(backend, "/u/j", str(tmp_path / "out"), mask=mask)
+    pulled = "".join(p.read_text() for p in (tmp_path / "out").glob("*.log"))
+    assert "****" in pulled and "planted-4242" not in pulled
+    check = health("/u/j", backend=backend, mask=mask, now=1e10)
+    assert "planted-4242" not in json.dumps(check.to_dict())
+    progress("/u/j", backend=backend, mask=mask)
+    assert calls   # every path went through the caller's mask

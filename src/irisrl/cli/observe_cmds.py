@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -44,20 +45,27 @@ def _check_inputs(job: str | None, logs: tuple[str, ...]) -> None:
             raise UndeterminedError(f"cannot read log file {path}: {exc.strerror}", "check its permissions") from None
 
 
+@dataclass
+class _Opened:
+    """A live job opened where it runs, and the mask its pulled lines get (built once)."""
+    backend: Any
+    job_id: str
+    mask: Callable[[bytes], bytes]
+
+
 @contextmanager
-def _opened(job: str | None, target: dict[str, Any], secrets_env: str | None) -> Iterator[Any]:
-    """The live job opened where it runs (ops/jobs.OpenedJob), None for log files. An
-    unreadable --secrets-env is refused first: before the cluster is reached, nothing pulled."""
+def _opened(job: str | None, target: dict[str, Any], secrets_env: str | None) -> Iterator[_Opened | None]:
+    """The live job opened where it runs, None for log files. The secrets mask is built first, so
+    an unreadable --secrets-env is refused before the cluster is reached and nothing is pulled."""
     if not job:
         yield None
         return
     from irisrl.ops.health_check import log_mask
     from irisrl.ops.jobs import open_job
 
-    log_mask(secrets_env)
-
+    mask = log_mask(secrets_env)
     with open_job(job, bool(target.get("local")), target.get("controller_url"), target.get("cluster_config")) as opened:
-        yield opened
+        yield _Opened(opened.backend, opened.job_id, mask)
 
 
 def _secrets_env_option(fn: Any) -> Any:
@@ -147,8 +155,8 @@ def health(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plan_p
     with _opened(job, target, secrets_env) as opened:
         check = health_check(opened.job_id if opened else None, logs=logs, plan_path=plan_path,
                              trials_dir=trials_dir, state_path=state_path, config=config,
-                             now=parse_now(now_text) if now_text else None, secrets_env=secrets_env,
-                             backend=opened.backend if opened else None)
+                             now=parse_now(now_text) if now_text else None,
+                             mask=opened.mask if opened else None, backend=opened.backend if opened else None)
     if as_json:
         click.echo(json.dumps(check.to_dict(), indent=2))
     else:
@@ -211,8 +219,9 @@ def logs(ctx: click.Context, /, job: str, out: str | None, follow: bool, interva
     from irisrl.ops.observing import pull_logs
 
     with _opened(job, target, secrets_env) as opened, _progress_bar(as_json) as on_progress:
+        assert opened is not None   # JOB is a required argument of `logs`
         manifest = pull_logs(opened.backend, opened.job_id, out, follow=follow, interval_s=interval,
-                             max_follow_s=max_follow, secrets_env=secrets_env, on_progress=on_progress)
+                             max_follow_s=max_follow, mask=opened.mask, on_progress=on_progress)
     if as_json:
         click.echo(json.dumps(manifest, indent=2))
     else:
@@ -296,7 +305,7 @@ def progress(ctx: click.Context, /, job: str | None, logs: tuple[str, ...], plot
     with _opened(job, target, secrets_env) as opened:
         result = read_progress(opened.job_id if opened else None, backend=opened.backend if opened else None,
                                logs=logs, last=last, plot_path=plot_path, title=f"{job or Path(logs[0]).name}",
-                               secrets_env=secrets_env, on_truncated=warn_truncated)
+                               mask=opened.mask if opened else None, on_truncated=warn_truncated)
     for problem in result.problems:
         click.echo(f"warning: logs incomplete: {problem}", err=True)
     rows, shown, plot_path = result.rows, result.shown, result.plot

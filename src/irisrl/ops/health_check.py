@@ -16,6 +16,9 @@ from irisrl.ops.output import emit
 from irisrl.util.errors import UndeterminedError, UsageError
 from irisrl.util.exitcodes import Exit
 
+# masks secret values in pulled log lines (log_mask builds it)
+LogMask = Callable[[bytes], bytes]
+
 if TYPE_CHECKING:
     from irisrl.backends.base import Backend
     from irisrl.observe.analyzer import Analyzer
@@ -72,7 +75,7 @@ class HealthCheck:
 
 def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str | None = None,
            plan: PlanDict | None = None, trials_dir: str | None = None, state_path: str | None = None,
-           config: LadderConfig | None = None, now: float | None = None, secrets_env: str | None = None,
+           config: LadderConfig | None = None, now: float | None = None, mask: "LogMask | None" = None,
            backend: "Backend | None" = None, local: bool = False, controller_url: str | None = None,
            cluster_config: str | None = None) -> HealthCheck:
     """The health ladder on JOB's logs so far (through `backend`, else its cluster's; the plan from
@@ -94,13 +97,13 @@ def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str |
         from irisrl.ops.jobs import job_id_of
 
         analyzer, problems, plan = _analyze_job(backend, job_id_of(job or ""), plan_path, plan, config,
-                                                log_mask(secrets_env))
+                                                mask or log_mask(None))
     else:
         from irisrl.ops.jobs import open_job
 
         with open_job(job or "", local, controller_url, cluster_config) as opened:
             analyzer, problems, plan = _analyze_job(opened.backend, opened.job_id, plan_path, plan, config,
-                                                    log_mask(secrets_env))
+                                                    mask or log_mask(None))
     if not logs:
         now = time.time() if now is None else now
     trials, outcomes, trials_unknown = _trials(trials_dir or plan_info(plan).trials_dir, explicit=bool(trials_dir))
@@ -216,12 +219,15 @@ def _analyze_job(backend: "Backend", job_id: str, plan_path: str | None, plan: P
     return analyzer, problems, plan
 
 
-def log_mask(secrets_env: str | None) -> Callable[[bytes], bytes]:
+def log_mask(secrets_env: str | None) -> LogMask:
     """Masks, in pulled lines, every secret value launch would have forwarded: the operator's
-    environment and secrets file (the ledger keeps only the masked plan)."""
+    environment and secrets file (`secrets_env`, default $DC_AGENT_SECRET_ENV; the ledger keeps
+    only the masked plan). Built once by the caller and handed to health / pull_logs / progress
+    (`mask=`), so the secrets file is read once and an unreadable one is refused before any
+    cluster is reached; those take None as this with the default file."""
     from irisrl.config.masking import operator_masker
 
-    mask: Callable[[bytes], bytes] = operator_masker(secrets_env)
+    mask: LogMask = operator_masker(secrets_env)
     return mask
 
 

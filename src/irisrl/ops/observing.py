@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from irisrl.backends.base import Backend
 from irisrl.observe.progress import render_progress
@@ -17,6 +17,9 @@ from irisrl.observe.render import render_health
 from irisrl.ops.jobs import JobLogs
 from irisrl.util.errors import IrisrlError, UndeterminedError, UsageError
 
+if TYPE_CHECKING:
+    from irisrl.ops.health_check import LogMask
+
 __all__ = ["ProgressRows", "TaskPull", "pull_logs", "progress", "render_health", "render_progress"]
 
 Manifest = dict[str, object]        # observe/pull.py LogPuller.manifest(): `logs --json`
@@ -24,7 +27,7 @@ ProgressRow = dict[str, object]     # observe/progress.py: one training step's m
 
 
 def pull_logs(backend: Backend, job_id: str, out: str | None = None, *, follow: bool = False,
-              interval_s: float = 30.0, max_follow_s: float = 12 * 3600.0, secrets_env: str | None = None,
+              interval_s: float = 30.0, max_follow_s: float = 12 * 3600.0, mask: "LogMask | None" = None,
               on_progress: Callable[[TaskPull, int], None] | None = None) -> Manifest:
     """Every task and attempt of `job_id` into `out` (default ./traces/<job>_<UTC stamp>/),
     masked; with `follow`, again every `interval_s` until the job ends or `max_follow_s`.
@@ -34,7 +37,7 @@ def pull_logs(backend: Backend, job_id: str, out: str | None = None, *, follow: 
     from irisrl.ops.health_check import log_mask
 
     out_dir = Path(out) if out else default_out_dir(job_id)
-    puller = LogPuller(JobLogs(backend, job_id), job_id, out_dir, on_progress, mask=log_mask(secrets_env))
+    puller = LogPuller(JobLogs(backend, job_id), job_id, out_dir, on_progress, mask=mask or log_mask(None))
     try:
         manifest = puller.follow(interval_s, max_follow_s) if follow else puller.pull_once()
     except KeyboardInterrupt:
@@ -54,7 +57,7 @@ class ProgressRows:
 
 def progress(job_id: str | None = None, *, backend: Backend | None = None, logs: Sequence[str] = (),
              last: int | None = None, plot_path: str | None = None, title: str = "",
-             secrets_env: str | None = None,
+             mask: "LogMask | None" = None,
              on_truncated: Callable[[str, int], None] | None = None) -> ProgressRows:
     """One row per training step from `logs` files, or from `job_id`'s logs so far through
     `backend`; the last `last` rows shown; the curves plotted to `plot_path`."""
@@ -71,7 +74,7 @@ def progress(job_id: str | None = None, *, backend: Backend | None = None, logs:
         from irisrl.ops.health_check import log_mask
 
         collector = ProgressCollector()
-        problems = feed_job(JobLogs(backend, job_id), job_id, collector.feed, mask=log_mask(secrets_env))
+        problems = feed_job(JobLogs(backend, job_id), job_id, collector.feed, mask=mask or log_mask(None))
         collector.finish()
         rows = list(collector.rows())
     else:
