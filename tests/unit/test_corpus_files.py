@@ -31,6 +31,11 @@ HELDOUT6 = PUBLIC / "heldout6.jsonl"
 # A seventh fresh set (README "heldout7"), new against every other corpus file including heldout6;
 # collected in a short window, so it is smaller (fewer lines rather than any source reused).
 HELDOUT7 = PUBLIC / "heldout7.jsonl"
+# An eighth fresh set (README "heldout8") from public web pages (Q&A, forums, blogs, docs), not GitHub
+# issues: its sources are page URLs, one URL one source.
+HELDOUT8 = PUBLIC / "heldout8.jsonl"
+# The set collected in parallel with heldout8 (corpus9); absent until both branches are merged.
+PARALLEL_FRESH = [PUBLIC / "heldout9.jsonl"]
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -76,9 +81,10 @@ def test_split_is_by_source_and_disjoint() -> None:
 
 
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
-         "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7}   # collected later, each from sources no other file has
+         "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
+         "heldout8": HELDOUT8}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
-SMALL_FRESH = {"heldout7": (50, 15)}
+SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -95,6 +101,10 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
+    if name == "heldout8":   # web pages: lines unpadded, each source one page URL
+        for row in rows:
+            assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
+            assert re.fullmatch(r"https?://\S+", row["source"]), f"{row['source']}: cite the page URL"
     lines = [r["line"] for r in rows]
     assert len(lines) == len(set(lines)), f"{name} repeats a line"
     kinds = {r["kind"] for r in rows}
@@ -106,6 +116,7 @@ def test_fresh_heldout_shares_no_source_or_line_with_any_other_corpus_file(name:
     rows = _rows(FRESH[name])
     others = [r for split in ROWS.values() for r in split]
     others += [r for other, path in FRESH.items() if other != name for r in _rows(path)]
+    others += [r for path in PARALLEL_FRESH if path.exists() and path != FRESH[name] for r in _rows(path)]
     others += _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
     others += [r for path in sorted(CURRENT.glob("*.jsonl")) for r in _rows(path)]
     other_sources = {r.get("source") for r in others}
