@@ -36,9 +36,10 @@ from typing import NamedTuple
 # character before it must not be a word or path character (a URL's `/FooError:` is not one).
 # Python's own base `Exception` (`raise Exception("...")`: `Exception: message`) is one too, where
 # a traceback prints it: at the start of the line (indented or not) or after a wrapper's `: `; not
-# a word in a sentence ("Caught Exception: retrying").
+# a word in a sentence ("Caught Exception: retrying"). A bare `Error: message` opening the line is
+# how Go / Node / shell tools (docker, containerd, kubectl) report the error they exit on.
 _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
-          r"(?:^|(?<=: )|(?<=\s\s))Exception")
+          r"(?:^|(?<=: )|(?<=\s\s))Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
 # the line followed by `: ` (`requests.exceptions.ReadTimeout: ...`, `urllib3.exceptions.ProtocolError`
@@ -175,8 +176,9 @@ HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
 # Case-insensitive: issues paste lower-cased errors (`hfhubhttperror: 500 server error: ...`). A
-# non-Python client (Rust hf-hub, ureq) prints `Status(403, Response[status: 403, ...])`.
-HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| thrown|:? (?:Unauthorized|Forbidden|Not Found|"
+# non-Python client (Rust hf-hub, ureq) prints `Status(403, Response[status: 403, ...])`; aiohttp
+# 3.14.5 client_exceptions.py ClientResponseError prints `{status}, message={reason!r}, url={url!r}`.
+HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| thrown|, message=|:? (?:Unauthorized|Forbidden|Not Found|"
                          r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))|"
                          r"\bStatus\(([45]\d\d),")
 # A 404 on the repo as a whole, not on one named file: the repo API (`/api/models/org/name`, at a
@@ -371,6 +373,8 @@ def is_crash_class(exc: Exc) -> bool:
         return False
     if exc.name == "SystemExit":
         return exc.message not in ("", "0", "None")
+    if exc.name == "Error" and NOT_ERROR.search(exc.message):   # a tool's `Error: no errors found`
+        return False
     return exc.name not in NOT_A_CRASH
 
 
