@@ -58,6 +58,13 @@ NAMED = [
                       "been lost due to node failure. Check cluster logs for more information about the failure."),
     # huggingface_hub: a token is required and none is configured
     ("hf_gated", "huggingface_hub.errors.LocalTokenNotFoundError: Token is required (`token=True`), but no token found."),
+    # datasets: a dataset repo that does not exist; a downloaded file whose checksum differs
+    ("hf_repo_not_found", "datasets.exceptions.DatasetNotFoundError: Dataset 'acme/prompts-v2' doesn't exist on the Hub "
+                          "or cannot be accessed."),
+    ("hf_incomplete_download", "datasets.exceptions.NonMatchingChecksumError: Checksums didn't match for dataset source files:"),
+    # grpc's private class keeps its underscore: a crash by its class
+    ("python_crash", "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with: status = "
+                     "StatusCode.INTERNAL>"),
     # the builtin base class and a tool's bare `Error:` are crashes by their class
     ("python_crash", "Exception: judge endpoint returned status 502"),
     ("python_crash", "Error: failed to start container \"trainer\": exec format error"),

@@ -37,8 +37,9 @@ from typing import NamedTuple
 # Python's own base `Exception` (`raise Exception("...")`: `Exception: message`) is one too, where
 # a traceback prints it: at the start of the line (indented or not) or after a wrapper's `: `; not
 # a word in a sentence ("Caught Exception: retrying"). A bare `Error: message` opening the line is
-# how Go / Node / shell tools (docker, containerd, kubectl) report the error they exit on.
-_CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
+# how Go / Node / shell tools (docker, containerd, kubectl) report the error they exit on. A
+# private class keeps its underscore (grpcio 1.85.3 grpc/_channel.py `_InactiveRpcError`).
+_CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
           r"(?:^|(?<=: )|(?<=\s\s))Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
@@ -139,6 +140,12 @@ CLASS_KINDS: dict[str, str] = {
     # like its parent; a Xet storage download that failed; a DDUF archive that cannot be read.
     "LocalTokenNotFoundError": "hf_gated", "IncompleteSnapshotError": "hf_http_error",
     "XetDownloadError": "hf_http_error", "DDUFCorruptedFileError": "checkpoint_corrupt",
+    # datasets 5.2.0 wheel, datasets/exceptions.py: DatasetNotFoundError ("Dataset '%s' doesn't exist
+    # on the Hub or cannot be accessed") is the repo reading; a downloaded file whose checksum or
+    # count does not match what was expected is a download cut short (NonMatchingChecksumError,
+    # ExpectedMoreDownloadedFilesError).
+    "DatasetNotFoundError": "hf_repo_not_found",
+    "NonMatchingChecksumError": "hf_incomplete_download", "ExpectedMoreDownloadedFilesError": "hf_incomplete_download",
     # A download cut short (corpus README, Labelling decisions): urllib3 2.8.0 exceptions.py
     # IncompleteRead ("IncompleteRead(%i bytes read, %i more expected)") and InvalidChunkLength;
     # requests 2.34.2 exceptions.py ChunkedEncodingError ("The server declared chunked encoding but
