@@ -164,6 +164,12 @@ CLASS_KINDS: dict[str, str] = {
     # here). Deliberately absent (python_crash by is_crash_class, the catch-all): RaySystemError,
     # RuntimeEnvSetupError, GetTimeoutError, ObjectStoreFullError, ObjectFetchTimedOutError,
     # AuthenticationError, PendingCallsLimitExceeded, RayChannelError.
+    # Also python_crash by the catch-all, read and left out on purpose: torch's DistError (c10d
+    # exception.h's base), torch.distributed.elastic ChildFailedError, torch._dynamo / _inductor
+    # errors (Unsupported, BackendCompilerFailed, InductorError), triton's OutOfResources /
+    # CompilationError (a kernel that does not fit or compile, not a runtime CUDA failure),
+    # botocore 1.44.8 NoCredentialsError / ClientError (an S3 call, not a model download), grpcio
+    # 1.85.3 _InactiveRpcError / AioRpcError.
     "OwnerDiedError": "ray_worker_died",
     "ObjectLostError": "ray_node_dead", "ObjectReconstructionFailedError": "ray_node_dead",
 }
