@@ -46,6 +46,9 @@ NAMED = [
                       "retries exceeded with url: /api/models/acme/tiny (Caused by NameResolutionError(\"<urllib3."
                       "connection.HTTPSConnection object at 0x7f00>: Failed to resolve 'huggingface.co'\"))"),
     ("hf_http_error", "httpx.ConnectError: [Errno 111] Connection refused while fetching https://hf-mirror.com/acme/x/resolve/main/config.json"),
+    ("hf_http_error", "urllib.error.URLError: <urlopen error [Errno 110] Connection timed out> while fetching "
+                      "https://download.pytorch.org/models/resnet50-0676ba61.pth"),
+    ("hf_http_error", "urllib.error.HTTPError: HTTP Error 503: Service Unavailable"),
     # the errno family, any class
     ("disk_full", "PermissionError: [Errno 122] Disk quota exceeded: '/scratch/u/ckpt/step_100'"),
     ("disk_full", "RuntimeError: [Errno 28] No space left on device: '/tmp/ray/spill/obj_1'"),

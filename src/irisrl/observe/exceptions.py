@@ -299,12 +299,13 @@ TIMEOUT_CLASS = re.compile(r"Time(?:out|dOut)|TimeoutError")
 # SSLError, RetryError), urllib3 2.8.0 (MaxRetryError, NewConnectionError, NameResolutionError),
 # httpx 0.29.0 _exceptions.py (ConnectError, ReadError, NetworkError, TransportError), aiohttp 3.14.5
 # client_exceptions.py (ClientConnectorError, ClientConnectionError, ServerDisconnectedError,
-# ClientOSError), http.client.RemoteDisconnected, socket.gaierror, the builtin Connection*Error.
+# ClientOSError), http.client.RemoteDisconnected, urllib.error.URLError (`<urlopen error [Errno
+# 111] Connection refused>`), socket.gaierror, the builtin Connection*Error.
 # On a download (the Hub, a mirror, a model file URL) they are hf_http_error (corpus README,
 # Labelling decisions); from an application's own API, python_crash (None here).
 TRANSPORT_CLASS = re.compile(r"^(?:Connection\w*Error|ProxyError|SSLError|RetryError|MaxRetryError|NewConnectionError|NameResolutionError|"
                              r"ConnectError|ReadError|NetworkError|TransportError|Client(?:Connector|Connection|OS)\w*Error|"
-                             r"ServerDisconnectedError|RemoteDisconnected|gaierror|ProtocolError|RemoteProtocolError)$")
+                             r"ServerDisconnectedError|RemoteDisconnected|gaierror|ProtocolError|RemoteProtocolError|URLError)$")
 DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|key-value store|"
                           r"connect\(\) timed out|MASTER_ADDR|torch\.distributed")
 # A download that is not the Hub's: a mirror or model host by name, or a URL that names a model /
