@@ -34,7 +34,13 @@ from typing import NamedTuple
 # `<dotted.Class>(Inner)?: <message>` (or the class alone at the end of the line). The class must
 # look like an exception (…Error, …Exception, …Exit, …Interrupt, …Failure) or be a known name; the
 # character before it must not be a word or path character (a URL's `/FooError:` is not one).
-_CLASS = r"(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)"
+# Python's own base `Exception` (`raise Exception("...")`: `Exception: message`) is one too, where
+# a traceback prints it: at the start of the line (indented or not) or after a wrapper's `: `; not
+# a word in a sentence ("Caught Exception: retrying"). A bare `Error: message` opening the line is
+# how Go / Node / shell tools (docker, containerd, kubectl) report the error they exit on. A
+# private class keeps its underscore (grpcio 1.85.3 grpc/_channel.py `_InactiveRpcError`).
+_CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
+          r"(?:^|(?<=: )|(?<=\s\s))Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
 # the line followed by `: ` (`requests.exceptions.ReadTimeout: ...`, `urllib3.exceptions.ProtocolError`
@@ -127,6 +133,45 @@ CLASS_KINDS: dict[str, str] = {
     "InterpolationKeyError": "hydra_error", "UnsupportedInterpolationType": "hydra_error",
     "InterpolationToMissingValueError": "hydra_error", "ReadonlyConfigError": "hydra_error",
     "GrammarParseError": "hydra_error", "MissingConfigException": "hydra_error",
+    # ---- pass 8: classes read from the libraries' own exception modules ----------------------
+    # huggingface_hub 2.4.0 wheel, errors.py: no token where one is required (`token=True`), the
+    # gated reading; a cached snapshot missing files while the Hub cannot be reached
+    # (IncompleteSnapshotError(LocalEntryNotFoundError)) is the transient "cannot reach" reading
+    # like its parent; a Xet storage download that failed; a DDUF archive that cannot be read.
+    "LocalTokenNotFoundError": "hf_gated", "IncompleteSnapshotError": "hf_http_error",
+    "XetDownloadError": "hf_http_error", "DDUFCorruptedFileError": "checkpoint_corrupt",
+    # datasets 5.2.0 wheel, datasets/exceptions.py: DatasetNotFoundError ("Dataset '%s' doesn't exist
+    # on the Hub or cannot be accessed") is the repo reading; a downloaded file whose checksum or
+    # count does not match what was expected is a download cut short (NonMatchingChecksumError,
+    # ExpectedMoreDownloadedFilesError).
+    "DatasetNotFoundError": "hf_repo_not_found",
+    "NonMatchingChecksumError": "hf_incomplete_download", "ExpectedMoreDownloadedFilesError": "hf_incomplete_download",
+    # A download cut short (corpus README, Labelling decisions): urllib3 2.8.0 exceptions.py
+    # IncompleteRead ("IncompleteRead(%i bytes read, %i more expected)") and InvalidChunkLength;
+    # requests 2.34.2 exceptions.py ChunkedEncodingError ("The server declared chunked encoding but
+    # sent an invalid chunk") and ContentDecodingError (a gzip body that ended early); aiohttp
+    # 3.14.5 client_exceptions.py ClientPayloadError ("Response payload is not completed"); Python's
+    # http.client.IncompleteRead. ProtocolError / RemoteProtocolError: by message (CLASS_MEANING).
+    "IncompleteRead": "hf_incomplete_download", "InvalidChunkLength": "hf_incomplete_download",
+    "ChunkedEncodingError": "hf_incomplete_download", "ContentDecodingError": "hf_incomplete_download",
+    "ClientPayloadError": "hf_incomplete_download",
+    "ProtocolError": "hf_incomplete_download", "RemoteProtocolError": "hf_incomplete_download",
+    # ray 2.60.0 wheel, python/ray/exceptions.py: the object's owner worker died (OwnerDiedError
+    # "... because its owner has died"); every copy lost "due to node failure"
+    # (ObjectLostError / ObjectReconstructionFailedError: by message, CLASS_MEANING); the actor's
+    # placement could not be made (ActorPlacementGroupRemoved / TaskPlacementGroupRemoved: "The
+    # placement group corresponding to this task has been removed" is not a capacity verdict: not
+    # here). Deliberately absent (python_crash by is_crash_class, the catch-all): RaySystemError,
+    # RuntimeEnvSetupError, GetTimeoutError, ObjectStoreFullError, ObjectFetchTimedOutError,
+    # AuthenticationError, PendingCallsLimitExceeded, RayChannelError.
+    # Also python_crash by the catch-all, read and left out on purpose: torch's DistError (c10d
+    # exception.h's base), torch.distributed.elastic ChildFailedError, torch._dynamo / _inductor
+    # errors (Unsupported, BackendCompilerFailed, InductorError), triton's OutOfResources /
+    # CompilationError (a kernel that does not fit or compile, not a runtime CUDA failure),
+    # botocore 1.44.8 NoCredentialsError / ClientError (an S3 call, not a model download), grpcio
+    # 1.85.3 _InactiveRpcError / AioRpcError.
+    "OwnerDiedError": "ray_worker_died",
+    "ObjectLostError": "ray_node_dead", "ObjectReconstructionFailedError": "ray_node_dead",
 }
 # Generic Hub HTTP errors: the status on the line decides before the class.
 STATUS_DECIDES = frozenset({"HfHubHTTPError"})
@@ -144,8 +189,9 @@ HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
 # Case-insensitive: issues paste lower-cased errors (`hfhubhttperror: 500 server error: ...`). A
-# non-Python client (Rust hf-hub, ureq) prints `Status(403, Response[status: 403, ...])`.
-HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| thrown|:? (?:Unauthorized|Forbidden|Not Found|"
+# non-Python client (Rust hf-hub, ureq) prints `Status(403, Response[status: 403, ...])`; aiohttp
+# 3.14.5 client_exceptions.py ClientResponseError prints `{status}, message={reason!r}, url={url!r}`.
+HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| thrown|, message=|:? (?:Unauthorized|Forbidden|Not Found|"
                          r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))|"
                          r"\bStatus\(([45]\d\d),")
 # A 404 on the repo as a whole, not on one named file: the repo API (`/api/models/org/name`, at a
@@ -161,13 +207,17 @@ REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:
 def hub_status_kind(text: str) -> str | None:
     """The kind an HTTP status from the HF Hub decides (hf_raise_for_status and requests'
     `{status} Client Error: {reason} for url: {url}`): 401/403 gated, 404 on the repo itself
-    (`/api/models/org/name`) repo_not_found, other 404s a missing file, 429/5xx transient."""
-    if not HUB_HOST.search(text):
+    (`/api/models/org/name`) repo_not_found, other 404s a missing file, 429/5xx transient.
+    From another model host or mirror (DOWNLOAD_URL): 404 a missing file, 429/5xx transient."""
+    hub = bool(HUB_HOST.search(text))
+    if not hub and not DOWNLOAD_URL.search(text):
         return None
     m = HTTP_STATUS.search(text)
     if m is None:
         return None
     status = int(m.group(1) or m.group(2))
+    if not hub:   # another model host or mirror (DOWNLOAD_URL): its file is missing, or transient
+        return "hf_weights_missing" if status == 404 else "hf_http_error" if status == 429 or status >= 500 else None
     if status in (401, 403):
         return "hf_gated"
     if status == 404:
@@ -208,17 +258,33 @@ BUILD_CONFIG = re.compile(r"(?i)\bbuilt without\b|(?:doesn't|does not|don't) hav
 DIST_MEANING = (r"(?i:time[ds]? ?out|timeout|clients? joined|connect|refused|reset by peer|broken pipe|socket|closed|"
                 r"unreachable|no route|address already in use|eaddrinuse|\bwait|barrier|rendezvous|\bpeer\b|\brecv|\bsend|"
                 r"network|hostname|resolve|bytes)")
+# urllib3 2.8.0 response.py raises ProtocolError("Connection broken: IncompleteRead(...)") and
+# ProtocolError("Response ended prematurely") for a body cut short, but also for a connection
+# that never answered ("Connection aborted.", RemoteDisconnected): only the first are cut short.
+# httpx 0.29.0 (h11) RemoteProtocolError "peer closed connection without sending complete message
+# body (incomplete chunked read)" is the same; its "Server disconnected without sending a
+# response." is the transport reading (timeout_kind).
+CUT_SHORT = r"(?i:connection broken|ended prematurely|IncompleteRead|InvalidChunkLength|without sending complete message body|incomplete chunked)"
+# ray 2.60.0 exceptions.py ObjectLostError: "All copies of X have been lost due to node failure".
+NODE_LOST = r"(?i:node failure|node (?:\S+ )?(?:died|is dead|was dead))"
 CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_MEANING),
-                                             "DistNetworkError": re.compile(DIST_MEANING)}
+                                             "DistNetworkError": re.compile(DIST_MEANING),
+                                             "ProtocolError": re.compile(CUT_SHORT), "RemoteProtocolError": re.compile(CUT_SHORT),
+                                             "ObjectLostError": re.compile(NODE_LOST),
+                                             "ObjectReconstructionFailedError": re.compile(NODE_LOST)}
 
 
 def class_kind(exc: Exc) -> str | None:
     """The kind the class name alone decides, whatever its module path; None when it does not
-    (a class whose message must carry its family's meaning and does not, a build statement)."""
+    (a class whose message must carry its family's meaning and does not, a build statement).
+    A class that decides nothing by itself is read by the errno it wraps (errno_kind) or, for
+    an HTTP status error with no URL on the line, by its status (status_class_kind)."""
     if exc.dotted in DOTTED_KINDS:
         return DOTTED_KINDS[exc.dotted]
     kind = CLASS_KINDS.get(exc.name)
-    if kind is None or BUILD_CONFIG.search(exc.message):
+    if kind is None:
+        return errno_kind(exc.message) or status_class_kind(exc)
+    if BUILD_CONFIG.search(exc.message):
         return None
     meaning = CLASS_MEANING.get(exc.name)
     return kind if meaning is None or meaning.search(exc.message) else None
@@ -228,19 +294,90 @@ def class_kind(exc: Exc) -> str | None:
 # the timeout family of the library it talks to: the Hub (its host or client) -> hf_http_error;
 # torch.distributed's store / rendezvous / gloo / a c10d connect -> dist_timeout.
 TIMEOUT_CLASS = re.compile(r"Time(?:out|dOut)|TimeoutError")
+# The HTTP clients' transport failures (a connection refused / reset / dropped, a name that does
+# not resolve, retries exhausted): requests 2.34.2 exceptions.py (ConnectionError, ProxyError,
+# SSLError, RetryError), urllib3 2.8.0 (MaxRetryError, NewConnectionError, NameResolutionError),
+# httpx 0.29.0 _exceptions.py (ConnectError, ReadError, NetworkError, TransportError), aiohttp 3.14.5
+# client_exceptions.py (ClientConnectorError, ClientConnectionError, ServerDisconnectedError,
+# ClientOSError), http.client.RemoteDisconnected, urllib.error.URLError (`<urlopen error [Errno
+# 111] Connection refused>`), socket.gaierror, the builtin Connection*Error.
+# On a download (the Hub, a mirror, a model file URL) they are hf_http_error (corpus README,
+# Labelling decisions); from an application's own API, python_crash (None here).
+TRANSPORT_CLASS = re.compile(r"^(?:Connection\w*Error|ProxyError|SSLError|RetryError|MaxRetryError|NewConnectionError|NameResolutionError|"
+                             r"ConnectError|ReadError|NetworkError|TransportError|Client(?:Connector|Connection|OS)\w*Error|"
+                             r"ServerDisconnectedError|RemoteDisconnected|gaierror|ProtocolError|RemoteProtocolError|URLError)$")
 DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|key-value store|"
                           r"connect\(\) timed out|MASTER_ADDR|torch\.distributed")
+# A download that is not the Hub's: a mirror or model host by name, or a URL that names a model /
+# tokenizer / data file (what a loader fetches); used for the transport and HTTP status readings.
+DOWNLOAD_URL = re.compile(r"(?i)hf-mirror\.com|modelscope|download\.pytorch\.org|/releases/download/|"
+                          r"https?://\S+?\.(?:safetensors|bin|pt|pth|ckpt|onnx|gguf|zip|tar|tgz|tar\.gz|h5|msgpack|"
+                          r"model|npz|parquet|arrow)\b")
+
+
+def is_download(text: str) -> bool:
+    """The line is about fetching model / tokenizer / data files (the Hub or another host)."""
+    return bool(HUB_HOST.search(text) or DOWNLOAD_URL.search(text))
 
 
 def timeout_kind(exc: Exc, text: str) -> str | None:
-    """The family of a timeout exception, by the library it names; None when it names none."""
-    if not TIMEOUT_CLASS.search(exc.name):
+    """The family of a timeout or transport exception, by the library it names; None when it
+    names none (an application's own API: the catch-all)."""
+    timeout = bool(TIMEOUT_CLASS.search(exc.name))
+    if not timeout and not TRANSPORT_CLASS.match(exc.name):
         return None
-    if HUB_HOST.search(text):
+    if is_download(text):
         return "hf_http_error"
-    if DIST_CONTEXT.search(text):
+    if timeout and DIST_CONTEXT.search(text):
         return "dist_timeout"
     return None
+
+
+# ---- the OSError family by errno (Python 3.11 os.strerror: the text inside `[Errno N] ...`) ----
+# Any class may carry it (OSError, IOError, PermissionError, a RuntimeError wrapping one).
+# ENOSPC 28 "No space left on device", EDQUOT 122 "Disk quota exceeded"; ENOENT 2 "No such file or
+# directory" on a weight shard / index (the Labelling decisions); the network errnos (ECONNRESET
+# 104, ECONNREFUSED 111, ETIMEDOUT 110, ENETUNREACH 101, EHOSTUNREACH 113, ECONNABORTED 103, and
+# getaddrinfo's EAI_NONAME -2 / EAI_AGAIN -3) on a download.
+ERRNO_DISK_FULL = re.compile(r"\[Errno (?:28|122)\]|(?i:No space left on device|Disk quota exceeded)")
+ERRNO_MISSING = re.compile(r"\[Errno 2\]|(?i:No such file or directory)")
+# The files a Hub checkpoint's weights live in (transformers utils/__init__.py names): the
+# safetensors files, any `-00001-of-00004` shard and the shards' `.index.json`. A lone
+# `pytorch_model.bin` missing from a training run's own output folder is that run's bug, not a
+# missing download (public/heldout.jsonl LengSicong/Tell2Design#13 is labelled python_crash).
+WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.json\b|-\d{5}-of-\d{5}\.\w+")
+ERRNO_NETWORK = re.compile(r"\[Errno (?:104|111|110|101|113|103|-[23])\]|(?i:Connection reset by peer|Connection refused|"
+                           r"Connection timed out|Network is unreachable|No route to host|Name or service not known|"
+                           r"Temporary failure in name resolution)")
+
+
+def errno_kind(text: str) -> str | None:
+    """The kind the errno an exception's message states decides; None when it decides none."""
+    if ERRNO_DISK_FULL.search(text):
+        return "disk_full"
+    if ERRNO_MISSING.search(text) and WEIGHT_FILE.search(text):
+        return "hf_weights_missing"
+    if ERRNO_NETWORK.search(text) and is_download(text):
+        return "hf_http_error"
+    return None
+
+
+# The HTTP status errors (requests HTTPError "{status} Client Error: {reason} for url: {url}",
+# httpx HTTPStatusError "Client error '{status} {reason}' for url '{url}'", aiohttp
+# ClientResponseError "{status}, message='{reason}', url='{url}'"). With its URL on the line the
+# URL decides (hub_status_kind: the Hub or a model file -> the HF kinds; an application's API ->
+# python_crash); a line cut before its URL is read as a file fetch: 429 / 5xx -> hf_http_error.
+STATUS_CLASSES = frozenset({"HTTPError", "HTTPStatusError", "ClientResponseError"})
+URL = re.compile(r"https?://|\bfor url\b")
+
+
+def status_class_kind(exc: Exc) -> str | None:
+    """The kind an HTTP status error with no URL on its line has by its status (429/5xx)."""
+    if exc.name not in STATUS_CLASSES or URL.search(exc.message):
+        return None
+    m = HTTP_STATUS.search(exc.message)
+    status = int(m.group(1) or m.group(2)) if m else 0
+    return "hf_http_error" if status == 429 or status >= 500 else None
 
 
 def is_crash_class(exc: Exc) -> bool:
@@ -250,6 +387,8 @@ def is_crash_class(exc: Exc) -> bool:
         return False
     if exc.name == "SystemExit":
         return exc.message not in ("", "0", "None")
+    if exc.name == "Error" and NOT_ERROR.search(exc.message):   # a tool's `Error: no errors found`
+        return False
     return exc.name not in NOT_A_CRASH
 
 
