@@ -145,6 +145,64 @@ _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|
 _ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))"
 _RAY = r"\bRay\b|\bray\b|(?i:raylet)|\bGCS\b|\bgcs\b|Node ?I[DdP]\b|(?i:\bnode ID\b)|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
 
+# Message catalogues read from the libraries' own strings, so a phrasing no corpus line showed is
+# still named. CUDA: what cudaGetErrorString returns (`strings libcudart.so.12`, PyPI wheel
+# nvidia-cuda-runtime-cu12 12.9.79). The DISTINCT texts name CUDA by themselves; the GENERIC ones
+# ("unknown error", "invalid argument") only inside a CUDA error report: `CUDA error: <text>`,
+# `cudaError...`, `CUDA_ERROR_...`, or the CUDA samples' `(error code <text>)!` (vectorAdd.cu:
+# "Failed to allocate device vector A (error code %s)!", cudaGetErrorString(err)).
+CUDA_DISTINCT = (
+    r"an illegal (?:memory access|instruction) was encountered|misaligned address|unspecified launch failure|"
+    r"device-side assert triggered|hardware stack error|invalid program counter|too many resources requested for launch|"
+    r"the launch timed out and was terminated|invalid device ordinal|invalid device function|invalid configuration argument|"
+    r"no CUDA-capable device is detected|CUDA-capable devices? (?:\(s\) )?(?:is/are|is|are) busy or unavailable|"
+    r"no kernel image is available for execution on the device|device kernel image is invalid|"
+    r"uncorrectable ECC error encountered|uncorrectable NVLink error|CUDA driver version is insufficient for CUDA runtime|"
+    r"unsupported display driver / cuda driver combination|forward compatibility was attempted on non supported HW|"
+    r"CUDA driver is a stub library|PTX JIT compil\w+ (?:failed|library not found|was disabled)|"
+    r"PTX was compiled with an unsupported toolchain|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime")
+CUDA_GENERIC = (
+    r"unknown error|initialization error|invalid argument|invalid value|invalid resource handle|invalid device pointer|"
+    r"invalid device context|context is destroyed|operation not (?:supported|permitted)|driver shutting down|"
+    r"system not yet initialized|OS call failed|the operation cannot be performed in the present state|wait operation timed out|"
+    r"launch failure|not initialized|peer access \w+")
+CUDA_REPORT = r"(?i:\bcuda (?:runtime |driver )?error\b[^\n]{0,40}?|\bcuda failure\b[^\n]{0,20}?|cudaError\w*[^\n]{0,20}?|CUDA_ERROR_\w+[^\n]{0,20}?)|\(error code "
+# NCCL: what ncclGetErrorString returns (`strings libnccl.so.2`, PyPI wheel nvidia-nccl-cu12 2.32.3:
+# "unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "unhandled system error ...",
+# "internal error - please report this issue to the NCCL developers", "invalid usage (run with
+# NCCL_DEBUG=WARN for details)", "remote process exited or there was a network error"); the ones
+# that do not say NCCL are named here.
+NCCL_RESULTS = (r"remote process exited or there was a network error|internal error - please report this issue to the NCCL|"
+                r"unhandled (?:cuda|system) error \(run with NCCL_DEBUG|invalid usage \(run with NCCL_DEBUG")
+# Container registries' refusals (the OCI distribution spec's error codes as registries print them:
+# TOOMANYREQUESTS "toomanyrequests" / Docker Hub's "You have reached your pull rate limit",
+# MANIFEST_UNKNOWN, NAME_UNKNOWN "repository name not known to registry", BLOB_UNKNOWN, DENIED
+# "requested access to the resource is denied", docker's "repository does not exist or may require
+# 'docker login'"): the image was never pulled.
+REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
+                    r"requested access to the resource is denied|repository does not exist or may require .docker login|"
+                    r"(?i:manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN)")
+# A container that never started (runc / containerd / Docker: "OCI runtime create failed: runc create
+# failed: unable to start container process", "failed to create shim task", "exec format error"): a
+# process that ended with no other kind (corpus README, labelling decisions).
+CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run|exec) failed|failed to create (?:containerd |shim )task|"
+                   r"unable to start container process|exec format error|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
+# SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
+# handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
+# entrypoints/engine.py _launch_subprocesses "Rank {i} scheduler is dead. Please check if there are
+# relevant logs."). The "hit an exception" and sigquit lines are in observe/causes.py's engine_dead
+# family, the warmup's "Initialization failed. warmup error" in its engine_init_failed family.
+SGLANG_DEAD = r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|tokenizer)|Rank \d+ scheduler is dead"
+# Ray's own words for a raylet that went away (ray 2.60.0 wheel, strings of _raylet.so / raylet /
+# gcs_server: "Exiting because the Raylet IPC connection failed and the local Raylet is dead",
+# "Failed to notify Raylet. The raylet may have already shut down", "the raylet may have died",
+# "Disconnecting raylet client because its node is dead", "Node is dead because the health check
+# failed.", "GCS consider this node to be dead", LOCAL_RAYLET_DIED; older core_worker.cc: "Raylet
+# failed. Shutting down.").
+RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may have (?:already )?(?:died|shut down)|"
+               r"Disconnecting (?:raylet|core worker) client because its node is dead|Node is dead because the health check failed|"
+               r"GCS consider this node to be dead|LOCAL_RAYLET_DIED|Disconnected from the local raylet")
+
 TABLE: tuple[Row, ...] = (
     # the strongest words of a family first: a line that names two families is named by these
     Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete))"),), None),
@@ -165,6 +223,10 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
                            r"misaligned address|unspecified launch failure|NVRM: Xid|\bXid \(PCI"),), _rx(r"(?i:\bnon-?fatal\b)")),
+    # cudaGetErrorString's texts (CUDA_DISTINCT alone, CUDA_GENERIC in a CUDA error report); the
+    # runtime's OOM text in the samples' report is the OOM
+    Row("cuda_oom", (_rx(r"\(error code out of memory\)"),), None),
+    Row("cuda_error", (_rx(f"(?:{CUDA_DISTINCT})|(?:{CUDA_REPORT})(?:{CUDA_GENERIC})"),), _rx(r"(?i:\bnon-?fatal\b)|NCCL WARN")),
     # the NVIDIA kernel driver's own records (`NVRM: ...`: GSP RPC failures "_issueRpcAndWait:
     # rpcSendMessage failed", "GPU has fallen off the bus", timeouts), not its notices
     Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding)")),
@@ -200,6 +262,8 @@ TABLE: tuple[Row, ...] = (
     # cgroup "oom_kill event", srun's "task N: Out Of Memory"), ended for memory
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
+    Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
+    Row("python_crash", (_rx(CONTAINER_START),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)")),
@@ -238,7 +302,7 @@ TABLE: tuple[Row, ...] = (
     Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodels?\b|correct path)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
                               r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
-    Row("nccl_error", (_rx(r"(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
+    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
@@ -251,6 +315,7 @@ TABLE: tuple[Row, ...] = (
     # engine never started, whether or not the line names vLLM
     Row("engine_init_failed", (_rx(r"(?i:kv[ _-]?cache|max seq len|max_model_len|cache blocks)"),
                                _rx(r"(?i:larger than|is needed|not enough|insufficient|no available|exceeds|too small|to serve at least one request)")), None),
+    Row("engine_dead", (_rx(SGLANG_DEAD),), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b)")), None),
@@ -264,7 +329,7 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
-    Row("ray_node_dead", (_rx(r"(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
+    Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
     Row("ray_actor_died", (_rx(r"(?i:\bactor\b)"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
