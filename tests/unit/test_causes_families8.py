@@ -32,6 +32,9 @@ NAMED = [
     ("cuda_error", "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before "
                    "calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility "
                    "was attempted on non supported HW"),
+    # cuBLAS / cuDNN status names whatever the words around them
+    ("cuda_error", "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH"),
+    ("cuda_error", "E1203 04:05:06.789 77 gemm.cpp:90] cublasLtMatmul returned CUBLAS_STATUS_NOT_SUPPORTED"),
     # the runtime's OOM text in the samples' report is the OOM
     ("cuda_oom", "Failed to allocate device vector C (error code out of memory)!"),
     # ncclGetErrorString's texts that do not say NCCL
@@ -42,12 +45,26 @@ NAMED = [
                       "connection failed and the local Raylet is dead. Status: IOError: Broken pipe"),
     ("ray_node_dead", "[2026-12-03 04:05:06,789 E 611 640] core_worker.cc:555: Failed to notify Raylet. The raylet "
                       "may have already shut down or the connection was lost."),
+    ("ray_node_dead", "2026-12-03 04:05:06,789\tERROR agent.py:88 -- Raylet is dead! Exiting Runtime Env Agent."),
+    ("ray_node_dead", "[ERROR] Background srun 'ray-head' died (pid=4242). Attempting to exit."),
+    # a process out of file descriptors is its own crash, not the node's death
+    ("python_crash", "[2026-12-03 04:05:06,789 E 611 611] (raylet) worker_pool.cc:900: Failed to start worker: "
+                     "IOError: [Errno 24] Too many open files"),
+    # kube-scheduler: no node for the pod, whatever its preemption clause says
+    ("pg_unplaceable", "Warning  FailedScheduling  5s  default-scheduler  0/4 nodes are available: 4 Insufficient "
+                       "nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod."),
     # registries refusing the pull
     ("image_pull", "Error response from daemon: toomanyrequests: You have reached your pull rate limit. You may "
                    "increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit"),
     ("image_pull", "Error: failed to pull ghcr.io/acme/trainer:v9: NAME_UNKNOWN: repository name not known to registry"),
     ("image_pull", "Error response from daemon: pull access denied for acme/trainer, repository does not exist or "
                    "may require 'docker login': denied: requested access to the resource is denied"),
+    ("image_pull", "Warning  Failed  12s  kubelet  Error: InvalidImageName"),
+    # a model host or mirror refusing a model file
+    ("hf_http_error", "requests.exceptions.httperror 429 client error too many requests for url "
+                      "http://models.example.net/models/minilm-l6.zip"),
+    ("hf_http_error", "ERROR 12-03 04:05:06 loader.py:40] 503 Service Unavailable for url: "
+                      "https://mirror.example.org/resolve/main/model-00002-of-00004.safetensors"),
     # a container that never started
     ("python_crash", "docker: Error response from daemon: failed to create task for container: failed to create "
                      "shim task: OCI runtime create failed: runc create failed: unable to start container process: "
@@ -74,6 +91,8 @@ BENIGN = [
     "NCCL INFO Channel 00/02 : 0[0] -> 1[1] via P2P/IPC, unknown error count 0",
     # a registry answering fine
     "Status: Downloaded newer image for acme/trainer:v9",
+    # an application's own API refusing is no model download
+    "ERROR 12-03 04:05:06 judge.py:40] 503 Service Unavailable for url: http://judge.internal:8000/v1/score",
     # a health check that passed
     "[2026-12-03 04:05:06] INFO:     127.0.0.1:5555 - \"GET /health HTTP/1.1\" 200 OK",
 ]

@@ -139,6 +139,8 @@ _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 _HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
         r"reqwest|hf_transfer|hf[-_]xet)|"
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
+# a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
+_MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine);
 # v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py)
@@ -160,7 +162,11 @@ CUDA_DISTINCT = (
     r"uncorrectable ECC error encountered|uncorrectable NVLink error|CUDA driver version is insufficient for CUDA runtime|"
     r"unsupported display driver / cuda driver combination|forward compatibility was attempted on non supported HW|"
     r"CUDA driver is a stub library|PTX JIT compil\w+ (?:failed|library not found|was disabled)|"
-    r"PTX was compiled with an unsupported toolchain|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime")
+    r"PTX was compiled with an unsupported toolchain|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime|"
+    # cuBLAS / cuDNN status names and cublasGetStatusString's texts (libcublasLt.so.12 of the wheel
+    # nvidia-cublas-cu12 12.9.3.13, libcudnn_graph.so.9 of nvidia-cudnn-cu12 9.28.0.42)
+    r"CUBLAS_STATUS_(?!SUCCESS\b)[A-Z_]+|CUDNN_STATUS_(?!SUCCESS\b)[A-Z_]+|the function failed to launch on the GPU|"
+    r"an access to GPU memory space failed")
 CUDA_GENERIC = (
     r"unknown error|initialization error|invalid argument|invalid value|invalid resource handle|invalid device pointer|"
     r"invalid device context|context is destroyed|operation not (?:supported|permitted)|driver shutting down|"
@@ -181,12 +187,19 @@ NCCL_RESULTS = (r"remote process exited or there was a network error|internal er
 # 'docker login'"): the image was never pulled.
 REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                     r"requested access to the resource is denied|repository does not exist or may require .docker login|"
-                    r"(?i:manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN)")
+                    r"(?i:manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN)|"
+                    # kubelet's other pull reasons (kubernetes pkg/kubelet/images/types.go: ErrImageNeverPull,
+                    # InvalidImageName, ImageInspectError, RegistryUnavailable) and containerd's
+                    # remotes/docker authorizer ("failed to authorize: failed to fetch anonymous token")
+                    r"InvalidImageName|ImageInspectError|RegistryUnavailable|failed to fetch (?:anonymous|oauth) token")
 # A container that never started (runc / containerd / Docker: "OCI runtime create failed: runc create
 # failed: unable to start container process", "failed to create shim task", "exec format error"): a
-# process that ended with no other kind (corpus README, labelling decisions).
+# process that ended with no other kind (corpus README, labelling decisions). Likewise a process out of
+# file descriptors (EMFILE, errno 24: "[Errno 24] Too many open files", gRPC's "Too many open files"):
+# a limit of the process, not a node's death nor a network failure.
 CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run|exec) failed|failed to create (?:containerd |shim )task|"
                    r"unable to start container process|exec format error|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
+EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
 # entrypoints/engine.py _launch_subprocesses "Rank {i} scheduler is dead. Please check if there are
@@ -201,7 +214,13 @@ SGLANG_DEAD = r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|t
 # failed. Shutting down.").
 RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may have (?:already )?(?:died|shut down)|"
                r"Disconnecting (?:raylet|core worker) client because its node is dead|Node is dead because the health check failed|"
-               r"GCS consider this node to be dead|LOCAL_RAYLET_DIED|Disconnected from the local raylet")
+               r"GCS consider this node to be dead|LOCAL_RAYLET_DIED|Disconnected from the local raylet|"
+               # python/ray: dashboard/agents "Raylet is dead! Exiting ...", "Raylet is considered dead N X",
+               # "...'s local raylet died."
+               r"Raylet is (?:considered )?dead|Every raylet is dead|local raylet died|"
+               # a Slurm step that hosts a Ray node dying (NVIDIA-NeMo/RL ray.sub's watcher: "Background
+               # srun 'ray-worker-N' died"): the node went with it
+               r"\bsrun\b[^\n]{0,20}\bray-(?:worker|head)[\w-]*'? died")
 
 TABLE: tuple[Row, ...] = (
     # the strongest words of a family first: a line that names two families is named by these
@@ -266,7 +285,10 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(CONTAINER_START),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
-        _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)")),
+        # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
+        # "preemption: 0/N nodes are available: N No preemption victims found for incoming pod."): unplaceable
+        _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)|"
+            r"No preemption victims|preemption: \d+/\d+ nodes")),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
     Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
                                              r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\))|"
@@ -302,7 +324,12 @@ TABLE: tuple[Row, ...] = (
     Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodels?\b|correct path)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
                               r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
+    # the same refusals from a mirror or model host, read from the URL of a model file (corpus README,
+    # labelling decisions: fetching model / tokenizer / dataset files is hf_http_error wherever they are)
+    Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|too many requests|rate.?limit|timed? ?out|max retries|"
+                              r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), None),
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
+    Row("python_crash", (_rx(EMFILE),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
