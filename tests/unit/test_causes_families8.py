@@ -35,6 +35,11 @@ NAMED = [
     # cuBLAS / cuDNN status names whatever the words around them
     ("cuda_error", "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH"),
     ("cuda_error", "E1203 04:05:06.789 77 gemm.cpp:90] cublasLtMatmul returned CUBLAS_STATUS_NOT_SUPPORTED"),
+    # torch's words for a driver it cannot use
+    ("cuda_error", "RuntimeError: The NVIDIA driver on your system is too old (found version 10020). Please update "
+                   "your GPU driver."),
+    ("cuda_error", "CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+                   "before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized"),
     # the runtime's OOM text in the samples' report is the OOM
     ("cuda_oom", "Failed to allocate device vector C (error code out of memory)!"),
     # ncclGetErrorString's texts that do not say NCCL
@@ -59,6 +64,9 @@ NAMED = [
     ("image_pull", "Error: failed to pull ghcr.io/acme/trainer:v9: NAME_UNKNOWN: repository name not known to registry"),
     ("image_pull", "Error response from daemon: pull access denied for acme/trainer, repository does not exist or "
                    "may require 'docker login': denied: requested access to the resource is denied"),
+    ("image_pull", "ERROR: failed to solve: nvcr.io/nvidia/pytorch:25.01-py3: failed to resolve source metadata for "
+                   "nvcr.io/nvidia/pytorch:25.01-py3: unexpected status code 401 Unauthorized"),
+    ("image_pull", "Error response from daemon: Head \"https://ghcr.io/v2/acme/trainer/manifests/v9\": denied: denied"),
     ("image_pull", "Warning  Failed  12s  kubelet  Error: InvalidImageName"),
     # a model host or mirror refusing a model file
     ("hf_http_error", "requests.exceptions.httperror 429 client error too many requests for url "
@@ -71,10 +79,13 @@ NAMED = [
                      "exec: \"/entry.sh\": permission denied: unknown."),
     ("python_crash", "Error: failed to start containerd task \"trainer\": OCI runtime exec failed: exec failed: "
                      "exec format error: unknown"),
+    ("python_crash", "docker: Error response from daemon: could not select device driver \"nvidia\" with "
+                     "capabilities: [[gpu]]."),
     # SGLang's engine processes
     ("engine_dead", "[2026-12-03 04:05:06 DP0] Health check failed. Server couldn't get a response from detokenizer "
                     "for last 60 seconds. tic start time: 04:04:06. last_heartbeat time: 04:03:59"),
     ("engine_dead", "[2026-12-03 04:05:06] Rank 3 scheduler is dead. Please check if there are relevant logs."),
+    ("engine_dead", "[2026-12-03 04:05:06] Child process unexpectedly failed with exitcode=139. pid=8123"),
     ("engine_init_failed", "[2026-12-03 04:05:06] Initialization failed. warmup error: Traceback (most recent call last):"),
 ]
 

@@ -166,7 +166,10 @@ CUDA_DISTINCT = (
     # cuBLAS / cuDNN status names and cublasGetStatusString's texts (libcublasLt.so.12 of the wheel
     # nvidia-cublas-cu12 12.9.3.13, libcudnn_graph.so.9 of nvidia-cudnn-cu12 9.28.0.42)
     r"CUBLAS_STATUS_(?!SUCCESS\b)[A-Z_]+|CUDNN_STATUS_(?!SUCCESS\b)[A-Z_]+|the function failed to launch on the GPU|"
-    r"an access to GPU memory space failed")
+    r"an access to GPU memory space failed|"
+    # torch's own words for a driver it cannot use (torch/cuda/__init__.py _check_driver, c10/cuda
+    # CUDAFunctions.cpp "CUDA initialization: Unexpected error from cudaGetDeviceCount()")
+    r"NVIDIA driver on your system is too old|Found no NVIDIA driver on your system|Unexpected error from cudaGetDeviceCount")
 CUDA_GENERIC = (
     r"unknown error|initialization error|invalid argument|invalid value|invalid resource handle|invalid device pointer|"
     r"invalid device context|context is destroyed|operation not (?:supported|permitted)|driver shutting down|"
@@ -191,21 +194,30 @@ REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|repository name not known 
                     # kubelet's other pull reasons (kubernetes pkg/kubelet/images/types.go: ErrImageNeverPull,
                     # InvalidImageName, ImageInspectError, RegistryUnavailable) and containerd's
                     # remotes/docker authorizer ("failed to authorize: failed to fetch anonymous token")
-                    r"InvalidImageName|ImageInspectError|RegistryUnavailable|failed to fetch (?:anonymous|oauth) token")
+                    r"InvalidImageName|ImageInspectError|RegistryUnavailable|failed to fetch (?:anonymous|oauth) token|"
+                    # BuildKit fetching a base image ("failed to resolve source metadata for docker.io/...")
+                    r"failed to resolve source metadata|"
+                    # the daemon's answer on the registry API itself (`Error response from daemon: Head
+                    # "https://registry-1.docker.io/v2/...": unauthorized: ...`): the OCI distribution /v2/ path
+                    r"(?i:error response from daemon)[^\n]*https?://[^\s\"]*/v2/|"
+                    r"https?://[^\s\"]*(?:registry|docker\.io|ghcr\.io|nvcr\.io|gcr\.io|quay\.io|\.ecr\.|azurecr\.io)[^\s\"]*/v2/")
 # A container that never started (runc / containerd / Docker: "OCI runtime create failed: runc create
 # failed: unable to start container process", "failed to create shim task", "exec format error"): a
 # process that ended with no other kind (corpus README, labelling decisions). Likewise a process out of
 # file descriptors (EMFILE, errno 24: "[Errno 24] Too many open files", gRPC's "Too many open files"):
 # a limit of the process, not a node's death nor a network failure.
 CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run|exec) failed|failed to create (?:containerd |shim )task|"
-                   r"unable to start container process|exec format error|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
+                   r"unable to start container process|exec format error|could not select device driver|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
 # entrypoints/engine.py _launch_subprocesses "Rank {i} scheduler is dead. Please check if there are
 # relevant logs."). The "hit an exception" and sigquit lines are in observe/causes.py's engine_dead
 # family, the warmup's "Initialization failed. warmup error" in its engine_init_failed family.
-SGLANG_DEAD = r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|tokenizer)|Rank \d+ scheduler is dead"
+# engine.py's sigchld handler: "Child process unexpectedly failed with an exit code %d. pid=%d" (0.4),
+# "Child process unexpectedly failed with {exitcode=}. {pid=}" (later).
+SGLANG_DEAD = (r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|tokenizer)|Rank \d+ scheduler is dead|"
+               r"Child process unexpectedly failed with (?:an exit code|exitcode=)")
 # Ray's own words for a raylet that went away (ray 2.60.0 wheel, strings of _raylet.so / raylet /
 # gcs_server: "Exiting because the Raylet IPC connection failed and the local Raylet is dead",
 # "Failed to notify Raylet. The raylet may have already shut down", "the raylet may have died",
