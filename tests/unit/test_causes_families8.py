@@ -32,6 +32,8 @@ NAMED = [
     ("cuda_error", "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before "
                    "calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility "
                    "was attempted on non supported HW"),
+    ("cuda_error", "[E1203 04:05:06.000] cudaStreamSynchronize(stream) failed: unspecified launch failure"),
+    ("cuda_error", "gemm.cu:77 cudaMalloc failed: initialization error"),
     # cuBLAS / cuDNN status names whatever the words around them
     ("cuda_error", "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH"),
     ("cuda_error", "E1203 04:05:06.789 77 gemm.cpp:90] cublasLtMatmul returned CUBLAS_STATUS_NOT_SUPPORTED"),
@@ -81,6 +83,13 @@ NAMED = [
                      "exec format error: unknown"),
     ("python_crash", "docker: Error response from daemon: could not select device driver \"nvidia\" with "
                      "capabilities: [[gpu]]."),
+    # kubelet / Job controller: a container that never ran, a Job that gave up
+    ("python_crash", "learner-7f9c   0/1     CreateContainerConfigError   0          40s"),
+    ("python_crash", "learner-7f9c   0/1     RunContainerError   3          2m"),
+    ("python_crash", "Warning  BackoffLimitExceeded  3s  job-controller  Job has reached the specified backoff limit"),
+    # kube-scheduler: no node for the pod, whatever the reason
+    ("pg_unplaceable", "Warning  FailedScheduling  30s  default-scheduler  0/6 nodes are available: 6 node(s) didn't "
+                       "match Pod's node affinity/selector."),
     # SGLang's engine processes
     ("engine_dead", "[2026-12-03 04:05:06 DP0] Health check failed. Server couldn't get a response from detokenizer "
                     "for last 60 seconds. tic start time: 04:04:06. last_heartbeat time: 04:03:59"),
@@ -100,6 +109,7 @@ BENIGN = [
     # CUDA's texts outside a CUDA error report, and the NCCL channel's notices
     "INFO 12-03 04:05:06 config.py:12] invalid argument names are ignored: --foo",
     "NCCL INFO Channel 00/02 : 0[0] -> 1[1] via P2P/IPC, unknown error count 0",
+    "cudaMalloc returned success",
     # a registry answering fine
     "Status: Downloaded newer image for acme/trainer:v9",
     # an application's own API refusing is no model download

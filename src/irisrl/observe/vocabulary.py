@@ -46,8 +46,10 @@ ERROR_VOCAB = re.compile(
     r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
     r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy|"
     r"out of memory|forbidden|not (?:allowed|authori[sz]ed|permitted))\b|"
-    # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox)
-    r"\bFailed[A-Z]\w+")
+    # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox) and the
+    # container / Job failure reasons that carry no failure word of their own
+    r"\bFailed[A-Z]\w+|\b(?:BackoffLimitExceeded|DeadlineExceeded|ContainerCannotRun|RunContainerError|"
+    r"CreateContainer(?:Config)?Error|P(?:re|ost)StartHookError)\b")
 # A log record, not prose. Level words (any case for the bracketed / key forms), glog / Ray C++
 # level letters, a source location, a `key: value` / `key=value` status, a leading component
 # prefix, kubectl's columns (two gaps of 2+ spaces), a leading timestamp.
@@ -175,7 +177,9 @@ CUDA_GENERIC = (
     r"invalid device context|context is destroyed|operation not (?:supported|permitted)|driver shutting down|"
     r"system not yet initialized|OS call failed|the operation cannot be performed in the present state|wait operation timed out|"
     r"launch failure|not initialized|peer access \w+")
-CUDA_REPORT = r"(?i:\bcuda (?:runtime |driver )?error\b[^\n]{0,40}?|\bcuda failure\b[^\n]{0,20}?|cudaError\w*[^\n]{0,20}?|CUDA_ERROR_\w+[^\n]{0,20}?)|\(error code "
+CUDA_REPORT = (r"(?i:\bcuda (?:runtime |driver )?error\b[^\n]{0,40}?|\bcuda failure\b[^\n]{0,20}?|cudaError\w*[^\n]{0,20}?|CUDA_ERROR_\w+[^\n]{0,20}?)|\(error code |"
+               # a runtime call's own report: `cudaMalloc failed: <text>`, `cudaMemcpy() returned <text>`
+               r"\bcuda[A-Z]\w*(?:\([^)]*\))?:? (?:failed|returned|error)\b[^\n]{0,20}?")
 # NCCL: what ncclGetErrorString returns (`strings libnccl.so.2`, PyPI wheel nvidia-nccl-cu12 2.32.3:
 # "unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "unhandled system error ...",
 # "internal error - please report this issue to the NCCL developers", "invalid usage (run with
@@ -207,7 +211,13 @@ REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|repository name not known 
 # file descriptors (EMFILE, errno 24: "[Errno 24] Too many open files", gRPC's "Too many open files"):
 # a limit of the process, not a node's death nor a network failure.
 CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run|exec) failed|failed to create (?:containerd |shim )task|"
-                   r"unable to start container process|exec format error|could not select device driver|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
+                   r"unable to start container process|exec format error|could not select device driver|"
+                   # kubelet's container start reasons (kubernetes pkg/kubelet/container/sync_result.go:
+                   # RunContainerError, CreateContainerError, CreateContainerConfigError, Pre/PostStartHookError),
+                   # CRI-O's "container create failed", the Job controller giving up (pkg/controller/job:
+                   # BackoffLimitExceeded "Job has reached the specified backoff limit")
+                   r"RunContainerError|CreateContainer(?:Config)?Error|ContainerCannotRun|P(?:re|ost)StartHookError|container create failed|"
+                   r"BackoffLimitExceeded|reached the specified backoff limit|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
@@ -323,6 +333,9 @@ TABLE: tuple[Row, ...] = (
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
+    # kube-scheduler's event reason and its "0/N nodes are available: <count> <reason>" whatever the reason
+    # (affinity, taints, ports): no node for the pod
+    Row("pg_unplaceable", (_rx(r"\bFailedScheduling\b|\b\d+/\d+ nodes are available: \d+ "),), None),
     Row("hf_gated", (_rx(r"(?i:\b40[13]\b|\bgated\b|unauthori[sz]ed|forbidden|access to (?:model|repo)|restricted|"
                          r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)), None),
     # a 404 on the repo as a whole (its API path or first config file: exceptions.REPO_URL)
