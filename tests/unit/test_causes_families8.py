@@ -34,6 +34,8 @@ NAMED = [
                    "was attempted on non supported HW"),
     ("cuda_error", "[E1203 04:05:06.000] cudaStreamSynchronize(stream) failed: unspecified launch failure"),
     ("cuda_error", "gemm.cu:77 cudaMalloc failed: initialization error"),
+    # a library's own failure text needs no error word around it
+    ("cuda_error", "[rank2]: an illegal instruction was encountered"),
     # cuBLAS / cuDNN status names whatever the words around them
     ("cuda_error", "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH"),
     ("cuda_error", "E1203 04:05:06.789 77 gemm.cpp:90] cublasLtMatmul returned CUBLAS_STATUS_NOT_SUPPORTED"),

@@ -105,7 +105,7 @@ def error_shaped(text: str, prefixed: bool = False) -> bool:
     if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
         return False
     said = asserted(text)
-    if STATEMENT.search(said):
+    if STATEMENT.search(said) or CATALOGUE.search(said):
         return True
     # error words in a log record, or in a line a family of the table names (its own cues: "CUDA driver
     # version is insufficient" needs no log record around it to be about CUDA)
@@ -236,13 +236,19 @@ SGLANG_DEAD = (r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|
 # failed. Shutting down.").
 RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may have (?:already )?(?:died|shut down)|"
                r"Disconnecting (?:raylet|core worker) client because its node is dead|Node is dead because the health check failed|"
-               r"GCS consider this node to be dead|LOCAL_RAYLET_DIED|Disconnected from the local raylet|"
+               r"GCS consider this node to be dead|LOCAL_RAYLET_DIED|"
                # python/ray: dashboard/agents "Raylet is dead! Exiting ...", "Raylet is considered dead N X",
                # "...'s local raylet died."
                r"Raylet is (?:considered )?dead|Every raylet is dead|local raylet died|"
                # a Slurm step that hosts a Ray node dying (NVIDIA-NeMo/RL ray.sub's watcher: "Background
                # srun 'ray-worker-N' died"): the node went with it
                r"\bsrun\b[^\n]{0,20}\bray-(?:worker|head)[\w-]*'? died")
+
+# A library's own failure text (the catalogues above) is a failure statement whatever surrounds it
+# ("an illegal instruction was encountered" carries no error word of the vocabulary).
+CATALOGUE = re.compile(f"(?:{CUDA_DISTINCT})|(?:{CUDA_REPORT})(?:{CUDA_GENERIC})|{NCCL_RESULTS}|{REGISTRY_REFUSAL}|"
+                       f"{RAYLET_GONE}|{CONTAINER_START}|{EMFILE}|{SGLANG_DEAD}")
+
 
 TABLE: tuple[Row, ...] = (
     # the strongest words of a family first: a line that names two families is named by these
