@@ -244,10 +244,13 @@ RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may h
                # srun 'ray-worker-N' died"): the node went with it
                r"\bsrun\b[^\n]{0,20}\bray-(?:worker|head)[\w-]*'? died")
 
-# A library's own failure text (the catalogues above) is a failure statement whatever surrounds it
-# ("an illegal instruction was encountered" carries no error word of the vocabulary).
-CATALOGUE = re.compile(f"(?:{CUDA_DISTINCT})|(?:{CUDA_REPORT})(?:{CUDA_GENERIC})|{NCCL_RESULTS}|{REGISTRY_REFUSAL}|"
-                       f"{RAYLET_GONE}|{CONTAINER_START}|{EMFILE}|{SGLANG_DEAD}")
+# A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
+# was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
+# that say no such word, as literals (error_shaped reads every candidate line: no case-insensitive
+# or unanchored sub-patterns here, they cost the scan).
+CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
+                       r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
+                       r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN")
 
 
 TABLE: tuple[Row, ...] = (
