@@ -318,7 +318,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
-           "desired GPU memory utilization", "WorkerProc failed", "server launch failed"),
+           "desired GPU memory utilization", "WorkerProc failed", "server launch failed", "warmup error"),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
@@ -334,7 +334,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # an RL framework's launcher for its inference server that never answered /health
                     # within its setup timeout (inclusionAI/AReaL areal/engine/sglang_remote.py and
                     # vllm_remote.py _wait_for_server: RuntimeError("server launch failed"))
-                    r"\bserver launch failed\b")),
+                    r"\bserver launch failed\b",
+                    # SGLang's warmup request at launch failed (sgl-project/sglang python/sglang/srt/
+                    # entrypoints/http_server.py _wait_and_warmup: "Initialization failed. warmup error:
+                    # {traceback}", then kill_process_tree): the engine never served
+                    r"Initialization failed\. warmup error")),
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",

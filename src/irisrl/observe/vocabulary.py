@@ -46,8 +46,10 @@ ERROR_VOCAB = re.compile(
     r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
     r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy|"
     r"out of memory|forbidden|not (?:allowed|authori[sz]ed|permitted))\b|"
-    # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox)
-    r"\bFailed[A-Z]\w+")
+    # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox) and the
+    # container / Job failure reasons that carry no failure word of their own
+    r"\bFailed[A-Z]\w+|\b(?:BackoffLimitExceeded|DeadlineExceeded|ContainerCannotRun|RunContainerError|"
+    r"CreateContainer(?:Config)?Error|P(?:re|ost)StartHookError)\b")
 # A log record, not prose. Level words (any case for the bracketed / key forms), glog / Ray C++
 # level letters, a source location, a `key: value` / `key=value` status, a leading component
 # prefix, kubectl's columns (two gaps of 2+ spaces), a leading timestamp.
@@ -103,7 +105,7 @@ def error_shaped(text: str, prefixed: bool = False) -> bool:
     if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
         return False
     said = asserted(text)
-    if STATEMENT.search(said):
+    if STATEMENT.search(said) or CATALOGUE.search(said):
         return True
     # error words in a log record, or in a line a family of the table names (its own cues: "CUDA driver
     # version is insufficient" needs no log record around it to be about CUDA)
@@ -139,11 +141,117 @@ _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 _HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
         r"reqwest|hf_transfer|hf[-_]xet)|"
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
+# a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
+_MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine);
 # v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py)
 _ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))"
 _RAY = r"\bRay\b|\bray\b|(?i:raylet)|\bGCS\b|\bgcs\b|Node ?I[DdP]\b|(?i:\bnode ID\b)|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
+
+# Message catalogues read from the libraries' own strings, so a phrasing no corpus line showed is
+# still named. CUDA: what cudaGetErrorString returns (`strings libcudart.so.12`, PyPI wheel
+# nvidia-cuda-runtime-cu12 12.9.79). The DISTINCT texts name CUDA by themselves; the GENERIC ones
+# ("unknown error", "invalid argument") only inside a CUDA error report: `CUDA error: <text>`,
+# `cudaError...`, `CUDA_ERROR_...`, or the CUDA samples' `(error code <text>)!` (vectorAdd.cu:
+# "Failed to allocate device vector A (error code %s)!", cudaGetErrorString(err)).
+CUDA_DISTINCT = (
+    r"an illegal (?:memory access|instruction) was encountered|misaligned address|unspecified launch failure|"
+    r"device-side assert triggered|hardware stack error|invalid program counter|too many resources requested for launch|"
+    r"the launch timed out and was terminated|invalid device ordinal|invalid device function|invalid configuration argument|"
+    r"no CUDA-capable device is detected|CUDA-capable devices? (?:\(s\) )?(?:is/are|is|are) busy or unavailable|"
+    r"no kernel image is available for execution on the device|device kernel image is invalid|"
+    r"uncorrectable ECC error encountered|uncorrectable NVLink error|CUDA driver version is insufficient for CUDA runtime|"
+    r"unsupported display driver / cuda driver combination|forward compatibility was attempted on non supported HW|"
+    r"CUDA driver is a stub library|PTX JIT compil\w+ (?:failed|library not found|was disabled)|"
+    r"PTX was compiled with an unsupported toolchain|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime|"
+    # cuBLAS / cuDNN status names and cublasGetStatusString's texts (libcublasLt.so.12 of the wheel
+    # nvidia-cublas-cu12 12.9.3.13, libcudnn_graph.so.9 of nvidia-cudnn-cu12 9.28.0.42)
+    r"CUBLAS_STATUS_(?!SUCCESS\b)[A-Z_]+|CUDNN_STATUS_(?!SUCCESS\b)[A-Z_]+|the function failed to launch on the GPU|"
+    r"an access to GPU memory space failed|"
+    # torch's own words for a driver it cannot use (torch/cuda/__init__.py _check_driver, c10/cuda
+    # CUDAFunctions.cpp "CUDA initialization: Unexpected error from cudaGetDeviceCount()")
+    r"NVIDIA driver on your system is too old|Found no NVIDIA driver on your system|Unexpected error from cudaGetDeviceCount")
+CUDA_GENERIC = (
+    r"unknown error|initialization error|invalid argument|invalid value|invalid resource handle|invalid device pointer|"
+    r"invalid device context|context is destroyed|operation not (?:supported|permitted)|driver shutting down|"
+    r"system not yet initialized|OS call failed|the operation cannot be performed in the present state|wait operation timed out|"
+    r"launch failure|not initialized|peer access \w+")
+CUDA_REPORT = (r"(?i:\bcuda (?:runtime |driver )?error\b[^\n]{0,40}?|\bcuda failure\b[^\n]{0,20}?|cudaError\w*[^\n]{0,20}?|CUDA_ERROR_\w+[^\n]{0,20}?)|\(error code |"
+               # a runtime call's own report: `cudaMalloc failed: <text>`, `cudaMemcpy() returned <text>`
+               r"\bcuda[A-Z]\w*(?:\([^)]*\))?:? (?:failed|returned|error)\b[^\n]{0,20}?")
+# NCCL: what ncclGetErrorString returns (`strings libnccl.so.2`, PyPI wheel nvidia-nccl-cu12 2.32.3:
+# "unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "unhandled system error ...",
+# "internal error - please report this issue to the NCCL developers", "invalid usage (run with
+# NCCL_DEBUG=WARN for details)", "remote process exited or there was a network error"); the ones
+# that do not say NCCL are named here.
+NCCL_RESULTS = (r"remote process exited or there was a network error|internal error - please report this issue to the NCCL|"
+                r"unhandled (?:cuda|system) error \(run with NCCL_DEBUG|invalid usage \(run with NCCL_DEBUG")
+# Container registries' refusals (the OCI distribution spec's error codes as registries print them:
+# TOOMANYREQUESTS "toomanyrequests" / Docker Hub's "You have reached your pull rate limit",
+# MANIFEST_UNKNOWN, NAME_UNKNOWN "repository name not known to registry", BLOB_UNKNOWN, DENIED
+# "requested access to the resource is denied", docker's "repository does not exist or may require
+# 'docker login'"): the image was never pulled.
+REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
+                    r"requested access to the resource is denied|repository does not exist or may require .docker login|"
+                    r"(?i:manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN)|"
+                    # kubelet's other pull reasons (kubernetes pkg/kubelet/images/types.go: ErrImageNeverPull,
+                    # InvalidImageName, ImageInspectError, RegistryUnavailable) and containerd's
+                    # remotes/docker authorizer ("failed to authorize: failed to fetch anonymous token")
+                    r"InvalidImageName|ImageInspectError|RegistryUnavailable|failed to fetch (?:anonymous|oauth) token|"
+                    # BuildKit fetching a base image ("failed to resolve source metadata for docker.io/...")
+                    r"failed to resolve source metadata|"
+                    # the daemon's answer on the registry API itself (`Error response from daemon: Head
+                    # "https://registry-1.docker.io/v2/...": unauthorized: ...`): the OCI distribution /v2/ path
+                    r"(?i:error response from daemon)[^\n]*https?://[^\s\"]*/v2/|"
+                    r"https?://[^\s\"]*(?:registry|docker\.io|ghcr\.io|nvcr\.io|gcr\.io|quay\.io|\.ecr\.|azurecr\.io)[^\s\"]*/v2/")
+# A container that never started (runc / containerd / Docker: "OCI runtime create failed: runc create
+# failed: unable to start container process", "failed to create shim task", "exec format error"): a
+# process that ended with no other kind (corpus README, labelling decisions). Likewise a process out of
+# file descriptors (EMFILE, errno 24: "[Errno 24] Too many open files", gRPC's "Too many open files"):
+# a limit of the process, not a node's death nor a network failure.
+CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run|exec) failed|failed to create (?:containerd |shim )task|"
+                   r"unable to start container process|exec format error|could not select device driver|"
+                   # kubelet's container start reasons (kubernetes pkg/kubelet/container/sync_result.go:
+                   # RunContainerError, CreateContainerError, CreateContainerConfigError, Pre/PostStartHookError),
+                   # CRI-O's "container create failed", the Job controller giving up (pkg/controller/job:
+                   # BackoffLimitExceeded "Job has reached the specified backoff limit")
+                   r"RunContainerError|CreateContainer(?:Config)?Error|ContainerCannotRun|P(?:re|ost)StartHookError|container create failed|"
+                   r"BackoffLimitExceeded|reached the specified backoff limit|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
+EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
+# SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
+# handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
+# entrypoints/engine.py _launch_subprocesses "Rank {i} scheduler is dead. Please check if there are
+# relevant logs."). The "hit an exception" and sigquit lines are in observe/causes.py's engine_dead
+# family, the warmup's "Initialization failed. warmup error" in its engine_init_failed family.
+# engine.py's sigchld handler: "Child process unexpectedly failed with an exit code %d. pid=%d" (0.4),
+# "Child process unexpectedly failed with {exitcode=}. {pid=}" (later).
+SGLANG_DEAD = (r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|tokenizer)|Rank \d+ scheduler is dead|"
+               r"Child process unexpectedly failed with (?:an exit code|exitcode=)")
+# Ray's own words for a raylet that went away (ray 2.60.0 wheel, strings of _raylet.so / raylet /
+# gcs_server: "Exiting because the Raylet IPC connection failed and the local Raylet is dead",
+# "Failed to notify Raylet. The raylet may have already shut down", "the raylet may have died",
+# "Disconnecting raylet client because its node is dead", "Node is dead because the health check
+# failed.", "GCS consider this node to be dead", LOCAL_RAYLET_DIED; older core_worker.cc: "Raylet
+# failed. Shutting down.").
+RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may have (?:already )?(?:died|shut down)|"
+               r"Disconnecting (?:raylet|core worker) client because its node is dead|Node is dead because the health check failed|"
+               r"GCS consider this node to be dead|LOCAL_RAYLET_DIED|"
+               # python/ray: dashboard/agents "Raylet is dead! Exiting ...", "Raylet is considered dead N X",
+               # "...'s local raylet died."
+               r"Raylet is (?:considered )?dead|Every raylet is dead|local raylet died|"
+               # a Slurm step that hosts a Ray node dying (NVIDIA-NeMo/RL ray.sub's watcher: "Background
+               # srun 'ray-worker-N' died"): the node went with it
+               r"\bsrun\b[^\n]{0,20}\bray-(?:worker|head)[\w-]*'? died")
+
+# A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
+# was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
+# that say no such word, as literals (error_shaped reads every candidate line: no case-insensitive
+# or unanchored sub-patterns here, they cost the scan).
+CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
+                       r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
+                       r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN")
+
 
 TABLE: tuple[Row, ...] = (
     # the strongest words of a family first: a line that names two families is named by these
@@ -165,6 +273,10 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
                            r"misaligned address|unspecified launch failure|NVRM: Xid|\bXid \(PCI"),), _rx(r"(?i:\bnon-?fatal\b)")),
+    # cudaGetErrorString's texts (CUDA_DISTINCT alone, CUDA_GENERIC in a CUDA error report); the
+    # runtime's OOM text in the samples' report is the OOM
+    Row("cuda_oom", (_rx(r"\(error code out of memory\)"),), None),
+    Row("cuda_error", (_rx(f"(?:{CUDA_DISTINCT})|(?:{CUDA_REPORT})(?:{CUDA_GENERIC})"),), _rx(r"(?i:\bnon-?fatal\b)|NCCL WARN")),
     # the NVIDIA kernel driver's own records (`NVRM: ...`: GSP RPC failures "_issueRpcAndWait:
     # rpcSendMessage failed", "GPU has fallen off the bus", timeouts), not its notices
     Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding)")),
@@ -200,9 +312,14 @@ TABLE: tuple[Row, ...] = (
     # cgroup "oom_kill event", srun's "task N: Out Of Memory"), ended for memory
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
+    Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
+    Row("python_crash", (_rx(CONTAINER_START),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
-        _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)")),
+        # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
+        # "preemption: 0/N nodes are available: N No preemption victims found for incoming pod."): unplaceable
+        _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)|"
+            r"No preemption victims|preemption: \d+/\d+ nodes")),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
     Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
                                              r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\))|"
@@ -225,6 +342,9 @@ TABLE: tuple[Row, ...] = (
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
+    # kube-scheduler's event reason and its "0/N nodes are available: <count> <reason>" whatever the reason
+    # (affinity, taints, ports): no node for the pod
+    Row("pg_unplaceable", (_rx(r"\bFailedScheduling\b|\b\d+/\d+ nodes are available: \d+ "),), None),
     Row("hf_gated", (_rx(r"(?i:\b40[13]\b|\bgated\b|unauthori[sz]ed|forbidden|access to (?:model|repo)|restricted|"
                          r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)), None),
     # a 404 on the repo as a whole (its API path or first config file: exceptions.REPO_URL)
@@ -238,7 +358,12 @@ TABLE: tuple[Row, ...] = (
     Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodels?\b|correct path)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
                               r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
-    Row("nccl_error", (_rx(r"(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
+    # the same refusals from a mirror or model host, read from the URL of a model file (corpus README,
+    # labelling decisions: fetching model / tokenizer / dataset files is hf_http_error wherever they are)
+    Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|too many requests|rate.?limit|timed? ?out|max retries|"
+                              r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), None),
+    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
+    Row("python_crash", (_rx(EMFILE),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
@@ -251,6 +376,7 @@ TABLE: tuple[Row, ...] = (
     # engine never started, whether or not the line names vLLM
     Row("engine_init_failed", (_rx(r"(?i:kv[ _-]?cache|max seq len|max_model_len|cache blocks)"),
                                _rx(r"(?i:larger than|is needed|not enough|insufficient|no available|exceeds|too small|to serve at least one request)")), None),
+    Row("engine_dead", (_rx(SGLANG_DEAD),), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b)")), None),
@@ -264,7 +390,7 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
-    Row("ray_node_dead", (_rx(r"(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
+    Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
     Row("ray_actor_died", (_rx(r"(?i:\bactor\b)"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
