@@ -1959,10 +1959,11 @@ def _dedup_key(line: str) -> str:
 
 # More shapes, for the third set's cases only (so the earlier files rebuild unchanged): the
 # hub's download-retry warning, torchrun's failure table line naming the signal, triton's
-# errors (OutOfResources), an exception line behind torch's `[rankN]: ` prefix.
+# errors (OutOfResources), an exception line behind torch's `[rankN]: ` prefix, the hub's
+# OfflineModeIsEnabled (its class name ends in neither Error nor Exception).
 _LOG_LINE3 = re.compile(
     r"^Error while downloading from |^\s*traceback : Signal \d+ |^triton\.runtime\.errors\.\w+: |"
-    r"^\[rank\d+\]: [\w.]+(Error|Exception): ")
+    r"^\[rank\d+\]: [\w.]+(Error|Exception): |^huggingface_hub\.errors\.OfflineModeIsEnabled: ")
 
 
 def select_lines(output: str, third: bool = False) -> list[str]:
