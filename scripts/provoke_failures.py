@@ -987,6 +987,657 @@ def case_nccl_bad_proto_env() -> None:
     dist.destroy_process_group()
 
 
+# ----------------------------------------------------------------------------- third set
+# Cases added for current/heldout3.jsonl (a third held-out set; none repeats an earlier case).
+
+_HUB3_LOCK = threading.Lock()
+_HUB3_SEEN: dict[str, int] = {}
+
+
+def start_hub3(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) -> str:
+    """A loopback Hub whose answers go wrong the way a real network does: `behaviour` maps a repo
+    name to cutshort (Content-Length larger than the body, then close), stall (no answer for
+    20 s), stall_head, flaky (the first GET cut short, a ranged retry answered), bigger_head
+    (HEAD announces twice the size GET sends), disabled (403 "Access to this resource is
+    disabled."), status410 / status416 / status451."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _head(self, code: int, headers: dict[str, str], length: int) -> None:
+            self.send_response(code)
+            self.send_header("X-Request-Id", f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}")
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(length))
+            self.end_headers()
+
+        def _route(self) -> None:
+            path = self.path.split("?")[0]
+            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
+            name, rest = (m.group(1), m.group(2) or "") if m else ("", "")
+            how = behaviour.get(name, "")
+            files = repos.get(name, {})
+            head = self.command == "HEAD"
+            if how.startswith("status") or how == "disabled":
+                code = 403 if how == "disabled" else int(how[6:])
+                h = {"Content-Type": "application/json"}
+                if how == "disabled":
+                    h["X-Error-Message"] = "Access to this resource is disabled."
+                body = json.dumps({"error": h.get("X-Error-Message", f"HTTP {code}")}).encode()
+                self._head(code, h, len(body))
+                if not head:
+                    self.wfile.write(body)
+                return
+            if how == "stall_get" and not head and "/resolve/" in rest:
+                time.sleep(300)  # HEAD answered, the download never starts
+                return
+            if how == "stall" or (how == "stall_head" and head):
+                time.sleep(20)
+                self.close_connection = True
+                return
+            if path.startswith("/api/models/"):
+                if "/tree/" in rest:
+                    out: Any = [{"type": "file", "path": f, "size": len(b),
+                                 "oid": hashlib.sha1(b).hexdigest()} for f, b in sorted(files.items())]
+                else:
+                    out = {"id": f"irisrl/{name}", "sha": COMMIT, "private": False,
+                           "siblings": [{"rfilename": f} for f in sorted(files)]}
+                body = json.dumps(out).encode()
+                self._head(200, {"Content-Type": "application/json"}, len(body))
+                if not head:
+                    self.wfile.write(body)
+                return
+            fm = re.match(r"^/resolve/[^/]+/(.+)$", rest)
+            fname = fm.group(1) if fm else ""
+            if fname not in files:
+                body = b'{"error":"Entry not found"}'
+                self._head(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message":
+                                 "Entry not found", "X-Repo-Commit": COMMIT,
+                                 "Content-Type": "application/json"}, len(body))
+                if not head:
+                    self.wfile.write(body)
+                return
+            body = files[fname]
+            h = {"ETag": f'"{hashlib.sha256(body).hexdigest()}"', "X-Repo-Commit": COMMIT,
+                 "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"}
+            if head:
+                self._head(200, h, 2 * len(body) if how == "bigger_head" else len(body))
+                return
+            with _HUB3_LOCK:
+                n = _HUB3_SEEN[fname] = _HUB3_SEEN.get(fname, 0) + 1
+            rng = re.match(r"bytes=(\d+)-", self.headers.get("Range", ""))
+            if how == "flaky" and rng:
+                start = int(rng.group(1))
+                h["Content-Range"] = f"bytes {start}-{len(body) - 1}/{len(body)}"
+                self._head(206, h, len(body) - start)
+                self.wfile.write(body[start:])
+                return
+            if how == "cutshort" or (how == "flaky" and n == 1):
+                self._head(200, h, len(body))
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+                return
+            self._head(200, h, len(body))
+            self.wfile.write(body)
+
+        def do_HEAD(self) -> None:
+            self._route()
+
+        def do_GET(self) -> None:
+            self._route()
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def _big_file() -> bytes:
+    return json.dumps({"model_type": "gpt2", "pad": "x" * 400_000}).encode()
+
+
+def hub3_case(how: str, api: str) -> None:
+    repos: dict[str, dict[str, bytes]] = {how: {"config.json": _big_file()}}
+    endpoint = start_hub3(repos, {how: how})  # the server reads `repos` as it is filled below
+    _hub_env(endpoint)  # before huggingface_hub / transformers are imported
+    os.environ["HF_HUB_ETAG_TIMEOUT"] = "3"
+    os.environ["HF_HUB_DOWNLOAD_TIMEOUT"] = "3"
+    if api == "shards":
+        d = Path(tempfile.mkdtemp()) / "sharded"
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        GPT2LMHeadModel(GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256,
+                                   n_positions=32)).save_pretrained(d, max_shard_size="100KB")
+        shards = sorted(d.glob("model-*.safetensors"))
+        repos[how] = {p.name: p.read_bytes() for p in d.iterdir() if p != shards[-1]}
+    repo = f"irisrl/{how}"
+    print(f"PROVOKE-NOTE endpoint={endpoint} repo={repo} api={api}", flush=True)
+    if api == "download":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "config.json"))
+    elif api == "snapshot":
+        from huggingface_hub import snapshot_download
+
+        print(snapshot_download(repo))
+    elif api == "tokenizer":
+        from transformers import AutoTokenizer
+
+        AutoTokenizer.from_pretrained(repo)
+    elif api == "shards":
+        from transformers import AutoModelForCausalLM
+
+        AutoModelForCausalLM.from_pretrained(repo)
+
+
+def case_hub_offline_empty_cache() -> None:
+    os.environ.update(HF_HOME=tempfile.mkdtemp(prefix="hfhome"), HF_HUB_OFFLINE="1")
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("Qwen/Qwen2.5-7B-Instruct", "config.json")
+
+
+def case_hub_offline_transformers() -> None:
+    os.environ.update(HF_HOME=tempfile.mkdtemp(prefix="hfhome"), HF_HUB_OFFLINE="1")
+    from transformers import AutoTokenizer
+
+    AutoTokenizer.from_pretrained("Qwen/Qwen2.5-7B-Instruct")
+
+
+def case_hub_download_full_cache() -> None:
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    endpoint = start_hub3({"big": {"model.safetensors": os.urandom(2 << 20)}}, {})
+    _hub_env(endpoint)
+    os.environ["HF_HOME"] = str(mnt / "hf")
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/big", "model.safetensors")
+
+
+def case_transformers_remote_code_required() -> None:
+    d = Path(tempfile.mkdtemp()) / "custom"
+    d.mkdir()
+    (d / "config.json").write_text(json.dumps({
+        "model_type": "irisrl_policy", "auto_map": {
+            "AutoConfig": "configuration_policy.PolicyConfig",
+            "AutoModelForCausalLM": "modeling_policy.PolicyForCausalLM"}}))
+    (d / "configuration_policy.py").write_text(
+        "from transformers import PretrainedConfig\n"
+        "class PolicyConfig(PretrainedConfig):\n    model_type = 'irisrl_policy'\n")
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_transformers_local_missing_shard() -> None:
+    from transformers import AutoModelForCausalLM, GPT2Config, GPT2LMHeadModel
+
+    d = Path(tempfile.mkdtemp()) / "sharded"
+    GPT2LMHeadModel(GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256,
+                               n_positions=32)).save_pretrained(d, max_shard_size="100KB")
+    sorted(d.glob("model-*.safetensors"))[-1].unlink()  # one shard never finished uploading
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def _worker_pair(fn: Callable[[int], None]) -> None:
+    pid = os.fork()
+    rank = 1 if pid == 0 else 0
+    try:
+        fn(rank)
+    finally:
+        if pid == 0:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def case_dist_master_addr_unresolvable() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    os.environ.update(MASTER_ADDR="trainer-0.irisrl-headless.svc.cluster.local",
+                      MASTER_PORT="29511", WORLD_SIZE="2", RANK="1")
+    dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+
+
+def case_dist_port_in_use() -> None:
+    import torch.distributed as dist
+
+    s = socket.socket()
+    s.bind(("0.0.0.0", 0))
+    s.listen()
+    port = s.getsockname()[1]  # a previous run's rendezvous still holds the port
+    dist_env(1, 0, port)
+    dist.init_process_group("gloo")
+
+
+def case_gloo_monitored_barrier_timeout() -> None:
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=30))
+        if rank == 1:
+            time.sleep(15)  # a rank stuck in its rollout
+            return
+        dist.monitored_barrier(timeout=timedelta(seconds=4))
+
+    _worker_pair(body)
+
+
+def case_torchrun_child_raises() -> None:
+    sys.exit(subprocess.call([
+        sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+        str(SCRIPT), "child", "raise"]))
+
+
+def case_torchrun_child_sigkill() -> None:
+    sys.exit(subprocess.call([
+        sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+        str(SCRIPT), "child", "sigkill"]))
+
+
+def child_main(mode: str) -> int:
+    """What torchrun starts in the torchrun_child_* cases."""
+    rank = int(os.environ.get("RANK", "0"))
+    if rank == 1:
+        time.sleep(1)
+        if mode == "raise":
+            raise KeyError("advantages")  # a trainer bug: a batch without the advantage column
+        os.kill(os.getpid(), 9)
+    time.sleep(8)
+    return 0
+
+
+def _nccl_env_case(**env: str) -> None:
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(NCCL_DEBUG="WARN", **env)
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    t = torch.ones(4, device="cuda")
+    dist.all_reduce(t)
+    torch.cuda.synchronize()
+    print("all_reduce done", t.sum().item())
+    dist.destroy_process_group()
+
+
+def case_nccl_net_ib_forced() -> None:
+    _nccl_env_case(NCCL_NET="IB")
+
+
+def case_nccl_ib_hca_missing() -> None:
+    _nccl_env_case(NCCL_NET="IB", NCCL_IB_HCA="=mlx5_99:1")
+
+
+def case_nccl_net_plugin_missing() -> None:
+    _nccl_env_case(NCCL_NET_PLUGIN="aws-ofi-irisrl", NCCL_NET="AWS Libfabric")
+
+
+def case_nccl_socket_family_bad() -> None:
+    _nccl_env_case(NCCL_SOCKET_FAMILY="AF_INET6", NCCL_SOCKET_IFNAME="lo")
+
+
+_CUPY3_SRC = r"""
+extern "C" __global__ void heavy(float* p) {
+  float r[64];
+  #pragma unroll
+  for (int i = 0; i < 64; i++) r[i] = p[threadIdx.x + i] * (i + 1);
+  float s = 0;
+  #pragma unroll
+  for (int i = 0; i < 64; i++) for (int j = 0; j < 64; j++) s += r[i] * r[j] + r[(i * j) % 64];
+  p[threadIdx.x] = s;
+}
+extern "C" __global__ void trap_kernel(float* p) { __trap(); }
+extern "C" __global__ void noop(float* p) { }
+"""
+
+
+def case_cuda_launch_out_of_resources() -> None:
+    import cupy as cp
+
+    a = cp.zeros(4096, dtype=cp.float32)
+    k = cp.RawKernel(_CUPY3_SRC, "heavy", options=("-maxrregcount=255",))
+    print("registers per thread:", k.attributes["num_regs"], flush=True)
+    k((1,), (1024,), (a,))
+    cp.cuda.Device().synchronize()
+
+
+def case_cuda_invalid_config_cupy() -> None:
+    import cupy as cp
+
+    a = cp.zeros(4, dtype=cp.float32)
+    cp.RawKernel(_CUPY3_SRC, "noop")((1,), (2048,), (a,))  # more than 1024 threads a block
+    cp.cuda.Device().synchronize()
+
+
+def case_cuda_trap_cupy() -> None:
+    import cupy as cp
+    import torch
+
+    torch.zeros(1, device="cuda")
+    a = cp.zeros(4, dtype=cp.float32)
+    cp.RawKernel(_CUPY3_SRC, "trap_kernel")((1,), (1,), (a,))
+    torch.cuda.synchronize()
+
+
+def case_triton_grid_too_large() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def fill(ptr):  # type: ignore[no-untyped-def]
+        tl.store(ptr + tl.program_id(1) * 0, 1.0)
+
+    x = torch.zeros(4, device="cuda")
+    fill[(1, 100_000)](x)  # grid y past 65535
+    torch.cuda.synchronize()
+
+
+def case_triton_too_many_warps() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def fill(ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(ptr + offs, 1.0)
+
+    x = torch.zeros(4096, device="cuda")
+    fill[(1,)](x, BLOCK=4096, num_warps=64)  # 2048 threads
+    torch.cuda.synchronize()
+
+
+def _fill_gpu(leave: int) -> list[Any]:
+    """Hold all but about `leave` bytes of the GPU through torch (1 GiB, then 2 MiB chunks)."""
+    import torch
+
+    held: list[Any] = []
+    for chunk in (1 << 30, 2 << 20):
+        while torch.cuda.mem_get_info()[0] > leave + chunk:
+            try:
+                held.append(torch.empty(chunk, dtype=torch.uint8, device="cuda"))
+            except torch.OutOfMemoryError:
+                break
+    print("free after fill:", torch.cuda.mem_get_info()[0], flush=True)
+    return held
+
+
+def case_cublas_alloc_failed() -> None:
+    import torch
+
+    a = torch.randn(64, 64, device="cuda")
+    os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":0:0"
+    held = _fill_gpu(2 << 20)
+    print(len(held), (a @ a).sum().item())
+
+
+def case_cudnn_no_memory() -> None:
+    import torch
+
+    x = torch.randn(8, 64, 64, 64, device="cuda")
+    conv = torch.nn.Conv2d(64, 64, 3).cuda()
+    held = _fill_gpu(1 << 20)
+    print(len(held), conv(x).sum().item())
+
+
+def case_multinomial_nan_cuda() -> None:
+    import torch
+
+    probs = torch.softmax(torch.tensor([[1.0, float("nan"), 2.0]], device="cuda"), -1)
+    print(torch.multinomial(probs, 1).item())  # a policy whose logits went NaN
+
+
+def case_multinomial_nan_cpu() -> None:
+    import torch
+
+    probs = torch.tensor([[0.5, float("inf"), 0.2]])
+    print(torch.multinomial(probs, 1).item())
+
+
+def case_host_oom_rlimit() -> None:
+    import resource
+
+    import torch
+
+    resource.setrlimit(resource.RLIMIT_AS, (16 << 30, 16 << 30))
+    buf = torch.empty(32 << 30, dtype=torch.uint8)  # a CPU-offloaded optimizer state
+    print(buf.shape)
+
+
+def case_host_oom_python() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    rows = [bytearray(256 << 20) for _ in range(64)]  # a dataset read into memory
+    print(len(rows))
+
+
+def case_host_bad_alloc() -> None:
+    import resource
+
+    import numpy as np
+    import torch
+
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+    t = torch.from_numpy(np.zeros(1 << 20, dtype=np.float32))
+    print(t.repeat(4096, 4).sum())  # 64 GiB from a C++ op
+
+
+def case_pinned_memory_too_large() -> None:
+    import torch
+
+    buf = torch.empty(400 << 30, dtype=torch.uint8, pin_memory=True)  # more than host RAM
+    print(buf.shape)
+
+
+def case_sigbus_truncated_mmap() -> None:
+    import torch
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    path = Path(tempfile.mkdtemp()) / "model.safetensors"
+    save_file({"w": torch.ones(1 << 22)}, str(path))
+    with safe_open(str(path), framework="np") as f:
+        os.truncate(path, 4096)  # another process rewrites the checkpoint under the reader
+        print(f.get_tensor("w").sum())
+
+
+def case_numpy_memmap_truncated() -> None:
+    import faulthandler
+    import mmap
+
+    faulthandler.enable()
+    path = Path(tempfile.mkdtemp()) / "shard.bin"
+    path.write_bytes(b"\0" * (8 << 20))
+    with open(path, "r+b") as fh:
+        m = mmap.mmap(fh.fileno(), 0)
+        os.truncate(path, 4096)
+        print(sum(m[i] for i in range(0, 8 << 20, 4096)))
+
+
+def case_disk_full_sqlite() -> None:
+    import sqlite3
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    db = sqlite3.connect(str(mnt / "metrics.db"))
+    db.execute("CREATE TABLE m (step INTEGER, blob BLOB)")
+    for i in range(1000):
+        db.execute("INSERT INTO m VALUES (?, ?)", (i, os.urandom(8192)))
+        db.commit()
+
+
+def case_disk_full_shutil_copy() -> None:
+    import shutil
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    src = Path(tempfile.mkdtemp()) / "model.safetensors"
+    src.write_bytes(os.urandom(1 << 20))
+    shutil.copy(src, mnt / "model.safetensors")
+
+
+def case_disk_full_numpy_save() -> None:
+    import numpy as np
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    np.save(mnt / "rollouts.npy", np.zeros(1 << 20))
+
+
+def case_disk_full_file_size_limit() -> None:
+    import resource
+
+    import torch
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+    torch.save({"w": torch.zeros(1 << 22)}, Path(tempfile.mkdtemp()) / "ckpt.pt")
+
+
+def case_state_dict_missing_keys() -> None:
+    import torch
+
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    sd = model.state_dict()
+    del sd["2.bias"]
+    sd["2.lora_A"] = torch.zeros(2)
+    model.load_state_dict(sd)
+
+
+def case_torch_load_bad_crc() -> None:
+    import torch
+
+    path = Path(tempfile.mkdtemp()) / "ckpt.pt"
+    torch.save({"w": torch.arange(4096, dtype=torch.float32)}, path)
+    data = bytearray(path.read_bytes())
+    import struct
+
+    i = data.find(struct.pack("<f", 1000.0))  # element 1000 of the tensor's own bytes
+    assert i > 0
+    data[i + 3] ^= 0x40  # a bit flipped inside the tensor record: its CRC no longer matches
+    path.write_bytes(bytes(data))
+    print(torch.load(path)["w"].sum())
+
+
+def case_torch_load_corrupt_pickle() -> None:
+    import torch
+
+    path = Path(tempfile.mkdtemp()) / "ckpt.pt"
+    torch.save({"w": torch.ones(8)}, path)
+    data = bytearray(path.read_bytes())
+    i = data.find(b"data.pkl") + len(b"data.pkl")
+    i = data.find(b"\x80", i)  # the pickle's PROTO opcode: its first bytes overwritten
+    data[i:i + 16] = b"\x00" * 16
+    path.write_bytes(bytes(data))
+    torch.load(path)
+
+
+def case_torch_load_numpy_global() -> None:
+    import numpy as np
+    import torch
+
+    path = Path(tempfile.mkdtemp()) / "rng_state.pt"
+    torch.save({"np_rng": np.random.get_state(), "step": 100}, path)
+    torch.load(path)
+
+
+def case_torch_load_cuda_no_gpu() -> None:
+    import torch
+
+    path = Path(tempfile.mkdtemp()) / "ckpt.pt"
+    torch.save({"w": torch.ones(4, device="cuda")}, path)
+    code = f"import torch; torch.load({str(path)!r})"
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
+    sys.exit(subprocess.call([sys.executable, "-c", code], env=env))
+
+
+def case_gloo_peer_gone_midrun() -> None:
+    """Rank 1 dies after step 1; rank 0's next all_reduce finds the connection closed."""
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo")
+        x = torch.ones(4)
+        dist.all_reduce(x)
+        if rank == 1:
+            os._exit(1)
+        time.sleep(1)
+        dist.all_reduce(x)
+
+    _worker_pair(body)
+
+
+def case_dist_not_initialized() -> None:
+    import torch
+    import torch.distributed as dist
+
+    dist.all_reduce(torch.ones(4))  # a trainer run without its launcher
+
+
+def case_benign_gloo_peer_gone_teardown() -> None:
+    """Benign: the last step done, rank 1 exits at once; rank 0 tears down and exits 0."""
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo")
+        x = torch.ones(4)
+        dist.all_reduce(x)
+        if rank == 1:
+            os._exit(0)
+        time.sleep(2)
+        dist.destroy_process_group()
+        print("training done", x.sum().item())
+
+    _worker_pair(body)
+
+
+def case_benign_newly_initialized() -> None:
+    import torch
+    from transformers import AutoModelForSequenceClassification
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    m = AutoModelForSequenceClassification.from_pretrained(d, num_labels=1)  # a reward model head
+    print(type(m).__name__, sum(p.numel() for p in m.parameters()), torch.__version__)
+
+
+def case_benign_generate_warnings() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    m = AutoModelForCausalLM.from_pretrained(d)
+    out = m.generate(torch.tensor([[1, 2, 3]]), max_new_tokens=4, do_sample=True,
+                     temperature=0.7, top_k=0)
+    print(out.tolist())
+
+
 # ----------------------------------------------------------------------------- registry
 
 # case -> (function, kind of its failure lines, needs the GPU)
@@ -1091,6 +1742,76 @@ CASES2: dict[str, Case] = {
 }
 CASES.update(CASES2)
 
+# The third set (current/heldout3.jsonl only).
+CASES3: dict[str, Case] = {
+    "hub_cutshort_download": (partial(hub3_case, "cutshort", "download"),
+                              "hf_incomplete_download", False),
+    "hub_flaky_download": (partial(hub3_case, "flaky", "download"), "benign", False),
+    "hub_bigger_head_download": (partial(hub3_case, "bigger_head", "download"),
+                                 "hf_incomplete_download", False),
+    "hub_stall_download": (partial(hub3_case, "stall", "download"), "hf_http_error", False),
+    "hub_stall_head_snapshot": (partial(hub3_case, "stall_head", "snapshot"),
+                                "hf_http_error", False),
+    "hub_disabled_download": (partial(hub3_case, "disabled", "download"),
+                              "hf_repo_not_found", False),
+    "hub_stall_get_download": (partial(hub3_case, "stall_get", "download"),
+                               "hf_http_error", False),
+    "hub_status416_download": (partial(hub3_case, "status416", "download"),
+                               "hf_http_error", False),
+    "hub_status451_snapshot": (partial(hub3_case, "status451", "snapshot"),
+                               "hf_gated", False),
+    "hub_missing_shard_model": (partial(hub3_case, "missingshard", "shards"),
+                                "hf_weights_missing", False),
+    "hub_tokenizer_config_only": (partial(hub3_case, "configonly", "tokenizer"),
+                                  "hf_weights_missing", False),
+    "hub_offline_empty_cache": (case_hub_offline_empty_cache, "hf_http_error", False),
+    "hub_offline_transformers": (case_hub_offline_transformers, "hf_http_error", False),
+    "hub_download_full_cache": (case_hub_download_full_cache, "disk_full", False),
+    "transformers_remote_code_required": (
+        case_transformers_remote_code_required, "python_crash", False),
+    "transformers_local_missing_shard": (
+        case_transformers_local_missing_shard, "hf_weights_missing", False),
+    "dist_master_addr_unresolvable": (case_dist_master_addr_unresolvable, "dist_timeout", False),
+    "dist_port_in_use": (case_dist_port_in_use, "python_crash", False),
+    "gloo_monitored_barrier_timeout": (case_gloo_monitored_barrier_timeout, "dist_timeout", False),
+    "gloo_peer_gone_midrun": (case_gloo_peer_gone_midrun, "python_crash", False),
+    "dist_not_initialized": (case_dist_not_initialized, "python_crash", False),
+    "torchrun_child_raises": (case_torchrun_child_raises, "python_crash", False),
+    "torchrun_child_sigkill": (case_torchrun_child_sigkill, "python_crash", False),
+    "nccl_net_ib_forced": (case_nccl_net_ib_forced, "nccl_error", True),
+    "nccl_ib_hca_missing": (case_nccl_ib_hca_missing, "nccl_error", True),
+    "nccl_net_plugin_missing": (case_nccl_net_plugin_missing, "nccl_error", True),
+    "nccl_socket_family_bad": (case_nccl_socket_family_bad, "nccl_error", True),
+    "cuda_launch_out_of_resources": (case_cuda_launch_out_of_resources, "cuda_error", True),
+    "cuda_invalid_config_cupy": (case_cuda_invalid_config_cupy, "cuda_error", True),
+    "cuda_trap_cupy": (case_cuda_trap_cupy, "cuda_error", True),
+    "triton_grid_too_large": (case_triton_grid_too_large, "cuda_error", True),
+    "triton_too_many_warps": (case_triton_too_many_warps, "python_crash", True),
+    "cublas_alloc_failed": (case_cublas_alloc_failed, "cuda_oom", True),
+    "cudnn_no_memory": (case_cudnn_no_memory, "cuda_oom", True),
+    "multinomial_nan_cuda": (case_multinomial_nan_cuda, "cuda_error", True),
+    "multinomial_nan_cpu": (case_multinomial_nan_cpu, "python_crash", False),
+    "host_oom_rlimit": (case_host_oom_rlimit, "python_crash", False),
+    "host_oom_python": (case_host_oom_python, "python_crash", False),
+    "host_bad_alloc": (case_host_bad_alloc, "python_crash", False),
+    "pinned_memory_too_large": (case_pinned_memory_too_large, "cuda_oom", True),
+    "sigbus_truncated_mmap": (case_sigbus_truncated_mmap, "python_crash", False),
+    "mmap_truncated": (case_numpy_memmap_truncated, "python_crash", False),
+    "disk_full_sqlite": (case_disk_full_sqlite, "disk_full", False),
+    "disk_full_shutil_copy": (case_disk_full_shutil_copy, "disk_full", False),
+    "disk_full_numpy_save": (case_disk_full_numpy_save, "disk_full", False),
+    "file_size_limit_torch_save": (case_disk_full_file_size_limit, "python_crash", False),
+    "state_dict_missing_keys": (case_state_dict_missing_keys, "python_crash", False),
+    "torch_load_bad_crc": (case_torch_load_bad_crc, "checkpoint_corrupt", False),
+    "torch_load_corrupt_pickle": (case_torch_load_corrupt_pickle, "checkpoint_corrupt", False),
+    "torch_load_numpy_global": (case_torch_load_numpy_global, "checkpoint_corrupt", False),
+    "torch_load_cuda_no_gpu": (case_torch_load_cuda_no_gpu, "cuda_error", True),
+    "benign_gloo_peer_gone_teardown": (case_benign_gloo_peer_gone_teardown, "benign", False),
+    "benign_newly_initialized": (case_benign_newly_initialized, "benign", False),
+    "benign_generate_warnings": (case_benign_generate_warnings, "benign", False),
+}
+CASES.update(CASES3)
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -1098,7 +1819,12 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "gloo_collective_timeout": 90, "nccl_duplicate_gpu": 90, "cuda_oom_fill": 90,
              "dist_world_mismatch": 90, "triton_out_of_resources": 120,
              "compile_recompile_limit": 120, "compile_fullgraph_break": 120,
-             "compile_backend_error": 120}
+             "compile_backend_error": 120, "hub_stall_download": 200,
+             "hub_stall_head_snapshot": 200, "hub_cutshort_download": 120,
+             "hub_bigger_head_download": 120, "hub_offline_transformers": 90,
+             "gloo_monitored_barrier_timeout": 90, "dist_master_addr_unresolvable": 90,
+             "torchrun_child_raises": 90, "torchrun_child_sigkill": 90,
+             "hub_stall_get_download": 150}
 
 
 # ----------------------------------------------------------------------------- run
@@ -1234,7 +1960,16 @@ def _dedup_key(line: str) -> str:
     return re.sub(r"\d+", "N", re.sub(r"\b[0-9a-f]{8,}\b", "H", line))
 
 
-def select_lines(output: str) -> list[str]:
+# More shapes, for the third set's cases only (so the earlier files rebuild unchanged): the
+# hub's download-retry warning, torchrun's failure table line naming the signal, triton's
+# errors (OutOfResources), an exception line behind torch's `[rankN]: ` prefix, the hub's
+# OfflineModeIsEnabled (its class name ends in neither Error nor Exception).
+_LOG_LINE3 = re.compile(
+    r"^Error while downloading from |^\s*traceback : Signal \d+ |^triton\.runtime\.errors\.\w+: |"
+    r"^\[rank\d+\]: [\w.]+(Error|Exception): |^huggingface_hub\.errors\.OfflineModeIsEnabled: ")
+
+
+def select_lines(output: str, third: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -1243,7 +1978,8 @@ def select_lines(output: str) -> list[str]:
     for line in output.splitlines():
         if line.startswith("PROVOKE-NOTE"):
             continue
-        if _is_exception_line(line) or _LOG_LINE.search(line):
+        if _is_exception_line(line) or _LOG_LINE.search(line) or (
+                third and _LOG_LINE3.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -1303,8 +2039,32 @@ NOTES: list[tuple[str, str]] = [
 ]
 
 
+# Third-set rules, before LINE_RULES (for CASES3 cases only, so earlier labels stay as built).
+LINE_RULES3: list[tuple[str, str]] = [
+    (r"^Error while downloading from ", "benign"),  # the hub's resume-and-retry warning
+    (r"^W\d{4} .*Sending process \d+ closing signal", "benign"),  # torchrun reaping siblings
+    (r"^\[W\d{4} .*cannot be retrieved \(gai error", "benign"),  # c10d goes on to try IPv4
+]
+NOTES3: list[tuple[str, str]] = [
+    (r"requested and \d+ written", "numpy.save on a full filesystem (ENOSPC without its errno)"),
+    (r"database or disk is full", "sqlite3 on a full filesystem"),
+    (r"Not enough free disk space", "the hub's pre-download check; the download goes on"),
+    (r"^Error while downloading from ", "huggingface_hub retries by resuming the download"),
+    (r"DisabledRepoError", "403 with X-Error-Message 'Access to this resource is disabled.'"),
+    (r"'451 ", "451: an access refusal like 403 (our loopback Hub's answer)"),
+    (r"'416 ", "416 on the download (our loopback Hub's answer)"),
+    (r"Bus error", "SIGBUS: a mmapped file truncated under the reader"),
+    (r"CUDA error: out of memory", "cudaErrorMemoryAllocation outside torch's allocator (a "
+     "matmul's cuBLAS set-up with the GPU full; a pinned host allocation larger than RAM "
+     "printed the same line)"),
+    (r"DefaultCPUAllocator", "host memory: RLIMIT_AS below the allocation"),
+    (r"outgoing traffic has been disabled", "HF_HUB_OFFLINE=1 with an empty cache"),
+]
+
+
 def label_line(case: str, kind: str, line: str) -> str:
-    for pat, lab in CASE_RULES.get(case, []) + LINE_RULES:
+    rules3 = LINE_RULES3 if case in CASES3 else []
+    for pat, lab in CASE_RULES.get(case, []) + rules3 + LINE_RULES:
         if re.search(pat, line):
             return lab
     return kind
@@ -1351,6 +2111,8 @@ HELDOUT_V1 = frozenset([
 def split_of(case: str) -> str:
     """dev, heldout or heldout2 (the second set), by case name (a case never straddles two
     files)."""
+    if case in CASES3:
+        return "heldout3"
     if case in CASES2:
         return "heldout2"
     if case in DEV_V1 or case in HELDOUT_V1:
@@ -1378,6 +2140,19 @@ def lib_of(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
             ("Fatal Python", "terminate called", "bash: line")):
         return pick("python")
     return pick("torch")
+
+
+def lib_of3(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of with the third set's printers (kept apart so earlier files rebuild unchanged)."""
+    if re.search(r"^sqlite3\.|^MemoryError|^KeyError|^\w+Error: \[Errno 28\]", line):
+        return "python", vers.get("python", "")
+    if re.search(r"requested and \d+ written", line):
+        return "numpy", vers.get("numpy", "")
+    if re.search(r"^triton\.|Triton Error", line):
+        return "triton", vers.get("triton", "")
+    if case.startswith("transformers_") and not line.startswith("[transformers]"):
+        return "transformers", vers.get("transformers", "")
+    return lib_of(case, line, vers)
 
 
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
@@ -1412,23 +2187,31 @@ def cmd_build(args: argparse.Namespace) -> int:
     dest = Path(args.dest)
     dest.mkdir(parents=True, exist_ok=True)
     recs = load_raw(list(args.raw))
-    files: dict[str, list[dict[str, str]]] = {"dev": [], "heldout": [], "heldout2": []}
-    raws: dict[str, list[dict[str, Any]]] = {"dev": [], "heldout": [], "heldout2": []}
+    files: dict[str, list[dict[str, str]]] = {
+        "dev": [], "heldout": [], "heldout2": [], "heldout3": []}
+    raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
+    seen_keys: set[str] = set()
     # the first set's cases first: a line of the second set that repeats one of theirs is the
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
-    for case, rec in sorted(recs.items(), key=lambda kv: (kv[0] in CASES2, kv[0])):
+    # (and the third set's after the second's)
+    for case, rec in sorted(recs.items(),
+                            key=lambda kv: (kv[0] in CASES3, kv[0] in CASES2, kv[0])):
         if case not in CASES:
             continue
         split = split_of(case)
         raws[split].append(rec)
-        for line in select_lines(rec["output"]):
+        for line in select_lines(rec["output"], third=case in CASES3):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
+            if case in CASES3 and _dedup_key(line) in seen_keys:
+                continue  # the third set keeps only shapes no earlier line has
             seen.add(line)
-            lib, ver = lib_of(case, line, rec["versions"])
-            note = next((n for pat, n in NOTES if re.search(pat, line)), "")
+            seen_keys.add(_dedup_key(line))
+            lib, ver = (lib_of3 if case in CASES3 else lib_of)(case, line, rec["versions"])
+            notes = (NOTES3 if case in CASES3 else []) + NOTES
+            note = next((n for pat, n in notes if re.search(pat, line)), "")
             files[split].append({
                 "kind": label, "line": line, "source": f"device:{case}", "lib": lib,
                 "version": ver, "note": f"exit {rec['rc']}" + (f"; {note}" if note else ""),
@@ -1461,6 +2244,8 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("case")
     c.add_argument("name", choices=sorted(CASES))
     sub.add_parser("noop")
+    ch = sub.add_parser("child")
+    ch.add_argument("mode", choices=["raise", "sigkill"])
     b = sub.add_parser("build")
     b.add_argument("dest")
     b.add_argument("raw", nargs="+", type=Path,
@@ -1472,6 +2257,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "noop":
         print("noop")
         return 0
+    if args.cmd == "child":
+        return child_main(args.mode)
     return {"run": cmd_run, "strings": cmd_strings, "case": cmd_case, "build": cmd_build}[
         args.cmd](args)
 
