@@ -242,7 +242,8 @@ CATALOGUE: tuple[Cause, ...] = (
           4, ROOT,
           "the HF Hub failed a request: transient; keep the retry wrapper and --max-retries 1; durable: "
           "prestage the model on every node (--prestage-model) with HF_HUB_OFFLINE=1, or raise HF_HUB_DOWNLOAD_TIMEOUT",
-          cleared_by_retry=True, exclude=RETRY_EXCLUDE,
+          # the Hub's inference services are an application's API, not a download (exceptions.INFERENCE_API)
+          cleared_by_retry=True, exclude=RETRY_EXCLUDE + "|" + E.INFERENCE_API.pattern,
           # transformers utils/hub.py ("We couldn't connect to 'https://huggingface.co' to load"),
           # huggingface_hub LocalEntryNotFoundError / OfflineModeIsEnabled, urllib3/httpx timeouts to the Hub.
           # huggingface_hub 2.4.0 utils/_http.py http_backoff ("HTTP Error {status} thrown while requesting

@@ -192,7 +192,8 @@ HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_
 # non-Python client (Rust hf-hub, ureq) prints `Status(403, Response[status: 403, ...])`; aiohttp
 # 3.14.5 client_exceptions.py ClientResponseError prints `{status}, message={reason!r}, url={url!r}`.
 HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| thrown|, message=|:? (?:Unauthorized|Forbidden|Not Found|"
-                         r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error))|"
+                         r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error|"
+                         r"Unavailable For Legal Reasons|(?:Requested )?Range Not Satisfiable))|"
                          r"\bStatus\(([45]\d\d),")
 # A 404 on the repo as a whole, not on one named file: the repo API (`/api/models/org/name`, at a
 # revision or its whole tree: `/revision/main`, `/tree/main?recursive=True`), or the file every load
@@ -209,6 +210,8 @@ def hub_status_kind(text: str) -> str | None:
     `{status} Client Error: {reason} for url: {url}`): 401/403 gated, 404 on the repo itself
     (`/api/models/org/name`) repo_not_found, other 404s a missing file, 429/5xx transient.
     From another model host or mirror (DOWNLOAD_URL): 404 a missing file, 429/5xx transient."""
+    if INFERENCE_API.search(text):
+        return None       # the Hub's inference services answer an application's request, not a download
     hub = bool(HUB_HOST.search(text))
     if not hub and not DOWNLOAD_URL.search(text):
         return None
@@ -218,8 +221,10 @@ def hub_status_kind(text: str) -> str | None:
     status = int(m.group(1) or m.group(2))
     if not hub:   # another model host or mirror (DOWNLOAD_URL): its file is missing, or transient
         return "hf_weights_missing" if status == 404 else "hf_http_error" if status == 429 or status >= 500 else None
-    if status in (401, 403):
+    if status in (401, 403, 451):     # 451: refused for legal reasons, an access refusal like 403
         return "hf_gated"
+    if status == 416:       # a resumed (ranged) download asked past the file's end: it was cut short
+        return "hf_incomplete_download"
     if status == 404:
         return "hf_repo_not_found" if REPO_URL.search(text) else "hf_weights_missing"
     if status == 429 or status >= 500:
@@ -306,8 +311,15 @@ TIMEOUT_CLASS = re.compile(r"Time(?:out|dOut)|TimeoutError")
 TRANSPORT_CLASS = re.compile(r"^(?:Connection\w*Error|ProxyError|SSLError|RetryError|MaxRetryError|NewConnectionError|NameResolutionError|"
                              r"ConnectError|ReadError|NetworkError|TransportError|Client(?:Connector|Connection|OS)\w*Error|"
                              r"ServerDisconnectedError|RemoteDisconnected|gaierror|ProtocolError|RemoteProtocolError|URLError)$")
-DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|key-value store|"
+DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|monitored_?barrier|key-value store|"
                           r"connect\(\) timed out|MASTER_ADDR|torch\.distributed")
+# The Hub's inference services (serverless Inference API, Inference Providers' router, Inference
+# Endpoints: huggingface_hub inference/_client.py and constants.py INFERENCE_PROXY_TEMPLATE): an
+# application's own API calls (corpus README, Labelling decisions), not file downloads.
+INFERENCE_API = re.compile(r"api-inference\.huggingface\.co|router\.huggingface\.co|\.endpoints\.huggingface\.cloud")
+# huggingface_hub >= 1.0 fetches through httpx (its utils/_http.py): an httpx / httpcore transport
+# failure with no other URL on the line is the Hub's (an application's API names its own URL).
+HUB_CLIENT = re.compile(r"^(?:httpx|httpcore)\.")
 # A download that is not the Hub's: a mirror or model host by name, or a URL that names a model /
 # tokenizer / data file (what a loader fetches); used for the transport and HTTP status readings.
 DOWNLOAD_URL = re.compile(r"(?i)hf-mirror\.com|modelscope|download\.pytorch\.org|/releases/download/|"
@@ -317,7 +329,7 @@ DOWNLOAD_URL = re.compile(r"(?i)hf-mirror\.com|modelscope|download\.pytorch\.org
 
 def is_download(text: str) -> bool:
     """The line is about fetching model / tokenizer / data files (the Hub or another host)."""
-    return bool(HUB_HOST.search(text) or DOWNLOAD_URL.search(text))
+    return not INFERENCE_API.search(text) and bool(HUB_HOST.search(text) or DOWNLOAD_URL.search(text))
 
 
 def timeout_kind(exc: Exc, text: str) -> str | None:
@@ -326,7 +338,7 @@ def timeout_kind(exc: Exc, text: str) -> str | None:
     timeout = bool(TIMEOUT_CLASS.search(exc.name))
     if not timeout and not TRANSPORT_CLASS.match(exc.name):
         return None
-    if is_download(text):
+    if is_download(text) or (HUB_CLIENT.match(exc.dotted) and not URL.search(text)):
         return "hf_http_error"
     if timeout and DIST_CONTEXT.search(text):
         return "dist_timeout"
@@ -377,7 +389,8 @@ def status_class_kind(exc: Exc) -> str | None:
         return None
     m = HTTP_STATUS.search(exc.message)
     status = int(m.group(1) or m.group(2)) if m else 0
-    return "hf_http_error" if status == 429 or status >= 500 else None
+    return ("hf_http_error" if status == 429 or status >= 500 else
+            "hf_incomplete_download" if status == 416 else None)
 
 
 def is_crash_class(exc: Exc) -> bool:

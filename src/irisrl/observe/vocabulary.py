@@ -250,12 +250,19 @@ RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may h
 # or unanchored sub-patterns here, they cost the scan).
 CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
-                       r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN")
+                       r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
+                       # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
+                       # `nvidia-nvswitch1: SXid (PCI:...): 12028, ...`: NVIDIA's Xid catalogue, docs.nvidia.com/deploy/xid-errors)
+                       r"\bS?Xid \(PCI")
 
 
 TABLE: tuple[Row, ...] = (
     # the strongest words of a family first: a line that names two families is named by these
-    Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete))"),), None),
+    Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete)|"
+                                       # HTTP 416's reason (RFC 9110 15.5.17): only a ranged request gets it, and
+                                       # downloaders send one to resume a partial file (huggingface_hub
+                                       # file_download.py http_get's `Range: bytes=N-`)
+                                       r"range not satisfiable)"),), None),
     # a download whose body ended early, as the Rust clients say it (reqwest / hyper: "IncompleteBody",
     # "UnexpectedEof" inside "Error while downloading: reqwest::Error { kind: Body, ... }")
     Row("hf_incomplete_download", (_rx(r"(?i:download|reqwest|hyper::Error)"),
@@ -272,7 +279,11 @@ TABLE: tuple[Row, ...] = (
     # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
-                           r"misaligned address|unspecified launch failure|NVRM: Xid|\bXid \(PCI"),), _rx(r"(?i:\bnon-?fatal\b)")),
+                           r"misaligned address|unspecified launch failure|NVRM: Xid|\bS?Xid \(PCI|"
+                           # torch's "no usable CUDA" statements (torch/cuda/__init__.py _lazy_init "No CUDA GPUs are
+                           # available", "Found no NVIDIA driver on your system"; torch/serialization.py
+                           # "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False")
+                           r"No CUDA GPUs are available|Found no NVIDIA driver|cuda\.is_available\(\) is False"),), _rx(r"(?i:\bnon-?fatal\b)")),
     # cudaGetErrorString's texts (CUDA_DISTINCT alone, CUDA_GENERIC in a CUDA error report); the
     # runtime's OOM text in the samples' report is the OOM
     Row("cuda_oom", (_rx(r"\(error code out of memory\)"),), None),
@@ -283,7 +294,10 @@ TABLE: tuple[Row, ...] = (
         _rx(r"(?i:\bnon-?fatal\b)")),
     Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
                           r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))"),), None),
-    Row("disk_full", (_rx(r"write\(\): fd \d+ failed|is over \d+(?:\.\d+)?% full"),), None),
+    Row("disk_full", (_rx(r"write\(\): fd \d+ failed|is over \d+(?:\.\d+)?% full|"
+                          # numpy's tofile / save on a short write (numpy/_core/src/multiarray/convert.c
+                          # "%d requested and %d written"): the file system took fewer bytes than asked
+                          r"\d+ requested and \d+ written"),), None),
     Row("disk_full", (_rx(r"(?i:failed writing|write failed|(?:cannot|can't|unable to|failed to) write|write\(\)[^\n]{0,20}failed)"),
                       _rx(r"(?i:\bfile\b|disk|checkpoint|ckpt|\.pt\b|\bsave|volume|/dev/shm|\bshm\b)")), _rx(r"(?i:socket|connection|pipe)")),
     # pickle's own unpickler errors (cpython Modules/_pickle.c: "unpickling stack underflow", "could not
@@ -292,7 +306,7 @@ TABLE: tuple[Row, ...] = (
                                    r"invalid load key"),), None),
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
-                                   r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse)|unpickl)"),
+                                   r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl)"),
                                _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
                                    r"\bfile\b|expected \d+ more bytes)")),
         # a socket / pipe / RPC that ends early is a connection, not a file ("Failed to read data from
@@ -330,7 +344,7 @@ TABLE: tuple[Row, ...] = (
     # gloo/transport/tcp/pair.cc "connect ... Connection refused") is the same rendezvous family
     # torch elastic's store barriers (agent/server/api.py _exit_barrier "Error waiting on exit barrier",
     # distributed_c10d.py _store_based_barrier): peers that never reached the store
-    Row("dist_timeout", (_rx(r"(?i:exit barrier|store[ _]based[ _]barrier)"), _rx(r"(?i:error|fail|waiting)")), None),
+    Row("dist_timeout", (_rx(r"(?i:exit barrier|store[ _]based[ _]barrier|monitored_?barrier)"), _rx(r"(?i:error|fail|waiting)")), None),
     Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)|"
                              r"connectFullMesh|\bgloo\b[^\n]*\]\s*connect\b"),
                          _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable|no route to host)")), None),
@@ -357,11 +371,12 @@ TABLE: tuple[Row, ...] = (
     # configuration_utils.py): the id names nothing the Hub or the disk has
     Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodels?\b|correct path)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
-                              r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)), None),
+                              r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)),
+        E.INFERENCE_API),     # the Hub's inference services answer an application's call, not a download
     # the same refusals from a mirror or model host, read from the URL of a model file (corpus README,
     # labelling decisions: fetching model / tokenizer / dataset files is hf_http_error wherever they are)
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|too many requests|rate.?limit|timed? ?out|max retries|"
-                              r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), None),
+                              r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), E.INFERENCE_API),
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
     Row("python_crash", (_rx(EMFILE),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
@@ -385,7 +400,7 @@ TABLE: tuple[Row, ...] = (
     # behind it is down (a 5xx, a refused or dropped connection), not the Hub
     Row("engine_dead", (_rx(r"/generate\b|/v1/(?:chat/)?completions\b"),
                         _rx(r"(?i:\b5\d\d\b|connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
-                            r"remote ?protocol ?error|connection (?:closed|aborted))")), None),
+                            r"remote ?protocol ?error|connection (?:closed|aborted))")), E.INFERENCE_API),
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
