@@ -31,6 +31,10 @@ HELDOUT6 = PUBLIC / "heldout6.jsonl"
 # A seventh fresh set (README "heldout7"), new against every other corpus file including heldout6;
 # collected in a short window, so it is smaller (fewer lines rather than any source reused).
 HELDOUT7 = PUBLIC / "heldout7.jsonl"
+# The ninth fresh set (README "heldout9"), collected beside heldout8 on a parallel branch from a disjoint
+# pool (repositories no corpus file had used); small, like heldout7 (fewer lines rather than a reused source).
+HELDOUT9 = PUBLIC / "heldout9.jsonl"
+HELDOUT8 = PUBLIC / "heldout8.jsonl"   # the other collector's file: checked against once it is merged
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -76,9 +80,10 @@ def test_split_is_by_source_and_disjoint() -> None:
 
 
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
-         "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7}   # collected later, each from sources no other file has
+         "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
+         "heldout9": HELDOUT9}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
-SMALL_FRESH = {"heldout7": (50, 15)}
+SMALL_FRESH = {"heldout7": (50, 15), "heldout9": (20, 10)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -91,7 +96,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
-    if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+    if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -106,6 +111,8 @@ def test_fresh_heldout_shares_no_source_or_line_with_any_other_corpus_file(name:
     rows = _rows(FRESH[name])
     others = [r for split in ROWS.values() for r in split]
     others += [r for other, path in FRESH.items() if other != name for r in _rows(path)]
+    if HELDOUT8.exists() and "heldout8" not in FRESH:   # tolerate its absence before the merge
+        others += _rows(HELDOUT8)
     others += _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
     others += [r for path in sorted(CURRENT.glob("*.jsonl")) for r in _rows(path)]
     other_sources = {r.get("source") for r in others}
@@ -167,3 +174,18 @@ def test_measure_reads_unrecognized_as_surfaced() -> None:
     assert (lost.primary, lost.surfaced) == (None, False)
     assert measure.primary_kind({"causes": [{"kind": "a"}], "cause_of_death": {"kind": "b"}}) == "b"
     assert measure.primary_kind({"causes": [{"kind": "a"}], "cause_of_death": None}) == "a"
+
+
+def test_heldout9_repositories_are_new_to_the_corpus() -> None:
+    """Set 9 was drawn from repositories no other corpus file cites (not only new issue numbers)."""
+    def repo(source: object) -> str:
+        return str(source).split("#", 1)[0].lower()
+    others = [r for split in ROWS.values() for r in split]
+    others += [r for other, path in FRESH.items() if other != "heldout9" for r in _rows(path)]
+    others += _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
+    others += [r for path in sorted(CURRENT.glob("*.jsonl")) for r in _rows(path)]
+    if HELDOUT8.exists():
+        others += _rows(HELDOUT8)
+    used = {repo(r.get("source")) for r in others}
+    for row in _rows(HELDOUT9):
+        assert repo(row["source"]) not in used, f"{row['source']}: its repository is already a corpus source"
