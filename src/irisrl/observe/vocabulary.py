@@ -238,10 +238,13 @@ RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' pani
 # Downloads by wget and curl (GNU wget src/http.c: "%s ERROR %d: %s." with the status and its reason;
 # curl's CURLE_HTTP_RETURNED_ERROR (22): "The requested URL returned error: %d"): 404 is a file to
 # fetch that is missing, 429 / 5xx a transient refusal of the host, 401 / 403 a refused credential
-_FETCH_STATUS = r"(?:\bERROR |curl: \(22\) The requested URL returned error: )"
-FETCH_MISSING = _FETCH_STATUS + r"404\b"
-FETCH_TRANSIENT = _FETCH_STATUS + r"(?:429|5\d\d)\b"
-FETCH_REFUSED = _FETCH_STATUS + r"40[13]\b"
+def _fetch_status(codes: str) -> str:
+    return rf"\bERROR (?:{codes}): [A-Z]|curl: \(22\) The requested URL returned error: (?:{codes})\b"
+
+
+FETCH_MISSING = _fetch_status("404")
+FETCH_TRANSIENT = _fetch_status(r"429|5\d\d")
+FETCH_REFUSED = _fetch_status("40[13]")
 # Cloud capacity refusals (a node that could not be provisioned: AWS EC2 InsufficientInstanceCapacity,
 # GCE ZONE_RESOURCE_POOL_EXHAUSTED, SkyPilot / dstack "All provisioning attempts failed", providers'
 # "not enough / insufficient / out of capacity") and kube-scheduler's FitError ("0/N nodes are available:
