@@ -32,6 +32,10 @@ NAMED = [
                            "This might cause deadlock in distributed execution."),
     ("engine_dead", "(RayWorkerWrapper pid=1234) ERROR 03-01 10:00:00 worker_base.py:464] "
                     "Error executing method 'execute_model'. This might cause deadlock in distributed execution."),
+    ("engine_init_failed", "Error: ShardCannotStart"),
+    ("engine_init_failed", "2024-01-01T00:00:00.000000Z ERROR shard-manager: text_generation_launcher: Error when initializing model rank=0"),
+    ("engine_dead", "ERROR 05-01 10:00:00 worker_base.py:464] Error executing method 'start_worker_execution_loop'. "
+                    "This might cause deadlock in distributed execution."),
     # other engines by name
     ("engine_init_failed", "2025-01-01 10:00:00,000 - lmdeploy - ERROR - TurboMind engine failed to initialize"),
     ("engine_dead", "[TRT-LLM] [E] Executor worker died: broken pipe"),
@@ -42,10 +46,16 @@ NAMED = [
     ("pg_unplaceable", "Out of capacity for shape BM.GPU.H100.8 in availability domain AD-2."),
     ("pg_unplaceable", "All provisioning attempts failed. Try another region."),
     ("pg_unplaceable", "code: ZONE_RESOURCE_POOL_EXHAUSTED zone: us-central1-b"),
+    ("pg_unplaceable", "Allocation failed. We do not have sufficient capacity for the requested VM size. Code: ZonalAllocationFailed"),
+    ("pg_unplaceable", "  Normal   NotTriggerScaleUp  2m  cluster-autoscaler  pod didn't trigger scale-up: 1 max node group size reached"),
     # a process that never ran or ended in a runtime's panic
     ("python_crash", "/bin/sh: 1: ray: not found"),
     ("python_crash", "bash: line 1: torchrun: command not found"),
+    ("python_crash", "zsh: command not found: deepspeed"),
+    ("python_crash", "/usr/bin/env: 'python': No such file or directory"),
+    ("python_crash", "standard_init_linux.go:228: exec user process caused: no such file or directory"),
     ("python_crash", "thread 'main' panicked at src/main.rs:10:5:"),
+    ("python_crash", "panic: runtime error: invalid memory address or nil pointer dereference"),
     ("python_crash", "E0101 10:00:00.000000  7 actor/src/panic_handler.rs:47] panic at runtime/src/lib.rs:12:3, stacktrace:"),
     ("python_crash", "2025-01-01T00:00:00Z error creating container: Error response from daemon: No such image layer"),
     ("image_pull", "Error response from daemon: toomanyrequests: You have reached your pull rate limit."),
@@ -54,6 +64,7 @@ NAMED = [
     ("hf_weights_missing", "curl: (22) The requested URL returned error: 404"),
     ("hf_http_error", "2024-02-02 10:00:00 ERROR 503: Service Unavailable."),
     ("hf_http_error", "curl: (22) The requested URL returned error: 429"),
+    ("hf_weights_missing", "HTTP request sent, awaiting response... 404 Not Found"),
     # peft's adapter files
     ("hf_weights_missing", "ValueError: Can't find 'adapter_config.json' at 'acme/lora-7b'"),
     ("hf_weights_missing", "ValueError: Can't find weights for ./out/lora in ./out/lora or in the Hugging Face Hub."),

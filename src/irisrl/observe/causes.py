@@ -80,12 +80,13 @@ NCCL_ALLOC_CUDA = (r"(?:alloc\.h:\d+|allocator\.cc:\d+|\(nccl(?:Cu)?Mem\w*\))[^\
 # determine_num_available_blocks, initialize_cache; v1 worker: profile_run, determine_available_memory,
 # initialize_from_config, compile_or_warm_up_model, get_kv_cache_spec).
 ENGINE_START_METHODS = (r"(?:init_worker|init_device|load_model|determine_num_available_blocks|determine_available_memory|"
-                        r"profile_run|initialize_cache|initialize_from_config|compile_or_warm_up_model|get_kv_cache_spec|"
-                        r"_init_workers_ray|init_workers|start_worker_execution_loop)")
+                        r"profile_run|initialize_cache|initialize_from_config|compile_or_warm_up_model|get_kv_cache_spec)")
 # An engine process ended, at start-up or while serving by the line alone: the analyzer names it
 # engine_init_failed before the first stats line, engine_dead after (vLLM 0.7's "EngineCore hit an
 # exception", TGI's shard manager and router).
-ENGINE_PHASE_BY_STATE = r"EngineCore hit an exception|Shard process was signaled to shutdown with signal|\bWebserver Crashed\b"
+ENGINE_PHASE_BY_STATE = (r"EngineCore hit an exception|Shard process was signaled to shutdown with signal|\bWebserver Crashed\b|"
+                         # TGI launcher's exit (main.rs LauncherError, printed by main's `Error: {:?}`)
+                         r"\bError: (?:ShardFailed|ShardDisconnected|WebserverFailed)\b")
 _PHASE_BY_STATE = re.compile(ENGINE_PHASE_BY_STATE)
 
 
@@ -251,7 +252,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # peft (huggingface/peft src/peft/config.py from_pretrained: "Can't find '{CONFIG_NAME}' at
                     # '{path}'"; utils/save_and_load.py load_peft_weights: "Can't find weights for {model_id}
                     # in {model_id} or in the Hugging Face Hub."): the adapter's files are not there
-                    r"Can't find '[\w.-]+\.(?:json|safetensors|bin|pt|pth|model)' at '|Can't find weights for \S+ in ")),
+                    r"Can't find '[\w.-]+\.(?:json|safetensors|bin|pt|pth|model)'|Can't find weights for \S+ in ")),
     Cause("stale_image_crash", "missing model.safetensors with no retry, then a crash (stale image)",
           (), (), 4, ROOT,
           "the image predates the HF retry wrapper (MarinSkyRL 0b2b05b): pass --skyrl-ref with the fix or "
@@ -345,7 +346,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
            "desired GPU memory utilization", "WorkerProc failed", "server launch failed", "warmup error",
            "Error executing method", "failed to start", "encountered an error", "Not enough memory to handle",
-           "signaled to shutdown", "Webserver Crashed"),
+           "signaled to shutdown", "Webserver Crashed", "Error: Shard", "Error: Webserver", "Error when initializing model"),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
@@ -377,6 +378,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # logger.exception("Method {method} encountered an error.") for the Warmup RPC;
                     # models/flash_causal_lm.py warmup "Not enough memory to handle {N} prefill tokens")
                     r"\bShard \d+ failed to start|Method Warmup encountered an error|Not enough memory to handle \d+ prefill tokens",
+                    # the launcher's exit when a shard / the router never came up (main.rs LauncherError
+                    # ShardCannotStart / WebserverCannotStart, `Error: {:?}`); the shard's own model
+                    # construction (server/text_generation_server/server.py "Error when initializing model")
+                    r"\bError: (?:ShardCannotStart|WebserverCannotStart)\b|Error when initializing model",
                     # TGI's shard manager when the shard process exits on a signal (launcher/src/main.rs
                     # "Shard process was signaled to shutdown with signal {signal}") and the router exiting
                     # ("Webserver Crashed"): at start-up or while serving, so the analyzer picks by serving

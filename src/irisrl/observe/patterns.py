@@ -81,7 +81,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"uthenticat", b"uthori", b"ermission", b"not allowed", "已杀死".encode(), "段错误".encode(),
     # nowhere to run, stated without an error word (observe/vocabulary.py CAPACITY): kube-scheduler's
     # "0/N nodes are available: ... didn't tolerate", clouds' capacity refusals
-    b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b"enough capacity", b"ut of capacity",
+    b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b"enough capacity", b"ut of capacity", b"trigger scale-up",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

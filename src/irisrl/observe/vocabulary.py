@@ -233,8 +233,14 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
 # (dash: `sh: 1: X: not found`, bash: `bash: X: command not found`, `bash: line 1: X: command not found`)
 # and Rust's panic handler (std `thread 'main' panicked at src/x.rs:1:2:`; hyperactor's
 # panic_handler.rs `panic at <file>:<line>:<col>`)
-SHELL_NOT_FOUND = r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+: )?[^:\n]{1,200}: (?:command )?not found\b"
-RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' panicked at"
+# zsh says `zsh: command not found: X`; env(1) `/usr/bin/env: 'python': No such file or directory`; Go's
+# os/exec (docker / containerd / runc) `exec: "x": executable file not found in $PATH`, runc's
+# `exec user process caused: no such file or directory`
+SHELL_NOT_FOUND = (r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+: )?[^:\n]{1,200}: (?:command )?not found\b|"
+                   r"^\s*zsh: command not found: |/usr/bin/env: '?[^:\s]+'?: No such file or directory|"
+                   r"executable file not found in \$PATH|exec user process caused: no such file")
+# Rust's panic handler; Go's runtime (`panic: runtime error: ...`)
+RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' panicked at|^panic: \S"
 # Downloads by wget and curl (GNU wget src/http.c: "%s ERROR %d: %s." with the status and its reason;
 # curl's CURLE_HTTP_RETURNED_ERROR (22): "The requested URL returned error: %d"): 404 is a file to
 # fetch that is missing, 429 / 5xx a transient refusal of the host, 401 / 403 a refused credential
@@ -242,15 +248,19 @@ def _fetch_status(codes: str) -> str:
     return rf"\bERROR (?:{codes}): [A-Z]|curl: \(22\) The requested URL returned error: (?:{codes})\b"
 
 
-FETCH_MISSING = _fetch_status("404")
-FETCH_TRANSIENT = _fetch_status(r"429|5\d\d")
+# (wget's own status line before its ERROR: "HTTP request sent, awaiting response... 404 Not Found")
+FETCH_MISSING = _fetch_status("404") + r"|awaiting response\.\.\. 404\b"
+FETCH_TRANSIENT = _fetch_status(r"429|5\d\d") + r"|awaiting response\.\.\. (?:429|5\d\d)\b"
 FETCH_REFUSED = _fetch_status("40[13]")
 # Cloud capacity refusals (a node that could not be provisioned: AWS EC2 InsufficientInstanceCapacity,
 # GCE ZONE_RESOURCE_POOL_EXHAUSTED, SkyPilot / dstack "All provisioning attempts failed", providers'
 # "not enough / insufficient / out of capacity") and kube-scheduler's FitError ("0/N nodes are available:
 # ..." whatever its reasons: taints the pod did not tolerate, affinity, Insufficient X): nowhere to run
+# Azure's allocation failures (AllocationFailed, ZonalAllocationFailed, OverconstrainedAllocationRequest),
+# GCE's GCE_STOCKOUT, the cluster autoscaler's NotTriggerScaleUp event ("pod didn't trigger scale-up")
 CAPACITY = (r"[Nn]ot enough capacity|[Ii]nsufficient capacity|InsufficientInstanceCapacity|ZONE_RESOURCE_POOL_EXHAUSTED|"
-            r"[Oo]ut of capacity|All provisioning attempts failed|\b\d+/\d+ nodes are available: ")
+            r"[Oo]ut of capacity|All provisioning attempts failed|\b\d+/\d+ nodes are available: |"
+            r"\b(?:Zonal)?AllocationFailed\b|OverconstrainedAllocationRequest|GCE_STOCKOUT|NotTriggerScaleUp|didn't trigger scale-up")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
