@@ -36,6 +36,8 @@ NAMED = [
     ("engine_init_failed", "2024-01-01T00:00:00.000000Z ERROR shard-manager: text_generation_launcher: Error when initializing model rank=0"),
     ("engine_dead", "ERROR 05-01 10:00:00 worker_base.py:464] Error executing method 'start_worker_execution_loop'. "
                     "This might cause deadlock in distributed execution."),
+    ("engine_init_failed", "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: mem_fraction_static=0.5"),
+    ("engine_init_failed", "RuntimeError: Initialization failed. Please see the error messages above."),
     # other engines by name
     ("engine_init_failed", "2025-01-01 10:00:00,000 - lmdeploy - ERROR - TurboMind engine failed to initialize"),
     ("engine_dead", "[TRT-LLM] [E] Executor worker died: broken pipe"),

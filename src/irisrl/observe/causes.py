@@ -346,7 +346,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
            "desired GPU memory utilization", "WorkerProc failed", "server launch failed", "warmup error",
            "Error executing method", "failed to start", "encountered an error", "Not enough memory to handle",
-           "signaled to shutdown", "Webserver Crashed", "Error: Shard", "Error: Webserver", "Error when initializing model"),
+           "signaled to shutdown", "Webserver Crashed", "Error: Shard", "Error: Webserver", "Error when initializing model",
+           "Initialization failed", "Not enough memory."),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
@@ -382,6 +383,12 @@ CATALOGUE: tuple[Cause, ...] = (
                     # ShardCannotStart / WebserverCannotStart, `Error: {:?}`); the shard's own model
                     # construction (server/text_generation_server/server.py "Error when initializing model")
                     r"\bError: (?:ShardCannotStart|WebserverCannotStart)\b|Error when initializing model",
+                    # SGLang's start-up (sgl-project/sglang python/sglang/srt/entrypoints/engine.py
+                    # _launch_subprocesses: a scheduler that did not report ready, "Initialization failed.
+                    # Please see the error messages above."; model_executor/model_runner.py init_memory_pool:
+                    # no room for the KV pool, "Not enough memory. Please try to increase --mem-fraction-static.")
+                    r"Initialization failed\. Please see the error messages above|"
+                    r"Not enough memory\. Please try to increase --mem-fraction-static",
                     # TGI's shard manager when the shard process exits on a signal (launcher/src/main.rs
                     # "Shard process was signaled to shutdown with signal {signal}") and the router exiting
                     # ("Webserver Crashed"): at start-up or while serving, so the analyzer picks by serving
