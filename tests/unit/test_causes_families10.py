@@ -50,6 +50,9 @@ NAMED = [
     ("pg_unplaceable", "code: ZONE_RESOURCE_POOL_EXHAUSTED zone: us-central1-b"),
     ("pg_unplaceable", "Allocation failed. We do not have sufficient capacity for the requested VM size. Code: ZonalAllocationFailed"),
     ("pg_unplaceable", "  Normal   NotTriggerScaleUp  2m  cluster-autoscaler  pod didn't trigger scale-up: 1 max node group size reached"),
+    ("pg_unplaceable", "sky.exceptions.ResourcesUnavailableError: Failed to provision all possible launchable resources. "
+                       "Relax the task's resource requirements: 8x H100"),
+    ("pg_unplaceable", "Failed to acquire resources in all zones in us-east-1 for {AWS(p4d.24xlarge)}."),
     # a process that never ran or ended in a runtime's panic
     ("python_crash", "/bin/sh: 1: ray: not found"),
     ("python_crash", "bash: line 1: torchrun: command not found"),

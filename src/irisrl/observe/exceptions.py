@@ -161,6 +161,9 @@ CLASS_KINDS: dict[str, str] = {
     "ChunkedEncodingError": "hf_incomplete_download", "ContentDecodingError": "hf_incomplete_download",
     "ClientPayloadError": "hf_incomplete_download",
     "ProtocolError": "hf_incomplete_download", "RemoteProtocolError": "hf_incomplete_download",
+    # SkyPilot (sky/exceptions.py ResourcesUnavailableError: no cloud / zone / catalogue entry can hold the
+    # task's resources): nowhere to run
+    "ResourcesUnavailableError": "pg_unplaceable",
     # ray 2.60.0 wheel, python/ray/exceptions.py: the object's owner worker died (OwnerDiedError
     # "... because its owner has died"); every copy lost "due to node failure"
     # (ObjectLostError / ObjectReconstructionFailedError: by message, CLASS_MEANING); the actor's

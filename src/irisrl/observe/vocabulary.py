@@ -260,7 +260,10 @@ FETCH_REFUSED = _fetch_status("40[13]")
 # GCE's GCE_STOCKOUT, the cluster autoscaler's NotTriggerScaleUp event ("pod didn't trigger scale-up")
 CAPACITY = (r"[Nn]ot enough capacity|[Ii]nsufficient capacity|InsufficientInstanceCapacity|ZONE_RESOURCE_POOL_EXHAUSTED|"
             r"[Oo]ut of capacity|All provisioning attempts failed|\b\d+/\d+ nodes are available: |"
-            r"\b(?:Zonal)?AllocationFailed\b|OverconstrainedAllocationRequest|GCE_STOCKOUT|NotTriggerScaleUp|didn't trigger scale-up")
+            r"\b(?:Zonal)?AllocationFailed\b|OverconstrainedAllocationRequest|GCE_STOCKOUT|NotTriggerScaleUp|didn't trigger scale-up|"
+            # SkyPilot's provisioner (sky/backends/cloud_vm_ray_backend.py: "Failed to provision all possible launchable
+            # resources. Relax the task's resource requirements", "Failed to acquire resources in all zones in <region>")
+            r"Failed to provision all possible launchable resources|Failed to acquire resources in (?:all zones|\S+ for)")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
