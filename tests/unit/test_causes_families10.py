@@ -70,6 +70,8 @@ NAMED = [
     ("hf_http_error", "2024-02-02 10:00:00 ERROR 503: Service Unavailable."),
     ("hf_http_error", "curl: (22) The requested URL returned error: 429"),
     ("hf_weights_missing", "HTTP request sent, awaiting response... 404 Not Found"),
+    ("hf_http_error", "curl: (28) Operation timed out after 30001 milliseconds with 0 bytes received"),
+    ("hf_incomplete_download", "curl: (18) transfer closed with 1048576 bytes remaining to read"),
     # peft's adapter files
     ("hf_weights_missing", "ValueError: Can't find 'adapter_config.json' at 'acme/lora-7b'"),
     ("hf_weights_missing", "ValueError: Can't find weights for ./out/lora in ./out/lora or in the Hugging Face Hub."),
@@ -97,6 +99,8 @@ BENIGN = [
     "hash: abc123: recorded",
     "INFO scheduler: capacity planning done, 8 nodes ready",
     "2024-02-02 10:00:00 -- https://example.org/a.bin: 200 OK",
+    # a script polling a local server's health until it answers
+    "curl: (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to server",
 ]
 
 

@@ -82,6 +82,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # nowhere to run, stated without an error word (observe/vocabulary.py CAPACITY): kube-scheduler's
     # "0/N nodes are available: ... didn't tolerate", clouds' capacity refusals
     b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b"enough capacity", b"ut of capacity", b"trigger scale-up",
+    b"curl: (",      # curl's exit report: a download cut short says no error word (vocabulary.FETCH_CUT_SHORT)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

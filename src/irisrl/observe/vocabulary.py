@@ -250,7 +250,12 @@ def _fetch_status(codes: str) -> str:
 
 # (wget's own status line before its ERROR: "HTTP request sent, awaiting response... 404 Not Found")
 FETCH_MISSING = _fetch_status("404") + r"|awaiting response\.\.\. 404\b"
-FETCH_TRANSIENT = _fetch_status(r"429|5\d\d") + r"|awaiting response\.\.\. (?:429|5\d\d)\b"
+# curl's transport exits (curl lib/strerror.c: CURLE_COULDNT_RESOLVE_HOST 6, OPERATION_TIMEDOUT 28,
+# SSL_CONNECT_ERROR 35, GOT_NOTHING 52, RECV_ERROR 56): the host did not serve the file (not 7, a refused
+# connection: scripts poll a local server's health with curl until it answers); PARTIAL_FILE 18
+# ("transfer closed with N bytes remaining to read") is a download cut short
+FETCH_TRANSIENT = _fetch_status(r"429|5\d\d") + r"|awaiting response\.\.\. (?:429|5\d\d)\b|^\s*curl: \((?:6|28|35|52|56)\) "
+FETCH_CUT_SHORT = r"^\s*curl: \(18\) "
 FETCH_REFUSED = _fetch_status("40[13]")
 # Cloud capacity refusals (a node that could not be provisioned: AWS EC2 InsufficientInstanceCapacity,
 # GCE ZONE_RESOURCE_POOL_EXHAUSTED, SkyPilot / dstack "All provisioning attempts failed", providers'
@@ -299,7 +304,9 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
                        # `nvidia-nvswitch1: SXid (PCI:...): 12028, ...`: NVIDIA's Xid catalogue, docs.nvidia.com/deploy/xid-errors)
-                       r"\bS?Xid \(PCI|" + CAPACITY)
+                       r"\bS?Xid \(PCI|" + CAPACITY + "|" +
+                       # curl's own exit report (`curl: (18) transfer closed with N bytes remaining to read`)
+                       r"^\s*curl: \(\d+\) ")
 
 
 TABLE: tuple[Row, ...] = (
@@ -307,6 +314,7 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(SHELL_NOT_FOUND),), None),
     Row("hf_weights_missing", (_rx(FETCH_MISSING),), None),
     Row("hf_http_error", (_rx(FETCH_TRANSIENT),), None),
+    Row("hf_incomplete_download", (_rx(FETCH_CUT_SHORT),), None),
     Row("hf_gated", (_rx(FETCH_REFUSED),), None),
     Row("pg_unplaceable", (_rx(CAPACITY),), None),
     # the strongest words of a family first: a line that names two families is named by these
