@@ -188,9 +188,10 @@ class Analyzer:
         st, text = self.state, line.text
         rank = line.rank if line.rank is not None else P.source_rank(name)
         if (cause.kind == "python_crash" and (line.actor or "").startswith("EngineCore")) or \
-                "EngineCore hit an exception" in text:
+                C.engine_phase_by_state(text):
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
-            # engine failing to start before the first stats line, the engine dying after it.
+            # engine failing to start before the first stats line, the engine dying after it (also
+            # the engine deaths whose line does not say which: causes.ENGINE_PHASE_BY_STATE).
             cause = C.BY_KIND["engine_init_failed" if st.first_generating is None else "engine_dead"]
         C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq, cause.guessed, quiet)
         if cause.kind == "hf_weights_missing":       # rung 4 reads it as well

@@ -75,6 +75,26 @@ class Cause:
 NCCL_ALLOC_CUDA = (r"(?:alloc\.h:\d+|allocator\.cc:\d+|\(nccl(?:Cu)?Mem\w*\))[^\n]*NCCL WARN Cu(?:da)? failure (?:\d+ )?'"
                    r"(?!out of memory|an illegal|illegal|misaligned|unspecified launch|device-side|uncorrectable)")
 
+# The worker methods a vLLM (v0) / Aphrodite executor calls before the engine serves
+# (vllm/executor/*_executor.py _init_workers_ray / _initialize_kv_caches: init_device, load_model,
+# determine_num_available_blocks, initialize_cache; v1 worker: profile_run, determine_available_memory,
+# initialize_from_config, compile_or_warm_up_model, get_kv_cache_spec).
+ENGINE_START_METHODS = (r"(?:init_worker|init_device|load_model|determine_num_available_blocks|determine_available_memory|"
+                        r"profile_run|initialize_cache|initialize_from_config|compile_or_warm_up_model|get_kv_cache_spec)")
+# An engine process ended, at start-up or while serving by the line alone: the analyzer names it
+# engine_init_failed before the first stats line, engine_dead after (vLLM 0.7's "EngineCore hit an
+# exception", TGI's shard manager and router).
+ENGINE_PHASE_BY_STATE = (r"EngineCore hit an exception|Shard process was signaled to shutdown with signal|\bWebserver Crashed\b|"
+                         # TGI launcher's exit (main.rs LauncherError, printed by main's `Error: {:?}`)
+                         r"\bError: (?:ShardFailed|ShardDisconnected|WebserverFailed)\b")
+_PHASE_BY_STATE = re.compile(ENGINE_PHASE_BY_STATE)
+
+
+def engine_phase_by_state(text: str) -> bool:
+    """The line reports an engine's end without saying whether it had served (analyzer decides)."""
+    return bool(_PHASE_BY_STATE.search(text))
+
+
 CATALOGUE: tuple[Cause, ...] = (
     # Order matters for a line that matches several causes: the more specific cause first
     # (a Ray OOM kill is also reported as an actor death on the same line).
@@ -216,7 +236,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # ("storage has wrong size: expected %ld got %ld"): a truncated or overwritten file
                     r"Error: storage has wrong size: expected -?\d+ got \d+")),
     Cause("hf_weights_missing", "model weights not found (HF hub or local dir)",
-          ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError", "Error: Unrecognized model in"),
+          ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError", "Error: Unrecognized model in",
+           "Can't find '", "Can't find weights for"),
           (r"does not appear to have (?:a file|files) named", r"Error no file named \S+"), 4, ROOT,
           "transient at scale when many ranks resolve sharded weights online: keep the retry wrapper "
           "(MarinSkyRL 0b2b05b) and --max-retries 1, or prestage the model on every node (--prestage-model); "
@@ -227,7 +248,11 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(r"Entry Not Found for url|(?<!Local)EntryNotFoundError",
                     # transformers models/auto/configuration_auto.py: AutoConfig found no usable
                     # config.json (the repo / directory lacks it: its 404 is hidden behind this)
-                    r"Unrecognized model in \S+\. Should have a `model_type` key in its config\.json")),
+                    r"Unrecognized model in \S+\. Should have a `model_type` key in its config\.json",
+                    # peft (huggingface/peft src/peft/config.py from_pretrained: "Can't find '{CONFIG_NAME}' at
+                    # '{path}'"; utils/save_and_load.py load_peft_weights: "Can't find weights for {model_id}
+                    # in {model_id} or in the Hugging Face Hub."): the adapter's files are not there
+                    r"Can't find '[\w.-]+\.(?:json|safetensors|bin|pt|pth|model)'|Can't find weights for \S+ in ")),
     Cause("stale_image_crash", "missing model.safetensors with no retry, then a crash (stale image)",
           (), (), 4, ROOT,
           "the image predates the HF retry wrapper (MarinSkyRL 0b2b05b): pass --skyrl-ref with the fix or "
@@ -319,7 +344,10 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
-           "desired GPU memory utilization", "WorkerProc failed", "server launch failed", "warmup error"),
+           "desired GPU memory utilization", "WorkerProc failed", "server launch failed", "warmup error",
+           "Error executing method", "failed to start", "encountered an error", "Not enough memory to handle",
+           "signaled to shutdown", "Webserver Crashed", "Error: Shard", "Error: Webserver", "Error when initializing model",
+           "Initialization failed", "Not enough memory."),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
            r"No available memory for the cache blocks",
            r"larger than the maximum number of tokens that can be stored in KV cache"), 5, ROOT,
@@ -339,7 +367,33 @@ CATALOGUE: tuple[Cause, ...] = (
                     # SGLang's warmup request at launch failed (sgl-project/sglang python/sglang/srt/
                     # entrypoints/http_server.py _wait_and_warmup: "Initialization failed. warmup error:
                     # {traceback}", then kill_process_tree): the engine never served
-                    r"Initialization failed\. warmup error")),
+                    r"Initialization failed\. warmup error",
+                    # a Ray / multiproc worker's start-up method failing: vLLM v0 vllm/worker/worker_base.py
+                    # execute_method (logger.exception "Error executing method %r. This might cause deadlock
+                    # in distributed execution.") and Aphrodite's copy (its RayWorkerAphrodite prints the name
+                    # unquoted); the methods the executor calls before serving (init_device, load_model, the
+                    # KV-cache profile and allocation) mean the engine never started; any other: engine_dead
+                    r"Error executing method '?" + ENGINE_START_METHODS + r"\b",
+                    # Hugging Face TGI (huggingface/text-generation-inference @d957e32: launcher/src/main.rs
+                    # "Shard {rank} failed to start"; server/text_generation_server/interceptor.py
+                    # logger.exception("Method {method} encountered an error.") for the Warmup RPC;
+                    # models/flash_causal_lm.py warmup "Not enough memory to handle {N} prefill tokens")
+                    r"\bShard \d+ failed to start|Method Warmup encountered an error|Not enough memory to handle \d+ prefill tokens",
+                    # the launcher's exit when a shard / the router never came up (main.rs LauncherError
+                    # ShardCannotStart / WebserverCannotStart, `Error: {:?}`); the shard's own model
+                    # construction (server/text_generation_server/server.py "Error when initializing model")
+                    r"\bError: (?:ShardCannotStart|WebserverCannotStart)\b|Error when initializing model",
+                    # SGLang's start-up (sgl-project/sglang python/sglang/srt/entrypoints/engine.py
+                    # _launch_subprocesses: a scheduler that did not report ready, "Initialization failed.
+                    # Please see the error messages above."; model_executor/model_runner.py init_memory_pool:
+                    # no room for the KV pool, "Not enough memory. Please try to increase --mem-fraction-static.")
+                    r"Initialization failed\. Please see the error messages above|"
+                    r"Not enough memory\. Please try to increase --mem-fraction-static",
+                    # TGI's shard manager when the shard process exits on a signal (launcher/src/main.rs
+                    # "Shard process was signaled to shutdown with signal {signal}") and the router exiting
+                    # ("Webserver Crashed"): at start-up or while serving, so the analyzer picks by serving
+                    # state (ENGINE_PHASE_BY_STATE)
+                    ENGINE_PHASE_BY_STATE)),
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
@@ -460,7 +514,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed", "hit an exception", "Engine iteration timed out",
-           "Engine background task failed", "fatal signal from worker", "the child failed"),
+           "Engine background task failed", "fatal signal from worker", "the child failed", "Error executing method",
+           "crashed"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -495,7 +550,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # server's sigquit handler (entrypoints/http_server.py / engine.py) says "Received
                     # sigquit from a child process. It usually means the child failed."
                     r"(?:Scheduler|[Tt]okenizerManager|DataParallelController) hit an exception|"
-                    r"Received sigquit from a child process")),
+                    r"Received sigquit from a child process",
+                    # vLLM v0 / Aphrodite worker_base.py execute_method failing on a serving method (the
+                    # start-up ones are engine_init_failed's, read first); TGI's launcher when a shard
+                    # exits while serving (launcher/src/main.rs "Shard {rank} crashed")
+                    r"Error executing method '?\w+'?\. This might cause deadlock|\bShard \d+ crashed\b")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
            "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated"),

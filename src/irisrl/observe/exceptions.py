@@ -52,6 +52,10 @@ EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 DOTTED_EXC = re.compile(r"^\s*(?:[>|]\s*)*((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)|"
                         r"^E {2,}((?:[a-z_]\w*\.)*[A-Z][a-z0-9]+[A-Z][A-Za-z0-9_]*): (.*)")
 RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
+# A class in brackets inside a message: a wrapper that names the exception it caught by its class
+# (SkyPilot's job status "Unexpected error occurred: [AssertionError] ...", loguru / structlog
+# `[ValueError] msg` renderings): the exception is that class, its message what follows.
+BRACKETED_EXC = re.compile(r"\[((?:[A-Za-z_]\w*\.)*_?[A-Z]\w*(?:Error|Exception))\]:?\s+(\S.*)")
 
 
 class Exc(NamedTuple):
@@ -82,7 +86,8 @@ def parse(text: str) -> Exc | None:
     if found is None:
         d = DOTTED_EXC.match(text)
         if d is None:
-            return None
+            b = BRACKETED_EXC.search(text)
+            return Exc(_short(b.group(1)), b.group(1), b.group(2).strip()) if b is not None else None
         dotted, message = (d.group(1), d.group(2)) if d.group(1) else (d.group(3), d.group(4))
         return Exc(_short(dotted), dotted, message.strip())
     dotted, inner, message = found.group(1), found.group(2), (found.group(3) or "").strip()
@@ -156,6 +161,9 @@ CLASS_KINDS: dict[str, str] = {
     "ChunkedEncodingError": "hf_incomplete_download", "ContentDecodingError": "hf_incomplete_download",
     "ClientPayloadError": "hf_incomplete_download",
     "ProtocolError": "hf_incomplete_download", "RemoteProtocolError": "hf_incomplete_download",
+    # SkyPilot (sky/exceptions.py ResourcesUnavailableError: no cloud / zone / catalogue entry can hold the
+    # task's resources): nowhere to run
+    "ResourcesUnavailableError": "pg_unplaceable",
     # ray 2.60.0 wheel, python/ray/exceptions.py: the object's owner worker died (OwnerDiedError
     # "... because its owner has died"); every copy lost "due to node failure"
     # (ObjectLostError / ObjectReconstructionFailedError: by message, CLASS_MEANING); the actor's

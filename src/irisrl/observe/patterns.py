@@ -79,6 +79,10 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # access denials stated without an error word (observe/vocabulary.py DENIAL), bash's translated
     # signal words (observe/exceptions.py SHELL_SIGNAL)
     b"uthenticat", b"uthori", b"ermission", b"not allowed", "已杀死".encode(), "段错误".encode(),
+    # nowhere to run, stated without an error word (observe/vocabulary.py CAPACITY): kube-scheduler's
+    # "0/N nodes are available: ... didn't tolerate", clouds' capacity refusals
+    b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b"enough capacity", b"ut of capacity", b"trigger scale-up",
+    b"curl: (",      # curl's exit report: a download cut short says no error word (vocabulary.FETCH_CUT_SHORT)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

@@ -146,7 +146,14 @@ _MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine);
 # v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py)
-_ENGINE = r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))"
+# Other inference engines by their own process / logger names: Hugging Face TGI (text-generation-
+# inference launcher/src/main.rs tracing targets `text_generation_launcher`, `shard-manager`; server
+# package text_generation_server), SGLang (sglang.srt), lmdeploy (its TurboMind backend), TensorRT-LLM
+# (`[TRT-LLM]` logger prefix, tensorrt_llm package), Aphrodite (aphrodite-engine, its Ray workers
+# RayWorkerAphrodite).
+_ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))|"
+           r"text_generation_(?:launcher|server|router)|shard-manager|\bsglang\b|\blmdeploy\b|TurboMind|turbomind|"
+           r"tensorrt_llm|TensorRT-LLM|\[TRT-LLM\]|\btrtllm\b|[Aa]phrodite")
 _RAY = r"\bRay\b|\bray\b|(?i:raylet)|\bGCS\b|\bgcs\b|Node ?I[DdP]\b|(?i:\bnode ID\b)|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
 
 # Message catalogues read from the libraries' own strings, so a phrasing no corpus line showed is
@@ -217,7 +224,51 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
                    # CRI-O's "container create failed", the Job controller giving up (pkg/controller/job:
                    # BackoffLimitExceeded "Job has reached the specified backoff limit")
                    r"RunContainerError|CreateContainer(?:Config)?Error|ContainerCannotRun|P(?:re|ost)StartHookError|container create failed|"
-                   r"BackoffLimitExceeded|reached the specified backoff limit|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))")
+                   r"BackoffLimitExceeded|reached the specified backoff limit|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))|"
+                   # Docker's API answering a create / start (moby client: "Error response from daemon: <msg>"),
+                   # and an agent's wrapper of it ("error creating container: ..."): a pull refusal is read
+                   # first (image_pull's rows above this one), any other refusal is a container that never ran
+                   r"(?i:error creating container|error response from daemon)")
+# A process that could not start or ended in a runtime's own panic: POSIX shells' "command not found"
+# (dash: `sh: 1: X: not found`, bash: `bash: X: command not found`, `bash: line 1: X: command not found`)
+# and Rust's panic handler (std `thread 'main' panicked at src/x.rs:1:2:`; hyperactor's
+# panic_handler.rs `panic at <file>:<line>:<col>`)
+# zsh says `zsh: command not found: X`; env(1) `/usr/bin/env: 'python': No such file or directory`; Go's
+# os/exec (docker / containerd / runc) `exec: "x": executable file not found in $PATH`, runc's
+# `exec user process caused: no such file or directory`
+SHELL_NOT_FOUND = (r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+: )?[^:\n]{1,200}: (?:command )?not found\b|"
+                   r"^\s*zsh: command not found: |/usr/bin/env: '?[^:\s]+'?: No such file or directory|"
+                   r"executable file not found in \$PATH|exec user process caused: no such file")
+# Rust's panic handler; Go's runtime (`panic: runtime error: ...`)
+RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' panicked at|^panic: \S"
+# Downloads by wget and curl (GNU wget src/http.c: "%s ERROR %d: %s." with the status and its reason;
+# curl's CURLE_HTTP_RETURNED_ERROR (22): "The requested URL returned error: %d"): 404 is a file to
+# fetch that is missing, 429 / 5xx a transient refusal of the host, 401 / 403 a refused credential
+def _fetch_status(codes: str) -> str:
+    return rf"\bERROR (?:{codes}): [A-Z]|curl: \(22\) The requested URL returned error: (?:{codes})\b"
+
+
+# (wget's own status line before its ERROR: "HTTP request sent, awaiting response... 404 Not Found")
+FETCH_MISSING = _fetch_status("404") + r"|awaiting response\.\.\. 404\b"
+# curl's transport exits (curl lib/strerror.c: CURLE_COULDNT_RESOLVE_HOST 6, OPERATION_TIMEDOUT 28,
+# SSL_CONNECT_ERROR 35, GOT_NOTHING 52, RECV_ERROR 56): the host did not serve the file (not 7, a refused
+# connection: scripts poll a local server's health with curl until it answers); PARTIAL_FILE 18
+# ("transfer closed with N bytes remaining to read") is a download cut short
+FETCH_TRANSIENT = _fetch_status(r"429|5\d\d") + r"|awaiting response\.\.\. (?:429|5\d\d)\b|^\s*curl: \((?:6|28|35|52|56)\) "
+FETCH_CUT_SHORT = r"^\s*curl: \(18\) "
+FETCH_REFUSED = _fetch_status("40[13]")
+# Cloud capacity refusals (a node that could not be provisioned: AWS EC2 InsufficientInstanceCapacity,
+# GCE ZONE_RESOURCE_POOL_EXHAUSTED, SkyPilot / dstack "All provisioning attempts failed", providers'
+# "not enough / insufficient / out of capacity") and kube-scheduler's FitError ("0/N nodes are available:
+# ..." whatever its reasons: taints the pod did not tolerate, affinity, Insufficient X): nowhere to run
+# Azure's allocation failures (AllocationFailed, ZonalAllocationFailed, OverconstrainedAllocationRequest),
+# GCE's GCE_STOCKOUT, the cluster autoscaler's NotTriggerScaleUp event ("pod didn't trigger scale-up")
+CAPACITY = (r"[Nn]ot enough capacity|[Ii]nsufficient capacity|InsufficientInstanceCapacity|ZONE_RESOURCE_POOL_EXHAUSTED|"
+            r"[Oo]ut of capacity|All provisioning attempts failed|\b\d+/\d+ nodes are available: |"
+            r"\b(?:Zonal)?AllocationFailed\b|OverconstrainedAllocationRequest|GCE_STOCKOUT|NotTriggerScaleUp|didn't trigger scale-up|"
+            # SkyPilot's provisioner (sky/backends/cloud_vm_ray_backend.py: "Failed to provision all possible launchable
+            # resources. Relax the task's resource requirements", "Failed to acquire resources in all zones in <region>")
+            r"Failed to provision all possible launchable resources|Failed to acquire resources in (?:all zones|\S+ for)")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
@@ -253,10 +304,19 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
                        # `nvidia-nvswitch1: SXid (PCI:...): 12028, ...`: NVIDIA's Xid catalogue, docs.nvidia.com/deploy/xid-errors)
-                       r"\bS?Xid \(PCI")
+                       r"\bS?Xid \(PCI|" + CAPACITY + "|" +
+                       # curl's own exit report (`curl: (18) transfer closed with N bytes remaining to read`)
+                       r"^\s*curl: \(\d+\) ")
 
 
 TABLE: tuple[Row, ...] = (
+    # a shell's own grammar for a program it could not run: the process never started
+    Row("python_crash", (_rx(SHELL_NOT_FOUND),), None),
+    Row("hf_weights_missing", (_rx(FETCH_MISSING),), None),
+    Row("hf_http_error", (_rx(FETCH_TRANSIENT),), None),
+    Row("hf_incomplete_download", (_rx(FETCH_CUT_SHORT),), None),
+    Row("hf_gated", (_rx(FETCH_REFUSED),), None),
+    Row("pg_unplaceable", (_rx(CAPACITY),), None),
     # the strongest words of a family first: a line that names two families is named by these
     Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete)|"
                                        # HTTP 416's reason (RFC 9110 15.5.17): only a ranged request gets it, and
@@ -379,6 +439,8 @@ TABLE: tuple[Row, ...] = (
                               r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), E.INFERENCE_API),
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
     Row("python_crash", (_rx(EMFILE),), None),
+    # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
+    Row("python_crash", (_rx(RUST_PANIC),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
