@@ -1905,7 +1905,7 @@ def case_dataloader_emfile() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
     from torch.utils.data import DataLoader, Dataset
 
-    class Many(Dataset):  # type: ignore[type-arg]
+    class Many(Dataset):  # type: ignore[misc,type-arg,unused-ignore]
         def __len__(self) -> int:
             return 4096
 
@@ -2668,8 +2668,8 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout or heldout2 (the second set), by case name (a case never straddles two
-    files)."""
+    """dev, heldout, or heldout2 / heldout3 / heldout4 (the later sets), by case name (a case
+    never straddles two files)."""
     if case in CASES4:
         return "heldout4"
     if case in CASES3:
