@@ -1256,7 +1256,12 @@ def child_main(mode: str) -> int:
         time.sleep(1)
         if mode == "raise":
             raise KeyError("advantages")  # a trainer bug: a batch without the advantage column
-        os.kill(os.getpid(), 9)
+        if mode == "sigkill":
+            os.kill(os.getpid(), 9)
+        if mode == "sigterm":
+            os.kill(os.getpid(), 15)
+    if mode == "sleep":  # the launcher is the one stopped (torchrun_agent_sigterm)
+        time.sleep(60)
     time.sleep(8)
     return 0
 
@@ -1638,6 +1643,470 @@ def case_benign_generate_warnings() -> None:
     print(out.tolist())
 
 
+# ----------------------------------------------------------------------------- the fourth set
+
+
+def case_compile_item_graph_break() -> None:
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def step(x: Any) -> Any:
+        scale = x.abs().max().item()  # a Python number out of the graph: a break under fullgraph
+        return x / scale
+
+    step(torch.randn(16))
+
+
+def case_compile_dynamic_constraint() -> None:
+    import torch
+
+    @torch.compile
+    def pad_to_eight(x: Any) -> Any:
+        if x.shape[0] == 8:  # specializes the dim that was marked dynamic
+            return x
+        return torch.nn.functional.pad(x, (0, 0, 0, 8 - x.shape[0]))
+
+    x = torch.randn(8, 4)
+    torch._dynamo.mark_dynamic(x, 0)
+    pad_to_eight(x)
+
+
+def case_compile_error_on_recompile() -> None:
+    import torch
+
+    torch._dynamo.config.error_on_recompile = True
+
+    @torch.compile
+    def loss(x: Any, n: int) -> Any:
+        return (x * n).sum()
+
+    loss(torch.randn(4), 1)
+    loss(torch.randn(4), 2)  # a new constant: a guard fails, a recompile is an error
+
+
+def case_compile_no_cxx() -> None:
+    import torch
+    import torch._inductor.config as icfg
+
+    icfg.cpp.cxx = ("/opt/toolchain/bin/g++-missing",)  # an image without a C++ compiler
+
+    @torch.compile
+    def f(x: Any) -> Any:
+        return torch.sin(x) * 2 + 1
+
+    f(torch.randn(64))
+
+
+def case_compile_autotune_gpu_full() -> None:
+    import torch
+
+    keep = _fill_gpu(256 << 20)
+    f = torch.compile(lambda a, b: torch.relu(a @ b), mode="max-autotune-no-cudagraphs")
+    a = torch.randn(2048, 2048, device="cuda")
+    print(f(a, a).sum().item(), len(keep))
+
+
+def case_cuda_graph_capture_sync() -> None:
+    import torch
+
+    x = torch.ones(1024, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * 2
+        if y.sum().item() > 0:  # a host sync inside capture
+            y = y + 1
+
+
+def case_cuda_graph_default_stream() -> None:
+    import torch
+
+    x = torch.ones(1024, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    g.capture_begin()  # on the default stream, without torch.cuda.graph's side stream
+    x.mul_(2)
+    g.capture_end()
+
+
+def case_anomaly_nan_backward() -> None:
+    import torch
+
+    torch.autograd.set_detect_anomaly(True)
+    w = torch.tensor([-1.0, 4.0], requires_grad=True)
+    torch.sqrt(w).sum().backward()
+
+
+def case_assert_async_cuda() -> None:
+    import torch
+
+    loss = torch.tensor(float("nan"), device="cuda")
+    torch._assert_async(torch.isfinite(loss))
+    torch.cuda.synchronize()
+
+
+def case_assert_async_cpu() -> None:
+    import torch
+
+    torch._assert_async(torch.isfinite(torch.tensor(float("inf"))))
+
+
+def case_clip_grad_nonfinite() -> None:
+    import torch
+
+    m = torch.nn.Linear(4, 1)
+    m(torch.full((2, 4), float("inf"))).sum().backward()
+    torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0, error_if_nonfinite=True)
+
+
+def case_spawn_pickle_lambda() -> None:
+    import multiprocessing as mp
+
+    p = mp.get_context("spawn").Process(target=lambda: print("rollout"))
+    p.start()
+    p.join()
+
+
+def _sigterm_worker(rank: int) -> None:
+    if rank == 1:
+        time.sleep(1)
+        os.kill(os.getpid(), 15)  # preemption: the node agent's SIGTERM
+    time.sleep(10)
+
+
+def case_spawn_child_sigterm() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_sigterm_worker, nprocs=2)
+
+
+def _exit3_worker(rank: int) -> None:
+    if rank == 0:
+        sys.exit(3)
+    time.sleep(10)
+
+
+def case_spawn_child_exit_code() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_exit3_worker, nprocs=2)
+
+
+def case_torchrun_child_sigterm() -> None:
+    sys.exit(subprocess.call([
+        sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+        str(SCRIPT), "child", "sigterm"]))
+
+
+def case_torchrun_agent_sigterm() -> None:
+    """The launcher itself is told to stop (a preempted node): torchrun gets SIGTERM."""
+    p = subprocess.Popen([
+        sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+        str(SCRIPT), "child", "sleep"])
+    time.sleep(8)
+    p.send_signal(15)
+    sys.exit(p.wait(timeout=60))
+
+
+class _KillingDataset:
+    """Item 5 kills its own worker (the kernel's OOM killer, as a DataLoader sees it)."""
+
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, i: int) -> Any:
+        import torch
+
+        if i == 5:
+            os.kill(os.getpid(), 9)
+        time.sleep(0.05)
+        return torch.zeros(4)
+
+
+class _RaisingDataset:
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, i: int) -> Any:
+        import torch
+
+        row = {"prompt": torch.zeros(4)}
+        return row["prompt"] + row["reward"]  # a sample without its reward column
+
+
+class _SlowDataset:
+    def __len__(self) -> int:
+        return 8
+
+    def __getitem__(self, i: int) -> Any:
+        import torch
+
+        time.sleep(30)
+        return torch.zeros(4)
+
+
+class _BigDataset:
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, i: int) -> Any:
+        import torch
+
+        return torch.ones(4 << 20)  # 16 MiB a sample: through /dev/shm to the main process
+
+
+def _iterate(ds: Any, **kw: Any) -> None:
+    from torch.utils.data import DataLoader
+
+    n = 0
+    for batch in DataLoader(ds, batch_size=4, **kw):
+        n += int(batch.shape[0])
+    print("samples", n)
+
+
+def case_dataloader_worker_killed() -> None:
+    _iterate(_KillingDataset(), num_workers=2)
+
+
+def case_dataloader_worker_raises() -> None:
+    _iterate(_RaisingDataset(), num_workers=2)
+
+
+def case_dataloader_timeout() -> None:
+    _iterate(_SlowDataset(), num_workers=1, timeout=3)
+
+
+def case_dataloader_small_shm() -> None:
+    """/dev/shm of 2 MiB (a container's default is 64 MiB), in a mount namespace of its own."""
+    if os.environ.get("PROVOKE_IN_NS") != "1":
+        cmd = ("mount -t tmpfs -o size=2m tmpfs /dev/shm && "
+               f'PROVOKE_IN_NS=1 exec "{sys.executable}" "{SCRIPT}" case dataloader_small_shm')
+        # (the re-exec runs this same function: the sharing strategy travels in the env)
+        rc = subprocess.call(["unshare", "--mount", "--propagation", "private", "bash", "-c", cmd])
+        print(f"PROVOKE-NOTE unshare rc={rc}", flush=True)
+        sys.exit(rc)
+    if os.environ.get("PROVOKE_SHARING") == "file_system":
+        import torch.multiprocessing as tmp
+
+        tmp.set_sharing_strategy("file_system")
+    _iterate(_BigDataset(), num_workers=2)
+
+
+def case_dataloader_small_shm_fs() -> None:
+    """As dataloader_small_shm, with torch's `file_system` sharing strategy."""
+    os.environ["PROVOKE_SHARING"] = "file_system"
+    case_dataloader_small_shm()
+
+
+def case_dataloader_emfile() -> None:
+    import resource
+
+    import torch.multiprocessing as tmp
+
+    tmp.set_sharing_strategy("file_descriptor")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    from torch.utils.data import DataLoader, Dataset
+
+    class Many(Dataset):  # type: ignore[misc,type-arg,unused-ignore]
+        def __len__(self) -> int:
+            return 4096
+
+        def __getitem__(self, i: int) -> Any:
+            import torch
+
+            return [torch.zeros(2) for _ in range(8)]
+
+    kept = [b for b in DataLoader(Many(), batch_size=4, num_workers=2)]  # a trainer keeps batches
+    print(len(kept))
+
+
+def _dcp_save(d: Path, sd: dict[str, Any]) -> None:
+    import torch.distributed.checkpoint as dcp
+
+    dcp.save(sd, checkpoint_id=str(d))
+
+
+def case_dcp_load_missing_key() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = Path(tempfile.mkdtemp()) / "step_100"
+    _dcp_save(d, {"model.w": torch.zeros(4)})
+    sd = {"model.w": torch.empty(4), "optim.exp_avg": torch.empty(4)}  # a newer trainer's keys
+    dcp.load(sd, checkpoint_id=str(d))
+
+
+def case_dcp_load_shape_mismatch() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = Path(tempfile.mkdtemp()) / "step_100"
+    _dcp_save(d, {"model.w": torch.zeros(4, 8)})
+    dcp.load({"model.w": torch.empty(8, 8)}, checkpoint_id=str(d))
+
+
+def case_dcp_metadata_truncated() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = Path(tempfile.mkdtemp()) / "step_100"
+    _dcp_save(d, {"model.w": torch.zeros(64)})
+    meta = d / ".metadata"
+    meta.write_bytes(meta.read_bytes()[:40])  # the writer died mid-file
+    dcp.load({"model.w": torch.empty(64)}, checkpoint_id=str(d))
+
+
+def case_dtensor_mixed_tensor() -> None:
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.tensor import Shard, distribute_tensor, init_device_mesh
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("gloo")
+    mesh = init_device_mesh("cpu", (1,))
+    w = distribute_tensor(torch.randn(8, 4), mesh, [Shard(0)])
+    print(w + torch.randn(8, 4))  # a plain tensor into a DTensor op
+
+
+def case_dtensor_bad_shard_dim() -> None:
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.tensor import Shard, distribute_tensor, init_device_mesh
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("gloo")
+    mesh = init_device_mesh("cpu", (1,))
+    distribute_tensor(torch.randn(8), mesh, [Shard(2)])  # a 1-d tensor sharded on dim 2
+
+
+def case_nccl_cpu_tensor() -> None:
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl")
+    dist.all_reduce(torch.ones(4))  # a metric left on the CPU, reduced over NCCL only
+
+
+def _tiny_tokenizer_dir(path: Path, pad: bool) -> Path:
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = {w: i for i, w in enumerate(["<unk>", "<eos>", "hello", "world", "the", "a"])}
+    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", eos_token="<eos>",
+                                   **({"pad_token": "<eos>"} if pad else {}))
+    fast.save_pretrained(path)
+    return path
+
+
+def case_chat_template_missing() -> None:
+    from transformers import AutoTokenizer
+
+    d = _tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok", pad=True)
+    tok = AutoTokenizer.from_pretrained(d)
+    tok.apply_chat_template([{"role": "user", "content": "hello world"}], tokenize=False)
+
+
+def case_tokenizer_no_pad_token() -> None:
+    from transformers import AutoTokenizer
+
+    d = _tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok", pad=False)
+    tok = AutoTokenizer.from_pretrained(d)
+    tok(["hello world", "the"], padding=True, return_tensors="pt")
+
+
+def case_generate_past_max_positions() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")  # n_positions=16
+    m = AutoModelForCausalLM.from_pretrained(d)
+    m.generate(torch.tensor([[1, 2, 3, 4]]), max_new_tokens=40, do_sample=False)
+
+
+def case_adapter_config_missing() -> None:
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    adapter = Path(tempfile.mkdtemp()) / "lora-step-200"
+    adapter.mkdir()
+    (adapter / "adapter_model.safetensors").write_bytes(b"")  # the config never uploaded
+    m = AutoModelForCausalLM.from_pretrained(d)
+    m.load_adapter(str(adapter))
+
+
+def _st_lie(header: dict[str, Any], data: bytes) -> str:
+    h = json.dumps(header).encode()
+    return _st_file(len(h).to_bytes(8, "little") + h + data)
+
+
+def case_safetensors_dtype_unknown() -> None:
+    from safetensors.torch import load_file
+
+    load_file(_st_lie({"w": {"dtype": "F33", "shape": [4], "data_offsets": [0, 16]}}, bytes(16)))
+
+
+def case_safetensors_shape_lie() -> None:
+    from safetensors.torch import load_file
+
+    # shape says 8 floats (32 bytes), the offsets hold 16 bytes
+    load_file(_st_lie({"w": {"dtype": "F32", "shape": [8], "data_offsets": [0, 16]}}, bytes(16)))
+
+
+def case_safetensors_offsets_past_end() -> None:
+    from safetensors.torch import load_file
+
+    load_file(_st_lie({"w": {"dtype": "F32", "shape": [64], "data_offsets": [0, 256]}},
+                      bytes(64)))
+
+
+def case_hf_transfer_missing() -> None:
+    """HF_HUB_ENABLE_HF_TRANSFER=1 where hf_transfer is not installed (a copied launch env)."""
+    os.environ["HF_HUB_ENABLE_HF_TRANSFER"] = "1"
+    endpoint = start_hub({"okbin": {"config.json": b"{}"}})
+    _hub_env(endpoint)
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/okbin", "config.json"))
+
+
+def case_cuda_fork_reinit() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")  # the parent touched CUDA first
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            torch.zeros(1, device="cuda")  # a forked rollout worker
+        except Exception:
+            import traceback
+
+            traceback.print_exc()
+            code = 1
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    sys.exit(os.waitstatus_to_exitcode(status))
+
+
+def case_safetensors_shared_tensors() -> None:
+    import torch
+    from safetensors.torch import save_file
+
+    emb = torch.zeros(32, 8)
+    save_file({"wte.weight": emb, "lm_head.weight": emb}, tempfile.mktemp(suffix=".safetensors"))
+
+
+def case_benign_anomaly_enabled() -> None:
+    import torch
+
+    with torch.autograd.detect_anomaly():
+        w = torch.ones(2, requires_grad=True)
+        (w * 2).sum().backward()
+    print(w.grad)
+
+
 # ----------------------------------------------------------------------------- registry
 
 # case -> (function, kind of its failure lines, needs the GPU)
@@ -1812,6 +2281,51 @@ CASES3: dict[str, Case] = {
 }
 CASES.update(CASES3)
 
+# The fourth set (current/heldout4.jsonl only).
+CASES4: dict[str, Case] = {
+    "compile_item_graph_break": (case_compile_item_graph_break, "python_crash", False),
+    "compile_dynamic_constraint": (case_compile_dynamic_constraint, "python_crash", False),
+    "compile_error_on_recompile": (case_compile_error_on_recompile, "python_crash", False),
+    "compile_no_cxx": (case_compile_no_cxx, "python_crash", False),
+    "compile_autotune_gpu_full": (case_compile_autotune_gpu_full, "cuda_oom", True),
+    "cuda_graph_capture_sync": (case_cuda_graph_capture_sync, "cuda_error", True),
+    "cuda_graph_default_stream": (case_cuda_graph_default_stream, "python_crash", True),
+    "anomaly_nan_backward": (case_anomaly_nan_backward, "python_crash", False),
+    "assert_async_cuda": (case_assert_async_cuda, "cuda_error", True),
+    "assert_async_cpu": (case_assert_async_cpu, "python_crash", False),
+    "clip_grad_nonfinite": (case_clip_grad_nonfinite, "python_crash", False),
+    "spawn_pickle_lambda": (case_spawn_pickle_lambda, "python_crash", False),
+    "spawn_child_sigterm": (case_spawn_child_sigterm, "python_crash", False),
+    "spawn_child_exit_code": (case_spawn_child_exit_code, "python_crash", False),
+    "torchrun_child_sigterm": (case_torchrun_child_sigterm, "python_crash", False),
+    "torchrun_agent_sigterm": (case_torchrun_agent_sigterm, "python_crash", False),
+    "dataloader_worker_killed": (case_dataloader_worker_killed, "python_crash", False),
+    "dataloader_worker_raises": (case_dataloader_worker_raises, "python_crash", False),
+    "dataloader_timeout": (case_dataloader_timeout, "python_crash", False),
+    "dataloader_small_shm": (case_dataloader_small_shm, "python_crash", False),
+    "dataloader_small_shm_fs": (case_dataloader_small_shm_fs, "python_crash", False),
+    "dataloader_emfile": (case_dataloader_emfile, "python_crash", False),
+    "dcp_load_missing_key": (case_dcp_load_missing_key, "python_crash", False),
+    "dcp_load_shape_mismatch": (case_dcp_load_shape_mismatch, "python_crash", False),
+    "dcp_metadata_truncated": (case_dcp_metadata_truncated, "python_crash", False),
+    "dtensor_mixed_tensor": (case_dtensor_mixed_tensor, "python_crash", False),
+    "dtensor_bad_shard_dim": (case_dtensor_bad_shard_dim, "python_crash", False),
+    "nccl_cpu_tensor": (case_nccl_cpu_tensor, "python_crash", True),
+    "cuda_fork_reinit": (case_cuda_fork_reinit, "python_crash", True),
+    "safetensors_shared_tensors": (case_safetensors_shared_tensors, "python_crash", False),
+    "chat_template_missing": (case_chat_template_missing, "python_crash", False),
+    "tokenizer_no_pad_token": (case_tokenizer_no_pad_token, "python_crash", False),
+    "generate_past_max_positions": (case_generate_past_max_positions, "python_crash", False),
+    "adapter_config_missing": (case_adapter_config_missing, "python_crash", False),
+    "safetensors_dtype_unknown": (case_safetensors_dtype_unknown, "checkpoint_corrupt", False),
+    "safetensors_shape_lie": (case_safetensors_shape_lie, "checkpoint_corrupt", False),
+    "safetensors_offsets_past_end": (
+        case_safetensors_offsets_past_end, "checkpoint_corrupt", False),
+    "hf_transfer_missing": (case_hf_transfer_missing, "benign", False),
+    "benign_anomaly_enabled": (case_benign_anomaly_enabled, "benign", False),
+}
+CASES.update(CASES4)
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -1824,7 +2338,10 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "hub_bigger_head_download": 120, "hub_offline_transformers": 90,
              "gloo_monitored_barrier_timeout": 90, "dist_master_addr_unresolvable": 90,
              "torchrun_child_raises": 90, "torchrun_child_sigkill": 90,
-             "hub_stall_get_download": 150}
+             "hub_stall_get_download": 150, "compile_autotune_gpu_full": 120,
+             "torchrun_child_sigterm": 90, "torchrun_agent_sigterm": 90,
+             "compile_item_graph_break": 120, "compile_dynamic_constraint": 120,
+             "compile_error_on_recompile": 120, "compile_no_cxx": 120}
 
 
 # ----------------------------------------------------------------------------- run
@@ -1969,7 +2486,12 @@ _LOG_LINE3 = re.compile(
     r"^\[rank\d+\]: [\w.]+(Error|Exception): |^huggingface_hub\.errors\.OfflineModeIsEnabled: ")
 
 
-def select_lines(output: str, third: bool = False) -> list[str]:
+# More shapes for the fourth set's cases only: a DataLoader's `ERROR: Unexpected ... in worker`
+# line (printed by its signal handler), torch elastic's SignalException.
+_LOG_LINE4 = re.compile(r"^ERROR: Unexpected \w+ .*in worker|^[\w.]+\.SignalException: ")
+
+
+def select_lines(output: str, third: bool = False, fourth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -1979,7 +2501,7 @@ def select_lines(output: str, third: bool = False) -> list[str]:
         if line.startswith("PROVOKE-NOTE"):
             continue
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
-                third and _LOG_LINE3.search(line)):
+                third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -2062,8 +2584,45 @@ NOTES3: list[tuple[str, str]] = [
 ]
 
 
+# Fourth-set rules, before LINE_RULES3 and LINE_RULES (for CASES4 cases only).
+_E4 = r"^E\d{4} [\d:.]+ \d+ \S+\] \[\d+/\d+\] "  # torch's E-level log prefix, dynamo frame id
+LINE_RULES4: list[tuple[str, str]] = [
+    # inductor's autotuner skipping a config (shared memory): it goes on with the others; the
+    # `Exception ... for benchmark choice <temp path>` lines repeat the RuntimeError line
+    (_E4 + r"Exception No valid triton configs", "drop"),
+    (_E4 + r"RuntimeError: No valid triton configs", "benign"),
+    (_E4 + r"(CUDA out of memory|CUDA driver error: out of memory)", "cuda_oom"),
+    (_E4 + r"(Error while creating guard:|[\w.]+(Error|Exception): )", "python_crash"),
+    (_E4, "drop"),  # the rest of a multi-line E-level block: frames, fields, continuations
+    (r"InductorError: NoValidChoicesError", "python_crash"),  # the line names no memory
+    (r"adapter model file not found", "hf_weights_missing"),  # weights not on disk
+    (r"No space left on device", "disk_full"),
+]
+NOTES4: list[tuple[str, str]] = [
+    (r"No valid triton configs", "inductor max-autotune skipping a config; the run goes on"),
+    (_E4 + r"CUDA", "inductor max-autotune with the GPU filled (256 MiB left)"),
+    (r"NoValidChoicesError", "inductor max-autotune with the GPU filled: every choice failed"),
+    (r"unable to allocate shared memory", "DataLoader workers with a 2 MiB /dev/shm (EAGAIN, "
+     "not ENOSPC: no disk_full)"),
+    (r"metadata is None", "torch.distributed.checkpoint.load of a checkpoint whose .metadata "
+     "was cut to 40 bytes: the line alone names no checkpoint"),
+    (r"Cannot re-initialize CUDA", "torch's lazy-init check, not a CUDA runtime error"),
+    (r"must be captured on a non-default stream", "torch's check, not a CUDA runtime error"),
+    (r"^RuntimeError: $", "safetensors save_file of tied weights: the message is on the "
+     "continuation lines ('Some tensors share memory ...')"),
+    (r"SignalException|death signal", "torchrun itself sent SIGTERM (a stopped or preempted "
+     "launcher)"),
+    (r"killed by signal: Killed", "a DataLoader worker SIGKILLed (as the OOM killer would)"),
+    (r"adapter model file not found", "load_adapter of a folder without adapter_config.json "
+     "(peft absent)"),
+    (r"HF_HUB_ENABLE_HF_TRANSFER", "the download then succeeds"),
+    (r"Anomaly Detection has been enabled", "the run then succeeds"),
+]
+
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES3 if case in CASES3 else []
+    rules3 = LINE_RULES4 + LINE_RULES3 if case in CASES4 else (
+        LINE_RULES3 if case in CASES3 else [])
     for pat, lab in CASE_RULES.get(case, []) + rules3 + LINE_RULES:
         if re.search(pat, line):
             return lab
@@ -2109,8 +2668,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout or heldout2 (the second set), by case name (a case never straddles two
-    files)."""
+    """dev, heldout, or heldout2 / heldout3 / heldout4 (the later sets), by case name (a case
+    never straddles two files)."""
+    if case in CASES4:
+        return "heldout4"
     if case in CASES3:
         return "heldout3"
     if case in CASES2:
@@ -2155,6 +2716,18 @@ def lib_of3(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of(case, line, vers)
 
 
+def lib_of4(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of3 with the fourth set's printers (torch re-raising a worker's error, transformers'
+    tokenizer / adapter checks, safetensors' tied-weights check)."""
+    if re.search(r"Caught \w+ in DataLoader worker", line):
+        return "torch", vers.get("torch", "")
+    if case in ("chat_template_missing", "tokenizer_no_pad_token", "adapter_config_missing"):
+        return "transformers", vers.get("transformers", "")
+    if case == "safetensors_shared_tensors":
+        return "safetensors", vers.get("safetensors", "")
+    return lib_of3(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -2188,7 +2761,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     dest.mkdir(parents=True, exist_ok=True)
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
-        "dev": [], "heldout": [], "heldout2": [], "heldout3": []}
+        "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -2196,21 +2769,24 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES3, kv[0] in CASES2, kv[0])):
+                            key=lambda kv: (kv[0] in CASES4, kv[0] in CASES3, kv[0] in CASES2,
+                                            kv[0])):
         if case not in CASES:
             continue
         split = split_of(case)
         raws[split].append(rec)
-        for line in select_lines(rec["output"], third=case in CASES3):
+        later = case in CASES3 or case in CASES4
+        for line in select_lines(rec["output"], third=later, fourth=case in CASES4):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
-            if case in CASES3 and _dedup_key(line) in seen_keys:
-                continue  # the third set keeps only shapes no earlier line has
+            if later and _dedup_key(line) in seen_keys:
+                continue  # the third and fourth sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib, ver = (lib_of3 if case in CASES3 else lib_of)(case, line, rec["versions"])
-            notes = (NOTES3 if case in CASES3 else []) + NOTES
+            lib_fn = lib_of4 if case in CASES4 else lib_of3 if later else lib_of
+            lib, ver = lib_fn(case, line, rec["versions"])
+            notes = (NOTES4 if case in CASES4 else []) + (NOTES3 if later else []) + NOTES
             note = next((n for pat, n in notes if re.search(pat, line)), "")
             files[split].append({
                 "kind": label, "line": line, "source": f"device:{case}", "lib": lib,
@@ -2245,7 +2821,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("name", choices=sorted(CASES))
     sub.add_parser("noop")
     ch = sub.add_parser("child")
-    ch.add_argument("mode", choices=["raise", "sigkill"])
+    ch.add_argument("mode", choices=["raise", "sigkill", "sigterm", "sleep"])
     b = sub.add_parser("build")
     b.add_argument("dest")
     b.add_argument("raw", nargs="+", type=Path,

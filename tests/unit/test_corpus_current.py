@@ -61,7 +61,8 @@ def test_entries_are_contract_entries(name: str) -> None:
 
 
 def test_split_is_by_case_and_lines_are_unique() -> None:
-    files = [_load(n) for n in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl")]
+    files = [_load(n) for n in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
+                                "heldout4.jsonl")]
     srcs = [{e["source"] for e in f} for f in files]
     for i, a in enumerate(srcs):
         for b in srcs[i + 1:]:
@@ -70,22 +71,50 @@ def test_split_is_by_case_and_lines_are_unique() -> None:
     assert len(lines) == len(set(lines))
 
 
-def test_third_set_shares_no_line_with_any_other_corpus_file() -> None:
-    """heldout3 measures what no other file taught: no line of it is in the public corpus
-    or the other current files, and none has the shape (equal up to numbers and hex ids) of
-    a line of the other current files: the build drops those."""
+@pytest.mark.parametrize("name,earlier", [
+    ("heldout3.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl")),
+    ("heldout4.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl")),
+])
+def test_later_sets_share_no_line_with_any_other_corpus_file(
+        name: str, earlier: tuple[str, ...]) -> None:
+    """heldout3 / heldout4 measure what no other file taught: no line of them is in the public
+    corpus or the earlier current files, and none has the shape (equal up to numbers and hex
+    ids) of a line of the earlier current files: the build drops those."""
     mod = _script()
     others: set[str] = set()
     for path in sorted((CURRENT.parent / "public").glob("*.jsonl")):
         others |= {json.loads(x)["line"] for x in path.read_text().splitlines() if x.strip()}
-    current = {e["line"] for n in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl")
-               for e in _load(n)}
+    current = {e["line"] for n in earlier for e in _load(n)}
     others |= current
     keys = {mod._dedup_key(x) for x in current}
-    for i, e in enumerate(_load("heldout3.jsonl")):
-        assert e["line"] not in others, f"heldout3.jsonl:{i + 1} repeats a line of another file"
+    for i, e in enumerate(_load(name)):
+        assert e["line"] not in others, f"{name}:{i + 1} repeats a line of another file"
         assert mod._dedup_key(e["line"]) not in keys, (
-            f"heldout3.jsonl:{i + 1} has the shape of a line of another file")
+            f"{name}:{i + 1} has the shape of a line of another file")
+
+
+def test_fourth_set_is_contract_entries_of_new_cases() -> None:
+    """heldout4.jsonl: the fourth capture's cases only; none is a case of an earlier capture
+    (by the registry and by the case names in the earlier raw files)."""
+    mod = _script()
+    earlier = set(mod.CASES3) | set(mod.CASES2) | mod.DEV_V1 | mod.HELDOUT_V1
+    for raw in ("raw_dev.jsonl", "raw_heldout.jsonl", "raw_heldout2.jsonl", "raw_heldout3.jsonl"):
+        earlier |= {rec["case"] for rec in _load(raw)}
+    assert not set(mod.CASES4) & earlier
+    assert {rec["case"] for rec in _load("raw_heldout4.jsonl")} <= set(mod.CASES4)
+    entries = _load("heldout4.jsonl")
+    assert len(entries) >= 30
+    for i, e in enumerate(entries):
+        where = f"heldout4.jsonl:{i + 1}"
+        assert set(e) == FIELDS, where
+        assert e["kind"] in CONTRACT_KINDS, f"{where}: kind {e['kind']!r} is not a contract kind"
+        assert e["source"].removeprefix("device:") in mod.CASES4, where
+        assert e["lib"] and e["version"], where
+        assert e["line"] and "\n" not in e["line"], where
+    kinds = {e["kind"] for e in entries}
+    assert len(kinds - {"benign"}) >= 5 and "benign" in kinds
+    torch_versions = {e["version"] for e in entries if e["lib"] == "torch"}
+    assert torch_versions and all(v.startswith("2.11") for v in torch_versions)
 
 
 def test_third_set_is_contract_entries_of_new_cases() -> None:
@@ -125,9 +154,11 @@ def test_second_set_is_contract_entries_of_new_cases() -> None:
 def test_files_are_the_build_of_the_raw_captures(tmp_path: Path) -> None:
     mod = _script()
     raws = [CURRENT / "raw_dev.jsonl", CURRENT / "raw_heldout.jsonl",
-            CURRENT / "raw_heldout2.jsonl", CURRENT / "raw_heldout3.jsonl"]
+            CURRENT / "raw_heldout2.jsonl", CURRENT / "raw_heldout3.jsonl",
+            CURRENT / "raw_heldout4.jsonl"]
     assert mod.main(["build", str(tmp_path), *map(str, raws)]) == 0
-    for name in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl"):
+    for name in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
+                 "heldout4.jsonl"):
         assert (tmp_path / name).read_text() == (CURRENT / name).read_text(), (
             f"{name} differs from what scripts/provoke_failures.py builds: rebuild it, "
             "do not edit it by hand")
