@@ -72,6 +72,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"irisrl-task-status:", b"Exit Code", b"exit_code=", b"exitcode", b"exit status", b"Rendezvous",
     b"Engine", b"quota", b"clients joined", b"nexpected",
     b"Forbidden:",   # a Hub error's status on its continuation line (analyzer._hub_continuation)
+    b"death signal",   # torch elastic's agent ending on a signal (observe/vocabulary.py, a python_crash row)
     # the family vocabulary's error words (observe/vocabulary.py ERROR_VOCAB) that no needle above
     # covers: stems, so one needle takes both cases (`annot`: cannot / Cannot)
     b"annot", b"an't", b"nable to", b"nsufficient", b"nhealthy", b"ould not", b"ouldn't", b"efused", b"o such", b"xceeded", b"xhausted",

@@ -293,7 +293,10 @@ RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may h
                r"Raylet is (?:considered )?dead|Every raylet is dead|local raylet died|"
                # a Slurm step that hosts a Ray node dying (NVIDIA-NeMo/RL ray.sub's watcher: "Background
                # srun 'ray-worker-N' died"): the node went with it
-               r"\bsrun\b[^\n]{0,20}\bray-(?:worker|head)[\w-]*'? died")
+               r"\bsrun\b[^\n]{0,20}\bray-(?:worker|head)[\w-]*'? died|"
+               # `ray start --block`'s watch over its node's processes (python/ray/scripts/scripts.py:
+               # "Some Ray subprocesses exited unexpectedly:"): the node is going down with them
+               r"Some Ray subprocesses exited unexpectedly")
 
 # A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
 # was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
@@ -306,12 +309,22 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # `nvidia-nvswitch1: SXid (PCI:...): 12028, ...`: NVIDIA's Xid catalogue, docs.nvidia.com/deploy/xid-errors)
                        r"\bS?Xid \(PCI|" + CAPACITY + "|" +
                        # curl's own exit report (`curl: (18) transfer closed with N bytes remaining to read`)
-                       r"^\s*curl: \(\d+\) ")
+                       r"^\s*curl: \(\d+\) |"
+                       # torch elastic's agent ending on a signal (a python_crash row below)
+                       r"Received \d+ death signal")
 
 
 TABLE: tuple[Row, ...] = (
     # a shell's own grammar for a program it could not run: the process never started
     Row("python_crash", (_rx(SHELL_NOT_FOUND),), None),
+    # a supervisor's report of a child ended by a signal: billiard / celery's pool ("Process %r pid:%r
+    # exited with %r", the code formatted 'signal 9 (SIGKILL)'), torch elastic's agent ending on a signal
+    # (torch/distributed/elastic/agent/server/api.py "Received %s death signal, shutting down workers")
+    Row("python_crash", (_rx(r"exited with '?signal \d+|Received \d+ death signal"),), None),
+    # the weights' index (`weight_map` of model.safetensors.index.json) or an adapter's files not there
+    # (transformers integrations/peft.py "adapter model file not found in %s")
+    Row("hf_weights_missing", (_rx(r"(?i:(?:error|fail\w*|unable to|cannot|can't|could not)\b[^\n]{0,30}\bweight[ _]map\b|"
+                                   r"adapter (?:model |config |weights? )?files? not found)"),), None),
     Row("hf_weights_missing", (_rx(FETCH_MISSING),), None),
     Row("hf_http_error", (_rx(FETCH_TRANSIENT),), None),
     Row("hf_incomplete_download", (_rx(FETCH_CUT_SHORT),), None),
