@@ -39,3 +39,9 @@ def both(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
     assert (primary(a), a["verdict"], len(a.get("unrecognized", []))) == \
         (primary(b), b["verdict"], len(b.get("unrecognized", []))), lines
     return a
+
+
+def assert_named(tmp_path: Path, kind: str, line: str) -> None:
+    """`line` alone is named `kind` (its primary kind), both ways."""
+    report = both(tmp_path, [line])
+    assert primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))

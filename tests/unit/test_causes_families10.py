@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import both, primary  # noqa: E402
+from one_line import assert_named, both, primary  # noqa: E402
 
 NAMED = [
     # TGI launcher/src/main.rs, server interceptor.py, flash_causal_lm.py warmup
@@ -82,8 +82,7 @@ NAMED = [
 
 @pytest.mark.parametrize(("kind", "line"), NAMED)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    report = both(tmp_path, [line])
-    assert primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))
+    assert_named(tmp_path, kind, line)
 
 
 def test_a_tgi_shard_signal_after_serving_is_the_engine_dying(tmp_path: Path) -> None:

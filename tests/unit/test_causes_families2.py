@@ -18,7 +18,7 @@ from irisrl.observe import causes as C
 from irisrl.observe import exceptions as E
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import both, primary  # noqa: E402
+from one_line import assert_named, both, primary  # noqa: E402
 
 
 # ---- 1. the net: error level whatever precedes it -------------------------------------------
@@ -157,8 +157,7 @@ NAMED = [
 
 @pytest.mark.parametrize(("kind", "line"), NAMED)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    report = both(tmp_path, [line])
-    assert primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))
+    assert_named(tmp_path, kind, line)
 
 
 BENIGN = [
