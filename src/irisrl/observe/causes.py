@@ -718,7 +718,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # PID %d", torch/distributed/elastic/multiprocessing/errors/__init__.py) and
                     # torch.multiprocessing's ProcessExitedException ("process %d terminated with signal
                     # %s", torch/multiprocessing/spawn.py): a worker killed by a signal
-                    r"Signal \d+ \(SIG[A-Z]+\) received by PID|process \d+ terminated with signal SIG[A-Z]+",
+                    r"(?i:signal) \d+ \(SIG[A-Z]+\) received by PID|process \d+ terminated with signal SIG[A-Z]+",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
                     r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",

@@ -138,7 +138,7 @@ _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 # the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
 # (hf_transfer and hf-xet, the Hub's Rust download clients, report through reqwest: huggingface/
 # hf_transfer src/lib.rs "Error while downloading: {err}", huggingface/xet-core)
-_HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
+_HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
         r"reqwest|hf_transfer|hf[-_]xet)|"
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
 # a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
@@ -296,7 +296,7 @@ RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may h
                r"\bsrun\b[^\n]{0,20}\bray-(?:worker|head)[\w-]*'? died|"
                # `ray start --block`'s watch over its node's processes (python/ray/scripts/scripts.py:
                # "Some Ray subprocesses exited unexpectedly:"): the node is going down with them
-               r"Some Ray subprocesses exited unexpectedly")
+               r"(?:Some )?Ray (?:sub)?processes (?:exited|died) unexpectedly")
 
 # A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
 # was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
@@ -321,6 +321,17 @@ TABLE: tuple[Row, ...] = (
     # exited with %r", the code formatted 'signal 9 (SIGKILL)'), torch elastic's agent ending on a signal
     # (torch/distributed/elastic/agent/server/api.py "Received %s death signal, shutting down workers")
     Row("python_crash", (_rx(r"exited with '?signal \d+|Received \d+ death signal"),), None),
+    # a body cut short, whatever client says it (urllib3 response.py "Connection broken:
+    # IncompleteRead(...)", "Response ended prematurely"; httpx "incomplete chunked read")
+    Row("hf_incomplete_download", (_rx(E.CUT_SHORT),), None),
+    # a weight file that is not on disk (any wording: the errno's text on a shard or safetensors file;
+    # mlx / loaders' "No safetensors found in <dir>")
+    Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern), _rx(E.WEIGHT_FILE.pattern)), None),
+    Row("hf_weights_missing", (_rx(r"(?i:no (?:\.?safetensors|weights?|checkpoint|model) (?:files? )?(?:found|exist))"),), None),
+    # an image the registry cannot give (oc / skopeo "unable to retrieve source image ... manifest", "failed
+    # to get image", "error fetching image")
+    Row("image_pull", (_rx(r"(?i:(?:unable to|failed to|cannot|could not|error) (?:retrieve|fetch|get|inspect|resolve)(?:ing)? "
+                           r"(?:the )?(?:source |remote )?image)"),), None),
     # the weights' index (`weight_map` of model.safetensors.index.json) or an adapter's files not there
     # (transformers integrations/peft.py "adapter model file not found in %s")
     Row("hf_weights_missing", (_rx(r"(?i:(?:error|fail\w*|unable to|cannot|can't|could not)\b[^\n]{0,30}\bweight[ _]map\b|"
@@ -379,7 +390,8 @@ TABLE: tuple[Row, ...] = (
                                    r"invalid load key"),), None),
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
-                                   r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl)"),
+                                   r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl|"
+                                   r"(?:could not|couldn't|failed to|unable to) (?:re)?load (?:from )?(?:the )?(?:checkpoint|ckpt|state_dict))"),
                                _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
                                    r"\bfile\b|expected \d+ more bytes)")),
         # a socket / pipe / RPC that ends early is a connection, not a file ("Failed to read data from
