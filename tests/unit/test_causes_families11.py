@@ -32,6 +32,10 @@ NAMED = [
     ("hf_weights_missing", "ERROR:root:No safetensors found in /home/u/.cache/huggingface/hub/models--a--b/snapshots/0f1e"),
     ("hf_incomplete_download", '{"event": "Failed to download chunk: (\'Connection broken: IncompleteRead(0 bytes read, 512 more expected)\')"}'),
     ("hf_http_error", "  what():  error from HF API, response code: 502, data: {\"error\":\"Bad gateway\"}"),
+    # pass 13, from current5's misses
+    ("hf_repo_not_found", "FileNotFoundError: acme/rl-7b/tokenizer_config.json (repository not found)"),
+    ("hf_weights_missing", "safetensors_rust.SafetensorError: File does not contain tensor lm_head.bias"),
+    ("hf_weights_missing", "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_80/__7_0.distcp'"),
 ]
 
 

@@ -223,6 +223,8 @@ CATALOGUE: tuple[Cause, ...] = (
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
+          # safetensors' "File does not contain tensor {name}": the file reads, a tensor is missing
+          exclude=r"does not contain tensor",
           families=(r"(?i:header too (?:large|small))|HeaderTooLarge|InvalidHeader(?:Deserialization)?|invalid header length",
                     r"incomplete metadata|MetadataIncompleteBuffer|Error while deserializing header|SafetensorError",
                     r"Weights only load failed|PytorchStreamReader failed|unexpected EOF, expected \d+ more bytes|"

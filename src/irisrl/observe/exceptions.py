@@ -281,6 +281,8 @@ CUT_SHORT = r"(?i:connection broken|ended prematurely|IncompleteRead|InvalidChun
 # ray 2.60.0 exceptions.py ObjectLostError: "All copies of X have been lost due to node failure".
 NODE_LOST = r"(?i:node failure|node (?:\S+ )?(?:died|is dead|was dead))"
 CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_MEANING),
+                                             # a missing tensor is missing weights, not a corrupt file
+                                             "SafetensorError": re.compile(r"^(?!.*does not contain tensor)"),
                                              "DistNetworkError": re.compile(DIST_MEANING),
                                              "ProtocolError": re.compile(CUT_SHORT), "RemoteProtocolError": re.compile(CUT_SHORT),
                                              "ObjectLostError": re.compile(NODE_LOST),
@@ -365,7 +367,9 @@ ERRNO_MISSING = re.compile(r"\[Errno 2\]|(?i:No such file or directory)")
 # safetensors files, any `-00001-of-00004` shard and the shards' `.index.json`. A lone
 # `pytorch_model.bin` missing from a training run's own output folder is that run's bug, not a
 # missing download (public/heldout.jsonl LengSicong/Tell2Design#13 is labelled python_crash).
-WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.json\b|-\d{5}-of-\d{5}\.\w+")
+WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.json\b|-\d{5}-of-\d{5}\.\w+|"
+                         # torch.distributed.checkpoint's data files (`__0_0.distcp`: FileSystemWriter)
+                         r"\.distcp\b")
 ERRNO_NETWORK = re.compile(r"\[Errno (?:104|111|110|101|113|103|-[23])\]|(?i:Connection reset by peer|Connection refused|"
                            r"Connection timed out|Network is unreachable|No route to host|Name or service not known|"
                            r"Temporary failure in name resolution)")

@@ -327,7 +327,10 @@ TABLE: tuple[Row, ...] = (
     # a weight file that is not on disk (any wording: the errno's text on a shard or safetensors file;
     # mlx / loaders' "No safetensors found in <dir>")
     Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern), _rx(E.WEIGHT_FILE.pattern)), None),
-    Row("hf_weights_missing", (_rx(r"(?i:no (?:\.?safetensors|weights?|checkpoint|model) (?:files? )?(?:found|exist))"),), None),
+    Row("hf_weights_missing", (_rx(r"(?i:no (?:\.?safetensors|weights?|checkpoint|model) (?:files? )?(?:found|exist))|"
+                                   # safetensors 0.8 (_safetensors_rust: "File does not contain tensor {name}"): the file
+                                   # reads fine, a tensor the model asks for is not in it
+                                   r"does not contain tensor"),), None),
     # an image the registry cannot give (oc / skopeo "unable to retrieve source image ... manifest", "failed
     # to get image", "error fetching image")
     Row("image_pull", (_rx(r"(?i:(?:unable to|failed to|cannot|could not|error) (?:retrieve|fetch|get|inspect|resolve)(?:ing)? "
@@ -352,7 +355,8 @@ TABLE: tuple[Row, ...] = (
     Row("hf_incomplete_download", (_rx(r"(?i:download|reqwest|hyper::Error)"),
                                    _rx(r"IncompleteBody|UnexpectedEof|(?i:incomplete (?:body|read)|unexpected eof|"
                                        r"(?:connection|stream) (?:closed|reset) before)")), None),
-    Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:not a valid model identifier|"
+    # (any case: huggingface_hub's HfFileSystem says "<repo>/<file> (repository not found)")
+    Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:repository not found|not a valid model identifier|"
                                   r"is not a local folder|repo id must (?:be in the form|use))"),), None),
     # huggingface_hub's gated messages ("Access to model <id> is restricted", "Cannot access gated repo",
     # the older "Repo model <id> is gated. You must be authenticated to access it.")
