@@ -25,8 +25,10 @@ class Backend:
         return item
 
     def logs(self, job_id, cursor=LogCursor(), task_index=None, attempt=-1, max_lines=1000):
-        return page_after(lambda since, limit: [ln for ln in self.lines if ln.timestamp_ms >= since][:limit], cursor,
-                          max_lines, attempt)
+        def read(since, limit):
+            found = [ln for ln in self.lines if ln.timestamp_ms >= since and task_index in (None, ln.task_index)]
+            return sorted(found, key=lambda ln: ln.timestamp_ms)[:limit]
+        return page_after(read, cursor, max_lines, attempt)
 
 
 def snap(state, **kw):
@@ -70,6 +72,15 @@ def test_log_lines_come_once_each_with_rank_and_attempt_prefix_even_when_sharing
                               2: [line(9, "last")]})
     texts = [e.text for e in events(b, logs=True) if isinstance(e, LogEvent)]
     assert texts == ["[rank 0] a", "[rank 1] b", "[rank 0.1] c", "[rank 0] last"]
+
+
+def test_a_rank_whose_lines_reach_the_store_late_loses_none():
+    """Tasks push their logs separately: rank 0's line stamped 100 can reach the store after rank
+    1's line stamped 200 was read. A job-wide cursor (at 200) skipped it; each task's own does not."""
+    b = Backend([snap("running"), snap("succeeded", task_states={"succeeded": 2})],
+                logs_by_poll={0: [line(200, "rank1 early push", task=1)], 1: [line(100, "rank0 late push")]})
+    texts = [e.text for e in events(b, logs=True) if isinstance(e, LogEvent)]
+    assert texts == ["[rank 1] rank1 early push", "[rank 0] rank0 late push"]
 
 
 def test_without_logs_the_watcher_never_fetches_them():

@@ -142,9 +142,9 @@ class JobWatcher:
                 if key != last_key:
                     yield Transition(snap)
                     last_key = key
-                yield from self._log_lines()
+                yield from self._log_lines(snap)
                 if snap.absent or snap.state in TERMINAL:
-                    yield from self._log_lines()   # the lines written as it ended
+                    yield from self._log_lines(snap)   # the lines written as it ended
                     if self.health is not None and not snap.absent:
                         yield self.health(snap)   # the last lines: the final verdict/phase, for the record
                     yield Finished(snap)
@@ -162,25 +162,32 @@ class JobWatcher:
                 return
             self.sleep(self.pause(self.interval))
 
-    def _log_lines(self) -> Iterator[LogLine]:
+    def _log_lines(self, snap: JobSnapshot) -> Iterator[LogLine]:
         if self.log_pager is not None:
-            yield from (LogLine(line) for line in self.log_pager.page())
+            tasks = max(snap.task_count, sum(snap.task_states.values()))
+            yield from (LogLine(line) for line in self.log_pager.page(tasks))
 
 
 class LogPager:
-    """New task log lines of all ranks, paged by the backend's one cursor (Backend.logs)."""
+    """New task log lines of all ranks, each task paged by its own cursor (Backend.logs). One
+    cursor for the whole job would lose lines: tasks push their logs separately, so a rank's
+    line can reach the store after another rank's later one, behind a job-wide cursor (seen:
+    rank 0's last line missing from `launch --local`'s output under load)."""
 
     def __init__(self, backend: Backend, job_id: str, page_size: int = 1000) -> None:
         self.backend, self.job_id, self.page_size = backend, job_id, page_size
-        self.cursor = LogCursor()
+        self.cursors: dict[int, LogCursor] = {}
 
-    def page(self, max_pages: int = 20) -> Iterator[base.LogLine]:
-        for _ in range(max_pages):
-            page = self.backend.logs(self.job_id, self.cursor, max_lines=self.page_size)
-            self.cursor = page.cursor
-            yield from page.lines
-            if not page.more:
-                return
+    def page(self, task_count: int, max_pages: int = 20) -> Iterator[base.LogLine]:
+        """Every task's new lines (tasks 0 .. task_count-1; at least task 0), task by task."""
+        for task in range(max(1, task_count)):
+            for _ in range(max_pages):
+                page = self.backend.logs(self.job_id, self.cursors.get(task, LogCursor()), task_index=task,
+                                         max_lines=self.page_size)
+                self.cursors[task] = page.cursor
+                yield from page.lines
+                if not page.more:
+                    break
 
 
 def transition_line(snap: JobSnapshot) -> str:
