@@ -39,19 +39,19 @@ if TYPE_CHECKING:
     from irisrl.ops.types import PlanInputs, Target
     from irisrl.ops.validation import Validation, validate
     from irisrl.ops.watcher import JobWatcher
-    from irisrl.ops.health_check import HealthCheck, health
+    from irisrl.ops.health_check import HealthCheck, health, log_mask
     from irisrl.ops.jobs import Killed, kill
     from irisrl.ops.watching import watch
 
 _HOME = {"LaunchSettings": "launcher", "Launched": "launcher", "launch": "launcher",
-         "JobWatcher": "watcher", "HealthCheck": "health_check", "health": "health_check", "Killed": "jobs",
+         "JobWatcher": "watcher", "HealthCheck": "health_check", "health": "health_check", "log_mask": "health_check", "Killed": "jobs",
          "kill": "jobs", "watch": "watching", "validate": "validation", "Validation": "validation",
          "plan_launch": "planning", "Planned": "planning", "fit": "fit_check", "cluster_up": "cluster_admin",
          "cluster_status": "cluster_admin", "cluster_down": "cluster_admin", "port": "rewrite", "smoke": "rewrite",
          "PlanInputs": "types", "Target": "types"}
 
 __all__ = ["HealthCheck", "JobWatcher", "Killed", "LaunchSettings", "Launched", "PlanInputs", "Planned", "Target",
-           "Validation", "cluster_down", "cluster_status", "cluster_up", "fit", "health", "kill", "launch",
+           "Validation", "cluster_down", "cluster_status", "cluster_up", "fit", "health", "kill", "launch", "log_mask",
            "plan_launch", "port", "smoke", "validate", "watch"]
 
 
