@@ -97,13 +97,13 @@ def health(job: str | None = None, *, logs: Sequence[str] = (), plan_path: str |
         from irisrl.ops.jobs import job_id_of
 
         analyzer, problems, plan = _analyze_job(backend, job_id_of(job or ""), plan_path, plan, config,
-                                                mask or log_mask(None))
+                                                or_default_mask(mask))
     else:
         from irisrl.ops.jobs import open_job
 
         with open_job(job or "", local, controller_url, cluster_config) as opened:
             analyzer, problems, plan = _analyze_job(opened.backend, opened.job_id, plan_path, plan, config,
-                                                    mask or log_mask(None))
+                                                    or_default_mask(mask))
     if not logs:
         now = time.time() if now is None else now
     trials, outcomes, trials_unknown = _trials(trials_dir or plan_info(plan).trials_dir, explicit=bool(trials_dir))
@@ -217,6 +217,11 @@ def _analyze_job(backend: "Backend", job_id: str, plan_path: str | None, plan: P
         problems.append(f"no log line fetched for {job_id} (not started yet, or no task logs)"
                         + (f"; Iris: job {describe(said)}" if said is not None else ""))
     return analyzer, problems, plan
+
+
+def or_default_mask(mask: LogMask | None) -> LogMask:
+    """The caller's mask, else the one for the environment's default secrets file."""
+    return mask if mask is not None else log_mask(None)
 
 
 def log_mask(secrets_env: str | None) -> LogMask:

@@ -34,10 +34,10 @@ def pull_logs(backend: Backend, job_id: str, out: str | None = None, *, follow: 
     Ctrl-C stops a pull with the manifest of what was written. The manifest says what could
     not be fetched ("complete")."""
     from irisrl.observe.pull import LogPuller, default_out_dir
-    from irisrl.ops.health_check import log_mask
+    from irisrl.ops.health_check import or_default_mask
 
     out_dir = Path(out) if out else default_out_dir(job_id)
-    puller = LogPuller(JobLogs(backend, job_id), job_id, out_dir, on_progress, mask=mask or log_mask(None))
+    puller = LogPuller(JobLogs(backend, job_id), job_id, out_dir, on_progress, mask=or_default_mask(mask))
     try:
         manifest = puller.follow(interval_s, max_follow_s) if follow else puller.pull_once()
     except KeyboardInterrupt:
@@ -71,10 +71,10 @@ def progress(job_id: str | None = None, *, backend: Backend | None = None, logs:
             raise UndeterminedError(f"cannot read the logs: {exc}", "check the files (plain or .gz)") from None
     elif backend is not None and job_id:
         from irisrl.observe.pull import feed_job
-        from irisrl.ops.health_check import log_mask
+        from irisrl.ops.health_check import or_default_mask
 
         collector = ProgressCollector()
-        problems = feed_job(JobLogs(backend, job_id), job_id, collector.feed, mask=mask or log_mask(None))
+        problems = feed_job(JobLogs(backend, job_id), job_id, collector.feed, mask=or_default_mask(mask))
         collector.finish()
         rows = list(collector.rows())
     else:
