@@ -218,11 +218,9 @@ def hub_status_kind(text: str) -> str | None:
     `{status} Client Error: {reason} for url: {url}`): 401/403 gated, 404 on the repo itself
     (`/api/models/org/name`) repo_not_found, other 404s a missing file, 429/5xx transient.
     From another model host or mirror (DOWNLOAD_URL): 404 a missing file, 429/5xx transient."""
-    if INFERENCE_API.search(text):
-        return None       # the Hub's inference services answer an application's request, not a download
-    hub = bool(HUB_HOST.search(text))
-    if not hub and not DOWNLOAD_URL.search(text):
+    if not is_download(text):     # the Hub's inference services included: an application's API
         return None
+    hub = bool(HUB_HOST.search(text))
     m = HTTP_STATUS.search(text)
     if m is None:
         return None
