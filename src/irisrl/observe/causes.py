@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple, Protocol
 
 from irisrl.observe import exceptions as E
+from irisrl.observe import resemblance as R
 from irisrl.observe import unrecognized as U
 from irisrl.observe import vocabulary as V
 
@@ -63,7 +64,8 @@ class Cause:
     # cause; tests/unit/test_causes_families.py), searched like `patterns`.
     families: tuple[str, ...] = ()
     soft: str | None = None         # a line matching this is a wait, not a failure: fatal only once the run crashed
-    guessed: bool = False           # named by the family vocabulary alone (GUESSED): fatal once the process ended
+    # "" = named by a rule; "vocabulary" (GUESSED) / "resemblance" (RESEMBLED): a guess, fatal once the process ended
+    guessed: str = ""
 
     @property
     def verdict(self) -> str:
@@ -755,8 +757,14 @@ CATALOGUE: tuple[Cause, ...] = (
 )
 
 BY_KIND: dict[str, Cause] = {c.kind: c for c in CATALOGUE}
-# The same causes named by the family vocabulary alone: same kind, title and fix; `guessed`.
-GUESSED: dict[str, Cause] = {row.kind: dataclasses.replace(BY_KIND[row.kind], guessed=True) for row in V.TABLE}
+# The same causes named by the family vocabulary alone, or by resemblance to labelled lines
+# (observe/resemblance.py): same kind, title and fix; `guessed` says how.
+GUESSED: dict[str, Cause] = {row.kind: dataclasses.replace(BY_KIND[row.kind], guessed="vocabulary") for row in V.TABLE}
+RESEMBLED: dict[str, Cause] = {kind: dataclasses.replace(c, guessed="resemblance") for kind, c in BY_KIND.items()
+                               if not (c.marker or c.derived)}
+# cause_of_death's order among fatal findings of one tier: a rule's name, the vocabulary's guess,
+# the catch-all python_crash (a real exception's class), then a guess by resemblance.
+_NAMING_RANK = {"": 0, "vocabulary": 1, "resemblance": 3}
 NEEDLES: tuple[str, ...] = tuple(dict.fromkeys(n for c in CATALOGUE for n in c.needles))
 _KEYS = re.compile("|".join(re.escape(n) for n in NEEDLES))
 _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
@@ -806,6 +814,15 @@ def guess(text: str) -> Cause | None:
     return GUESSED[kind] if kind is not None else None
 
 
+def resemble(text: str) -> Cause | None:
+    """The kind an error-shaped line's nearest labelled lines vote for (observe/resemblance.py),
+    as a guess: the last resort after the rules and the vocabulary."""
+    near = R.nearest(text)
+    cause = RESEMBLED.get(near.kind) if near is not None else None
+    # a look-alike the kind's own rule rules out (a Nonfatal Xid) is not that kind by resemblance either
+    return None if cause is None or (cause.exclude and re.search(cause.exclude, text)) else cause
+
+
 def match(text: str) -> Cause | None:
     """The cause a cleaned log line reports, or None (one regex search for most lines)."""
     return classify(text)[0]
@@ -825,12 +842,12 @@ class CauseEvent:
     # every line of it was printed at warning level (read from the raw line: reported evidence
     # loses the logger's level header)
     warn: bool = False
-    # every line of it was named by the family vocabulary alone (observe/vocabulary.py)
-    guessed: bool = False
+    # every line of it was guessed ("vocabulary" / "resemblance": Cause.guessed), else ""
+    guessed: str = ""
 
 
 def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str, t: float | None, seq: int,
-           guessed: bool = False, quiet: bool = False) -> None:
+           guessed: str = "", quiet: bool = False) -> None:
     """Remember a cause line: the first per (kind, rank) with its text, later ones as count/last.
     A python_crash keeps the LATEST line instead: a process ends on its last uncaught exception,
     and an earlier one it went past (an agent's tool error, a caught-and-logged exception) is not
@@ -841,7 +858,7 @@ def record(events: list[CauseEvent], kind: str, rank: str | None, evidence: str,
             ev.count += 1
             ev.last_t, ev.last_seq = t, seq
             ev.warn = ev.warn and warn
-            ev.guessed = ev.guessed and guessed
+            ev.guessed = ev.guessed if ev.guessed and guessed else ""
             if kind == "python_crash":
                 ev.evidence, ev.t, ev.seq = evidence, t, seq
             return
@@ -878,7 +895,8 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         ev = self.event
         return {"kind": self.cause.kind, "rank": ev.rank, "time": iso_time(ev.t), "line": ev.evidence,
-                "fix": self.cause.fix, "rung": self.cause.rung, "status": self.status, "count": ev.count}
+                "fix": self.cause.fix, "rung": self.cause.rung, "status": self.status, "count": ev.count,
+                **({"guessed": ev.guessed} if ev.guessed else {})}
 
 
 def iso_time(t: float | None) -> str | None:
@@ -950,20 +968,20 @@ def assess(events: Iterable[CauseEvent], retry: LogPosition | None = None, crash
 
 def cause_of_death(findings: Iterable[Finding]) -> Finding | None:
     """The fatal finding of the lowest tier (root causes before their consequences), a named
-    cause before one the family vocabulary guessed, both before the catch-all python_crash,
-    earliest first."""
+    cause before one the family vocabulary guessed, both before the catch-all python_crash, then
+    a guess by resemblance; earliest first."""
     fatal = [f for f in findings if f.status == "fatal"]
     if not fatal:
         return None
-    return min(fatal, key=lambda f: (f.cause.tier, 2 if f.cause.kind == "python_crash" else int(f.event.guessed), f.event.t is None,
+    return min(fatal, key=lambda f: (f.cause.tier, 2 if f.cause.kind == "python_crash" else _NAMING_RANK[f.event.guessed], f.event.t is None,
                                      f.event.t or 0.0, f.event.seq))
 
 
 def describe(finding: Finding) -> str:
     """One line for reasons and the watchdog: kind, where, when, the line."""
     ev = finding.event
-    where = ", ".join(p for p in (f"rank {ev.rank}" if ev.rank is not None else "",
-                                  iso_time(ev.t) or "", f"{ev.count}x" if ev.count > 1 else "") if p)
+    where = ", ".join(p for p in (f"rank {ev.rank}" if ev.rank is not None else "", iso_time(ev.t) or "",
+                                  f"{ev.count}x" if ev.count > 1 else "", f"guessed by {ev.guessed}" if ev.guessed else "") if p)
     return f"{finding.cause.kind}" + (f" ({where})" if where else "") + f": {ev.evidence}"
 
 
