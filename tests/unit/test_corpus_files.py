@@ -43,6 +43,12 @@ HELDOUT10 = PUBLIC / "heldout10.jsonl"
 # The eleventh fresh set (README "heldout11"): GitHub issues, small like heldout10 (fewer lines rather
 # than a reused source or line); none of its repositories is one heldout9 cites.
 HELDOUT11 = PUBLIC / "heldout11.jsonl"
+# The twelfth and thirteenth fresh sets were collected at the same time from pools disjoint by repository
+# kind: heldout12 from training-side repositories, heldout13 (README "heldout13") from inference servers and
+# cluster infrastructure. Each branch holds only its own file; the checks below take the other one in as
+# soon as it is merged.
+HELDOUT12 = PUBLIC / "heldout12.jsonl"
+HELDOUT13 = PUBLIC / "heldout13.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -90,10 +96,12 @@ def test_split_is_by_source_and_disjoint() -> None:
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
-         "heldout11": HELDOUT11}   # collected later, each from sources no other file has
+         "heldout11": HELDOUT11, "heldout13": HELDOUT13}   # collected later, each from sources no other file has
+if HELDOUT12.exists():   # the parallel collector's file (absent on the heldout13 branch until merged)
+    FRESH["heldout12"] = HELDOUT12
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
-               "heldout11": (30, 12)}
+               "heldout11": (30, 12), "heldout12": (30, 12), "heldout13": (30, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -106,7 +114,8 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
-    if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+    if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
+                "heldout13"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -199,3 +208,16 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     used = {repo(r.get("source")) for r in others}
     for row in _rows(HELDOUT9):
         assert repo(row["source"]) not in used, f"{row['source']}: its repository is already a corpus source"
+
+
+def test_heldout13_shares_no_repository_with_heldout12_or_heldout9() -> None:
+    """Sets 12 and 13 were drawn from pools disjoint by repository kind (training side / serving and
+    infrastructure side): no repository may feed both. Like set 10 and 11, set 13 takes nothing from a
+    repository set 9 cites (set 9's own test forbids it)."""
+    def repo(source: object) -> str:
+        return str(source).split("#", 1)[0].lower()
+    mine = {repo(r["source"]) for r in _rows(HELDOUT13)}
+    assert not mine & {repo(r["source"]) for r in _rows(HELDOUT9)}, "heldout13 shares a repository with heldout9"
+    if HELDOUT12.exists():
+        shared = mine & {repo(r["source"]) for r in _rows(HELDOUT12)}
+        assert not shared, f"heldout12 and heldout13 share repositories: {sorted(shared)}"
