@@ -247,6 +247,12 @@ class Analyzer:
         if cause is not None or (status is not None and not status.ended_badly):
             return
         if U.TRACEBACK_HEAD in text:
+            # a head that states what failed before it ("Executor worker initialization error:
+            # Traceback ..."): the family vocabulary names that statement; the final line, when it
+            # comes, is its own event (a rule's name for it is the more specific cause of death)
+            if (said := C.guess(text.split(U.TRACEBACK_HEAD, 1)[0])) is not None:
+                self._cause(name, line, said, t)
+                return
             if stream not in st.tracebacks and len(st.tracebacks) < U.MAX_SIGNATURES:
                 st.tracebacks[stream] = [text[:EVIDENCE_RAW], rank, t, st.seq]
             return

@@ -432,7 +432,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
           ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now",
-           "pending tasks/actors"),
+           "pending tasks/actors", "to be scheduled"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
@@ -443,8 +443,13 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"resource request cannot be scheduled right now",
                     # `ray status` Demands: resource requests Ray could not place yet
                     # (python/ray/autoscaler/_private/util.py: "{shape}: {N}+ pending tasks/actors")
-                    r"\}: \d+\+ pending tasks/actors"),
-          soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors"),
+                    r"\}: \d+\+ pending tasks/actors",
+                    # Ray Serve's controller while a replica's resources are not there (python/ray/serve/
+                    # _private/deployment_state.py, ray 2.x: "Deployment 'X' in application 'Y' [has] N
+                    # replicas that have taken more than 30s to be scheduled. This may be due to waiting
+                    # for the cluster to auto-scale ..."); "... to initialize" is a slow constructor, not this
+                    r"replicas? that (?:have|has) taken more than [\d.]+ ?s to be scheduled"),
+          soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors|to be scheduled"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance",), (r"Started a local Ray instance",), 3, ROOT,
           "the trainer did not join the gang's Ray cluster (RAY_ADDRESS unset or ray.init() without an "
@@ -794,6 +799,11 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     exc = E.parse(text) if _EXC_HINT.search(text) else None
     if cause is not None and cause.kind == "python_crash" and (thrown := E.terminate_kind(text)):
         return BY_KIND[thrown], exc       # terminate called on a c10::CUDAError: the type names it
+    if cause is not None and cause.kind == "python_crash" and (said := V.CATALOGUE.search(text)):
+        # a process's end (an exit code, a signal) stated with a library's own failure text: "Rank 0
+        # scheduler is dead. Exit code: -9 (SIGKILL)" is SGLang's engine dying, named by that text
+        # alone (not the signal's words; nor a command line's, a script named *_nccl_timeout)
+        return guess(said.group(0)) or cause, exc
     if cause is not None:
         return cause, exc
     kind = (E.class_kind(exc) or E.timeout_kind(exc, text)) if exc is not None else None

@@ -36,11 +36,12 @@ from typing import NamedTuple
 # character before it must not be a word or path character (a URL's `/FooError:` is not one).
 # Python's own base `Exception` (`raise Exception("...")`: `Exception: message`) is one too, where
 # a traceback prints it: at the start of the line (indented or not) or after a wrapper's `: `; not
-# a word in a sentence ("Caught Exception: retrying"). A bare `Error: message` opening the line is
+# a word in a sentence ("Caught Exception: retrying"); or where a log record's header ends and its
+# message starts (vLLM's `ERROR ... [core.py:N] Exception: ...`, loguru's `| `, logging's ` - `). A bare `Error: message` opening the line is
 # how Go / Node / shell tools (docker, containerd, kubectl) report the error they exit on. A
 # private class keeps its underscore (grpcio 1.85.3 grpc/_channel.py `_InactiveRpcError`).
 _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
-          r"(?:^|(?<=: )|(?<=\s\s))Exception|^Error(?=: \w)")
+          r"(?:^|(?<=: )|(?<=\s\s)|(?<=\] )|(?<=\| )|(?<= - ))Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
 # the line followed by `: ` (`requests.exceptions.ReadTimeout: ...`, `urllib3.exceptions.ProtocolError`

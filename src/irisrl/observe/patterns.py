@@ -84,6 +84,9 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # "0/N nodes are available: ... didn't tolerate", clouds' capacity refusals
     b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b"enough capacity", b"ut of capacity", b"trigger scale-up",
     b"curl: (",      # curl's exit report: a download cut short says no error word (vocabulary.FETCH_CUT_SHORT)
+    # a pod or gang no node can take in other schedulers' words (vocabulary.py's pg_unplaceable rows)
+    b"nschedulable", b"enough resources",
+    b"on signal",    # a supervisor's "<process> exited on signal N" (vocabulary.py, a python_crash row)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

@@ -44,7 +44,7 @@ ERROR_VOCAB = re.compile(
     r"(?i)\b(?:fail(?:s|ed|ure|ures|ing)?|cannot|can(?:'|no)t|could(?: not|n't)|unable to|refused|denied|died|dead|"
     r"killed|abort(?:s|ed|ing)?|timed? ?out|time-?outs?|not found|no such|invalid|corrupt(?:ed|ion)?|exceeded|exhausted|"
     r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
-    r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy|"
+    r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy|unschedulable|exited on signal|"
     r"out of memory|forbidden|not (?:allowed|authori[sz]ed|permitted))\b|"
     # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox) and the
     # container / Job failure reasons that carry no failure word of their own
@@ -245,7 +245,10 @@ RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' pani
 # curl's CURLE_HTTP_RETURNED_ERROR (22): "The requested URL returned error: %d"): 404 is a file to
 # fetch that is missing, 429 / 5xx a transient refusal of the host, 401 / 403 a refused credential
 def _fetch_status(codes: str) -> str:
-    return rf"\bERROR (?:{codes}): [A-Z]|curl: \(22\) The requested URL returned error: (?:{codes})\b"
+    # wget's `ERROR 404: Not Found.`, curl's exit 22, and a client's own "<METHOD> failed (<status>)"
+    # (llama.cpp common/arg.cpp's Hub calls: "get_repo_files: error: GET failed (429)")
+    return (rf"\bERROR (?:{codes}): [A-Z]|curl: \(22\) The requested URL returned error: (?:{codes})\b|"
+            rf"\b(?:GET|HEAD) (?:request )?failed \((?:{codes})\)")
 
 
 # (wget's own status line before its ERROR: "HTTP request sent, awaiting response... 404 Not Found")
@@ -320,13 +323,22 @@ TABLE: tuple[Row, ...] = (
     # a supervisor's report of a child ended by a signal: billiard / celery's pool ("Process %r pid:%r
     # exited with %r", the code formatted 'signal 9 (SIGKILL)'), torch elastic's agent ending on a signal
     # (torch/distributed/elastic/agent/server/api.py "Received %s death signal, shutting down workers")
-    Row("python_crash", (_rx(r"exited with '?signal \d+|Received \d+ death signal"),), None),
+    # and any supervisor's WTERMSIG report, "<process> exited on signal %d" (Open MPI's "mpirun noticed that
+    # process rank N with PID N on node X exited on signal 9 (Killed).", nginx unit, daemons' waitpid loops)
+    Row("python_crash", (_rx(r"exited with '?signal \d+|Received \d+ death signal|\bexited on signal \d+"),), None),
     # a body cut short, whatever client says it (urllib3 response.py "Connection broken:
     # IncompleteRead(...)", "Response ended prematurely"; httpx "incomplete chunked read")
     Row("hf_incomplete_download", (_rx(E.CUT_SHORT),), None),
+    # Ollama's model pull giving up on a body that ended early (server/download.go: errMaxRetriesExceeded
+    # wrapping Go's io.EOF / io.ErrUnexpectedEOF, "max retries exceeded: unexpected EOF")
+    Row("hf_incomplete_download", (_rx(r"max retries exceeded: (?:unexpected )?EOF\b"),), None),
     # a weight file that is not on disk (any wording: the errno's text on a shard or safetensors file;
     # mlx / loaders' "No safetensors found in <dir>")
     Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern), _rx(E.WEIGHT_FILE.pattern)), None),
+    # a loader that could not open a weight file it names (llama.cpp gguf.cpp gguf_init_from_file "failed to
+    # open GGUF file '%s'", any loader's "cannot open <file>.safetensors"): not on disk where it looked
+    Row("hf_weights_missing", (_rx(r"(?i:(?:failed to|cannot|can't|could not|couldn't|unable to) (?:open|find|locate)\b)"),
+                               _rx(E.WEIGHT_FILE.pattern + r"|(?i:\.gguf\b|\bgguf file)")), None),
     Row("hf_weights_missing", (_rx(r"(?i:no (?:\.?safetensors|weights?|checkpoint|model) (?:files? )?(?:found|exist))|"
                                    # safetensors 0.8 (_safetensors_rust: "File does not contain tensor {name}"): the file
                                    # reads fine, a tensor the model asks for is not in it
@@ -448,6 +460,12 @@ TABLE: tuple[Row, ...] = (
     # kube-scheduler's event reason and its "0/N nodes are available: <count> <reason>" whatever the reason
     # (affinity, taints, ports): no node for the pod
     Row("pg_unplaceable", (_rx(r"\bFailedScheduling\b|\b\d+/\d+ nodes are available: \d+ "),), None),
+    # a pod / gang no node can take, in other schedulers' words: the PodScheduled condition's reason
+    # `Unschedulable` (kubectl's event column), Volcano's "N/M tasks in gang unschedulable", KAI /
+    # Kueue / kube-scheduler plugins' "No nodes with enough resources", "node(s) didn't have enough
+    # resources" (a node cordoned "unschedulable" alone is not a pod that cannot place)
+    Row("pg_unplaceable", (_rx(r"\s\sUnschedulable\s\s|(?i:\b(?:gang|pods?|tasks?|pod ?groups?|jobs?|workloads?)\b[^\n]{0,60}\bunschedulable\b|"
+                               r"\bno nodes? (?:with|has|have) enough resources\b|\bnode\(s\) (?:didn't|did not) have enough resources\b)"),), None),
     Row("hf_gated", (_rx(r"(?i:\b40[13]\b|\bgated\b|unauthori[sz]ed|forbidden|access to (?:model|repo)|restricted|"
                          r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)), None),
     # a 404 on the repo as a whole (its API path or first config file: exceptions.REPO_URL)

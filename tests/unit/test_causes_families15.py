@@ -1,0 +1,58 @@
+"""Fifteenth pass on issue 15, from the misses of fresh set 13 (as families, each from its source):
+any supervisor's "<process> exited on signal N" (Open MPI, daemons' waitpid loops), a pod or gang no
+node can take in other schedulers' words (Volcano, KAI, the `Unschedulable` reason), Ray Serve's
+"replicas that have taken more than Ns to be scheduled" (a wait), a client's "GET failed (<status>)",
+Ollama's pull giving up on a body cut short, a loader that cannot open the weight file it names,
+`Exception:` right after a log record's header, a traceback head that states what failed before it,
+and a process end whose line carries a library's own failure text. Our own reconstructed lines,
+read alone through `health --log FILE --json` and through the Analyzer fed in memory."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, both  # noqa: E402
+
+NAMED = [
+    ("python_crash", "mpirun noticed that process rank 3 with PID 81723 on node gpu-a17 exited on signal 11 (Segmentation fault)."),
+    ("python_crash", "2026-12-04 03:04:05 [alert] 77#77 process 4242 exited on signal 9"),
+    ("pg_unplaceable", "  Warning  PodGroupPending  2m                 volcano  PodGroup rl/grpo-7b unschedule,reason: 3/4 tasks in gang unschedulable: pod group is not ready"),
+    ("pg_unplaceable", "Warning  Unschedulable  4m   kai-scheduler  No nodes with enough resources were found: 8 node(s) didn't have enough resources: GPUs."),
+    ("pg_timeout", "WARNING 2026-12-04 01:02:03,456 controller 88 -- Deployment 'Rollout' in application 'rl' has 2 replicas that have taken more than 30s to be scheduled. This may be due to waiting for the cluster to auto-scale."),
+    ("hf_http_error", "get_repo_files: error: GET failed (503): upstream unavailable"),
+    ("hf_weights_missing", "get_repo_files: error: GET failed (404): Entry not found"),
+    ("hf_incomplete_download", "Error: max retries exceeded: EOF"),
+    ("hf_weights_missing", "llama_model_load: error loading model: failed to open GGUF file '/srv/models/q3-8b-q4_k_m.gguf'"),
+    ("hf_weights_missing", "loader: cannot open /mnt/ckpt/model-00003-of-00008.safetensors for reading"),
+    ("engine_init_failed", "(EngineCore_DP0 pid=777) ERROR 12-04 01:02:03 [core.py:900] Exception: WorkerProc initialization failed due to an exception in a background process."),
+    ("engine_init_failed", "[12/04/2026-01:02:03] [TRT-LLM] [E] Executor worker initialization error: Traceback (most recent call last):"),
+    ("engine_dead", "Error: Rank 2 scheduler is dead. Exit code: -11 (SIGSEGV)"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED)
+def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+@pytest.mark.parametrize("line", [
+    "node/gpu-a17 cordoned; marking the node unschedulable for maintenance",
+    "WARNING 2026-12-04 01:02:03,456 controller 88 -- Deployment 'Rollout' in application 'rl' has 1 replicas that have taken more than 30s to initialize.",
+    "INFO 12-04 01:02:03 [gguf.py:10] opened GGUF file '/srv/models/q3.gguf' (291 tensors)",
+    # a command line's words are not a library's failure text: the abort is a python_crash
+    "bash: line 1:  1708 Aborted                 python3 train.py --nccl-timeout 600",
+])
+def test_a_look_alike_is_not_named_by_the_new_families(tmp_path: Path, line: str) -> None:
+    report = both(tmp_path, [line])
+    assert report["verdict"] != "KILL" or line.startswith("bash:"), report
+    assert not any(c["kind"] in ("pg_unplaceable", "pg_timeout", "hf_weights_missing", "nccl_timeout")
+                   for c in report["causes"]), report["causes"]
+
+
+def test_the_serve_wait_is_fatal_only_once_the_run_crashed(tmp_path: Path) -> None:
+    wait = NAMED[4][1]
+    assert both(tmp_path, [wait])["verdict"] == "NO-KILL"
