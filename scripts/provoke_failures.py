@@ -3178,7 +3178,7 @@ CASES6: dict[str, Case] = {
     "cupy_pinned_oom": (case_cupy_pinned_oom, "cuda_oom", True),
     "cuda_oom_other_process": (case_cuda_oom_other_process, "cuda_oom", True),
     "cublas_workspace_huge": (case_cublas_workspace_huge, "cuda_oom", True),
-    "cuda_init_rlimit_as": (case_cuda_init_rlimit_as, "cuda_error", True),
+    "cuda_init_rlimit_as": (case_cuda_init_rlimit_as, "cuda_oom", True),
     "filestore_get_timeout": (case_filestore_get_timeout, "dist_timeout", False),
     "store_nolibuv_get_timeout": (case_store_nolibuv_get_timeout, "dist_timeout", False),
     "new_group_timeout": (case_new_group_timeout, "dist_timeout", False),
@@ -3398,7 +3398,13 @@ _LOG_LINE3 = re.compile(
 _LOG_LINE4 = re.compile(r"^ERROR: Unexpected \w+ .*in worker|^[\w.]+\.SignalException: ")
 
 
-def select_lines(output: str, third: bool = False, fourth: bool = False) -> list[str]:
+# More shapes for the sixth set's cases only: huggingface_hub's note that it could not write its
+# tree cache (a full local_dir), printed as a plain log line.
+_LOG_LINE6 = re.compile(r"^Ignored error while writing ")
+
+
+def select_lines(output: str, third: bool = False, fourth: bool = False,
+                 sixth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -3408,7 +3414,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False) -> list
         if line.startswith("PROVOKE-NOTE"):
             continue
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
-                third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)):
+                third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
+                sixth and _LOG_LINE6.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -3574,8 +3581,67 @@ NOTES5: list[tuple[str, str]] = [
 ]
 
 
+# The sixth set (after CASE_RULES, before LINE_RULES5 ...): huggingface_hub going on after a
+# write to a full local_dir failed names ENOSPC; healthy NCCL INFO lines beyond a few are left
+# out (one healthy start-up would otherwise be an eighth of the set).
+LINE_RULES6: list[tuple[str, str]] = [
+    (r"^Ignored error while writing .*\[Errno 28\]", "disk_full"),
+    (r" NCCL INFO (Trees |ncclCommInitRankConfig .* Init START|comm \S+ rank \d+ nRanks )",
+     "drop"),
+]
+NOTES6: list[tuple[str, str]] = [
+    (r"preupload", "HfApi.upload_file (the commit's preupload call) answered with this status: "
+     "an upload, not a download; labelled by the Hub's status as the Labelling decisions say"),
+    (r"/refs'?", "HfApi.list_repo_refs"),
+    (r"\(repository not found\)", "HfFileSystem.ls of a dataset repo after the Hub answered 403 "
+     "(gated): fsspec's FileNotFoundError says 'repository not found'"),
+    (r"/api/datasets/", "HfFileSystem.ls of a dataset repo"),
+    (r"/datasets/irisrl/", "hf_hub_download(repo_type='dataset')"),
+    (r"CUBLAS_STATUS_ALLOC_FAILED", "CUBLAS_WORKSPACE_CONFIG=:4096:100000000 (about 400 GB of "
+     "workspace) on an otherwise empty GPU: cuBLAS handle creation cannot allocate"),
+    (r"cudaGetDeviceCount", "CUDA init under RLIMIT_AS=4 GiB (a container's address-space cap): "
+     "the GPU was empty, the host address space ran out; cuda_oom as set 3 labelled CUDA's 'out "
+     "of memory' for a host (pinned) allocation"),
+    (r"Process \d+ has", "another process (standing in for an inference engine) holds 120 GiB"),
+    (r"cudaErrorLaunchFailure", "a cupy kernel that calls __brkpt(): unspecified launch failure, "
+     "not an illegal-instruction error"),
+    (r"cudaErrorMemoryAllocation", "cupy alloc_pinned_memory of 64 TiB (host pinned memory)"),
+    (r"limit set to", "cupy's memory pool with set_limit(256 MiB), 512 MiB asked"),
+    (r"failed locating file data/0", "a torch.save zip repacked without its data/0 member"),
+    (r"version 99", "a torch.save zip whose version record says 99 (as a newer torch would "
+     "write): too new rather than damaged; checkpoint_corrupt by judgement (it cannot be read)"),
+    (r"CUDA device 5", "torch.load with map_location cuda:0 -> cuda:5 on a one-GPU node"),
+    (r"Timeout waiting for key", "FileStore.get of a key nobody sets (3 s)"),
+    (r"waitForInput|/default_pg/", "new_group([0, 1]) that rank 1 never calls (4 s): the gloo "
+     "group's store rendezvous times out"),
+    (r"keys: /rollout/ready", "TCPStore(use_libuv=False) client get of a key nobody sets (3 s)"),
+    (r"unbound_buffer\.cc", "gloo barrier that rank 1 never enters (4 s timeout)"),
+    (r"blocking wait|Watchdog caught", "TORCH_NCCL_BLOCKING_WAIT=1, world of one: a 12 s spin "
+     "kernel ahead of an all_reduce with a 4 s timeout"),
+    (r"TORCH_NCCL_TRACE_BUFFER_SIZE", "set for the flight recorder; the run then times out (its "
+     "watchdog lines have the shapes of set 1's)"),
+    (r"Aborted .*nccl_flight", "the watchdog's abort after the flight-recorder dump"),
+    (r"new group's world size", "new_group([0, 3]) in a world of 1"),
+    (r"_ArrayMemoryError", "numpy under RLIMIT_AS=8 GiB (host memory)"),
+    (r"Read-only file system", "torch.save onto a read-only tmpfs"),
+    (r"ProcessExitedException", "a torch.multiprocessing.spawn child dying by a real fault (NULL "
+     "read, a truncated mmap, abort())"),
+    (r"traceback : Signal", "a torchrun child dying by a real fault (NULL read, a truncated mmap, "
+     "abort())"),
+    (r"Assertion `token id", "a triton kernel's tl.device_assert with TRITON_DEBUG=1"),
+    (r"Not enough free disk space|Ignored error while writing", "snapshot_download(local_dir=...) "
+     "onto a full tmpfs; the run ends on [Errno 28] (a shape of an earlier set)"),
+    (r"use_reentrant", "the run then succeeds: torch 2.11 still only warns, although the text "
+     "says 2.9 would raise"),
+    (r"Both events must", "torch's own check before any CUDA call (python_crash)"),
+    (r"use_cache=True", "gradient checkpointing in train mode; the step then succeeds"),
+    (r" NCCL INFO ", "a healthy start-up with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV"),
+]
+
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if case in CASES5 else (
+    rules3 = LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if case in CASES6 else (
+        LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if case in CASES5 else (
         LINE_RULES4 + LINE_RULES3 if case in CASES4 else (
             LINE_RULES3 if case in CASES3 else []))
     for pat, lab in CASE_RULES.get(case, []) + rules3 + LINE_RULES:
@@ -3623,8 +3689,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout5 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout6 (the later sets), by case name (a case never
     straddles two files)."""
+    if case in CASES6:
+        return "heldout6"
     if case in CASES5:
         return "heldout5"
     if case in CASES4:
@@ -3697,6 +3765,19 @@ def lib_of5(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of4(case, line, vers)
 
 
+def lib_of6(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of5 with the sixth set's printers (fsspec's line from HfFileSystem, numpy's allocator,
+    a triton kernel's assert)."""
+    if (case.startswith("hub6_") and line.startswith("FileNotFoundError")) or line.startswith(
+            "Ignored error while writing "):
+        return "huggingface_hub", vers.get("huggingface_hub", "")
+    if line.startswith("numpy."):
+        return "numpy", vers.get("numpy", "")
+    if case.startswith("triton_"):
+        return "triton", vers.get("triton", "")
+    return lib_of5(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -3730,7 +3811,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     dest.mkdir(parents=True, exist_ok=True)
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
-        "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": []}
+        "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
+        "heldout6": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -3738,15 +3820,17 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES5, kv[0] in CASES4, kv[0] in CASES3,
+                            key=lambda kv: (kv[0] in CASES6, kv[0] in CASES5, kv[0] in CASES4,
+                                            kv[0] in CASES3,
                                             kv[0] in CASES2, kv[0])):
         if case not in CASES:
             continue
         split = split_of(case)
         raws[split].append(rec)
-        later = case in CASES3 or case in CASES4 or case in CASES5
+        later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6
         for line in select_lines(rec["output"], third=later,
-                                 fourth=case in CASES4 or case in CASES5):
+                                 fourth=case in CASES4 or case in CASES5 or case in CASES6,
+                                 sixth=case in CASES6):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -3754,11 +3838,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of5 if case in CASES5 else lib_of4 if case in CASES4
-                      else lib_of3 if later else lib_of)
+            lib_fn = (lib_of6 if case in CASES6 else lib_of5 if case in CASES5
+                      else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = (NOTES5 if case in CASES5 else []) + (
-                NOTES4 if case in CASES4 or case in CASES5 else []) + (
+            notes = (NOTES6 if case in CASES6 else []) + (
+                NOTES5 if case in CASES5 or case in CASES6 else []) + (
+                NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
                 NOTES3 if later else []) + NOTES
             note = next((n for pat, n in notes if re.search(pat, line)), "")
             files[split].append({
