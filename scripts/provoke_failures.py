@@ -607,6 +607,17 @@ HUB_ERRORS: dict[str, tuple[int, str | None, str | None]] = {
 }
 
 
+def _as_model_path(path: str) -> tuple[str, str]:
+    """The Hub serves datasets under /datasets/<repo> (files) and /api/datasets/<repo> (API): the
+    loopback Hubs answer those like model repos (the sixth set's datasets cases). Returns the
+    model-repo path and the repo type."""
+    if path.startswith("/api/datasets/"):
+        return "/api/models/" + path[len("/api/datasets/"):], "dataset"
+    if path.startswith("/datasets/"):
+        return path[len("/datasets"):], "dataset"
+    return path, "model"
+
+
 def start_hub(files: dict[str, dict[str, bytes]]) -> str:
     """Serve repos `irisrl/<name>` on 127.0.0.1; names in HUB_ERRORS answer with that error,
     names in `files` serve those files (404 EntryNotFound for others). Returns the endpoint URL."""
@@ -628,7 +639,7 @@ def start_hub(files: dict[str, dict[str, bytes]]) -> str:
                 self.wfile.write(body)
 
         def _route(self) -> None:
-            path = self.path.split("?")[0]
+            path, repo_type = _as_model_path(self.path.split("?")[0])
             m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
             name = m.group(1) if m else ""
             rest = (m.group(2) or "") if m else ""
@@ -637,6 +648,8 @@ def start_hub(files: dict[str, dict[str, bytes]]) -> str:
             if name in HUB_ERRORS:
                 code, err_code, msg = HUB_ERRORS[name]
                 h = dict(common, **{"Content-Type": "application/json"})
+                if msg:  # "Access to dataset X is restricted" where a dataset was asked for
+                    msg = msg.replace("Access to model", f"Access to {repo_type}")
                 if err_code:
                     h["X-Error-Code"] = err_code
                 if msg:
@@ -687,6 +700,9 @@ def start_hub(files: dict[str, dict[str, bytes]]) -> str:
             self._route()
 
         def do_POST(self) -> None:
+            # read the body first: left unread on a kept-alive connection, it is parsed as the
+            # next request line (seen as a bogus 501 on the sixth set's retried upload)
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
             self._route()
 
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
@@ -1017,7 +1033,7 @@ def start_hub3(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) ->
             self.end_headers()
 
         def _route(self) -> None:
-            path = self.path.split("?")[0]
+            path = _as_model_path(self.path.split("?")[0])[0]
             m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
             name, rest = (m.group(1), m.group(2) or "") if m else ("", "")
             how = behaviour.get(name, "")
@@ -1260,6 +1276,8 @@ def child_main(mode: str) -> int:
             os.kill(os.getpid(), 9)
         if mode == "sigterm":
             os.kill(os.getpid(), 15)
+        if mode in ("segv", "bus", "abort"):  # the sixth set: real faults, not kill(2)
+            _real_fault(mode)
     if mode == "sleep":  # the launcher is the one stopped (torchrun_agent_sigterm)
         time.sleep(60)
     time.sleep(8)
@@ -1270,7 +1288,7 @@ def _nccl_env_case(**env: str) -> None:
     import torch
     import torch.distributed as dist
 
-    os.environ.update(NCCL_DEBUG="WARN", **env)
+    os.environ.update({"NCCL_DEBUG": "WARN", **env})  # env may set NCCL_DEBUG itself
     dist_env(1, 0, free_port())
     dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
     t = torch.ones(4, device="cuda")
@@ -2728,6 +2746,478 @@ CASES5["hub5_cutshort_snapshot"] = (
     partial(hub3_case, "cutshort", "snapshot"), "hf_incomplete_download", False)
 CASES.update(CASES5)
 
+
+# ----------------------------------------------------------------------------- sixth set
+# Other call paths into the specific kinds: the Hub's upload / refs / paths-info / file_exists /
+# HfFileSystem.ls APIs and dataset repos, transformers pipelines and processors, torch's zip
+# reader on a damaged archive, DCP's async save and a snapshot into local_dir on a full disk, a
+# read-only filesystem, torch.cuda events, cuBLAS workspace settings, CUDA init under RLIMIT_AS,
+# cupy's pool limit, pinned allocator and an illegal instruction, a triton device_assert, c10d
+# stores other than the libuv TCPStore, new_group, a gloo barrier, torchrun restarts, workers
+# dying by real SIGSEGV / SIGBUS / SIGABRT under torchrun and torch.multiprocessing, NCCL's
+# blocking wait and
+# flight recorder, NCCL tuning variables out of range, numpy under RLIMIT_AS.
+
+
+def _real_fault(mode: str) -> None:
+    """Die by a real fault: a NULL read (SIGSEGV), a read of an mmapped page whose file was
+    truncated under it (SIGBUS), abort(3) (SIGABRT, as a failed C assert does)."""
+    if mode == "segv":
+        import ctypes
+
+        ctypes.string_at(0)
+    elif mode == "bus":
+        import mmap
+
+        path = Path(tempfile.mkdtemp()) / "shard.bin"
+        path.write_bytes(b"\0" * 8192)
+        with open(path, "r+b") as f:
+            m = mmap.mmap(f.fileno(), 8192)
+            os.truncate(path, 0)  # another process rewrote the shard under the reader
+            print(m[4096])
+    elif mode == "abort":
+        os.abort()
+
+
+def hub6_case(variant: str, api: str) -> None:
+    """The loopback Hub (start_hub's status answers) through APIs the earlier sets did not use
+    (the `datasets` library is not installed on the device: dataset repos are reached through
+    huggingface_hub only)."""
+    cfg = json.dumps({"model_type": "gpt2"}).encode()
+    _hub_env(start_hub({"okrepo": {"config.json": cfg}}))  # before huggingface_hub is imported
+    if variant == "badtoken401" or api == "upload":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # uploads need a token; this one is revoked
+    repo = "irisrl/okrepo" if variant in ("entry404", "okrepo") else f"irisrl/{variant}"
+    revision = "v9.9" if variant == "revision404" else None
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    if api == "upload":
+        from huggingface_hub import HfApi
+
+        HfApi().upload_file(path_or_fileobj=cfg, path_in_repo="config.json", repo_id=repo,
+                            commit_message="checkpoint step 300")
+    elif api == "refs":
+        from huggingface_hub import HfApi
+
+        print(HfApi().list_repo_refs(repo))
+    elif api == "paths":
+        from huggingface_hub import HfApi
+
+        print(HfApi().get_paths_info(repo, ["config.json"], revision=revision))
+    elif api == "exists":
+        from huggingface_hub import HfApi
+
+        print(HfApi().file_exists(repo, "config.json"))
+    elif api == "pipeline":
+        from transformers import pipeline
+
+        pipeline("text-generation", model=repo)
+    elif api == "processor":
+        from transformers import AutoProcessor
+
+        print(AutoProcessor.from_pretrained(repo))
+    elif api == "fsls":
+        from huggingface_hub import HfFileSystem
+
+        print(HfFileSystem().ls(f"datasets/{repo}/data"))
+    elif api == "dataset_file":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "data/train.parquet", repo_type="dataset"))
+
+
+def case_ckpt_zip_missing_record() -> None:
+    import zipfile
+
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "optimizer.pt"
+    torch.save({"exp_avg": torch.arange(4096, dtype=torch.float32)}, p)
+    q = p.with_name("optimizer_repacked.pt")  # a copy tool that skipped a member
+    with zipfile.ZipFile(p) as src, zipfile.ZipFile(q, "w") as dst:
+        for info in src.infolist():
+            if not info.filename.endswith("/data/0"):
+                dst.writestr(info, src.read(info.filename))
+    torch.load(q)
+
+
+def case_ckpt_zip_newer_version() -> None:
+    import zipfile
+
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "model.pt"
+    torch.save({"w": torch.ones(8)}, p)
+    q = p.with_name("model_v99.pt")  # as a future torch would write it
+    with zipfile.ZipFile(p) as src, zipfile.ZipFile(q, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            dst.writestr(info, b"99\n" if info.filename.endswith("/version") else data)
+    torch.load(q)
+
+
+def case_ckpt_load_cuda_ordinal() -> None:
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "rank5_optim.pt"
+    torch.save({"w": torch.ones(8, device="cuda")}, p)
+    torch.load(p, map_location={"cuda:0": "cuda:5"})  # saved on an 8-GPU node's GPU 5
+
+
+def case_ckpt_transformers_st_no_format() -> None:
+    from safetensors.torch import load_file, save_file
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "hf_export", "safetensors")
+    st = d / "model.safetensors"
+    save_file(load_file(str(st)), str(st))  # re-saved by a converter: no {"format": "pt"}
+    AutoModelForCausalLM.from_pretrained(d)
+    print("loaded")
+
+
+def case_disk_full_dcp_async_save() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    mnt = _full_fs()
+    fut = dcp.async_save({"w": torch.arange(1 << 16, dtype=torch.float32)},
+                         checkpoint_id=str(mnt / "step_500"))
+    fut.result()
+
+
+def case_disk_full_snapshot_local_dir() -> None:
+    endpoint = start_hub({"bigrepo": {"config.json": json.dumps({"model_type": "gpt2"}).encode(),
+                                      "model.safetensors": os.urandom(600_000)}})
+    _hub_env(endpoint)
+    mnt = _full_fs()
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/bigrepo", local_dir=str(mnt / "policy"))
+
+
+def case_readonly_fs_torch_save() -> None:
+    import torch
+
+    mnt = Path(tempfile.mkdtemp(prefix="rofs"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(mnt)])
+    print(f"PROVOKE-NOTE ro tmpfs mount rc={rc}", flush=True)
+    torch.save({"w": torch.ones(8)}, mnt / "global_step_10.pt")
+
+
+def case_cuda_event_no_timing() -> None:
+    import torch
+
+    start, end = torch.cuda.Event(), torch.cuda.Event()  # enable_timing forgotten
+    start.record()
+    torch.ones(1 << 20, device="cuda").sum()
+    end.record()
+    torch.cuda.synchronize()
+    print(start.elapsed_time(end))
+
+
+def case_cuda_event_unrecorded() -> None:
+    import torch
+
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    torch.cuda.synchronize()
+    print(start.elapsed_time(end))  # `end` never recorded (an early return skipped it)
+
+
+def case_triton_device_assert() -> None:
+    os.environ["TRITON_DEBUG"] = "1"
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def check_ids(ids_ptr, vocab):  # type: ignore[no-untyped-def]
+        i = tl.program_id(0)
+        tok = tl.load(ids_ptr + i)
+        tl.device_assert(tok < vocab, "token id out of vocabulary")
+
+    ids = torch.tensor([1, 2, 70000, 3], device="cuda", dtype=torch.int32)
+    check_ids[(4,)](ids, 50257)
+    torch.cuda.synchronize()
+
+
+_CUPY6_SRC = r"""
+extern "C" __global__ void brkpt(float* p) { __brkpt(); p[0] = 1.0f; }
+"""
+
+
+def case_cupy_illegal_instruction() -> None:
+    import cupy as cp
+
+    a = cp.zeros(4, dtype=cp.float32)
+    cp.RawKernel(_CUPY6_SRC, "brkpt")((1,), (1,), (a,))
+    cp.cuda.Device().synchronize()
+
+
+def case_cupy_pool_limit() -> None:
+    import cupy as cp
+
+    cp.get_default_memory_pool().set_limit(size=256 << 20)  # a share of the GPU for the reward
+    cp.zeros(512 << 20, dtype=cp.uint8)
+
+
+def case_cupy_pinned_oom() -> None:
+    import cupy as cp
+
+    cp.cuda.alloc_pinned_memory(1 << 46)  # 64 TiB of pinned host memory
+
+
+def case_cuda_oom_other_process() -> None:
+    import torch
+
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import time, torch\n"
+        "x = torch.empty(120 << 30, dtype=torch.uint8, device='cuda')\n"
+        "print('held', flush=True)\n"
+        "time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None
+        print(holder.stdout.readline().strip(), flush=True)  # a vLLM engine holds the GPU
+        torch.empty(40 << 30, dtype=torch.uint8, device="cuda")
+    finally:
+        holder.kill()
+
+
+def case_cublas_workspace_huge() -> None:
+    os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":4096:100000000"  # a typo: 400 GB of workspace
+    import torch
+
+    a = torch.ones(64, 64, device="cuda")
+    print((a @ a).sum().item())
+
+
+def case_cuda_init_rlimit_as() -> None:
+    import resource
+
+    import torch
+
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # a container's address-space cap
+    print(torch.zeros(1, device="cuda"))
+
+
+def case_filestore_get_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.FileStore(str(Path(tempfile.mkdtemp()) / "store"), 1)
+    store.set_timeout(timedelta(seconds=3))
+    store.get("policy/weights_version")
+
+
+def case_store_nolibuv_get_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()
+    master = dist.TCPStore("127.0.0.1", port, 2, True, timedelta(seconds=30),
+                           wait_for_workers=False, use_libuv=False)
+    client = dist.TCPStore("127.0.0.1", port, 2, False, timedelta(seconds=3), use_libuv=False)
+    print(master.num_keys())
+    client.get("rollout/ready")
+
+
+def case_new_group_timeout() -> None:
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=30))
+        if rank == 1:
+            time.sleep(15)  # never creates the sub-group
+            return
+        g = dist.new_group([0, 1], timeout=timedelta(seconds=4))
+        dist.all_reduce(torch.ones(4), group=g)
+
+    _worker_pair(body)
+
+
+def case_new_group_bad_rank() -> None:
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("gloo")
+    dist.new_group([0, 3])  # ranks of a node that was never started
+
+
+def case_gloo_barrier_timeout() -> None:
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=4))
+        if rank == 1:
+            time.sleep(12)
+            return
+        dist.barrier()
+
+    _worker_pair(body)
+
+
+def _torchrun(mode: str, *extra: str) -> None:
+    sys.exit(subprocess.call([
+        sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+        *extra, str(SCRIPT), "child", mode]))
+
+
+def _fault_worker(mode: str, rank: int) -> None:
+    if rank == 1:
+        time.sleep(1)
+        _real_fault(mode)
+    time.sleep(10)
+
+
+def case_spawn_child_segv() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(partial(_fault_worker, "segv"), nprocs=2)
+
+
+def case_spawn_child_bus() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(partial(_fault_worker, "bus"), nprocs=2)
+
+
+def case_spawn_child_abort() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(partial(_fault_worker, "abort"), nprocs=2)
+
+
+def _nccl_timeout_case(**env: str) -> None:
+    """As nccl_watchdog_timeout (world of one, a spin kernel ahead of an all_reduce with a 4 s
+    timeout), under other ProcessGroupNCCL settings."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(env)
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", timeout=timedelta(seconds=4),
+                            device_id=torch.device("cuda:0"))
+    x = torch.ones(1024, device="cuda")
+    torch.cuda._sleep(int(24e9))  # ~12 s of spinning on the current stream
+    work = dist.all_reduce(x, async_op=True)
+    assert work is not None
+    work.wait()
+    print("all_reduce finished", flush=True)
+    time.sleep(20)
+
+
+def case_nccl_blocking_wait_timeout() -> None:
+    _nccl_timeout_case(TORCH_NCCL_BLOCKING_WAIT="1")
+
+
+def case_nccl_flight_recorder_timeout() -> None:
+    _nccl_timeout_case(TORCH_NCCL_TRACE_BUFFER_SIZE="2000", TORCH_NCCL_DUMP_ON_TIMEOUT="1",
+                       TORCH_FR_DUMP_TEMP_FILE=tempfile.mkdtemp() + "/nccl_trace_rank_")
+
+
+def case_numpy_rlimit_as() -> None:
+    import resource
+
+    import numpy as np
+
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+    adv = np.zeros((4096, 1 << 20), dtype=np.float32)  # advantages for a 4096-sample batch
+    print(adv.sum())
+
+
+def case_benign_checkpoint_reentrant() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    lin = torch.nn.Linear(8, 8)
+    x = torch.ones(2, 8, requires_grad=True)
+    checkpoint(lin, x).sum().backward()  # use_reentrant not passed
+    print("ok")
+
+
+def case_benign_use_cache_grad_ckpt() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    m = AutoModelForCausalLM.from_pretrained(d)
+    m.gradient_checkpointing_enable()
+    m.train()
+    m(torch.ones(1, 8, dtype=torch.long), use_cache=True).logits.sum().backward()
+    print("step ok")
+
+
+CASES6: dict[str, Case] = {
+    "ckpt_zip_missing_record": (case_ckpt_zip_missing_record, "checkpoint_corrupt", False),
+    "ckpt_zip_newer_version": (case_ckpt_zip_newer_version, "checkpoint_corrupt", False),
+    "ckpt_load_cuda_ordinal": (case_ckpt_load_cuda_ordinal, "cuda_error", True),
+    "ckpt_transformers_st_no_format": (case_ckpt_transformers_st_no_format, "checkpoint_corrupt",
+                                       False),
+    "disk_full_dcp_async_save": (case_disk_full_dcp_async_save, "disk_full", False),
+    "disk_full_snapshot_local_dir": (case_disk_full_snapshot_local_dir, "disk_full", False),
+    "readonly_fs_torch_save": (case_readonly_fs_torch_save, "python_crash", False),
+    "cuda_event_no_timing": (case_cuda_event_no_timing, "python_crash", True),
+    "cuda_event_unrecorded": (case_cuda_event_unrecorded, "python_crash", True),
+    "triton_device_assert": (case_triton_device_assert, "cuda_error", True),
+    "cupy_illegal_instruction": (case_cupy_illegal_instruction, "cuda_error", True),
+    "cupy_pool_limit": (case_cupy_pool_limit, "cuda_oom", True),
+    "cupy_pinned_oom": (case_cupy_pinned_oom, "cuda_oom", True),
+    "cuda_oom_other_process": (case_cuda_oom_other_process, "cuda_oom", True),
+    "cublas_workspace_huge": (case_cublas_workspace_huge, "cuda_oom", True),
+    "cuda_init_rlimit_as": (case_cuda_init_rlimit_as, "cuda_oom", True),
+    "filestore_get_timeout": (case_filestore_get_timeout, "dist_timeout", False),
+    "store_nolibuv_get_timeout": (case_store_nolibuv_get_timeout, "dist_timeout", False),
+    "new_group_timeout": (case_new_group_timeout, "dist_timeout", False),
+    "new_group_bad_rank": (case_new_group_bad_rank, "python_crash", False),
+    "gloo_barrier_timeout": (case_gloo_barrier_timeout, "dist_timeout", False),
+    "torchrun_max_restarts": (partial(_torchrun, "raise", "--max-restarts=1"), "python_crash",
+                              False),
+    "torchrun_child_segv": (partial(_torchrun, "segv"), "python_crash", False),
+    "torchrun_child_bus": (partial(_torchrun, "bus"), "python_crash", False),
+    "torchrun_child_abort": (partial(_torchrun, "abort"), "python_crash", False),
+    "spawn_child_segv": (case_spawn_child_segv, "python_crash", False),
+    "spawn_child_bus": (case_spawn_child_bus, "python_crash", False),
+    "spawn_child_abort": (case_spawn_child_abort, "python_crash", False),
+    "nccl_blocking_wait_timeout": (case_nccl_blocking_wait_timeout, "nccl_timeout", True),
+    "nccl_flight_recorder_timeout": (case_nccl_flight_recorder_timeout, "nccl_timeout", True),
+    "nccl_nthreads_bad": (partial(_nccl_env_case, NCCL_NTHREADS="7"), "nccl_error", True),
+    "nccl_p2p_level_bad": (partial(_nccl_env_case, NCCL_P2P_LEVEL="WARP"), "nccl_error", True),
+    "nccl_cta_bounds": (partial(_nccl_env_case, NCCL_MIN_CTAS="64", NCCL_MAX_CTAS="2"),
+                        "nccl_error", True),
+    "benign_nccl_info_env": (partial(_nccl_env_case, NCCL_DEBUG="INFO",
+                                     NCCL_DEBUG_SUBSYS="INIT,ENV", NCCL_SOCKET_IFNAME="lo"),
+                             "benign", True),
+    "numpy_rlimit_as": (case_numpy_rlimit_as, "python_crash", False),
+    "benign_checkpoint_reentrant": (case_benign_checkpoint_reentrant, "benign", False),
+    "benign_use_cache_grad_ckpt": (case_benign_use_cache_grad_ckpt, "benign", False),
+}
+for _v, _api in [("forbidden403", "upload"), ("missing404", "upload"), ("status500", "upload"),
+                 ("badtoken401", "upload"), ("gated401", "refs"), ("status503", "refs"),
+                 ("missing404", "paths"), ("gated401", "exists"), ("status500", "exists"),
+                 ("gated401", "pipeline"), ("missing404", "pipeline"), ("status503", "pipeline"),
+                 ("entry404", "dataset_file"), ("status429", "dataset_file"),
+                 ("gated401", "dataset_file"), ("status503", "dataset_file"),
+                 ("gated403", "fsls"), ("status500", "fsls")]:
+    CASES6[f"hub6_{_v}_{_api}"] = (partial(hub6_case, _v, _api), HUB_KIND[_v], False)
+CASES6["hub6_okrepo_processor"] = (partial(hub6_case, "okrepo", "processor"), "python_crash",
+                                   False)
+CASES.update(CASES6)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -2750,7 +3240,13 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "hub5_status502_tokenizer": 150, "nccl_gpu_full": 90,
              "hub5_cutshort_tokenizer": 150, "hub5_cutshort_snapshot": 150,
              "hub5_status416_tokenizer": 150, "hub5_status451_tokenizer": 150,
-             "hub5_disabled_tokenizer": 150}
+             "hub5_disabled_tokenizer": 150, "hub6_status503_refs": 150,
+             "hub6_status503_pipeline": 150, "hub6_status500_exists": 150,
+             "hub6_status503_dataset_file": 150, "hub6_status429_dataset_file": 150,
+             "hub6_status500_upload": 150, "hub6_status500_fsls": 150,
+             "nccl_blocking_wait_timeout": 75, "nccl_flight_recorder_timeout": 75,
+             "new_group_timeout": 60, "torchrun_max_restarts": 90, "cuda_oom_other_process": 90,
+             "benign_use_cache_grad_ckpt": 90}
 
 
 # ----------------------------------------------------------------------------- run
@@ -2759,7 +3255,7 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
 def versions() -> dict[str, str]:
     out: dict[str, str] = {"python": sys.version.split()[0]}
     for mod in ("torch", "transformers", "huggingface_hub", "safetensors", "triton", "cupy",
-                "numpy", "httpx"):
+                "numpy", "httpx", "datasets", "pyarrow", "tokenizers"):
         try:
             out[mod] = str(__import__(mod).__version__)
         except Exception as e:  # a missing library is a fact to record, not a failure
@@ -2784,7 +3280,7 @@ def versions() -> dict[str, str]:
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
-    if name in CASES5 and not CASES5[name][2]:
+    if (name in CASES5 or name in CASES6) and not CASES[name][2]:
         env["CUDA_VISIBLE_DEVICES"] = ""  # CPU cases next to a GPU case that fills the GPU
     t0 = time.monotonic()
     try:
@@ -2902,7 +3398,13 @@ _LOG_LINE3 = re.compile(
 _LOG_LINE4 = re.compile(r"^ERROR: Unexpected \w+ .*in worker|^[\w.]+\.SignalException: ")
 
 
-def select_lines(output: str, third: bool = False, fourth: bool = False) -> list[str]:
+# More shapes for the sixth set's cases only: huggingface_hub's note that it could not write its
+# tree cache (a full local_dir), printed as a plain log line.
+_LOG_LINE6 = re.compile(r"^Ignored error while writing ")
+
+
+def select_lines(output: str, third: bool = False, fourth: bool = False,
+                 sixth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -2912,7 +3414,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False) -> list
         if line.startswith("PROVOKE-NOTE"):
             continue
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
-                third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)):
+                third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
+                sixth and _LOG_LINE6.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -3078,8 +3581,67 @@ NOTES5: list[tuple[str, str]] = [
 ]
 
 
+# The sixth set (after CASE_RULES, before LINE_RULES5 ...): huggingface_hub going on after a
+# write to a full local_dir failed names ENOSPC; healthy NCCL INFO lines beyond a few are left
+# out (one healthy start-up would otherwise be an eighth of the set).
+LINE_RULES6: list[tuple[str, str]] = [
+    (r"^Ignored error while writing .*\[Errno 28\]", "disk_full"),
+    (r" NCCL INFO (Trees |ncclCommInitRankConfig .* Init START|comm \S+ rank \d+ nRanks )",
+     "drop"),
+]
+NOTES6: list[tuple[str, str]] = [
+    (r"preupload", "HfApi.upload_file (the commit's preupload call) answered with this status: "
+     "an upload, not a download; labelled by the Hub's status as the Labelling decisions say"),
+    (r"/refs'?", "HfApi.list_repo_refs"),
+    (r"\(repository not found\)", "HfFileSystem.ls of a dataset repo after the Hub answered 403 "
+     "(gated): fsspec's FileNotFoundError says 'repository not found'"),
+    (r"/api/datasets/", "HfFileSystem.ls of a dataset repo"),
+    (r"/datasets/irisrl/", "hf_hub_download(repo_type='dataset')"),
+    (r"CUBLAS_STATUS_ALLOC_FAILED", "CUBLAS_WORKSPACE_CONFIG=:4096:100000000 (about 400 GB of "
+     "workspace) on an otherwise empty GPU: cuBLAS handle creation cannot allocate"),
+    (r"cudaGetDeviceCount", "CUDA init under RLIMIT_AS=4 GiB (a container's address-space cap): "
+     "the GPU was empty, the host address space ran out; cuda_oom as set 3 labelled CUDA's 'out "
+     "of memory' for a host (pinned) allocation"),
+    (r"Process \d+ has", "another process (standing in for an inference engine) holds 120 GiB"),
+    (r"cudaErrorLaunchFailure", "a cupy kernel that calls __brkpt(): unspecified launch failure, "
+     "not an illegal-instruction error"),
+    (r"cudaErrorMemoryAllocation", "cupy alloc_pinned_memory of 64 TiB (host pinned memory)"),
+    (r"limit set to", "cupy's memory pool with set_limit(256 MiB), 512 MiB asked"),
+    (r"failed locating file data/0", "a torch.save zip repacked without its data/0 member"),
+    (r"version 99", "a torch.save zip whose version record says 99 (as a newer torch would "
+     "write): too new rather than damaged; checkpoint_corrupt by judgement (it cannot be read)"),
+    (r"CUDA device 5", "torch.load with map_location cuda:0 -> cuda:5 on a one-GPU node"),
+    (r"Timeout waiting for key", "FileStore.get of a key nobody sets (3 s)"),
+    (r"waitForInput|/default_pg/", "new_group([0, 1]) that rank 1 never calls (4 s): the gloo "
+     "group's store rendezvous times out"),
+    (r"keys: /rollout/ready", "TCPStore(use_libuv=False) client get of a key nobody sets (3 s)"),
+    (r"unbound_buffer\.cc", "gloo barrier that rank 1 never enters (4 s timeout)"),
+    (r"blocking wait|Watchdog caught", "TORCH_NCCL_BLOCKING_WAIT=1, world of one: a 12 s spin "
+     "kernel ahead of an all_reduce with a 4 s timeout"),
+    (r"TORCH_NCCL_TRACE_BUFFER_SIZE", "set for the flight recorder; the run then times out (its "
+     "watchdog lines have the shapes of set 1's)"),
+    (r"Aborted .*nccl_flight", "the watchdog's abort after the flight-recorder dump"),
+    (r"new group's world size", "new_group([0, 3]) in a world of 1"),
+    (r"_ArrayMemoryError", "numpy under RLIMIT_AS=8 GiB (host memory)"),
+    (r"Read-only file system", "torch.save onto a read-only tmpfs"),
+    (r"ProcessExitedException", "a torch.multiprocessing.spawn child dying by a real fault (NULL "
+     "read, a truncated mmap, abort())"),
+    (r"traceback : Signal", "a torchrun child dying by a real fault (NULL read, a truncated mmap, "
+     "abort())"),
+    (r"Assertion `token id", "a triton kernel's tl.device_assert with TRITON_DEBUG=1"),
+    (r"Not enough free disk space|Ignored error while writing", "snapshot_download(local_dir=...) "
+     "onto a full tmpfs; the run ends on [Errno 28] (a shape of an earlier set)"),
+    (r"use_reentrant", "the run then succeeds: torch 2.11 still only warns, although the text "
+     "says 2.9 would raise"),
+    (r"Both events must", "torch's own check before any CUDA call (python_crash)"),
+    (r"use_cache=True", "gradient checkpointing in train mode; the step then succeeds"),
+    (r" NCCL INFO ", "a healthy start-up with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV"),
+]
+
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if case in CASES5 else (
+    rules3 = LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if case in CASES6 else (
+        LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if case in CASES5 else (
         LINE_RULES4 + LINE_RULES3 if case in CASES4 else (
             LINE_RULES3 if case in CASES3 else []))
     for pat, lab in CASE_RULES.get(case, []) + rules3 + LINE_RULES:
@@ -3127,8 +3689,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout5 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout6 (the later sets), by case name (a case never
     straddles two files)."""
+    if case in CASES6:
+        return "heldout6"
     if case in CASES5:
         return "heldout5"
     if case in CASES4:
@@ -3201,6 +3765,19 @@ def lib_of5(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of4(case, line, vers)
 
 
+def lib_of6(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of5 with the sixth set's printers (fsspec's line from HfFileSystem, numpy's allocator,
+    a triton kernel's assert)."""
+    if (case.startswith("hub6_") and line.startswith("FileNotFoundError")) or line.startswith(
+            "Ignored error while writing "):
+        return "huggingface_hub", vers.get("huggingface_hub", "")
+    if line.startswith("numpy."):
+        return "numpy", vers.get("numpy", "")
+    if case.startswith("triton_"):
+        return "triton", vers.get("triton", "")
+    return lib_of5(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -3234,7 +3811,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     dest.mkdir(parents=True, exist_ok=True)
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
-        "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": []}
+        "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
+        "heldout6": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -3242,15 +3820,17 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES5, kv[0] in CASES4, kv[0] in CASES3,
+                            key=lambda kv: (kv[0] in CASES6, kv[0] in CASES5, kv[0] in CASES4,
+                                            kv[0] in CASES3,
                                             kv[0] in CASES2, kv[0])):
         if case not in CASES:
             continue
         split = split_of(case)
         raws[split].append(rec)
-        later = case in CASES3 or case in CASES4 or case in CASES5
+        later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6
         for line in select_lines(rec["output"], third=later,
-                                 fourth=case in CASES4 or case in CASES5):
+                                 fourth=case in CASES4 or case in CASES5 or case in CASES6,
+                                 sixth=case in CASES6):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -3258,11 +3838,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of5 if case in CASES5 else lib_of4 if case in CASES4
-                      else lib_of3 if later else lib_of)
+            lib_fn = (lib_of6 if case in CASES6 else lib_of5 if case in CASES5
+                      else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = (NOTES5 if case in CASES5 else []) + (
-                NOTES4 if case in CASES4 or case in CASES5 else []) + (
+            notes = (NOTES6 if case in CASES6 else []) + (
+                NOTES5 if case in CASES5 or case in CASES6 else []) + (
+                NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
                 NOTES3 if later else []) + NOTES
             note = next((n for pat, n in notes if re.search(pat, line)), "")
             files[split].append({
@@ -3298,7 +3879,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("name", choices=sorted(CASES))
     sub.add_parser("noop")
     ch = sub.add_parser("child")
-    ch.add_argument("mode", choices=["raise", "sigkill", "sigterm", "sleep"])
+    ch.add_argument("mode", choices=["raise", "sigkill", "sigterm", "sleep", "segv", "bus",
+                                     "abort"])
     b = sub.add_parser("build")
     b.add_argument("dest")
     b.add_argument("raw", nargs="+", type=Path,
