@@ -1,4 +1,4 @@
-"""Fifteenth pass on issue 15, from the misses of fresh set 13 (as families, each from its source):
+"""Fifteenth and sixteenth passes on issue 15, from the misses of fresh sets 13 and current6 (as families, each from its source):
 any supervisor's "<process> exited on signal N" (Open MPI, daemons' waitpid loops), a pod or gang no
 node can take in other schedulers' words (Volcano, KAI, the `Unschedulable` reason), Ray Serve's
 "replicas that have taken more than Ns to be scheduled" (a wait), a client's "GET failed (<status>)",
@@ -56,3 +56,17 @@ def test_a_look_alike_is_not_named_by_the_new_families(tmp_path: Path, line: str
 def test_the_serve_wait_is_fatal_only_once_the_run_crashed(tmp_path: Path) -> None:
     wait = NAMED[4][1]
     assert both(tmp_path, [wait])["verdict"] == "NO-KILL"
+
+
+# pass 16, from fresh set current6's misses (torch 2.11 on the H200)
+NAMED16 = [
+    ("cuda_error", "RuntimeError: Attempting to deserialize object on CUDA device 7 but torch.cuda.device_count() is 4. Please use torch.load with map_location"),
+    ("checkpoint_corrupt", "RuntimeError: [enforce fail at inline_container.cc:199] . Attempted to read a PyTorch file with version 12, but the maximum supported version for reading is 10."),
+    ("cuda_oom", "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 2: out of memory"),
+    ("dist_timeout", "RuntimeError: Timeout waiting for key: rollout/version after 60000 ms"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED16)
+def test_a_pass16_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)

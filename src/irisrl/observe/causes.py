@@ -221,7 +221,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
-           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size"),
+           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
@@ -235,6 +235,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Unable to load weights from pytorch checkpoint file|BadZipFile|File is not a zip file",
                     # pickle (torch.load's legacy / weights_only unpickler) on an empty or cut file
                     r"EOFError: Ran out of input",
+                    # torch's zip reader (caffe2/serialize/inline_container.cc PyTorchStreamReader::init: "Attempted
+                    # to read a PyTorch file with version %d, but the maximum supported version for reading is %d"):
+                    # a file this torch cannot read, whatever wrote it
+                    r"Attempted to read a PyTorch file with version \d+",
                     # torch's legacy (pre-zip) deserializer, torch/csrc/generic/serialization.cpp
                     # THPStorage_(readFileRaw): the stored storage size disagrees with the bytes read
                     # ("storage has wrong size: expected %ld got %ld"): a truncated or overwritten file

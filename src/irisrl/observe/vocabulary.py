@@ -376,14 +376,19 @@ TABLE: tuple[Row, ...] = (
                          r"must be authenticated to access)"),), None),
     Row("ray_oom_kill", (_rx(r"memory monitor|memory usage threshold|NODE_OUT_OF_MEMORY|(?i:node (?:was )?running low on memory|"
                              r"killed due to memory pressure)"),), None),
+    # CUDA's allocation status in any report (cudaErrorMemoryAllocation = 2, "out of memory": c10/cuda
+    # CUDAFunctions.cpp formats "Error %d: %s" when cudaGetDeviceCount fails, e.g. under RLIMIT_AS)
+    Row("cuda_oom", (_rx(r"\bError 2: out of memory\b|cudaErrorMemoryAllocation"),), None),
     # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
                            r"misaligned address|unspecified launch failure|NVRM: Xid|\bS?Xid \(PCI|"
                            # torch's "no usable CUDA" statements (torch/cuda/__init__.py _lazy_init "No CUDA GPUs are
                            # available", "Found no NVIDIA driver on your system"; torch/serialization.py
-                           # "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False")
-                           r"No CUDA GPUs are available|Found no NVIDIA driver|cuda\.is_available\(\) is False"),), _rx(r"(?i:\bnon-?fatal\b)")),
+                           # "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False",
+                           # validate_cuda_device's other branch: "... on CUDA device N but torch.cuda.device_count() is M")
+                           r"No CUDA GPUs are available|Found no NVIDIA driver|cuda\.is_available\(\) is False|"
+                           r"Attempting to deserialize object on (?:a )?CUDA device"),), _rx(r"(?i:\bnon-?fatal\b)")),
     # cudaGetErrorString's texts (CUDA_DISTINCT alone, CUDA_GENERIC in a CUDA error report); the
     # runtime's OOM text in the samples' report is the OOM
     Row("cuda_oom", (_rx(r"\(error code out of memory\)"),), None),
@@ -437,7 +442,10 @@ TABLE: tuple[Row, ...] = (
             r"No preemption victims|preemption: \d+/\d+ nodes")),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
     Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
-                                             r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\))|"
+                                             r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\)|"
+                                             # a store's get / wait for a key (c10d FileStore / HashStore "Timeout
+                                             # waiting for key: K after N ms", TCPStore "wait timeout after Nms, keys:")
+                                             r"waiting for (?:the )?keys?\b)|"
                                              r"Socket Timeout|Wait timeout")), None),
     # c10d's store sockets failing without a timeout (torch/csrc/distributed/c10d/socket.cpp: "The server
     # socket has failed to listen", "The client socket has failed to connect"): the same kind, the store
