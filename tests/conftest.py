@@ -3,13 +3,23 @@ DB under $HOME/.iris; irisrl keeps its ledger and local-cluster state under IRIS
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
+from types import FrameType
 from typing import Iterator
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A SIGTERM (a CI timeout, `kill`) stops the run the way Ctrl-C does, so session fixtures
+    still tear down: the Iris local cluster and Ray nodes a test started do not outlive pytest."""
+    def _interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, _interrupt)
 
 
 @pytest.fixture(autouse=True)
