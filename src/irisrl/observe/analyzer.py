@@ -711,11 +711,25 @@ def _feed_grep(analyzer: Analyzer, grep: str, path: str | os.PathLike[str], sour
     return size - start
 
 
+def _widen_pipe(stream: Any) -> None:
+    """Let grep run ahead of Python: a 1 MiB pipe (Linux's default cap for unprivileged users)
+    instead of 64 KiB. Best effort: elsewhere the default pipe stays."""
+    try:
+        import fcntl
+        fcntl.fcntl(stream.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except (ImportError, OSError):
+        pass
+
+
 def _grep_scan(analyzer: Analyzer, grep: str, fh: Any, name: str, src: SourceState, limit: int) -> None:
+    # unbuffered: each read is one read(2) of what grep has written so far, not a full CHUNK (a
+    # buffered read(CHUNK) left grep stalled on a full pipe while Python waited for 8 MB: the two
+    # ran in turns, not together; 1 GiB benchmark 2.75 s -> 2.0 s)
     with subprocess.Popen(_grep_argv(grep), stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          env=_grep_env()) as proc:
+                          env=_grep_env(), bufsize=0) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         pending, stopped = b"", False
+        _widen_pipe(proc.stdout)
         while block := proc.stdout.read(CHUNK):
             block = pending + block
             cut = block.rfind(b"\n") + 1
