@@ -43,6 +43,12 @@ HELDOUT10 = PUBLIC / "heldout10.jsonl"
 # The eleventh fresh set (README "heldout11"): GitHub issues, small like heldout10 (fewer lines rather
 # than a reused source or line); none of its repositories is one heldout9 cites.
 HELDOUT11 = PUBLIC / "heldout11.jsonl"
+# The twelfth fresh set (README "heldout12"): GitHub issues of training-side repositories (RL and
+# fine-tuning frameworks, the libraries they call, users' training code), collected beside heldout13
+# (inference and infrastructure repositories, another branch): small, fewer lines rather than a reused source.
+HELDOUT12 = PUBLIC / "heldout12.jsonl"
+# heldout13 is merged from a parallel branch; until then it is absent here and only checked when present.
+HELDOUT13 = PUBLIC / "heldout13.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -90,10 +96,12 @@ def test_split_is_by_source_and_disjoint() -> None:
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
-         "heldout11": HELDOUT11}   # collected later, each from sources no other file has
+         "heldout11": HELDOUT11, "heldout12": HELDOUT12}   # collected later, each from sources no other file has
+if HELDOUT13.exists():
+    FRESH["heldout13"] = HELDOUT13
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
-               "heldout11": (30, 12)}
+               "heldout11": (30, 12), "heldout12": (20, 10), "heldout13": (30, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -106,7 +114,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
-    if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+    if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11", "heldout12"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
