@@ -44,9 +44,8 @@ HELDOUT10 = PUBLIC / "heldout10.jsonl"
 # than a reused source or line); none of its repositories is one heldout9 cites.
 HELDOUT11 = PUBLIC / "heldout11.jsonl"
 # The twelfth and thirteenth fresh sets were collected at the same time from pools disjoint by repository
-# kind: heldout12 from training-side repositories, heldout13 (README "heldout13") from inference servers and
-# cluster infrastructure. Each branch holds only its own file; the checks below take the other one in as
-# soon as it is merged.
+# kind: heldout12 (README "heldout12") from training-side repositories, heldout13 (README "heldout13")
+# from inference servers and cluster infrastructure.
 HELDOUT12 = PUBLIC / "heldout12.jsonl"
 HELDOUT13 = PUBLIC / "heldout13.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
@@ -96,12 +95,10 @@ def test_split_is_by_source_and_disjoint() -> None:
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
-         "heldout11": HELDOUT11, "heldout13": HELDOUT13}   # collected later, each from sources no other file has
-if HELDOUT12.exists():   # the parallel collector's file (absent on the heldout13 branch until merged)
-    FRESH["heldout12"] = HELDOUT12
+         "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
-               "heldout11": (30, 12), "heldout12": (30, 12), "heldout13": (30, 12)}
+               "heldout11": (30, 12), "heldout13": (30, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -115,7 +112,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
-                "heldout13"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout12", "heldout13"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
