@@ -1,4 +1,4 @@
-"""Fifteenth and sixteenth passes on issue 15, from the misses of fresh sets 13 and current6 (as families, each from its source):
+"""Passes 15-17 on issue 15, from the misses of fresh sets 13, current6 and 12 (as families, each from its source):
 any supervisor's "<process> exited on signal N" (Open MPI, daemons' waitpid loops), a pod or gang no
 node can take in other schedulers' words (Volcano, KAI, the `Unschedulable` reason), Ray Serve's
 "replicas that have taken more than Ns to be scheduled" (a wait), a client's "GET failed (<status>)",
@@ -70,3 +70,37 @@ NAMED16 = [
 @pytest.mark.parametrize(("kind", "line"), NAMED16)
 def test_a_pass16_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
+
+
+# pass 17, from fresh set 12's misses (training-side repositories, TensorFlow and Caffe among them)
+NAMED17 = [
+    ("image_pull", "Get https://nvcr.io/v2/acme/trainer/manifests/24.01: unauthorized: authentication required"),
+    ("cuda_oom", "ResourceExhaustedError: OOM when allocating tensor with shape[64,4096,4096] and type float on /job:localhost/replica:0/task:0/device:GPU:0"),
+    ("cuda_oom", "F0101 01:02:03.000000 1 syncedmem.cpp:71] Check failed: error == cudaSuccess (2 vs. 0)  out of memory"),
+    ("checkpoint_corrupt", "tensorflow.python.framework.errors_impl.DataLossError: Checksum does not match: stored 123 vs. calculated on the restored bytes 456"),
+    ("dist_timeout", "2026-01-02 03:04:05.678901: E tensorflow/core/distributed_runtime/master.cc:270] Master init: Unavailable: failed to connect to all addresses"),
+    ("dist_timeout", "ERROR:tensorflow:Remote function on worker /job:worker/replica:0/task:3 failed with UnavailableError(): Connection reset by peer"),
+    ("cuda_error", "F0101 01:02:03.000000 7 common.cpp:40] Check failed: error == cudaSuccess (700 vs. 0)  an illegal memory access was encountered"),
+    ("cuda_error", "F0101 01:02:03.000000 7 math.cu:12] Check failed: status == CURAND_STATUS_SUCCESS (203 vs. 0)  CURAND_STATUS_INITIALIZATION_FAILED"),
+    ("pg_timeout", "Waiting for placement groups to be ready"),
+    ("hf_incomplete_download", "modelscope.hub.errors.FileIntegrityError: File /root/.cache/modelscope/hub/q/model.safetensors integrity check failed, expected sha256 signature is abc"),
+    ("hf_http_error", "error: An error happened while trying to locate the file on the Hub and we cannot find the requested files in the local cache."),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED17)
+def test_a_pass17_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_tensorflows_own_not_a_failure_notice_is_not_named(tmp_path: Path) -> None:
+    line = ("2026-01-02 03:04:05.678901: W tensorflow/core/common_runtime/bfc_allocator.cc:290] Allocator (GPU_0_bfc) ran "
+            "out of memory trying to allocate 3.1GiB. The caller indicates that this is not a failure, but may mean "
+            "that there could be performance gains if more memory were available.")
+    assert not both(tmp_path, [line])["causes"]
+
+
+def test_a_tensorflow_warning_level_oom_is_a_warning_alone(tmp_path: Path) -> None:
+    line = "2026-01-02 03:04:05.678901: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed: OOM when allocating tensor"
+    report = both(tmp_path, [line])
+    assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "cuda_oom"

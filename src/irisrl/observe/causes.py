@@ -221,7 +221,8 @@ CATALOGUE: tuple[Cause, ...] = (
           ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
-           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail"),
+           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail",
+           "Checksum does not match"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
@@ -239,6 +240,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # to read a PyTorch file with version %d, but the maximum supported version for reading is %d"):
                     # a file this torch cannot read, whatever wrote it
                     r"Attempted to read a PyTorch file with version \d+",
+                    # TensorFlow's checkpoint reader (tensorflow/core/util/tensor_bundle/tensor_bundle.cc:
+                    # "Checksum does not match: stored %u vs. calculated on the restored bytes %u", a DataLossError)
+                    r"Checksum does not match: stored \d+ vs\. calculated",
                     # torch's legacy (pre-zip) deserializer, torch/csrc/generic/serialization.cpp
                     # THPStorage_(readFileRaw): the stored storage size disagrees with the bytes read
                     # ("storage has wrong size: expected %ld got %ld"): a truncated or overwritten file
@@ -289,7 +293,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"(?:huggingface\.co|hf\.co)",)),
     Cause("cuda_oom", "CUDA out of memory",
           ("out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED",
-           "Tried to allocate", "CUDA calloc", "CUDA malloc"),
+           "Tried to allocate", "CUDA calloc", "CUDA malloc", "OOM when allocating"),
           (r"CUDA out of memory\. Tried to allocate", r"OutOfMemoryError: CUDA out of memory"), 8, ROOT,
           "a GPU ran out of memory: lower the micro batch sizes or max_model_len, or generator.gpu_memory_utilization "
           "when vLLM shares the GPUs (colocate_all); gradient checkpointing / FSDP cpu_offload free more; "
@@ -304,7 +308,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # (the most specific kind), not a generic NCCL error
                     r"Failed to CUDA (?:calloc|malloc)",
                     # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
-                    r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;")),
+                    r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;",
+                    # TensorFlow's allocator (tensorflow/core/framework/op_kernel.cc, bfc_allocator.cc:
+                    # "OOM when allocating tensor with shape[...] and type float on /job:.../device:GPU:0 by
+                    # allocator GPU_0_bfc", raised as ResourceExhaustedError)
+                    r"OOM when allocating tensor")),
     # c10/cuda/CUDAException.h / c10/util/Exception.h ("CUDA error: <cudaGetErrorString>", e.g.
     # "device-side assert triggered", "an illegal memory access was encountered", "misaligned
     # address"), torch.AcceleratorError (torch >= 2.8), cuBLAS/cuDNN status codes, the kernel's
@@ -436,7 +444,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
           ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now",
-           "pending tasks/actors", "to be scheduled"),
+           "pending tasks/actors", "to be scheduled", "placement group"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
@@ -452,8 +460,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # _private/deployment_state.py, ray 2.x: "Deployment 'X' in application 'Y' [has] N
                     # replicas that have taken more than 30s to be scheduled. This may be due to waiting
                     # for the cluster to auto-scale ..."); "... to initialize" is a slow constructor, not this
-                    r"replicas? that (?:have|has) taken more than [\d.]+ ?s to be scheduled"),
-          soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors|to be scheduled"),
+                    r"replicas? that (?:have|has) taken more than [\d.]+ ?s to be scheduled|"
+                    # a framework's own wait on its group (allenai/open-instruct "Waiting for placement group to
+                    # be scheduled", Ray's pg.ready() callers)
+                    r"[Ww]aiting for (?:the )?placement groups? to be (?:scheduled|ready|created)"),
+          soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors|to be (?:scheduled|ready|created)"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance",), (r"Started a local Ray instance",), 3, ROOT,
           "the trainer did not join the gang's Ray cluster (RAY_ADDRESS unset or ray.init() without an "

@@ -111,6 +111,10 @@ CLASS_KINDS: dict[str, str] = {
     "EntryNotFoundError": "hf_weights_missing", "RemoteEntryNotFoundError": "hf_weights_missing",
     "LocalEntryNotFoundError": "hf_http_error", "OfflineModeIsEnabled": "hf_http_error",
     "SafetensorError": "checkpoint_corrupt", "SafetensorsParsingError": "checkpoint_corrupt", "BadZipFile": "checkpoint_corrupt",
+    # TensorFlow errors_impl.DataLossError ("unrecoverable data loss or corruption": a checkpoint's
+    # checksum, a truncated record); ModelScope hub errors.FileIntegrityError (a download's sha256
+    # differs: the body was cut or damaged, like huggingface_hub's "Consistency check failed")
+    "DataLossError": "checkpoint_corrupt", "FileIntegrityError": "hf_incomplete_download",
     "UnpicklingError": "checkpoint_corrupt",
     "OutOfMemoryError": "cuda_oom",            # torch; Ray's is caught by its message first
     "AcceleratorError": "cuda_error", "CudaError": "cuda_error", "CUDAError": "cuda_error",
@@ -484,7 +488,9 @@ ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*-?[1-9]\d* \(pid: \d+\)|\] Work
 # Kubernetes' `Warning` event type carries real failures (Failed to pull image) and is not one either.
 # A Python warning as warnings.formatwarning prints it (`file.py:N: SomeWarning: message`) is a
 # warning too: the program carries on after it.
-WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]")
+# (TensorFlow / absl's C++ log, tsl/platform/default/logging.cc: `2018-05-10 09:14:16.535628: W tensorflow/x.cc:12] ...`)
+WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]|"
+                           r"\.\d{6}: W [\w/.-]+:\d+\] ")
 
 
 # Ray's driver relays the errors the GCS publishes (a node marked dead, a worker killed, the
@@ -507,6 +513,7 @@ def is_warning_level(text: str) -> bool:
 # plus the shapes of a process dying (Traceback, terminate called, Fatal Python error, signals).
 ERROR_SHAPE = re.compile(
     r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EFC](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[[EFC] \w+\.\w+:\d+\]|"
+    r"\.\d{6}: [EF] [\w/.-]+:\d+\] |"
     r"\d [EFC] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|[Ss]egfault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b|Check failed:|"

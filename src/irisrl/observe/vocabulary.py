@@ -45,7 +45,7 @@ ERROR_VOCAB = re.compile(
     r"killed|abort(?:s|ed|ing)?|timed? ?out|time-?outs?|not found|no such|invalid|corrupt(?:ed|ion)?|exceeded|exhausted|"
     r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
     r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy|unschedulable|exited on signal|"
-    r"out of memory|forbidden|not (?:allowed|authori[sz]ed|permitted))\b|"
+    r"out of memory|forbidden|unauthori[sz]ed|not (?:allowed|authori[sz]ed|permitted))\b|"
     # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox) and the
     # container / Job failure reasons that carry no failure word of their own
     r"\bFailed[A-Z]\w+|\b(?:BackoffLimitExceeded|DeadlineExceeded|ContainerCannotRun|RunContainerError|"
@@ -78,7 +78,9 @@ NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID
                           r"\| (?:INFO|DEBUG)\s*\|")
 # Not a failure report, whole line: NCCL's INFO channel (it never reports the failure: its WARN
 # does, observe/exceptions.py) and a Python warnings.warn line (`x.py:N: UserWarning: ...`).
-NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: ")
+# (and a library saying so itself: TensorFlow's BFC allocator "ran out of memory trying to allocate
+# 2.0GiB. The caller indicates that this is not a failure, but may mean ... performance gains")
+NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a failure")
 # Phrases whose failure words assert nothing, removed before the vocabulary is read: counters and
 # settings (`0 failed`, `failures: 0`, `timeout=30`, `--fail-fast`), hedges ("may result in
 # unexpected behaviour"), and a library's list of POSSIBLE causes, from its opening words to the end
@@ -175,6 +177,12 @@ CUDA_DISTINCT = (
     # cuBLAS / cuDNN status names and cublasGetStatusString's texts (libcublasLt.so.12 of the wheel
     # nvidia-cublas-cu12 12.9.3.13, libcudnn_graph.so.9 of nvidia-cudnn-cu12 9.28.0.42)
     r"CUBLAS_STATUS_(?!SUCCESS\b)[A-Z_]+|CUDNN_STATUS_(?!SUCCESS\b)[A-Z_]+|the function failed to launch on the GPU|"
+    # the other CUDA math libraries' status enums (curand.h curandStatus, cufft.h cufftResult, cusolver_common.h,
+    # cusparse.h): CURAND_STATUS_LAUNCH_FAILURE, CUFFT_EXEC_FAILED, CUSOLVER_STATUS_INTERNAL_ERROR ...
+    r"CU(?:RAND|SOLVER|SPARSE)_STATUS_(?!SUCCESS\b)[A-Z_]+|CUFFT_(?!SUCCESS\b)[A-Z]+_[A-Z_]+|"
+    # glog's CHECK on a cudaError_t (Caffe / TF / MXNet CUDA_CHECK: "Check failed: error == cudaSuccess (29 vs. 0)
+    # driver shutting down"): the runtime's status number and text
+    r"== cudaSuccess \(\d+ vs\. 0\)|"
     r"an access to GPU memory space failed|"
     # torch's own words for a driver it cannot use (torch/cuda/__init__.py _check_driver, c10/cuda
     # CUDAFunctions.cpp "CUDA initialization: Unexpected error from cudaGetDeviceCount()")
@@ -378,7 +386,8 @@ TABLE: tuple[Row, ...] = (
                              r"killed due to memory pressure)"),), None),
     # CUDA's allocation status in any report (cudaErrorMemoryAllocation = 2, "out of memory": c10/cuda
     # CUDAFunctions.cpp formats "Error %d: %s" when cudaGetDeviceCount fails, e.g. under RLIMIT_AS)
-    Row("cuda_oom", (_rx(r"\bError 2: out of memory\b|cudaErrorMemoryAllocation"),), None),
+    Row("cuda_oom", (_rx(r"\bError 2: out of memory\b|cudaErrorMemoryAllocation|== cudaSuccess \(2 vs\. 0\)|"
+                         r"CU(?:BLAS|RAND|SOLVER|SPARSE)_STATUS_ALLOC(?:ATION)?_FAILED|CUFFT_ALLOC_FAILED"),), None),
     # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
@@ -454,6 +463,11 @@ TABLE: tuple[Row, ...] = (
     # torch elastic's store barriers (agent/server/api.py _exit_barrier "Error waiting on exit barrier",
     # distributed_c10d.py _store_based_barrier): peers that never reached the store
     Row("dist_timeout", (_rx(r"(?i:exit barrier|store[ _]based[ _]barrier|monitored_?barrier)"), _rx(r"(?i:error|fail|waiting)")), None),
+    # TensorFlow's distributed runtime (tensorflow/core/distributed_runtime: master.cc "Master init: Unavailable",
+    # a remote function on /job:worker/replica:N/task:M failing with UnavailableError): a peer it cannot reach,
+    # gRPC's "failed to connect to all addresses" / "Connection reset by peer"
+    Row("dist_timeout", (_rx(r"distributed_runtime|/job:\w+/replica:\d+/task:\d+"),
+                         _rx(r"(?i:unavailable|failed to connect|connection (?:refused|reset)|deadline exceeded|timed? ?out)")), None),
     Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)|"
                              r"connectFullMesh|\bgloo\b[^\n]*\]\s*connect\b"),
                          _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable|no route to host)")), None),
@@ -478,6 +492,11 @@ TABLE: tuple[Row, ...] = (
                          r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)), None),
     # a 404 on the repo as a whole (its API path or first config file: exceptions.REPO_URL)
     Row("hf_repo_not_found", (_rx(_NOT_THERE), _rx(E.REPO_URL.pattern)), None),
+    # huggingface_hub file_download.py / _snapshot_download.py: the Hub could not be reached and the cache has
+    # nothing ("An error happened while trying to locate the file(s) on the Hub and we cannot find the
+    # requested files / appropriate snapshot folder ... in the local cache / on the local disk"): a network
+    # failure (LocalEntryNotFoundError), whatever tool prints it (torchtune's `tune download`)
+    Row("hf_http_error", (_rx(r"(?i:error happened while trying to locate the files? on the Hub)"),), None),
     Row("hf_weights_missing", (_rx(_NOT_THERE + r"|(?i:no file named|missing|does not appear to have)"),
                                _rx(r"(?i:\.safetensors|\.bin\b|\.pt\b|weights?\b|\bshards?\b|\bentry\b|EntryNotFound|index\.json|\bfiles?\b)"),
                                _rx(_HUB + r"|does not appear to have|no file named")),
