@@ -4150,7 +4150,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout6 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout7 (the later sets), by case name (a case never
     straddles two files)."""
     if case in CASES7:
         return "heldout7"
