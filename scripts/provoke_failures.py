@@ -4101,7 +4101,8 @@ NOTES7: list[tuple[str, str]] = [
 
 def label_line(case: str, kind: str, line: str) -> str:
     rules3 = LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
-        case in CASES7) else LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if case in CASES6 else (
+        case in CASES7) else LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
+        case in CASES6) else (
         LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if case in CASES5 else (
         LINE_RULES4 + LINE_RULES3 if case in CASES4 else (
             LINE_RULES3 if case in CASES3 else []))
@@ -4299,7 +4300,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES7, kv[0] in CASES6, kv[0] in CASES5, kv[0] in CASES4,
+                            key=lambda kv: (kv[0] in CASES7, kv[0] in CASES6, kv[0] in CASES5,
+                                            kv[0] in CASES4,
                                             kv[0] in CASES3,
                                             kv[0] in CASES2, kv[0])):
         if case not in CASES:
@@ -4320,7 +4322,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of7 if case in CASES7 else lib_of6 if case in CASES6 else lib_of5 if case in CASES5
+            lib_fn = (lib_of7 if case in CASES7 else lib_of6 if case in CASES6
+                      else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
             notes = NOTES7 if case in CASES7 else (NOTES6 if case in CASES6 else []) + (

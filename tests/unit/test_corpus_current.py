@@ -102,7 +102,8 @@ def test_later_sets_share_no_line_with_any_other_corpus_file(
 
 # Each later capture: its registry, the fewest lines and failure kinds it holds, whether torch
 # printed in it (the second set's cases are all torch's own, checked by version elsewhere).
-LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8), "heldout4": ("CASES4", 30, 5),
+LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
+              "heldout4": ("CASES4", 30, 5),
               "heldout5": ("CASES5", 35, 10), "heldout6": ("CASES6", 45, 10),
               "heldout7": ("CASES7", 35, 7)}
 
