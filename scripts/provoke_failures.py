@@ -645,6 +645,8 @@ def start_hub(files: dict[str, dict[str, bytes]]) -> str:
             rest = (m.group(2) or "") if m else ""
             repo = f"irisrl/{name}"
             common = {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}"}
+            if path.startswith("/api/whoami"):  # the seventh set's whoami: a revoked token
+                name = "badtoken401"
             if name in HUB_ERRORS:
                 code, err_code, msg = HUB_ERRORS[name]
                 h = dict(common, **{"Content-Type": "application/json"})
@@ -3218,6 +3220,390 @@ CASES6["hub6_okrepo_processor"] = (partial(hub6_case, "okrepo", "processor"), "p
 CASES.update(CASES6)
 
 
+# ----------------------------------------------------------------------------- seventh set
+# Yet other call paths into the specific kinds: the loopback Hub through GenerationConfig,
+# list_repo_commits / list_repo_tree, get_safetensors_metadata and whoami; files a download left
+# behind that are not what they say (a git-lfs pointer, a saved HTML error page, a tokenizer.json
+# or generation_config.json that is not JSON, a cache symlink to a blob that is gone, a DCP
+# directory without its .metadata); transformers' Trainer resuming from a partial or damaged
+# checkpoint and saving onto a full disk; shutil.copytree and GenerationConfig.save_pretrained onto
+# a full disk; an inductor kernel's index assert; an OOM with the caching allocator off; triton's
+# numel limit; torch.distributed.rpc's rendezvous and a gloo recv that times out; a process pool
+# whose worker is killed; benign: a cudagraph skip note, generation flags that are ignored,
+# (the tokenizers fork warning was tried and never printed: not kept).
+
+_LFS_POINTER = (b"version https://git-lfs.github.com/spec/v1\n"
+                b"oid sha256:4d7a2146f3c5b8e5bb2b7a1c2f6a9d3e6c8a1f0b9e2d7c4a5b6e8f9a0b1c2d3e\n"
+                b"size 4942300368\n")
+_HTML_PAGE = (b"<!DOCTYPE html>\n<html class=\"\" lang=\"en\">\n<head><title>Hugging Face - The AI "
+              b"community building the future.</title></head><body>Sign in</body></html>\n")
+
+
+def hub7_case(variant: str, api: str) -> None:
+    """The loopback Hub (start_hub's status answers) through APIs no earlier set used."""
+    _hub_env(start_hub({"okrepo": {"config.json": json.dumps({"model_type": "gpt2"}).encode()}}))
+    if variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # a revoked token
+    repo = f"irisrl/{variant}"
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    if api == "genconfig":
+        from transformers import GenerationConfig
+
+        print(GenerationConfig.from_pretrained(repo))
+    elif api == "commits":
+        from huggingface_hub import HfApi
+
+        print(HfApi().list_repo_commits(repo))
+    elif api == "tree":
+        from huggingface_hub import HfApi
+
+        print(list(HfApi().list_repo_tree(repo, recursive=True)))
+    elif api == "st_meta":
+        from huggingface_hub import HfApi
+
+        print(HfApi().get_safetensors_metadata(repo))
+    elif api == "whoami":
+        from huggingface_hub import HfApi
+
+        print(HfApi().whoami())
+
+
+def case_lfs_pointer_torch_load() -> None:
+    """A clone without git-lfs: the weight file is the pointer text."""
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "pytorch_model.bin"
+    p.write_bytes(_LFS_POINTER)
+    torch.load(p)
+
+
+def case_lfs_pointer_from_pretrained() -> None:
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "clone", "safetensors")
+    (d / "model.safetensors").write_bytes(_LFS_POINTER)
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_html_page_torch_load() -> None:
+    """A download that saved the site's HTML page under the checkpoint's name."""
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "optimizer.pt"
+    p.write_bytes(_HTML_PAGE)
+    torch.load(p, weights_only=False)
+
+
+def case_tokenizer_json_not_json() -> None:
+    from transformers import AutoTokenizer
+
+    d = _tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok", pad=True)
+    (d / "tokenizer.json").write_bytes(_HTML_PAGE)
+    AutoTokenizer.from_pretrained(d)
+
+
+def case_generation_config_not_json() -> None:
+    from transformers import GenerationConfig
+
+    d = Path(tempfile.mkdtemp())
+    (d / "generation_config.json").write_bytes(_HTML_PAGE)
+    GenerationConfig.from_pretrained(d)
+
+
+def case_cache_broken_symlink_offline() -> None:
+    """A hub cache whose model.safetensors symlink points at a blob that was deleted (a cache
+    cleaner, a killed download), loaded offline."""
+    home = Path(tempfile.mkdtemp(prefix="hfhome"))
+    os.environ.update(HF_HOME=str(home), HF_HUB_OFFLINE="1")  # before transformers is imported
+    src = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    repo = home / "hub" / "models--irisrl--tiny"
+    snap = repo / "snapshots" / COMMIT
+    (repo / "blobs").mkdir(parents=True)
+    snap.mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(COMMIT)
+    for f in src.iterdir():
+        blob = repo / "blobs" / hashlib.sha256(f.read_bytes()).hexdigest()
+        blob.write_bytes(f.read_bytes())
+        (snap / f.name).symlink_to(os.path.relpath(blob, snap))
+        if f.name == "model.safetensors":
+            blob.unlink()
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/tiny")
+
+
+def case_dcp_metadata_missing() -> None:
+    """A DCP save killed before it wrote .metadata (the data files are there)."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = Path(tempfile.mkdtemp()) / "step_300"
+    _dcp_save(d, {"w": torch.ones(4, 4)})
+    (d / ".metadata").unlink()
+    dcp.load({"w": torch.zeros(4, 4)}, checkpoint_id=str(d))
+
+
+class _TinyDs:
+    def __len__(self) -> int:
+        return 8
+
+    def __getitem__(self, i: int) -> dict[str, Any]:
+        import torch
+
+        ids = torch.arange(8) % 32
+        return {"input_ids": ids, "labels": ids}
+
+
+def _trainer(out: Path, **kw: Any) -> Any:
+    from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+    model = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32,
+                                       n_positions=16))
+    args = TrainingArguments(output_dir=str(out), per_device_train_batch_size=2, report_to=[],
+                             use_cpu=True, logging_steps=1, **kw)
+    return Trainer(model=model, args=args, train_dataset=_TinyDs())
+
+
+def case_trainer_resume_partial_ckpt() -> None:
+    """resume_from_checkpoint naming a checkpoint dir that holds only trainer_state.json (the
+    save was killed before the weights were written)."""
+    out = Path(tempfile.mkdtemp()) / "run"
+    ck = out / "checkpoint-300"
+    ck.mkdir(parents=True)
+    (ck / "trainer_state.json").write_text(json.dumps({"global_step": 300}))
+    _trainer(out, max_steps=2).train(resume_from_checkpoint=str(ck))
+
+
+def case_trainer_resume_truncated_weights() -> None:
+    """A checkpoint dir whose model.safetensors was cut short."""
+    out = Path(tempfile.mkdtemp()) / "run"
+    t = _trainer(out, max_steps=1, save_steps=1)
+    t.train()
+    ck = out / "checkpoint-1"
+    _truncate(ck / "model.safetensors")
+    _trainer(out, max_steps=2, save_steps=1).train(resume_from_checkpoint=str(ck))
+
+
+def case_trainer_save_full_disk() -> None:
+    _trainer(_full_fs() / "run", max_steps=1, save_steps=1).train()
+
+
+def case_disk_full_copytree() -> None:
+    """Copying a checkpoint dir to a full volume: shutil.copytree gathers the errors."""
+    import shutil
+
+    src = Path(tempfile.mkdtemp()) / "checkpoint-300"
+    src.mkdir()
+    (src / "model.safetensors").write_bytes(b"\0" * (1 << 20))
+    (src / "optimizer.pt").write_bytes(b"\0" * (1 << 20))
+    shutil.copytree(src, _full_fs() / "checkpoint-300")
+
+
+def case_disk_full_genconfig_save() -> None:
+    from transformers import GenerationConfig
+
+    GenerationConfig(max_new_tokens=64).save_pretrained(_full_fs() / "export")
+
+
+def case_compile_index_oob_cuda() -> None:
+    """An index past the end inside an inductor-generated triton kernel."""
+    import torch
+
+    @torch.compile
+    def gather(x, idx):  # type: ignore[no-untyped-def]
+        return x[idx] * 2
+
+    x = torch.ones(32, device="cuda")
+    print(gather(x, torch.tensor([3, 40], device="cuda")).cpu())
+
+
+def case_cuda_oom_no_caching() -> None:
+    """PYTORCH_NO_CUDA_MEMORY_CACHING=1 (a debugging setting): OOM with the cache off."""
+    os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
+    import torch
+
+    torch.empty(400 << 30, dtype=torch.uint8, device="cuda")
+
+
+def case_triton_numel_too_large() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def copy(x_ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+    x = torch.zeros(1 << 21, device="cuda")
+    copy[(1,)](x, BLOCK=1 << 21)
+    torch.cuda.synchronize()
+
+
+def case_gloo_recv_timeout() -> None:
+    from datetime import timedelta
+
+    import torch
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=4))
+        if rank == 1:
+            time.sleep(12)  # never sends
+            return
+        dist.recv(torch.empty(16), src=1)
+
+    _worker_pair(body)
+
+
+def _trainer_ckpt() -> tuple[Path, Path]:
+    """A run dir with checkpoint-1 saved by a real one-step Trainer run."""
+    out = Path(tempfile.mkdtemp()) / "run"
+    _trainer(out, max_steps=1, save_steps=1).train()
+    return out, out / "checkpoint-1"
+
+
+def case_trainer_resume_optimizer_html() -> None:
+    """optimizer.pt replaced by an HTML page (a copy through a web proxy)."""
+    out, ck = _trainer_ckpt()
+    (ck / "optimizer.pt").write_bytes(_HTML_PAGE)
+    _trainer(out, max_steps=2, save_steps=1).train(resume_from_checkpoint=str(ck))
+
+
+def case_trainer_resume_rng_lfs_pointer() -> None:
+    """rng_state.pth is a git-lfs pointer (the checkpoint was pushed to a repo and cloned)."""
+    out, ck = _trainer_ckpt()
+    (ck / "rng_state.pth").write_bytes(_LFS_POINTER)
+    _trainer(out, max_steps=2, save_steps=1).train(resume_from_checkpoint=str(ck))
+
+
+def case_gloo_allreduce_size_mismatch() -> None:
+    """Two ranks all_reduce tensors of different sizes (a desynced step)."""
+    from datetime import timedelta
+
+    import torch
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=6))
+        dist.all_reduce(torch.ones(16 if rank == 0 else 32))
+
+    _worker_pair(body)
+
+
+def case_disk_full_inodes_trainer() -> None:
+    """A volume out of inodes (bytes left): the Trainer cannot make its checkpoint dir."""
+    mnt = Path(tempfile.mkdtemp(prefix="inodefs"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "size=64m,nr_inodes=16", "tmpfs",
+                          str(mnt)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print(f"PROVOKE-NOTE tmpfs mount rc={rc}", flush=True)
+    if rc:
+        sys.exit(3)
+    (mnt / "run").mkdir()
+    try:
+        for i in range(64):
+            (mnt / "run" / f"events.{i}").write_bytes(b"")
+    except OSError:
+        pass
+    _trainer(mnt / "run", max_steps=1, save_steps=1).train()
+
+
+def _pool_victim(i: int) -> int:
+    if i == 2:
+        os.kill(os.getpid(), 9)  # as the host's OOM killer would
+    time.sleep(0.5)
+    return i
+
+
+def case_process_pool_worker_killed() -> None:
+    """A reward-scoring process pool whose worker is SIGKILLed mid-task."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        print(list(pool.map(_pool_victim, range(4))))
+
+
+def case_benign_cudagraph_skip() -> None:
+    """torch.compile(mode='reduce-overhead') on a function that mutates its input: inductor
+    notes that it skips CUDA graphs (TORCH_LOGS=perf_hints), and the run goes on."""
+    os.environ["TORCH_LOGS"] = "perf_hints"
+    import torch
+
+    @torch.compile(mode="reduce-overhead")
+    def step(x):  # type: ignore[no-untyped-def]
+        x.add_(1)
+        return x * 2
+
+    x = torch.ones(8, device="cuda")
+    for _ in range(3):
+        step(x)
+    torch.cuda.synchronize()
+    print("steps ok")
+
+
+def case_genconfig_flags_save_strict() -> None:
+    """Sampling flags with do_sample=False: transformers warns they are ignored, and
+    save_pretrained refuses the config."""
+    from transformers import GenerationConfig
+
+    d = Path(tempfile.mkdtemp())
+    GenerationConfig(do_sample=False, temperature=0.7, top_p=0.9).save_pretrained(d)
+    print(GenerationConfig.from_pretrained(d).temperature)
+
+
+CASES7: dict[str, Case] = {
+    "lfs_pointer_torch_load": (case_lfs_pointer_torch_load, "checkpoint_corrupt", False),
+    "lfs_pointer_from_pretrained": (case_lfs_pointer_from_pretrained, "checkpoint_corrupt",
+                                    False),
+    "html_page_torch_load": (case_html_page_torch_load, "checkpoint_corrupt", False),
+    "tokenizer_json_not_json": (case_tokenizer_json_not_json, "python_crash", False),
+    "generation_config_not_json": (case_generation_config_not_json, "python_crash", False),
+    "cache_broken_symlink_offline": (case_cache_broken_symlink_offline, "hf_weights_missing",
+                                     False),
+    "dcp_metadata_missing": (case_dcp_metadata_missing, "checkpoint_corrupt", False),
+    "trainer_resume_partial_ckpt": (case_trainer_resume_partial_ckpt, "checkpoint_corrupt",
+                                    False),
+    "trainer_resume_truncated_weights": (case_trainer_resume_truncated_weights,
+                                         "checkpoint_corrupt", False),
+    "trainer_save_full_disk": (case_trainer_save_full_disk, "disk_full", False),
+    "disk_full_copytree": (case_disk_full_copytree, "disk_full", False),
+    "disk_full_genconfig_save": (case_disk_full_genconfig_save, "disk_full", False),
+    "compile_index_oob_cuda": (case_compile_index_oob_cuda, "cuda_error", True),
+    "cuda_oom_no_caching": (case_cuda_oom_no_caching, "cuda_oom", True),
+    "triton_numel_too_large": (case_triton_numel_too_large, "python_crash", True),
+    "gloo_recv_timeout": (case_gloo_recv_timeout, "dist_timeout", False),
+    "process_pool_worker_killed": (case_process_pool_worker_killed, "python_crash", False),
+    "benign_cudagraph_skip": (case_benign_cudagraph_skip, "benign", True),
+    "genconfig_flags_save_strict": (case_genconfig_flags_save_strict, "python_crash", False),
+    "trainer_resume_optimizer_html": (case_trainer_resume_optimizer_html, "checkpoint_corrupt",
+                                      False),
+    "trainer_resume_rng_lfs_pointer": (case_trainer_resume_rng_lfs_pointer,
+                                       "checkpoint_corrupt", False),
+    "gloo_allreduce_size_mismatch": (case_gloo_allreduce_size_mismatch, "python_crash", False),
+    "disk_full_inodes_trainer": (case_disk_full_inodes_trainer, "disk_full", False),
+}
+for _v, _api in [("gated401", "genconfig"), ("status503", "genconfig"),
+                 ("missing404", "genconfig"), ("status500", "commits"), ("gated403", "commits"),
+                 ("missing404", "commits"), ("status429", "tree"), ("gated401", "tree"),
+                 ("status502", "st_meta"), ("gated403", "st_meta"), ("badtoken401", "whoami"),
+                 ("status429", "genconfig"), ("status502", "genconfig"),
+                 ("gated403", "genconfig"), ("forbidden403", "commits"),
+                 ("badtoken401", "tree"), ("status503", "tree"), ("status500", "st_meta")]:
+    CASES7[f"hub7_{_v}_{_api}"] = (partial(hub7_case, _v, _api), HUB_KIND[_v], False)
+CASES7["hub7_okrepo_st_meta"] = (partial(hub7_case, "okrepo", "st_meta"), "hf_weights_missing",
+                                 False)
+CASES.update(CASES7)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -3246,7 +3632,14 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "hub6_status500_upload": 150, "hub6_status500_fsls": 150,
              "nccl_blocking_wait_timeout": 75, "nccl_flight_recorder_timeout": 75,
              "new_group_timeout": 60, "torchrun_max_restarts": 90, "cuda_oom_other_process": 90,
-             "benign_use_cache_grad_ckpt": 90}
+             "benign_use_cache_grad_ckpt": 90, "hub7_status503_genconfig": 150,
+             "hub7_status500_commits": 150, "hub7_status429_tree": 150,
+             "hub7_status502_st_meta": 150, "trainer_resume_truncated_weights": 120,
+             "trainer_resume_partial_ckpt": 90, "trainer_save_full_disk": 90,
+             "compile_index_oob_cuda": 120, "benign_cudagraph_skip": 120,
+             "triton_numel_too_large": 90, "hub7_status429_genconfig": 150,
+             "hub7_status502_genconfig": 150, "trainer_resume_optimizer_html": 120,
+             "trainer_resume_rng_lfs_pointer": 120, "disk_full_inodes_trainer": 90}
 
 
 # ----------------------------------------------------------------------------- run
@@ -3255,7 +3648,7 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
 def versions() -> dict[str, str]:
     out: dict[str, str] = {"python": sys.version.split()[0]}
     for mod in ("torch", "transformers", "huggingface_hub", "safetensors", "triton", "cupy",
-                "numpy", "httpx", "datasets", "pyarrow", "tokenizers"):
+                "numpy", "httpx", "datasets", "pyarrow", "tokenizers", "accelerate"):
         try:
             out[mod] = str(__import__(mod).__version__)
         except Exception as e:  # a missing library is a fact to record, not a failure
@@ -3280,7 +3673,7 @@ def versions() -> dict[str, str]:
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
-    if (name in CASES5 or name in CASES6) and not CASES[name][2]:
+    if (name in CASES5 or name in CASES6 or name in CASES7) and not CASES[name][2]:
         env["CUDA_VISIBLE_DEVICES"] = ""  # CPU cases next to a GPU case that fills the GPU
     t0 = time.monotonic()
     try:
@@ -3403,8 +3796,13 @@ _LOG_LINE4 = re.compile(r"^ERROR: Unexpected \w+ .*in worker|^[\w.]+\.SignalExce
 _LOG_LINE6 = re.compile(r"^Ignored error while writing ")
 
 
+# More shapes for the seventh set's cases only: a process pool's BrokenProcessPool (its class name
+# ends in none of _EXC_CLASS's words).
+_LOG_LINE7 = re.compile(r"^concurrent\.futures\.process\.BrokenProcessPool: ")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
-                 sixth: bool = False) -> list[str]:
+                 sixth: bool = False, seventh: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -3415,7 +3813,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
             continue
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
                 third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
-                sixth and _LOG_LINE6.search(line)):
+                sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -3457,6 +3855,8 @@ CASE_RULES: dict[str, list[tuple[str, str]]] = {
     "filestore_rendezvous_timeout": [(r"^RuntimeError: Wait timeout$", "drop")],
     "torchrun_rdzv_store_unreachable": [(r"RendezvousConnectionError: The connection to the "
                                          r"C10d store has failed\. See inner", "drop")],
+    "gloo_allreduce_size_mismatch": [(r"^terminate called after throwing an instance of "
+                                      r"'gloo::EnforceNotMet'$", "drop")],
 }
 NOTES: list[tuple[str, str]] = [
     (r"basic_ios::clear|unexpected pos \d+ vs \d+",
@@ -3639,8 +4039,70 @@ NOTES6: list[tuple[str, str]] = [
 ]
 
 
+# The seventh set (before LINE_RULES6 ...): the continuation lines of inductor's cudagraph-skip
+# note (each behind its own W prefix: a stack frame, source text, an empty tail) are left out; the
+# Hub's error whose message is only a request id names no status: a Hub HTTP error.
+LINE_RULES7: list[tuple[str, str]] = [
+    (r"\[__cudagraphs\](\s{2,}|\s*$)", "drop"),
+    (r"^huggingface_hub\.errors\.HfHubHTTPError: \(Request ID: ", "hf_http_error"),
+]
+NOTES7: list[tuple[str, str]] = [
+    (r"whoami", "HfApi.whoami with a revoked HF_TOKEN (401)"),
+    (r"/commits/", "HfApi.list_repo_commits"),
+    (r"/tree/", "HfApi.list_repo_tree(recursive=True)"),
+    (r"not a safetensors repo|resolve/main/model\.safetensors", "HfApi.get_safetensors_metadata"),
+    (r"generation_config\.json'?$|generation_config\.json \(Req", "GenerationConfig.from_pretrained"
+     " of a Hub repo"),
+    (r"^huggingface_hub\.errors\.HfHubHTTPError: \(Request ID", "a 429 or 403 without an "
+     "X-Error-Message: huggingface_hub 1.33 prints only the request id (the status is on the "
+     "httpx line before it)"),
+    (r"invalid load key, '<'", "torch.load(weights_only=False) of a saved HTML page"),
+    (r"Unsupported operand 118|Weights only load failed", "torch.load of a git-lfs pointer file "
+     "('v' = 118)"),
+    (r"header too large", "from_pretrained of a model.safetensors that is a git-lfs pointer"),
+    (r"not fully covered", "Trainer resume_from_checkpoint with model.safetensors cut in half"),
+    (r"Can't find a valid checkpoint", "Trainer resume_from_checkpoint naming a dir with only "
+     "trainer_state.json (a save killed before the weights); checkpoint_corrupt by judgement"),
+    (r"does not appear to have a file named", "HF_HUB_OFFLINE=1, a cache whose model.safetensors "
+     "symlink points at a deleted blob"),
+    (r"metadata is None", "dcp.load of a DCP dir without .metadata (save killed before the end)"),
+    (r"shutil\.Error", "shutil.copytree of a checkpoint dir onto a full 256 KiB tmpfs"),
+    (r"checkpoint-1'$", "Trainer saving onto a tmpfs out of inodes (nr_inodes=16), bytes left"),
+    (r"GenerationConfig is invalid", "GenerationConfig(do_sample=False, temperature=0.7, "
+     "top_p=0.9).save_pretrained: transformers 5.17 refuses to save it"),
+    (r"generation flags are not valid", "the warning before that refusal"),
+    (r"not a valid JSON file", "GenerationConfig.from_pretrained of a generation_config.json that "
+     "is an HTML page"),
+    (r"Expecting value", "a JSON file that is an HTML page (tokenizer.json or "
+     "generation_config.json)"),
+    (r"index out of bounds: 0 <= tmp", "torch.compile(x[idx]) on CUDA with idx past the end: "
+     "inductor's generated triton kernel asserts"),
+    (r"CUDA error: device-side assert", "after inductor's kernel assert"),
+    (r"CUDA error: out of memory", "PYTORCH_NO_CUDA_MEMORY_CACHING=1, 400 GiB asked: the caching "
+     "allocator is off, so torch reports CUDA's own error"),
+    (r"numel \(|CompilationError", "a triton kernel with tl.arange(0, 2**21)"),
+    (r"recv operation", "gloo recv from a rank that never sends (4 s)"),
+    (r"op\.preamble\.length|gloo::EnforceNotMet|Aborted .*gloo_allreduce", "gloo all_reduce of 16 "
+     "vs 32 floats on two ranks: the process aborts"),
+    (r"BrokenProcessPool", "a ProcessPoolExecutor worker SIGKILLed mid-task"),
+    (r"skipping cudagraphs", "torch.compile(mode='reduce-overhead') of a function mutating its "
+     "input, TORCH_LOGS=perf_hints; the steps then succeed"),
+    (r"missing keys in the checkpoint", "transformers' note on the tiny GPT-2's tied lm_head while "
+     "resuming; the resume then failed on the damaged optimizer.pt"),
+    (r"bos_token_id|eos_token_id|loss_type", "transformers' note on a tiny GPT-2 config; the "
+     "load / run went on"),
+    (r"torch\.distributed is disabled", "DCP in one process"),
+    (r"CheckpointException", "DCP's wrapper of the rank's error"),
+    (r"gated repo", "transformers' wrapper of the Hub's GatedRepoError"),
+    (r"not a valid model identifier", "transformers' wrapper of the Hub's 404"),
+    (r"couldn't connect|locate the file on the Hub", "after the Hub's retries gave up"),
+]
+
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if case in CASES6 else (
+    rules3 = LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
+        case in CASES7) else LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
+        case in CASES6) else (
         LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if case in CASES5 else (
         LINE_RULES4 + LINE_RULES3 if case in CASES4 else (
             LINE_RULES3 if case in CASES3 else []))
@@ -3689,8 +4151,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout6 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout7 (the later sets), by case name (a case never
     straddles two files)."""
+    if case in CASES7:
+        return "heldout7"
     if case in CASES6:
         return "heldout6"
     if case in CASES5:
@@ -3778,6 +4242,22 @@ def lib_of6(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of5(case, line, vers)
 
 
+def lib_of7(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of6 with the seventh set's printers (transformers' loaders and Trainer, Python's
+    shutil / concurrent.futures, gloo inside torch)."""
+    def pick(lib: str) -> tuple[str, str]:
+        return lib, vers.get(lib, "")
+
+    if line.startswith(("shutil.", "concurrent.", "json.")):
+        return pick("python")
+    if line.startswith("OSError: [Errno 28]") and case == "disk_full_genconfig_save":
+        return pick("python")
+    if line.startswith(("OSError", "ValueError")) and (case.startswith(
+            ("hub7_", "trainer_", "genconfig_", "generation_", "cache_"))):
+        return pick("transformers")
+    return lib_of6(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -3812,7 +4292,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
-        "heldout6": []}
+        "heldout6": [], "heldout7": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -3820,17 +4300,21 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES6, kv[0] in CASES5, kv[0] in CASES4,
+                            key=lambda kv: (kv[0] in CASES7, kv[0] in CASES6, kv[0] in CASES5,
+                                            kv[0] in CASES4,
                                             kv[0] in CASES3,
                                             kv[0] in CASES2, kv[0])):
         if case not in CASES:
             continue
         split = split_of(case)
         raws[split].append(rec)
-        later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6
+        later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6 or (
+            case in CASES7)
         for line in select_lines(rec["output"], third=later,
-                                 fourth=case in CASES4 or case in CASES5 or case in CASES6,
-                                 sixth=case in CASES6):
+                                 fourth=case in CASES4 or case in CASES5 or case in CASES6 or (
+                                     case in CASES7),
+                                 sixth=case in CASES6 or case in CASES7,
+                                 seventh=case in CASES7):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -3838,10 +4322,11 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of6 if case in CASES6 else lib_of5 if case in CASES5
+            lib_fn = (lib_of7 if case in CASES7 else lib_of6 if case in CASES6
+                      else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = (NOTES6 if case in CASES6 else []) + (
+            notes = NOTES7 if case in CASES7 else (NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
                 NOTES3 if later else []) + NOTES
