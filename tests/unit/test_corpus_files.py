@@ -49,6 +49,9 @@ HELDOUT11 = PUBLIC / "heldout11.jsonl"
 # soon as it is merged.
 HELDOUT12 = PUBLIC / "heldout12.jsonl"
 HELDOUT13 = PUBLIC / "heldout13.jsonl"
+# The fourteenth fresh set (README "heldout14"): GitHub issues (most from repositories no corpus file cites,
+# many from 2025-2026) and public pages; no source, line or repository shared with heldout12 or heldout13.
+HELDOUT14 = PUBLIC / "heldout14.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -96,12 +99,13 @@ def test_split_is_by_source_and_disjoint() -> None:
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
-         "heldout11": HELDOUT11, "heldout13": HELDOUT13}   # collected later, each from sources no other file has
+         "heldout11": HELDOUT11, "heldout13": HELDOUT13, "heldout14": HELDOUT14}   # collected later, each from sources no other file has
 if HELDOUT12.exists():   # the parallel collector's file (absent on the heldout13 branch until merged)
     FRESH["heldout12"] = HELDOUT12
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
-               "heldout11": (30, 12), "heldout12": (30, 12), "heldout13": (30, 12)}
+               "heldout11": (30, 12), "heldout12": (30, 12), "heldout13": (30, 12),
+               "heldout14": (30, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -119,6 +123,10 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
+    if name == "heldout14":   # GitHub issues (owner/repo#N) and public pages (the page URL), lines unpadded
+        for row in rows:
+            assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
     if name == "heldout8":   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
@@ -208,6 +216,18 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     used = {repo(r.get("source")) for r in others}
     for row in _rows(HELDOUT9):
         assert repo(row["source"]) not in used, f"{row['source']}: its repository is already a corpus source"
+
+
+def test_heldout14_shares_no_repository_with_heldout12_13_or_9() -> None:
+    """Set 14 was collected after 12 and 13 from the pool they left (public pages, repositories no corpus
+    file cites): no repository may feed it and heldout12 / heldout13 / heldout9 (page URLs have none)."""
+    def repos(path: Path) -> set[str]:
+        return {str(r["source"]).split("#", 1)[0].lower() for r in _rows(path) if "#" in str(r["source"])}
+    mine = repos(HELDOUT14)
+    for other in (HELDOUT9, HELDOUT12, HELDOUT13):
+        if other.exists():   # heldout12 joins as soon as it is merged
+            shared = mine & repos(other)
+            assert not shared, f"heldout14 shares repositories with {other.name}: {sorted(shared)}"
 
 
 def test_heldout13_shares_no_repository_with_heldout12_or_heldout9() -> None:
