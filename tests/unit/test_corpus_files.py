@@ -48,6 +48,9 @@ HELDOUT11 = PUBLIC / "heldout11.jsonl"
 # from inference servers and cluster infrastructure.
 HELDOUT12 = PUBLIC / "heldout12.jsonl"
 HELDOUT13 = PUBLIC / "heldout13.jsonl"
+# The fourteenth fresh set (README "heldout14"): GitHub issues (most from repositories no corpus file cites,
+# many from 2025-2026) and public pages; no source, line or repository shared with heldout12 or heldout13.
+HELDOUT14 = PUBLIC / "heldout14.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -95,10 +98,11 @@ def test_split_is_by_source_and_disjoint() -> None:
 FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
-         "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13}   # collected later, each from sources no other file has
+         "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13,
+         "heldout14": HELDOUT14}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
-               "heldout11": (30, 12), "heldout13": (30, 12)}
+               "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -116,6 +120,10 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
+    if name == "heldout14":   # GitHub issues (owner/repo#N) and public pages (the page URL), lines unpadded
+        for row in rows:
+            assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
     if name == "heldout8":   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
@@ -194,27 +202,31 @@ def test_measure_reads_unrecognized_as_surfaced() -> None:
     assert measure.primary_kind({"causes": [{"kind": "a"}], "cause_of_death": None}) == "a"
 
 
+def _repos(rows: list[dict[str, str]]) -> set[str]:
+    """The repositories rows cite (`owner/repo` of `owner/repo#N`; a page URL cites none)."""
+    return {str(r.get("source")).split("#", 1)[0].lower() for r in rows if "#" in str(r.get("source"))}
+
+
 def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     """Set 9 was drawn from repositories no other corpus file cites (not only new issue numbers)."""
-    def repo(source: object) -> str:
-        return str(source).split("#", 1)[0].lower()
     others = [r for split in ROWS.values() for r in split]
     others += [r for other, path in FRESH.items() if other != "heldout9" for r in _rows(path)]
     others += _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
     others += [r for path in sorted(CURRENT.glob("*.jsonl")) for r in _rows(path)]
-    used = {repo(r.get("source")) for r in others}
+    used = _repos(others)
     for row in _rows(HELDOUT9):
-        assert repo(row["source"]) not in used, f"{row['source']}: its repository is already a corpus source"
+        assert not _repos([row]) & used, f"{row['source']}: its repository is already a corpus source"
 
 
-def test_heldout13_shares_no_repository_with_heldout12_or_heldout9() -> None:
-    """Sets 12 and 13 were drawn from pools disjoint by repository kind (training side / serving and
-    infrastructure side): no repository may feed both. Like set 10 and 11, set 13 takes nothing from a
-    repository set 9 cites (set 9's own test forbids it)."""
-    def repo(source: object) -> str:
-        return str(source).split("#", 1)[0].lower()
-    mine = {repo(r["source"]) for r in _rows(HELDOUT13)}
-    assert not mine & {repo(r["source"]) for r in _rows(HELDOUT9)}, "heldout13 shares a repository with heldout9"
-    if HELDOUT12.exists():
-        shared = mine & {repo(r["source"]) for r in _rows(HELDOUT12)}
-        assert not shared, f"heldout12 and heldout13 share repositories: {sorted(shared)}"
+@pytest.mark.parametrize(("mine", "others"), [
+    # sets 12 and 13: pools disjoint by repository kind (training side / serving and infrastructure side)
+    (HELDOUT13, (HELDOUT12, HELDOUT9)),
+    # set 14: collected after 12 and 13 from the pool they left (public pages, repositories no file cites)
+    (HELDOUT14, (HELDOUT12, HELDOUT13, HELDOUT9)),
+])
+def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
+    """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
+    (set 9's own test forbids it)."""
+    for other in others:
+        shared = _repos(_rows(mine)) & _repos(_rows(other))
+        assert not shared, f"{mine.name} shares repositories with {other.name}: {sorted(shared)}"
