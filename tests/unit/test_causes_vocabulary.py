@@ -198,8 +198,10 @@ def test_a_guessed_kind_is_fatal_only_once_its_process_ended() -> None:
     line = "RuntimeError: [c10d] TCPStore client timed out after 1800 s waiting for key 'rank_7'"
     alone = _in_memory([line])
     assert alone["verdict"] == "NO-KILL" and alone["causes"][0]["status"] == "warning"
+    assert alone["causes"][0]["guessed"] == "vocabulary"          # a guess says so, in JSON and text
     ended = _in_memory([line, "[irisrl] Command exited with code 1"])
     assert ended["verdict"] == "KILL" and ended["cause_of_death"]["kind"] == "dist_timeout"
+    assert any("guessed by vocabulary" in r for r in ended["reasons"]), ended["reasons"]
 
 
 def test_a_specific_cause_is_the_death_before_a_guessed_one() -> None:

@@ -262,9 +262,8 @@ class Analyzer:
         # a line the level grammar did not take (error words in a log record) printed at INFO /
         # DEBUG level is a notice: named or kept, as a warning
         quiet = not level and V.notice_level(text)
-        # the family vocabulary names it, else (a line at error level, not a notice) its resemblance
-        if status is None and (guessed := C.guess(text) or (None if quiet else C.resemble(text))) is not None:
-            self._cause(name, line, guessed, t, quiet)
+        if status is None and (guessed := C.guess(text)) is not None:
+            self._cause(name, line, guessed, t, quiet)     # the family vocabulary names it
             return
         if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW], quiet):
             st.unrecognized_dropped += 1

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple, Protocol
 
 from irisrl.observe import exceptions as E
-from irisrl.observe import resemblance as R
 from irisrl.observe import unrecognized as U
 from irisrl.observe import vocabulary as V
 
@@ -64,7 +63,7 @@ class Cause:
     # cause; tests/unit/test_causes_families.py), searched like `patterns`.
     families: tuple[str, ...] = ()
     soft: str | None = None         # a line matching this is a wait, not a failure: fatal only once the run crashed
-    # "" = named by a rule; "vocabulary" (GUESSED) / "resemblance" (RESEMBLED): a guess, fatal once the process ended
+    # "" = named by a rule; "vocabulary" (GUESSED): a guess by the family vocabulary, fatal once the process ended
     guessed: str = ""
 
     @property
@@ -777,14 +776,8 @@ CATALOGUE: tuple[Cause, ...] = (
 )
 
 BY_KIND: dict[str, Cause] = {c.kind: c for c in CATALOGUE}
-# The same causes named by the family vocabulary alone, or by resemblance to labelled lines
-# (observe/resemblance.py): same kind, title and fix; `guessed` says how.
+# The same causes named by the family vocabulary alone: same kind, title and fix; `guessed` says how.
 GUESSED: dict[str, Cause] = {row.kind: dataclasses.replace(BY_KIND[row.kind], guessed="vocabulary") for row in V.TABLE}
-RESEMBLED: dict[str, Cause] = {kind: dataclasses.replace(c, guessed="resemblance") for kind, c in BY_KIND.items()
-                               if not (c.marker or c.derived)}
-# cause_of_death's order among fatal findings of one tier: a rule's name, the vocabulary's guess,
-# the catch-all python_crash (a real exception's class), then a guess by resemblance.
-_NAMING_RANK = {"": 0, "vocabulary": 1, "resemblance": 3}
 NEEDLES: tuple[str, ...] = tuple(dict.fromkeys(n for c in CATALOGUE for n in c.needles))
 _KEYS = re.compile("|".join(re.escape(n) for n in NEEDLES))
 _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
@@ -839,15 +832,6 @@ def guess(text: str) -> Cause | None:
     return GUESSED[kind] if kind is not None else None
 
 
-def resemble(text: str) -> Cause | None:
-    """The kind an error-shaped line's nearest labelled lines vote for (observe/resemblance.py),
-    as a guess: the last resort after the rules and the vocabulary."""
-    near = R.nearest(text)
-    cause = RESEMBLED.get(near.kind) if near is not None else None
-    # a look-alike the kind's own rule rules out (a Nonfatal Xid) is not that kind by resemblance either
-    return None if cause is None or (cause.exclude and re.search(cause.exclude, text)) else cause
-
-
 def match(text: str) -> Cause | None:
     """The cause a cleaned log line reports, or None (one regex search for most lines)."""
     return classify(text)[0]
@@ -867,7 +851,7 @@ class CauseEvent:
     # every line of it was printed at warning level (read from the raw line: reported evidence
     # loses the logger's level header)
     warn: bool = False
-    # every line of it was guessed ("vocabulary" / "resemblance": Cause.guessed), else ""
+    # every line of it was guessed (how: Cause.guessed), else ""
     guessed: str = ""
 
 
@@ -993,12 +977,12 @@ def assess(events: Iterable[CauseEvent], retry: LogPosition | None = None, crash
 
 def cause_of_death(findings: Iterable[Finding]) -> Finding | None:
     """The fatal finding of the lowest tier (root causes before their consequences), a named
-    cause before one the family vocabulary guessed, both before the catch-all python_crash, then
-    a guess by resemblance; earliest first."""
+    cause before one the family vocabulary guessed, both before the catch-all python_crash,
+    earliest first."""
     fatal = [f for f in findings if f.status == "fatal"]
     if not fatal:
         return None
-    return min(fatal, key=lambda f: (f.cause.tier, 2 if f.cause.kind == "python_crash" else _NAMING_RANK[f.event.guessed], f.event.t is None,
+    return min(fatal, key=lambda f: (f.cause.tier, 2 if f.cause.kind == "python_crash" else int(bool(f.event.guessed)), f.event.t is None,
                                      f.event.t or 0.0, f.event.seq))
 
 
