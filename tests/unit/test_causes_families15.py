@@ -1,4 +1,4 @@
-"""Passes 15-17 on issue 15, from the misses of fresh sets 13, current6 and 12 (as families, each from its source):
+"""Passes 15-18 on issue 15, from the misses of fresh sets 13, current6, 12, 14 and current7 (as families, each from its source):
 any supervisor's "<process> exited on signal N" (Open MPI, daemons' waitpid loops), a pod or gang no
 node can take in other schedulers' words (Volcano, KAI, the `Unschedulable` reason), Ray Serve's
 "replicas that have taken more than Ns to be scheduled" (a wait), a client's "GET failed (<status>)",
@@ -104,3 +104,32 @@ def test_a_tensorflow_warning_level_oom_is_a_warning_alone(tmp_path: Path) -> No
     line = "2026-01-02 03:04:05.678901: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed: OOM when allocating tensor"
     report = both(tmp_path, [line])
     assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "cuda_oom"
+
+
+# pass 18, from fresh sets 14's and current7's misses
+NAMED18 = [
+    ("pod_oomkilled", "Stopped reason: OutOfMemoryError: Container killed due to memory usage"),
+    ("image_pull", "slurmstepd: error: pyxis: failed to import docker image"),
+    ("python_crash", "slurmstepd: error: pyxis: container start failed with error code: 2"),
+    ("engine_init_failed", "2026-01-02T03:04:05Z ERROR xinference.core.worker pid:9 Failed to load model llama-rep0"),
+    ("engine_dead", "localai-1  | 9:00PM ERR GRPC Model not responding: rpc error: code = Unavailable"),
+    ("hf_repo_not_found", "Returning existing local_dir `out` as remote repo cannot be accessed in `snapshot_download` (404 Client Error. (Request ID: Root=1-abc)"),
+    ("evicted", "  Message:  Pod was terminated in response to imminent node shutdown."),
+    ("hf_gated", "httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'https://hub.mirror.local/api/whoami-v2'"),
+    ("checkpoint_corrupt", "ValueError: Can't find a valid checkpoint at /runs/grpo/checkpoint-1200"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED18)
+def test_a_pass18_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_a_torch_oom_class_is_still_the_gpus(tmp_path: Path) -> None:
+    assert_named(tmp_path, "cuda_oom", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB")
+
+
+def test_snapshot_downloads_fallback_to_a_local_dir_is_named_but_not_a_death(tmp_path: Path) -> None:
+    """huggingface_hub logs it at WARNING and returns the local dir: the run goes on."""
+    report = both(tmp_path, [NAMED18[5][1]])
+    assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "hf_repo_not_found"

@@ -42,6 +42,10 @@ HF_RETRY_PATTERN = (r"transient HF weight-index/safetensors fetch error .*retryi
 RETRY_EXCLUDE = r"(?i)retrying in \d|\[Retry \d+/\d+\]"   # a retry line is not the failure itself
 MAX_CAUSE_KEYS = 256          # (kind, rank) pairs remembered; the first line of each is kept
 STALE_IMAGE_FILE = "model.safetensors"   # the runbook's stale-image symptom names this file
+# snapshot_download answered by a local dir it already has (huggingface_hub _snapshot_download.py logs
+# "Returning existing local_dir `%s` as remote repo cannot be accessed ..." at WARNING and goes on): the
+# repo's status is named, and is fatal only once the run crashed
+HUB_FALLBACK = r"Returning existing local_dir"
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # 403 body ("Your request to access model X is awaiting a review from the repo
                     # authors." above; "Your request to access this repo has been rejected by the repo's
                     # authors."): pending or refused, no download until the authors grant it
-                    r"Your request to access (?:this repo|model|dataset|space|\S+)[^.]{0,80}?(?:has been rejected|is awaiting)")),
+                    r"Your request to access (?:this repo|model|dataset|space|\S+)[^.]{0,80}?(?:has been rejected|is awaiting)"),
+          soft=HUB_FALLBACK),
     # huggingface_hub errors.py RepositoryNotFoundError / RevisionNotFoundError (hf_raise_for_status:
     # "Repository Not Found for url", "Revision Not Found for url"), HFValidationError ("Repo id must
     # be in the form"), transformers' "is not a local folder and is not a valid model identifier".
@@ -204,7 +209,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"is not a local folder and is not a valid model identifier|Repo id must (?:be in the form|use alphanumeric)",
                     r"Invalid rev id|is not a valid git identifier",
                     # transformers 5.x: a path that is neither a directory nor a repo id
-                    r"Incorrect path_or_model_id")),
+                    r"Incorrect path_or_model_id"),
+          soft=HUB_FALLBACK),
     Cause("hf_incomplete_download", "HF download cut short (consistency check failed)",
           ("Consistency check failed",), (r"Consistency check failed: file should be of size \d+ but has size \d+",),
           4, ROOT,
@@ -221,7 +227,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
            "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail",
-           "Checksum does not match"),
+           "Checksum does not match", "Can't find a valid checkpoint"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
@@ -239,6 +245,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # to read a PyTorch file with version %d, but the maximum supported version for reading is %d"):
                     # a file this torch cannot read, whatever wrote it
                     r"Attempted to read a PyTorch file with version \d+",
+                    # transformers Trainer._load_from_checkpoint: the resume dir holds no weights file it knows
+                    # ("Can't find a valid checkpoint at %s"): a checkpoint that is partial or not one
+                    r"Can't find a valid checkpoint at ",
                     # TensorFlow's checkpoint reader (tensorflow/core/util/tensor_bundle/tensor_bundle.cc:
                     # "Checksum does not match: stored %u vs. calculated on the restored bytes %u", a DataLossError)
                     r"Checksum does not match: stored \d+ vs\. calculated",
@@ -693,7 +702,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # Iris task states PREEMPTED / EVICTED (observe/task_status.py).
     Cause("evicted", "the pod was evicted or preempted",
           ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption",
-           "ContainerStatusUnknown"),
+           "ContainerStatusUnknown", "imminent node shutdown"),
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
           "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
@@ -704,7 +713,10 @@ CATALOGUE: tuple[Cause, ...] = (
           exclude=r"(?i:can happen (?:if|when|because)|possible (?:root )?(?:causes?|reasons?))[^.]*\b(?:preempted|evicted)",
           families=(r"The node was low on resource|\bEvicted\b|state=(?:PREEMPTED|EVICTED)\b|[Pp]reempted by (?!PreemptionMode)|"
                     r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b|"
-                    r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)",
+                    r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)|"
+                    # kubelet's graceful node shutdown (pkg/kubelet/nodeshutdown: "Pod was terminated in
+                    # response to imminent node shutdown.")
+                    r"terminated in response to imminent node shutdown",
                     # a `kubectl get pods` row whose container the kubelet lost (evicted, node gone)
                     r"\d+/\d+\s+ContainerStatusUnknown\s+\d")),
     # The catch-all for a process that died on something no cause above names: the interpreter's

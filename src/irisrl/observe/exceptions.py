@@ -198,7 +198,7 @@ NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 # without its URL.
 # A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes.
 HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|"
-                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces)/")
+                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces)/|/api/whoami(?:-v2)?\b")
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
 # Case-insensitive: issues paste lower-cased errors (`hfhubhttperror: 500 server error: ...`). A
@@ -212,10 +212,13 @@ HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| throw
 # revision or its whole tree: `/revision/main`, `/tree/main?recursive=True`), or the file every load
 # reads first (config / tokenizer_config at the repo's root): the repo id or revision is what is
 # wrong. A 404 on a path inside the repo (`/tree/main/<folder>`, model.safetensors, a shard) is
-# hf_weights_missing.
+# hf_weights_missing. (Named REPO_URL for its paths; snapshot_download's own sentence counts too.)
 REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:/(?:revision|tree)/[^/\s'\"?]+?)?/?(?:[?'\"\s]|\.(?:\s|$)|$)|"
                       r"/[^/\s]+/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config|adapter_config)\.json\b|"
-                      r"(?:huggingface\.co|hf\.co)/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config)\.json\b")
+                      r"(?:huggingface\.co|hf\.co)/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config)\.json\b|"
+                      # snapshot_download's own words when its first call, the repo API, failed (huggingface_hub
+                      # _snapshot_download.py: "... as remote repo cannot be accessed in `snapshot_download` (%s)")
+                      r"remote repo cannot be accessed in .snapshot_download")
 
 
 def hub_status_kind(text: str) -> str | None:
@@ -289,7 +292,10 @@ CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_M
                                              "DistNetworkError": re.compile(DIST_MEANING),
                                              "ProtocolError": re.compile(CUT_SHORT), "RemoteProtocolError": re.compile(CUT_SHORT),
                                              "ObjectLostError": re.compile(NODE_LOST),
-                                             "ObjectReconstructionFailedError": re.compile(NODE_LOST)}
+                                             "ObjectReconstructionFailedError": re.compile(NODE_LOST),
+                                             # AWS ECS's stop reason reuses the name ("OutOfMemoryError: Container
+                                             # killed due to memory usage"): the container's memory, not the GPU's
+                                             "OutOfMemoryError": re.compile(r"^(?!.*(?i:container killed))")}
 
 
 def class_kind(exc: Exc) -> str | None:

@@ -155,7 +155,10 @@ _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|
 # RayWorkerAphrodite).
 _ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))|"
            r"text_generation_(?:launcher|server|router)|shard-manager|\bsglang\b|\blmdeploy\b|TurboMind|turbomind|"
-           r"tensorrt_llm|TensorRT-LLM|\[TRT-LLM\]|\btrtllm\b|[Aa]phrodite")
+           r"tensorrt_llm|TensorRT-LLM|\[TRT-LLM\]|\btrtllm\b|[Aa]phrodite|"
+           # other serving frameworks' own names (xorbitsai/inference `xinference.core.worker`, mudler/LocalAI's
+           # `localai` / gRPC backends, ollama, llama.cpp's llama-server, NVIDIA Triton's tritonserver)
+           r"\bxinference\b|\b[Ll]ocal ?AI\b|\blocalai\b|\bollama\b|llama-server|tritonserver")
 _RAY = r"\bRay\b|\bray\b|(?i:raylet)|\bGCS\b|\bgcs\b|Node ?I[DdP]\b|(?i:\bnode ID\b)|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
 
 # Message catalogues read from the libraries' own strings, so a phrasing no corpus line showed is
@@ -232,6 +235,8 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
                    # CRI-O's "container create failed", the Job controller giving up (pkg/controller/job:
                    # BackoffLimitExceeded "Job has reached the specified backoff limit")
                    r"RunContainerError|CreateContainer(?:Config)?Error|ContainerCannotRun|P(?:re|ost)StartHookError|container create failed|"
+                   # Slurm's container plugin (NVIDIA/pyxis: "pyxis: container start failed with error code: N")
+                   r"container start failed|"
                    r"BackoffLimitExceeded|reached the specified backoff limit|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))|"
                    # Docker's API answering a create / start (moby client: "Error response from daemon: <msg>"),
                    # and an agent's wrapper of it ("error creating container: ..."): a pull refusal is read
@@ -353,8 +358,9 @@ TABLE: tuple[Row, ...] = (
                                    r"does not contain tensor"),), None),
     # an image the registry cannot give (oc / skopeo "unable to retrieve source image ... manifest", "failed
     # to get image", "error fetching image")
-    Row("image_pull", (_rx(r"(?i:(?:unable to|failed to|cannot|could not|error) (?:retrieve|fetch|get|inspect|resolve)(?:ing)? "
-                           r"(?:the )?(?:source |remote )?image)"),), None),
+    Row("image_pull", (_rx(r"(?i:(?:unable to|failed to|cannot|could not|error) (?:retrieve|fetch|get|inspect|resolve|import|pull|download)(?:ing)? "
+                           # (Slurm's pyxis / enroot: "pyxis: failed to import docker image")
+                           r"(?:the )?(?:source |remote )?(?:docker |container |oci |squashfs )?image)"),), None),
     # the weights' index (`weight_map` of model.safetensors.index.json) or an adapter's files not there
     # (transformers integrations/peft.py "adapter model file not found in %s")
     Row("hf_weights_missing", (_rx(r"(?i:(?:error|fail\w*|unable to|cannot|can't|could not)\b[^\n]{0,30}\bweight[ _]map\b|"
@@ -431,7 +437,7 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
-    Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill)|"
+    Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill|container killed due to memory)|"
                               r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b"),), None),
     # a SIGKILL is the orchestrator's OOM kill only when the orchestrator (container, pod, kubelet,
     # task status) reports it; a worker SIGKILLed inside a running container, reported by torch
@@ -538,7 +544,8 @@ TABLE: tuple[Row, ...] = (
                         _rx(r"(?i:\b5\d\d\b|connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
                             r"remote ?protocol ?error|connection (?:closed|aborted))")), E.INFERENCE_API),
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
-    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|\blost\b)")), None),
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|"
+                                          r"not responding|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
     Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
