@@ -34,9 +34,6 @@ NAMED = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED)
-def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    assert_named(tmp_path, kind, line)
 
 
 @pytest.mark.parametrize("line", [
@@ -67,10 +64,6 @@ NAMED16 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED16)
-def test_a_pass16_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    assert_named(tmp_path, kind, line)
-
 
 # pass 17, from fresh set 12's misses (training-side repositories, TensorFlow and Caffe among them)
 NAMED17 = [
@@ -87,10 +80,6 @@ NAMED17 = [
     ("hf_http_error", "error: An error happened while trying to locate the file on the Hub and we cannot find the requested files in the local cache."),
 ]
 
-
-@pytest.mark.parametrize(("kind", "line"), NAMED17)
-def test_a_pass17_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    assert_named(tmp_path, kind, line)
 
 
 def test_tensorflows_own_not_a_failure_notice_is_not_named(tmp_path: Path) -> None:
@@ -120,10 +109,6 @@ NAMED18 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED18)
-def test_a_pass18_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    assert_named(tmp_path, kind, line)
-
 
 def test_a_torch_oom_class_is_still_the_gpus(tmp_path: Path) -> None:
     assert_named(tmp_path, "cuda_oom", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB")
@@ -133,3 +118,8 @@ def test_snapshot_downloads_fallback_to_a_local_dir_is_named_but_not_a_death(tmp
     """huggingface_hub logs it at WARNING and returns the local dir: the run goes on."""
     report = both(tmp_path, [NAMED18[5][1]])
     assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "hf_repo_not_found"
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED + NAMED16 + NAMED17 + NAMED18)
+def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
