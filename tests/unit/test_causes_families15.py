@@ -123,3 +123,18 @@ def test_snapshot_downloads_fallback_to_a_local_dir_is_named_but_not_a_death(tmp
 @pytest.mark.parametrize(("kind", "line"), NAMED + NAMED16 + NAMED17 + NAMED18)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
+
+
+NCCL_RETRIED_WARN = ("[2026-01-02 03:04:05,678] [misc/socket.cc:602] [node7:pid=42] NCCL WARN socketPollConnect "
+                     "poll() failed, ret 1, error Connection timed out, revents 8, connect to 10.0.0.9:39953")
+
+
+def test_an_nccl_warn_alone_is_named_but_not_a_death(tmp_path: Path) -> None:
+    """Pass 19 (after fresh set 15 KILLed a WARN its run went past): NCCL's caller may retry."""
+    report = both(tmp_path, [NCCL_RETRIED_WARN])
+    assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "nccl_error"
+
+
+def test_an_nccl_warn_is_the_death_once_its_process_ended(tmp_path: Path) -> None:
+    report = both(tmp_path, [NCCL_RETRIED_WARN, "[irisrl] Command exited with code 1"])
+    assert report["verdict"] == "KILL" and report["cause_of_death"]["kind"] == "nccl_error"

@@ -67,6 +67,7 @@ class Cause:
     # cause; tests/unit/test_causes_families.py), searched like `patterns`.
     families: tuple[str, ...] = ()
     soft: str | None = None         # a line matching this is a wait, not a failure: fatal only once the run crashed
+    until_ended: str | None = None  # a line matching this is fatal only once its process ended (a retry may follow)
     # "" = named by a rule; "vocabulary" (GUESSED): a guess by the family vocabulary, fatal once the process ended
     guessed: str = ""
 
@@ -542,7 +543,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # any other WARN that states a failure (observe/exceptions.py NCCL_WARN_FAILURE,
                     # read from NCCL's WARN stems); its notices (NCCL_WARN_HINT) are excluded
                     E.NCCL_WARN_FAILURE.pattern),
-          exclude=E.NCCL_WARN_HINT.pattern),
+          exclude=E.NCCL_WARN_HINT.pattern,
+          # NCCL's WARN precedes the error code it returns, which its caller may retry (socket.cc's
+          # connect: "socketPollConnect poll() failed ... Connection timed out" then "retrying (1/34)",
+          # NVIDIA/nccl PR 1618): a WARN is the death once its process ended, not before
+          until_ended=r"NCCL WARN "),
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed", "hit an exception", "Engine iteration timed out",
@@ -955,7 +960,8 @@ def _status(cause: Cause, ev: CauseEvent, retries: dict[str | None, CauseEvent],
         # A wait (the cause's soft stems) or any line printed at warning level (a retry such as
         # c10d's "client failed to connect ... retrying"): named, never a death on its own.
         return "fatal" if crash is not None and _later(crash.t, crash.seq, _Seen(ev.t, ev.seq)) else "warning"
-    if cause.kind == "python_crash" or (ev.guessed and not cause.cleared_by_retry):
+    if cause.kind == "python_crash" or (ev.guessed and not cause.cleared_by_retry) or (
+            cause.until_ended and re.search(cause.until_ended, ev.evidence)):
         # An exception is a crash once its process ended (observe/unrecognized.py's evidence).
         return "fatal" if U.ended_after(ended or {}, ev.rank, ev.t, ev.seq, crash) else "warning"
     if cause.cleared_by_retry:
