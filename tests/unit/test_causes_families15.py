@@ -1,4 +1,4 @@
-"""Passes 15-18 on issue 15, from the misses of fresh sets 13, current6, 12, 14 and current7 (as families, each from its source):
+"""Passes 15-20 on issue 15, from the misses of fresh sets 13, current6, 12, 14, current7 and 15 (as families, each from its source):
 any supervisor's "<process> exited on signal N" (Open MPI, daemons' waitpid loops), a pod or gang no
 node can take in other schedulers' words (Volcano, KAI, the `Unschedulable` reason), Ray Serve's
 "replicas that have taken more than Ns to be scheduled" (a wait), a client's "GET failed (<status>)",
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both  # noqa: E402
+from one_line import assert_named, both, primary  # noqa: E402
 
 NAMED = [
     ("python_crash", "mpirun noticed that process rank 3 with PID 81723 on node gpu-a17 exited on signal 11 (Segmentation fault)."),
@@ -120,7 +120,18 @@ def test_snapshot_downloads_fallback_to_a_local_dir_is_named_but_not_a_death(tmp
     assert report["verdict"] == "NO-KILL" and report["causes"][0]["kind"] == "hf_repo_not_found"
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED + NAMED16 + NAMED17 + NAMED18)
+# pass 20, from fresh set 15's misses (the core repositories, 2025-2026)
+NAMED20 = [
+    ("ray_node_dead", "[2026-01-02 03:04:05,678 C 4242 4242] (raylet) node_manager.cc:99: An unexpected system state has occurred."),
+    ("pg_unplaceable", "ValueError: Total available GPUs 16.0 is less than total desired GPUs 32"),
+    ("dist_timeout", "torch.distributed.elastic.rendezvous.api.RendezvousClosedError"),
+    ("engine_init_failed", "(Worker_TP0 pid=7) ERROR 01-02 03:04:05 [multiproc_executor.py:700] WorkerProc hit an exception."),
+    ("engine_init_failed", "Exception: Capture cuda graph failed: Failed: Assertion error /src/kernel.cpp:10 'n > 0'"),
+    ("engine_init_failed", "ray.exceptions.RayTaskError(RuntimeError): ray::LLMEngineActor.__init__() (pid=9, ip=10.1.2.3)"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED + NAMED16 + NAMED17 + NAMED18 + NAMED20)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 
@@ -138,3 +149,10 @@ def test_an_nccl_warn_alone_is_named_but_not_a_death(tmp_path: Path) -> None:
 def test_an_nccl_warn_is_the_death_once_its_process_ended(tmp_path: Path) -> None:
     report = both(tmp_path, [NCCL_RETRIED_WARN, "[irisrl] Command exited with code 1"])
     assert report["verdict"] == "KILL" and report["cause_of_death"]["kind"] == "nccl_error"
+
+
+def test_a_worker_proc_exception_after_serving_is_the_engines_death(tmp_path: Path) -> None:
+    stats = ("INFO 01-02 03:04:00 metrics.py:341] Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: "
+             "50.0 tokens/s, Running: 3 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 5.0%, CPU KV cache usage: 0.0%.")
+    report = both(tmp_path, [stats, NAMED20[3][1]])
+    assert primary(report) == "engine_dead"

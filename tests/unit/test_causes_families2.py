@@ -94,7 +94,9 @@ NAMED = [
     ("engine_dead", "ERROR 05-21 11:00:03 [v1/engine/async_llm.py:501] AsyncLLM output_handler failed."),
     ("engine_dead", "(EngineCore_DP1 pid=702) ERROR 05-21 11:00:04 [multiproc_executor.py:240] Worker proc VllmWorker-3 "
                     "died unexpectedly, shutting down executor."),
-    ("engine_dead", "(Worker_TP2 pid=7110) ERROR 05-21 11:00:04 [v1/executor/multiproc_executor.py:702] WorkerProc hit an exception."),
+    # (alone, before any stats line: the engine never served, pass 20's phase rule; after one, engine_dead:
+    # test_causes_families15.test_a_worker_proc_exception_after_serving_is_the_engines_death)
+    ("engine_init_failed", "(Worker_TP2 pid=7110) ERROR 05-21 11:00:04 [v1/executor/multiproc_executor.py:702] WorkerProc hit an exception."),
     # ProcessGroupNCCL: the blocking wait and the watchdog, other ops and fields
     ("nccl_timeout", "[rank3]:[E0521 11:00:03.120000000 ProcessGroupNCCL.cpp:688] [Rank 3] Work WorkNCCL("
                      "SeqNum=77, OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=1800000) timed out in "

@@ -91,6 +91,9 @@ ENGINE_START_METHODS = (r"(?:init_worker|init_device|load_model|determine_num_av
 # engine_init_failed before the first stats line, engine_dead after (vLLM 0.7's "EngineCore hit an
 # exception", TGI's shard manager and router).
 ENGINE_PHASE_BY_STATE = (r"EngineCore hit an exception|Shard process was signaled to shutdown with signal|\bWebserver Crashed\b|"
+                         # vLLM v1's worker processes (v1/executor/multiproc_executor.py worker_busy_loop / init:
+                         # "WorkerProc hit an exception.", "WorkerProc failed to start.")
+                         r"WorkerProc hit an exception|WorkerProc failed to start|"
                          # TGI launcher's exit (main.rs LauncherError, printed by main's `Error: {:?}`)
                          r"\bError: (?:ShardFailed|ShardDisconnected|WebserverFailed)\b")
 _PHASE_BY_STATE = re.compile(ENGINE_PHASE_BY_STATE)

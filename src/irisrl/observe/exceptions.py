@@ -120,6 +120,9 @@ CLASS_KINDS: dict[str, str] = {
     "AcceleratorError": "cuda_error", "CudaError": "cuda_error", "CUDAError": "cuda_error",
     "DistStoreError": "dist_timeout", "DistNetworkError": "dist_timeout",
     "RendezvousTimeoutError": "dist_timeout", "RendezvousConnectionError": "dist_timeout",
+    # torch/distributed/elastic/rendezvous/api.py: the rendezvous was closed (another agent gave up or
+    # the job is ending) or its shared state could not be read: the gang never formed
+    "RendezvousClosedError": "dist_timeout", "RendezvousStateError": "dist_timeout",
     "DistBackendError": "nccl_error", "NcclError": "nccl_error",
     # A Hub HTTP error whose status is on the next line of its message (hf_raise_for_status puts
     # "403 Forbidden" / "429 Too Many Requests" after the request id): the status decides when

@@ -331,6 +331,9 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
 
 
 TABLE: tuple[Row, ...] = (
+    # SGLang's CUDA-graph capture at engine start (srt/model_executor/cuda_graph_runner.py: "Capture cuda graph
+    # failed: %s"): the engine did not start, whatever failed inside the capture (a CUDA error, an OOM, an assert)
+    Row("engine_init_failed", (_rx(r"Capture cuda graph failed"),), None),
     # a shell's own grammar for a program it could not run: the process never started
     Row("python_crash", (_rx(SHELL_NOT_FOUND),), None),
     # a supervisor's report of a child ended by a signal: billiard / celery's pool ("Process %r pid:%r
@@ -370,6 +373,10 @@ TABLE: tuple[Row, ...] = (
     Row("hf_incomplete_download", (_rx(FETCH_CUT_SHORT),), None),
     Row("hf_gated", (_rx(FETCH_REFUSED),), None),
     Row("pg_unplaceable", (_rx(CAPACITY),), None),
+    # a framework's own check that the cluster has the GPUs its layout asks for (verl single_controller
+    # ResourcePoolManager: "Total available GPUs 8.0 is less than total desired GPUs 16")
+    Row("pg_unplaceable", (_rx(r"(?i:\b(?:available|total|free) (?:GPU|NPU|device)s?\b[^\n]{0,40}\b(?:less|fewer|smaller) than\b[^\n]{0,40}"
+                               r"\b(?:desired|required|requested|needed|expected)\b)"),), None),
     # the strongest words of a family first: a line that names two families is named by these
     Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete)|"
                                        # HTTP 416's reason (RFC 9110 15.5.17): only a ranged request gets it, and
@@ -543,11 +550,17 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(r"/generate\b|/v1/(?:chat/)?completions\b"),
                         _rx(r"(?i:\b5\d\d\b|connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
                             r"remote ?protocol ?error|connection (?:closed|aborted))")), E.INFERENCE_API),
+    # an inference engine's Ray actor failing in its start-up method (`ray::VLLMServerActor.start()`,
+    # `ray::LLMEngineActor.__init__()`: Ray's task name is the actor's method)
+    Row("engine_init_failed", (_rx(r"ray::\w*(?:VLLM|Vllm|vLLM|LLM|Engine|SGLang|Sglang)\w*\.(?:__init__|start\w*|init\w*|load\w*)\b"),), None),
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|"
                                           r"not responding|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
+    # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL), `[... C pid tid]`, src/ray/util/logging.cc) in the
+    # raylet or the GCS itself: that process aborts, its node's Ray goes with it (in a worker it is the worker's)
+    Row("ray_node_dead", (_rx(r"\d [C] \d+ \d+\]\s*\((?:raylet|gcs_server)\)|\((?:raylet|gcs_server)\)[^\n]{0,40}\d [C] \d+ \d+\]"),), None),
     Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
