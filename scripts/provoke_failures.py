@@ -3869,6 +3869,39 @@ def hub8_offline_case(api: str) -> None:
         snapshot_download("irisrl/okrepo", revision="release-v2")
 
 
+def _nccl_watchdog_op(op: str) -> None:
+    """World of one: a spin kernel ahead of a collective other than all_reduce, a 3 s timeout:
+    the watchdog names the op it caught (OpType=...). Only broadcast was captured: the second
+    call's time ran out before the other ops' cases (the watchdog's abort took ~70 s)."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", timeout=timedelta(seconds=3),
+                            device_id=torch.device("cuda:0"))
+    x = torch.ones(1024, device="cuda")
+    torch.cuda._sleep(int(20e9))  # ~10 s of spinning on the current stream
+    if op == "broadcast":
+        dist.broadcast(x, src=0)
+    elif op == "all_gather":
+        dist.all_gather_into_tensor(torch.empty(1024, device="cuda"), x)
+    elif op == "reduce_scatter":
+        dist.reduce_scatter_tensor(torch.empty(1024, device="cuda"), x)
+    print(f"{op} enqueued; waiting for the watchdog", flush=True)
+    time.sleep(30)
+
+
+def case_dist_tcp_init_refused() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", world_size=2,
+                            rank=1, timeout=timedelta(seconds=6))
+
+
 CASES8: dict[str, Case] = {
     "nccl_ifname_exclude_all": (case_nccl_ifname_exclude_all, "nccl_error", True),
     "nccl_ifname_exact_missing": (case_nccl_ifname_exact_missing, "nccl_error", True),
@@ -3894,7 +3927,7 @@ CASES8: dict[str, Case] = {
     "spawn_child_xfsz": (case_spawn_child_xfsz, "python_crash", False),
     "accelerate_deepspeed_absent": (case_accelerate_deepspeed_absent, "python_crash", False),
     "accelerate_child_raises": (case_accelerate_child_raises, "python_crash", False),
-    "accelerate_more_procs_than_gpus": (case_accelerate_more_procs_than_gpus, "cuda_error",
+    "accelerate_more_procs_than_gpus": (case_accelerate_more_procs_than_gpus, "nccl_error",
                                         True),
     "accelerate_fp16_cpu": (case_accelerate_fp16_cpu, "python_crash", False),
     "accelerate_fp8_no_backend": (case_accelerate_fp8_no_backend, "python_crash", True),
@@ -3906,13 +3939,21 @@ CASES8: dict[str, Case] = {
                                False),
     "hub8_offline_snapshot_rev": (partial(hub8_offline_case, "snapshot_rev"),
                                   "hf_weights_missing", False),
+    # the second call
+    "nccl_watchdog_broadcast": (partial(_nccl_watchdog_op, "broadcast"), "nccl_timeout", True),
+    "dist_tcp_init_refused": (case_dist_tcp_init_refused, "dist_timeout", False),
 }
 for _v, _api in [("gated401", "auth_check"), ("gated403", "auth_check"),
                  ("missing404", "auth_check"), ("status500", "auth_check"),
                  ("badtoken401", "auth_check"), ("gated403", "file_meta"),
                  ("status503", "file_meta"), ("missing404", "file_meta"),
                  ("okrepo", "file_meta"), ("gated401", "feature"), ("status502", "feature"),
-                 ("revision404", "feature"), ("missing401", "file_meta")]:
+                 ("revision404", "feature"), ("missing401", "file_meta"),
+                 # the second call
+                 ("status429", "auth_check"), ("forbidden403", "auth_check"),
+                 ("status429", "file_meta"), ("badtoken401", "file_meta"),
+                 ("status503", "feature"), ("missing404", "feature"),
+                 ("forbidden403", "feature")]:
     CASES8[f"hub8_{_v}_{_api}"] = (partial(hub8_case, _v, _api),
                                    HUB_KIND.get(_v, "hf_weights_missing"), False)
 CASES.update(CASES8)
@@ -3958,7 +3999,9 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "torchrun_nccl_two_ranks_one_gpu": 90, "torchrun_child_xcpu": 90,
              "accelerate_more_procs_than_gpus": 90, "hub8_status500_auth_check": 90,
              "hub8_status503_file_meta": 90, "hub8_status502_feature": 120,
-             "torchrun_rdzv_etcd_absent": 90, "torchrun_nnodes_bad": 90}
+             "torchrun_rdzv_etcd_absent": 90, "torchrun_nnodes_bad": 90,
+             "hub8_status503_feature": 120, "hub8_status429_file_meta": 90,
+             "hub8_status429_auth_check": 90, "nccl_watchdog_broadcast": 100}
 
 
 # ----------------------------------------------------------------------------- run
@@ -4121,8 +4164,16 @@ _LOG_LINE6 = re.compile(r"^Ignored error while writing ")
 _LOG_LINE7 = re.compile(r"^concurrent\.futures\.process\.BrokenProcessPool: ")
 
 
+# More shapes for the eighth set's cases only: accelerate launch's note on defaults and its
+# settings lines, and the lines torch elastic's failure table prints for a signal.
+_LOG_LINE8 = re.compile(r"^The following values were not passed to `accelerate launch`|"
+                        r"^\s*`--[\w-]+` was set to a value of |"
+                        r"^(\[rank\d+\]: )?(Duplicate GPU detected : |"
+                        r"Bootstrap : no socket interface found|nccl[A-Z]\w+: This usually )")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
-                 sixth: bool = False, seventh: bool = False) -> list[str]:
+                 sixth: bool = False, seventh: bool = False, eighth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -4133,7 +4184,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
             continue
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
                 third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
-                sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)):
+                sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)) or (
+                eighth and _LOG_LINE8.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -4170,6 +4222,16 @@ CASE_RULES: dict[str, list[tuple[str, str]]] = {
     "hub_missing401_download": [(r"^httpx\.HTTPStatusError", "drop")],
     "hub_missing401_snapshot": [(r"^httpx\.HTTPStatusError", "drop")],
     "hub_missing401_config": [(r"^httpx\.HTTPStatusError", "drop")],
+    "hub8_missing401_file_meta": [(r"^httpx\.HTTPStatusError", "drop")],
+    "torchrun_rdzv_endpoint_dns": [(r"^torch\.distributed\.elastic\.rendezvous\.api\."
+                                    r"RendezvousConnectionError: The connection to the C10d "
+                                    r"store has failed\. See inner exception for details\.$",
+                                    "drop")],
+    # the status502 case's line up to the repo name: the line cannot tell 403 from 502
+    "hub8_forbidden403_feature": [(r"^OSError: Can't load feature extractor", "drop")],
+    # NCCL_DEBUG=INFO's whole topology dump: the missing-file note and one probe note are kept
+    "nccl_topo_file_missing": [(r"topology file|could not read /sys/devices/pci", "benign"),
+                               (r" NCCL INFO ", "drop")],
     "hub5_missing401_info": [(r"^httpx\.HTTPStatusError", "drop")],
     # the same lines are already in the public corpus: a held-out line must be new
     "filestore_rendezvous_timeout": [(r"^RuntimeError: Wait timeout$", "drop")],
@@ -4419,8 +4481,64 @@ NOTES7: list[tuple[str, str]] = [
 ]
 
 
+
+LINE_RULES8: list[tuple[str, str]] = [
+    # accelerate launch's note on the defaults it used: printed before every such launch
+    (r"^The following values were not passed to `accelerate launch`|^\s*`--[\w-]+` was set to",
+     "benign"),
+    # NCCL's own lines behind ProcessGroupNCCL's error (its "Last error:" text)
+    (r"Duplicate GPU detected : |Bootstrap : no socket interface found|"
+     r"nccl[A-Z]\w+: This usually ", "nccl_error"),
+    # torch elastic's agent reporting a child that exited: a launcher's report
+    (r"^E\d{4} .*elastic/multiprocessing/api\.py:\d+\] failed \(exitcode", "python_crash"),
+]
+NOTES8: list[tuple[str, str]] = [
+    (r"accelerate launch|was set to a value", "accelerate launch with no config file: its note "
+     "on the defaults it used (printed before every such launch; the run goes on)"),
+    (r"Duplicate GPU detected|NCCLUtils\.cpp:93|local_rank: 2", "two or four ranks on the one "
+     "GPU (torchrun --nproc-per-node=2, or accelerate launch with num_processes: 4 on one GPU: "
+     "accelerate put every rank on cuda:0)"),
+    (r"Bootstrap : no socket interface found", "NCCL_SOCKET_IFNAME excluding every interface "
+     "or naming a missing one exactly (=ens99f0np0); NCCL's 'Last error:' text"),
+    (r"ncclInvalidUsage: This", "the line ProcessGroupNCCL prints under its invalid-usage error, "
+     "before NCCL's 'Last error:' text"),
+    (r"topology file|Topology detection", "NCCL_TOPO_FILE naming a missing file, "
+     "NCCL_DEBUG=INFO: NCCL notes it and goes on (exit 0)"),
+    (r"Init COMPLETE|Destroy COMPLETE", "NCCL_DEBUG_FILE in a missing directory: NCCL logs to "
+     "stdout instead and goes on (exit 0)"),
+    (r"RedOpType\.MAX on complex", "ProcessGroupNCCL all_reduce(op=MAX) of a complex tensor"),
+    (r"UInt32", "ProcessGroupNCCL all_reduce of a torch.uint32 tensor"),
+    (r"output size times world size", "reduce_scatter_tensor with an input of 6 for an output "
+     "of 4 (world of one)"),
+    (r"same type as input", "all_gather_into_tensor of float16 into float32"),
+    (r"garbage_collect_threshold", "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:1.5"),
+    (r"roundups", "PYTORCH_CUDA_ALLOC_CONF=roundup_power2_divisions:3"),
+    (r"Invalid fraction value", "torch.cuda.set_per_process_memory_fraction(1.5)"),
+    (r"etcd", "torchrun --rdzv-backend=etcd without the etcd client"),
+    (r"irisrl-rdzv\.invalid|C10d store has failed", "torchrun --rdzv-backend=c10d with an "
+     "unresolvable --rdzv-endpoint: the store connect times out after 60 s"),
+    (r"min_nodes", "torchrun --nnodes=2:1"),
+    (r"'gpu'|Cuda is not available", "torchrun --nproc-per-node=gpu with no visible GPU"),
+    (r"SIGXCPU", "a torchrun child past RLIMIT_CPU"),
+    (r"SIGXFSZ", "a spawn child writing past RLIMIT_FSIZE"),
+    (r"DeepSpeed", "accelerate launch --use_deepspeed without deepspeed"),
+    (r"CalledProcessError", "accelerate launch of a script that raised"),
+    (r"fp8", "Accelerator(mixed_precision='fp8') without an fp8 backend"),
+    (r"auth-check", "HfApi.auth_check"),
+    (r"processor_config|feature extractor", "AutoFeatureExtractor.from_pretrained"),
+    (r"not a valid git identifier", "AutoFeatureExtractor.from_pretrained of a repo whose "
+     "revision lookup answers RevisionNotFound: transformers names the revision 'None'"),
+    (r"resolve/main/model\.safetensors", "get_hf_file_metadata(hf_hub_url(...))"),
+    (r"offline mode|cached snapshot folder", "HF_HUB_OFFLINE=1, a cache holding only "
+     "config.json, snapshot_download(revision='release-v2')"),
+    (r"does not appear to have a file named", "HF_HUB_OFFLINE=1, a cache holding only "
+     "config.json, AutoModelForCausalLM.from_pretrained"),
+]
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
+    rules3 = LINE_RULES8 + LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + (
+        LINE_RULES3) if case in CASES8 else (
+        LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if (
         case in CASES7) else LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
         case in CASES6) else (
         LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if case in CASES5 else (
@@ -4471,8 +4589,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout7 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout8 (the later sets), by case name (a case never
     straddles two files)."""
+    if case in CASES8:
+        return "heldout8"
     if case in CASES7:
         return "heldout7"
     if case in CASES6:
@@ -4578,6 +4698,16 @@ def lib_of7(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of6(case, line, vers)
 
 
+def lib_of8(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of7 with the eighth set's printers (accelerate's launcher and Accelerator)."""
+    if case.startswith("hub8_") and line.startswith("OSError"):
+        return "transformers", vers.get("transformers", "")
+    if case.startswith(("accelerate_", "benign_accelerate")) and not line.startswith(
+            ("torch.", "[rank", "[W", "[E", "E1", "W1")):
+        return "accelerate", vers.get("accelerate", "")
+    return lib_of7(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -4612,7 +4742,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
-        "heldout6": [], "heldout7": []}
+        "heldout6": [], "heldout7": [], "heldout8": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -4620,7 +4750,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES7, kv[0] in CASES6, kv[0] in CASES5,
+                            key=lambda kv: (kv[0] in CASES8, kv[0] in CASES7, kv[0] in CASES6, kv[0] in CASES5,
                                             kv[0] in CASES4,
                                             kv[0] in CASES3,
                                             kv[0] in CASES2, kv[0])):
@@ -4629,12 +4759,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         split = split_of(case)
         raws[split].append(rec)
         later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6 or (
-            case in CASES7)
+            case in CASES7) or case in CASES8
         for line in select_lines(rec["output"], third=later,
                                  fourth=case in CASES4 or case in CASES5 or case in CASES6 or (
-                                     case in CASES7),
-                                 sixth=case in CASES6 or case in CASES7,
-                                 seventh=case in CASES7):
+                                     case in CASES7) or case in CASES8,
+                                 sixth=case in CASES6 or case in CASES7 or case in CASES8,
+                                 seventh=case in CASES7 or case in CASES8,
+                                 eighth=case in CASES8):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -4642,11 +4773,11 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of7 if case in CASES7 else lib_of6 if case in CASES6
+            lib_fn = (lib_of8 if case in CASES8 else lib_of7 if case in CASES7 else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES7 if case in CASES7 else (NOTES6 if case in CASES6 else []) + (
+            notes = NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
                 NOTES3 if later else []) + NOTES
