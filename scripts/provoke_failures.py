@@ -4750,7 +4750,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES8, kv[0] in CASES7, kv[0] in CASES6, kv[0] in CASES5,
+                            key=lambda kv: (kv[0] in CASES8, kv[0] in CASES7, kv[0] in CASES6,
+                                            kv[0] in CASES5,
                                             kv[0] in CASES4,
                                             kv[0] in CASES3,
                                             kv[0] in CASES2, kv[0])):
@@ -4773,11 +4774,13 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of8 if case in CASES8 else lib_of7 if case in CASES7 else lib_of6 if case in CASES6
+            lib_fn = (lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+                      else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (NOTES6 if case in CASES6 else []) + (
+            notes = NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+                NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
                 NOTES3 if later else []) + NOTES
