@@ -1270,8 +1270,12 @@ def case_torchrun_child_sigkill() -> None:
 def child_main(mode: str) -> int:
     """What torchrun starts in the torchrun_child_* cases."""
     rank = int(os.environ.get("RANK", "0"))
+    if mode in ("ok", "raise_single", "nccl_dup", "accel"):  # the eighth set's launches
+        return _child8(mode, rank)
     if rank == 1:
         time.sleep(1)
+        if mode == "xcpu":
+            _limit_fault(mode)
         if mode == "raise":
             raise KeyError("advantages")  # a trainer bug: a batch without the advantage column
         if mode == "sigkill":
@@ -1283,6 +1287,29 @@ def child_main(mode: str) -> int:
     if mode == "sleep":  # the launcher is the one stopped (torchrun_agent_sigterm)
         time.sleep(60)
     time.sleep(8)
+    return 0
+
+
+def _child8(mode: str, rank: int) -> int:
+    """The eighth set's launched children: a healthy one, one that raises, NCCL on the device
+    LOCAL_RANK names (two ranks on one GPU), an Accelerator's all-reduce."""
+    import torch
+
+    if mode == "raise_single":
+        raise KeyError("advantages")
+    if mode == "nccl_dup":
+        import torch.distributed as dist
+
+        dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+        t = torch.ones(4, device="cuda")
+        dist.all_reduce(t)
+        torch.cuda.synchronize()
+    if mode == "accel":
+        from accelerate import Accelerator
+
+        acc = Accelerator()
+        print(acc.reduce(torch.ones(4, device=acc.device)))
+    print(f"rank {rank} done", flush=True)
     return 0
 
 
@@ -3604,6 +3631,334 @@ CASES7["hub7_okrepo_st_meta"] = (partial(hub7_case, "okrepo", "st_meta"), "hf_we
 CASES.update(CASES7)
 
 
+# ----------------------------------------------------------------------------- eighth set
+# Other call paths again, NCCL and launchers first: NCCL env settings pointing at nothing
+# (interfaces excluded, topology / debug files missing), ProcessGroupNCCL's own argument checks on
+# one GPU (complex MAX, uint32, mismatched reduce_scatter / all_gather sizes and dtypes), torchrun
+# misconfigured (etcd rendezvous, an unresolvable c10d endpoint, a busy master port, a bad
+# --nnodes, --nproc-per-node=gpu without CUDA, two ranks on one GPU), accelerate launch and
+# Accelerator misconfigured (DeepSpeed absent, fp16 on CPU, fp8 without a backend, more processes
+# than GPUs, a child that raises, save_state onto a full disk), the caching allocator's settings,
+# children killed by SIGXFSZ / SIGXCPU (file-size and CPU limits), the loopback Hub through
+# auth_check / get_hf_file_metadata / AutoFeatureExtractor and an offline, partial cache;
+# benign: accelerate launch's note on defaults.
+
+
+def _nccl_api_case(op: str) -> None:
+    """World of one on the GPU: ProcessGroupNCCL's own checks of a collective's arguments."""
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    if op == "complex_max":
+        dist.all_reduce(torch.ones(4, dtype=torch.complex64, device="cuda"),
+                        op=dist.ReduceOp.MAX)
+    elif op == "uint32":
+        dist.all_reduce(torch.ones(4, dtype=torch.uint32, device="cuda"))
+    elif op == "reduce_scatter_size":
+        dist.reduce_scatter_tensor(torch.empty(4, device="cuda"), torch.ones(6, device="cuda"))
+    elif op == "all_gather_dtype":
+        dist.all_gather_into_tensor(torch.empty(4, device="cuda"),
+                                    torch.ones(4, dtype=torch.float16, device="cuda"))
+    torch.cuda.synchronize()
+    print("collective done", flush=True)
+
+
+def case_nccl_ifname_exclude_all() -> None:
+    _nccl_env_case(NCCL_SOCKET_IFNAME="^lo,eth,en,ib,docker,bond,veth")
+
+
+def case_nccl_ifname_exact_missing() -> None:
+    _nccl_env_case(NCCL_SOCKET_IFNAME="=ens99f0np0")
+
+
+def case_nccl_topo_file_missing() -> None:
+    _nccl_env_case(NCCL_TOPO_FILE="/etc/nccl/topo-irisrl.xml", NCCL_DEBUG="INFO",
+                   NCCL_DEBUG_SUBSYS="INIT,GRAPH")
+
+
+def case_nccl_debug_file_bad() -> None:
+    _nccl_env_case(NCCL_DEBUG="INFO", NCCL_DEBUG_FILE="/nonexistent/irisrl/nccl.%h.%p.log")
+
+
+def case_alloc_conf_gc_threshold() -> None:
+    import torch
+
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "garbage_collection_threshold:1.5"
+    print(torch.empty(4, device="cuda").sum().item())
+
+
+def case_alloc_conf_roundup_bad() -> None:
+    import torch
+
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "roundup_power2_divisions:3"
+    print(torch.empty(4, device="cuda").sum().item())
+
+
+def case_memory_fraction_invalid() -> None:
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(1.5)
+
+
+def _torchrun8(*argv: str) -> None:
+    sys.exit(subprocess.call([sys.executable, "-m", "torch.distributed.run", *argv]))
+
+
+def case_torchrun_rdzv_etcd_absent() -> None:
+    _torchrun8("--nnodes=1", "--nproc-per-node=1", "--rdzv-backend=etcd",
+               "--rdzv-endpoint=127.0.0.1:2379", "--rdzv-id=irisrl", str(SCRIPT), "child", "ok")
+
+
+def case_torchrun_rdzv_endpoint_dns() -> None:
+    _torchrun8("--nnodes=1", "--nproc-per-node=1", "--rdzv-backend=c10d",
+               "--rdzv-endpoint=trainer-0.irisrl-rdzv.invalid:29400", "--rdzv-id=irisrl",
+               str(SCRIPT), "child", "ok")
+
+
+def case_torchrun_master_port_busy() -> None:
+    s = socket.socket()
+    s.bind(("0.0.0.0", 0))
+    s.listen()
+    _torchrun8("--nnodes=1", "--nproc-per-node=1", "--node-rank=0", "--master-addr=127.0.0.1",
+               f"--master-port={s.getsockname()[1]}", str(SCRIPT), "child", "ok")
+
+
+def case_torchrun_nnodes_bad() -> None:
+    _torchrun8("--nnodes=2:1", "--nproc-per-node=1", "--rdzv-backend=c10d",
+               f"--rdzv-endpoint=127.0.0.1:{free_port()}", str(SCRIPT), "child", "ok")
+
+
+def case_torchrun_nproc_gpu_no_cuda() -> None:
+    _torchrun8("--standalone", "--nproc-per-node=gpu", str(SCRIPT), "child", "ok")
+
+
+def case_torchrun_nccl_two_ranks_one_gpu() -> None:
+    _torchrun8("--standalone", "--nproc-per-node=2", str(SCRIPT), "child", "nccl_dup")
+
+
+def case_torchrun_child_xcpu() -> None:
+    _torchrun8("--standalone", "--nproc-per-node=2", str(SCRIPT), "child", "xcpu")
+
+
+def _xfsz_worker(rank: int) -> None:
+    if rank == 1:
+        time.sleep(1)
+        _limit_fault("xfsz")
+    time.sleep(10)
+
+
+def case_spawn_child_xfsz() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_xfsz_worker, nprocs=2)
+
+
+def _limit_fault(mode: str) -> None:
+    """Die by a resource limit's signal: SIGXFSZ (a checkpoint written past RLIMIT_FSIZE, the
+    signal not ignored) or SIGXCPU (a busy loop past RLIMIT_CPU)."""
+    import resource
+    import signal
+
+    if mode == "xfsz":
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+        with open(Path(tempfile.mkdtemp()) / "ckpt.pt", "wb") as f:
+            f.write(b"\0" * (4 << 20))
+    elif mode == "xcpu":
+        resource.setrlimit(resource.RLIMIT_CPU, (1, 2))
+        while True:
+            pass
+
+
+def _accelerate(*argv: str) -> None:
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome")  # no default_config.yaml
+    import shutil
+
+    cli = shutil.which("accelerate")  # the console script; else its module
+    cmd = [cli] if cli else [sys.executable, "-m", "accelerate.commands.accelerate_cli"]
+    sys.exit(subprocess.call([*cmd, "launch", *argv]))
+
+
+def case_accelerate_deepspeed_absent() -> None:
+    _accelerate("--use_deepspeed", "--num_processes=1", str(SCRIPT), "child", "ok")
+
+
+def case_accelerate_child_raises() -> None:
+    _accelerate("--cpu", "--num_processes=1", str(SCRIPT), "child", "raise_single")
+
+
+def case_accelerate_more_procs_than_gpus() -> None:
+    cfg = Path(tempfile.mkdtemp()) / "accelerate.yaml"
+    cfg.write_text("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\n"
+                   "gpu_ids: all\nmachine_rank: 0\nmain_training_function: main\n"
+                   "mixed_precision: bf16\nnum_machines: 1\nnum_processes: 4\n"
+                   "rdzv_backend: static\nsame_network: true\nuse_cpu: false\n")
+    _accelerate("--config_file", str(cfg), str(SCRIPT), "child", "accel")
+
+
+def case_accelerate_fp16_cpu() -> None:
+    from accelerate import Accelerator
+
+    Accelerator(mixed_precision="fp16", cpu=True)
+
+
+def case_accelerate_fp8_no_backend() -> None:
+    from accelerate import Accelerator
+
+    acc = Accelerator(mixed_precision="fp8")
+    print(acc.device)
+
+
+def case_disk_full_accelerate_save_state() -> None:
+    import torch
+    from accelerate import Accelerator
+
+    mnt = _full_fs()
+    acc = Accelerator(cpu=True)
+    model = acc.prepare(torch.nn.Linear(64, 64))
+    acc.save_state(str(mnt / "checkpoint_100"))
+    print(model)
+
+
+def case_benign_accelerate_defaults() -> None:
+    _accelerate("--cpu", "--num_processes=1", str(SCRIPT), "child", "ok")
+
+
+def hub8_case(variant: str, api: str) -> None:
+    """The loopback Hub (start_hub's status answers) through APIs no earlier set used."""
+    _hub_env(start_hub({"okrepo": {"config.json": json.dumps({"model_type": "gpt2"}).encode()}}))
+    if variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # a revoked token
+    repo = f"irisrl/{variant}"
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    if api == "auth_check":
+        from huggingface_hub import HfApi
+
+        HfApi().auth_check(repo)
+        print("auth_check passed")
+    elif api == "file_meta":
+        from huggingface_hub import get_hf_file_metadata, hf_hub_url
+
+        print(get_hf_file_metadata(hf_hub_url(repo, "model.safetensors")))
+    elif api == "feature":
+        from transformers import AutoFeatureExtractor
+
+        print(AutoFeatureExtractor.from_pretrained(repo))
+
+
+def hub8_offline_case(api: str) -> None:
+    """A cache that holds only config.json (an earlier job fetched the config), then
+    HF_HUB_OFFLINE=1 (set before the libraries are imported: they read it once)."""
+    _hub_env(start_hub({"okrepo": {"config.json": json.dumps({"model_type": "gpt2"}).encode()}}))
+    subprocess.check_call([sys.executable, "-c", "from huggingface_hub import hf_hub_download; "
+                           "hf_hub_download('irisrl/okrepo', 'config.json')"])
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    if api == "model":
+        from transformers import AutoModelForCausalLM
+
+        AutoModelForCausalLM.from_pretrained("irisrl/okrepo")
+    elif api == "tokenizer":
+        from transformers import AutoTokenizer
+
+        AutoTokenizer.from_pretrained("irisrl/okrepo")
+    elif api == "snapshot_rev":
+        from huggingface_hub import snapshot_download
+
+        snapshot_download("irisrl/okrepo", revision="release-v2")
+
+
+def _nccl_watchdog_op(op: str) -> None:
+    """World of one: a spin kernel ahead of a collective other than all_reduce, a 3 s timeout:
+    the watchdog names the op it caught (OpType=...). Only broadcast was captured: the second
+    call's time ran out before the other ops' cases (the watchdog's abort took ~70 s)."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", timeout=timedelta(seconds=3),
+                            device_id=torch.device("cuda:0"))
+    x = torch.ones(1024, device="cuda")
+    torch.cuda._sleep(int(20e9))  # ~10 s of spinning on the current stream
+    if op == "broadcast":
+        dist.broadcast(x, src=0)
+    elif op == "all_gather":
+        dist.all_gather_into_tensor(torch.empty(1024, device="cuda"), x)
+    elif op == "reduce_scatter":
+        dist.reduce_scatter_tensor(torch.empty(1024, device="cuda"), x)
+    print(f"{op} enqueued; waiting for the watchdog", flush=True)
+    time.sleep(30)
+
+
+def case_dist_tcp_init_refused() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", world_size=2,
+                            rank=1, timeout=timedelta(seconds=6))
+
+
+CASES8: dict[str, Case] = {
+    "nccl_ifname_exclude_all": (case_nccl_ifname_exclude_all, "nccl_error", True),
+    "nccl_ifname_exact_missing": (case_nccl_ifname_exact_missing, "nccl_error", True),
+    "nccl_topo_file_missing": (case_nccl_topo_file_missing, "nccl_error", True),
+    "nccl_debug_file_bad": (case_nccl_debug_file_bad, "nccl_error", True),
+    "nccl_complex_max": (partial(_nccl_api_case, "complex_max"), "python_crash", True),
+    "nccl_uint32_allreduce": (partial(_nccl_api_case, "uint32"), "python_crash", True),
+    "nccl_reduce_scatter_size": (partial(_nccl_api_case, "reduce_scatter_size"),
+                                 "python_crash", True),
+    "nccl_all_gather_dtype": (partial(_nccl_api_case, "all_gather_dtype"), "python_crash",
+                              True),
+    "alloc_conf_gc_threshold": (case_alloc_conf_gc_threshold, "python_crash", True),
+    "alloc_conf_roundup_bad": (case_alloc_conf_roundup_bad, "python_crash", True),
+    "memory_fraction_invalid": (case_memory_fraction_invalid, "python_crash", True),
+    "torchrun_rdzv_etcd_absent": (case_torchrun_rdzv_etcd_absent, "python_crash", False),
+    "torchrun_rdzv_endpoint_dns": (case_torchrun_rdzv_endpoint_dns, "dist_timeout", False),
+    "torchrun_master_port_busy": (case_torchrun_master_port_busy, "dist_timeout", False),
+    "torchrun_nnodes_bad": (case_torchrun_nnodes_bad, "python_crash", False),
+    "torchrun_nproc_gpu_no_cuda": (case_torchrun_nproc_gpu_no_cuda, "python_crash", False),
+    "torchrun_nccl_two_ranks_one_gpu": (case_torchrun_nccl_two_ranks_one_gpu, "nccl_error",
+                                        True),
+    "torchrun_child_xcpu": (case_torchrun_child_xcpu, "python_crash", False),
+    "spawn_child_xfsz": (case_spawn_child_xfsz, "python_crash", False),
+    "accelerate_deepspeed_absent": (case_accelerate_deepspeed_absent, "python_crash", False),
+    "accelerate_child_raises": (case_accelerate_child_raises, "python_crash", False),
+    "accelerate_more_procs_than_gpus": (case_accelerate_more_procs_than_gpus, "nccl_error",
+                                        True),
+    "accelerate_fp16_cpu": (case_accelerate_fp16_cpu, "python_crash", False),
+    "accelerate_fp8_no_backend": (case_accelerate_fp8_no_backend, "python_crash", True),
+    "disk_full_accelerate_save_state": (case_disk_full_accelerate_save_state, "disk_full",
+                                        False),
+    "benign_accelerate_defaults": (case_benign_accelerate_defaults, "benign", False),
+    "hub8_offline_model": (partial(hub8_offline_case, "model"), "hf_weights_missing", False),
+    "hub8_offline_tokenizer": (partial(hub8_offline_case, "tokenizer"), "hf_weights_missing",
+                               False),
+    "hub8_offline_snapshot_rev": (partial(hub8_offline_case, "snapshot_rev"),
+                                  "hf_weights_missing", False),
+    # the second call
+    "nccl_watchdog_broadcast": (partial(_nccl_watchdog_op, "broadcast"), "nccl_timeout", True),
+    "dist_tcp_init_refused": (case_dist_tcp_init_refused, "dist_timeout", False),
+}
+for _v, _api in [("gated401", "auth_check"), ("gated403", "auth_check"),
+                 ("missing404", "auth_check"), ("status500", "auth_check"),
+                 ("badtoken401", "auth_check"), ("gated403", "file_meta"),
+                 ("status503", "file_meta"), ("missing404", "file_meta"),
+                 ("okrepo", "file_meta"), ("gated401", "feature"), ("status502", "feature"),
+                 ("revision404", "feature"), ("missing401", "file_meta"),
+                 # the second call
+                 ("status429", "auth_check"), ("forbidden403", "auth_check"),
+                 ("status429", "file_meta"), ("badtoken401", "file_meta"),
+                 ("status503", "feature"), ("missing404", "feature"),
+                 ("forbidden403", "feature")]:
+    CASES8[f"hub8_{_v}_{_api}"] = (partial(hub8_case, _v, _api),
+                                   HUB_KIND.get(_v, "hf_weights_missing"), False)
+CASES.update(CASES8)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -3639,7 +3994,14 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "compile_index_oob_cuda": 120, "benign_cudagraph_skip": 120,
              "triton_numel_too_large": 90, "hub7_status429_genconfig": 150,
              "hub7_status502_genconfig": 150, "trainer_resume_optimizer_html": 120,
-             "trainer_resume_rng_lfs_pointer": 120, "disk_full_inodes_trainer": 90}
+             "trainer_resume_rng_lfs_pointer": 120, "disk_full_inodes_trainer": 90,
+             "torchrun_rdzv_endpoint_dns": 120, "torchrun_master_port_busy": 90,
+             "torchrun_nccl_two_ranks_one_gpu": 90, "torchrun_child_xcpu": 90,
+             "accelerate_more_procs_than_gpus": 90, "hub8_status500_auth_check": 90,
+             "hub8_status503_file_meta": 90, "hub8_status502_feature": 120,
+             "torchrun_rdzv_etcd_absent": 90, "torchrun_nnodes_bad": 90,
+             "hub8_status503_feature": 120, "hub8_status429_file_meta": 90,
+             "hub8_status429_auth_check": 90, "nccl_watchdog_broadcast": 100}
 
 
 # ----------------------------------------------------------------------------- run
@@ -3673,7 +4035,8 @@ def versions() -> dict[str, str]:
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
-    if (name in CASES5 or name in CASES6 or name in CASES7) and not CASES[name][2]:
+    if (name in CASES5 or name in CASES6 or name in CASES7 or name in CASES8) and (
+            not CASES[name][2]):
         env["CUDA_VISIBLE_DEVICES"] = ""  # CPU cases next to a GPU case that fills the GPU
     t0 = time.monotonic()
     try:
@@ -3801,8 +4164,16 @@ _LOG_LINE6 = re.compile(r"^Ignored error while writing ")
 _LOG_LINE7 = re.compile(r"^concurrent\.futures\.process\.BrokenProcessPool: ")
 
 
+# More shapes for the eighth set's cases only: accelerate launch's note on defaults and its
+# settings lines, and the lines torch elastic's failure table prints for a signal.
+_LOG_LINE8 = re.compile(r"^The following values were not passed to `accelerate launch`|"
+                        r"^\s*`--[\w-]+` was set to a value of |"
+                        r"^(\[rank\d+\]: )?(Duplicate GPU detected : |"
+                        r"Bootstrap : no socket interface found|nccl[A-Z]\w+: This usually )")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
-                 sixth: bool = False, seventh: bool = False) -> list[str]:
+                 sixth: bool = False, seventh: bool = False, eighth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -3813,7 +4184,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
             continue
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
                 third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
-                sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)):
+                sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)) or (
+                eighth and _LOG_LINE8.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -3850,6 +4222,16 @@ CASE_RULES: dict[str, list[tuple[str, str]]] = {
     "hub_missing401_download": [(r"^httpx\.HTTPStatusError", "drop")],
     "hub_missing401_snapshot": [(r"^httpx\.HTTPStatusError", "drop")],
     "hub_missing401_config": [(r"^httpx\.HTTPStatusError", "drop")],
+    "hub8_missing401_file_meta": [(r"^httpx\.HTTPStatusError", "drop")],
+    "torchrun_rdzv_endpoint_dns": [(r"^torch\.distributed\.elastic\.rendezvous\.api\."
+                                    r"RendezvousConnectionError: The connection to the C10d "
+                                    r"store has failed\. See inner exception for details\.$",
+                                    "drop")],
+    # the status502 case's line up to the repo name: the line cannot tell 403 from 502
+    "hub8_forbidden403_feature": [(r"^OSError: Can't load feature extractor", "drop")],
+    # NCCL_DEBUG=INFO's whole topology dump: the missing-file note and one probe note are kept
+    "nccl_topo_file_missing": [(r"topology file|could not read /sys/devices/pci", "benign"),
+                               (r" NCCL INFO ", "drop")],
     "hub5_missing401_info": [(r"^httpx\.HTTPStatusError", "drop")],
     # the same lines are already in the public corpus: a held-out line must be new
     "filestore_rendezvous_timeout": [(r"^RuntimeError: Wait timeout$", "drop")],
@@ -4099,8 +4481,64 @@ NOTES7: list[tuple[str, str]] = [
 ]
 
 
+
+LINE_RULES8: list[tuple[str, str]] = [
+    # accelerate launch's note on the defaults it used: printed before every such launch
+    (r"^The following values were not passed to `accelerate launch`|^\s*`--[\w-]+` was set to",
+     "benign"),
+    # NCCL's own lines behind ProcessGroupNCCL's error (its "Last error:" text)
+    (r"Duplicate GPU detected : |Bootstrap : no socket interface found|"
+     r"nccl[A-Z]\w+: This usually ", "nccl_error"),
+    # torch elastic's agent reporting a child that exited: a launcher's report
+    (r"^E\d{4} .*elastic/multiprocessing/api\.py:\d+\] failed \(exitcode", "python_crash"),
+]
+NOTES8: list[tuple[str, str]] = [
+    (r"accelerate launch|was set to a value", "accelerate launch with no config file: its note "
+     "on the defaults it used (printed before every such launch; the run goes on)"),
+    (r"Duplicate GPU detected|NCCLUtils\.cpp:93|local_rank: 2", "two or four ranks on the one "
+     "GPU (torchrun --nproc-per-node=2, or accelerate launch with num_processes: 4 on one GPU: "
+     "accelerate put every rank on cuda:0)"),
+    (r"Bootstrap : no socket interface found", "NCCL_SOCKET_IFNAME excluding every interface "
+     "or naming a missing one exactly (=ens99f0np0); NCCL's 'Last error:' text"),
+    (r"ncclInvalidUsage: This", "the line ProcessGroupNCCL prints under its invalid-usage error, "
+     "before NCCL's 'Last error:' text"),
+    (r"topology file|Topology detection", "NCCL_TOPO_FILE naming a missing file, "
+     "NCCL_DEBUG=INFO: NCCL notes it and goes on (exit 0)"),
+    (r"Init COMPLETE|Destroy COMPLETE", "NCCL_DEBUG_FILE in a missing directory: NCCL logs to "
+     "stdout instead and goes on (exit 0)"),
+    (r"RedOpType\.MAX on complex", "ProcessGroupNCCL all_reduce(op=MAX) of a complex tensor"),
+    (r"UInt32", "ProcessGroupNCCL all_reduce of a torch.uint32 tensor"),
+    (r"output size times world size", "reduce_scatter_tensor with an input of 6 for an output "
+     "of 4 (world of one)"),
+    (r"same type as input", "all_gather_into_tensor of float16 into float32"),
+    (r"garbage_collect_threshold", "PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:1.5"),
+    (r"roundups", "PYTORCH_CUDA_ALLOC_CONF=roundup_power2_divisions:3"),
+    (r"Invalid fraction value", "torch.cuda.set_per_process_memory_fraction(1.5)"),
+    (r"etcd", "torchrun --rdzv-backend=etcd without the etcd client"),
+    (r"irisrl-rdzv\.invalid|C10d store has failed", "torchrun --rdzv-backend=c10d with an "
+     "unresolvable --rdzv-endpoint: the store connect times out after 60 s"),
+    (r"min_nodes", "torchrun --nnodes=2:1"),
+    (r"'gpu'|Cuda is not available", "torchrun --nproc-per-node=gpu with no visible GPU"),
+    (r"SIGXCPU", "a torchrun child past RLIMIT_CPU"),
+    (r"SIGXFSZ", "a spawn child writing past RLIMIT_FSIZE"),
+    (r"DeepSpeed", "accelerate launch --use_deepspeed without deepspeed"),
+    (r"CalledProcessError", "accelerate launch of a script that raised"),
+    (r"fp8", "Accelerator(mixed_precision='fp8') without an fp8 backend"),
+    (r"auth-check", "HfApi.auth_check"),
+    (r"processor_config|feature extractor", "AutoFeatureExtractor.from_pretrained"),
+    (r"not a valid git identifier", "AutoFeatureExtractor.from_pretrained of a repo whose "
+     "revision lookup answers RevisionNotFound: transformers names the revision 'None'"),
+    (r"resolve/main/model\.safetensors", "get_hf_file_metadata(hf_hub_url(...))"),
+    (r"offline mode|cached snapshot folder", "HF_HUB_OFFLINE=1, a cache holding only "
+     "config.json, snapshot_download(revision='release-v2')"),
+    (r"does not appear to have a file named", "HF_HUB_OFFLINE=1, a cache holding only "
+     "config.json, AutoModelForCausalLM.from_pretrained"),
+]
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
+    rules3 = LINE_RULES8 + LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + (
+        LINE_RULES3) if case in CASES8 else (
+        LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if (
         case in CASES7) else LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
         case in CASES6) else (
         LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if case in CASES5 else (
@@ -4151,8 +4589,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout7 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout8 (the later sets), by case name (a case never
     straddles two files)."""
+    if case in CASES8:
+        return "heldout8"
     if case in CASES7:
         return "heldout7"
     if case in CASES6:
@@ -4258,6 +4698,16 @@ def lib_of7(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of6(case, line, vers)
 
 
+def lib_of8(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of7 with the eighth set's printers (accelerate's launcher and Accelerator)."""
+    if case.startswith("hub8_") and line.startswith("OSError"):
+        return "transformers", vers.get("transformers", "")
+    if case.startswith(("accelerate_", "benign_accelerate")) and not line.startswith(
+            ("torch.", "[rank", "[W", "[E", "E1", "W1")):
+        return "accelerate", vers.get("accelerate", "")
+    return lib_of7(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -4292,7 +4742,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
-        "heldout6": [], "heldout7": []}
+        "heldout6": [], "heldout7": [], "heldout8": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -4300,7 +4750,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES7, kv[0] in CASES6, kv[0] in CASES5,
+                            key=lambda kv: (kv[0] in CASES8, kv[0] in CASES7, kv[0] in CASES6,
+                                            kv[0] in CASES5,
                                             kv[0] in CASES4,
                                             kv[0] in CASES3,
                                             kv[0] in CASES2, kv[0])):
@@ -4309,12 +4760,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         split = split_of(case)
         raws[split].append(rec)
         later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6 or (
-            case in CASES7)
+            case in CASES7) or case in CASES8
         for line in select_lines(rec["output"], third=later,
                                  fourth=case in CASES4 or case in CASES5 or case in CASES6 or (
-                                     case in CASES7),
-                                 sixth=case in CASES6 or case in CASES7,
-                                 seventh=case in CASES7):
+                                     case in CASES7) or case in CASES8,
+                                 sixth=case in CASES6 or case in CASES7 or case in CASES8,
+                                 seventh=case in CASES7 or case in CASES8,
+                                 eighth=case in CASES8):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -4322,11 +4774,13 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of7 if case in CASES7 else lib_of6 if case in CASES6
+            lib_fn = (lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+                      else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES7 if case in CASES7 else (NOTES6 if case in CASES6 else []) + (
+            notes = NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+                NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
                 NOTES3 if later else []) + NOTES
@@ -4365,7 +4819,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("noop")
     ch = sub.add_parser("child")
     ch.add_argument("mode", choices=["raise", "sigkill", "sigterm", "sleep", "segv", "bus",
-                                     "abort"])
+                                     "abort", "ok", "raise_single", "nccl_dup", "xcpu", "accel"])
     b = sub.add_parser("build")
     b.add_argument("dest")
     b.add_argument("raw", nargs="+", type=Path,
