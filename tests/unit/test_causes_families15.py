@@ -1,4 +1,4 @@
-"""Passes 15-20 on issue 15, from the misses of fresh sets 13, current6, 12, 14, current7 and 15 (as families, each from its source):
+"""Passes 15-21 on issue 15, from the misses of fresh sets 13, current6, 12, 14, current7, 15 and current8 (as families, each from its source):
 any supervisor's "<process> exited on signal N" (Open MPI, daemons' waitpid loops), a pod or gang no
 node can take in other schedulers' words (Volcano, KAI, the `Unschedulable` reason), Ray Serve's
 "replicas that have taken more than Ns to be scheduled" (a wait), a client's "GET failed (<status>)",
@@ -131,7 +131,15 @@ NAMED20 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED + NAMED16 + NAMED17 + NAMED18 + NAMED20)
+# pass 21, from fresh set current8's misses (NCCL 2.28 on the H200)
+NAMED21 = [
+    ("nccl_error", "[rank3]: Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 1b000"),
+    ("nccl_error", "NET/Socket : no interface found"),
+    ("python_crash", "[rank0]: TypeError: Input tensor data type is not supported for NCCL process group: Float8_e4m3fn"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED + NAMED16 + NAMED17 + NAMED18 + NAMED20 + NAMED21)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 

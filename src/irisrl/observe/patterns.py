@@ -87,6 +87,8 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # a pod or gang no node can take in other schedulers' words (vocabulary.py's pg_unplaceable rows)
     b"nschedulable", b"enough resources",
     b"on signal",    # a supervisor's "<process> exited on signal N" (vocabulary.py, a python_crash row)
+    # NCCL's set-up failures without an error word, repeated by torch without their WARN head (vocabulary.NCCL_RESULTS)
+    b"Duplicate GPU", b"interface found",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

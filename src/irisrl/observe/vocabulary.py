@@ -204,7 +204,12 @@ CUDA_REPORT = (r"(?i:\bcuda (?:runtime |driver )?error\b[^\n]{0,40}?|\bcuda fail
 # NCCL_DEBUG=WARN for details)", "remote process exited or there was a network error"); the ones
 # that do not say NCCL are named here.
 NCCL_RESULTS = (r"remote process exited or there was a network error|internal error - please report this issue to the NCCL|"
-                r"unhandled (?:cuda|system) error \(run with NCCL_DEBUG|invalid usage \(run with NCCL_DEBUG")
+                r"unhandled (?:cuda|system) error \(run with NCCL_DEBUG|invalid usage \(run with NCCL_DEBUG|"
+                # NCCL's set-up WARNs that say no error word, as torch's exception repeats them without the
+                # `NCCL WARN` head ("Last error: ..."; libnccl 2.28 strings, corpus/current/format_strings.txt):
+                # init.cc "Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx", bootstrap.cc
+                # "Bootstrap : no socket interface found", net_socket.cc "NET/Socket : no interface found"
+                r"Duplicate GPU detected : rank \d+ and rank \d+|Bootstrap ?: no socket interface found|NET/Socket ?: no interface found")
 # Container registries' refusals (the OCI distribution spec's error codes as registries print them:
 # TOOMANYREQUESTS "toomanyrequests" / Docker Hub's "You have reached your pull rate limit",
 # MANIFEST_UNKNOWN, NAME_UNKNOWN "repository name not known to registry", BLOB_UNKNOWN, DENIED
@@ -524,7 +529,10 @@ TABLE: tuple[Row, ...] = (
     # labelling decisions: fetching model / tokenizer / dataset files is hf_http_error wherever they are)
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|too many requests|rate.?limit|timed? ?out|max retries|"
                               r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), E.INFERENCE_API),
-    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),), None),
+    # (not torch's own argument check before any NCCL call, ProcessGroupNCCL.cpp "Input tensor data type is not
+    # supported for NCCL process group": the caller's bug, python_crash)
+    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),),
+        _rx(r"not supported for NCCL")),
     Row("python_crash", (_rx(EMFILE),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
