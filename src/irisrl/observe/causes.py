@@ -829,7 +829,7 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
         return BY_KIND[thrown], exc       # terminate called on a c10::CUDAError: the type names it
     if cause is not None and cause.kind == "python_crash" and (said := V.CATALOGUE.search(text)):
         # a process's end (an exit code, a signal) stated with a library's own failure text: "Rank 0
-        # scheduler is dead. Exit code: -9 (SIGKILL)" is SGLang's engine dying, named by that text
+        # scheduler is dead. Exit code: -6 (SIGABRT)" is SGLang's engine dying, named by that text
         # alone (not the signal's words; nor a command line's, a script named *_nccl_timeout)
         return guess(said.group(0)) or cause, exc
     if cause is not None:
