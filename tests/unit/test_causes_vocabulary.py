@@ -261,3 +261,15 @@ def test_torch_sigkill_report_is_a_crash_not_the_orchestrators_oom_kill() -> Non
                         "(exitcode: -9) local_rank: 1 (pid: 4242) of binary: /usr/bin/python3"])
     assert ended["verdict"] == "KILL" and ended["cause_of_death"]["kind"] == "python_crash"
     assert "OOM killer" in ended["cause_of_death"]["fix"]
+
+
+def test_the_text_says_a_cause_of_death_was_guessed(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from irisrl.cli.main import cli
+
+    log = tmp_path / "g.log"
+    log.write_text("2026-01-01 10:00:00 ERROR worker.py:1 -- gloo barrier timed out after 300 s on rank 3\n"
+                   "[irisrl] Command exited with code 1\n")
+    out = CliRunner().invoke(cli, ["health", "--log", str(log)], terminal_width=200).stdout
+    assert "cause of death: dist_timeout" in out and "guessed by vocabulary" in out, out

@@ -90,7 +90,8 @@ def cause_lines(report: HealthReport) -> list[tuple[str, str]]:
         return []
     title = BY_KIND[death["kind"]].title if death["kind"] in BY_KIND else death["kind"]
     loc = where(death)
-    lines = [(f"cause of death: {death['kind']} ({title})" + (f" at {loc}" if loc else ""), "bold red"),
+    guess = f", guessed by {death['guessed']}" if death.get("guessed") else ""   # named by words, not a rule
+    lines = [(f"cause of death: {death['kind']} ({title}{guess})" + (f" at {loc}" if loc else ""), "bold red"),
              (f"  {death['line']}", ""), (f"fix: {death['fix']}", "bold")]
     others: dict[str, set[str | None]] = {}
     for c in report.causes:
