@@ -55,6 +55,9 @@ HELDOUT14 = PUBLIC / "heldout14.jsonl"
 # repositories (vLLM, SGLang, Ray, KubeRay, torch, NCCL, the Hub, TRL, verl, OpenRLHF, SkyRL); none from a
 # repository heldout9 cites.
 HELDOUT15 = PUBLIC / "heldout15.jsonl"
+# The sixteenth fresh set (README "heldout16"): 2023-2024 GitHub issues and pull requests of the same core
+# repositories (heldout15 took 2025-2026); none from a repository heldout9 cites.
+HELDOUT16 = PUBLIC / "heldout16.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -103,11 +106,12 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout5": HELDOUT5, "heldout6": HELDOUT6, "heldout7": HELDOUT7,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
          "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13,
-         "heldout14": HELDOUT14, "heldout15": HELDOUT15}   # collected later, each from sources no other file has
+         "heldout14": HELDOUT14, "heldout15": HELDOUT15,
+         "heldout16": HELDOUT16}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
-               "heldout15": (30, 12)}
+               "heldout15": (30, 12), "heldout16": (15, 10)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -121,7 +125,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
-                "heldout12", "heldout13", "heldout15"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout12", "heldout13", "heldout15", "heldout16"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -230,6 +234,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT14, (HELDOUT12, HELDOUT13, HELDOUT9)),
     # set 15: new issues of the core repositories, never one set 9 cites (that set's own test forbids it)
     (HELDOUT15, (HELDOUT9,)),
+    # set 16: older (2023-2024) issues of the same core repositories, never one set 9 cites
+    (HELDOUT16, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
