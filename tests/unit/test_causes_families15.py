@@ -1,4 +1,4 @@
-"""Passes 15-21 on issue 15, from the misses of fresh sets 13, current6, 12, 14, current7, 15 and current8 (as families, each from its source):
+"""Passes 15-22 on issue 15, from the misses of fresh sets 13, current6, 12, 14, current7, 15, current8 and 16 (as families, each from its source):
 any supervisor's "<process> exited on signal N" (Open MPI, daemons' waitpid loops), a pod or gang no
 node can take in other schedulers' words (Volcano, KAI, the `Unschedulable` reason), Ray Serve's
 "replicas that have taken more than Ns to be scheduled" (a wait), a client's "GET failed (<status>)",
@@ -128,6 +128,8 @@ NAMED20 = [
     ("engine_init_failed", "(Worker_TP0 pid=7) ERROR 01-02 03:04:05 [multiproc_executor.py:700] WorkerProc hit an exception."),
     ("engine_init_failed", "Exception: Capture cuda graph failed: Failed: Assertion error /src/kernel.cpp:10 'n > 0'"),
     ("engine_init_failed", "ray.exceptions.RayTaskError(RuntimeError): ray::LLMEngineActor.__init__() (pid=9, ip=10.1.2.3)"),
+    # pass 22 (set 16's miss): the raylet named by its source file
+    ("ray_node_dead", "[2026-01-02 03:04:05,678 C 77 77] local_task_manager.cc:512:  Check failed: it != tasks_.end()"),
 ]
 
 
@@ -157,6 +159,13 @@ def test_an_nccl_warn_alone_is_named_but_not_a_death(tmp_path: Path) -> None:
 def test_an_nccl_warn_is_the_death_once_its_process_ended(tmp_path: Path) -> None:
     report = both(tmp_path, [NCCL_RETRIED_WARN, "[irisrl] Command exited with code 1"])
     assert report["verdict"] == "KILL" and report["cause_of_death"]["kind"] == "nccl_error"
+
+
+def test_an_exception_report_at_a_boundary_is_surfaced(tmp_path: Path) -> None:
+    """Pass 22 (set 16's unsurfaced line): Python's "Exception in <thread / callback / loop>:"."""
+    for line in ("[10:11:12 TP2] Exception in run_tp_server:", "Exception in thread Thread-3 (rollout_loop):"):
+        report = both(tmp_path, [line])
+        assert report["causes"] or report["unrecognized"], line
 
 
 def test_a_worker_proc_exception_after_serving_is_the_engines_death(tmp_path: Path) -> None:

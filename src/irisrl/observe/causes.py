@@ -597,7 +597,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Error executing method '?\w+'?\. This might cause deadlock|\bShard \d+ crashed\b")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
-           "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated"),
+           "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated", "Check failed"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
            r"Exiting because this node manager has mistakenly been marked (?:as )?dead"), 3, CONSEQUENCE,
           "a node's raylet stopped (pod OOM-killed, preempted, network): check that task's state and memory "
@@ -612,7 +612,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # ray 2.60.0 gcs_server (gcs_actor_manager): an actor that died with its node says so
                     # ("The actor died because its node has died. Node Id: %s", "\tthe actor's node was
                     # terminated (un)expectedly: %s"): the node's death is the most specific kind
-                    r"actor died because its node has died|the actor's node was terminated")),
+                    r"actor died because its node has died|the actor's node was terminated",
+                    # a RAY_CHECK failing in the raylet or the GCS (vocabulary.RAY_DAEMON_FATAL; the same check in a
+                    # worker's core_worker.cc is the worker's: python_crash); a RAY_LOG(FATAL) there with no
+                    # "Check failed" is the vocabulary's row of the same text
+                    V.RAY_DAEMON_FATAL)),
     Cause("ray_worker_died", "a Ray worker process died",
           ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR", "worker died unexpectedly while"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,

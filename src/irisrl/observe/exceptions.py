@@ -526,6 +526,9 @@ ERROR_SHAPE = re.compile(
     r"\d [EFC] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|[Ss]egfault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
     r"[a-z](?:Error|Exception)\b|Check failed:|"
+    # Python's report of an exception it caught at a boundary: threading "Exception in thread X:", asyncio
+    # "Exception in callback ...", a server loop's own "Exception in run_tp_server:" (SGLang)
+    r"\bException in [\w.<>()-]+|"
     # level words spelled in lower case by other runtimes (`fatal: ...`, Go's `panic: ...`, Rust's
     # `panicked at`), a process aborting, a timeout stated as the outcome
     r"(?<![-\w])(?i:fatal)\b|\bpanic(?:ked at|:)|\b(?i:abort(?:ed|ing)?)\b|(?i:\btimed out\b)|"

@@ -335,6 +335,17 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        r"Received \d+ death signal")
 
 
+# Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
+# or the GCS itself, named by its prefix or its source file (ray-project/ray src/ray/raylet/*.cc: node_manager,
+# dependency_manager, local_{task,lease,object,resource}_manager, cluster_{task,lease,resource}_*, worker_pool,
+# placement_group_resource_manager, raylet, agent_manager; src/ray/gcs/gcs_*.cc): that process aborts and its
+# node's Ray goes with it (causes.py's ray_node_dead reads it with "Check failed", this table without)
+RAY_DAEMON_FATAL = (r"\d C \d+ \d+\]\s*\((?:raylet|gcs_server)\)|\((?:raylet|gcs_server)\)[^\n]{0,40}\d C \d+ \d+\]|"
+                    r"\d C \d+ \d+\]\s*(?:(?:lease_)?dependency_manager|node_manager|local_(?:task|lease|object|resource)_manager|"
+                    r"cluster_(?:task|lease|resource)_\w+|worker_pool|placement_group_resource_manager|raylet|agent_manager|"
+                    r"gcs_\w+)\.cc:\d+")
+
+
 TABLE: tuple[Row, ...] = (
     # SGLang's CUDA-graph capture at engine start (srt/model_executor/cuda_graph_runner.py: "Capture cuda graph
     # failed: %s"): the engine did not start, whatever failed inside the capture (a CUDA error, an OOM, an assert)
@@ -566,9 +577,7 @@ TABLE: tuple[Row, ...] = (
                                           r"not responding|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
-    # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL), `[... C pid tid]`, src/ray/util/logging.cc) in the
-    # raylet or the GCS itself: that process aborts, its node's Ray goes with it (in a worker it is the worker's)
-    Row("ray_node_dead", (_rx(r"\d [C] \d+ \d+\]\s*\((?:raylet|gcs_server)\)|\((?:raylet|gcs_server)\)[^\n]{0,40}\d [C] \d+ \d+\]"),), None),
+    Row("ray_node_dead", (_rx(RAY_DAEMON_FATAL),), None),
     Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
