@@ -5029,7 +5029,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout8 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout9 (the later sets), by case name (a case never
     straddles two files)."""
     if case in CASES9:
         return "heldout9"
