@@ -3959,6 +3959,391 @@ for _v, _api in [("gated401", "auth_check"), ("gated403", "auth_check"),
 CASES.update(CASES8)
 
 
+# ----------------------------------------------------------------------------- the ninth set
+# CUDA device-side asserts through ops no earlier set used (take, put_, index_add_, binary
+# cross-entropy, the 2-D nll_loss), cuFFT / cuSOLVER handles on a full GPU, triton's cache on a
+# full disk; checkpoints damaged in new ways (a safetensors header that is not UTF-8 / not a
+# JSON object / cut inside the header through transformers / cut mid-tensor; torch.load of a
+# directory, a symlink loop, a zip that is no checkpoint); Rust allocators under RLIMIT_AS
+# (tokenizers, safetensors); DataLoader workers dying by SIGSEGV / SIGBUS / SIGABRT; pyarrow's
+# parquet cut short and written to a full disk; env:// with MASTER_PORT unset; the loopback Hub
+# through dataset_info / HfFileSystem.open / snapshot_download(repo_type="dataset") /
+# hf_hub_download(subfolder=..., revision=...) / from_pretrained (gated, bad token, 429, an
+# index naming a missing shard); benign: deprecation / worker-count warnings.
+
+
+def case_cuda_assert_take() -> None:
+    _cuda_assert(lambda t: t.take(t.randn(10, device="cuda"),
+                                  t.tensor([100], device="cuda")))
+
+
+def case_cuda_assert_put() -> None:
+    _cuda_assert(lambda t: t.zeros(4, device="cuda").put_(
+        t.tensor([9], device="cuda"), t.ones(1, device="cuda")))
+
+
+def case_cuda_assert_index_add() -> None:
+    _cuda_assert(lambda t: t.zeros(4, device="cuda").index_add_(
+        0, t.tensor([9], device="cuda"), t.ones(1, device="cuda")))
+
+
+def case_cuda_assert_bce() -> None:
+    """binary_cross_entropy of a probability of 2.0 (a sigmoid forgotten)."""
+    import torch.nn.functional as F
+
+    _cuda_assert(lambda t: F.binary_cross_entropy(t.full((4,), 2.0, device="cuda"),
+                                                  t.ones(4, device="cuda")))
+
+
+def case_cuda_assert_nll_loss2d() -> None:
+    """A per-pixel cross-entropy whose target holds a class past the logits' channels."""
+    import torch.nn.functional as F
+
+    _cuda_assert(lambda t: F.cross_entropy(t.randn(2, 3, 4, 4, device="cuda"),
+                                           t.full((2, 4, 4), 7, device="cuda")))
+
+
+def case_cufft_gpu_full() -> None:
+    import torch
+
+    x = torch.randn(1 << 22, device="cuda")
+    held = _fill_gpu(2 << 20)
+    print(len(held), torch.fft.rfft(x).abs().sum().item())
+
+
+def case_cusolver_gpu_full() -> None:
+    import torch
+
+    a = torch.randn(512, 512, device="cuda")
+    a = a @ a.T
+    held = _fill_gpu(2 << 20)
+    print(len(held), torch.linalg.eigh(a)[0].sum().item())
+
+
+def case_disk_full_triton_cache() -> None:
+    os.environ["TRITON_CACHE_DIR"] = str(_full_fs())
+    import torch
+
+    store, _ = _triton_kernels()
+    x = torch.zeros(1024, device="cuda")
+    store[(1,)](x, 0)  # in bounds: the compile's cache write is what fails
+    torch.cuda.synchronize()
+    print(x.sum().item())
+
+
+def case_torch_load_directory() -> None:
+    import torch
+
+    d = Path(tempfile.mkdtemp()) / "global_step300" / "model.pt"
+    d.mkdir(parents=True)  # a sharded checkpoint's folder where a file was expected
+    torch.load(d)
+
+
+def case_torch_load_symlink_loop() -> None:
+    import torch
+
+    d = Path(tempfile.mkdtemp())
+    (d / "latest.pt").symlink_to(d / "best.pt")
+    (d / "best.pt").symlink_to(d / "latest.pt")
+    torch.load(d / "latest.pt")
+
+
+def case_torch_load_plain_zip() -> None:
+    """A zip that is no torch checkpoint (an exported logs archive renamed .pt)."""
+    import zipfile
+
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "policy_step300.pt"
+    with zipfile.ZipFile(p, "w") as z:
+        z.writestr("logs/train.log", "step 300 loss 0.1\n")
+    torch.load(p)
+
+
+def _st_raw(header: bytes, data: bytes = b"") -> str:
+    return _st_file(len(header).to_bytes(8, "little") + header + data)
+
+
+def case_st_header_not_utf8() -> None:
+    from safetensors import safe_open
+
+    with safe_open(_st_raw(b'{"w":\xff\xfe}'), framework="pt") as f:
+        print(list(f.keys()))
+
+
+def case_st_header_json_list() -> None:
+    from safetensors import safe_open
+
+    with safe_open(_st_raw(b"[1, 2, 3]   "), framework="pt") as f:
+        print(list(f.keys()))
+
+
+def case_st_cut_in_header_transformers() -> None:
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    st = d / "model.safetensors"
+    hlen = int.from_bytes(st.read_bytes()[:8], "little")
+    os.truncate(st, 8 + hlen // 2)  # the copy stopped inside the JSON header
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_st_cut_mid_tensor_load_file() -> None:
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    p = Path(tempfile.mkdtemp()) / "model-00001-of-00002.safetensors"
+    save_file({"lm_head.weight": torch.randn(256, 256)}, str(p))
+    os.truncate(p, p.stat().st_size - 70000)
+    print(load_file(str(p)))
+
+
+def _vm_size() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def case_tokenizers_rlimit_as() -> None:
+    import resource
+
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tok = Tokenizer(models.WordLevel({"a": 0, "[UNK]": 1}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    text = "a " * 40_000_000
+    lim = _vm_size() + (256 << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    print(len(tok.encode(text).ids))
+
+
+def case_st_load_rlimit_as() -> None:
+    import resource
+
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    p = Path(tempfile.mkdtemp()) / "model.safetensors"
+    save_file({"embed.weight": torch.zeros(64 << 20, dtype=torch.uint8)}, str(p))
+    lim = _vm_size() + (32 << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    print(load_file(str(p)))
+
+
+class _FaultDataset:
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def __len__(self) -> int:
+        return 8
+
+    def __getitem__(self, i: int) -> Any:
+        import torch
+
+        if i == 5:
+            _real_fault(self.mode)
+        return torch.zeros(4)
+
+
+def _dataloader_fault(mode: str) -> None:
+    _iterate(_FaultDataset(mode), num_workers=2)
+
+
+def case_pyarrow_parquet_cut() -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    p = Path(tempfile.mkdtemp()) / "train-00000-of-00004.parquet"
+    pq.write_table(pa.table({"prompt": [f"q{i}" for i in range(5000)]}), p)
+    os.truncate(p, p.stat().st_size // 2)
+    print(pq.read_table(p).num_rows)
+
+
+def case_disk_full_pyarrow_write() -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"rollout": [os.urandom(64).hex() for _ in range(20000)]}),
+                   _full_fs() / "rollouts-step300.parquet")
+
+
+def case_dist_env_port_unset() -> None:
+    import torch.distributed as dist
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", WORLD_SIZE="2", RANK="0")
+    os.environ.pop("MASTER_PORT", None)
+    dist.init_process_group("gloo")
+
+
+def _shard_repo() -> dict[str, bytes]:
+    """A sharded GPT-2 whose index names two shards; the Hub holds only the first."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    from safetensors.torch import load_file
+
+    keys = sorted(load_file(str(d / "model.safetensors")))
+    names = ["model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"]
+    index = {"metadata": {"total_size": 1},
+             "weight_map": {k: names[i % 2] for i, k in enumerate(keys)}}
+    return {"config.json": (d / "config.json").read_bytes(), names[0]:
+            (d / "model.safetensors").read_bytes(),
+            "model.safetensors.index.json": json.dumps(index).encode()}
+
+
+def hub9_case(variant: str, api: str) -> None:
+    """The loopback Hub (start_hub's status answers) through APIs and arguments no earlier set
+    used (`datasets` is not installed: dataset repos through huggingface_hub only)."""
+    repos = {"okrepo": {"config.json": json.dumps({"model_type": "gpt2"}).encode()}}
+    _hub_env(start_hub(repos))  # before transformers is imported: it reads HF_ENDPOINT once
+    if variant == "shards":  # served from the same dict: the Hub looks repos up per request
+        repos["shards"] = _shard_repo()
+    if variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # a revoked token
+    repo = "irisrl/okrepo" if variant == "entry404" else f"irisrl/{variant}"
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    if api == "dataset_info":
+        from huggingface_hub import HfApi
+
+        print(HfApi().dataset_info(repo))
+    elif api == "fsopen":
+        from huggingface_hub import HfFileSystem
+
+        with HfFileSystem().open(f"{repo}/tokenizer.json", "rb") as f:
+            print(len(f.read()))
+    elif api == "snapshot_dataset":
+        from huggingface_hub import snapshot_download
+
+        print(snapshot_download(repo, repo_type="dataset", allow_patterns=["data/*.parquet"]))
+    elif api == "download_rev":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "config.json", revision="refs/pr/7"))
+    elif api == "download_sub":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "config.json", subfolder="text_encoder"))
+    elif api == "model":
+        from transformers import AutoModelForCausalLM
+
+        print(AutoModelForCausalLM.from_pretrained(repo))
+
+
+def case_cuda_assert_index_copy() -> None:
+    _cuda_assert(lambda t: t.zeros(4, 2, device="cuda").index_copy_(
+        0, t.tensor([9], device="cuda"), t.ones(1, 2, device="cuda")))
+
+
+def case_cuda_assert_index_fill() -> None:
+    _cuda_assert(lambda t: t.zeros(4, 2, device="cuda").index_fill_(
+        0, t.tensor([9], device="cuda"), 1.0))
+
+
+def case_cuda_assert_multi_margin() -> None:
+    import torch.nn.functional as F
+
+    _cuda_assert(lambda t: F.multi_margin_loss(t.randn(4, 3, device="cuda"),
+                                               t.tensor([0, 1, 2, 7], device="cuda")))
+
+
+def case_cuda_assert_max_unpool() -> None:
+    import torch.nn.functional as F
+
+    _cuda_assert(lambda t: F.max_unpool2d(t.ones(1, 1, 2, 2, device="cuda"),
+                                          t.full((1, 1, 2, 2), 99, device="cuda"), 2))
+
+
+def case_torch_load_safetensors_file() -> None:
+    """torch.load of a .safetensors file (a loader that picks the wrong reader)."""
+    import torch
+    from safetensors.torch import save_file
+
+    p = Path(tempfile.mkdtemp()) / "model.safetensors"
+    save_file({"w": torch.ones(4)}, str(p))
+    torch.load(p)
+
+
+def case_torch_load_gzip() -> None:
+    """torch.load of a gzipped checkpoint (an archive step compressed it in place)."""
+    import gzip
+    import io
+
+    import torch
+
+    buf = io.BytesIO()
+    torch.save({"w": torch.ones(4)}, buf)
+    p = Path(tempfile.mkdtemp()) / "optimizer.pt"
+    p.write_bytes(gzip.compress(buf.getvalue()))
+    torch.load(p)
+
+
+def case_benign_gradscaler_deprecated() -> None:
+    import torch
+
+    print(torch.cuda.amp.GradScaler().is_enabled())
+
+
+def case_benign_sdp_kernel_deprecated() -> None:
+    import torch
+
+    with torch.backends.cuda.sdp_kernel(enable_flash=False):
+        print("sdp kernel context entered")
+
+
+def case_benign_dataloader_many_workers() -> None:
+    _iterate(list(range(4)), num_workers=40)
+
+
+CASES9: dict[str, Case] = {
+    "cuda_assert_take": (case_cuda_assert_take, "cuda_error", True),
+    "cuda_assert_put": (case_cuda_assert_put, "cuda_error", True),
+    "cuda_assert_index_add": (case_cuda_assert_index_add, "cuda_error", True),
+    "cuda_assert_bce": (case_cuda_assert_bce, "cuda_error", True),
+    "cuda_assert_nll_loss2d": (case_cuda_assert_nll_loss2d, "cuda_error", True),
+    "cufft_gpu_full": (case_cufft_gpu_full, "cuda_oom", True),
+    "cusolver_gpu_full": (case_cusolver_gpu_full, "cuda_oom", True),
+    "disk_full_triton_cache": (case_disk_full_triton_cache, "disk_full", True),
+    "torch_load_directory": (case_torch_load_directory, "python_crash", False),
+    "torch_load_symlink_loop": (case_torch_load_symlink_loop, "python_crash", False),
+    "torch_load_plain_zip": (case_torch_load_plain_zip, "checkpoint_corrupt", False),
+    "st_header_not_utf8": (case_st_header_not_utf8, "checkpoint_corrupt", False),
+    "st_header_json_list": (case_st_header_json_list, "checkpoint_corrupt", False),
+    "st_cut_in_header_transformers": (case_st_cut_in_header_transformers,
+                                      "checkpoint_corrupt", False),
+    "st_cut_mid_tensor_load_file": (case_st_cut_mid_tensor_load_file, "checkpoint_corrupt",
+                                    False),
+    "tokenizers_rlimit_as": (case_tokenizers_rlimit_as, "python_crash", False),
+    "st_load_rlimit_as": (case_st_load_rlimit_as, "python_crash", False),
+    "dataloader_worker_segv": (partial(_dataloader_fault, "segv"), "python_crash", False),
+    "dataloader_worker_bus": (partial(_dataloader_fault, "bus"), "python_crash", False),
+    "dataloader_worker_abort": (partial(_dataloader_fault, "abort"), "python_crash", False),
+    "pyarrow_parquet_cut": (case_pyarrow_parquet_cut, "python_crash", False),
+    "disk_full_pyarrow_write": (case_disk_full_pyarrow_write, "disk_full", False),
+    "dist_env_port_unset": (case_dist_env_port_unset, "python_crash", False),
+    "benign_gradscaler_deprecated": (case_benign_gradscaler_deprecated, "benign", False),
+    "benign_sdp_kernel_deprecated": (case_benign_sdp_kernel_deprecated, "benign", False),
+    "benign_dataloader_many_workers": (case_benign_dataloader_many_workers, "benign", False),
+    "hub9_shards_model": (partial(hub9_case, "shards", "model"), "hf_weights_missing", False),
+    # the second call
+    "cuda_assert_index_copy": (case_cuda_assert_index_copy, "cuda_error", True),
+    "cuda_assert_index_fill": (case_cuda_assert_index_fill, "cuda_error", True),
+    "cuda_assert_multi_margin": (case_cuda_assert_multi_margin, "cuda_error", True),
+    "cuda_assert_max_unpool": (case_cuda_assert_max_unpool, "cuda_error", True),
+    "torch_load_safetensors_file": (case_torch_load_safetensors_file, "checkpoint_corrupt",
+                                    False),
+    "torch_load_gzip": (case_torch_load_gzip, "checkpoint_corrupt", False),
+}
+for _v, _api in [("gated401", "dataset_info"), ("status503", "dataset_info"),
+                 ("missing404", "dataset_info"), ("gated403", "fsopen"),
+                 ("status502", "fsopen"), ("entry404", "fsopen"),
+                 ("gated401", "snapshot_dataset"), ("status429", "snapshot_dataset"),
+                 ("revision404", "download_rev"), ("status500", "download_sub"),
+                 ("entry404", "download_sub"), ("gated403", "download_sub"),
+                 ("gated401", "model"), ("badtoken401", "model"), ("forbidden403", "model"),
+                 ("status429", "model")]:
+    CASES9[f"hub9_{_v}_{_api}"] = (partial(hub9_case, _v, _api), HUB_KIND[_v], False)
+CASES.update(CASES9)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -4002,6 +4387,7 @@ TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "torchrun_rdzv_etcd_absent": 90, "torchrun_nnodes_bad": 90,
              "hub8_status503_feature": 120, "hub8_status429_file_meta": 90,
              "hub8_status429_auth_check": 90, "nccl_watchdog_broadcast": 100}
+TIMEOUT_S.update({n: 150 for n in CASES9 if re.search(r"status\d|shards", n)})
 
 
 # ----------------------------------------------------------------------------- run
@@ -4035,7 +4421,8 @@ def versions() -> dict[str, str]:
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
-    if (name in CASES5 or name in CASES6 or name in CASES7 or name in CASES8) and (
+    if (name in CASES5 or name in CASES6 or name in CASES7 or name in CASES8 or (
+            name in CASES9)) and (
             not CASES[name][2]):
         env["CUDA_VISIBLE_DEVICES"] = ""  # CPU cases next to a GPU case that fills the GPU
     t0 = time.monotonic()
@@ -4172,8 +4559,14 @@ _LOG_LINE8 = re.compile(r"^The following values were not passed to `accelerate l
                         r"Bootstrap : no socket interface found|nccl[A-Z]\w+: This usually )")
 
 
+# More shapes for the ninth set's cases only: Rust's allocator giving up (tokenizers under
+# RLIMIT_AS prints it, then aborts), pyarrow's exceptions (ArrowInvalid ends in no _EXC_CLASS word).
+_LOG_LINE9 = re.compile(r"^memory allocation of \d+ bytes failed|^pyarrow\.lib\.Arrow\w+: ")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
-                 sixth: bool = False, seventh: bool = False, eighth: bool = False) -> list[str]:
+                 sixth: bool = False, seventh: bool = False, eighth: bool = False,
+                 ninth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -4185,7 +4578,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
                 third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
                 sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)) or (
-                eighth and _LOG_LINE8.search(line)):
+                eighth and _LOG_LINE8.search(line)) or (ninth and _LOG_LINE9.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -4535,8 +4928,55 @@ NOTES8: list[tuple[str, str]] = [
      "config.json, AutoModelForCausalLM.from_pretrained"),
 ]
 
+LINE_RULES9: list[tuple[str, str]] = []  # the ninth set's lines take their case's kind
+NOTES9: list[tuple[str, str]] = [
+    (r"cuda_take_put_kernel", "torch.put_ with an index past the tensor (torch.take's line is "
+     "the same kernel's and was left out)"),
+    (r"dstAddDimSize", "index_add_ with an index past the dimension"),
+    (r"index_copy_\(\)", "index_copy_ with an index past the dimension"),
+    (r"idx >= -self_dim_size", "index_fill_ with an index past the dimension"),
+    (r"input_val >= zero", "binary_cross_entropy of a probability of 2.0 (a sigmoid forgotten)"),
+    (r"NLLLoss2d", "a per-pixel cross_entropy whose target names a class past the logits'"),
+    (r"MultiMarginLoss", "multi_margin_loss with a target past the classes"),
+    (r"MaxUnpooling", "max_unpool2d with indices past the output"),
+    (r"Tried to allocate", "torch.fft.rfft on a GPU filled to 2 MiB: the caching allocator's "
+     "OOM, not cuFFT's own error"),
+    (r"Is a directory", "torch.load of a folder where a file was expected; python_crash by the "
+     "line (an OS error on a path, no reader refused the file)"),
+    (r"symbolic links", "torch.load of a symlink loop (latest.pt -> best.pt -> latest.pt); "
+     "python_crash by the line"),
+    (r"hasRecord", "torch.load of a zip that holds no checkpoint (a logs archive renamed .pt): "
+     "torch's zip reader refusing it"),
+    (r"invalid UTF-8 in header", "safe_open of a file whose JSON header is not UTF-8"),
+    (r"invalid JSON in header", "safe_open of a file whose header is a JSON list"),
+    (r"invalid header length", "from_pretrained of a model.safetensors cut inside its header"),
+    (r"os error 12", "safetensors load_file of a 64 MiB file under RLIMIT_AS (host memory); "
+     "python_crash (the contract has no host-memory kind)"),
+    (r"memory allocation of", "tokenizers encoding 80 MB of text under RLIMIT_AS: Rust's "
+     "allocator gives up and aborts"),
+    (r"^bash: line \d+: .*Aborted", "the shell's report of the tokenizers process that aborted"),
+    (r"killed by signal|Unexpected \w+ .*in worker", "a DataLoader worker dying by a real fault "
+     "(NULL read, a truncated mmapped file, abort(3)); a launcher-like report: python_crash"),
+    (r"Error writing bytes", "pyarrow.parquet.write_table onto a full 256 KiB tmpfs"),
+    (r"Parquet magic bytes", "pyarrow.parquet.read_table of a parquet file cut in half; "
+     "python_crash (a data file, not a checkpoint)"),
+    (r"MASTER_PORT expected", "init_process_group('gloo') by env:// with MASTER_PORT unset"),
+    (r"GradScaler|sdp_kernel|worker processes in total", "a deprecation / worker-count warning; "
+     "the run goes on (exit 0)"),
+    (r"model-00002-of-00002", "AutoModelForCausalLM.from_pretrained of a Hub repo whose "
+     "model.safetensors.index.json names a shard the repo does not hold"),
+    (r"tokenizer\.json", "HfFileSystem().open(<repo>/tokenizer.json)"),
+    (r"/api/datasets/.*/revision/main", "snapshot_download(repo_type='dataset', "
+     "allow_patterns=...)"),
+    (r"/api/datasets/", "HfApi().dataset_info"),
+    (r"text_encoder/config\.json", "hf_hub_download(subfolder='text_encoder')"),
+    (r"/api/models/", "HfFileSystem().open: its first call is the repo's info"),
+]
+
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES8 + LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + (
+    rules3 = LINE_RULES9 + LINE_RULES8 + LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + (
+        LINE_RULES4) + LINE_RULES3 if case in CASES9 else LINE_RULES8 + LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + (
         LINE_RULES3) if case in CASES8 else (
         LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if (
         case in CASES7) else LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
@@ -4589,8 +5029,10 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout8 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout9 (the later sets), by case name (a case never
     straddles two files)."""
+    if case in CASES9:
+        return "heldout9"
     if case in CASES8:
         return "heldout8"
     if case in CASES7:
@@ -4708,6 +5150,27 @@ def lib_of8(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of7(case, line, vers)
 
 
+def lib_of9(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of8 with the ninth set's printers (pyarrow, tokenizers' Rust allocator, safetensors'
+    mmap under RLIMIT_AS, transformers' wrappers of the Hub's errors)."""
+    def pick(lib: str) -> tuple[str, str]:
+        return lib, vers.get(lib, "")
+
+    if case.startswith(("pyarrow_", "disk_full_pyarrow")):
+        return pick("pyarrow")
+    if case == "tokenizers_rlimit_as" and line.startswith("memory allocation"):
+        return pick("tokenizers")
+    if case == "st_load_rlimit_as" and line.startswith("MemoryError"):
+        return pick("safetensors")
+    if case == "disk_full_triton_cache" and line.startswith("OSError"):
+        return pick("triton")
+    if case.startswith("hub9_") and line.startswith("OSError"):
+        return pick("transformers")
+    if case.startswith("hub9_") and line.startswith("FileNotFoundError"):
+        return pick("huggingface_hub")
+    return lib_of8(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -4742,7 +5205,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
-        "heldout6": [], "heldout7": [], "heldout8": []}
+        "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -4750,7 +5213,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
     for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES8, kv[0] in CASES7, kv[0] in CASES6,
+                            key=lambda kv: (kv[0] in CASES9, kv[0] in CASES8, kv[0] in CASES7, kv[0] in CASES6,
                                             kv[0] in CASES5,
                                             kv[0] in CASES4,
                                             kv[0] in CASES3,
@@ -4760,13 +5223,14 @@ def cmd_build(args: argparse.Namespace) -> int:
         split = split_of(case)
         raws[split].append(rec)
         later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6 or (
-            case in CASES7) or case in CASES8
+            case in CASES7) or case in CASES8 or case in CASES9
+        ninth = case in CASES9
         for line in select_lines(rec["output"], third=later,
                                  fourth=case in CASES4 or case in CASES5 or case in CASES6 or (
-                                     case in CASES7) or case in CASES8,
-                                 sixth=case in CASES6 or case in CASES7 or case in CASES8,
-                                 seventh=case in CASES7 or case in CASES8,
-                                 eighth=case in CASES8):
+                                     case in CASES7) or case in CASES8 or ninth,
+                                 sixth=case in CASES6 or case in CASES7 or case in CASES8 or ninth,
+                                 seventh=case in CASES7 or case in CASES8 or ninth,
+                                 eighth=case in CASES8 or ninth, ninth=ninth):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -4774,12 +5238,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
