@@ -230,7 +230,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
-           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail",
+           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail", "hasRecord",
            "Checksum does not match", "Can't find a valid checkpoint"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
@@ -248,7 +248,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # torch's zip reader (caffe2/serialize/inline_container.cc PyTorchStreamReader::init: "Attempted
                     # to read a PyTorch file with version %d, but the maximum supported version for reading is %d"):
                     # a file this torch cannot read, whatever wrote it
-                    r"Attempted to read a PyTorch file with version \d+",
+                    r"Attempted to read a PyTorch file with version \d+|"
+                    # the same reader on a zip that is no torch checkpoint (PyTorchStreamReader::init: the
+                    # archive has no `version` record: "Expected hasRecord(\"version\") to be true, but got false.")
+                    r"Expected hasRecord\(\"version\"\) to be true",
                     # transformers Trainer._load_from_checkpoint: the resume dir holds no weights file it knows
                     # ("Can't find a valid checkpoint at %s"): a checkpoint that is partial or not one
                     r"Can't find a valid checkpoint at ",
@@ -736,7 +739,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # any uncaught exception by its class (observe/exceptions.py), which is fatal once that
     # process ended (an exit / terminate line, a non-zero exit code, a failed task status).
     Cause("python_crash", "a process died on an uncaught exception or signal",
-          ("Fatal Python error", "terminate called", "Segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
+          ("Fatal Python error", "terminate called", "Segmentation fault", "segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
            "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
            "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
@@ -746,7 +749,7 @@ CATALOGUE: tuple[Cause, ...] = (
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "
           "container was usually killed by the host's OOM killer (check dmesg / host RAM), else by a kill -9",
           families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
-                    r"Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
+                    r"(?i:segmentation fault)|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
                     # glog / Ray C++ fatal checks (`F0213 ...` / Ray's `C` level): "Check failed: <cond>"
                     r"(?:\d [CF] \d+ \d+\]|[CF][01]\d{3} \d\d:\d\d:\d\d)[^\n]*Check failed",
                     # DeepSpeed's launcher killing the group after a rank failed

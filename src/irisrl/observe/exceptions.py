@@ -379,7 +379,8 @@ ERRNO_MISSING = re.compile(r"\[Errno 2\]|(?i:No such file or directory)")
 # safetensors files, any `-00001-of-00004` shard and the shards' `.index.json`. A lone
 # `pytorch_model.bin` missing from a training run's own output folder is that run's bug, not a
 # missing download (public/heldout.jsonl LengSicong/Tell2Design#13 is labelled python_crash).
-WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.json\b|-\d{5}-of-\d{5}\.\w+|"
+# (a shard of a weight format: `train-00000-of-00004.parquet` is a dataset's shard, not weights)
+WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.json\b|-\d{5}-of-\d{5}\.(?:safetensors|bin|pt|pth|ckpt|gguf|h5|msgpack)\b|"
                          # torch.distributed.checkpoint's data files (`__0_0.distcp`: FileSystemWriter)
                          r"\.distcp\b")
 ERRNO_NETWORK = re.compile(r"\[Errno (?:104|111|110|101|113|103|-[23])\]|(?i:Connection reset by peer|Connection refused|"

@@ -258,7 +258,9 @@ SHELL_NOT_FOUND = (r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+:
                    r"^\s*zsh: command not found: |/usr/bin/env: '?[^:\s]+'?: No such file or directory|"
                    r"executable file not found in \$PATH|exec user process caused: no such file")
 # Rust's panic handler; Go's runtime (`panic: runtime error: ...`)
-RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' panicked at|^panic: \S"
+# (and Rust std's default alloc error handler, library/std/src/alloc.rs: "memory allocation of %d bytes failed",
+# then abort: a Rust extension such as tokenizers out of address space)
+RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' panicked at|^panic: \S|^\s*memory allocation of \d+ bytes failed\b"
 # Downloads by wget and curl (GNU wget src/http.c: "%s ERROR %d: %s." with the status and its reason;
 # curl's CURLE_HTTP_RETURNED_ERROR (22): "The requested URL returned error: %d"): 404 is a file to
 # fetch that is missing, 429 / 5xx a transient refusal of the host, 401 / 403 a refused credential
