@@ -34,8 +34,6 @@ NAMED = [
 ]
 
 
-
-
 @pytest.mark.parametrize("line", [
     "node/gpu-a17 cordoned; marking the node unschedulable for maintenance",
     "WARNING 2026-12-04 01:02:03,456 controller 88 -- Deployment 'Rollout' in application 'rl' has 1 replicas that have taken more than 30s to initialize.",
@@ -64,7 +62,6 @@ NAMED16 = [
 ]
 
 
-
 # pass 17, from fresh set 12's misses (training-side repositories, TensorFlow and Caffe among them)
 NAMED17 = [
     ("image_pull", "Get https://nvcr.io/v2/acme/trainer/manifests/24.01: unauthorized: authentication required"),
@@ -79,7 +76,6 @@ NAMED17 = [
     ("hf_incomplete_download", "modelscope.hub.errors.FileIntegrityError: File /root/.cache/modelscope/hub/q/model.safetensors integrity check failed, expected sha256 signature is abc"),
     ("hf_http_error", "error: An error happened while trying to locate the file on the Hub and we cannot find the requested files in the local cache."),
 ]
-
 
 
 def test_tensorflows_own_not_a_failure_notice_is_not_named(tmp_path: Path) -> None:
@@ -107,7 +103,6 @@ NAMED18 = [
     ("hf_gated", "httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'https://hub.mirror.local/api/whoami-v2'"),
     ("checkpoint_corrupt", "ValueError: Can't find a valid checkpoint at /runs/grpo/checkpoint-1200"),
 ]
-
 
 
 def test_a_torch_oom_class_is_still_the_gpus(tmp_path: Path) -> None:
