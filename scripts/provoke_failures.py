@@ -4418,12 +4418,14 @@ def versions() -> dict[str, str]:
     return out
 
 
+# From the fifth set on (LATER_SETS index 3), a CPU case runs with no GPU visible.
+CPU_ONLY_FROM = 3
+
+
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
-    if (name in CASES5 or name in CASES6 or name in CASES7 or name in CASES8 or (
-            name in CASES9)) and (
-            not CASES[name][2]):
+    if (later_set(name) or 0) >= CPU_ONLY_FROM and not CASES[name][2]:
         env["CUDA_VISIBLE_DEVICES"] = ""  # CPU cases next to a GPU case that fills the GPU
     t0 = time.monotonic()
     try:
@@ -4974,16 +4976,29 @@ NOTES9: list[tuple[str, str]] = [
 ]
 
 
+# The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
+# lines are read by its set's rules, then every earlier set's back to the third, newest first.
+LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
+    ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
+    ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
+    ("heldout8", CASES8, LINE_RULES8), ("heldout9", CASES9, LINE_RULES9),
+]
+
+
+def later_set(case: str) -> int | None:
+    """The index in LATER_SETS of the set a case belongs to (None: the first capture)."""
+    return next((i for i in reversed(range(len(LATER_SETS))) if case in LATER_SETS[i][1]), None)
+
+
+def _set_rank(case: str) -> int:
+    """The case's set's index in LATER_SETS, -1 for the first capture (its cases are built first)."""
+    at = later_set(case)
+    return -1 if at is None else at
+
+
 def label_line(case: str, kind: str, line: str) -> str:
-    rules3 = LINE_RULES9 + LINE_RULES8 + LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + (
-        LINE_RULES4) + LINE_RULES3 if case in CASES9 else LINE_RULES8 + LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + (
-        LINE_RULES3) if case in CASES8 else (
-        LINE_RULES7 + LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if (
-        case in CASES7) else LINE_RULES6 + LINE_RULES5 + LINE_RULES4 + LINE_RULES3 if (
-        case in CASES6) else (
-        LINE_RULES5 + LINE_RULES4 + LINE_RULES3) if case in CASES5 else (
-        LINE_RULES4 + LINE_RULES3 if case in CASES4 else (
-            LINE_RULES3 if case in CASES3 else []))
+    at = later_set(case)
+    rules3 = [rule for _, _, rules in reversed(LATER_SETS[:at + 1]) for rule in rules] if at is not None else []
     for pat, lab in CASE_RULES.get(case, []) + rules3 + LINE_RULES:
         if re.search(pat, line):
             return lab
@@ -5031,22 +5046,8 @@ HELDOUT_V1 = frozenset([
 def split_of(case: str) -> str:
     """dev, heldout, or heldout2 ... heldout9 (the later sets), by case name (a case never
     straddles two files)."""
-    if case in CASES9:
-        return "heldout9"
-    if case in CASES8:
-        return "heldout8"
-    if case in CASES7:
-        return "heldout7"
-    if case in CASES6:
-        return "heldout6"
-    if case in CASES5:
-        return "heldout5"
-    if case in CASES4:
-        return "heldout4"
-    if case in CASES3:
-        return "heldout3"
-    if case in CASES2:
-        return "heldout2"
+    if (at := later_set(case)) is not None:
+        return LATER_SETS[at][0]
     if case in DEV_V1 or case in HELDOUT_V1:
         return "dev" if case in DEV_V1 else "heldout"
     return "dev" if int(hashlib.sha1(case.encode()).hexdigest(), 16) % 2 == 0 else "heldout"
@@ -5212,25 +5213,16 @@ def cmd_build(args: argparse.Namespace) -> int:
     # the first set's cases first: a line of the second set that repeats one of theirs is the
     # one left out, so adding the second set never changes dev.jsonl / heldout.jsonl
     # (and the third set's after the second's)
-    for case, rec in sorted(recs.items(),
-                            key=lambda kv: (kv[0] in CASES9, kv[0] in CASES8, kv[0] in CASES7, kv[0] in CASES6,
-                                            kv[0] in CASES5,
-                                            kv[0] in CASES4,
-                                            kv[0] in CASES3,
-                                            kv[0] in CASES2, kv[0])):
+    for case, rec in sorted(recs.items(), key=lambda kv: (_set_rank(kv[0]), kv[0])):
         if case not in CASES:
             continue
         split = split_of(case)
         raws[split].append(rec)
-        later = case in CASES3 or case in CASES4 or case in CASES5 or case in CASES6 or (
-            case in CASES7) or case in CASES8 or case in CASES9
-        ninth = case in CASES9
-        for line in select_lines(rec["output"], third=later,
-                                 fourth=case in CASES4 or case in CASES5 or case in CASES6 or (
-                                     case in CASES7) or case in CASES8 or ninth,
-                                 sixth=case in CASES6 or case in CASES7 or case in CASES8 or ninth,
-                                 seventh=case in CASES7 or case in CASES8 or ninth,
-                                 eighth=case in CASES8 or ninth, ninth=ninth):
+        rank = _set_rank(case)   # the line-selection rules of a set apply to it and every later one
+        later = rank >= 1        # the third set on
+        ninth = rank >= 7
+        for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
+                                 seventh=rank >= 5, eighth=rank >= 6, ninth=ninth):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
