@@ -188,10 +188,11 @@ class Analyzer:
         st, text = self.state, line.text
         rank = line.rank if line.rank is not None else P.source_rank(name)
         if (cause.kind == "python_crash" and (line.actor or "").startswith("EngineCore")) or \
-                C.engine_phase_by_state(text):
+                C.engine_phase_by_state(text) or (cause.kind == "engine_dead" and cause.guessed and U.TRACEBACK_HEAD in text):
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
             # engine failing to start before the first stats line, the engine dying after it (also
-            # the engine deaths whose line does not say which: causes.ENGINE_PHASE_BY_STATE).
+            # the engine deaths whose line does not say which: causes.ENGINE_PHASE_BY_STATE, and a
+            # traceback whose head names an engine, whatever prefix hid the process's own).
             cause = C.BY_KIND["engine_init_failed" if st.first_generating is None else "engine_dead"]
         C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq, cause.guessed, quiet)
         if cause.kind == "hf_weights_missing":       # rung 4 reads it as well
@@ -257,7 +258,7 @@ class Analyzer:
                 st.tracebacks[stream] = [text[:EVIDENCE_RAW], rank, t, st.seq]
             return
         level = status is not None or E.is_error_line(text, exc)
-        if not level and not V.error_shaped(text, line.actor is not None or line.node is not None):
+        if not level and not V.error_shaped(text, line.actor is not None or line.node is not None or line.teed):
             return
         # a line the level grammar did not take (error words in a log record) printed at INFO /
         # DEBUG level is a notice: named or kept, as a warning

@@ -811,8 +811,8 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
     (c, re.compile("|".join(f"(?:{p})" for p in c.patterns + c.families)), re.compile(c.exclude) if c.exclude else None)
     for c in CATALOGUE if c.patterns or c.families)
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
-_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut)\b|"
-                       r"^\s*(?:[>|]\s*)*(?:[a-z_]\w*\.)+[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
+_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut)\b|" +
+                       E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
 
 
 def _by_pattern(text: str) -> Cause | None:

@@ -50,7 +50,10 @@ EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Whatever prefix a reporter indents it with: pytest's failure report `E   <Class>: msg` (pytest
 # _pytest/_code/code.py ReprEntry: each exconly line prefixed "E   "), a `>` / `|` quote or a tab;
 # after pytest's `E` any CamelCase class is the exception (dask's distributed.scheduler.KilledWorker).
-DOTTED_EXC = re.compile(r"^\s*(?:[>|]\s*)*((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)|"
+# Or where a log record's header ends and its message starts (`... - ERROR - `, `] `, `| `, `: `),
+# as for `Exception` above: a logger that prints the exception it caught.
+AT_MESSAGE = r"(?:^\s*(?:[>|]\s*)*|(?<=: )|(?<=\] )|(?<=\| )|(?<= - ))"
+DOTTED_EXC = re.compile(AT_MESSAGE + r"((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)|"
                         r"^E {2,}((?:[a-z_]\w*\.)*[A-Z][a-z0-9]+[A-Z][A-Za-z0-9_]*): (.*)")
 RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
 # A class in brackets inside a message: a wrapper that names the exception it caught by its class
@@ -70,22 +73,30 @@ def _short(dotted: str) -> str:
     return dotted.rsplit(".", 1)[-1]
 
 
+_HEADER_END = re.compile(r"(?:\] |\| | - |: )$")
+
+
+def _alone(before: str) -> bool:
+    """Nothing but a log record's header (or nothing) before a class printed with no message."""
+    return not before.strip() or bool(_HEADER_END.search(before))
+
+
 def parse(text: str) -> Exc | None:
     """The exception a cleaned line states, innermost class first; None if it states none.
     `Training failed: RuntimeError: x` and `ERROR ... ValueError: x` are read past their head;
     from the first class with a message, inward while the message starts with another class
     (chained re-raises print `Outer: Inner: message`); a Ray wrapper names its cause in
-    parentheses. A class with no message counts only alone on its line (`KeyboardInterrupt`),
-    not a name mentioned at the end of a sentence ("will retry on ReadTimeoutError")."""
+    parentheses. A class with no message counts only alone on its line (`KeyboardInterrupt`)
+    or after a log record's header, not a name mentioned at the end of a sentence ("will retry on ReadTimeoutError")."""
     found = None
-    m = next((c for c in EXC.finditer(text) if c.group(3) is not None or not text[:c.start()].strip()), None)
+    m = next((c for c in EXC.finditer(text) if c.group(3) is not None or _alone(text[:c.start()])), None)
     while m is not None:
         found = m
         if m.group(2) or m.group(3) is None:   # RayTaskError(Inner) names its cause; no message
             break
         m = EXC.match(text, m.start(3))        # the message starts with another class: go inside
     if found is None:
-        d = DOTTED_EXC.match(text)
+        d = DOTTED_EXC.search(text)
         if d is None:
             b = BRACKETED_EXC.search(text)
             return Exc(_short(b.group(1)), b.group(1), b.group(2).strip()) if b is not None else None

@@ -113,7 +113,9 @@ GREP_PATTERN = ("|".join(re.escape(n.decode()) for n in SCAN_NEEDLES) +
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Prefixes our `logs` pull writes into the combined file (`[3] `, `[3/1] `) and Iris's `rank3| `.
 RANK_PREFIX = re.compile(r"^(?:\[(\d+)(?:[/:.]a?\d+)?\]|rank(\d+)\s*\|)\s?")
-RAY_PREFIX = re.compile(r"^\((\w+) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
+# (after a `docker compose logs` service column, `vllm-1  | `: the process prefix names more than the
+# service does; without one the column stays, as evidence)
+RAY_PREFIX = re.compile(r"^(?:[A-Za-z][\w.-]*\s+\|\s)?\((\w+) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
 # The first dedup line of a session also carries Ray's hint "(Ray deduplicates logs by default. ...)".
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\](?: \(Ray deduplicates logs[^)]*\)+)?\s*$")
 CONTAINER_TS = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d+)?(Z|[+-]\d\d:?\d\d)\s")
@@ -123,6 +125,10 @@ SKYPILOT_PREFIX = re.compile(r"^\((?:head|worker\d+), rank=(\d+)(?:, (?:pid|ip)=
 # broken when torch compile cache is used"):
 # `(VllmWorker rank=2 pid=2307184) ERROR 02-17 14:48:01 multiproc_executor.py:374] ...`.
 VLLM_WORKER_PREFIX = re.compile(r"^\(VllmWorker(?:Process)? rank=\d+ pid=\d+\)\s*")
+# torchrun's per-rank tee (torch/distributed/elastic/multiprocessing/api.py: `[rank3]:`, before 2.2
+# `[default3]:`), stripped so a line reads the same whether or not torchrun prefixed it; it may
+# follow the Ray actor prefix. (A `docker compose` service column stays: its name is evidence.)
+TORCHRUN_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")
 SOURCE_RANK = re.compile(r"task-(\d+)\.attempt-\d+")   # pull.py's per-task file / feed names
 RUNTIME_PREFIX = r"(?:\[(?:irisrl|rl-iris|task-runtime|start_rl_iris_controller)\]\s*)?"
 
@@ -179,6 +185,7 @@ class Line(NamedTuple):
     node: str | None = None        # SkyPilot node rank, when present
     stamp: float | None = None     # container runtime timestamp (seconds since the epoch)
     repeated: int = 0              # Ray dedup: this line stands for N occurrences (0: plain line)
+    teed: bool = False             # torchrun's per-rank prefix was removed (a process's own line)
 
     @property
     def stream(self) -> str:
@@ -224,10 +231,13 @@ def clean(raw: bytes) -> Line:
         text = text[m.end():]
     if text.startswith("(VllmWorker") and (m := VLLM_WORKER_PREFIX.match(text)):
         text = text[m.end():]
+    teed = False
+    if text.startswith(("[rank", "[default")) and (m := TORCHRUN_PREFIX.match(text)):
+        text, teed = text[m.end():], True
     if "across cluster]" in text and (m := REPEATED.search(text)):
         repeated = int(m.group(1))
         text = text[:m.start()]
-    return Line(text.strip("\r"), rank, actor, node, stamp, repeated)
+    return Line(text.strip("\r"), rank, actor, node, stamp, repeated, teed)
 
 
 def source_rank(source: str) -> str | None:
