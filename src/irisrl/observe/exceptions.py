@@ -351,8 +351,9 @@ DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|stor
 # application's own API calls (corpus README, Labelling decisions), not file downloads.
 INFERENCE_API = re.compile(r"api-inference\.huggingface\.co|router\.huggingface\.co|\.endpoints\.huggingface\.cloud")
 # huggingface_hub >= 1.0 fetches through httpx (its utils/_http.py): an httpx / httpcore transport
-# failure with no other URL on the line is the Hub's (an application's API names its own URL).
-HUB_CLIENT = re.compile(r"^(?:httpx|httpcore)\.")
+# failure with no other URL on the line is the Hub's (an application's API names its own URL). Pasted
+# without its module, a class only httpx / httpcore define among the clients above says the same.
+HUB_CLIENT = re.compile(r"^(?:httpx|httpcore)\.|^(?:ConnectError|RemoteProtocolError|LocalProtocolError|PoolTimeout|WriteTimeout)$")
 # A download that is not the Hub's: a mirror or model host by name, or a URL that names a model /
 # tokenizer / data file (what a loader fetches); used for the transport and HTTP status readings.
 DOWNLOAD_URL = re.compile(r"(?i)hf-mirror\.com|modelscope|download\.pytorch\.org|/releases/download/|"
