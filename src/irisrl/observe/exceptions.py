@@ -87,7 +87,8 @@ def parse(text: str) -> Exc | None:
     from the first class with a message, inward while the message starts with another class
     (chained re-raises print `Outer: Inner: message`); a Ray wrapper names its cause in
     parentheses. A class with no message counts only alone on its line (`KeyboardInterrupt`)
-    or after a log record's header, not a name mentioned at the end of a sentence ("will retry on ReadTimeoutError")."""
+    or after a log record's header, not a name mentioned at the end of a sentence ("will retry
+    on ReadTimeoutError")."""
     found = None
     m = next((c for c in EXC.finditer(text) if c.group(3) is not None or _alone(text[:c.start()])), None)
     while m is not None:
