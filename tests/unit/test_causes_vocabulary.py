@@ -215,11 +215,12 @@ def test_a_specific_cause_is_the_death_before_a_guessed_one() -> None:
 
 def test_an_info_level_failure_word_is_a_warning_never_a_kill() -> None:
     """torch elastic restarting its workers logs FAILED at INFO: kept, as a warning, even when the
-    rank then exits non-zero (a notice is not what a process died of)."""
+    rank then exits non-zero (a notice is not what a process died of: the exit itself is named)."""
     line = ("I1203 16:00:00.000000 4242 torch/distributed/elastic/agent/server/api.py:889] [default] "
             "Worker group FAILED. 3/3 attempts left; will restart worker group")
     report = _in_memory([line, "[irisrl] Command exited with code 1"])
-    assert not report["causes"] and [u["status"] for u in report["unrecognized"]] == ["warning"]
+    assert [u["status"] for u in report["unrecognized"]] == ["warning"]
+    assert [(c["kind"], c["line"]) for c in report["causes"]] == [("python_crash", "[irisrl] Command exited with code 1")]
 
 
 def test_the_table_reads_as_markdown() -> None:

@@ -245,8 +245,8 @@ class Analyzer:
         stream = f"{name}|{line.stream}|{line.actor or ''}"
         if exc is not None or cause is not None:
             st.tracebacks.pop(stream, None)       # the traceback's final line: one event
-        if cause is not None or (status is not None and not status.ended_badly):
-            return
+        if cause is not None or (status is not None and not status.ended_badly) or P.EXITED.search(text):
+            return      # (a supervisor's exit report is the end itself: the ladder names it when no error came before)
         if U.TRACEBACK_HEAD in text:
             # a head that states what failed before it ("Executor worker initialization error:
             # Traceback ..."): the family vocabulary names that statement; the final line, when it

@@ -615,7 +615,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # ray 2.60.0 gcs_server (gcs_actor_manager): an actor that died with its node says so
                     # ("The actor died because its node has died. Node Id: %s", "\tthe actor's node was
                     # terminated (un)expectedly: %s"): the node's death is the most specific kind
-                    r"actor died because its node has died|the actor's node was terminated",
+                    # (older releases: "The actor is dead because its node has died")
+                    r"actor (?:died|is dead) because its node has died|the actor's node was terminated",
                     # a RAY_CHECK failing in the raylet or the GCS (vocabulary.RAY_DAEMON_FATAL; the same check in a
                     # worker's core_worker.cc is the worker's: python_crash); a RAY_LOG(FATAL) there with no
                     # "Check failed" is the vocabulary's row of the same text

@@ -595,7 +595,7 @@ def signature(text: str) -> str:
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(
-    r"exited with code -?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
+    r"exited with (?:exit |return )?(?:code|status)[ :=]*-?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
     r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|PID \d+ terminated with code -?[1-9]|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"

@@ -488,6 +488,11 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
     death = C.cause_of_death(findings)
     unknown = _unrecognized(st)
     crashed_on = None if death is not None else next((u for u in unknown if u["status"] == "fatal"), None)
+    if death is None and crashed_on is None and c.crashed and st.crash is not None:
+        # a process that ended with no error line of its own ("worker exited with exit code 136"):
+        # the catch-all, named by its end
+        death = C.Finding(C.BY_KIND["python_crash"], C.CauseEvent("python_crash", None, st.crash.evidence, st.crash.t, st.seq), "fatal")
+        findings.append(death)
     kill = bool(failed & set(KILL_RUNGS)) or no_coordinator or c.crashed or death is not None or crashed_on is not None
     phase = ("hung" if death is not None and death.cause.kind == "hang" else "crashed"
              if death is not None or crashed_on is not None else _phase(c))

@@ -42,7 +42,7 @@ LADDER_NEEDLES: tuple[bytes, ...] = (
     b"Step ",                      # console logger `Step N: {...}`
     b"Training failed",            # crash (main_base)
     b"Error executing job",        # crash (Hydra)
-    b"exited with code",           # runtime: `Command exited with code N`
+    b"exited with",                # runtime `Command exited with code N`; any supervisor's child exit
     b"PLACEMENT_FAILED",           # rehearsal: a placement group did not place
     b"ERROR rank",                 # runtime: a rank's controller failed
     b"Failed to create sandbox",   # rung 8: Daytona (kortix-ai/suna#92)
@@ -173,7 +173,10 @@ SANDBOX_FAILED = re.compile(r"Failed to create sandbox|Sandbox resource limit re
 WEIGHT_SYNC = re.compile(r"\b(Started|Finished): '[^']*sync_weights[^']*'")
 STEP_DONE = re.compile(r"\bFinished: 'step', time cost")
 CRASH = re.compile(r"Training failed:|Error executing job with overrides|PLACEMENT_FAILED |ERROR rank \d+:")
-EXITED = re.compile(r"exited with code (-?\d+)")
+# A process's exit as its supervisor reports it: our runtime's `Command exited with code N`, docker
+# compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code 136`, `exited
+# with status 2`.
+EXITED = re.compile(r"exited with (?:exit |return )?(?:code|status)[ :=]*(-?\d+)")
 FINISHED = re.compile(r"Training (?:complete|completed|finished)|Finished training")
 
 

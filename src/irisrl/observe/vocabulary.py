@@ -417,7 +417,10 @@ TABLE: tuple[Row, ...] = (
                              r"killed due to memory pressure)"),), None),
     # CUDA's allocation status in any report (cudaErrorMemoryAllocation = 2, "out of memory": c10/cuda
     # CUDAFunctions.cpp formats "Error %d: %s" when cudaGetDeviceCount fails, e.g. under RLIMIT_AS)
+    # (and a CUDA check macro's report of it: torch < 1.0's `THCudaCheck FAIL file=... error=2 : out of memory`,
+    # the samples' checkCudaErrors, CUDA_CHECK / cudaCheck wrappers)
     Row("cuda_oom", (_rx(r"\bError 2: out of memory\b|cudaErrorMemoryAllocation|== cudaSuccess \(2 vs\. 0\)|"
+                         r"\b(?:THCudaCheck|CUDA_?CHECK|cudaCheck|checkCudaErrors)\b.*\bout of memory\b|"
                          r"CU(?:BLAS|RAND|SOLVER|SPARSE)_STATUS_ALLOC(?:ATION)?_FAILED|CUFFT_ALLOC_FAILED"),), None),
     # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
