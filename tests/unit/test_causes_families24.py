@@ -3,7 +3,11 @@ source): a supervisor's report of a child's non-zero exit with no error of its o
 compose, runpod / Go runners, "exited with status N") is the catch-all python_crash, named by
 that end only when no error line came before it; Ray's older "The actor is dead because its node
 has died" is the node's death; a CUDA check macro's "out of memory" (torch < 1.0's THCudaCheck) is
-a CUDA OOM. Our own reconstructed lines, through both readers (tests/support/one_line.py)."""
+a CUDA OOM. From set 18's: huggingface_hub's cache-only lookups ("outgoing traffic has been
+disabled"), containers/image failing to open an image and podman's "image x not found", torch's
+older file-format version assert, a Hub 404 that says the model identifier is invalid, userspace
+OOM killers (systemd-oomd), vLLM v1's WorkerProc as an engine process, Ray's core worker failing an
+ACTOR_TASK on an RPC error, glibc's ": ABORT" fatal messages. Our own reconstructed lines, through both readers (tests/support/one_line.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,15 @@ NAMED24 = [
     ("python_crash", "2026/12/04 01:02:03 supervisor: child process exited with status 1"),
     ("ray_node_dead", "The actor is dead because its node has died. Node Id: 5f0c9d1e2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091"),
     ("cuda_oom", "THCudaCheck FAIL file=/opt/src/THC/THCCachingAllocator.cpp line=510 error=2 : out of memory"),
+    ("hf_http_error", "OSError: Cannot find the requested files in the disk cache and outgoing traffic has been disabled. To enable hf.co look-ups and downloads online, set 'local_files_only' to False."),
+    ("image_pull", "time=\"2026-12-04T01:02:03Z\" level=fatal msg=\"Error initializing image from source docker://registry.local/rl/trainer:v7: manifest unknown\""),
+    ("image_pull", "Error: image registry.local/rl/trainer:v7 not found"),
+    ("checkpoint_corrupt", "RuntimeError: version_ >= kMinSupportedFileFormatVersion INTERNAL ASSERT FAILED at /src/caffe2/serialize/inline_container.cc:145"),
+    ("hf_repo_not_found", "huggingface_hub.errors.HfHubHTTPError: 404 Client Error: Invalid model identifier (Request ID: Root=1-6750a1b2-0c1d2e3f4a5b6c7d8e9f0a1b)"),
+    ("pod_oomkilled", "Dec 04 01:02:03 gpu-a17 systemd-oomd[612]: Killed /system.slice/rl-trainer.service due to memory pressure for /system.slice being 91.20% > 80.00% for > 20s with reclaim activity"),
+    ("engine_init_failed", "ERROR 12-04 01:02:03 [core.py:700] Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause."),
+    ("ray_actor_died", "[2026-12-04 01:02:03,456 E 4242 4250] task_manager.cc:1000: Task failed: IOError: 14: Socket closed: Type=ACTOR_TASK, Language=PYTHON, Resources: {}, function_descriptor={type=PythonFunctionDescriptor, module_name=rl.rollout, class_name=Rollout, function_name=generate}"),
+    ("python_crash", "(pid=4242) cannot allocate memory for thread-local data: ABORT"),
 ]
 
 

@@ -187,13 +187,18 @@ class Analyzer:
         combined file's prefix or the per-task source name, so both layouts agree."""
         st, text = self.state, line.text
         rank = line.rank if line.rank is not None else P.source_rank(name)
-        if (cause.kind == "python_crash" and (line.actor or "").startswith("EngineCore")) or \
-                C.engine_phase_by_state(text) or (cause.kind == "engine_dead" and cause.guessed and U.TRACEBACK_HEAD in text):
+        phase = "engine_init_failed" if st.first_generating is None else "engine_dead"
+        guessed_engine = bool(cause.guessed) and cause.kind in ("engine_init_failed", "engine_dead")
+        if ((cause.kind == "python_crash" or guessed_engine) and (line.actor or "").startswith("EngineCore")) or \
+                C.engine_phase_by_state(text):
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
             # engine failing to start before the first stats line, the engine dying after it (also
-            # the engine deaths whose line does not say which: causes.ENGINE_PHASE_BY_STATE, and a
-            # traceback whose head names an engine, whatever prefix hid the process's own).
-            cause = C.BY_KIND["engine_init_failed" if st.first_generating is None else "engine_dead"]
+            # the engine deaths whose line does not say which: causes.ENGINE_PHASE_BY_STATE).
+            cause = C.BY_KIND[phase]
+        elif guessed_engine and U.TRACEBACK_HEAD in text:
+            # a traceback whose head names an engine, whatever prefix hid the process's own: the same
+            # phase rule, still a guess (fatal once its process ended)
+            cause = C.GUESSED[phase]
         C.record(st.causes, cause.kind, rank, text[:EVIDENCE_RAW], t, st.seq, cause.guessed, quiet)
         if cause.kind == "hf_weights_missing":       # rung 4 reads it as well
             st.missing_count += 1

@@ -230,7 +230,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("eader too", "HeaderTooLarge", "InvalidHeader", "invalid header length", "incomplete metadata",
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
-           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail", "hasRecord",
+           "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail", "hasRecord", "SupportedFileFormatVersion",
            "Checksum does not match", "Can't find a valid checkpoint"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
@@ -249,6 +249,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # to read a PyTorch file with version %d, but the maximum supported version for reading is %d"):
                     # a file this torch cannot read, whatever wrote it
                     r"Attempted to read a PyTorch file with version \d+|"
+                    # (older releases fail the same check as an internal assert: "version_ <=
+                    # kMaxSupportedFileFormatVersion INTERNAL ASSERT FAILED")
+                    r"version_ [<>]= kM(?:ax|in)SupportedFileFormatVersion|"
                     # the same reader on a zip that is no torch checkpoint (PyTorchStreamReader::init: the
                     # archive has no `version` record: "Expected hasRecord(\"version\") to be true, but got false.")
                     r"Expected hasRecord\(\"version\"\) to be true",

@@ -236,6 +236,11 @@ REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:
                       r"remote repo cannot be accessed in .snapshot_download")
 
 
+# A 404 whose message says the repo id itself is wrong, not a file in it (hf_raise_for_status's
+# "Repository Not Found for url", the Hub's "Invalid model identifier" / "not a valid model identifier").
+REPO_WORDS = re.compile(r"(?i)repository not found|(?:invalid|not a valid) model identifier")
+
+
 def hub_status_kind(text: str) -> str | None:
     """The kind an HTTP status from the HF Hub decides (hf_raise_for_status and requests'
     `{status} Client Error: {reason} for url: {url}`): 401/403 gated, 404 on the repo itself
@@ -255,7 +260,7 @@ def hub_status_kind(text: str) -> str | None:
     if status == 416:       # a resumed (ranged) download asked past the file's end: it was cut short
         return "hf_incomplete_download"
     if status == 404:
-        return "hf_repo_not_found" if REPO_URL.search(text) else "hf_weights_missing"
+        return "hf_repo_not_found" if REPO_URL.search(text) or REPO_WORDS.search(text) else "hf_weights_missing"
     if status == 429 or status >= 500:
         return "hf_http_error"
     return None

@@ -147,13 +147,15 @@ _HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|HfHu
 _MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine);
-# v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py)
+# v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py); v1's
+# executor runs the model in `WorkerProc` processes (v1/executor/multiproc_executor.py: "WorkerProc
+# initialization failed due to an exception in a background process")
 # Other inference engines by their own process / logger names: Hugging Face TGI (text-generation-
 # inference launcher/src/main.rs tracing targets `text_generation_launcher`, `shard-manager`; server
 # package text_generation_server), SGLang (sglang.srt), lmdeploy (its TurboMind backend), TensorRT-LLM
 # (`[TRT-LLM]` logger prefix, tensorrt_llm package), Aphrodite (aphrodite-engine, its Ray workers
 # RayWorkerAphrodite).
-_ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))|"
+_ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|\bWorkerProc\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))|"
            r"text_generation_(?:launcher|server|router)|shard-manager|\bsglang\b|\blmdeploy\b|TurboMind|turbomind|"
            r"tensorrt_llm|TensorRT-LLM|\[TRT-LLM\]|\btrtllm\b|[Aa]phrodite|"
            # other serving frameworks' own names (xorbitsai/inference `xinference.core.worker`, mudler/LocalAI's
@@ -224,6 +226,10 @@ REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|repository name not known 
                     r"InvalidImageName|ImageInspectError|RegistryUnavailable|failed to fetch (?:anonymous|oauth) token|"
                     # BuildKit fetching a base image ("failed to resolve source metadata for docker.io/...")
                     r"failed to resolve source metadata|"
+                    # containers/image (podman / skopeo / buildah: "Error initializing image from source
+                    # docker://x: ...", "initializing source docker://x: reading manifest ...") and podman's
+                    # "Error: image x:tag not found"
+                    r"(?i:initializing (?:image from )?source docker://)|\bimage \S+ not found\b|"
                     # the daemon's answer on the registry API itself (`Error response from daemon: Head
                     # "https://registry-1.docker.io/v2/...": unauthorized: ...`): the OCI distribution /v2/ path
                     r"(?i:error response from daemon)[^\n]*https?://[^\s\"]*/v2/|"
@@ -465,7 +471,9 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
+    # (userspace OOM killers too: systemd-oomd "Killed /user.slice/... due to memory pressure", earlyoom)
     Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill|container killed due to memory)|"
+                              r"systemd-oomd\[\d+\]: Killed\b|\bearlyoom\b[^\n]{0,60}\b(?:kill|sending SIG)|"
                               r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b"),), None),
     # a SIGKILL is the orchestrator's OOM kill only when the orchestrator (container, pod, kubelet,
     # task status) reports it; a worker SIGKILLed inside a running container, reported by torch
@@ -476,6 +484,17 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
+    # huggingface_hub offline / cache-only lookups that found nothing (file_download.py "Cannot find the
+    # requested files in the disk cache and outgoing traffic has been disabled", _snapshot_download.py
+    # "Cannot find an appropriate cached snapshot folder ... outgoing traffic has been disabled"): the
+    # Hub could not be asked (hf_http_error, Labelling decisions: offline mode)
+    Row("hf_http_error", (_rx(r"outgoing traffic has been disabled|(?i:offline mode is enabled)"),), None),
+    # Ray's core worker (src/ray/core_worker/task_manager.cc "Task failed: <status>: Type=ACTOR_TASK ...") on
+    # an RPC status (IOError: gRPC UNAVAILABLE "Socket closed"): the actor's process went away under the call
+    Row("ray_actor_died", (_rx(r"Task failed: IOError\b[^\n]*Type=ACTOR_TASK"),), None),
+    # glibc's own fatal messages end in ": ABORT" (elf/dl-tls.c "cannot allocate memory for thread-local
+    # data: ABORT"): the process aborted
+    Row("python_crash", (_rx(r"\S: ABORT\s*$"),), None),
     Row("python_crash", (_rx(CONTAINER_START),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
