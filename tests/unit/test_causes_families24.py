@@ -35,11 +35,39 @@ NAMED24 = [
     ("ray_actor_died", "[2026-12-04 01:02:03,456 E 4242 4250] task_manager.cc:1000: Task failed: IOError: 14: Socket closed: Type=ACTOR_TASK, Language=PYTHON, Resources: {}, function_descriptor={type=PythonFunctionDescriptor, module_name=rl.rollout, class_name=Rollout, function_name=generate}"),
     ("python_crash", "(pid=4242) cannot allocate memory for thread-local data: ABORT"),
 ]
+# pass 27, from the vLLM 0.34 / SGLang 0.5.23 source catalogue's misses (tests/fixtures/corpus/source/)
+NAMED27 = [
+    ("engine_init_failed", "(APIServer pid=77) WARNING 12-04 01:02:03 [launcher.py:298] port 8100 is used by process psutil.Process(pid=66, name='python3', status='sleeping')"),
+    ("engine_init_failed", "RuntimeError: Ray workers have not started successfully."),
+    ("engine_init_failed", "RuntimeError: Rank 2 scheduler died during initialization (exit code: -9). If exit code is -9 (SIGKILL), a common cause is the OS OOM killer."),
+    ("engine_dead", "(EngineCore pid=99) ERROR 12-04 01:02:03 [multiproc_executor.py:404] Worker proc VllmWorker-1 died unexpectedly (exit code: -11), shutting down executor."),
+    ("engine_dead", "(APIServer pid=77) WARNING 12-04 01:02:03 [core_client.py:869] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup"),
+    ("engine_dead", "TimeoutError: RPC call to execute_model timed out."),
+    ("engine_init_failed", "TimeoutError: RPC call to determine_available_memory timed out."),
+    ("engine_dead", "[2026-12-04 01:02:03 TP3] Scheduler watchdog timeout (self.watchdog_timeout=600, self.soft=False)"),
+    ("engine_dead", "[2026-12-04 01:02:03] Scheduler or DataParallelController 5150 terminated with -6"),
+    ("cuda_oom", "[2026-12-04 01:02:03 TP1] Decode out of memory. Try to lower your batch size."),
+    ("cuda_error", "RuntimeError: Failed to infer device type, please set the environment variable `VLLM_LOGGING_LEVEL=DEBUG` to turn on verbose logging to help debug the issue."),
+    ("disk_full", "RuntimeError: Insufficient space in /dev/shm for shared-memory allocation: 1024 MiB required, 60 MiB free."),
+    ("pg_unplaceable", "ValueError: Not enough resources to allocate 4 DP ranks on DP master node 10.0.0.9, possible to fit 2 DP ranks."),
+    ("hf_repo_not_found", "ValueError: Invalid repository ID or local directory specified: 'org/model-typo'."),
+    ("hf_http_error", "(APIServer pid=77) ERROR 12-04 01:02:03 [repo_utils.py:124] Error retrieving file list: [Errno 110] Connection timed out"),
+    ("hf_weights_missing", "RuntimeError: Cannot find any model weights with `/ckpt/global_step_40/actor`"),
+    ("python_crash", "(MainProcess pid=70) ERROR 12-04 01:02:03 [utils.py:599] Exception occurred while running API servers: Process ApiServer_1 (PID: 71) died with exit code 1"),
+]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED24)
+@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
+
+
+def test_a_precaution_is_not_a_report(tmp_path: Path) -> None:
+    """A failure named as what the line guards against ("refusing ... to avoid OOM/ENOSPC") is no failure."""
+    line = "[2026-12-04 01:02:03 TP0] HiCacheFile: filesystem hosting '/mnt/cache' would fall below min_free; refusing block 7 to avoid OOM/ENOSPC."
+    report = both(tmp_path, [line])
+    assert primary(report) is None and report["verdict"] == "NO-KILL"
+    assert primary(both(tmp_path, ["[2026-12-04 01:02:03 TP0] HiCacheFile: write failed: [Errno 28] No space left on device"])) == "disk_full"
 
 
 def test_a_clean_exit_is_not_a_crash(tmp_path: Path) -> None:

@@ -379,7 +379,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
            "desired GPU memory utilization", "WorkerProc failed", "server launch failed", "warmup error",
-           "Error executing method", "failed to start", "encountered an error", "Not enough memory to handle",
+           "Error executing method", "RPC call to", "failed to start", "encountered an error", "Not enough memory to handle",
            "signaled to shutdown", "Webserver Crashed", "Error: Shard", "Error: Webserver", "Error when initializing model",
            "Initialization failed", "Not enough memory."),
           (r"Engine core initialization failed\. See root cause above", r"EngineCore failed to start",
@@ -407,7 +407,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # in distributed execution.") and Aphrodite's copy (its RayWorkerAphrodite prints the name
                     # unquoted); the methods the executor calls before serving (init_device, load_model, the
                     # KV-cache profile and allocation) mean the engine never started; any other: engine_dead
-                    r"Error executing method '?" + ENGINE_START_METHODS + r"\b",
+                    r"Error executing method '?" + ENGINE_START_METHODS + r"\b|RPC call to " + ENGINE_START_METHODS + r" timed out",
                     # Hugging Face TGI (huggingface/text-generation-inference @d957e32: launcher/src/main.rs
                     # "Shard {rank} failed to start"; server/text_generation_server/interceptor.py
                     # logger.exception("Method {method} encountered an error.") for the Warmup RPC;
@@ -561,7 +561,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed", "hit an exception", "Engine iteration timed out",
            "Engine background task failed", "fatal signal from worker", "the child failed", "Error executing method",
-           "crashed"),
+           "crashed", "RPC call to", "watchdog timeout", "DataParallelController"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -578,7 +578,7 @@ CATALOGUE: tuple[Cause, ...] = (
           # unexpectedly") and worker_busy_loop (logger.exception("WorkerProc hit an exception.")):
           # its traceback's final line follows and names the root cause when it is one.
           families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|"
-                    r"AsyncLLM output_handler failed|died unexpectedly, shutting down executor|WorkerProc hit an exception",
+                    r"AsyncLLM output_handler failed|died unexpectedly(?: \(exit code: -?\d+\))?, shutting down executor|WorkerProc hit an exception",
                     # vLLM v0 engine/async_llm_engine.py: the engine loop's timeout and its background
                     # task dying ("Engine iteration timed out. This should never happen!",
                     # "Engine background task failed")
@@ -596,11 +596,24 @@ CATALOGUE: tuple[Cause, ...] = (
                     # server's sigquit handler (entrypoints/http_server.py / engine.py) says "Received
                     # sigquit from a child process. It usually means the child failed."
                     r"(?:Scheduler|[Tt]okenizerManager|DataParallelController) hit an exception|"
-                    r"Received sigquit from a child process",
+                    r"Received sigquit from a child process|"
+                    # (sglang 0.5.23 managers/tokenizer_manager.py's handler: "SIGQUIT received. signum=3, frame=...
+                    # It usually means the child failed.")
+                    r"SIGQUIT received\.[^\n]*child failed",
                     # vLLM v0 / Aphrodite worker_base.py execute_method failing on a serving method (the
                     # start-up ones are engine_init_failed's, read first); TGI's launcher when a shard
                     # exits while serving (launcher/src/main.rs "Shard {rank} crashed")
-                    r"Error executing method '?\w+'?\. This might cause deadlock|\bShard \d+ crashed\b")),
+                    r"Error executing method '?\w+'?\. This might cause deadlock|\bShard \d+ crashed\b",
+                    # vLLM 0.34 v1/executor/multiproc_executor.py collective_rpc: the workers did not answer a
+                    # serving call ("RPC call to execute_model timed out."; the start-up methods are
+                    # engine_init_failed's, read first)
+                    r"RPC call to \w+ timed out",
+                    # sglang 0.5.23 srt/utils/watchdog.py (a scheduler loop that stopped advancing: "Scheduler
+                    # watchdog timeout (...)"; a child that died: "Subprocess X (pid=N) crashed with exit code
+                    # -11. Triggering SIGQUIT for cleanup") and entrypoints/engine.py ("Scheduler or
+                    # DataParallelController N terminated with -11")
+                    r"\b(?:Scheduler|Detokenizer\w*|TokenizerManager|DataParallelController) watchdog timeout|"
+                    r"crashed with exit code -?\d+\. Triggering SIGQUIT|Scheduler or DataParallelController \d+ terminated with -?[1-9]")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
            "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated", "Check failed"),
@@ -819,12 +832,22 @@ _EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|O
                        E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
 
 
+# A failure named only as what the line guards against (vocabulary.PRECAUTION): not a report of it.
+AVOIDED = re.compile(r"(?i)" + V.PRECAUTION + "$")
+
+
+def _reported(rx: re.Pattern[str], text: str) -> bool:
+    """Some match of `rx` in `text` reports the failure (is not a precaution against it)."""
+    return any(not AVOIDED.search(text, 0, m.start()) for m in rx.finditer(text))
+
+
 def _by_pattern(text: str) -> Cause | None:
     found = _KEYS.search(text)
     if found is None:
         return None
     for cause, rx, exclude in _COMPILED:
-        if any(n in text for n in cause.needles) and rx.search(text) and not (exclude and exclude.search(text)):
+        if any(n in text for n in cause.needles) and rx.search(text) and not (exclude and exclude.search(text)) \
+                and _reported(rx, text):
             return cause
     return None
 

@@ -211,8 +211,9 @@ NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
 # without its URL.
-# A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes.
-HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|"
+# A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes. (And
+# vLLM's report of a failed repo file listing, which names no URL.)
+HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|Error retrieving file list|"
                       r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces)/|/api/whoami(?:-v2)?\b")
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
@@ -238,7 +239,9 @@ REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:
 
 # A 404 whose message says the repo id itself is wrong, not a file in it (hf_raise_for_status's
 # "Repository Not Found for url", the Hub's "Invalid model identifier" / "not a valid model identifier").
-REPO_WORDS = re.compile(r"(?i)repository not found|(?:invalid|not a valid) model identifier")
+# (vLLM 0.34 transformers_utils/repo_utils.py list_repo_files: "Error retrieving file list: 404 ...":
+# listing the repo's files answers for the repo as a whole)
+REPO_WORDS = re.compile(r"(?i)repository not found|(?:invalid|not a valid) model identifier|retrieving file list")
 
 
 def hub_status_kind(text: str) -> str | None:

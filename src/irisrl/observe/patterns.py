@@ -89,6 +89,8 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"on signal",    # a supervisor's "<process> exited on signal N" (vocabulary.py, a python_crash row)
     # NCCL's set-up failures without an error word, repeated by torch without their WARN head (vocabulary.NCCL_RESULTS)
     b"Duplicate GPU", b"interface found",
+    # inference engines failing to come up without an error word (vocabulary.ENGINE_START_FAILED)
+    b"used by process", b"not started", b"already in use",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among
@@ -175,8 +177,8 @@ STEP_DONE = re.compile(r"\bFinished: 'step', time cost")
 CRASH = re.compile(r"Training failed:|Error executing job with overrides|PLACEMENT_FAILED |ERROR rank \d+:")
 # A process's exit as its supervisor reports it: our runtime's `Command exited with code N`, docker
 # compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code 136`, `exited
-# with status 2`.
-EXITED = re.compile(r"exited with (?:exit |return )?(?:code|status)[ :=]*(-?\d+)")
+# with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1`.
+EXITED = re.compile(r"(?:exited|died) with (?:exit |return )?(?:code|status)[ :=]*(-?\d+)")
 FINISHED = re.compile(r"Training (?:complete|completed|finished)|Finished training")
 
 

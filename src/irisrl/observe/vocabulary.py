@@ -87,8 +87,11 @@ NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a
 # of the line (Ray's "Possible reasons include: (1) SIGKILL by the user or system OOM killer",
 # "This can happen when a (1) raylet crashes unexpectedly (OOM, etc.)", "There are some potential
 # root causes": a worker's death is not an OOM because the message lists one).
+# A failure named only as what the line guards against ("refusing X to avoid OOM/ENOSPC", sglang 0.5.23
+# mem_cache/storage/file/lru_file_evictor.py): a precaution, not a report of it.
+PRECAUTION = r"\b(?:to (?:avoid|prevent)|avoid(?:s|ing)?|prevent(?:s|ing)?)\b[^.;\n]{0,40}"
 NOT_ASSERTED = re.compile(
-    r"(?i)\b(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
+    r"(?i)" + PRECAUTION + r"|\b(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
     r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
     r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
@@ -327,6 +330,15 @@ RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may h
                # "Some Ray subprocesses exited unexpectedly:"): the node is going down with them
                r"(?:Some )?Ray (?:sub)?processes (?:exited|died) unexpectedly")
 
+# Inference engines failing to come up in their own words (the engine_init_failed row at the top of
+# TABLE; error-shaped by themselves: CATALOGUE): vLLM 0.34 entrypoints/launchers/launcher.py "port %s is
+# used by process %s", v1/executor/ray_executor_v2.py "Ray workers have not started successfully";
+# sglang 0.5.23 entrypoints/engine.py "Rank N scheduler died during initialization (exit code: N)" (read
+# before its OOM-killer hint is taken for the kill), "engine_info_bootstrap_port N is already in use",
+# distributed/bootstrap.py "The memory capacity is unbalanced".
+ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not started successfully|"
+                       r"\bdied during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use")
+
 # A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
 # was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
 # that say no such word, as literals (error_shaped reads every candidate line: no case-insensitive
@@ -340,7 +352,7 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # curl's own exit report (`curl: (18) transfer closed with N bytes remaining to read`)
                        r"^\s*curl: \(\d+\) |"
                        # torch elastic's agent ending on a signal (a python_crash row below)
-                       r"Received \d+ death signal")
+                       r"Received \d+ death signal|" + ENGINE_START_FAILED)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -358,6 +370,8 @@ TABLE: tuple[Row, ...] = (
     # SGLang's CUDA-graph capture at engine start (srt/model_executor/cuda_graph_runner.py: "Capture cuda graph
     # failed: %s"): the engine did not start, whatever failed inside the capture (a CUDA error, an OOM, an assert)
     Row("engine_init_failed", (_rx(r"Capture cuda graph failed"),), None),
+    # inference engines failing to come up in their own words (ENGINE_START_FAILED)
+    Row("engine_init_failed", (_rx(ENGINE_START_FAILED),), None),
     # a shell's own grammar for a program it could not run: the process never started
     Row("python_crash", (_rx(SHELL_NOT_FOUND),), None),
     # a supervisor's report of a child ended by a signal: billiard / celery's pool ("Process %r pid:%r
@@ -484,6 +498,27 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
+    # SGLang's KV pool exhausted on the GPU (sglang 0.5.23 srt/mem_cache/allocation.py "Prefill out of memory.
+    # Try to lower your batch size.", "Decode out of memory. ...")
+    Row("cuda_oom", (_rx(r"\b(?:Prefill|Decode) out of memory\b"),), None),
+    # no usable accelerator in the serving engines' words (vLLM 0.34 config/device.py "Failed to infer
+    # device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found")
+    Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found"),), None),
+    # shared memory is a filesystem (/dev/shm, tmpfs): vLLM 0.34 distributed/device_communicators/
+    # shm_broadcast.py "Insufficient space in /dev/shm for shared-memory allocation: N MiB required"
+    Row("disk_full", (_rx(r"(?i:insufficient (?:disk |free )?space|not enough (?:disk|free) space|no free space)"),
+                      _rx(r"(?i:/dev/shm|disk|filesystem|file system|volume|\bspace in /)")), None),
+    # nowhere to place the workers a serving engine asked for (vLLM 0.34 v1/engine/utils.py "Not enough
+    # resources to allocate N DP ranks on DP master node X")
+    Row("pg_unplaceable", (_rx(r"(?i:not enough resources to (?:allocate|place|schedule|fit))"),), None),
+    # a repo id the Hub client or a loader rejects as such (vLLM 0.34 transformers_utils/config.py "Invalid
+    # repository ID or local directory specified")
+    Row("hf_repo_not_found", (_rx(r"(?i:invalid repo(?:sitory)? id\b)"),), None),
+    # a loader that found the checkpoint without the weights it needs (vLLM 0.34 model_loader/
+    # default_loader.py "Following weights were not initialized from checkpoint"; sglang 0.5.23
+    # model_loader/loader.py "Cannot find any model weights with `path`")
+    Row("hf_weights_missing", (_rx(r"(?i:weights (?:were )?not initiali[sz]ed from (?:the )?checkpoint|"
+                                   r"(?:cannot|can't|could not|unable to) find any (?:model )?weights)"),), None),
     # huggingface_hub offline / cache-only lookups that found nothing (file_download.py "Cannot find the
     # requested files in the disk cache and outgoing traffic has been disabled", _snapshot_download.py
     # "Cannot find an appropriate cached snapshot folder ... outgoing traffic has been disabled"): the
@@ -586,7 +621,7 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(SGLANG_DEAD),), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
-    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b)")), None),
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b|exited unexpectedly)")), None),
     # a remote inference engine's HTTP API refusing or failing a generation request (vLLM / SGLang
     # servers: `/generate`, OpenAI-compatible `/v1/completions`, `/v1/chat/completions`): the engine
     # behind it is down (a 5xx, a refused or dropped connection), not the Hub
