@@ -231,6 +231,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "MetadataIncomplete", "deserializing header", "Weights only load failed", "PytorchStreamReader failed",
            "unexpected EOF", "might be corrupted", "invalid load key", "SafetensorError", "Unable to load weights from",
            "BadZipFile", "not a zip file", "EOFError: Ran out of input", "Error: storage has wrong size", "enforce fail", "hasRecord", "SupportedFileFormatVersion",
+           "mmap can only be used",
            "Checksum does not match", "Can't find a valid checkpoint"),
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
@@ -254,7 +255,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"version_ [<>]= kM(?:ax|in)SupportedFileFormatVersion|"
                     # the same reader on a zip that is no torch checkpoint (PyTorchStreamReader::init: the
                     # archive has no `version` record: "Expected hasRecord(\"version\") to be true, but got false.")
-                    r"Expected hasRecord\(\"version\"\) to be true",
+                    r"Expected hasRecord\(\"version\"\) to be true|"
+                    # torch/serialization.py load(mmap=True) on a legacy (pre-zip) file: "mmap can only be used
+                    # with files saved with `torch.save(_use_new_zipfile_serialization=True)`": the reader refuses it
+                    r"mmap can only be used with files saved with",
                     # transformers Trainer._load_from_checkpoint: the resume dir holds no weights file it knows
                     # ("Can't find a valid checkpoint at %s"): a checkpoint that is partial or not one
                     r"Can't find a valid checkpoint at ",

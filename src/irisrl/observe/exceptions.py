@@ -211,10 +211,11 @@ NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
 # without its URL.
-# A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes. (And
+# A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes
+# (huggingface_hub hf_api.py: /api/{repo_type}s/{id}/..., /api/repos/create|delete|move). (And
 # vLLM's report of a failed repo file listing, which names no URL.)
 HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|Error retrieving file list|"
-                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces)/|/api/whoami(?:-v2)?\b")
+                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces|repos)/|/api/whoami(?:-v2)?\b")
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
 # Case-insensitive: issues paste lower-cased errors (`hfhubhttperror: 500 server error: ...`). A
@@ -222,7 +223,12 @@ HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_
 # 3.14.5 client_exceptions.py ClientResponseError prints `{status}, message={reason!r}, url={url!r}`.
 HTTP_STATUS = re.compile(r"(?i)\b([45]\d\d)(?: Client Error| Server Error| thrown|, message=|:? (?:Unauthorized|Forbidden|Not Found|"
                          r"Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error|"
-                         r"Unavailable For Legal Reasons|(?:Requested )?Range Not Satisfiable))|"
+                         r"Unavailable For Legal Reasons|(?:Requested )?Range Not Satisfiable|"
+                         # the other 4xx reason phrases of RFC 9110 (an upload or a repo operation the Hub refused)
+                         r"Bad Request|Payment Required|Method Not Allowed|Not Acceptable|Request Time-?out|Conflict|Gone|"
+                         r"Length Required|Precondition Failed|(?:Request Entity|Payload|Content) Too Large|URI Too Long|"
+                         r"Unsupported Media Type|Expectation Failed|Misdirected Request|Unprocessable (?:Entity|Content)|Locked|"
+                         r"Failed Dependency|Too Early|Upgrade Required|Precondition Required|Request Header Fields Too Large))|"
                          r"\bStatus\(([45]\d\d),")
 # A 404 on the repo as a whole, not on one named file: the repo API (`/api/models/org/name`, at a
 # revision or its whole tree: `/revision/main`, `/tree/main?recursive=True`), or the file every load
@@ -247,7 +253,8 @@ REPO_WORDS = re.compile(r"(?i)repository not found|(?:invalid|not a valid) model
 def hub_status_kind(text: str) -> str | None:
     """The kind an HTTP status from the HF Hub decides (hf_raise_for_status and requests'
     `{status} Client Error: {reason} for url: {url}`): 401/403 gated, 404 on the repo itself
-    (`/api/models/org/name`) repo_not_found, other 404s a missing file, 429/5xx transient.
+    (`/api/models/org/name`) repo_not_found, other 404s a missing file, 429/5xx transient, any
+    other 4xx the Hub refusing the request (hf_http_error).
     From another model host or mirror (DOWNLOAD_URL): 404 a missing file, 429/5xx transient."""
     if not is_download(text):     # the Hub's inference services included: an application's API
         return None
@@ -264,9 +271,8 @@ def hub_status_kind(text: str) -> str | None:
         return "hf_incomplete_download"
     if status == 404:
         return "hf_repo_not_found" if REPO_URL.search(text) or REPO_WORDS.search(text) else "hf_weights_missing"
-    if status == 429 or status >= 500:
-        return "hf_http_error"
-    return None
+    # 429 / 5xx transient; any other refusal of the Hub's API (409 Conflict, 412, 413 on an upload, 400)
+    return "hf_http_error"
 
 
 # hf_raise_for_status's continuation line ("\n\n{status} Forbidden: {server message}"): the
@@ -299,7 +305,7 @@ BUILD_CONFIG = re.compile(r"(?i)\bbuilt without\b|(?:doesn't|does not|don't) hav
 # torch/distributed/rendezvous.py) mean a store / rendezvous that timed out or lost its peer.
 DIST_MEANING = (r"(?i:time[ds]? ?out|timeout|clients? joined|connect|refused|reset by peer|broken pipe|socket|closed|"
                 r"unreachable|no route|address already in use|eaddrinuse|\bwait|barrier|rendezvous|\bpeer\b|\brecv|\bsend|"
-                r"network|hostname|resolve|bytes)")
+                r"network|hostname|resolve|bytes|ping failed)")
 # urllib3 2.8.0 response.py raises ProtocolError("Connection broken: IncompleteRead(...)") and
 # ProtocolError("Response ended prematurely") for a body cut short, but also for a connection
 # that never answered ("Connection aborted.", RemoteDisconnected): only the first are cut short.
