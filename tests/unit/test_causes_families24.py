@@ -68,7 +68,20 @@ NAMED28 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28)
+# pass 29, from the Ray 2.60 / torch 2.14 / NCCL 2.30 source catalogue's misses
+NAMED29 = [
+    ("pg_timeout", "[2026-12-04 01:02:03,004 W 81 81] (raylet) node_manager.cc:914: The lease with ID 0a1b2c3d cannot be scheduled right now. "
+                   "It requires {CPU: 1, GPU: 8} for placement, however the cluster currently cannot provide the requested resources."),
+    ("pg_unplaceable", "ray.train.v2._internal.exceptions.InsufficientClusterResourcesError: Insufficient cluster resources to launch training workers."),
+    ("ray_worker_died", "ray.train.v2._internal.exceptions.WorkerHealthCheckTimeoutError: A worker health check has been hanging for 600.12 seconds. Marking the worker as dead."),
+    ("dist_timeout", "ray.train.v2._internal.exceptions.BroadcastCollectiveTimeoutError: The collective operation timed out after 1800.00 seconds. The following ranks have not joined: [5]"),
+    ("nccl_timeout", "(TrainController pid=900) 1 of 4 communicators have a collective mismatch and made no progress for 300 seconds (10 polls)."),
+    ("nccl_timeout", "[rank1]:[E1204 01:02:03.000000001 ProcessGroupNCCL.cpp:1917] [PG ID 0 PG GUID 0(default_pg) Rank 1] Observed flight recorder dump signal from another rank via TCPStore."),
+    ("nccl_timeout", "[rank1]:[E1204 01:02:03.000000001 ProcessGroupNCCL.cpp:2048] [PG ID 0 PG GUID 0(default_pg) Rank 1] Could not acquire GIL within 300 ms on exit, possible GIL induced hang"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28 + NAMED29)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 

@@ -673,7 +673,8 @@ CATALOGUE: tuple[Cause, ...] = (
           ("collective operation timeout", "NCCL communicator was aborted", "Timeout at NCCL work",
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
            "collective timeout", "taking the entire process down", "preparing to dump debug info",
-           "Stack trace of the failed collective", "to signal dumping", "timed out in", "Timeout(ms)="),
+           "Stack trace of the failed collective", "to signal dumping", "timed out in", "Timeout(ms)=",
+           "flight recorder dump signal", "Could not acquire GIL"),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
@@ -688,7 +689,12 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
                     r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"
                     r"ProcessGroupNCCL preparing to dump debug info|Stack trace of the failed collective|"
-                    r"First PG on this rank to signal dumping",
+                    r"First PG on this rank to signal dumping|"
+                    # torch 2.14 ProcessGroupNCCL.cpp HeartbeatMonitor::runLoop: the other ranks' side of a dump
+                    # ("Observed flight recorder dump signal from another rank via TCPStore") and its exit on a
+                    # watchdog it could not reach ("Could not acquire GIL within N ms on exit, possible GIL
+                    # induced hang")
+                    r"Observed flight recorder dump signal from another rank|Could not acquire GIL within \d+ ms on exit",
                     # ProcessGroupNCCL.cpp WorkNCCL::checkTimeout ("Watchdog caught collective operation
                     # timeout: WorkNCCL(...) ran for N milliseconds before timing out.") and the blocking
                     # wait ("Work WorkNCCL(...) timed out in blocking wait"), any field list

@@ -199,6 +199,16 @@ CLASS_KINDS: dict[str, str] = {
     # botocore 1.44.8 NoCredentialsError / ClientError (an S3 call, not a model download), grpcio
     # 1.85.3 _InactiveRpcError / AioRpcError.
     "OwnerDiedError": "ray_worker_died",
+    # Ray Train v2 (ray 2.60.0 wheel, python/ray/train/v2/_internal/exceptions.py): the cluster can never
+    # hold the worker group (InsufficientClusterResourcesError); the group never got its workers in time
+    # (WorkerGroupStartupTimeoutError: "a node goes down and only 3 GPUs are available"); a worker that
+    # stopped answering its health check is marked dead (WorkerHealthCheckTimeoutError /
+    # WorkerHealthCheckFailedError); the controller's own collective (broadcast_from_rank_zero, over
+    # Ray actors, not NCCL) timed out waiting for ranks (CollectiveTimeoutError and its
+    # BroadcastCollectiveTimeoutError subclass)
+    "InsufficientClusterResourcesError": "pg_unplaceable", "WorkerGroupStartupTimeoutError": "pg_timeout",
+    "WorkerHealthCheckTimeoutError": "ray_worker_died", "WorkerHealthCheckFailedError": "ray_worker_died",
+    "CollectiveTimeoutError": "dist_timeout", "BroadcastCollectiveTimeoutError": "dist_timeout",
     "ObjectLostError": "ray_node_dead", "ObjectReconstructionFailedError": "ray_node_dead",
 }
 # Generic Hub HTTP errors: the status on the line decides before the class.

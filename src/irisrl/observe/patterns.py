@@ -91,6 +91,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"Duplicate GPU", b"interface found",
     # inference engines failing to come up without an error word (vocabulary.ENGINE_START_FAILED)
     b"used by process", b"not started", b"already in use",
+    b"no progress",  # Ray Train's hung-communicator report (vocabulary.CATALOGUE)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

@@ -354,7 +354,9 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # curl's own exit report (`curl: (18) transfer closed with N bytes remaining to read`)
                        r"^\s*curl: \(\d+\) |"
                        # torch elastic's agent ending on a signal (a python_crash row below)
-                       r"Received \d+ death signal|" + ENGINE_START_FAILED)
+                       r"Received \d+ death signal|" + ENGINE_START_FAILED + "|"
+                       # Ray Train's NCCL watch (train/v2/_internal/callbacks/nccl_ras.py, an nccl_timeout row)
+                       r"made no progress for \d+ seconds")
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -540,6 +542,9 @@ TABLE: tuple[Row, ...] = (
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)|"
             r"No preemption victims|preemption: \d+/\d+ nodes")),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
+    # communicators that stopped advancing (ray 2.60.0 train/v2/_internal/callbacks/nccl_ras.py: "N of M
+    # communicators have a collective mismatch and made no progress for S seconds"): a hung collective
+    Row("nccl_timeout", (_rx(r"(?i:made no progress for \d+)"), _rx(r"(?i:communicator|collective)")), None),
     Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
                                              r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\)|"
                                              # a store's get / wait for a key (c10d FileStore / HashStore "Timeout
@@ -561,10 +566,11 @@ TABLE: tuple[Row, ...] = (
     Row("dist_timeout", (_rx(r"(?i:tcpstore|\bc10d\b|rendezvous|(?:server|client) socket|init_process_group|master_addr)|"
                              r"connectFullMesh|\bgloo\b[^\n]*\]\s*connect\b"),
                          _rx(r"(?i:fail|refused|reset by peer|eaddrinuse|address already in use|unreachable|no route to host)")), None),
-    # Ray's scheduler ("The actor or task with ID ... cannot be scheduled right now"), Ray Train's
+    # Ray's scheduler ("The actor or task with ID ... cannot be scheduled right now"; ray 2.60's raylet
+    # node_manager.cc WarnAndGCStuckActors: "The lease with ID ... cannot be scheduled right now"), Ray Train's
     # worker group ("The worker group startup timed out after N seconds waiting for M workers"), vLLM's
     # Ray executor ("Cannot provide a placement group ... within N seconds", vllm ray_utils.py)
-    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks|actor or task with ID|worker group)"),
+    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks|actor or task with ID|lease with ID|worker group)"),
                        _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready|right now|\d+\+ pending|within \d+(?:\.\d+)? seconds)")), None),
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
