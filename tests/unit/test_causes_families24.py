@@ -81,7 +81,14 @@ NAMED29 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28 + NAMED29)
+# pass 30, from the huggingface_hub 1.33 / transformers 5.25 / datasets 5.2 / Kubernetes source catalogue's misses
+NAMED30 = [
+    ("hf_gated", "datasets.exceptions.DatasetNotFoundError: Dataset 'org/private-math' is a gated dataset on the Hub. You must be authenticated to access it."),
+    ("hf_weights_missing", "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/global_step_9/actor/model_world_size_16_rank_11.pt'"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28 + NAMED29 + NAMED30)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 

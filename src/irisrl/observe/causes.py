@@ -177,14 +177,15 @@ CATALOGUE: tuple[Cause, ...] = (
     # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any
     # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
     Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
-          ("gated repo", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
+          ("gated repo", "is a gated", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
            "Invalid token passed", "specific connection error", "awaiting a review", "Invalid username or password",
            "Cannot access content at", "Your request to access"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
           "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
           families=(r"Cannot access gated repo|You are trying to access a gated repo|Access to model \S+ is restricted",
-                    r"GatedRepoError|is a gated repository|awaiting a review from the repo authors",
+                    # (datasets 5.2 load.py: "Dataset 'x' is a gated dataset on the Hub. You must be authenticated")
+                    r"GatedRepoError|is a gated (?:repository|repo|dataset|model|space)\b|awaiting a review from the repo authors",
                     # the Hub's 401 body for a bad token on git / HTTP basic auth
                     r"Invalid user token|Invalid credentials in Authorization header|Invalid token passed|Invalid username or password",
                     # transformers 5.25 utils/hub.py: an HfHubHTTPError that is not a missing entry nor a

@@ -419,7 +419,10 @@ ERRNO_MISSING = re.compile(r"\[Errno 2\]|(?i:No such file or directory)")
 # (a shard of a weight format: `train-00000-of-00004.parquet` is a dataset's shard, not weights)
 WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.json\b|-\d{5}-of-\d{5}\.(?:safetensors|bin|pt|pth|ckpt|gguf|h5|msgpack)\b|"
                          # torch.distributed.checkpoint's data files (`__0_0.distcp`: FileSystemWriter)
-                         r"\.distcp\b")
+                         r"\.distcp\b|"
+                         # a per-rank shard of a sharded checkpoint (verl's FSDP checkpoint manager
+                         # `model_world_size_8_rank_3.pt`, DeepSpeed's `mp_rank_00_model_states.pt`)
+                         r"(?:world_size_\d+_)?rank_?\d+(?:_model_states)?\.(?:pt|pth|bin|safetensors)\b")
 ERRNO_NETWORK = re.compile(r"\[Errno (?:104|111|110|101|113|103|-[23])\]|(?i:Connection reset by peer|Connection refused|"
                            r"Connection timed out|Network is unreachable|No route to host|Name or service not known|"
                            r"Temporary failure in name resolution)")
