@@ -58,6 +58,10 @@ HELDOUT15 = PUBLIC / "heldout15.jsonl"
 # The sixteenth fresh set (README "heldout16"): 2023-2024 GitHub issues and pull requests of the same core
 # repositories (heldout15 took 2025-2026); none from a repository heldout9 cites.
 HELDOUT16 = PUBLIC / "heldout16.jsonl"
+# The seventeenth fresh set (README "heldout17"): GitHub issues and pull requests of any repository whose
+# users run a multi-node RL stack (vLLM, SGLang, Ray, torch, NCCL, the Hub, Kubernetes and their users'
+# projects), searched by failure family; none from a repository heldout9 cites.
+HELDOUT17 = PUBLIC / "heldout17.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -107,11 +111,11 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
          "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13,
          "heldout14": HELDOUT14, "heldout15": HELDOUT15,
-         "heldout16": HELDOUT16}   # collected later, each from sources no other file has
+         "heldout16": HELDOUT16, "heldout17": HELDOUT17}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
-               "heldout15": (30, 12), "heldout16": (15, 10)}
+               "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -125,7 +129,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
-                "heldout12", "heldout13", "heldout15", "heldout16"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout12", "heldout13", "heldout15", "heldout16", "heldout17"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -236,6 +240,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT15, (HELDOUT9,)),
     # set 16: older (2023-2024) issues of the same core repositories, never one set 9 cites
     (HELDOUT16, (HELDOUT9,)),
+    # set 17: issues of any repository, searched by failure family, never one set 9 cites
+    (HELDOUT17, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
