@@ -62,6 +62,9 @@ HELDOUT16 = PUBLIC / "heldout16.jsonl"
 # users run a multi-node RL stack (vLLM, SGLang, Ray, torch, NCCL, the Hub, Kubernetes and their users'
 # projects), searched by failure family; none from a repository heldout9 cites.
 HELDOUT17 = PUBLIC / "heldout17.jsonl"
+# The eighteenth fresh set (README "heldout18"): public web pages (Hub discussions, forums, pastes, docs), like
+# heldout8; its sources are page URLs, one URL one source, none a GitHub issue.
+HELDOUT18 = PUBLIC / "heldout18.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -111,11 +114,12 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout8": HELDOUT8, "heldout9": HELDOUT9, "heldout10": HELDOUT10,
          "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13,
          "heldout14": HELDOUT14, "heldout15": HELDOUT15,
-         "heldout16": HELDOUT16, "heldout17": HELDOUT17}   # collected later, each from sources no other file has
+         "heldout16": HELDOUT16, "heldout17": HELDOUT17,
+         "heldout18": HELDOUT18}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
-               "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15)}
+               "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15), "heldout18": (40, 15)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -137,7 +141,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
-    if name == "heldout8":   # web pages: lines unpadded, each source one page URL
+    if name in ("heldout8", "heldout18"):   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"https?://\S+", row["source"]), f"{row['source']}: cite the page URL"
