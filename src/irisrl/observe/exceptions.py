@@ -209,6 +209,9 @@ CLASS_KINDS: dict[str, str] = {
     "InsufficientClusterResourcesError": "pg_unplaceable", "WorkerGroupStartupTimeoutError": "pg_timeout",
     "WorkerHealthCheckTimeoutError": "ray_worker_died", "WorkerHealthCheckFailedError": "ray_worker_died",
     "CollectiveTimeoutError": "dist_timeout", "BroadcastCollectiveTimeoutError": "dist_timeout",
+    # megatron-core 0.16.1 dist_checkpointing/core.py CheckpointingException: what its loader raises for a
+    # checkpoint it cannot use ("... is not a distributed checkpoint", "Common file ... does not exist")
+    "CheckpointingException": "checkpoint_corrupt",
     "ObjectLostError": "ray_node_dead", "ObjectReconstructionFailedError": "ray_node_dead",
 }
 # Generic Hub HTTP errors: the status on the line decides before the class.

@@ -505,9 +505,16 @@ TABLE: tuple[Row, ...] = (
     # SGLang's KV pool exhausted on the GPU (sglang 0.5.23 srt/mem_cache/allocation.py "Prefill out of memory.
     # Try to lower your batch size.", "Decode out of memory. ...")
     Row("cuda_oom", (_rx(r"\b(?:Prefill|Decode) out of memory\b"),), None),
-    # no usable accelerator in the serving engines' words (vLLM 0.34 config/device.py "Failed to infer
-    # device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found")
-    Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found"),), None),
+    # accelerate 1.16 utils/memory.py find_executable_batch_size halving the batch on each CUDA OOM until
+    # none is left ("No executable batch size found, reached zero.")
+    Row("cuda_oom", (_rx(r"No executable batch size found"),), None),
+    # accelerate 1.16 utils/modeling.py load_state_dict: a .safetensors file without its header metadata
+    # ("The safetensors archive passed at %s does not contain the valid metadata")
+    Row("checkpoint_corrupt", (_rx(r"does not contain the valid metadata"),), None),
+    # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
+    # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
+    # launcher/runner.py "Unable to proceed, no GPU resources available")
+    Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found|no GPU resources available"),), None),
     # shared memory is a filesystem (/dev/shm, tmpfs): vLLM 0.34 distributed/device_communicators/
     # shm_broadcast.py "Insufficient space in /dev/shm for shared-memory allocation: N MiB required"
     Row("disk_full", (_rx(r"(?i:insufficient (?:disk |free )?space|not enough (?:disk|free) space|no free space)"),
