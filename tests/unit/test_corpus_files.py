@@ -261,7 +261,7 @@ SOURCE = ROOT / "tests" / "fixtures" / "corpus" / "source"
 @pytest.mark.parametrize("path", sorted(SOURCE.glob("*.jsonl")), ids=lambda p: p.stem)
 def test_a_source_catalogue_set_is_well_formed_and_new(path: Path) -> None:
     """The source-catalogue sets (lines rendered from libraries' own raise / log sites, README there):
-    contract kinds, one unpadded line each, a cited site (`<wheel or repo>@<version or commit>` and its file),
+    contract kinds, one unpadded line each, a cited site (the wheel or repo with its version or commit, and its file),
     and no line any other corpus file has."""
     rows = _rows(path)
     assert len(rows) >= 50 and "benign" in {r["kind"] for r in rows}
@@ -269,8 +269,8 @@ def test_a_source_catalogue_set_is_well_formed_and_new(path: Path) -> None:
         assert {"kind", "line", "source", "lib", "version"} <= set(row) <= FIELDS, row
         assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
         assert row["line"] and "\n" not in row["line"] and row["line"] == row["line"].rstrip(), row["source"]
-        cited = re.search(r"@[\w.+-]+", row["source"]) and re.search(r"[\w/-]+\.(?:py|cc|cpp|h|hpp|go|rs|so)\b", row["source"])
-        assert cited, f"{row['source']}: cite the site (<wheel or repo>@<version or commit> and its file)"
+        cited = re.search(r"@[\w.+-]+|-\d+\.\d+", row["source"]) and re.search(r"[\w/-]+\.(?:py|cc|cpp|h|hpp|go|rs|so)\b", row["source"])
+        assert cited, f"{row['source']}: cite the site (<wheel or repo> with its version or commit, and its file)"
     lines = [r["line"] for r in rows]
     assert len(lines) == len(set(lines)), f"{path.name} repeats a line"
     others = [r for split in ROWS.values() for r in split] + [r for p in FRESH.values() for r in _rows(p)]
