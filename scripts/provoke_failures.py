@@ -618,10 +618,15 @@ def _as_model_path(path: str) -> tuple[str, str]:
     return path, "model"
 
 
-def start_hub(files: dict[str, dict[str, bytes]]) -> str:
-    """Serve repos `irisrl/<name>` on 127.0.0.1; names in HUB_ERRORS answer with that error,
-    names in `files` serve those files (404 EntryNotFound for others). Returns the endpoint URL."""
+def start_hub(files: dict[str, dict[str, bytes]],
+              errors: dict[str, tuple[int, str | None, str | None]] | None = None) -> str:
+    """Serve repos `irisrl/<name>` on 127.0.0.1; names in `errors` (HUB_ERRORS by default) answer
+    with that error, names in `files` serve those files (404 EntryNotFound for others); the write
+    paths too (POST /api/repos/create names its repo in the JSON body; DELETE). Returns the
+    endpoint URL."""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    answers = HUB_ERRORS if errors is None else errors
 
     class Hub(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -638,8 +643,13 @@ def start_hub(files: dict[str, dict[str, bytes]]) -> str:
             if self.command != "HEAD":
                 self.wfile.write(body)
 
-        def _route(self) -> None:
+        def _route(self, body: bytes = b"") -> None:
             path, repo_type = _as_model_path(self.path.split("?")[0])
+            if path == "/api/repos/create":   # the tenth set's create_repo: the repo is in the body
+                try:
+                    path = f"/api/models/irisrl/{json.loads(body or b'{}').get('name', '')}"
+                except ValueError:
+                    path = "/api/models/irisrl/"
             m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
             name = m.group(1) if m else ""
             rest = (m.group(2) or "") if m else ""
@@ -647,8 +657,8 @@ def start_hub(files: dict[str, dict[str, bytes]]) -> str:
             common = {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}"}
             if path.startswith("/api/whoami"):  # the seventh set's whoami: a revoked token
                 name = "badtoken401"
-            if name in HUB_ERRORS:
-                code, err_code, msg = HUB_ERRORS[name]
+            if name in answers:
+                code, err_code, msg = answers[name]
                 h = dict(common, **{"Content-Type": "application/json"})
                 if msg:  # "Access to dataset X is restricted" where a dataset was asked for
                     msg = msg.replace("Access to model", f"Access to {repo_type}")
@@ -704,8 +714,10 @@ def start_hub(files: dict[str, dict[str, bytes]]) -> str:
         def do_POST(self) -> None:
             # read the body first: left unread on a kept-alive connection, it is parsed as the
             # next request line (seen as a bogus 501 on the sixth set's retried upload)
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self._route()
+            self._route(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+
+        def do_DELETE(self) -> None:
+            self._route(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
 
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -4790,93 +4802,10 @@ HUB_ERRORS10: dict[str, tuple[int, str | None, str | None]] = {
 }
 
 
-def start_hub10(files: dict[str, dict[str, bytes]]) -> str:
-    """start_hub's answers plus HUB_ERRORS10, and the write paths: POST /api/repos/create names
-    its repo in the JSON body (organization / name)."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    errors = dict(HUB_ERRORS, **HUB_ERRORS10)
-
-    class Hub(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def _send(self, code: int, body: bytes, headers: dict[str, str]) -> None:
-            self.send_response(code)
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-        def _route(self, body: bytes = b"") -> None:
-            path = self.path.split("?")[0]
-            if path == "/api/repos/create":
-                try:
-                    name = json.loads(body or b"{}").get("name", "")
-                except ValueError:
-                    name = ""
-                path = f"/api/models/irisrl/{name}"
-            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
-            name = m.group(1) if m else ""
-            rest = (m.group(2) or "") if m else ""
-            repo = f"irisrl/{name}"
-            common = {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}"}
-            if name in errors:
-                code, err_code, msg = errors[name]
-                h = dict(common, **{"Content-Type": "application/json"})
-                if err_code:
-                    h["X-Error-Code"] = err_code
-                if msg:
-                    h["X-Error-Message"] = msg.format(repo=repo)
-                out = json.dumps({"error": msg.format(repo=repo)} if msg else {}).encode()
-                if code >= 500 and not msg:
-                    h["Content-Type"] = "text/html"
-                    out = b"<html><body><h1>%d</h1></body></html>" % code
-                self._send(code, out, h)
-                return
-            repo_files = files.get(name)
-            if repo_files is None:
-                self._send(404, b'{"error":"Repository not found"}', dict(common, **{
-                    "X-Error-Code": "RepoNotFound", "X-Error-Message": "Repository not found",
-                    "Content-Type": "application/json"}))
-                return
-            fm = re.match(r"^/resolve/[^/]+/(.+)$", rest)
-            fname = fm.group(1) if fm else ""
-            if fname not in repo_files:
-                self._send(404, b'{"error":"Entry not found"}', dict(common, **{
-                    "X-Error-Code": "EntryNotFound", "X-Error-Message": "Entry not found",
-                    "Content-Type": "application/json", "X-Repo-Commit": COMMIT}))
-                return
-            data = repo_files[fname]
-            self._send(200, data, dict(common, **{
-                "ETag": f'"{hashlib.sha256(data).hexdigest()}"', "X-Repo-Commit": COMMIT,
-                "Content-Type": "application/octet-stream"}))
-
-        def do_HEAD(self) -> None:
-            self._route()
-
-        def do_GET(self) -> None:
-            self._route()
-
-        def do_POST(self) -> None:
-            self._route(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-
-        def do_DELETE(self) -> None:
-            self._route(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{srv.server_address[1]}"
-
-
 def hub10_case(variant: str, api: str) -> None:
     """The Hub's write paths (a trainer pushing checkpoints) and a download, answered with statuses
     no earlier set used, or with start_hub's 401 / 403."""
-    _hub_env(start_hub10({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}))
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}, dict(HUB_ERRORS, **HUB_ERRORS10)))
     os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # writes need a token; the Hub judges it
     repo = f"irisrl/{variant}"
     print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
