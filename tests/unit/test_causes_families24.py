@@ -113,6 +113,9 @@ def test_a_precaution_is_not_a_report(tmp_path: Path) -> None:
 def test_a_clean_exit_is_not_a_crash(tmp_path: Path) -> None:
     report = both(tmp_path, ["rollout-worker exited with exit code 0"])
     assert primary(report) is None and report["verdict"] == "NO-KILL"
+    # another process's clean exit does not end the run; only the runtime's own `Command exited with code 0`
+    assert report["phase"] != "finished"
+    assert both(tmp_path, ["[irisrl] Command exited with code 0"])["phase"] == "finished"
 
 
 def test_the_error_before_the_exit_is_what_the_process_died_of(tmp_path: Path) -> None:
