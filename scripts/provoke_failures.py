@@ -5741,26 +5741,28 @@ def split_of(case: str) -> str:
     return "dev" if int(hashlib.sha1(case.encode()).hexdigest(), 16) % 2 == 0 else "heldout"
 
 
+def _pick(lib: str, vers: dict[str, str]) -> tuple[str, str]:
+    """A library and the version the run recorded for it."""
+    return lib, vers.get(lib, "")
+
+
 def lib_of(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """The library that printed `line` (by its content first, then by the case)."""
-    def pick(lib: str) -> tuple[str, str]:
-        return lib, vers.get(lib, "")
-
     if re.search(r" NCCL (INFO|WARN) ", line):
-        return pick("nccl")
+        return _pick("nccl", vers)
     if line.startswith("[transformers]") or (
             line.startswith(("OSError", "ValueError")) and case.startswith(("hub_", "transf"))):
-        return pick("transformers")
+        return _pick("transformers", vers)
     if re.search(r"huggingface_hub|^httpx|^httpcore|thrown while requesting|^Retrying in", line):
-        return pick("huggingface_hub")
+        return _pick("huggingface_hub", vers)
     if "SafetensorError" in line:
-        return pick("safetensors")
+        return _pick("safetensors", vers)
     if line.startswith("cupy"):
-        return pick("cupy")
+        return _pick("cupy", vers)
     if case.startswith(("py_", "cpp_")) or line.startswith(
             ("Fatal Python", "terminate called", "bash: line")):
-        return pick("python")
-    return pick("torch")
+        return _pick("python", vers)
+    return _pick("torch", vers)
 
 
 def lib_of3(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
@@ -5816,16 +5818,13 @@ def lib_of6(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
 def lib_of7(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """lib_of6 with the seventh set's printers (transformers' loaders and Trainer, Python's
     shutil / concurrent.futures, gloo inside torch)."""
-    def pick(lib: str) -> tuple[str, str]:
-        return lib, vers.get(lib, "")
-
     if line.startswith(("shutil.", "concurrent.", "json.")):
-        return pick("python")
+        return _pick("python", vers)
     if line.startswith("OSError: [Errno 28]") and case == "disk_full_genconfig_save":
-        return pick("python")
+        return _pick("python", vers)
     if line.startswith(("OSError", "ValueError")) and (case.startswith(
             ("hub7_", "trainer_", "genconfig_", "generation_", "cache_"))):
-        return pick("transformers")
+        return _pick("transformers", vers)
     return lib_of6(case, line, vers)
 
 
@@ -5842,39 +5841,34 @@ def lib_of8(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
 def lib_of9(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """lib_of8 with the ninth set's printers (pyarrow, tokenizers' Rust allocator, safetensors'
     mmap under RLIMIT_AS, transformers' wrappers of the Hub's errors)."""
-    def pick(lib: str) -> tuple[str, str]:
-        return lib, vers.get(lib, "")
-
     if case.startswith(("pyarrow_", "disk_full_pyarrow")):
-        return pick("pyarrow")
+        return _pick("pyarrow", vers)
     if case == "tokenizers_rlimit_as" and line.startswith("memory allocation"):
-        return pick("tokenizers")
+        return _pick("tokenizers", vers)
     if case == "st_load_rlimit_as" and line.startswith("MemoryError"):
-        return pick("safetensors")
+        return _pick("safetensors", vers)
     if case == "disk_full_triton_cache" and line.startswith("OSError"):
-        return pick("triton")
+        return _pick("triton", vers)
     if case.startswith("hub9_") and line.startswith("OSError"):
-        return pick("transformers")
+        return _pick("transformers", vers)
     if case.startswith("hub9_") and line.startswith("FileNotFoundError"):
-        return pick("huggingface_hub")
+        return _pick("huggingface_hub", vers)
     return lib_of8(case, line, vers)
 
 
 def lib_of10(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """lib_of9 with the tenth set's printers (safetensors' Python checks, transformers' loaders,
     the Hub's write paths)."""
-    def pick(lib: str) -> tuple[str, str]:
-        return lib, vers.get(lib, "")
-
     if case.startswith("st_") and not line.startswith(("torch.", "RuntimeError: CUDA")):
-        return pick("safetensors")
+        return _pick("safetensors", vers)
     if case.startswith("hub10_") and line.startswith("OSError"):
-        return pick("transformers")
+        return _pick("transformers", vers)
     if case in ("quant_bnb_absent", "flash_attn2_absent", "remote_code_missing_package",
                 "tokenizer_class_unknown", "transformers_use_safetensors_missing",
                 "benign_tokenizer_too_long") and not line.startswith(("torch.", "huggingface_hub")):
-        return pick("transformers")
+        return _pick("transformers", vers)
     return lib_of9(case, line, vers)
+
 
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
