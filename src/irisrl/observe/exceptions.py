@@ -40,8 +40,11 @@ from typing import NamedTuple
 # message starts (vLLM's `ERROR ... [core.py:N] Exception: ...`, loguru's `| `, logging's ` - `). A bare `Error: message` opening the line is
 # how Go / Node / shell tools (docker, containerd, kubectl) report the error they exit on. A
 # private class keeps its underscore (grpcio 1.85.3 grpc/_channel.py `_InactiveRpcError`).
+# Where a log record's header ends and its message starts: after `: `, `] `, `| ` or ` - `.
+HEADER_ENDS = (": ", "] ", "| ", " - ")
+AFTER_HEADER = "|".join(f"(?<={re.escape(end)})" for end in HEADER_ENDS)
 _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
-          r"(?:^|(?<=: )|(?<=\s\s)|(?<=\] )|(?<=\| )|(?<= - ))Exception|^Error(?=: \w)")
+          rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
 # the line followed by `: ` (`requests.exceptions.ReadTimeout: ...`, `urllib3.exceptions.ProtocolError`
@@ -52,7 +55,7 @@ EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # after pytest's `E` any CamelCase class is the exception (dask's distributed.scheduler.KilledWorker).
 # Or where a log record's header ends and its message starts (`... - ERROR - `, `] `, `| `, `: `),
 # as for `Exception` above: a logger that prints the exception it caught.
-AT_MESSAGE = r"(?:^\s*(?:[>|]\s*)*|(?<=: )|(?<=\] )|(?<=\| )|(?<= - ))"
+AT_MESSAGE = rf"(?:^\s*(?:[>|]\s*)*|{AFTER_HEADER})"
 DOTTED_EXC = re.compile(AT_MESSAGE + r"((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)|"
                         r"^E {2,}((?:[a-z_]\w*\.)*[A-Z][a-z0-9]+[A-Z][A-Za-z0-9_]*): (.*)")
 RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
@@ -73,12 +76,9 @@ def _short(dotted: str) -> str:
     return dotted.rsplit(".", 1)[-1]
 
 
-_HEADER_END = re.compile(r"(?:\] |\| | - |: )$")
-
-
 def _alone(before: str) -> bool:
     """Nothing but a log record's header (or nothing) before a class printed with no message."""
-    return not before.strip() or bool(_HEADER_END.search(before))
+    return not before.strip() or before.endswith(HEADER_ENDS)
 
 
 def parse(text: str) -> Exc | None:
@@ -622,10 +622,15 @@ def signature(text: str) -> str:
     return out[:SIGNATURE_MAX]
 
 
+# A process's exit as its supervisor reports it, up to the code: our runtime's `Command exited with
+# code N`, docker compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code
+# 136`, `exited with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1`
+# (patterns.EXITED reads the code).
+EXIT_REPORT = r"(?:exited|died) with (?:exit |return )?(?:code|status)[ :=]*"
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(
-    r"exited with (?:exit |return )?(?:code|status)[ :=]*-?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
+    EXIT_REPORT + r"-?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
     r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|PID \d+ terminated with code -?[1-9]|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"

@@ -21,6 +21,7 @@ import re
 from typing import NamedTuple
 
 from irisrl.observe import causes as C
+from irisrl.observe import exceptions as E
 from irisrl.runtime.contract import LIVENESS_TAG
 
 # Byte needles: a line is only parsed when it contains one of these (bytes.find is ~GB/s,
@@ -176,10 +177,7 @@ SANDBOX_FAILED = re.compile(r"Failed to create sandbox|Sandbox resource limit re
 WEIGHT_SYNC = re.compile(r"\b(Started|Finished): '[^']*sync_weights[^']*'")
 STEP_DONE = re.compile(r"\bFinished: 'step', time cost")
 CRASH = re.compile(r"Training failed:|Error executing job with overrides|PLACEMENT_FAILED |ERROR rank \d+:")
-# A process's exit as its supervisor reports it: our runtime's `Command exited with code N`, docker
-# compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code 136`, `exited
-# with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1`.
-EXITED = re.compile(r"(?:exited|died) with (?:exit |return )?(?:code|status)[ :=]*(-?\d+)")
+EXITED = re.compile(E.EXIT_REPORT + r"(-?\d+)")   # a supervisor's exit report and its code
 FINISHED = re.compile(r"Training (?:complete|completed|finished)|Finished training")
 
 
