@@ -227,7 +227,8 @@ NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 # A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes
 # (huggingface_hub hf_api.py: /api/{repo_type}s/{id}/..., /api/repos/create|delete|move). (And
 # vLLM's report of a failed repo file listing, which names no URL.)
-HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|Error retrieving file list|"
+VLLM_FILE_LIST = "Error retrieving file list"   # vLLM 0.34 transformers_utils/repo_utils.py list_repo_files
+HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|" + VLLM_FILE_LIST + "|"
                       r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces|repos)/|/api/whoami(?:-v2)?\b")
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
@@ -260,7 +261,7 @@ REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:
 # "Repository Not Found for url", the Hub's "Invalid model identifier" / "not a valid model identifier").
 # (vLLM 0.34 transformers_utils/repo_utils.py list_repo_files: "Error retrieving file list: 404 ...":
 # listing the repo's files answers for the repo as a whole)
-REPO_WORDS = re.compile(r"(?i)repository not found|(?:invalid|not a valid) model identifier|retrieving file list")
+REPO_WORDS = re.compile(r"(?i)repository not found|(?:invalid|not a valid) model identifier|" + VLLM_FILE_LIST)
 
 
 def hub_status_kind(text: str) -> str | None:
