@@ -133,3 +133,14 @@ def test_the_error_before_the_exit_is_what_the_process_died_of(tmp_path: Path) -
                           "[error] rollout-worker exited with exit code 1"])
     assert primary(odd) is None and odd["reasons"][0].startswith("crashed: unrecognized error: ")
     assert "malformed batch" in odd["reasons"][0]
+
+
+def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:
+    """vLLM's `_custom_ops.py` warns when `vllm._C` (or `vllm._moe_C`) does not import and falls back:
+    the module path is not the engine, so the engine rows do not read it (shown, not named)."""
+    for ext in ("_C", "_moe_C"):
+        line = (f"WARNING 12-04 01:02:03 [_custom_ops.py:20] Failed to import from vllm.{ext} with "
+                f"ImportError(\"libcudart.so.12: cannot open shared object file: No such file or directory\")")
+        report = both(tmp_path, [line])
+        assert primary(report) is None and report["unrecognized"] and report["verdict"] == "NO-KILL"
+    assert primary(both(tmp_path, ["ERROR 12-04 01:02:03 [core.py:700] vllm engine process died unexpectedly"])) == "engine_dead"

@@ -161,7 +161,7 @@ _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|
 # package text_generation_server), SGLang (sglang.srt), lmdeploy (its TurboMind backend), TensorRT-LLM
 # (`[TRT-LLM]` logger prefix, tensorrt_llm package), Aphrodite (aphrodite-engine, its Ray workers
 # RayWorkerAphrodite).
-_ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|\bWorkerProc\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai))|"
+_ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|\bWorkerProc\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai|\._C|\._\w*C\b))|"
            r"text_generation_(?:launcher|server|router)|shard-manager|\bsglang\b|\blmdeploy\b|TurboMind|turbomind|"
            r"tensorrt_llm|TensorRT-LLM|\[TRT-LLM\]|\btrtllm\b|[Aa]phrodite|"
            # other serving frameworks' own names (xorbitsai/inference `xinference.core.worker`, mudler/LocalAI's
