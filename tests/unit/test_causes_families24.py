@@ -96,7 +96,15 @@ NAMED31 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28 + NAMED29 + NAMED30 + NAMED31)
+# pass 32: the Hub's Rust download client (hf_xet 1.8) passing up reqwest's transit failures
+NAMED32 = [
+    ("hf_http_error", "RuntimeError: Data processing error: CAS service error : Reqwest Error: error sending request "
+                      "for url (https://cas-server.xethub.hf.co/reconstruction/5a9f3c2e)"),
+    ("hf_http_error", "RuntimeError: Data processing error: CAS service error : Reqwest Middleware Error: Request failed after 5 retries"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28 + NAMED29 + NAMED30 + NAMED31 + NAMED32)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 

@@ -609,7 +609,11 @@ TABLE: tuple[Row, ...] = (
     # configuration_utils.py): the id names nothing the Hub or the disk has
     Row("hf_repo_not_found", (_rx(_NOT_THERE + r"|(?i:can(?:'|no)t load (?:the )?(?:tokenizer|config|model)\b)"), _rx(_HUB), _rx(r"(?i:\brepo|repository|model id|model_id|revision|identifier|\bmodels?\b|correct path)")), None),
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|" + _TIMEOUT_WORDS + r"|connect|rate.?limit|too many requests|temporarily|"
-                              r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting)"), _rx(_HUB)),
+                              r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting|"
+                              # reqwest's own error texts (reqwest 0.12 src/error.rs Display), which the Hub's Rust
+                              # clients (hf_xet 1.8, hf_transfer) pass up: the request or its body failed in transit
+                              r"error sending request|error decoding response body|request or response body error|"
+                              r"failed after \d+ retries)"), _rx(_HUB)),
         E.INFERENCE_API),     # the Hub's inference services answer an application's call, not a download
     # the same refusals from a mirror or model host, read from the URL of a model file (corpus README,
     # labelling decisions: fetching model / tokenizer / dataset files is hf_http_error wherever they are)
