@@ -181,6 +181,23 @@ def test_fsdp_export_on_one_node_reserves_the_whole_node_and_runs_the_entrypoint
     assert export.geometry.layout == "" and "fsdp2" in export.geometry.why
 
 
+def test_one_node_export_runs_on_the_skyrl_commit_the_run_moved_to(tmp_path: Path) -> None:
+    """A run launched with --skyrl-ref trained on that SkyRL commit; a one-node export (no
+    controller) checks it out too before the exporter runs, through the shipped runtime module."""
+    root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
+    source = source_plan(root, strategy="fsdp2", policy=(1, 8))
+    source["runtime_argv"] = [*source["runtime_argv"], "--skyrl-ref", "abc123", "--skyrl-root", "/opt/MarinSkyRL"]
+    export = build_export(JOB, source, ExportSettings(), TOKEN, {})
+    argv = export.request().argv
+    assert argv[:2] == ("bash", "-c") and "-m irisrl.runtime.skyrl_ref" in argv[2]
+    cut = argv.index("--")
+    assert argv[4:cut] == ("--skyrl-ref", "abc123", "--skyrl-root", "/opt/MarinSkyRL")
+    assert argv[cut + 1:cut + 4] == ("python", "-m", "skyrl_train.entrypoints.checkpoint_export")
+    assert export.plan.skyrl_ref == "abc123"
+    plain = build_export(JOB, source_plan(root, strategy="fsdp2", policy=(1, 8)), ExportSettings(), TOKEN, {})
+    assert plain.request().argv[0] == "python" and plain.plan.skyrl_ref is None
+
+
 def test_cpu_only_is_one_cpu_task_and_says_it_is_not_the_sources_way(tmp_path: Path) -> None:
     root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
     export = build_export(JOB, source_plan(root), ExportSettings(cpu_only=True), TOKEN, {})

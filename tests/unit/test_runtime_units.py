@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -187,6 +188,24 @@ def test_skyrl_ref_unknown_ref_fails_with_reason(skyrl_clone) -> None:
     clone, _ = skyrl_clone
     with pytest.raises(SkyrlRefError, match="no-such-branch"):
         checkout(str(clone), "no-such-branch")
+
+
+def test_skyrl_ref_module_checks_out_then_runs_the_command(skyrl_clone, tmp_path: Path) -> None:
+    """`python -m irisrl.runtime.skyrl_ref` (a one-node export's entrypoint): the command runs on the
+    new checkout; a ref that names nothing stops it before the command runs (exit 1, the reason)."""
+    clone, new_sha = skyrl_clone
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    seen = tmp_path / "seen.txt"
+    cmd = [sys.executable, "-m", "irisrl.runtime.skyrl_ref", "--skyrl-ref", "main", "--skyrl-root", str(clone), "--",
+           "sh", "-c", f"cat a.py > {seen}"]
+    done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert seen.read_text() == "v = 2\n" and new_sha in done.stdout
+    seen.unlink()
+    bad = subprocess.run([*cmd[:4], "no-such-branch", *cmd[5:]], cwd=clone, env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 1 and "no-such-branch" in bad.stdout and not seen.exists()
 
 
 def test_controller_requires_rendezvous_dir_for_multinode(monkeypatch, capsys) -> None:

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 EXPORT_MODULE = "skyrl_train.entrypoints.checkpoint_export"   # cloud/iris/runtime_environment.py
 DEFAULT_ENTRYPOINT = ("python", "-m", EXPORT_MODULE)
+SKYRL_REF_MODULE = "irisrl.runtime.skyrl_ref"   # checks out the run's --skyrl-ref, then runs the command
 DEFAULT_TIMEOUT_S = 7200.0     # skyrl_train/hf_export_schema.py DEFAULT_HF_EXPORT_TIMEOUT
 DEFAULT_REVISION = "main"      # DEFAULT_HF_HUB_REVISION
 UPLOAD_MODES = ("latest", "all")
@@ -298,16 +299,37 @@ def gang_entrypoint(source: Mapping[str, object], job_name: str, gpus: int,
         raise IrisrlError("the run's plan has no rendezvous dir: a multi-node export job cannot form its Ray cluster",
                           "pass --nodes 1 if the saved policy fits one node, or relaunch with a storage root")
     fresh = f"{rdzv.rstrip('/').rsplit('/', 2)[0]}/{job_name}/{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(4).hex()}"
-    kept: list[str] = []
-    run_argv = source.get("runtime_argv")
-    args = [str(a) for a in run_argv] if isinstance(run_argv, list) else []
-    for i, arg in enumerate(args):   # the run's rendezvous timeout, local mode and SkyRL checkout
-        if arg in ("--rendezvous-timeout", "--park-interval", "--skyrl-ref", "--skyrl-root") and i + 1 < len(args):
-            kept += [arg, args[i + 1]]
-        elif arg == "--local":
-            kept.append(arg)
+    kept = [x for flag, value in kept_runtime_flags(source).items() for x in (flag, value) if x is not None]
     runtime = ("--rendezvous-dir", fresh, "--gpus-per-node", str(gpus), *kept)
     return fresh, runtime, ("bash", "-c", BOOT, BOOT_NAME, *runtime, "--", *command)
+
+
+def single_entrypoint(source: Mapping[str, object], command: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
+    """(SkyRL ref, entrypoint) for a one-node export: the command itself, on the SkyRL commit
+    the run moved to with --skyrl-ref where it did (runtime/skyrl_ref.py checks it out first:
+    the image's baked checkout may predate what the run saved)."""
+    from irisrl.plan.build import BOOT_NAME, boot_script
+
+    kept = kept_runtime_flags(source)
+    ref, root = kept.get("--skyrl-ref"), kept.get("--skyrl-root")
+    if not (ref and root):
+        return None, command
+    return ref, ("bash", "-c", boot_script(SKYRL_REF_MODULE), BOOT_NAME, "--skyrl-ref", ref, "--skyrl-root", root,
+                 "--", *command)
+
+
+def kept_runtime_flags(source: Mapping[str, object]) -> dict[str, str | None]:
+    """The run's runtime flags an export job keeps: its rendezvous timeout, local mode and
+    SkyRL checkout (flag -> value; None for a bare flag)."""
+    run_argv = source.get("runtime_argv")
+    args = [str(a) for a in run_argv] if isinstance(run_argv, list) else []
+    kept: dict[str, str | None] = {}
+    for i, arg in enumerate(args):
+        if arg in ("--rendezvous-timeout", "--park-interval", "--skyrl-ref", "--skyrl-root") and i + 1 < len(args):
+            kept[arg] = args[i + 1]
+        elif arg == "--local":
+            kept[arg] = None
+    return kept
 
 
 # ------------------------------------------------------------------------------ the checkpoint
@@ -408,8 +430,12 @@ def build_export(source_job: str, source: Mapping[str, object], settings: Export
     run_args = tuple(str(a) for a in hydra) if isinstance(hydra, list) else ()
     command = entry + run_args + export_args(ckpt, repo, settings, export_root)
     geo = export_geometry(source, settings)
-    rdzv, runtime, entrypoint = gang_entrypoint(source, job_name, geo.gpus_per_node, command) \
-        if geo.nodes > 1 else (None, (), command)
+    skyrl_ref: str | None = None
+    if geo.nodes > 1:
+        rdzv, runtime, entrypoint = gang_entrypoint(source, job_name, geo.gpus_per_node, command)
+    else:
+        rdzv, runtime = None, ()
+        skyrl_ref, entrypoint = single_entrypoint(source, command)
     device = Device("gpu", geo.gpu_variant, geo.gpus_per_node) if geo.gpus_per_node else Device("cpu", "", 0)
     env = job_env(source, token, environ)
     secret_keys: tuple[str, ...] = (TOKEN,)
@@ -428,7 +454,7 @@ def build_export(source_job: str, source: Mapping[str, object], settings: Export
         coscheduling={"group_by": "leafgroup"} if geo.nodes > 1 else None,   # as plan/build.py's gang
         resources=Resources(cpu=geo.cpu, memory=geo.memory, disk=geo.disk, device=device),
         priority=settings.priority, max_retries=0,   # never retried into a second export
-        rendezvous_dir=rdzv, skyrl_ref=None, entrypoint=entrypoint, runtime_argv=runtime, command=command,
+        rendezvous_dir=rdzv, skyrl_ref=skyrl_ref, entrypoint=entrypoint, runtime_argv=runtime, command=command,
         hydra_args=(), env=env, secret_env_keys=secret_keys, ports=ports,
         placement_groups=(), budget={}, findings=(), mode=mode, role="export",
         workspace=settings.workspace or "", config_path=_text(source, "config_path"),

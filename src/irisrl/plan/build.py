@@ -65,9 +65,13 @@ _FINGERPRINT_SKIP = frozenset({"run_name", "project_name", "ckpt_path", "export_
 
 # The in-container boot: cd to the task's workdir (/app in the image; the local cluster's task
 # dir locally), put the shipped runtime and the workspace first on PYTHONPATH, exec the controller.
-BOOT = ('cd "${IRIS_WORKDIR:-%s}" && export PYTHONPATH="$PWD/%s:$PWD${PYTHONPATH:+:$PYTHONPATH}" '
-        '&& exec "${IRIS_PYTHON:-python}" -m %s "$@"') % (contract.WORKDIR_DEFAULT, contract.BUNDLE_LIB,
-                                                         CONTROLLER_MODULE)
+def boot_script(module: str) -> str:
+    """`bash -c` text that runs one of the shipped runtime modules (the bundle's lib on the path)."""
+    return ('cd "${IRIS_WORKDIR:-%s}" && export PYTHONPATH="$PWD/%s:$PWD${PYTHONPATH:+:$PYTHONPATH}" '
+            '&& exec "${IRIS_PYTHON:-python}" -m %s "$@"') % (contract.WORKDIR_DEFAULT, contract.BUNDLE_LIB, module)
+
+
+BOOT = boot_script(CONTROLLER_MODULE)
 BOOT_NAME = "irisrl-boot"
 
 

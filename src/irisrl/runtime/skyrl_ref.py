@@ -1,12 +1,18 @@
 """--skyrl-ref: move the image's baked SkyRL checkout to a newer commit before the run
 (deps are baked and skyrl-train is editable, so the checkout is live), and purge stale
-bytecode so the old .pyc files cannot shadow the new sources."""
+bytecode so the old .pyc files cannot shadow the new sources.
+
+The controller calls `checkout` on every node; a job that runs no controller (a one-node
+`irisrl export`) runs `python -m irisrl.runtime.skyrl_ref --skyrl-ref REF --skyrl-root ROOT
+-- COMMAND...`: the same checkout, then COMMAND in its place."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
+import sys
 
 from irisrl.runtime.log import say
 
@@ -71,3 +77,29 @@ def checkout(root: str, ref: str, timeout: float = 300.0) -> str:
     removed = purge_bytecode(root)
     say(f"MarinSkyRL now at {sha} (ref {ref}; purged {removed} stale bytecode entries)")
     return sha
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check out --skyrl-ref, then exec the command after `--` (exit 1 with the reason if the
+    checkout fails: the command never runs on the image's stale SkyRL)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    cut = args.index("--") if "--" in args else len(args)
+    p = argparse.ArgumentParser(prog="python -m irisrl.runtime.skyrl_ref")
+    p.add_argument("--skyrl-ref", required=True)
+    p.add_argument("--skyrl-root", required=True)
+    opts = p.parse_args(args[:cut])
+    command = args[cut + 1:]
+    if not command:
+        p.error("a command after -- is required")
+    try:
+        checkout(opts.skyrl_root, opts.skyrl_ref)
+    except SkyrlRefError as exc:
+        say(f"ERROR: {exc}")
+        return 1
+    sys.stdout.flush()
+    os.execvp(command[0], command)
+    return 1   # not reached: exec replaces this process
+
+
+if __name__ == "__main__":
+    sys.exit(main())
