@@ -366,6 +366,26 @@ def test_run_export_terminates_a_job_past_its_deadline(tmp_path: Path) -> None:
     assert backend.terminated == [export.job_id]
 
 
+def test_run_export_refuses_a_gang_that_can_never_fit_before_submitting(tmp_path: Path) -> None:
+    """The fit gate launch runs (ops/fit_gate.py): two 8-GPU nodes of 32 CPUs cannot hold the
+    saved policy's 2 x 8-GPU gang at the run's 128 CPUs per node; nothing is submitted, the fix is
+    shown; --allow-queue submits it anyway."""
+    from irisrl.backends.fit import GIB, ClusterState, Node
+    from irisrl.ops.fit_gate import FitRefused
+
+    root = write_checkpoints(tmp_path / "ckpt", (10,), latest=10)
+    export = build_export(JOB, source_plan(root), ExportSettings(), TOKEN, {})
+    small = ClusterState(nodes=tuple(Node(f"n{i}", 32_000, 2048 * GIB, 8, "gpu", "h100", attributes={"leafgroup": "a"})
+                                     for i in (1, 2)))
+    backend = MemoryBackend(cluster=small)
+    with pytest.raises(FitRefused) as refused:
+        run_export(backend, export, TOKEN, poll_s=0)
+    assert not backend.submitted and "was not submitted" in refused.value.message and "--cpu 32" in refused.value.fix
+    queued = MemoryBackend(cluster=small, script=[finished(export.job_id, "failed", 1)])
+    assert run_export(queued, export, TOKEN, poll_s=0, allow_queue=True).state == "failed"
+    assert export.job_id in queued.submitted
+
+
 # ------------------------------------------------------------------------------------ the CLI
 def _record(plan: dict[str, object]) -> None:
     """A launch in the ledger, as `launch` records it (its masked plan JSON)."""

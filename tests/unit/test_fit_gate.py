@@ -46,7 +46,7 @@ def _gate(state: ClusterState | None, allow_queue: bool = False) -> tuple[Any, l
 
 def test_fit_gate_free_group_lets_the_launch_go_on_with_a_fit_line():
     report, lines = _gate(ClusterState(nodes=(_node("n1"), _node("n2"))))
-    assert report.verdict == "fits" and lines == [(f"fit: {report.summary}", False)]
+    assert report.verdict == "fits" and lines == [(f"fit: {report.summary}", True)]
 
 
 def test_fit_gate_held_group_warns_naming_the_holder_and_does_not_refuse():

@@ -7,10 +7,11 @@ import sys
 
 import click
 
-from irisrl.cli.options import flag, json_flag
+from irisrl.cli.options import allow_queue_flag, flag, json_flag
 from irisrl.cli.target_opts import target_options
 from irisrl.ops.export import DEFAULT_TIMEOUT_S, PRIORITIES, UPLOAD_MODES, ExportPlan, ExportResult, ExportSettings, \
     export as run_export, parse_entrypoint
+from irisrl.ops.fit_gate import FitRefused
 from irisrl.util.exitcodes import Exit
 
 
@@ -27,6 +28,8 @@ with ++checkpoint_export.* args) on the saved policy's GPUs, as MarinSkyRL does 
 strategy: its trainer.placement.policy_num_nodes nodes, each with the run's GPUs per node and
 per-node cpu/memory/disk (a multi-node gang coscheduled, under irisrl's runtime). It is followed
 to the end, and the repo is then checked for config.json, a weight shard and a tokenizer file.
+Before submitting, the gang is checked against the cluster as launch does: one that can never
+fit is refused (the fit tables and the fix), unless --allow-queue.
 Exit: 0 exported and checked (or dry run), 1 refused / job failed / files missing,
 2 JOB not in the ledger, 3 could not determine, 64 usage.""")
 @click.argument("job")
@@ -57,20 +60,28 @@ Exit: 0 exported and checked (or dry run), 1 refused / job failed / files missin
 @click.option("--timeout", "timeout_s", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT_S, show_default=True,
               help="Seconds to follow the job before terminating it.")
 @flag("secrets-env", default=None, help="dotenv file with HF_TOKEN (default: $DC_AGENT_SECRET_ENV).")
+@allow_queue_flag
 @json_flag
 @target_options
 def export(job: str, repo: str | None, step: int | None, dry_run: bool, export_entrypoint: str | None,
            workspace: str | None, revision: str, private: bool, upload_mode: str, cpu_only: bool, gpus: int | None,
-           nodes: int | None, cpu: float | None, memory: str | None, disk: str | None, priority: str, timeout_s: float, secrets_env: str | None, as_json: bool, local: bool,
+           nodes: int | None, cpu: float | None, memory: str | None, disk: str | None, priority: str, timeout_s: float,
+           secrets_env: str | None, allow_queue: bool, as_json: bool, local: bool,
            controller_url: str | None, cluster_config: str | None) -> None:
     """Export JOB's final (or --step N) policy to the Hugging Face Hub as its own job on Iris."""
     settings = ExportSettings(repo=repo, step=step, entrypoint=parse_entrypoint(export_entrypoint),
                               workspace=workspace or None, revision=revision, private=private,
                               upload_mode=upload_mode, cpu=cpu, memory=memory, disk=disk, cpu_only=cpu_only,
                               gpus=gpus, nodes=nodes, timeout_s=timeout_s,
-                              secrets_env=secrets_env, priority=priority)
-    done = run_export(job, settings, dry_run=dry_run, local=local, controller_url=controller_url,
-                      cluster_config=cluster_config)
+                              secrets_env=secrets_env, priority=priority, allow_queue=allow_queue)
+    try:
+        done = run_export(job, settings, dry_run=dry_run, local=local, controller_url=controller_url,
+                          cluster_config=cluster_config)
+    except FitRefused as refused:
+        from irisrl.cli.render_fit import render_report
+
+        render_report(refused.report)
+        raise
     if as_json:
         click.echo(json.dumps(done.to_dict(), indent=2))
     else:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from irisrl.cli.options import flag, json_flag
+from irisrl.cli.options import allow_queue_flag, flag, json_flag
 
 if TYPE_CHECKING:
     from irisrl.ops.types import PlanInputs, Target
@@ -65,8 +65,7 @@ def launch_options(func: Any) -> Any:
         flag("profile", default="cw-us-east-02a", help="irisrl cluster profile: a shipped name, or the path of a TOML profile file (read as given)."),
         flag("dry-run", is_flag=True, help="Print the resolved plan; do not submit."),
         flag("no-wait", is_flag=True, help="Submit and return without following the job."),
-        flag("allow-queue", is_flag=True,
-             help="Submit even when the gang can never fit the cluster now (see irisrl fit); default: refuse."),
+        allow_queue_flag,
         flag("cpu", type=click.FloatRange(min=0, min_open=True), default=None, help="CPUs per node (default 48)."),
         flag("memory", default=None, help="Memory per node (default: the profile's, 1700GB; 512GB with --local)."),
         flag("disk", default=None, help="Disk per node (default: the profile's, 21800Gi)."),

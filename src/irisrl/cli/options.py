@@ -21,3 +21,6 @@ def flag(name: str, *extra: str, **kwargs: Any) -> Callable[[F], F]:
 
 
 json_flag = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for machines.")
+# launch's and export's fit gate (ops/fit_gate.py)
+allow_queue_flag = flag("allow-queue", is_flag=True,
+                        help="Submit even when the gang can never fit the cluster now (see irisrl fit); default: refuse.")

@@ -134,6 +134,7 @@ class ExportSettings:
     timeout_s: float = DEFAULT_TIMEOUT_S
     secrets_env: str | None = None
     priority: str = "batch"   # export_hf_checkpoint.py's --priority default: an export is not urgent
+    allow_queue: bool = False     # --allow-queue: submit a gang that can never fit the cluster now
 
 
 @dataclass(frozen=True)
@@ -477,12 +478,15 @@ def hf_token(secrets_env: str | None, environ: Mapping[str, str] | None = None) 
 
 # ------------------------------------------------------------------------- running, checking
 def run_export(backend: Backend, export: ExportPlan, token: str, poll_s: float = POLL_S,
-               clock: Callable[[], float] = time.monotonic) -> ExportResult:
-    """Submit the export job, follow it to the end (terminated past `export.timeout_s`), then
-    check the Hub repo when it succeeded."""
+               clock: Callable[[], float] = time.monotonic, allow_queue: bool = False) -> ExportResult:
+    """Check the export job fits the cluster as launch does (ops/fit_gate.py: a gang that can
+    never fit is refused, nothing submitted, unless `allow_queue`), submit it, follow it to the
+    end (terminated past `export.timeout_s`), then check the Hub repo when it succeeded."""
     from irisrl.config.masking import mask_text
     from irisrl.ops import output
+    from irisrl.ops.fit_gate import fit_gate
 
+    fit_gate(export.plan, backend, allow_queue)   # raises FitRefused
     submitted_ms = int(time.time() * 1000) - 1000   # the tail of THIS job: a rerun reuses the name
     with _workspace(export.plan.workspace) as workspace:
         job_id = backend.submit(export.plan, workspace)
@@ -621,4 +625,4 @@ def export(job: str, settings: ExportSettings, *, dry_run: bool = False, local: 
         return plan
     _require_hub_client()   # the repo check needs it: refuse before a job is spent, not after
     with open_backend(Target(local, controller_url, cluster_config).check(), job_id, ledger) as backend:
-        return run_export(backend, plan, token)
+        return run_export(backend, plan, token, allow_queue=settings.allow_queue)

@@ -36,8 +36,8 @@ def fit_gate(plan: "LaunchPlan", backend: "Backend", allow_queue: bool) -> "FitR
         emit(f"fit: not checked ({exc.message})", err=True)
         return None
     report = simulate(state, GangRequest.from_plan(plan.to_dict()))
-    if report.verdict == "fits":
-        emit(f"fit: {report.summary}")
+    if report.verdict == "fits":   # a status line, like every gate line: stdout stays the command's (--json)
+        emit(f"fit: {report.summary}", err=True)
     elif report.verdict == "unknown":
         emit(f"fit: not checked ({report.summary})", err=True)
     elif report.verdict == "queues":
