@@ -101,6 +101,20 @@ NAMED32 = [
     ("hf_http_error", "RuntimeError: Data processing error: CAS service error : Reqwest Error: error sending request "
                       "for url (https://cas-server.xethub.hf.co/reconstruction/5a9f3c2e)"),
     ("hf_http_error", "RuntimeError: Data processing error: CAS service error : Reqwest Middleware Error: Request failed after 5 retries"),
+    # an RL trainer's rollout engines by its own word, vLLM-named classes, vLLM's DP coordinator
+    ("engine_dead", "2026-12-04 01:02:03.004 | ERROR    | trainer.client:_on_death:80 - Inference engine 3 died; 5/8 engines remain"),
+    ("engine_dead", "(driver pid=77) WARNING: inference engine 1 died (RayActorError), rerouting its requests"),
+    ("engine_init_failed", "RuntimeError: VLLMServerActor failed to become ready within 900s"),
+    ("engine_init_failed", "RuntimeError: DP Coordinator process failed to start within 120 seconds."),
+    # vLLM's start-up memory budget
+    ("engine_init_failed", "ValueError: Free memory on device cuda:3 (20.1/79.2 GiB) on startup is less than desired GPU memory "
+                           "utilization (0.9, 71.3 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes."),
+    ("hf_weights_missing", "RuntimeError: Cannot find any pytorch model weights with `/ckpt/step_40/hf`"),
+    ("dist_timeout", "RuntimeError: Failed to broadcast barrier id to the other ranks"),
+    ("checkpoint_corrupt", "FileNotFoundError: Resume checkpoint does not exist: /ckpt/run7/global_step_90"),
+    ("checkpoint_corrupt", "[rank1]: RuntimeError: trainer_state.pt for the checkpoint is missing under /ckpt/run7/global_step_90"),
+    # a message-less class that ends its line opens the exception below it
+    ("ray_worker_died", "2026-12-04 01:02:03.004 | ERROR    | runner:report:40 - Step 9 aborted with WorkerCrashedError:"),
 ]
 
 
@@ -141,6 +155,14 @@ def test_the_error_before_the_exit_is_what_the_process_died_of(tmp_path: Path) -
                           "[error] rollout-worker exited with exit code 1"])
     assert primary(odd) is None and odd["reasons"][0].startswith("crashed: unrecognized error: ")
     assert "malformed batch" in odd["reasons"][0]
+
+
+def test_a_checkpoint_notice_is_not_a_missing_checkpoint(tmp_path: Path) -> None:
+    """A run that starts fresh because no checkpoint exists yet reports nothing; a class named at
+    the end of a sentence (no colon) is still not an exception."""
+    for line in ("WARNING 12-04 01:02:03 [trainer.py:90] checkpoint not found under /ckpt/run7, training from scratch",
+                 "ERROR 12-04 01:02:03 [client.py:12] request 7 will be retried on ReadTimeoutError"):
+        assert primary(both(tmp_path, [line])) is None
 
 
 def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:

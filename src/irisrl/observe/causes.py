@@ -878,16 +878,24 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
         # alone (not the signal's words; nor a command line's, a script named *_nccl_timeout)
         return guess(said.group(0)) or cause, exc
     if cause is not None:
-        return cause, exc
+        return _actor_or_engine(cause, text), exc
     kind = (E.class_kind(exc) or E.timeout_kind(exc, text)) if exc is not None else None
     status = E.hub_status_kind(text)
     if kind is not None and not (status is not None and exc is not None and exc.name in E.STATUS_DECIDES):
-        return BY_KIND[kind], exc
+        return _actor_or_engine(BY_KIND[kind], text), exc
     if status is not None or kind is not None:
         return BY_KIND[status or kind or ""], exc
     if exc is not None and E.is_crash_class(exc):
         return guess(text) or BY_KIND["python_crash"], exc
     return None, exc
+
+
+def _actor_or_engine(cause: Cause, text: str) -> Cause:
+    """A Ray actor's death that the line says was an inference engine's ("Inference engine 0 died
+    (RayActorError)": SkyRL's engines are Ray actors) is the engine's death, the more specific kind."""
+    if cause.kind == "ray_actor_died" and V.ENGINE_DIED.search(text):
+        return BY_KIND["engine_dead"]
+    return cause
 
 
 def guess(text: str) -> Cause | None:

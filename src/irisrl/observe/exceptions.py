@@ -81,6 +81,13 @@ def _alone(before: str) -> bool:
     return not before.strip() or before.endswith(HEADER_ENDS)
 
 
+def _opens(m: re.Match[str]) -> bool:
+    """A message-less class that ends its line with a colon opens the exception it names (its
+    message on the lines below): "Training failed at step 12 with WorkerCrashedError:" (SkyRL
+    tracking.py log_exception)."""
+    return m.group(0).rstrip().endswith(":")
+
+
 def parse(text: str) -> Exc | None:
     """The exception a cleaned line states, innermost class first; None if it states none.
     `Training failed: RuntimeError: x` and `ERROR ... ValueError: x` are read past their head;
@@ -88,9 +95,9 @@ def parse(text: str) -> Exc | None:
     (chained re-raises print `Outer: Inner: message`); a Ray wrapper names its cause in
     parentheses. A class with no message counts only alone on its line (`KeyboardInterrupt`)
     or after a log record's header, not a name mentioned at the end of a sentence ("will retry
-    on ReadTimeoutError")."""
+    on ReadTimeoutError"), unless a colon ends the line: the message follows below (`_opens`)."""
     found = None
-    m = next((c for c in EXC.finditer(text) if c.group(3) is not None or _alone(text[:c.start()])), None)
+    m = next((c for c in EXC.finditer(text) if c.group(3) is not None or _alone(text[:c.start()]) or _opens(c)), None)
     while m is not None:
         found = m
         if m.group(2) or m.group(3) is None:   # RayTaskError(Inner) names its cause; no message

@@ -166,7 +166,14 @@ _ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loo
            r"tensorrt_llm|TensorRT-LLM|\[TRT-LLM\]|\btrtllm\b|[Aa]phrodite|"
            # other serving frameworks' own names (xorbitsai/inference `xinference.core.worker`, mudler/LocalAI's
            # `localai` / gRPC backends, ollama, llama.cpp's llama-server, NVIDIA Triton's tritonserver)
-           r"\bxinference\b|\b[Ll]ocal ?AI\b|\blocalai\b|\bollama\b|llama-server|tritonserver")
+           r"\bxinference\b|\b[Ll]ocal ?AI\b|\blocalai\b|\bollama\b|llama-server|tritonserver|"
+           # an RL trainer's word for its rollout engines (SkyRL inference_engine_client.py "Inference engine 0
+           # died", "All inference engines have died"), vLLM-named classes (SkyRL's VLLMRouter / VLLMServerActor)
+           # and vLLM v1's data-parallel coordinator process (v1/engine/coordinator.py "DP Coordinator process")
+           r"\b[Ii]nference engines?\b|\bV[Ll][Ll]M[A-Z]\w*|\bvLLM[A-Z]\w*|\bDP ?Coordinator\b")
+# an engine as the subject of a death ("Inference engine 0 died (RayActorError)", "All inference engines have
+# died"), not an engine named elsewhere on a line about an actor (a `repr=<...vllm_engine...>` field)
+ENGINE_DIED = re.compile(rf"(?:{_ENGINE})[\w ]{{0,20}}?\b(?:has |have )?died\b")
 _RAY = r"\bRay\b|\bray\b|(?i:raylet)|\bGCS\b|\bgcs\b|Node ?I[DdP]\b|(?i:\bnode ID\b)|node_id|RayTask|Worker ID|heartbeats?\b|marked dead"
 
 # Message catalogues read from the libraries' own strings, so a phrasing no corpus line showed is
@@ -512,6 +519,13 @@ TABLE: tuple[Row, ...] = (
     # accelerate 1.16 utils/modeling.py load_state_dict: a .safetensors file without its header metadata
     # ("The safetensors archive passed at %s does not contain the valid metadata")
     Row("checkpoint_corrupt", (_rx(r"does not contain the valid metadata"),), None),
+    # a checkpoint to resume / load that is not there (megatron-core dist_checkpointing "Checkpoint directory
+    # %s does not exist"; SkyRL fsdp_strategy.py "Model checkpoint not found: %s", trainer.py "Trainer state
+    # file not found"; like transformers Trainer's "Can't find a valid checkpoint at", observe/causes.py): the
+    # checkpoint cannot be read. A weight file of a model (.safetensors / .bin) is hf_weights_missing's; a
+    # notice that the run starts fresh is none
+    Row("checkpoint_corrupt", (_rx(r"(?i:\b(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing))"),),
+        _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ))")),
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
     # launcher/runner.py "Unable to proceed, no GPU resources available")
@@ -530,7 +544,7 @@ TABLE: tuple[Row, ...] = (
     # default_loader.py "Following weights were not initialized from checkpoint"; sglang 0.5.23
     # model_loader/loader.py "Cannot find any model weights with `path`")
     Row("hf_weights_missing", (_rx(r"(?i:weights (?:were )?not initiali[sz]ed from (?:the )?checkpoint|"
-                                   r"(?:cannot|can't|could not|unable to) find any (?:model )?weights)"),), None),
+                                   r"(?:cannot|can't|could not|unable to) find any (?:\w+ )?(?:model )?weights)"),), None),
     # huggingface_hub offline / cache-only lookups that found nothing (file_download.py "Cannot find the
     # requested files in the disk cache and outgoing traffic has been disabled", _snapshot_download.py
     # "Cannot find an appropriate cached snapshot folder ... outgoing traffic has been disabled"): the
@@ -566,6 +580,10 @@ TABLE: tuple[Row, ...] = (
     # torch elastic's store barriers (agent/server/api.py _exit_barrier "Error waiting on exit barrier",
     # distributed_c10d.py _store_based_barrier): peers that never reached the store
     Row("dist_timeout", (_rx(r"(?i:exit barrier|store[ _]based[ _]barrier|monitored_?barrier)"), _rx(r"(?i:error|fail|waiting)")), None),
+    # any other barrier over a store or socket failing (vLLM 0.34 distributed/utils.py stateless barrier:
+    # "Failed to broadcast barrier_id", "Failed to signal barrier arrival"): the peers never met; an NCCL
+    # barrier's failure is NCCL's (the rows below)
+    Row("dist_timeout", (_rx(r"(?i:\bbarrier(?:_id)?\b)"), _rx(r"(?i:\bfail|error\b)")), _rx(r"(?i:nccl)")),
     # TensorFlow's distributed runtime (tensorflow/core/distributed_runtime: master.cc "Master init: Unavailable",
     # a remote function on /job:worker/replica:N/task:M failing with UnavailableError): a peer it cannot reach,
     # gRPC's "failed to connect to all addresses" / "Connection reset by peer"
@@ -636,8 +654,13 @@ TABLE: tuple[Row, ...] = (
     # len (%d), (%.2f GiB KV cache is needed, which is larger than the available KV cache memory";
     # "... larger than the maximum number of tokens that can be stored in KV cache"; vllm 0.8 .. 0.33): the
     # engine never started, whether or not the line names vLLM
-    Row("engine_init_failed", (_rx(r"(?i:kv[ _-]?cache|max seq len|max_model_len|cache blocks)"),
-                               _rx(r"(?i:larger than|is needed|not enough|insufficient|no available|exceeds|too small|to serve at least one request)")), None),
+    # ... and its start-up memory budget (v1/worker/utils.py, gpu_worker.py: "Free memory on device cuda:0
+    # (12.87/79.19 GiB) on startup is less than desired GPU memory utilization (0.9, 71.27 GiB)", "Externally
+    # held weights on device ... exceed the desired GPU memory utilization"; vllm 0.6 .. 0.34)
+    Row("engine_init_failed", (_rx(r"(?i:kv[ _-]?cache|max seq len|max_model_len|cache blocks|gpu[ _-]memory[ _-]utili[sz]ation|"
+                                   r"memory on device\b.{0,40}\bon startup)"),
+                               _rx(r"(?i:larger than|is needed|not enough|insufficient|no available|exceeds?\b|too small|to serve at least one request|"
+                                   r"less than)")), None),
     Row("engine_dead", (_rx(SGLANG_DEAD),), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
@@ -651,7 +674,10 @@ TABLE: tuple[Row, ...] = (
     # an inference engine's Ray actor failing in its start-up method (`ray::VLLMServerActor.start()`,
     # `ray::LLMEngineActor.__init__()`: Ray's task name is the actor's method)
     Row("engine_init_failed", (_rx(r"ray::\w*(?:VLLM|Vllm|vLLM|LLM|Engine|SGLang|Sglang)\w*\.(?:__init__|start\w*|init\w*|load\w*)\b"),), None),
-    Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model)")), None),
+    # (a readiness wait that gave up is a start that failed: SkyRL vllm_router.py "VLLMRouter failed to become
+    # healthy within 600s")
+    Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model|"
+                                                r"become (?:healthy|ready))")), None),
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|"
                                           r"not responding|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
