@@ -65,6 +65,10 @@ HELDOUT17 = PUBLIC / "heldout17.jsonl"
 # The eighteenth fresh set (README "heldout18"): public web pages (Hub discussions, forums, pastes, docs), like
 # heldout8; its sources are page URLs, one URL one source, none a GitHub issue.
 HELDOUT18 = PUBLIC / "heldout18.jsonl"
+# The nineteenth fresh set (README "heldout19"): GitHub issues and pull requests of the multi-node RL /
+# post-training stacks (verl, OpenRLHF, TRL, SkyRL, NeMo RL, AReaL, slime, RLinf, ms-swift, ...) and the engines
+# and libraries their users paste (vLLM, SGLang, NCCL, the Hub); none from a repository heldout9 cites.
+HELDOUT19 = PUBLIC / "heldout19.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -115,11 +119,12 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13,
          "heldout14": HELDOUT14, "heldout15": HELDOUT15,
          "heldout16": HELDOUT16, "heldout17": HELDOUT17,
-         "heldout18": HELDOUT18}   # collected later, each from sources no other file has
+         "heldout18": HELDOUT18, "heldout19": HELDOUT19}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
-               "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15), "heldout18": (40, 15)}
+               "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15), "heldout18": (40, 15),
+               "heldout19": (40, 14)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -133,7 +138,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["line"] and "\n" not in row["line"], f"{row['source']}: one log line per entry"
         assert row["source"].strip(), row
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
-                "heldout12", "heldout13", "heldout15", "heldout16", "heldout17"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -246,6 +251,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT16, (HELDOUT9,)),
     # set 17: issues of any repository, searched by failure family, never one set 9 cites
     (HELDOUT17, (HELDOUT9,)),
+    # set 19: issues of the RL / post-training stacks and the engines their users paste, never one set 9 cites
+    (HELDOUT19, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
