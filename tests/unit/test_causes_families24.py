@@ -163,6 +163,8 @@ def test_a_checkpoint_notice_is_not_a_missing_checkpoint(tmp_path: Path) -> None
     for line in ("WARNING 12-04 01:02:03 [trainer.py:90] checkpoint not found under /ckpt/run7, training from scratch",
                  "ERROR 12-04 01:02:03 [client.py:12] request 7 will be retried on ReadTimeoutError"):
         assert primary(both(tmp_path, [line])) is None
+    # a checkpoint's name inside a path is not what is missing: torch.save had no parent directory
+    assert primary(both(tmp_path, ["RuntimeError: Parent directory /ckpt/run7/global_step_9 does not exist."])) == "python_crash"
 
 
 def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:

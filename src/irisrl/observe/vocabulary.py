@@ -523,8 +523,9 @@ TABLE: tuple[Row, ...] = (
     # %s does not exist"; SkyRL fsdp_strategy.py "Model checkpoint not found: %s", trainer.py "Trainer state
     # file not found"; like transformers Trainer's "Can't find a valid checkpoint at", observe/causes.py): the
     # checkpoint cannot be read. A weight file of a model (.safetensors / .bin) is hf_weights_missing's; a
-    # notice that the run starts fresh is none
-    Row("checkpoint_corrupt", (_rx(r"(?i:\b(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing))"),),
+    # notice that the run starts fresh is none; a checkpoint's name inside a path is not the subject (torch.save's
+    # "Parent directory /ckpt/global_step_300 does not exist.": a save that had nowhere to go)
+    Row("checkpoint_corrupt", (_rx(r"(?i:(?<![/\w])(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing))"),),
         _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ))")),
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
