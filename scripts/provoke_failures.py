@@ -1296,6 +1296,10 @@ def child_main(mode: str) -> int:
             os.kill(os.getpid(), 15)
         if mode in ("segv", "bus", "abort"):  # the sixth set: real faults, not kill(2)
             _real_fault(mode)
+        if mode in ("sigill", "sigfpe"):  # the eleventh set: the faults' signals by kill(2)
+            import signal
+
+            os.kill(os.getpid(), getattr(signal, mode.upper()))
     if mode == "sleep":  # the launcher is the one stopped (torchrun_agent_sigterm)
         time.sleep(60)
     time.sleep(8)
@@ -4938,6 +4942,621 @@ for _v, _api, _kind in [("conflict409", "create_repo", "hf_http_error"),
 CASES.update(CASES10)
 
 
+# ----------------------------------------------------------------------------- the eleventh set
+# Call paths no earlier set took: children ended by SIGILL / SIGFPE (spawn and torchrun), a
+# DataLoader worker that exits with a code, DDP's reducer checks, c10d PrefixStore / HashStore
+# waits, autograd's version counter and non-reentrant checkpoint checks, torch.load of a zip whose
+# storage or byteorder record is damaged, overlapping safetensors offsets, a safetensors file
+# tagged for another framework, deterministic mode against cuBLAS, triton's shared-memory limit and
+# a CPU tensor handed to a triton kernel, CUDA / cupy IPC handles that open nothing, a device
+# stack overflow, OOM under cudaMallocAsync with a memory fraction and inside a MemPool, NVML on a
+# missing index, NCCL env settings no earlier set tried, accelerate's device_map offload without
+# an offload folder, and the Hub's tag / branch / squash / revision endpoints.
+
+
+def _signal_worker(signame: str, rank: int) -> None:
+    import signal
+
+    if rank == 1:
+        time.sleep(1)
+        os.kill(os.getpid(), getattr(signal, signame))  # kill(2): the fault's signal, not a fault
+    time.sleep(10)
+
+
+def case_spawn_child_sigill() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(partial(_signal_worker, "SIGILL"), nprocs=2)
+
+
+def case_spawn_child_sigfpe() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(partial(_signal_worker, "SIGFPE"), nprocs=2)
+
+
+class _ExitingDataset:
+    """A dataset whose worker process ends with exit code 1 (a C extension calling exit(1))."""
+
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, i: int) -> Any:
+        import torch
+
+        if i == 5:
+            os._exit(1)
+        return torch.ones(4)
+
+
+def case_dataloader_worker_exit_code() -> None:
+    _iterate(_ExitingDataset(), num_workers=2)
+
+
+def case_dist_backend_mpi() -> None:
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("mpi")
+
+
+def _ddp_world_of_one() -> Any:
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("gloo")
+
+
+def case_ddp_unused_params() -> None:
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    _ddp_world_of_one()
+
+    class Policy(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = torch.nn.Linear(8, 8)
+            self.value_head = torch.nn.Linear(8, 1)  # not used by the actor loss
+
+        def forward(self, x: Any) -> Any:
+            return self.body(x)
+
+    m = DDP(Policy())
+    for _ in range(2):
+        m(torch.ones(2, 8)).sum().backward()
+    print("two steps")
+
+
+def case_benign_ddp_find_unused_none() -> None:
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    _ddp_world_of_one()
+    m = DDP(torch.nn.Linear(8, 8), find_unused_parameters=True)
+    for _ in range(2):
+        m(torch.ones(2, 8)).sum().backward()
+    print("two steps")
+
+
+def case_prefix_store_get_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True, timedelta(seconds=3))
+    dist.PrefixStore("vllm_engine_2", store).get("kv_cache_ready")
+
+
+def case_hash_store_wait_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.HashStore()
+    store.set_timeout(timedelta(seconds=2))
+    store.wait(["policy_version"])
+
+
+def case_autograd_inplace_modified() -> None:
+    import torch
+
+    logits = torch.randn(4, 8, requires_grad=True)
+    probs = torch.sigmoid(logits)
+    probs.mul_(0.5)  # an in-place edit of a tensor sigmoid saved for backward
+    probs.sum().backward()
+
+
+def case_checkpoint_recompute_mismatch() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    calls = {"n": 0}
+
+    def block(x: Any) -> Any:
+        calls["n"] += 1
+        k = 8 if calls["n"] == 1 else 6  # a shape that depends on state (dropout of tokens)
+        return (x[:, :k] ** 2).sum(dim=1)  # pow saves its input for backward
+
+    x = torch.ones(2, 8, requires_grad=True)
+    checkpoint(block, x, use_reentrant=False).sum().backward()
+
+
+def _zip_member_edit(name_end: str, edit: Callable[[bytes], bytes]) -> Path:
+    import io
+    import zipfile
+
+    src = zipfile.ZipFile(io.BytesIO(_ckpt_bytes()))
+    p = Path(tempfile.mkdtemp()) / "actor_step300.pt"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_STORED) as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith(name_end):
+                data = edit(data)
+            dst.writestr(info, data)
+    return p
+
+
+def case_torch_load_short_storage() -> None:
+    """A zip checkpoint whose data/0 member holds half the tensor's bytes (repacked sound)."""
+    import torch
+
+    p = _zip_member_edit("/data/0", lambda b: b[: len(b) // 2])
+    print(torch.load(p))
+
+
+def case_torch_load_bad_byteorder() -> None:
+    import torch
+
+    p = _zip_member_edit("/byteorder", lambda b: b"middle")
+    print(torch.load(p))
+
+
+def case_st_overlapping_offsets() -> None:
+    from safetensors.torch import load_file
+
+    p = _st_lie({"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},
+                 "b": {"dtype": "F32", "shape": [4], "data_offsets": [8, 24]}}, b"\0" * 24)
+    print(load_file(p))
+
+
+def case_transformers_st_format_jax() -> None:
+    """A model.safetensors whose metadata says it was written for JAX (a Flax export)."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy", "safetensors")
+    sd = load_file(str(d / "model.safetensors"))
+    save_file({k: v.contiguous() for k, v in sd.items()}, str(d / "model.safetensors"),
+              metadata={"format": "jax"})
+    from transformers import AutoModelForCausalLM
+
+    print(type(AutoModelForCausalLM.from_pretrained(d, dtype=torch.float32)))
+
+
+def case_transformers_safetensors_off() -> None:
+    """from_pretrained(use_safetensors=False) of a folder that holds only model.safetensors."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy", "safetensors")
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d, use_safetensors=False)
+
+
+def case_torch_save_parent_missing() -> None:
+    import torch
+
+    torch.save({"w": torch.ones(4)}, Path(tempfile.mkdtemp()) / "ckpt" / "global_step_300" / "actor.pt")
+
+
+def case_benign_typed_storage() -> None:
+    import torch
+
+    print(torch.ones(4).storage().size())
+
+
+def case_benign_weight_norm() -> None:
+    import torch
+
+    print(torch.nn.utils.weight_norm(torch.nn.Linear(4, 4)))
+
+
+def case_benign_set_default_tensor_type() -> None:
+    import torch
+
+    torch.set_default_tensor_type(torch.DoubleTensor)
+    print(torch.ones(1).dtype)
+
+
+def case_benign_generate_greedy_temperature() -> None:
+    import torch
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy", "safetensors")
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d)
+    out = m.generate(torch.tensor([[1, 2, 3]]), do_sample=False, temperature=0.7, top_p=0.9,
+                     max_new_tokens=4, pad_token_id=0)
+    print(out.shape)
+
+
+def case_deterministic_cublas() -> None:
+    os.environ.pop("CUBLAS_WORKSPACE_CONFIG", None)
+    import torch
+
+    torch.use_deterministic_algorithms(True)
+    a = torch.ones(64, 64, device="cuda")
+    print((a @ a).sum().item())
+
+
+def case_deterministic_histc() -> None:
+    import torch
+
+    torch.use_deterministic_algorithms(True)  # a reproducibility flag set for the whole run
+    print(torch.histc(torch.rand(1024, device="cuda"), bins=16))
+
+
+def case_device_mismatch_matmul() -> None:
+    import torch
+
+    w = torch.nn.Linear(8, 8).cuda()
+    print(w(torch.ones(2, 8)))  # the batch left on the host
+
+
+def case_triton_smem_oor() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def tile_dot(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,  # type: ignore[no-untyped-def]
+                 ):
+        rm = tl.arange(0, BM)
+        rn = tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+        b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+        tl.store(c_ptr + rm[:, None] * BN + rn[None, :], tl.dot(a, b))
+
+    a = torch.ones(256 * 256, device="cuda", dtype=torch.float32)
+    b = torch.ones(256 * 256, device="cuda", dtype=torch.float32)
+    c = torch.empty(256 * 256, device="cuda", dtype=torch.float32)
+    tile_dot[(1,)](a, b, c, BM=256, BN=256, BK=256, num_stages=3)
+    torch.cuda.synchronize()
+
+
+def case_triton_cpu_tensor() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def scale(x_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2, mask=m)
+
+    x = torch.ones(64)  # .cuda() forgotten
+    scale[(1,)](x, 64, BLOCK=64)
+
+
+def case_cuda_event_ipc_bogus() -> None:
+    import torch
+
+    torch.cuda.init()
+    ev = torch.cuda.Event.from_ipc_handle(0, b"\0" * 64)  # a handle that names no event
+    ev.synchronize()
+
+
+def case_cupy_ipc_mem_bogus() -> None:
+    import cupy as cp
+
+    cp.cuda.runtime.ipcOpenMemHandle(b"\0" * 64)
+
+
+_CUPY11_SRC = r"""
+__device__ int deep(int n) {
+    volatile int pad[256];
+    pad[n & 255] = n;
+    return n == 0 ? pad[0] : deep(n - 1) + pad[(n * 7) & 255];
+}
+extern "C" __global__ void recurse(int* out, int n) { out[0] = deep(n); }
+"""
+
+
+def case_cupy_stack_overflow() -> None:
+    import cupy as cp
+
+    out = cp.zeros(1, dtype=cp.int32)
+    cp.RawKernel(_CUPY11_SRC, "recurse")((1,), (1,), (out, cp.int32(1 << 20)))
+    cp.cuda.Device().synchronize()
+    print(int(out[0]))
+
+
+def case_cuda_oom_async_fraction() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.05)  # the trainer's share next to vLLM
+    torch.empty(16 << 30, dtype=torch.uint8, device="cuda")
+
+
+def case_cuda_oom_mempool() -> None:
+    import torch
+
+    pool = torch.cuda.MemPool()
+    with torch.cuda.use_mem_pool(pool):
+        torch.empty(1 << 38, dtype=torch.uint8, device="cuda")  # 256 GiB
+
+
+def case_nvml_bad_index() -> None:
+    import pynvml
+
+    pynvml.nvmlInit()
+    print(pynvml.nvmlDeviceGetCount())
+    pynvml.nvmlDeviceGetHandleByIndex(7)
+
+
+def case_benign_autocast_fp32() -> None:
+    import torch
+
+    with torch.autocast("cuda", dtype=torch.float32):
+        print(torch.ones(2, 2, device="cuda").sum().item())
+
+
+def case_benign_nccl_no_device_id() -> None:
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl")  # no device_id, no set_device
+    dist.barrier()
+    print("barrier done", torch.cuda.current_device())  # destroy_process_group never called
+
+
+def case_nccl_graph_file_missing() -> None:
+    _nccl_env_case(NCCL_GRAPH_FILE="/etc/nccl/graph-irisrl.xml")
+
+
+def case_nccl_buffsize_tiny() -> None:
+    _nccl_env_case(NCCL_BUFFSIZE="1")
+
+
+def case_nccl_work_fifo_bad() -> None:
+    _nccl_env_case(NCCL_WORK_FIFO_BYTES="1000")
+
+
+def case_nccl_ras_addr_bad() -> None:
+    _nccl_env_case(NCCL_RAS_ADDR="999.1.1.1:28028")
+
+
+def case_nccl_broadcast_bad_src() -> None:
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    t = torch.ones(4, device="cuda")
+    dist.broadcast(t, src=1)
+    torch.cuda.synchronize()
+
+
+def case_device_map_offload_missing() -> None:
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy", "safetensors")
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d, device_map="auto",
+                                         max_memory={0: "1KiB", "cpu": "1KiB"})
+
+
+def case_cupy_runtime_malloc_oom() -> None:
+    import cupy as cp
+
+    cp.cuda.runtime.malloc(1 << 48)  # a raw cudaMalloc past the GPU (a kernel's scratch buffer)
+
+
+def case_cupy_ipc_event_bogus() -> None:
+    import cupy as cp
+
+    cp.cuda.runtime.ipcOpenEventHandle(b"\0" * 64)
+
+
+def case_cuda_external_stream_bogus() -> None:
+    import torch
+
+    torch.cuda.init()
+    with torch.cuda.stream(torch.cuda.ExternalStream(0xDEAD0000)):
+        x = torch.ones(4, device="cuda") * 2
+    torch.cuda.synchronize()
+    print(x)
+
+
+def case_cuda_graph_unjoined_stream() -> None:
+    import torch
+
+    x = torch.ones(4, device="cuda")
+    side = torch.cuda.Stream()
+    g = torch.cuda.CUDAGraph()
+    torch.cuda.synchronize()
+    with torch.cuda.graph(g):
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):  # work forked to a side stream, never joined back
+            y = x * 2
+    print(y)
+
+
+def _quota_write(code: str) -> None:
+    """A 16 MiB tmpfs with a 256 KiB per-user block quota (kernel >= 6.6 tmpfs quotas), written by
+    an unprivileged user (root passes quotas)."""
+    mnt = Path(tempfile.mkdtemp(prefix="quotafs"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o",
+                          "size=16m,usrquota,usrquota_block_hardlimit=256k", "tmpfs", str(mnt)])
+    if rc != 0:
+        print(f"PROVOKE-NOTE mount rc={rc}", flush=True)
+        return
+    os.chmod(mnt, 0o777)
+    try:
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            sys.executable, "-c", code], cwd=str(mnt), env=dict(
+                                os.environ, HOME=str(mnt)))
+        sys.exit(p.returncode)
+    finally:
+        subprocess.call(["umount", "-l", str(mnt)])
+
+
+def case_disk_quota_python_write() -> None:
+    _quota_write("open('rollouts.jsonl', 'w').write('x' * (1 << 20))")
+
+
+def case_disk_quota_safetensors_save() -> None:
+    _quota_write("import torch\nfrom safetensors.torch import save_file\n"
+                 "save_file({'w': torch.ones(1 << 18)}, 'model.safetensors')")
+
+
+def case_st_shape_overflow() -> None:
+    from safetensors.torch import load_file
+
+    p = _st_lie({"w": {"dtype": "F32", "shape": [1 << 40, 1 << 40], "data_offsets": [0, 16]}},
+                b"\0" * 16)
+    print(load_file(p))
+
+
+def case_torch_load_format_version_garbage() -> None:
+    import torch
+
+    p = _zip_member_edit("/.format_version", lambda b: b"x")
+    print(torch.load(p))
+
+
+def case_benign_pin_memory_no_gpu() -> None:
+    import torch
+    from torch.utils.data import DataLoader
+
+    for batch in DataLoader(list(range(4)), batch_size=2, pin_memory=True):
+        print(batch)
+
+
+def case_benign_softmax_implicit_dim() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    print(F.softmax(torch.ones(2, 3)).sum().item())
+
+
+def hub11_bigger_head(api: str) -> None:
+    """start_hub3's bigger_head (HEAD announces twice the size GET sends) for the weights and the
+    tokenizer files a trainer pulls (set 3 asked for config.json only)."""
+    fname = "model.safetensors" if api == "weights" else "tokenizer.json"
+    endpoint = start_hub3({"bigger_head": {fname: _big_file()}}, {"bigger_head": "bigger_head"})
+    _hub_env(endpoint)
+    print(f"PROVOKE-NOTE endpoint={endpoint} api={api}", flush=True)
+    if api == "weights":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download("irisrl/bigger_head", fname))
+    else:
+        from huggingface_hub import snapshot_download
+
+        print(snapshot_download("irisrl/bigger_head", allow_patterns=["*.json"]))
+
+
+HUB11_ERRORS: dict[str, tuple[int, str | None, str | None]] = {}
+
+
+def hub11_case(variant: str, api: str) -> None:
+    """The Hub's tag / branch / squash / revision endpoints (a trainer tagging and pruning its
+    checkpoint branches), answered by start_hub's errors."""
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}))
+    os.environ["HF_TOKEN"] = "hf_" + "x" * 34
+    repo = f"irisrl/{variant}"
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    from huggingface_hub import HfApi
+
+    api_ = HfApi()
+    if api == "create_tag":
+        api_.create_tag(repo, tag="step-300", revision="global_step_300")
+    elif api == "delete_branch":
+        api_.delete_branch(repo, branch="global_step_100")
+    elif api == "squash":
+        api_.super_squash_history(repo, branch="main")
+    elif api == "revision_exists":
+        print(api_.revision_exists(repo, "global_step_300"))
+
+
+CASES11: dict[str, Case] = {
+    "spawn_child_sigill": (case_spawn_child_sigill, "python_crash", False),
+    "spawn_child_sigfpe": (case_spawn_child_sigfpe, "python_crash", False),
+    "torchrun_child_sigill": (partial(_torchrun, "sigill"), "python_crash", False),
+    "dataloader_worker_exit_code": (case_dataloader_worker_exit_code, "python_crash", False),
+    "dist_backend_mpi": (case_dist_backend_mpi, "python_crash", False),
+    "ddp_unused_params": (case_ddp_unused_params, "python_crash", False),
+    "benign_ddp_find_unused_none": (case_benign_ddp_find_unused_none, "benign", False),
+    "prefix_store_get_timeout": (case_prefix_store_get_timeout, "dist_timeout", False),
+    "hash_store_wait_timeout": (case_hash_store_wait_timeout, "dist_timeout", False),
+    "autograd_inplace_modified": (case_autograd_inplace_modified, "python_crash", False),
+    "checkpoint_recompute_mismatch": (case_checkpoint_recompute_mismatch, "python_crash", False),
+    "torch_load_short_storage": (case_torch_load_short_storage, "checkpoint_corrupt", False),
+    "torch_load_bad_byteorder": (case_torch_load_bad_byteorder, "checkpoint_corrupt", False),
+    "st_overlapping_offsets": (case_st_overlapping_offsets, "checkpoint_corrupt", False),
+    "transformers_st_format_jax": (case_transformers_st_format_jax, "checkpoint_corrupt", False),
+    "transformers_safetensors_off": (case_transformers_safetensors_off, "hf_weights_missing",
+                                     False),
+    "torch_save_parent_missing": (case_torch_save_parent_missing, "python_crash", False),
+    "benign_typed_storage": (case_benign_typed_storage, "benign", False),
+    "benign_weight_norm": (case_benign_weight_norm, "benign", False),
+    "benign_set_default_tensor_type": (case_benign_set_default_tensor_type, "benign", False),
+    "benign_generate_greedy_temperature": (case_benign_generate_greedy_temperature, "benign",
+                                           False),
+    "deterministic_cublas": (case_deterministic_cublas, "python_crash", True),
+    "device_mismatch_matmul": (case_device_mismatch_matmul, "python_crash", True),
+    "triton_smem_oor": (case_triton_smem_oor, "python_crash", True),
+    "triton_cpu_tensor": (case_triton_cpu_tensor, "python_crash", True),
+    "cuda_event_ipc_bogus": (case_cuda_event_ipc_bogus, "cuda_error", True),
+    "cupy_ipc_mem_bogus": (case_cupy_ipc_mem_bogus, "cuda_error", True),
+    "cupy_stack_overflow": (case_cupy_stack_overflow, "cuda_error", True),
+    "cuda_oom_async_fraction": (case_cuda_oom_async_fraction, "cuda_oom", True),
+    "cuda_oom_mempool": (case_cuda_oom_mempool, "cuda_oom", True),
+    "nvml_bad_index": (case_nvml_bad_index, "python_crash", True),
+    "benign_autocast_fp32": (case_benign_autocast_fp32, "benign", True),
+    "benign_nccl_no_device_id": (case_benign_nccl_no_device_id, "benign", True),
+    "nccl_graph_file_missing": (case_nccl_graph_file_missing, "nccl_error", True),
+    "nccl_buffsize_tiny": (case_nccl_buffsize_tiny, "benign", True),
+    "nccl_work_fifo_bad": (case_nccl_work_fifo_bad, "benign", True),
+    "nccl_ras_addr_bad": (case_nccl_ras_addr_bad, "benign", True),
+    "nccl_broadcast_bad_src": (case_nccl_broadcast_bad_src, "nccl_error", True),
+    "device_map_offload_missing": (case_device_map_offload_missing, "python_crash", True),
+    # the second call
+    "deterministic_histc": (case_deterministic_histc, "python_crash", True),
+    "cupy_runtime_malloc_oom": (case_cupy_runtime_malloc_oom, "cuda_oom", True),
+    "cupy_ipc_event_bogus": (case_cupy_ipc_event_bogus, "cuda_error", True),
+    "cuda_external_stream_bogus": (case_cuda_external_stream_bogus, "cuda_error", True),
+    "cuda_graph_unjoined_stream": (case_cuda_graph_unjoined_stream, "cuda_error", True),
+    "disk_quota_python_write": (case_disk_quota_python_write, "disk_full", False),
+    "disk_quota_safetensors_save": (case_disk_quota_safetensors_save, "disk_full", False),
+    "st_shape_overflow": (case_st_shape_overflow, "checkpoint_corrupt", False),
+    "torch_load_format_version_garbage": (case_torch_load_format_version_garbage,
+                                          "checkpoint_corrupt", False),
+    "benign_pin_memory_no_gpu": (case_benign_pin_memory_no_gpu, "benign", False),
+    "benign_softmax_implicit_dim": (case_benign_softmax_implicit_dim, "benign", False),
+    "hub11_bigger_head_weights": (partial(hub11_bigger_head, "weights"), "hf_incomplete_download",
+                                  False),
+    "hub11_bigger_head_snapshot": (partial(hub11_bigger_head, "snapshot"),
+                                   "hf_incomplete_download", False),
+}
+for _v, _api, _kind in [("gated403", "create_tag", "hf_gated"),
+                        ("badtoken401", "create_tag", "hf_gated"),
+                        ("status500", "create_tag", "hf_http_error"),
+                        ("forbidden403", "delete_branch", "hf_gated"),
+                        ("status502", "delete_branch", "hf_http_error"),
+                        ("badtoken401", "delete_branch", "hf_gated"),
+                        ("gated401", "squash", "hf_gated"),
+                        ("status429", "squash", "hf_http_error"),
+                        ("status500", "squash", "hf_http_error"),
+                        ("status503", "revision_exists", "hf_http_error")]:
+    CASES11[f"hub11_{_v}_{_api}"] = (partial(hub11_case, _v, _api), _kind, False)
+CASES.update(CASES11)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -4987,6 +5606,9 @@ TIMEOUT_S.update({"cudagraph_output_overwritten": 120, "flash_attn2_absent": 120
                   "quant_bnb_absent": 90, "cuda_ipc_producer_exit": 90,
                   "cuda_ipc_producer_alive": 90, "nccl_oom_first_collective": 90,
                   "nccl_after_abort": 90, "remote_code_missing_package": 90})
+TIMEOUT_S.update({n: 150 for n in CASES11 if n.startswith("hub11_")})
+TIMEOUT_S.update({"torchrun_child_sigill": 90, "triton_smem_oor": 90, "cupy_stack_overflow": 60,
+                  "benign_nccl_no_device_id": 60, "device_map_offload_missing": 90})
 
 
 # ----------------------------------------------------------------------------- run
@@ -5165,9 +5787,14 @@ _LOG_LINE8 = re.compile(r"^The following values were not passed to `accelerate l
 _LOG_LINE9 = re.compile(r"^memory allocation of \d+ bytes failed|^pyarrow\.lib\.Arrow\w+: ")
 
 
+# More shapes for the eleventh set's cases only: NVML's exceptions through pynvml (the class
+# names end in the NVML error's name, e.g. NVMLError_InvalidArgument).
+_LOG_LINE11 = re.compile(r"^pynvml\.NVMLError_\w+: ")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
                  sixth: bool = False, seventh: bool = False, eighth: bool = False,
-                 ninth: bool = False) -> list[str]:
+                 ninth: bool = False, eleventh: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -5179,7 +5806,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
         if _is_exception_line(line) or _LOG_LINE.search(line) or (
                 third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
                 sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)) or (
-                eighth and _LOG_LINE8.search(line)) or (ninth and _LOG_LINE9.search(line)):
+                eighth and _LOG_LINE8.search(line)) or (ninth and _LOG_LINE9.search(line)) or (
+                eleventh and _LOG_LINE11.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -5663,13 +6291,73 @@ NOTES10: list[tuple[str, str]] = [
     (r"403 Forbidden' for url '[^']*/commit/", "HfApi.delete_file (a commit) answered 403"),
 ]
 
+LINE_RULES11: list[tuple[str, str]] = []  # the eleventh set's lines take their case's kind
+NOTES11: list[tuple[str, str]] = [
+    (r"signal SIGILL|Signal 4 \(SIGILL\)", "a child ended by SIGILL (kill(2) of the signal, as a "
+     "CPU-feature mismatch or a corrupted binary ends one); a launcher's report: python_crash"),
+    (r"signal SIGFPE", "a child ended by SIGFPE (kill(2) of the signal); python_crash"),
+    (r"exited unexpectedly with exit code", "a DataLoader worker that called exit(1) (no signal)"),
+    (r"doesn't have MPI built in", "init_process_group('mpi') with a pip torch"),
+    (r"Expected to have finished reduction", "DDP over a policy whose value head the actor loss "
+     "never uses (find_unused_parameters off), second step"),
+    (r"find_unused_parameters=True was specified", "DDP(find_unused_parameters=True) where every "
+     "parameter is used; the run goes on (exit 0)"),
+    (r"keys: /vllm_engine_2/", "PrefixStore('vllm_engine_2', TCPStore).get of a key nobody sets "
+     "(3 s store timeout)"),
+    (r"DistStoreError: Wait timeout$", "HashStore.wait of a key nobody sets (2 s timeout)"),
+    (r"modified by an inplace operation", "an in-place edit of a tensor autograd saved"),
+    (r"Recomputed values for the following tensors", "checkpoint(use_reentrant=False) whose "
+     "recomputation saw another shape than the forward"),
+    (r"record size \(", "torch.load of a zip checkpoint whose data/0 member holds half the "
+     "tensor's bytes (repacked: the zip itself is sound)"),
+    (r"Unknown endianness type", "torch.load of a zip checkpoint whose byteorder record is "
+     "damaged: the reader refusing a record of the file (checkpoint_corrupt)"),
+    (r"invalid offset for tensor", "a safetensors header whose tensors' byte ranges overlap"),
+    (r"overflow computing buffer size", "a safetensors header whose shape overflows (2^40 x 2^40)"),
+    (r"no file named model\.safetensors, or pytorch_model\.bin", "from_pretrained("
+     "use_safetensors=False) of a folder that holds only model.safetensors"),
+    (r"Parent directory .* does not exist", "torch.save into a step folder never created; "
+     "python_crash (a path error, no disk or checkpoint fault)"),
+    (r"_histc_cuda", "torch.use_deterministic_algorithms(True) then torch.histc on the GPU"),
+    (r"Expected all tensors to be on the same device", "a GPU nn.Linear given a host batch"),
+    (r"out of resource: shared memory", "a triton tl.dot of 256x256x256 fp32 tiles (3 stages): "
+     "python_crash like set 2's threads limit (a launch configuration past the SM's limit)"),
+    (r"cannot be accessed from Triton", "a triton kernel handed a CPU tensor"),
+    (r"mapping of buffer object failed", "an IPC event handle of 64 zero bytes opened "
+     "(torch.cuda.Event.from_ipc_handle / cupy ipcOpenEventHandle)"),
+    (r"cudaErrorInvalidValue", "cupy ipcOpenMemHandle of 64 zero bytes"),
+    (r"capturing stream has unjoined work", "a CUDA graph capture that forked work to a side "
+     "stream and never joined it back"),
+    (r"Segmentation fault .*cuda_external_stream_bogus", "torch.cuda.ExternalStream of a pointer "
+     "that is no stream: the process segfaults (the shell's line: python_crash)"),
+    (r"NVMLError_InvalidArgument", "pynvml nvmlDeviceGetHandleByIndex(7) on a one-GPU node; "
+     "python_crash (an index past the node's GPUs, no GPU fault)"),
+    (r"invalid root 1|ProcessGroupNCCL\.cpp:\d+, invalid argument", "dist.broadcast(src=1) in a "
+     "world of one: NCCL's own argument check (ncclInvalidArgument), nccl_error"),
+    (r"XML graph file|NCCLUtils\.cpp:\d+, unhandled system error|ncclSystemError",
+     "NCCL_GRAPH_FILE naming a missing file: NCCL's init fails (not a warning it goes past)"),
+    (r"NCCL_WORK_FIFO_BYTES", "a WARN NCCL goes past: the all_reduce completed (exit 0)"),
+    (r"Guessing device ID|using the device under current context", "init_process_group('nccl') "
+     "without device_id, then barrier(); the run goes on (exit 0)"),
+    (r"pin_memory' argument is set as true", "DataLoader(pin_memory=True) in a process that sees "
+     "no GPU; the run goes on (exit 0)"),
+    (r"Warning: |UserWarning|FutureWarning", "a deprecation warning; the run goes on (exit 0)"),
+    (r"Consistency check failed", "the loopback Hub's HEAD announces twice the bytes its GET "
+     "sends (start_hub3 bigger_head), for a weights / tokenizer file"),
+    (r"/tag/", "HfApi.create_tag"),
+    (r"/branch/", "HfApi.delete_branch"),
+    (r"/super-squash/", "HfApi.super_squash_history"),
+    (r"/revision/", "HfApi.revision_exists (answered at once: not retried)"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
     ("heldout8", CASES8, LINE_RULES8), ("heldout9", CASES9, LINE_RULES9),
-    ("heldout10", CASES10, LINE_RULES10),
+    ("heldout10", CASES10, LINE_RULES10), ("heldout11", CASES11, LINE_RULES11),
 ]
 
 
@@ -5732,7 +6420,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout10 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout11 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -5870,6 +6558,17 @@ def lib_of10(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of9(case, line, vers)
 
 
+def lib_of11(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of10 with the eleventh set's printers (cupy, NVML, triton, transformers' loaders)."""
+    if case.startswith("cupy_") and line.startswith("cupy"):
+        return _pick("cupy", vers)
+    if case.startswith("hub11_"):  # huggingface_hub called directly, no transformers
+        return _pick("huggingface_hub", vers)
+    if line.startswith("pynvml."):  # nvidia-ml-py: the run did not record its version
+        return "pynvml", "unrecorded (nvidia-ml-py on the device, beside torch 2.11.0+cu130)"
+    return lib_of10(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -5904,7 +6603,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     recs = load_raw(list(args.raw))
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
-        "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": []}
+        "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
+        "heldout11": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -5920,8 +6620,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         later = rank >= 1        # the third set on
         ninth = rank >= 7
         tenth = rank >= 8
+        eleventh = rank >= 9
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
-                                 seventh=rank >= 5, eighth=rank >= 6, ninth=ninth):
+                                 seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
+                                 eleventh=eleventh):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -5929,12 +6631,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
@@ -5974,7 +6676,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("noop")
     ch = sub.add_parser("child")
     ch.add_argument("mode", choices=["raise", "sigkill", "sigterm", "sleep", "segv", "bus",
-                                     "abort", "ok", "raise_single", "nccl_dup", "xcpu", "accel"])
+                                     "abort", "ok", "raise_single", "nccl_dup", "xcpu", "accel", "sigill"])
     b = sub.add_parser("build")
     b.add_argument("dest")
     b.add_argument("raw", nargs="+", type=Path,
