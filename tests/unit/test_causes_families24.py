@@ -118,7 +118,36 @@ NAMED32 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28 + NAMED29 + NAMED30 + NAMED31 + NAMED32)
+# pass 33: from fresh sets 19 (RL-stack issues), node_infra (Kueue / kubelet / NVIDIA / kernel / glibc) and
+# current11 (torch.load's own checks), each measured first
+NAMED33 = [
+    ("pg_unplaceable", "Not enough GPUs in the cluster: requested 32 GPUs but only 24 are free"),
+    ("pg_unplaceable", "3m   Warning   Pending   workload/job-x-1   couldn't assign flavors to pod set main: insufficient quota for cpu in flavor default"),
+    ("pg_unplaceable", "1s   Warning   UnexpectedAdmissionError   pod/t-0   Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 8, Available: 4"),
+    ("pg_timeout", "30s   Normal   Stopped   job/t   Exceeded the PodsReady timeout ns/job-t"),
+    ("evicted", "2m   Normal   TaintManagerEviction   pod/t-0   Marking for deletion Pod ns/t-0"),
+    ("evicted", "5m   Warning   Rebooted   node/n-3   Node n-3 has been rebooted, boot id: 1f2e"),
+    ("python_crash", "9s   Warning   ReachedMaxRestarts   jobset/t   jobset failed due to reaching max number of restarts"),
+    ("cuda_error", "nvidia-container-cli: initialization error: nvml error: unknown error: unknown"),
+    ("cuda_error", "Error: failed to create containerd task: OCI runtime create failed: error modifying OCI spec: failed to inject CDI devices: "
+                   "unresolvable CDI devices nvidia.com/gpu=0: unknown"),
+    ("cuda_error", "I1204 01:02:03.000001       1 health.go:160] XidCriticalError: Xid=48 on Device=GPU-0a1b; marking device as unhealthy."),
+    ("pod_oomkilled", "[88.123456] oom_reaper: reaped process 4242 (python3), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB"),
+    ("pod_oomkilled", "[88.120001] memory: usage 67108864kB, limit 67108864kB, failcnt 12"),
+    ("disk_full", "1m   Warning   FreeDiskSpaceFailed   node/n-1   Failed to garbage collect required amount of images. Wanted to free 9 bytes"),
+    ("image_pull", "4s   Warning   InspectFailed   pod/t-0   Failed to apply default image tag \"Registry/Image:V1\": couldn't parse image reference"),
+    ("python_crash", "free(): invalid pointer"),
+    ("python_crash", "[rank2]: malloc(): unaligned tcache chunk detected"),
+    ("python_crash", "*** buffer overflow detected ***: terminated"),
+    ("python_crash", "2026-12-04 01:02:03,004 ERROR worker.py:99 -- Exception occurred while running the rollout step: see the traceback"),
+    ("python_crash", "2026-12-04 01:02:03,004 INFO cli.py:80 -- Status message: Job entrypoint command failed with exit code 3, last logs:"),
+    ("hf_http_error", "RuntimeError: Data processing error: CAS Client Error: IO Error: Timer expired (os error 62)"),
+    ("checkpoint_corrupt", "ValueError: Unknown endianness type: pdp"),
+    ("checkpoint_corrupt", "RuntimeError: record size (64 bytes) does not match expected size (512 bytes = 128 elements * 4 bytes/element) for dtype Float"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED24 + NAMED27 + NAMED28 + NAMED29 + NAMED30 + NAMED31 + NAMED32 + NAMED33)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 
@@ -165,6 +194,21 @@ def test_a_checkpoint_notice_is_not_a_missing_checkpoint(tmp_path: Path) -> None
         assert primary(both(tmp_path, [line])) is None
     # a checkpoint's name inside a path is not what is missing: torch.save had no parent directory
     assert primary(both(tmp_path, ["RuntimeError: Parent directory /ckpt/run7/global_step_9 does not exist."])) == "python_crash"
+
+
+def test_an_xid_that_reports_its_recovery_back_to_none_is_no_fault(tmp_path: Path) -> None:
+    """Xid 154 says which recovery a GPU needs; changed to 0x0 (None) it needs none any more."""
+    line = "[Fri Dec  4 01:02:03 2026] NVRM: Xid (PCI:0000:1a:00): 154, GPU recovery action changed from 0x2 (Node Reboot Required) to 0x0 (None)"
+    report = both(tmp_path, [line])
+    assert primary(report) != "cuda_error" and report["verdict"] == "NO-KILL"
+    needed = line.replace("to 0x0 (None)", "to 0x1 (GPU Reset Required)")
+    assert primary(both(tmp_path, [needed])) == "cuda_error"
+
+
+def test_a_kueue_eviction_for_its_pods_ready_timeout_stays_an_eviction(tmp_path: Path) -> None:
+    """The event that says Evicted is the eviction (corpus set 13's label); its timeout alone is pg_timeout."""
+    line = "12s   Normal   EvictedDueToPodsReadyTimeout   workload/job-t   Exceeded the PodsReady timeout ns/job-t"
+    assert primary(both(tmp_path, [line])) == "evicted"
 
 
 def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:

@@ -366,7 +366,8 @@ CATALOGUE: tuple[Cause, ...] = (
           # CUDA status that is not a sticky kernel fault ('invalid argument', 'mapping of buffer object
           # failed' = CUDA_ERROR_MAP_FAILED 205): NCCL could not set up its buffers, nccl_error. A sticky
           # fault ('an illegal memory access') surfacing there is still the kernel's: cuda_error.
-          exclude=r"(?i)\bnon-?fatal\b|" + NCCL_ALLOC_CUDA),
+          # and Xid 154 putting the recovery action back to none (vocabulary.XID_RECOVERED) is the fault's end
+          exclude=r"(?i)\bnon-?fatal\b|" + NCCL_ALLOC_CUDA + "|" + V.XID_RECOVERED),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
           ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low", "ray-oom-prevention"),
           (r"Task was killed due to the node running low on memory",

@@ -634,7 +634,14 @@ def signature(text: str) -> str:
 # code N`, docker compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code
 # 136`, `exited with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1`
 # (patterns.EXITED reads the code).
-EXIT_REPORT = r"(?:exited|died) with (?:exit |return )?(?:code|status)[ :=]*"
+EXIT_REPORT = r"(?:(?:exited|died) with (?:exit |return )?(?:code|status)|failed with (?:exit|return) code)[ :=]*"
+# glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
+# "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
+# debug/fortify_fail.c "*** stack smashing detected ***: terminated") and libstdc++'s verbose terminate
+# handler's `what():  std::bad_alloc`: each aborts the process
+LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:malloc|free|realloc|munmap_chunk|malloc_consolidate|"
+              r"_int_free|_int_malloc)\(\): (?:invalid|corrupted|unaligned|unsorted|smallbin|largebin|memory corruption)|"
+              r"\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*|\bwhat\(\):\s+std::bad_alloc")
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(
@@ -642,7 +649,7 @@ ENDED = re.compile(
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
     r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|PID \d+ terminated with code -?[1-9]|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
-    r"Training failed:|Error executing job with overrides")
+    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT)
 
 
 def ends_process(text: str) -> bool:

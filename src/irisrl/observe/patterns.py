@@ -93,6 +93,11 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # inference engines failing to come up without an error word (vocabulary.ENGINE_START_FAILED)
     b"used by process", b"not started", b"already in use",
     b"no progress",  # Ray Train's hung-communicator report (vocabulary.CATALOGUE)
+    # pass 32-33 families stated without any word above: a shortfall (vocabulary.SHORTFALL), a checkpoint
+    # that does not exist, torch.load's own checks, ETIME's text, the kernel's OOM records, glibc /
+    # libstdc++ aborts, a rebooted node
+    b"ot enough", b"but only", b"not exist", b"ndianness", b"expected size", b"zip archive", b"imer expired",
+    b"oom_reaper", b"failcnt", b"bad_alloc", b"rebooted", b"alloc(): ", b"free(): ",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

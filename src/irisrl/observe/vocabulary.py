@@ -45,10 +45,13 @@ ERROR_VOCAB = re.compile(
     r"killed|abort(?:s|ed|ing)?|timed? ?out|time-?outs?|not found|no such|invalid|corrupt(?:ed|ion)?|exceeded|exhausted|"
     r"fatal|panic(?:ked)?|crash(?:ed|es|ing)?|unexpected(?:ly)?|lost|unavailable|unreachable|terminated|segfault|"
     r"oom\w*|kill(?:ed|ing)|evict(?:ed|ing|ion)?|preempt(?:ed|ing|ion)?|sig(?:kill|segv|abrt|bus)|insufficient|unhealthy|unschedulable|exited on signal|"
-    r"out of memory|forbidden|unauthori[sz]ed|not (?:allowed|authori[sz]ed|permitted))\b|"
+    r"out of memory|forbidden|unauthori[sz]ed|not (?:allowed|authori[sz]ed|permitted)|"
+    # an exception stated in words ("Exception occurred while running EnvWorker's function interact"), a
+    # node rebooted under its pods, a memory cgroup's failure count at its limit, a failed C++ allocation
+    r"exception (?:occurred|raised|was raised|was thrown|thrown)|(?:unhandled|uncaught) exception|rebooted|failcnt|bad_alloc)\b|"
     # Kubernetes event reasons in CamelCase (FailedScheduling, FailedMount, FailedCreatePodSandBox) and the
     # container / Job failure reasons that carry no failure word of their own
-    r"\bFailed[A-Z]\w+|\b(?:BackoffLimitExceeded|DeadlineExceeded|ContainerCannotRun|RunContainerError|"
+    r"\bFailed[A-Z]\w+|\b(?:[A-Z][a-z]+)+(?:Eviction|Exceeded|Timeout)\b|\b(?:BackoffLimitExceeded|DeadlineExceeded|ContainerCannotRun|RunContainerError|"
     r"CreateContainer(?:Config)?Error|P(?:re|ost)StartHookError)\b")
 # A log record, not prose. Level words (any case for the bracketed / key forms), glog / Ray C++
 # level letters, a source location, a `key: value` / `key=value` status, a leading component
@@ -63,6 +66,11 @@ STRUCTURE = re.compile(
     r"^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\s*\[?\d\d:\d\d:\d\d|"
     # syslog / journald (`Aug 10 22:40:59 host kernel: NVRM: ...`): the kernel's own records
     r"^\s*[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d")
+# A resource shortfall stated in words: not enough of a device / node kind, or fewer than requested
+SHORTFALL = (r"(?i:\bnot enough (?:GPU|CPU|NPU|node|device|accelerator)s?\b(?! memory)|"
+             r"\brequested \d+ (?:GPU|CPU|NPU|node|device)s?\b[^\n]{0,30}\bonly \d+)")
+# NVIDIA's Xid 154 reporting the recovery action back to none: the fault it followed is over
+XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)"
 # A failure STATEMENT is one with or without a log record around it: an access denial (a subject
 # that must be authenticated / is not allowed / is gated: huggingface_hub's "Repo model <id> is
 # gated. You must be authenticated to access it.", "Access to model <id> is restricted", HTTP 401/403
@@ -72,7 +80,7 @@ STATEMENT = re.compile(
     r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class:
     # surfaced, not named (most such lines in the corpora are optional imports that fall back: benign)
-    r"\bNo module named '|"
+    r"\bNo module named '|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))")
@@ -141,13 +149,15 @@ _OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unab
 _GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d"
 _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
                 r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low|slurmstepd|\bsrun\b)")
-_TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long"
+_TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long|timer expired"   # (ETIME's strerror)
 _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 # the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
 # (hf_transfer and hf-xet, the Hub's Rust download clients, report through reqwest: huggingface/
 # hf_transfer src/lib.rs "Error while downloading: {err}", huggingface/xet-core)
 _HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
-        r"reqwest|hf_transfer|hf[-_]xet)|"
+        r"reqwest|hf_transfer|hf[-_]xet|xethub|"
+        # hf_xet's own error texts (xet-core: "CAS service error : ...", "CAS Client Error: ...")
+        r"CAS (?:service|client) error)|"
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
 # a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
 _MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
@@ -364,7 +374,9 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # torch elastic's agent ending on a signal (a python_crash row below)
                        r"Received \d+ death signal|" + ENGINE_START_FAILED + "|"
                        # Ray Train's NCCL watch (train/v2/_internal/callbacks/nccl_ras.py, an nccl_timeout row)
-                       r"made no progress for \d+ seconds")
+                       r"made no progress for \d+ seconds|"
+                       # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
+                       + E.LIBC_ABORT + r"|oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+")
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -423,6 +435,13 @@ TABLE: tuple[Row, ...] = (
     Row("hf_incomplete_download", (_rx(FETCH_CUT_SHORT),), None),
     Row("hf_gated", (_rx(FETCH_REFUSED),), None),
     Row("pg_unplaceable", (_rx(CAPACITY),), None),
+    # Kueue cannot admit the workload (pkg/scheduler/flavorassigner: "couldn't assign flavors to pod set %s:
+    # insufficient quota for nvidia.com/gpu", "insufficient unused quota"), the kubelet's device admission
+    # (pkg/kubelet/cm/admission: UnexpectedAdmissionError "Allocate failed due to requested number of devices
+    # unavailable for nvidia.com/gpu"), a framework's shortfall in words ("Not enough GPUs available.
+    # Requested 16 GPUs, but only 8 are available in the cluster.")
+    Row("pg_unplaceable", (_rx(r"couldn't assign flavors|(?i:insufficient (?:unused )?quota\b|unavailable in ClusterQueue|requested number of devices unavailable)|"
+                               r"UnexpectedAdmissionError|" + SHORTFALL),), None),
     # a framework's own check that the cluster has the GPUs its layout asks for (verl single_controller
     # ResourcePoolManager: "Total available GPUs 8.0 is less than total desired GPUs 16")
     Row("pg_unplaceable", (_rx(r"(?i:\b(?:available|total|free) (?:GPU|NPU|device)s?\b[^\n]{0,40}\b(?:less|fewer|smaller) than\b[^\n]{0,40}"
@@ -463,7 +482,14 @@ TABLE: tuple[Row, ...] = (
                            # "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False",
                            # validate_cuda_device's other branch: "... on CUDA device N but torch.cuda.device_count() is M")
                            r"No CUDA GPUs are available|Found no NVIDIA driver|cuda\.is_available\(\) is False|"
-                           r"Attempting to deserialize object on (?:a )?CUDA device"),), _rx(r"(?i:\bnon-?fatal\b)")),
+                           r"Attempting to deserialize object on (?:a )?CUDA device"),), _rx(r"(?i:\bnon-?fatal\b)|" + XID_RECOVERED)),
+    # a container that cannot have its GPUs (libnvidia-container src/cli: "nvidia-container-cli: initialization
+    # error: nvml error: driver not loaded"; nvidia-container-toolkit internal/modifier/cdi: "failed to inject
+    # CDI devices: unresolvable CDI devices nvidia.com/gpu=all") and the device plugin marking GPUs unusable
+    # (k8s-device-plugin v0.20 internal/rm/health.go "XidCriticalError: Xid=79 on Device=...", internal/plugin/
+    # server.go "'nvidia.com/gpu' device marked unhealthy", "Marking all devices as unhealthy")
+    Row("cuda_error", (_rx(r"nvidia-container-cli: [\w ]*error|(?:inject|unresolvable) CDI devices?\b[^\n]*nvidia\.com/gpu|\bXid[=: ]+\d+|"
+                           r"(?i:\b(?:devices?|gpus?)\b[^\n]{0,20}\b(?:marked|marking|as) unhealthy)"),), _rx(XID_RECOVERED)),
     # cudaGetErrorString's texts (CUDA_DISTINCT alone, CUDA_GENERIC in a CUDA error report); the
     # runtime's OOM text in the samples' report is the OOM
     Row("cuda_oom", (_rx(r"\(error code out of memory\)"),), None),
@@ -471,9 +497,11 @@ TABLE: tuple[Row, ...] = (
     # the NVIDIA kernel driver's own records (`NVRM: ...`: GSP RPC failures "_issueRpcAndWait:
     # rpcSendMessage failed", "GPU has fallen off the bus", timeouts), not its notices
     Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding)")),
-        _rx(r"(?i:\bnon-?fatal\b)")),
+        _rx(r"(?i:\bnon-?fatal\b)|" + XID_RECOVERED)),
     Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
-                          r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))"),), None),
+                          r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))|"
+                          # kubelet pkg/kubelet/images/image_gc_manager.go (event FreeDiskSpaceFailed)
+                          r"FreeDiskSpaceFailed|(?i:failed to garbage collect required amount of images)"),), None),
     Row("disk_full", (_rx(r"write\(\): fd \d+ failed|is over \d+(?:\.\d+)?% full|"
                           # numpy's tofile / save on a short write (numpy/_core/src/multiarray/convert.c
                           # "%d requested and %d written"): the file system took fewer bytes than asked
@@ -500,6 +528,9 @@ TABLE: tuple[Row, ...] = (
     # (userspace OOM killers too: systemd-oomd "Killed /user.slice/... due to memory pressure", earlyoom)
     Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill|container killed due to memory)|"
                               r"systemd-oomd\[\d+\]: Killed\b|\bearlyoom\b[^\n]{0,60}\b(?:kill|sending SIG)|"
+                              # the kernel's records around a kill (mm/oom_kill.c oom_reap_task_mm "oom_reaper: reaped
+                              # process", mm/memcontrol.c mem_cgroup_print_oom_meminfo: usage at the cgroup's limit)
+                              r"oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+|"
                               r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b"),), None),
     # a SIGKILL is the orchestrator's OOM kill only when the orchestrator (container, pod, kubelet,
     # task status) reports it; a worker SIGKILLed inside a running container, reported by torch
@@ -510,6 +541,9 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
+    # an image reference the kubelet cannot parse (pkg/kubelet/images/image_manager.go: event InspectFailed
+    # "Failed to apply default image tag ...: couldn't parse image reference", reason InvalidImageName)
+    Row("image_pull", (_rx(r"InspectFailed|InvalidImageName|(?i:couldn't parse image reference|failed to apply default image tag)"),), None),
     # SGLang's KV pool exhausted on the GPU (sglang 0.5.23 srt/mem_cache/allocation.py "Prefill out of memory.
     # Try to lower your batch size.", "Decode out of memory. ...")
     Row("cuda_oom", (_rx(r"\b(?:Prefill|Decode) out of memory\b"),), None),
@@ -519,6 +553,13 @@ TABLE: tuple[Row, ...] = (
     # accelerate 1.16 utils/modeling.py load_state_dict: a .safetensors file without its header metadata
     # ("The safetensors archive passed at %s does not contain the valid metadata")
     Row("checkpoint_corrupt", (_rx(r"does not contain the valid metadata"),), None),
+    # torch.load's own checks of what it reads (torch/serialization.py: "Unknown endianness type", "Invalid
+    # magic number; corrupt file?", "Invalid protocol version", "Unknown saved id type", "Expected input to be a
+    # checkpoint returned by torch.save"; libtorch_python "record size (%d bytes) does not match expected size";
+    # caffe2/serialize/inline_container.cc "CRC-32 check failed", "No files found in zip archive"; torch 2.14 wheel)
+    Row("checkpoint_corrupt", (_rx(r"Unknown endianness type|Invalid protocol version: \d|Unknown saved id type|"
+                                   r"Expected input to be a checkpoint returned by torch\.save|record size \(\d+ bytes\) does not match expected size|"
+                                   r"CRC-32 check failed|No files found in zip archive|(?:Data|Header) segment of unexpected size"),), None),
     # a checkpoint to resume / load that is not there (megatron-core dist_checkpointing "Checkpoint directory
     # %s does not exist"; SkyRL fsdp_strategy.py "Model checkpoint not found: %s", trainer.py "Trainer state
     # file not found"; like transformers Trainer's "Can't find a valid checkpoint at", observe/causes.py): the
@@ -557,7 +598,21 @@ TABLE: tuple[Row, ...] = (
     # glibc's own fatal messages end in ": ABORT" (elf/dl-tls.c "cannot allocate memory for thread-local
     # data: ABORT"): the process aborted
     Row("python_crash", (_rx(r"\S: ABORT\s*$"),), None),
+    # glibc's heap and stack checks (malloc/malloc.c malloc_printerr, debug/fortify_fail.c), libstdc++'s
+    # verbose terminate handler's `what():` of a failed host allocation: the process aborts
+    Row("python_crash", (_rx(E.LIBC_ABORT),), None),
     Row("python_crash", (_rx(CONTAINER_START),), None),
+    # a JobSet / Job that gave up (jobset pkg/controllers/failure_policy.go "applying FailJobSet failure policy
+    # action", "jobset failed due to reaching max number of restarts"): the run's end, of no other kind
+    Row("python_crash", (_rx(r"FailJobSet|(?i:reach(?:ed|ing) (?:the )?max(?:imum)? number of restarts)"),), None),
+    # Kueue's waitForPodsReady (pkg/controller/core/workload_controller.go: "Exceeded the PodsReady timeout",
+    # reason PodsReadyTimeout; "deactivated due to exceeding the maximum number of re-queuing retries"): the
+    # gang's pods never all became ready in time (the event that says Evicted stays the eviction: corpus set 13)
+    Row("pg_timeout", (_rx(r"PodsReady ?[Tt]imeout|RequeuingLimitExceeded|(?i:maximum number of re-?queu)"),), _rx(r"\bEvicted")),
+    # the taint manager deleting a pod on a tainted node (pkg/controller/tainteviction "Marking for deletion
+    # Pod", event TaintManagerEviction) and a node that rebooted under its pods (kubelet nodestatus "Node %s
+    # has been rebooted, boot id: %s")
+    Row("evicted", (_rx(r"TaintManagerEviction|Marking for deletion Pod|(?i:node \S+ has been rebooted)"),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
@@ -696,6 +751,12 @@ TABLE: tuple[Row, ...] = (
                           _rx(_RAY)), None),
     Row("hydra_error", (_rx(r"(?i:\bhydra\b|HYDRA_FULL_ERROR|primary config|config search path|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
                             r"structured config|could not override)"),), None),
+    # last: an exception stated in words ("Exception occurred while running EnvWorker's function interact:
+    # exception is ray::EnvWorker.interact()"), a logger's error record whose message ends "... failed:" (the
+    # traceback follows it: `logger.exception("Explorer or Trainer failed:")`): an uncaught exception of no
+    # other kind
+    Row("python_crash", (_rx(r"(?i:exception (?:occurred|was raised|was thrown)|(?:unhandled|uncaught) exception)\b|"
+                             r"\b(?:ERROR|CRITICAL|FATAL)\b.*\bfailed:\s*$"),), None),
 )
 
 
