@@ -211,6 +211,14 @@ def test_a_kueue_eviction_for_its_pods_ready_timeout_stays_an_eviction(tmp_path:
     assert primary(both(tmp_path, [line])) == "evicted"
 
 
+def test_the_family_words_are_read_from_the_message_not_the_level_word(tmp_path: Path) -> None:
+    """A log header's ERROR does not supply the "error" a family's cue set asks for: the line reads as
+    its bare message does (a CUDA mode check that raised is no CUDA fault); wget's "ERROR 404:" is its message."""
+    bare = "RuntimeError: called a synchronizing CUDA operation"
+    assert primary(both(tmp_path, [bare])) == "python_crash"
+    assert primary(both(tmp_path, ["2026-12-04 01:02:03,004 - ERROR - " + bare])) == "python_crash"
+
+
 def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:
     """vLLM's `_custom_ops.py` warns when `vllm._C` (or `vllm._moe_C`) does not import and falls back:
     the module path is not the engine, so the engine rows do not read it (shown, not named)."""

@@ -756,8 +756,13 @@ TABLE: tuple[Row, ...] = (
     # traceback follows it: `logger.exception("Explorer or Trainer failed:")`): an uncaught exception of no
     # other kind
     Row("python_crash", (_rx(r"(?i:exception (?:occurred|was raised|was thrown)|(?:unhandled|uncaught) exception)\b|"
-                             r"\b(?:ERROR|CRITICAL|FATAL)\b.*\bfailed:\s*$"),), None),
+                             r"\bfailed:\s*$"),), None),
 )
+
+
+# a log record's level word as its header prints it (upper case, standing alone; not wget's status report
+# "ERROR 404: Not Found.", whose word is the message)
+LEVEL_WORD = re.compile(r"(?<![\w-])(?:ERROR|CRITICAL|FATAL|WARNING|WARN|INFO|DEBUG|NOTICE)(?![\w-])(?! \d{3}:)")
 
 
 def kind(text: str) -> str | None:
@@ -767,7 +772,9 @@ def kind(text: str) -> str | None:
     the phrases that assert nothing (NOT_ASSERTED: a list of possible causes) are not read."""
     if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text) or E.BUILD_CONFIG.search(text):
         return None      # a build statement ("doesn't have NCCL built in") names no runtime family
-    text = asserted(text)
+    # the cues read the message, not the record's level word: `... - ERROR - RuntimeError: called a
+    # synchronizing CUDA operation` is no more a CUDA error than the bare line
+    text = LEVEL_WORD.sub(" ", asserted(text))
     for row in TABLE:
         if all(c.search(text) for c in row.cues) and not (row.unless and row.unless.search(text)):
             return row.kind
