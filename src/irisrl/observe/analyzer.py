@@ -256,7 +256,8 @@ class Analyzer:
             # a head that states what failed before it ("Executor worker initialization error:
             # Traceback ..."): the family vocabulary names that statement; the final line, when it
             # comes, is its own event (a rule's name for it is the more specific cause of death)
-            if (said := C.guess(text.split(U.TRACEBACK_HEAD, 1)[0])) is not None:
+            head = text.split(U.TRACEBACK_HEAD, 1)[0]
+            if (said := C.guess(head if V.below_error(head) else head + "Traceback")) is not None:
                 self._cause(name, line, said, t)
                 return
             if stream not in st.tracebacks and len(st.tracebacks) < U.MAX_SIGNATURES:

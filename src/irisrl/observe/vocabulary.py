@@ -84,6 +84,7 @@ STATEMENT = re.compile(
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))")
+WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|(?:^|[\[\s])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
@@ -126,6 +127,12 @@ def error_shaped(text: str, prefixed: bool = False) -> bool:
     # error words in a log record, or in a line a family of the table names (its own cues: "CUDA driver
     # version is insufficient" needs no log record around it to be about CUDA)
     return bool(ERROR_VOCAB.search(said)) and (prefixed or bool(STRUCTURE.search(text)) or kind(text) is not None)
+
+
+def below_error(text: str) -> bool:
+    """The record is printed at WARNING level or below (a traceback under it is no failure of its own:
+    import_utils' warnings print one)."""
+    return bool(WARN_WORD.search(text[:160])) or notice_level(text)
 
 
 def notice_level(text: str) -> bool:
@@ -734,7 +741,8 @@ TABLE: tuple[Row, ...] = (
     # healthy within 600s")
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model|"
                                                 r"become (?:healthy|ready))")), None),
-    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|"
+    # (a traceback's head that names an engine: observe/analyzer.py reads the head with its "Traceback")
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|traceback|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|"
                                           r"not responding|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
