@@ -219,6 +219,15 @@ def test_the_family_words_are_read_from_the_message_not_the_level_word(tmp_path:
     assert primary(both(tmp_path, ["2026-12-04 01:02:03,004 - ERROR - " + bare])) == "python_crash"
 
 
+def test_a_kubernetes_warning_event_is_shown_whatever_its_words(tmp_path: Path) -> None:
+    """An event of type Warning is a failure report by Kubernetes' own grading (two types: Normal and
+    Warning); one whose message says no failure word is still shown, a Normal one is not."""
+    line = "3m          Warning   NodeSysctlChange   node/gpu-7   kernel parameters were rewritten by the tuning daemon"
+    report = both(tmp_path, [line])
+    assert report["unrecognized"] and report["verdict"] == "NO-KILL"
+    assert not both(tmp_path, [line.replace("Warning", "Normal ")])["unrecognized"]
+
+
 def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:
     """vLLM's `_custom_ops.py` warns when `vllm._C` (or `vllm._moe_C`) does not import and falls back:
     the module path is not the engine, so the engine rows do not read it (shown, not named)."""

@@ -84,6 +84,10 @@ STATEMENT = re.compile(
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))")
+# A Kubernetes event of type Warning as `kubectl get events` / `describe` print it (the type column, then
+# the reason's: "Warning   Rebooted   node/n-12   ..."): Kubernetes has two event types, and every Warning
+# event in the corpora is a failure, whatever words its message uses (kueue's "couldn't assign flavors")
+K8S_WARNING_EVENT = re.compile(r"(?:^|\s)Warning(?: {2,}|\t+)[A-Z]\w+(?: {2,}|\t+)")
 WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|(?:^|[\[\s])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
@@ -122,7 +126,7 @@ def error_shaped(text: str, prefixed: bool = False) -> bool:
     if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
         return False
     said = asserted(text)
-    if STATEMENT.search(said) or CATALOGUE.search(said):
+    if STATEMENT.search(said) or CATALOGUE.search(said) or K8S_WARNING_EVENT.search(text):
         return True
     # error words in a log record, or in a line a family of the table names (its own cues: "CUDA driver
     # version is insufficient" needs no log record around it to be about CUDA)
