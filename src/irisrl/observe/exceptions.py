@@ -178,6 +178,8 @@ CLASS_KINDS: dict[str, str] = {
     # ExpectedMoreDownloadedFilesError).
     "DatasetNotFoundError": "hf_repo_not_found",
     "NonMatchingChecksumError": "hf_incomplete_download", "ExpectedMoreDownloadedFilesError": "hf_incomplete_download",
+    # datasets 5.2 utils/info_utils.py: the split sizes of what was downloaded differ from the recorded ones
+    "NonMatchingSplitsSizesError": "hf_incomplete_download",
     # A download cut short (corpus README, Labelling decisions): urllib3 2.8.0 exceptions.py
     # IncompleteRead ("IncompleteRead(%i bytes read, %i more expected)") and InvalidChunkLength;
     # requests 2.34.2 exceptions.py ChunkedEncodingError ("The server declared chunked encoding but
@@ -214,6 +216,9 @@ CLASS_KINDS: dict[str, str] = {
     # Ray actors, not NCCL) timed out waiting for ranks (CollectiveTimeoutError and its
     # BroadcastCollectiveTimeoutError subclass)
     "InsufficientClusterResourcesError": "pg_unplaceable", "WorkerGroupStartupTimeoutError": "pg_timeout",
+    # ... its worker actors failing to start (WorkerGroupStartupFailedError "At least one of the worker actors
+    # failed to initialize"), its checkpoint manager unable to restore (CheckpointManagerInitializationError)
+    "WorkerGroupStartupFailedError": "ray_actor_died", "CheckpointManagerInitializationError": "checkpoint_corrupt",
     "WorkerHealthCheckTimeoutError": "ray_worker_died", "WorkerHealthCheckFailedError": "ray_worker_died",
     "CollectiveTimeoutError": "dist_timeout", "BroadcastCollectiveTimeoutError": "dist_timeout",
     # megatron-core 0.16.1 dist_checkpointing/core.py CheckpointingException: what its loader raises for a

@@ -98,6 +98,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # libstdc++ aborts, a rebooted node
     b"ot enough", b"but only", b"not exist", b"ndianness", b"expected size", b"zip archive", b"imer expired",
     b"oom_reaper", b"failcnt", b"bad_alloc", b"rebooted", b"alloc(): ", b"free(): ",
+    b"can fulfill", b"is stuck in",   # Ray autoscaler v2 (vocabulary.py pg rows)
     b"Warning  ", b"Warning\t",   # a Kubernetes Warning event's type column (vocabulary.K8S_WARNING_EVENT)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:

@@ -96,7 +96,8 @@ NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID
 # does, observe/exceptions.py) and a Python warnings.warn line (`x.py:N: UserWarning: ...`).
 # (and a library saying so itself: TensorFlow's BFC allocator "ran out of memory trying to allocate
 # 2.0GiB. The caller indicates that this is not a failure, but may mean ... performance gains")
-NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a failure")
+# (and Ray's process watcher on a clean stop: "Raylet is terminated. Termination is graceful.")
+NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a failure|Termination is graceful")
 # Phrases whose failure words assert nothing, removed before the vocabulary is read: counters and
 # settings (`0 failed`, `failures: 0`, `timeout=30`, `--fail-fast`), hedges ("may result in
 # unexpected behaviour"), and a library's list of POSSIBLE causes, from its opening words to the end
@@ -168,7 +169,10 @@ _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 _HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
         r"reqwest|hf_transfer|hf[-_]xet|xethub|"
         # hf_xet's own error texts (xet-core: "CAS service error : ...", "CAS Client Error: ...")
-        r"CAS (?:service|client) error)|"
+        r"CAS (?:service|client) error|"
+        # ModelScope's hub client (modelscope_hub.errors: "[E3020] [404] Model does not exist."), the Hub's
+        # LFS upload API (huggingface_hub lfs.py "LFS batch API returned errors")
+        r"modelscope|LFS batch)|"
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
 # a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
 _MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
@@ -387,7 +391,9 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # Ray Train's NCCL watch (train/v2/_internal/callbacks/nccl_ras.py, an nccl_timeout row)
                        r"made no progress for \d+ seconds|"
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
-                       + E.LIBC_ABORT + r"|oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+")
+                       + E.LIBC_ABORT + r"|oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+|"
+                       # Ray's autoscaler v2 refusing or stuck (pg_unplaceable / pg_timeout rows)
+                       r"No available node types can fulfill|\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b")
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -423,7 +429,8 @@ TABLE: tuple[Row, ...] = (
     Row("hf_incomplete_download", (_rx(r"max retries exceeded: (?:unexpected )?EOF\b"),), None),
     # a weight file that is not on disk (any wording: the errno's text on a shard or safetensors file;
     # mlx / loaders' "No safetensors found in <dir>")
-    Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern), _rx(E.WEIGHT_FILE.pattern)), None),
+    Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), _rx(E.WEIGHT_FILE.pattern)),
+        _rx(r"(?i:checkpoint not found)")),   # a checkpoint stated missing: the checkpoint row below
     # a loader that could not open a weight file it names (llama.cpp gguf.cpp gguf_init_from_file "failed to
     # open GGUF file '%s'", any loader's "cannot open <file>.safetensors"): not on disk where it looked
     Row("hf_weights_missing", (_rx(r"(?i:(?:failed to|cannot|can't|could not|couldn't|unable to) (?:open|find|locate)\b)"),
@@ -446,6 +453,11 @@ TABLE: tuple[Row, ...] = (
     Row("hf_incomplete_download", (_rx(FETCH_CUT_SHORT),), None),
     Row("hf_gated", (_rx(FETCH_REFUSED),), None),
     Row("pg_unplaceable", (_rx(CAPACITY),), None),
+    # Ray's autoscaler (v2 event_logger.py "No available node types can fulfill placement group requests", v1
+    # "... resource request"), an instance it launched that never left the queue (v2 reconciler "is stuck in
+    # QUEUED for")
+    Row("pg_unplaceable", (_rx(r"No available node types can fulfill"),), None),
+    Row("pg_timeout", (_rx(r"\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b"),), None),
     # Kueue cannot admit the workload (pkg/scheduler/flavorassigner: "couldn't assign flavors to pod set %s:
     # insufficient quota for nvidia.com/gpu", "insufficient unused quota"), the kubelet's device admission
     # (pkg/kubelet/cm/admission: UnexpectedAdmissionError "Allocate failed due to requested number of devices
@@ -458,6 +470,14 @@ TABLE: tuple[Row, ...] = (
     Row("pg_unplaceable", (_rx(r"(?i:\b(?:available|total|free) (?:GPU|NPU|device)s?\b[^\n]{0,40}\b(?:less|fewer|smaller) than\b[^\n]{0,40}"
                                r"\b(?:desired|required|requested|needed|expected)\b)"),), None),
     # the strongest words of a family first: a line that names two families is named by these
+    # a download whose checksum does not match (gcsfs checkers.py "MD5 checksum failed", botocore httpchecksum.py
+    # "Expected checksum %s did not match calculated checksum", tiktoken load.py "Hash mismatch for data downloaded
+    # from"): the body was damaged or cut
+    Row("hf_incomplete_download", (_rx(r"(?i:checksum (?:failed|mismatch|did not match)|did not match calculated checksum|hash mismatch for data downloaded|"
+                                       r"\bChecksumError\b)"),), _rx(r"(?i:checkpoint|ckpt)")),   # a checkpoint's own checksum: corrupt
+    # a git-lfs pointer where the file should be (the download fetched the pointer, not the object: tiktoken
+    # "Error parsing line b'version https://git-lfs.github.com/spec/v1'", torch.load's "invalid load key, 'v'")
+    Row("checkpoint_corrupt", (_rx(r"git-lfs\.github\.com/spec/v1"),), None),
     Row("hf_incomplete_download", (_rx(r"(?i:consistency check failed|file should be of size|download (?:was )?(?:interrupted|incomplete)|"
                                        # HTTP 416's reason (RFC 9110 15.5.17): only a ranged request gets it, and
                                        # downloaders send one to resume a partial file (huggingface_hub
@@ -466,10 +486,16 @@ TABLE: tuple[Row, ...] = (
     # a download whose body ended early, as the Rust clients say it (reqwest / hyper: "IncompleteBody",
     # "UnexpectedEof" inside "Error while downloading: reqwest::Error { kind: Body, ... }")
     Row("hf_incomplete_download", (_rx(r"(?i:download|reqwest|hyper::Error)"),
-                                   _rx(r"IncompleteBody|UnexpectedEof|(?i:incomplete (?:body|read)|unexpected eof|"
+                                   _rx(r"IncompleteBody|UnexpectedEof|(?i:incomplete (?:body|read)|unexpected eof|error decoding response body|"
                                        r"(?:connection|stream) (?:closed|reset) before)")), None),
     # (any case: huggingface_hub's HfFileSystem says "<repo>/<file> (repository not found)")
-    Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:repository not found|not a valid model identifier|"
+    # huggingface_hub 2.4's `hf` CLI (cli/_errors.py: "Error: Model 'x' not found.", "Error: Revision not found
+    # in model 'x'.", "Error: File not found in model 'x'.", "Error: Access denied. Model 'x' requires
+    # approval.", "Error: Not logged in. Run 'hf auth login' first.")
+    Row("hf_weights_missing", (_rx(r"\bFile not found in (?:model|dataset|space|repo(?:sitory)?) '"),), None),
+    Row("hf_repo_not_found", (_rx(r"\b(?:Model|Dataset|Space|Repo(?:sitory)?) '[^'\s]+' not found\b|(?i:revision not found in (?:model|dataset|space|repo))"),), None),
+    Row("hf_gated", (_rx(r"\brequires approval\b|Not logged in\. Run '(?:hf|huggingface-cli) (?:auth )?login'"),), None),
+    Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:repository not found|revision not found|not a valid model identifier|"
                                   r"is not a local folder|repo id must (?:be in the form|use))"),), None),
     # huggingface_hub's gated messages ("Access to model <id> is restricted", "Cannot access gated repo",
     # the older "Repo model <id> is gated. You must be authenticated to access it.")
@@ -523,11 +549,13 @@ TABLE: tuple[Row, ...] = (
     # find MARK", "pickle data was truncated", "invalid load key, '%c'."): the bytes are not a pickle
     Row("checkpoint_corrupt", (_rx(r"unpickling stack (?:underflow|overflow)|could not find MARK|pickle data was truncated|"
                                    r"invalid load key"),), None),
-    Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|"
+    Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|checksum (?:mismatch|failed|did not match)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
-                                   r"(?:failed|unable|cannot|can't) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl|"
+                                   r"(?:failed|unable|cannot|can't|could not) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl|"
                                    r"(?:could not|couldn't|failed to|unable to) (?:re)?load (?:from )?(?:the )?(?:checkpoint|ckpt|state_dict))"),
                                _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
+                                   # a tokenizer's model file (sentencepiece "could not parse ModelProto from .../tokenizer.model")
+                                   r"ModelProto|tokenizer\.model\b|"
                                    r"\bfile\b|expected \d+ more bytes)")),
         # a socket / pipe / RPC that ends early is a connection, not a file ("Failed to read data from
         # the socket: End of file": Ray's raylet connection)
@@ -577,7 +605,9 @@ TABLE: tuple[Row, ...] = (
     # checkpoint cannot be read. A weight file of a model (.safetensors / .bin) is hf_weights_missing's; a
     # notice that the run starts fresh is none; a checkpoint's name inside a path is not the subject (torch.save's
     # "Parent directory /ckpt/global_step_300 does not exist.": a save that had nowhere to go)
-    Row("checkpoint_corrupt", (_rx(r"(?i:(?<![/\w])(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing))"),),
+    Row("checkpoint_corrupt", (_rx(r"(?i:(?<![/\w])(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing)|"
+                                   # transformers Trainer's resume_from_checkpoint=True on a directory without one
+                                   r"no valid checkpoint found)"),),
         _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ))")),
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
@@ -603,6 +633,9 @@ TABLE: tuple[Row, ...] = (
     # "Cannot find an appropriate cached snapshot folder ... outgoing traffic has been disabled"): the
     # Hub could not be asked (hf_http_error, Labelling decisions: offline mode)
     Row("hf_http_error", (_rx(r"outgoing traffic has been disabled|(?i:offline mode is enabled)"),), None),
+    # an upload the Hub did not take (huggingface_hub _commit_api.py "Error while uploading '%s' to the Hub.",
+    # lfs.py "LFS batch API returned errors"): a transfer failure, like a download's
+    Row("hf_http_error", (_rx(r"Error while uploading '[^']+' to the Hub|LFS batch API returned errors"),), None),
     # Ray's core worker (src/ray/core_worker/task_manager.cc "Task failed: <status>: Type=ACTOR_TASK ...") on
     # an RPC status (IOError: gRPC UNAVAILABLE "Socket closed"): the actor's process went away under the call
     Row("ray_actor_died", (_rx(r"Task failed: IOError\b[^\n]*Type=ACTOR_TASK"),), None),
@@ -612,6 +645,9 @@ TABLE: tuple[Row, ...] = (
     # glibc's heap and stack checks (malloc/malloc.c malloc_printerr, debug/fortify_fail.c), libstdc++'s
     # verbose terminate handler's `what():` of a failed host allocation: the process aborts
     Row("python_crash", (_rx(E.LIBC_ABORT),), None),
+    # Ray's runtime environment that could not be built for a job / task (dashboard job_manager.py "Failed to set
+    # up runtime_env for job", RuntimeEnvSetupError): the process never ran
+    Row("python_crash", (_rx(r"(?i:failed to (?:set ?up|create|build) (?:the )?runtime[_ ]env)|RuntimeEnvSetupError"),), None),
     Row("python_crash", (_rx(CONTAINER_START),), None),
     # a JobSet / Job that gave up (jobset pkg/controllers/failure_policy.go "applying FailJobSet failure policy
     # action", "jobset failed due to reaching max number of restarts"): the run's end, of no other kind
@@ -625,7 +661,7 @@ TABLE: tuple[Row, ...] = (
     # has been rebooted, boot id: %s")
     Row("evicted", (_rx(r"TaintManagerEviction|Marking for deletion Pod|(?i:node \S+ has been rebooted)"),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
-    Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnode\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
+    Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnodes?\b|node_ids?\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
         # "preemption: 0/N nodes are available: N No preemption victims found for incoming pod."): unplaceable
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)|"
@@ -647,6 +683,11 @@ TABLE: tuple[Row, ...] = (
     # torch elastic's store barriers (agent/server/api.py _exit_barrier "Error waiting on exit barrier",
     # distributed_c10d.py _store_based_barrier): peers that never reached the store
     Row("dist_timeout", (_rx(r"(?i:exit barrier|store[ _]based[ _]barrier|monitored_?barrier)"), _rx(r"(?i:error|fail|waiting)")), None),
+    # peers that never met at a rendezvous store, in words (ray.util.collective nccl_collective_group.py "Unable
+    # to meet other processes at the rendezvous store", "Unable to get the NCCLUniqueID from the store within 180
+    # seconds"; torch_gloo_collective_group.py "Missing rendezvous metadata for group")
+    Row("dist_timeout", (_rx(r"(?i:\bstore\b|rendezvous)"), _rx(r"(?i:unable to (?:meet|get)\b|missing rendezvous|within \d+(?:\.\d+)? ?(?:s|sec|seconds)\b)")),
+        _rx(r"(?i:kv[ _-]?cache|object store)")),
     # any other barrier over a store or socket failing (vLLM 0.34 distributed/utils.py stateless barrier:
     # "Failed to broadcast barrier_id", "Failed to signal barrier arrival"): the peers never met; an NCCL
     # barrier's failure is NCCL's (the rows below)
@@ -697,7 +738,7 @@ TABLE: tuple[Row, ...] = (
                               r"unreachable|reset by peer|ssl|proxy|max retries|temporar|name resolution|thrown while requesting|"
                               # reqwest's own error texts (reqwest 0.12 src/error.rs Display), which the Hub's Rust
                               # clients (hf_xet 1.8, hf_transfer) pass up: the request or its body failed in transit
-                              r"error sending request|error decoding response body|request or response body error|"
+                              r"error sending request|request or response body error|"
                               r"failed after \d+ retries)"), _rx(_HUB)),
         E.INFERENCE_API),     # the Hub's inference services answer an application's call, not a download
     # the same refusals from a mirror or model host, read from the URL of a model file (corpus README,
@@ -751,6 +792,12 @@ TABLE: tuple[Row, ...] = (
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
     Row("ray_node_dead", (_rx(RAY_DAEMON_FATAL),), None),
+    # Ray's node that never came up or cannot be reached (python/ray/_private/services.py "Could not find any
+    # running Ray instance", "Timed out after N seconds while waiting for node to startup"; node.py "The
+    # current node timed out during startup"; utils.py "Could not read 'session_name' from GCS. Did GCS start
+    # successfully?"; ray 2.60)
+    Row("ray_node_dead", (_rx(r"Could not find any running Ray instance|Did GCS start successfully|node timed out during startup|"
+                              r"waiting for (?:the )?node to start ?up|raylet failed to start ?up"),), None),
     Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
@@ -767,7 +814,7 @@ TABLE: tuple[Row, ...] = (
     # exception is ray::EnvWorker.interact()"), a logger's error record whose message ends "... failed:" (the
     # traceback follows it: `logger.exception("Explorer or Trainer failed:")`): an uncaught exception of no
     # other kind
-    Row("python_crash", (_rx(r"(?i:exception (?:occurred|was raised|was thrown)|(?:unhandled|uncaught) exception)\b|"
+    Row("python_crash", (_rx(r"(?i:exception (?:occurred|was raised|was thrown)|(?:unhandled|uncaught|unexpected) exception)\b|"
                              r"\bfailed:\s*$"),), None),
 )
 
