@@ -5557,6 +5557,552 @@ for _v, _api, _kind in [("gated403", "create_tag", "hf_gated"),
 CASES.update(CASES11)
 
 
+# ----------------------------------------------------------------------------- the twelfth set
+
+
+def _ckpt_model_dir_sharded(index: dict[str, Any]) -> Path:
+    """A tiny GPT-2 folder saved sharded, its model.safetensors.index.json replaced by `index`."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy_step_300", "safetensors")
+    st = d / "model.safetensors"
+    shard = d / "model-00001-of-00001.safetensors"
+    st.rename(shard)
+    (d / "model.safetensors.index.json").write_text(json.dumps(index))
+    return d
+
+
+def case_trainer_resume_true_no_ckpt() -> None:
+    """Trainer.train(resume_from_checkpoint=True) in an output_dir that holds no checkpoint-*
+    (the job restarted on a node whose volume was not mounted)."""
+    out = Path(tempfile.mkdtemp()) / "run"
+    out.mkdir()
+    _trainer(out, max_steps=2).train(resume_from_checkpoint=True)
+
+
+def case_trainer_grad_ckpt_unsupported() -> None:
+    """TrainingArguments(gradient_checkpointing=True) for a model class that does not support it."""
+    import torch
+    from transformers import PretrainedConfig, PreTrainedModel, Trainer, TrainingArguments
+
+    class ValueHeadConfig(PretrainedConfig):
+        model_type = "irisrl_value_head"
+
+    class ValueHead(PreTrainedModel):
+        config_class = ValueHeadConfig
+        supports_gradient_checkpointing = False
+
+        def __init__(self, config: Any) -> None:
+            super().__init__(config)
+            self.emb = torch.nn.Embedding(32, 8)
+            self.head = torch.nn.Linear(8, 32)
+            self.post_init()
+
+        def forward(self, input_ids: Any = None, labels: Any = None, **kw: Any) -> Any:
+            logits = self.head(self.emb(input_ids))
+            loss = torch.nn.functional.cross_entropy(logits.view(-1, 32), labels.view(-1))
+            return {"loss": loss, "logits": logits}
+
+    out = Path(tempfile.mkdtemp()) / "run"
+    args = TrainingArguments(output_dir=str(out), per_device_train_batch_size=2, report_to=[],
+                             use_cpu=True, max_steps=1, gradient_checkpointing=True)
+    Trainer(model=ValueHead(ValueHeadConfig()), args=args, train_dataset=_TinyDs()).train()
+
+
+def case_trainer_save_readonly() -> None:
+    """Trainer saving its first checkpoint into an output_dir on a read-only mount."""
+    mnt = Path(tempfile.mkdtemp(prefix="rofs"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(mnt)])
+    print(f"PROVOKE-NOTE ro tmpfs mount rc={rc}", flush=True)
+    _trainer(mnt / "run", max_steps=1, save_steps=1).train()
+
+
+def case_trainer_resume_scheduler_cut() -> None:
+    """scheduler.pt cut to its first 100 bytes (a copy killed mid-way), then a resume."""
+    out, ck = _trainer_ckpt()
+    sp = ck / "scheduler.pt"
+    sp.write_bytes(sp.read_bytes()[:100])
+    _trainer(out, max_steps=2, save_steps=1).train(resume_from_checkpoint=str(ck))
+
+
+def case_st_index_no_weight_map() -> None:
+    """A sharded checkpoint whose model.safetensors.index.json lacks its weight_map."""
+    d = _ckpt_model_dir_sharded({"metadata": {"total_size": 1234}})
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_st_header_missing_dtype() -> None:
+    from safetensors.torch import load_file
+
+    load_file(_st_lie({"w": {"shape": [4], "data_offsets": [0, 16]}}, bytes(16)))
+
+
+def case_st_header_negative_shape() -> None:
+    from safetensors.torch import load_file
+
+    load_file(_st_lie({"w": {"dtype": "F32", "shape": [-4], "data_offsets": [0, 16]}}, bytes(16)))
+
+
+def case_st_header_gap() -> None:
+    """Tensors whose byte ranges leave a gap (an exporter that padded without saying)."""
+    from safetensors.torch import load_file
+
+    load_file(_st_lie({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                       "b": {"dtype": "F32", "shape": [2], "data_offsets": [16, 24]}}, bytes(24)))
+
+
+def case_st_slice_out_of_range() -> None:
+    from safetensors import safe_open
+
+    p = _st_lie({"w": {"dtype": "F32", "shape": [4, 4], "data_offsets": [0, 64]}}, bytes(64))
+    with safe_open(p, framework="pt") as f:
+        print(f.get_slice("w")[:, 2:9:-1])
+
+
+def case_dcp_data_file_garbage() -> None:
+    """A DCP checkpoint whose data file was overwritten with random bytes of the same length."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = Path(tempfile.mkdtemp()) / "step_300"
+    _dcp_save(d, {"w": torch.arange(4096, dtype=torch.float32)})
+    for f in d.glob("*.distcp"):
+        f.write_bytes(os.urandom(f.stat().st_size))
+    sd = {"w": torch.zeros(4096)}
+    dcp.load(sd, checkpoint_id=str(d))
+    print("loaded", sd["w"][:4].tolist())
+
+
+def case_dcp_async_save_readonly() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    mnt = Path(tempfile.mkdtemp(prefix="rofs"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(mnt)])
+    print(f"PROVOKE-NOTE ro tmpfs mount rc={rc}", flush=True)
+    fut = dcp.async_save({"w": torch.ones(1024)}, checkpoint_id=str(mnt / "step_300"))
+    fut.result()
+
+
+def case_tcpstore_queue_pop_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True, timedelta(seconds=3))
+    store.queue_pop("rollouts/ready")  # no actor ever pushes
+
+
+def case_tcpstore_multi_get_timeout() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True, timedelta(seconds=3))
+    store.set("weights/version", "300")
+    store.multi_get(["weights/version", "weights/shard_7"])
+
+
+def case_torchrun_log_dir_full() -> None:
+    """torchrun --log-dir on a full volume (the agent writes the workers' logs there)."""
+    mnt = _full_fs()
+    _torchrun8("--standalone", "--nproc-per-node=2", f"--log-dir={mnt / 'torchrun_logs'}",
+               "--redirects=3", "--tee=3", str(SCRIPT), "child", "ok")
+
+
+def case_memory_snapshot_full_disk() -> None:
+    """torch.cuda.memory._dump_snapshot onto a full volume (OOM debugging on a full /tmp)."""
+    import torch
+
+    torch.cuda.memory._record_memory_history(max_entries=10000)
+    xs = [torch.empty(1 << 20, device="cuda") for _ in range(200)]
+    mnt = _full_fs()
+    torch.cuda.memory._dump_snapshot(str(mnt / "oom_snapshot.pickle"))
+    print(len(xs))
+
+
+def case_profiler_trace_full_disk() -> None:
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(20):
+            torch.ones(1 << 20, device="cuda").mul_(2).sum()
+        torch.cuda.synchronize()
+    mnt = _full_fs()
+    prof.export_chrome_trace(str(mnt / "trace_step_300.json"))
+
+
+def case_cuda_graph_pageable_copy() -> None:
+    """A host-to-device copy from pageable memory inside a CUDA graph capture."""
+    import torch
+
+    host = torch.ones(1 << 16)
+    dev = torch.empty(1 << 16, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        dev.copy_(host, non_blocking=True)
+        dev.mul_(2)
+    g.replay()
+    torch.cuda.synchronize()
+
+
+def case_cuda_graph_replay_uncaptured() -> None:
+    import torch
+
+    g = torch.cuda.CUDAGraph()
+    g.replay()
+
+
+def case_cuda_oom_graph_capture() -> None:
+    """An allocation past the GPU inside a CUDA graph capture (the graph's private pool)."""
+    import torch
+
+    x = torch.ones(1024, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = torch.empty(200 * (1 << 30) // 4, device="cuda")
+        y[:1024].copy_(x)
+
+
+def case_cholesky_not_pd_cuda() -> None:
+    import torch
+
+    a = torch.tensor([[1.0, 2.0], [2.0, 1.0]], device="cuda")  # a Fisher estimate gone indefinite
+    torch.linalg.cholesky(a)
+
+
+def case_cupy_dynamic_smem_too_big() -> None:
+    import cupy
+
+    k = cupy.RawKernel(r'''extern "C" __global__ void f(float* x) {
+        extern __shared__ float s[]; s[threadIdx.x] = x[threadIdx.x]; x[threadIdx.x] = s[0]; }''', "f")
+    x = cupy.ones(256, dtype=cupy.float32)
+    k((1,), (256,), (x,), shared_mem=300 * 1024)
+    cupy.cuda.Device().synchronize()
+
+
+def case_triton_static_assert() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x, BLOCK: tl.constexpr) -> None:
+        tl.static_assert(BLOCK % 128 == 0, "BLOCK must be a multiple of 128")
+        i = tl.arange(0, BLOCK)
+        tl.store(x + i, tl.load(x + i) * 2)
+
+    x = torch.ones(64, device="cuda")
+    k[(1,)](x, BLOCK=64)
+    torch.cuda.synchronize()
+
+
+def case_nccl_algo_nvls_one_gpu() -> None:
+    _nccl_env_case(NCCL_ALGO="NVLS")
+
+
+def case_nccl_proto_ll128_collnet() -> None:
+    _nccl_env_case(NCCL_ALGO="CollnetDirect", NCCL_PROTO="LL128")
+
+
+def case_benign_nccl_invalid_env_value() -> None:
+    _nccl_env_case(NCCL_DEBUG="INFO", NCCL_DEBUG_SUBSYS="ENV", NCCL_BUFFSIZE="4MiB")
+
+
+def case_benign_dcp_no_process_group() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    dcp.save({"w": torch.ones(8)}, checkpoint_id=str(Path(tempfile.mkdtemp()) / "step_1"))
+    print("saved")
+
+
+def case_benign_grad_non_leaf() -> None:
+    import torch
+
+    w = torch.ones(4, requires_grad=True)
+    h = w * 2
+    h.sum().backward()
+    print(h.grad)
+
+
+def case_benign_meshgrid_indexing() -> None:
+    import torch
+
+    a, b = torch.meshgrid(torch.arange(3), torch.arange(4))
+    print(a.shape, b.shape)
+
+
+def hub12_case(variant: str, api: str) -> None:
+    """The Hub's discussions / pull-request / merge / likers / LFS-files endpoints (a trainer
+    opening and merging a PR with its checkpoint, a script listing a repo's LFS files), answered
+    by start_hub's errors."""
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}))
+    os.environ["HF_TOKEN"] = "hf_" + "x" * 34
+    repo = f"irisrl/{variant}"
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    from huggingface_hub import HfApi
+
+    api_ = HfApi()
+    if api == "create_pr":
+        api_.create_pull_request(repo, title="global_step_300", description="eval 0.71")
+    elif api == "create_discussion":
+        api_.create_discussion(repo, title="reward collapse at step 300")
+    elif api == "discussions":
+        print(list(api_.get_repo_discussions(repo)))
+    elif api == "lfs_files":
+        print(list(api_.list_lfs_files(repo)))
+    elif api == "likers":
+        print(list(api_.list_repo_likers(repo)))
+    elif api == "merge_pr":
+        api_.merge_pull_request(repo, 3, comment="eval passed")
+
+
+def start_hub_lfs(how: str) -> str:
+    """A Hub that takes a commit whose file goes through LFS: preupload says "lfs"; the LFS batch
+    endpoint answers with a per-object error (`how` == "batch_error") or hands out an upload URL
+    whose PUT answers 500 (`how` == "put500")."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _send(self, code: int, body: bytes, ctype: str = "application/json") -> None:
+            self.send_response(code)
+            self.send_header("X-Request-Id", f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}")
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _body(self) -> bytes:
+            return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+        def do_GET(self) -> None:
+            self._send(200, json.dumps({"id": "irisrl/lfsrepo", "sha": COMMIT, "siblings": []}).encode())
+
+        do_HEAD = do_GET
+
+        def do_POST(self) -> None:
+            body = self._body()
+            path = self.path.split("?")[0]
+            if path.endswith("/preupload/main"):
+                files = json.loads(body)["files"]
+                ans = {"files": [{"path": f["path"], "uploadMode": "lfs", "shouldIgnore": False}
+                                 for f in files]}
+                self._send(200, json.dumps(ans).encode())
+            elif path.endswith("/info/lfs/objects/batch"):
+                objs = json.loads(body)["objects"]
+                if how == "batch_error":
+                    out = [{"oid": o["oid"], "size": o["size"], "error": {
+                        "code": 422, "message": "Object size exceeds the repository's LFS quota"}}
+                        for o in objs]
+                else:
+                    port = self.server.server_address[1]
+                    out = [{"oid": o["oid"], "size": o["size"], "actions": {"upload": {
+                        "href": f"http://127.0.0.1:{port}/lfs-store/{o['oid']}"}}} for o in objs]
+                self._send(200, json.dumps({"transfer": "basic", "objects": out}).encode(),
+                           "application/vnd.git-lfs+json")
+            else:
+                self._send(200, json.dumps({"commitUrl": "x", "commitOid": COMMIT}).encode())
+
+        def do_PUT(self) -> None:
+            self._body()
+            self._send(500, b"<Error><Code>InternalError</Code><Message>We encountered an internal "
+                       b"error. Please try again.</Message></Error>", "application/xml")
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def hub12_lfs(how: str) -> None:
+    _hub_env(start_hub_lfs(how))
+    os.environ["HF_TOKEN"] = "hf_" + "x" * 34
+    os.environ["HF_HUB_DISABLE_XET"] = "1"
+    from huggingface_hub import HfApi
+
+    HfApi().upload_file(path_or_fileobj=os.urandom(1 << 20), repo_id="irisrl/lfsrepo",
+                        path_in_repo="global_step_300/model.safetensors",
+                        commit_message="global_step_300")
+
+
+def case_hub12_incomplete_leftover() -> None:
+    """hf_hub_download over a cache that holds a `.incomplete` blob longer than the file (left by
+    a download of an earlier revision killed mid-way); the loopback Hub ignores Range."""
+    body = _big_file()
+    _hub_env(start_hub({"okrepo": {"model.safetensors": body}}))
+    blobs = Path(os.environ["HF_HOME"]) / "hub" / "models--irisrl--okrepo" / "blobs"
+    blobs.mkdir(parents=True)
+    (blobs / (hashlib.sha256(body).hexdigest() + ".incomplete")).write_bytes(
+        os.urandom(len(body) // 2))
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/okrepo", "model.safetensors"))
+
+
+CASES12: dict[str, Case] = {
+    "trainer_resume_true_no_ckpt": (case_trainer_resume_true_no_ckpt, "checkpoint_corrupt", False),
+    "trainer_grad_ckpt_unsupported": (case_trainer_grad_ckpt_unsupported, "python_crash", False),
+    "trainer_save_readonly": (case_trainer_save_readonly, "python_crash", False),
+    "trainer_resume_scheduler_cut": (case_trainer_resume_scheduler_cut, "checkpoint_corrupt",
+                                     False),
+    "st_index_no_weight_map": (case_st_index_no_weight_map, "checkpoint_corrupt", False),
+    "st_header_missing_dtype": (case_st_header_missing_dtype, "checkpoint_corrupt", False),
+    "st_header_negative_shape": (case_st_header_negative_shape, "checkpoint_corrupt", False),
+    "st_header_gap": (case_st_header_gap, "checkpoint_corrupt", False),
+    "st_slice_out_of_range": (case_st_slice_out_of_range, "python_crash", False),
+    "dcp_data_file_garbage": (case_dcp_data_file_garbage, "checkpoint_corrupt", False),
+    "dcp_async_save_readonly": (case_dcp_async_save_readonly, "python_crash", False),
+    "tcpstore_queue_pop_timeout": (case_tcpstore_queue_pop_timeout, "dist_timeout", False),
+    "tcpstore_multi_get_timeout": (case_tcpstore_multi_get_timeout, "dist_timeout", False),
+    "torchrun_log_dir_full": (case_torchrun_log_dir_full, "disk_full", False),
+    "benign_dcp_no_process_group": (case_benign_dcp_no_process_group, "benign", False),
+    "benign_grad_non_leaf": (case_benign_grad_non_leaf, "benign", False),
+    "benign_meshgrid_indexing": (case_benign_meshgrid_indexing, "benign", False),
+    "hub12_lfs_batch_error": (partial(hub12_lfs, "batch_error"), "hf_http_error", False),
+    "hub12_lfs_put500": (partial(hub12_lfs, "put500"), "hf_http_error", False),
+    "hub12_incomplete_leftover": (case_hub12_incomplete_leftover, "hf_incomplete_download", False),
+    "memory_snapshot_full_disk": (case_memory_snapshot_full_disk, "disk_full", True),
+    "profiler_trace_full_disk": (case_profiler_trace_full_disk, "disk_full", True),
+    "cuda_graph_pageable_copy": (case_cuda_graph_pageable_copy, "cuda_error", True),
+    "cuda_graph_replay_uncaptured": (case_cuda_graph_replay_uncaptured, "python_crash", True),
+    "cuda_oom_graph_capture": (case_cuda_oom_graph_capture, "cuda_oom", True),
+    "cholesky_not_pd_cuda": (case_cholesky_not_pd_cuda, "python_crash", True),
+    "cupy_dynamic_smem_too_big": (case_cupy_dynamic_smem_too_big, "cuda_error", True),
+    "triton_static_assert": (case_triton_static_assert, "python_crash", True),
+    "nccl_algo_nvls_one_gpu": (case_nccl_algo_nvls_one_gpu, "nccl_error", True),
+    "nccl_proto_ll128_collnet": (case_nccl_proto_ll128_collnet, "nccl_error", True),
+    "benign_nccl_invalid_env_value": (case_benign_nccl_invalid_env_value, "benign", True),
+}
+for _v, _api, _kind in [("gated403", "create_pr", "hf_gated"),
+                        ("missing404", "create_pr", "hf_repo_not_found"),
+                        ("status500", "create_pr", "hf_http_error"),
+                        ("badtoken401", "create_discussion", "hf_gated"),
+                        ("status429", "create_discussion", "hf_http_error"),
+                        ("status502", "discussions", "hf_http_error"),
+                        ("gated401", "discussions", "hf_gated"),
+                        ("status429", "lfs_files", "hf_http_error"),
+                        ("gated401", "lfs_files", "hf_gated"),
+                        ("status503", "likers", "hf_http_error"),
+                        ("missing404", "likers", "hf_repo_not_found")]:
+    CASES12[f"hub12_{_v}_{_api}"] = (partial(hub12_case, _v, _api), _kind, False)
+CASES.update(CASES12)
+
+
+def case_cupy_launch_grid_zero() -> None:
+    import cupy
+
+    k = cupy.RawKernel(r'extern "C" __global__ void f(float* x) { x[threadIdx.x] *= 2.0f; }', "f")
+    x = cupy.ones(256, dtype=cupy.float32)
+    k((0,), (256,), (x,))  # an empty batch turned into a grid of 0 blocks
+    cupy.cuda.Device().synchronize()
+
+
+def case_cuda_graph_capture_d2h() -> None:
+    """A device-to-host copy (`.cpu()`, e.g. for logging) inside a CUDA graph capture."""
+    import torch
+
+    x = torch.ones(1024, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * 2
+        print(y[:4].cpu())
+
+
+def case_nccl_mnnvl_forced() -> None:
+    _nccl_env_case(NCCL_MNNVL_ENABLE="1")
+
+
+def case_nccl_nvls_forced() -> None:
+    _nccl_env_case(NCCL_NVLS_ENABLE="1", NCCL_ALGO="NVLS", NCCL_PROTO="Simple")
+
+
+def case_st_header_nul_padding() -> None:
+    """A safetensors header padded with NUL bytes instead of spaces (a hand-written exporter)."""
+    from safetensors.torch import load_file
+
+    h = json.dumps({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}).encode()
+    h += b"\0" * (8 - len(h) % 8)
+    load_file(_st_file(len(h).to_bytes(8, "little") + h + bytes(16)))
+
+
+def case_st_header_three_offsets() -> None:
+    from safetensors.torch import load_file
+
+    load_file(_st_lie({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 8, 16]}}, bytes(16)))
+
+
+def case_torch_load_jit_archive() -> None:
+    """torch.load of a TorchScript archive (the policy exported for serving, loaded as weights)."""
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "policy.pt"
+    torch.jit.save(torch.jit.script(torch.nn.Linear(4, 4)), str(p))
+    torch.load(p)
+
+
+def case_jit_load_torch_save_file() -> None:
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "policy.pt"
+    torch.save({"w": torch.ones(4)}, p)
+    torch.jit.load(str(p))
+
+
+def case_disk_full_inodes_hub_cache() -> None:
+    """hf_hub_download into an HF cache on a volume out of inodes (bytes left)."""
+    mnt = Path(tempfile.mkdtemp(prefix="inodefs"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "size=64m,nr_inodes=6", "tmpfs", str(mnt)])
+    print(f"PROVOKE-NOTE tmpfs mount rc={rc}", flush=True)
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}',
+                                   "model.safetensors": os.urandom(4096)}}))
+    os.environ["HF_HOME"] = str(mnt / "hf")
+    from huggingface_hub import hf_hub_download
+
+    for f in ("config.json", "model.safetensors"):
+        print(hf_hub_download("irisrl/okrepo", f))
+
+
+def case_transformers_variant_missing() -> None:
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy_step_300", "safetensors")
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d, variant="fp16")
+
+
+def case_benign_tensor_copy_construct() -> None:
+    import torch
+
+    adv = torch.randn(8)
+    print(torch.tensor(adv).mean().item())
+
+
+CASES12.update({
+    "cupy_launch_grid_zero": (case_cupy_launch_grid_zero, "cuda_error", True),
+    "cuda_graph_capture_d2h": (case_cuda_graph_capture_d2h, "cuda_error", True),
+    "nccl_mnnvl_forced": (case_nccl_mnnvl_forced, "nccl_error", True),
+    "nccl_nvls_forced": (case_nccl_nvls_forced, "nccl_error", True),
+    "st_header_nul_padding": (case_st_header_nul_padding, "checkpoint_corrupt", False),
+    "st_header_three_offsets": (case_st_header_three_offsets, "checkpoint_corrupt", False),
+    "torch_load_jit_archive": (case_torch_load_jit_archive, "checkpoint_corrupt", False),
+    "jit_load_torch_save_file": (case_jit_load_torch_save_file, "checkpoint_corrupt", False),
+    "disk_full_inodes_hub_cache": (case_disk_full_inodes_hub_cache, "disk_full", False),
+    "transformers_variant_missing": (case_transformers_variant_missing, "hf_weights_missing",
+                                     False),
+    "benign_tensor_copy_construct": (case_benign_tensor_copy_construct, "benign", False),
+})
+for _v, _api, _kind in [("status502", "merge_pr", "hf_http_error"),
+                        ("gated403", "merge_pr", "hf_gated")]:
+    CASES12[f"hub12_{_v}_{_api}"] = (partial(hub12_case, _v, _api), _kind, False)
+CASES.update(CASES12)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -5609,6 +6155,7 @@ TIMEOUT_S.update({"cudagraph_output_overwritten": 120, "flash_attn2_absent": 120
 TIMEOUT_S.update({n: 150 for n in CASES11 if n.startswith("hub11_")})
 TIMEOUT_S.update({"torchrun_child_sigill": 90, "triton_smem_oor": 90, "cupy_stack_overflow": 60,
                   "benign_nccl_no_device_id": 60, "device_map_offload_missing": 90})
+TIMEOUT_S.update({n: 90 for n in CASES12 if n.startswith(("hub12_", "trainer_", "torchrun_"))})
 
 
 # ----------------------------------------------------------------------------- run
@@ -6351,6 +6898,73 @@ NOTES11: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES12: list[tuple[str, str]] = [
+    # torch's own host-side check before any copy is captured: no CUDA error in it
+    (r"^RuntimeError: Cannot copy between CPU and CUDA tensors during CUDA graph capture",
+     "python_crash"),
+]
+NOTES12: list[tuple[str, str]] = [
+    (r"\.grad attribute of a Tensor that is not a leaf", "reading .grad of a non-leaf tensor; "
+     "the run goes on (exit 0)"),
+    (r"torch\.meshgrid: in an upcoming release", "torch.meshgrid without indexing=; the run goes "
+     "on (exit 0)"),
+    (r"NCCL_BUFFSIZE set by environment to 4\.", "NCCL_BUFFSIZE=4MiB read as 4 (NCCL_DEBUG=INFO, "
+     "NCCL_DEBUG_SUBSYS=ENV); the all_reduce completed (exit 0)"),
+    (r"To copy construct from a tensor", "torch.tensor(<tensor>); the run goes on (exit 0)"),
+    (r"_LinAlgError: linalg\.cholesky", "torch.linalg.cholesky of an indefinite matrix on the GPU; "
+     "python_crash (a numerical failure, no CUDA fault)"),
+    (r"Cannot copy between CPU and CUDA tensors during CUDA graph capture", "a .cpu() copy inside "
+     "a CUDA graph capture: torch's own host-side check, python_crash (no CUDA error)"),
+    (r"The CUDA Graph is empty", "printed as a capture that failed on a pageable host-to-device "
+     "copy ended; a warning, benign"),
+    (r"CUDAGraph::replay without a preceding", "CUDAGraph().replay() of a graph never captured"),
+    (r"Tried to allocate 200\.00 GiB", "a 200 GiB allocation inside a CUDA graph capture (the "
+     "graph's private pool)"),
+    (r"Read-only file system: .*step_300", "dcp.async_save onto a read-only mount; python_crash, "
+     "as set 6's torch.save onto one (no disk-full or checkpoint fault)"),
+    (r"Read-only file system", "Trainer saving its first checkpoint onto a read-only mount; "
+     "python_crash, as set 6's torch.save onto one"),
+    (r"No space left on device: .*models--irisrl", "hf_hub_download into an HF cache on a tmpfs "
+     "out of inodes (nr_inodes=6, bytes left)"),
+    (r"LFS batch API returned errors", "the LFS batch endpoint answered 200 with a per-object "
+     "error (422, quota); hf_http_error (an error answer from the Hub, neither 401/403 nor a "
+     "missing repo or file)"),
+    (r"/lfs-store/|Error while uploading", "the LFS upload URL's PUT answered 500 (retried five "
+     "times first); hf_http_error"),
+    (r"/discussions/3/merge", "HfApi.merge_pull_request"),
+    (r"/discussions\?p=", "HfApi.get_repo_discussions"),
+    (r"/discussions'", "HfApi.create_pull_request / create_discussion (POST .../discussions)"),
+    (r"/lfs-files", "HfApi.list_lfs_files"),
+    (r"/likers", "HfApi.list_repo_likers"),
+    (r"constants\.pkl", "torch.jit.load of a torch.save checkpoint (no TorchScript records)"),
+    (r"TorchScript archives", "torch.load (weights_only default) of a torch.jit.save archive: "
+     "the reader refusing the file's format, checkpoint_corrupt as set 10's mmap line"),
+    (r"received a zip file that looks like a TorchScript", "torch.load's note before it refuses "
+     "the archive; a warning, benign"),
+    (r"Profiler clears events", "torch.profiler's note; the trace export onto a full tmpfs then "
+     "exited 0 (kineto's own ERROR line is not a kept line shape)"),
+    (r"torch\.distributed is disabled", "dcp.save without a process group; saved (exit 0)"),
+    (r"missing field `dtype`", "a safetensors header whose tensor entry lacks its dtype"),
+    (r"expected usize", "a safetensors header with a negative shape"),
+    (r"trailing characters", "a safetensors header padded with NUL bytes instead of spaces"),
+    (r"invalid length 3", "a safetensors header with three data_offsets"),
+    (r"KeyError: 'weight_map'", "from_pretrained of a sharded checkpoint whose "
+     "model.safetensors.index.json has no weight_map: a damaged index, checkpoint_corrupt"),
+    (r"step must be greater than zero", "safe_open get_slice with a negative step"),
+    (r"keys: /weights/", "TCPStore.multi_get of a key nobody sets (3 s store timeout)"),
+    (r"keys: /rollouts/", "TCPStore.queue_pop of a queue nobody pushes to (3 s store timeout)"),
+    (r"does not support gradient checkpointing", "TrainingArguments(gradient_checkpointing=True) "
+     "for a PreTrainedModel with supports_gradient_checkpointing=False"),
+    (r"No valid checkpoint found in output directory", "Trainer.train(resume_from_checkpoint="
+     "True) in an output_dir with no checkpoint-*; checkpoint_corrupt as set 7's 'Can't find a "
+     "valid checkpoint' (judgement: the checkpoint to resume from cannot be loaded)"),
+    (r"model\.fp16\.safetensors", "from_pretrained(variant='fp16') of a folder with only the "
+     "plain weights"),
+    (r"CompileTimeAssertionFailure", "a triton tl.static_assert that fails at compile time; "
+     "python_crash like set 2's compile error"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -6358,6 +6972,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
     ("heldout8", CASES8, LINE_RULES8), ("heldout9", CASES9, LINE_RULES9),
     ("heldout10", CASES10, LINE_RULES10), ("heldout11", CASES11, LINE_RULES11),
+    ("heldout12", CASES12, LINE_RULES12),
 ]
 
 
@@ -6420,7 +7035,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout11 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout12 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -6569,6 +7184,17 @@ def lib_of11(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of10(case, line, vers)
 
 
+def lib_of12(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of11 with the twelfth set's printers (the Hub's API called directly, transformers'
+    Trainer and loaders, safetensors' reader)."""
+    if case.startswith("hub12_"):  # huggingface_hub called directly, no transformers
+        return _pick("huggingface_hub", vers)
+    if case.startswith(("trainer_", "st_index_")) and not line.startswith(
+            ("torch.", "_pickle.", "[rank", "[W", "[E", "W1", "E1")):
+        return _pick("transformers", vers)
+    return lib_of11(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -6604,7 +7230,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
-        "heldout11": []}
+        "heldout11": [], "heldout12": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -6621,6 +7247,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         ninth = rank >= 7
         tenth = rank >= 8
         eleventh = rank >= 9
+        twelfth = rank >= 10
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
                                  eleventh=eleventh):
@@ -6631,12 +7258,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (

@@ -69,6 +69,9 @@ HELDOUT18 = PUBLIC / "heldout18.jsonl"
 # post-training stacks (verl, OpenRLHF, TRL, SkyRL, NeMo RL, AReaL, slime, RLinf, ms-swift, ...) and the engines
 # and libraries their users paste (vLLM, SGLang, NCCL, the Hub); none from a repository heldout9 cites.
 HELDOUT19 = PUBLIC / "heldout19.jsonl"
+# The twentieth fresh set (README "heldout20"): documentation, troubleshooting pages and blog posts (project docs
+# cited by their published URL), never a GitHub issue, paste or forum thread; its sources are page URLs.
+HELDOUT20 = PUBLIC / "heldout20.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -119,12 +122,13 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout11": HELDOUT11, "heldout12": HELDOUT12, "heldout13": HELDOUT13,
          "heldout14": HELDOUT14, "heldout15": HELDOUT15,
          "heldout16": HELDOUT16, "heldout17": HELDOUT17,
-         "heldout18": HELDOUT18, "heldout19": HELDOUT19}   # collected later, each from sources no other file has
+         "heldout18": HELDOUT18, "heldout19": HELDOUT19,
+         "heldout20": HELDOUT20}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
                "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15), "heldout18": (40, 15),
-               "heldout19": (40, 14)}
+               "heldout19": (40, 14), "heldout20": (40, 15)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -146,7 +150,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
-    if name in ("heldout8", "heldout18"):   # web pages: lines unpadded, each source one page URL
+    if name in ("heldout8", "heldout18", "heldout20"):   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"https?://\S+", row["source"]), f"{row['source']}: cite the page URL"
