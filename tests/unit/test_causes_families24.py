@@ -170,6 +170,9 @@ NAMED34 = [
     ("python_crash", "2026-12-04 01:02:03,004\tERROR job_manager.py:1 -- Failed to set up runtime_env for job raysubmit_7."),
     ("hf_http_error", "RuntimeError: Error while uploading 'step_9/model.safetensors' to the Hub."),
     ("checkpoint_corrupt", "ValueError: No valid checkpoint found in output directory (/runs/r7)"),
+    # pass 35 (set 20's misses): the scheduler's older fit predicate, transformers' older offline message
+    ("pg_unplaceable", "fit failure on node (gpu-3): Node didn't have enough resource: nvidia.com/gpu, requested: 8, used: 4, capacity: 8"),
+    ("hf_http_error", "OSError: Connection error, and we cannot find the requested files in the cached path. Please try again."),
 ]
 
 

@@ -86,7 +86,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b"enough capacity", b"ut of capacity", b"trigger scale-up",
     b"curl: (",      # curl's exit report: a download cut short says no error word (vocabulary.FETCH_CUT_SHORT)
     # a pod or gang no node can take in other schedulers' words (vocabulary.py's pg_unplaceable rows)
-    b"nschedulable", b"enough resources",
+    b"nschedulable", b"enough resource",
     b"on signal",    # a supervisor's "<process> exited on signal N" (vocabulary.py, a python_crash row)
     # NCCL's set-up failures without an error word, repeated by torch without their WARN head (vocabulary.NCCL_RESULTS)
     b"Duplicate GPU", b"interface found",

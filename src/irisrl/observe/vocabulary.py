@@ -68,6 +68,9 @@ STRUCTURE = re.compile(
     r"^\s*[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d")
 # A resource shortfall stated in words: not enough of a device / node kind, or fewer than requested
 SHORTFALL = (r"(?i:\bnot enough (?:GPU|CPU|NPU|node|device|accelerator)s?\b(?! memory)|"
+             # kube-scheduler's older fit predicate ("fit failure on node (n): Node didn't have enough resource:
+             # CPU, requested: 1000, used: 1420, capacity: 2000"), kai-scheduler's "node(s) didn't have enough resources"
+             r"\bnodes?(?:\(s\))? did(?:n't| not) have enough resources?\b|"
              r"\brequested \d+ (?:GPU|CPU|NPU|node|device)s?\b[^\n]{0,30}\bonly \d+)")
 # NVIDIA's Xid 154 reporting the recovery action back to none: the fault it followed is over
 XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)"
@@ -727,6 +730,9 @@ TABLE: tuple[Row, ...] = (
     # requested files / appropriate snapshot folder ... in the local cache / on the local disk"): a network
     # failure (LocalEntryNotFoundError), whatever tool prints it (torchtune's `tune download`)
     Row("hf_http_error", (_rx(r"(?i:error happened while trying to locate the files? on the Hub)"),), None),
+    # transformers' older offline message (file_utils.py get_from_cache: "Connection error, and we cannot find
+    # the requested files in the cached path."): the Hub could not be reached and the cache had nothing
+    Row("hf_http_error", (_rx(r"(?i:connection error, and we cannot find the requested files in the cached path)"),), None),
     Row("hf_weights_missing", (_rx(_NOT_THERE + r"|(?i:no file named|missing|does not appear to have)"),
                                _rx(r"(?i:\.safetensors|\.bin\b|\.pt\b|weights?\b|\bshards?\b|\bentry\b|EntryNotFound|index\.json|\bfiles?\b)"),
                                _rx(_HUB + r"|does not appear to have|no file named")),
