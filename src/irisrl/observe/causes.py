@@ -344,7 +344,8 @@ CATALOGUE: tuple[Cause, ...] = (
           ("CUDA error", "CUDA Error", "CUDA driver error", "CUDA runtime error", "CUDA_ERROR_", "cudaError", "device-side assert", "illegal memory access", "illegal address",
            "misaligned address", "CUBLAS_STATUS_", "CUDNN_STATUS_", "cuDNN error", "Xid", "ECC error",
            "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure",
-           "DeferredCudaCallError", "NVIDIA driver", "No CUDA GPUs", "CUDA driver initialization", "device handle for GPU"),
+           "DeferredCudaCallError", "NVIDIA driver", "No CUDA GPUs", "CUDA driver initialization", "device handle for GPU",
+           "CUDA initialization: ", "asynchronously reported", "CUDA_LAUNCH_BLOCKING=1", "device may be out of range", "explicitly omitted"),
           (), 8, ROOT,
           "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
           "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
@@ -355,7 +356,15 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
                     r"NVRM: Xid|\bXid \(?PCI|(?i:uncorrectable ECC error)|ECC error (?:encountered|detected)|fallen off the bus|"
                     r"no CUDA-capable device is detected|AcceleratorError|DeferredCudaCallError|Found no NVIDIA driver|"
-                    r"No CUDA GPUs are available|CUDA driver initialization failed|Unable to determine the device handle for GPU",
+                    r"No CUDA GPUs are available|CUDA driver initialization failed|Unable to determine the device handle for GPU|"
+                    # torch/cuda/__init__.py's warning when CUDA cannot start ("UserWarning: CUDA initialization: CUDA
+                    # unknown error - this may be due to an incorrectly set up environment", "... Unexpected error from
+                    # cudaGetDeviceCount()"); c10/cuda's help lines printed only under a CUDA error report
+                    # (CUDAMiscFunctions.cpp: "CUDA kernel errors might be asynchronously reported at some other API
+                    # call", "For debugging consider passing CUDA_LAUNCH_BLOCKING=1", "GPU device may be out of range,
+                    # do you have enough GPUs?"; CUDAException.cpp "Device-side assertions were explicitly omitted")
+                    r"CUDA initialization: |CUDA kernel errors might be asynchronously reported|consider passing CUDA_LAUNCH_BLOCKING=1|"
+                    r"GPU device may be out of range|Device-side assertions were explicitly omitted",
                     r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
                     # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
                     r"Cuda failure (?:\d+ )?'(?!out of memory)"),

@@ -142,6 +142,9 @@ CLASS_KINDS: dict[str, str] = {
     # torch/distributed/elastic/rendezvous/api.py: the rendezvous was closed (another agent gave up or
     # the job is ending) or its shared state could not be read: the gang never formed
     "RendezvousClosedError": "dist_timeout", "RendezvousStateError": "dist_timeout",
+    # ... and their base, raised as itself by the etcd / c10d backends ("Unexpected state of
+    # EtcdRendezvousHandler, worker needs to die."): a rendezvous that failed
+    "RendezvousError": "dist_timeout",
     "DistBackendError": "nccl_error", "NcclError": "nccl_error",
     # A Hub HTTP error whose status is on the next line of its message (hf_raise_for_status puts
     # "403 Forbidden" / "429 Too Many Requests" after the request id): the status decides when
@@ -639,6 +642,11 @@ def signature(text: str) -> str:
 # code N`, docker compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code
 # 136`, `exited with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1`
 # (patterns.EXITED reads the code).
+# torchrun's failure summary (torch/distributed/elastic/multiprocessing/errors/__init__.py ChildFailedError's
+# table: "<entrypoint> FAILED", "Root Cause (first observed failure):", "traceback : To enable traceback see:
+# ...elastic/errors.html", "local_rank N FAILED with no error file"): a worker ended badly
+ELASTIC_FAILURE = (r"Root Cause \(first observed failure\)|^\s*\S+\.py FAILED\s*$|FAILED with\s+(?:no error\s+)?file\b|"
+                   r"To enable traceback see: https://pytorch\.org/docs/stable/elastic/errors\.html")
 EXIT_REPORT = r"(?:(?:exited|died) with (?:exit |return )?(?:code|status)|failed with (?:exit|return) code)[ :=]*"
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
 # "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
@@ -654,7 +662,7 @@ ENDED = re.compile(
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
     r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|PID \d+ terminated with code -?[1-9]|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
-    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT)
+    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT + "|" + ELASTIC_FAILURE)
 
 
 def ends_process(text: str) -> bool:

@@ -70,7 +70,7 @@ STRUCTURE = re.compile(
 SHORTFALL = (r"(?i:\bnot enough (?:GPU|CPU|NPU|node|device|accelerator)s?\b(?! memory)|"
              # kube-scheduler's older fit predicate ("fit failure on node (n): Node didn't have enough resource:
              # CPU, requested: 1000, used: 1420, capacity: 2000"), kai-scheduler's "node(s) didn't have enough resources"
-             r"\bnodes?(?:\(s\))? did(?:n't| not) have enough resources?\b|"
+             r"\bnodes?(?:\(s\))? did(?:n't| not) have enough resources?\b|quota insufficient|"
              r"\brequested \d+ (?:GPU|CPU|NPU|node|device)s?\b[^\n]{0,30}\bonly \d+)")
 # NVIDIA's Xid 154 reporting the recovery action back to none: the fault it followed is over
 XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)"
@@ -111,7 +111,7 @@ NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a
 # mem_cache/storage/file/lru_file_evictor.py): a precaution, not a report of it.
 PRECAUTION = r"\b(?:to (?:avoid|prevent)|avoid(?:s|ing)?|prevent(?:s|ing)?)\b[^.;\n]{0,40}"
 NOT_ASSERTED = re.compile(
-    r"(?i)" + PRECAUTION + r"|\b(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
+    r"(?i)" + PRECAUTION + r"|(?<![\w.])(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
     r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
     r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
@@ -198,7 +198,9 @@ _ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loo
            # an RL trainer's word for its rollout engines (SkyRL inference_engine_client.py "Inference engine 0
            # died", "All inference engines have died"), vLLM-named classes (SkyRL's VLLMRouter / VLLMServerActor)
            # and vLLM v1's data-parallel coordinator process (v1/engine/coordinator.py "DP Coordinator process")
-           r"\b[Ii]nference engines?\b|\bV[Ll][Ll]M[A-Z]\w*|\bvLLM[A-Z]\w*|\bDP ?Coordinator\b")
+           r"\b[Ii]nference engines?\b|\bV[Ll][Ll]M[A-Z]\w*|\bvLLM[A-Z]\w*|\bDP ?Coordinator\b|"
+           # a serving framework's own server (kserve model_server: "Failed to start model server: ...")
+           r"\b(?:[Mm]odel|[Ii]nference) server\b")
 # an engine as the subject of a death ("Inference engine 0 died (RayActorError)", "All inference engines have
 # died"), not an engine named elsewhere on a line about an actor (a `repr=<...vllm_engine...>` field)
 ENGINE_DIED = re.compile(rf"(?:{_ENGINE})[\w ]{{0,20}}?\b(?:has |have )?died\b")
@@ -396,7 +398,8 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
                        + E.LIBC_ABORT + r"|oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+|"
                        # Ray's autoscaler v2 refusing or stuck (pg_unplaceable / pg_timeout rows)
-                       r"No available node types can fulfill|\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b")
+                       r"No available node types can fulfill|\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b|"
+                       + E.ELASTIC_FAILURE)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -466,7 +469,9 @@ TABLE: tuple[Row, ...] = (
     # (pkg/kubelet/cm/admission: UnexpectedAdmissionError "Allocate failed due to requested number of devices
     # unavailable for nvidia.com/gpu"), a framework's shortfall in words ("Not enough GPUs available.
     # Requested 16 GPUs, but only 8 are available in the cluster.")
-    Row("pg_unplaceable", (_rx(r"couldn't assign flavors|(?i:insufficient (?:unused )?quota\b|unavailable in ClusterQueue|requested number of devices unavailable)|"
+    # (and a quota refusal in other words: Volcano's "queue resource quota insufficient", the ResourceQuota
+    # admission's "is forbidden: exceeded quota: gpu-quota, requested: nvidia.com/gpu=8")
+    Row("pg_unplaceable", (_rx(r"couldn't assign flavors|(?i:insufficient (?:unused )?quota\b|quota (?:is )?insufficient|exceeded quota\b|unavailable in ClusterQueue|requested number of devices unavailable)|"
                                r"UnexpectedAdmissionError|" + SHORTFALL),), None),
     # a framework's own check that the cluster has the GPUs its layout asks for (verl single_controller
     # ResourcePoolManager: "Total available GPUs 8.0 is less than total desired GPUs 16")
@@ -477,6 +482,8 @@ TABLE: tuple[Row, ...] = (
     # "Expected checksum %s did not match calculated checksum", tiktoken load.py "Hash mismatch for data downloaded
     # from"): the body was damaged or cut
     Row("hf_incomplete_download", (_rx(r"(?i:checksum (?:failed|mismatch|did not match)|did not match calculated checksum|hash mismatch for data downloaded|"
+                                       # torch.hub download_url_to_file: 'invalid hash value (expected "%s", got "%s")'
+                                       r"invalid hash value \(expected|"
                                        r"\bChecksumError\b)"),), _rx(r"(?i:checkpoint|ckpt)")),   # a checkpoint's own checksum: corrupt
     # a git-lfs pointer where the file should be (the download fetched the pointer, not the object: tiktoken
     # "Error parsing line b'version https://git-lfs.github.com/spec/v1'", torch.load's "invalid load key, 'v'")
@@ -547,7 +554,7 @@ TABLE: tuple[Row, ...] = (
                           # "%d requested and %d written"): the file system took fewer bytes than asked
                           r"\d+ requested and \d+ written"),), None),
     Row("disk_full", (_rx(r"(?i:failed writing|write failed|(?:cannot|can't|unable to|failed to) write|write\(\)[^\n]{0,20}failed)"),
-                      _rx(r"(?i:\bfile\b|disk|checkpoint|ckpt|\.pt\b|\bsave|volume|/dev/shm|\bshm\b)")), _rx(r"(?i:socket|connection|pipe)")),
+                      _rx(r"(?i:\bfile\b|file ?system|disk|checkpoint|ckpt|\.pt\b|\bsave|volume|/dev/shm|\bshm\b)")), _rx(r"(?i:socket|connection|pipe)")),
     # pickle's own unpickler errors (cpython Modules/_pickle.c: "unpickling stack underflow", "could not
     # find MARK", "pickle data was truncated", "invalid load key, '%c'."): the bytes are not a pickle
     Row("checkpoint_corrupt", (_rx(r"unpickling stack (?:underflow|overflow)|could not find MARK|pickle data was truncated|"
@@ -583,6 +590,9 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
+    # enroot's registry client (enroot src/docker.sh: "[ERROR] URL %s returned error code: %s") on a registry's
+    # API or token endpoint (`/v2/.../manifests/...`, `/proxy_auth`, a `/token` service)
+    Row("image_pull", (_rx(r"URL \S*(?:/v2/|/proxy_auth|/token\b|/manifests/|/blobs/)\S* returned error code: \d"),), None),
     # an image reference the kubelet cannot parse (pkg/kubelet/images/image_manager.go: event InspectFailed
     # "Failed to apply default image tag ...: couldn't parse image reference", reason InvalidImageName)
     Row("image_pull", (_rx(r"InspectFailed|InvalidImageName|(?i:couldn't parse image reference|failed to apply default image tag)"),), None),
@@ -600,6 +610,8 @@ TABLE: tuple[Row, ...] = (
     # checkpoint returned by torch.save"; libtorch_python "record size (%d bytes) does not match expected size";
     # caffe2/serialize/inline_container.cc "CRC-32 check failed", "No files found in zip archive"; torch 2.14 wheel)
     Row("checkpoint_corrupt", (_rx(r"Unknown endianness type|Invalid protocol version: \d|Unknown saved id type|"
+                                   # inline_container.cc's version check, torch 2.14 wording
+                                   r"Attempted to read a PyTorch file with version \d+|"
                                    r"Expected input to be a checkpoint returned by torch\.save|record size \(\d+ bytes\) does not match expected size|"
                                    r"CRC-32 check failed|No files found in zip archive|(?:Data|Header) segment of unexpected size"),), None),
     # a checkpoint to resume / load that is not there (megatron-core dist_checkpointing "Checkpoint directory
@@ -648,6 +660,9 @@ TABLE: tuple[Row, ...] = (
     # glibc's heap and stack checks (malloc/malloc.c malloc_printerr, debug/fortify_fail.c), libstdc++'s
     # verbose terminate handler's `what():` of a failed host allocation: the process aborts
     Row("python_crash", (_rx(E.LIBC_ABORT),), None),
+    # torchrun's failure summary (exceptions.ELASTIC_FAILURE), Slurm's srun failing to launch the step
+    # (src/srun: "srun: error: Application launch failed: ...", "Task launch for StepId=N.0 failed on node X")
+    Row("python_crash", (_rx(E.ELASTIC_FAILURE + r"|\bsrun: error: (?:Application launch failed|Task launch for \S+ failed)"),), None),
     # Ray's runtime environment that could not be built for a job / task (dashboard job_manager.py "Failed to set
     # up runtime_env for job", RuntimeEnvSetupError): the process never ran
     Row("python_crash", (_rx(r"(?i:failed to (?:set ?up|create|build) (?:the )?runtime[_ ]env)|RuntimeEnvSetupError"),), None),
@@ -662,7 +677,9 @@ TABLE: tuple[Row, ...] = (
     # the taint manager deleting a pod on a tainted node (pkg/controller/tainteviction "Marking for deletion
     # Pod", event TaintManagerEviction) and a node that rebooted under its pods (kubelet nodestatus "Node %s
     # has been rebooted, boot id: %s")
-    Row("evicted", (_rx(r"TaintManagerEviction|Marking for deletion Pod|(?i:node \S+ has been rebooted)"),), None),
+    Row("evicted", (_rx(r"TaintManagerEviction|Marking for deletion Pod|(?i:node \S+ has been rebooted)|"
+                        # the kubelet's graceful node shutdown (pkg/kubelet/nodeshutdown: "Shutdown manager killing pod with gracePeriod")
+                        r"Shutdown manager killing pod"),), None),
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnodes?\b|node_ids?\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
