@@ -719,6 +719,9 @@ def start_hub(files: dict[str, dict[str, bytes]],
         def do_DELETE(self) -> None:
             self._route(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
 
+        do_PUT = do_DELETE  # the thirteenth set's update_repo_settings
+        do_PATCH = do_DELETE  # the thirteenth set's change_discussion_status
+
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{srv.server_address[1]}"
@@ -6103,6 +6106,574 @@ for _v, _api, _kind in [("status502", "merge_pr", "hf_http_error"),
 CASES.update(CASES12)
 
 
+# ----------------------------------------------------------------------------- set 13
+
+
+def _worker_n(n: int, fn: Callable[[int], None]) -> None:
+    """`fn(rank)` in n forked processes (rank 0 is this one); waits for the others."""
+    pids = []
+    rank = 0
+    for r in range(1, n):
+        pid = os.fork()
+        if pid == 0:
+            rank = r
+            break
+        pids.append(pid)
+    try:
+        fn(rank)
+    finally:
+        if rank != 0:
+            os._exit(0)
+    for pid in pids:
+        os.waitpid(pid, 0)
+
+
+def case_oom13_backward() -> None:
+    """An OOM inside backward (forward fits): set_per_process_memory_fraction caps the process."""
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.02)
+    w = torch.randn(16384, 16384, device="cuda", requires_grad=True)
+    loss = (w @ w).sum()
+    print("forward done", flush=True)
+    loss.backward()
+
+
+def case_oom13_optimizer_step() -> None:
+    """An OOM inside AdamW.step (its state is allocated on the first step), with the allocator's
+    garbage_collection_threshold / max_split_size_mb set."""
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "garbage_collection_threshold:0.6,max_split_size_mb:512"
+    import torch
+
+    params = [torch.nn.Parameter(torch.zeros(6 << 30, dtype=torch.float32, device="cuda"))
+              for _ in range(2)]  # 2 x 24 GiB + grads: the two Adam moments do not fit
+    for p in params:
+        p.grad = torch.zeros_like(p)
+    print("params and grads held", torch.cuda.memory_allocated() >> 30, "GiB", flush=True)
+    torch.optim.AdamW(params, lr=1e-5).step()
+
+
+def case_oom13_compiled() -> None:
+    """An OOM inside a torch.compile'd graph (inductor's buffers), under a memory fraction."""
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.015)
+
+    @torch.compile
+    def logprobs(h: Any, w: Any) -> Any:
+        return torch.log_softmax(h @ w, dim=-1).amax(-1)
+
+    h = torch.randn(8192, 4096, device="cuda")
+    w = torch.randn(4096, 151936 // 2, device="cuda")
+    print(logprobs(h, w).sum().item())
+
+
+def case_oom13_async_expandable() -> None:
+    """cudaMallocAsync with expandable_segments also set, then 300 GiB."""
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync,expandable_segments:True"
+    import torch
+
+    x = torch.ones(4, device="cuda")
+    print(torch.cuda.get_allocator_backend(), x.sum().item(), flush=True)
+    torch.empty(300 << 30, dtype=torch.uint8, device="cuda")
+
+
+def case_oom13_nccl_mem_pool() -> None:
+    """A MemPool on ProcessGroupNCCL's allocator (ncclMemAlloc, for NCCL buffer registration),
+    asked for 300 GiB."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    backend = dist.group.WORLD._get_backend(torch.device("cuda"))
+    pool = torch.cuda.MemPool(backend.mem_allocator)
+    with torch.cuda.use_mem_pool(pool):
+        small = torch.ones(1 << 20, device="cuda")
+        print("pool tensor ok", small.sum().item(), flush=True)
+        big = torch.empty(300 << 30, dtype=torch.uint8, device="cuda")
+    print(big.numel())
+
+
+def case_cusparse13_gpu_full() -> None:
+    import torch
+
+    idx = torch.randint(0, 4096, (2, 20000))
+    a = torch.sparse_coo_tensor(idx, torch.randn(20000), (4096, 4096)).coalesce().to_sparse_csr()
+    a = a.cuda()
+    b = torch.randn(4096, 256, device="cuda")
+    held = _fill_gpu(2 << 20)
+    print(len(held), (a @ b).sum().item())
+
+
+def case_cublaslt13_gpu_full() -> None:
+    import torch
+
+    x = torch.randn(256, 512, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(1024, device="cuda", dtype=torch.bfloat16)
+    held = _fill_gpu(1 << 20)
+    print(len(held), torch.nn.functional.linear(x, w, b).float().sum().item())
+
+
+def case_sdpa13_cudnn_gpu_full() -> None:
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q, k, v = (torch.randn(4, 16, 2048, 128, device="cuda", dtype=torch.bfloat16)
+               for _ in range(3))
+    held = _fill_gpu(2 << 20)
+    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+        out = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    print(len(held), out.float().sum().item())
+
+
+def case_alloc13_swap_initialized() -> None:
+    """A custom allocator swapped in after CUDA memory was already allocated."""
+    import torch
+
+    x = torch.ones(4, device="cuda")
+    alloc = torch.cuda.memory.CUDAPluggableAllocator("libc.so.6", "malloc", "free")
+    print(x.sum().item(), flush=True)
+    torch.cuda.memory.change_current_allocator(alloc)
+
+
+def case_alloc13_split_too_small() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:8"
+    import torch
+
+    print(torch.ones(4, device="cuda").sum().item())
+
+
+def case_alloc13_register_threads_bad() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = ("pinned_use_cuda_host_register:True,"
+                                             "pinned_num_register_threads:3")
+    import torch
+
+    print(torch.ones(4, pin_memory=True).sum().item())
+
+
+def case_nccl13_net_bogus() -> None:
+    _nccl_env_case(NCCL_NET="Socketz")
+
+
+def case_nccl13_launch_mode_bad() -> None:
+    _nccl_env_case(NCCL_LAUNCH_MODE="BOGUS")
+
+
+def case_nccl13_channels_conflict() -> None:
+    _nccl_env_case(NCCL_MIN_NCHANNELS="32", NCCL_MAX_NCHANNELS="2", NCCL_MIN_CTAS="64",
+                   NCCL_MAX_CTAS="4")
+
+
+def case_nccl13_send_to_self() -> None:
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    dist.send(torch.ones(4, device="cuda"), dst=0)
+
+
+def _cupy13_module(body: bytes, suffix: str) -> None:
+    """cupy loading a kernel image shipped next to the code (cuModuleLoad of a file)."""
+    import cupy
+
+    p = Path(tempfile.mkdtemp()) / f"rollout_kernels{suffix}"
+    p.write_bytes(body)
+    mod = cupy.RawModule(path=str(p))
+    print(mod.get_function("scale"))
+
+
+def case_cupy13_ptx_too_new() -> None:
+    """A PTX file emitted by a newer toolchain than the driver's JIT (PTX ISA 9.9)."""
+    _cupy13_module(b".version 9.9\n.target sm_90\n.address_size 64\n\n"
+                   b".visible .entry scale(.param .u64 x)\n{\n\tret;\n}\n", ".ptx")
+
+
+def case_cupy13_cubin_garbage() -> None:
+    """A .cubin that is not an ELF image (a download cut into an HTML page)."""
+    _cupy13_module(b"<!DOCTYPE html>\n<html><body>504 Gateway Time-out</body></html>\n" * 8,
+                   ".cubin")
+
+
+def case_benign13_amp_autocast_cuda() -> None:
+    import torch
+
+    with torch.cuda.amp.autocast(dtype=torch.bfloat16):
+        y = torch.randn(8, 8, device="cuda") @ torch.randn(8, 8, device="cuda")
+    print(y.dtype)
+
+
+def case_gloo13_collective_mismatch() -> None:
+    """TORCH_DISTRIBUTED_DEBUG=DETAIL: rank 0 all_reduces while rank 1 broadcasts."""
+    os.environ["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+        t = torch.ones(8)
+        if rank == 0:
+            dist.all_reduce(t)
+        else:
+            dist.broadcast(t, src=1)
+        print(f"rank {rank} done", flush=True)
+
+    _worker_pair(body)
+
+
+def _ddp13(models: Callable[[int], Any]) -> None:
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch.distributed as dist
+        from torch.nn.parallel import DistributedDataParallel as DDP
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+        DDP(models(rank))
+        print(f"rank {rank} wrapped", flush=True)
+
+    _worker_pair(body)
+
+
+def _policy13(rank: int, shape_differs: bool) -> Any:
+    import torch
+
+    body = torch.nn.Linear(16, 8 if rank == 0 or not shape_differs else 4)
+    if rank == 0 and not shape_differs:  # rank 0 built with the value head, rank 1 without
+        return torch.nn.Sequential(body, torch.nn.Linear(8, 1))
+    return torch.nn.Sequential(body)
+
+
+def case_ddp13_param_count_mismatch() -> None:
+    _ddp13(lambda r: _policy13(r, False))
+
+
+def case_ddp13_param_shape_mismatch() -> None:
+    _ddp13(lambda r: _policy13(r, True))
+
+
+def case_gloo13_monitored_barrier_all_ranks() -> None:
+    """monitored_barrier(wait_all_ranks=True) on rank 0 of 3, ranks 1 and 2 stuck elsewhere."""
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch.distributed as dist
+
+        dist_env(3, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=20))
+        if rank:
+            time.sleep(8)
+            return
+        dist.monitored_barrier(timeout=timedelta(seconds=3), wait_all_ranks=True)
+
+    _worker_n(3, body)
+
+
+def case_gloo13_peer_killed_4ranks() -> None:
+    """4 gloo ranks in an all_reduce loop; rank 3 is SIGKILLed (the host's OOM killer) mid-run."""
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import signal
+
+        import torch
+        import torch.distributed as dist
+
+        dist_env(4, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=15))
+        t = torch.ones(1 << 18)
+        for step in range(400):
+            if rank == 3 and step == 20:
+                os.kill(os.getpid(), signal.SIGKILL)
+            dist.all_reduce(t)
+            t.fill_(1.0)
+        print(f"rank {rank} done", flush=True)
+
+    _worker_n(4, body)
+
+
+def case_dist13_all_to_all_gloo() -> None:
+    from datetime import timedelta
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+        out = [torch.empty(2) for _ in range(2)]
+        dist.all_to_all(out, [torch.full((2,), float(rank)) for _ in range(2)])
+        print(f"rank {rank}", out, flush=True)
+
+    _worker_pair(body)
+
+
+def case_store13_wait_for_workers() -> None:
+    """The rendezvous master's TCPStore waiting for 4 workers (wait_for_workers), none come."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.TCPStore("127.0.0.1", free_port(), world_size=4, is_master=True,
+                  timeout=timedelta(seconds=3), wait_for_workers=True)
+
+
+def case_st13_json_key_not_string() -> None:
+    """from_pretrained of a model.safetensors with one bit flipped in its header's first quote."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy_step_300", "safetensors")
+    st = d / "model.safetensors"
+    data = bytearray(st.read_bytes())
+    data[9] ^= 0x02  # '"' (0x22) -> ' ' (0x20): the first key loses its quote
+    st.write_bytes(bytes(data))
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_st13_bitflip_header_digit() -> None:
+    """safe_open of a file whose header length's second byte has a flipped bit."""
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "model.safetensors"
+    save_file({"w": torch.ones(64)}, str(p))
+    data = bytearray(p.read_bytes())
+    data[1] ^= 0x01  # the header length grows by 256
+    p.write_bytes(bytes(data))
+    with safe_open(str(p), framework="pt") as f:
+        print(f.keys())
+
+
+def case_torch13_load_flipped_record_name() -> None:
+    """torch.load of a checkpoint whose central-directory entry for data.pkl has one bit flipped."""
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "optimizer.pt"
+    torch.save({"step": 300, "exp_avg": torch.ones(128)}, p)
+    data = bytearray(p.read_bytes())
+    at = data.rfind(b"data.pkl")
+    data[at] ^= 0x01  # "data.pkl" -> "eata.pkl" in the central directory only
+    p.write_bytes(bytes(data))
+    torch.load(p)
+
+
+def case_benign13_nested_prototype() -> None:
+    import torch
+
+    nt = torch.nested.nested_tensor([torch.ones(3), torch.ones(5)])
+    print(nt.is_nested)
+
+
+def case_benign13_sparse_csr_beta() -> None:
+    import torch
+
+    m = torch.sparse_csr_tensor(torch.tensor([0, 1, 2]), torch.tensor([0, 1]),
+                                torch.tensor([1.0, 2.0]), size=(2, 2))
+    print(m.to_dense().sum().item())
+
+
+def case_benign13_lazy_modules() -> None:
+    import torch
+
+    head = torch.nn.LazyLinear(1)
+    print(head(torch.ones(2, 8)).shape)
+
+
+def case_benign13_clip_grad_norm_old() -> None:
+    import torch
+
+    lin = torch.nn.Linear(4, 4)
+    lin(torch.ones(2, 4)).sum().backward()
+    print(torch.nn.utils.clip_grad_norm(lin.parameters(), 1.0).item())
+
+
+def case_benign13_right_padding() -> None:
+    import torch
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy", "safetensors")
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(d)
+    ids = torch.tensor([[1, 2, 3, 0], [4, 5, 6, 7]])
+    mask = torch.tensor([[1, 1, 1, 0], [1, 1, 1, 1]])
+    out = model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=3, do_sample=False,
+                         pad_token_id=0)
+    print(out.shape)
+
+
+HUB13_ERRORS: dict[str, tuple[int, str | None, str | None]] = dict(
+    HUB_ERRORS, status504=(504, None, None),
+    gatedbody403=(403, None, HUB_ERRORS["gated403"][2]))
+
+
+def hub13_case(variant: str, api: str) -> None:
+    """start_hub's answers (plus a 504 and a 403 with the gated message but no GatedRepo code)
+    through HfApi endpoints no earlier set called, and through the loaders."""
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}, HUB13_ERRORS))
+    os.environ["HF_HUB_DISABLE_XET"] = "1"
+    os.environ.pop("HF_HUB_ENABLE_HF_TRANSFER", None)
+    if api not in ("tokenizer", "download", "snapshot", "model") or variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34
+    repo = f"irisrl/{variant}"
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    from huggingface_hub import HfApi
+
+    a = HfApi()
+    if api == "access_requests":
+        print(list(a.list_accepted_access_requests(repo)))
+    elif api == "grant_access":
+        a.grant_access(repo, "rl-bot")
+    elif api == "discussion_details":
+        print(a.get_discussion_details(repo, 3))
+    elif api == "comment":
+        a.comment_discussion(repo, 3, "eval passed at global_step_300")
+    elif api == "info_rev":
+        print(a.model_info(repo, revision="global_step_300"))
+    elif api == "delete_tag":
+        a.delete_tag(repo, tag="v1")
+    elif api == "settings":
+        a.update_repo_settings(repo, gated="auto")
+    elif api == "discussion_status":
+        a.change_discussion_status(repo, 3, "closed")
+    elif api == "tokenizer":
+        from transformers import AutoTokenizer
+
+        AutoTokenizer.from_pretrained(repo)
+    elif api == "download":
+        from huggingface_hub import hf_hub_download
+
+        hf_hub_download(repo, "model.safetensors")
+    elif api == "snapshot":
+        from huggingface_hub import snapshot_download
+
+        snapshot_download(repo)
+    elif api == "model":
+        from transformers import AutoModelForCausalLM
+
+        AutoModelForCausalLM.from_pretrained(repo)
+
+
+def start_hub_retry_after() -> str:
+    """A Hub that answers every request 429 with `Retry-After: 2` (no body)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self.send_response(429)
+            self.send_header("X-Request-Id", f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}")
+            self.send_header("Retry-After", "2")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_HEAD = do_GET
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def hub13_retry_after(api: str) -> None:
+    _hub_env(start_hub_retry_after())
+    os.environ["HF_HUB_DISABLE_XET"] = "1"
+    if api == "download":
+        from huggingface_hub import hf_hub_download
+
+        hf_hub_download("irisrl/ratelimited", "model.safetensors")
+    else:
+        from huggingface_hub import snapshot_download
+
+        snapshot_download("irisrl/ratelimited")
+
+
+CASES13: dict[str, Case] = {
+    "oom13_backward": (case_oom13_backward, "cuda_oom", True),
+    "oom13_optimizer_step": (case_oom13_optimizer_step, "cuda_oom", True),
+    "oom13_compiled": (case_oom13_compiled, "cuda_oom", True),
+    "oom13_async_expandable": (case_oom13_async_expandable, "cuda_oom", True),
+    "oom13_nccl_mem_pool": (case_oom13_nccl_mem_pool, "cuda_oom", True),
+    "cusparse13_gpu_full": (case_cusparse13_gpu_full, "cuda_oom", True),
+    "cublaslt13_gpu_full": (case_cublaslt13_gpu_full, "cuda_oom", True),
+    "sdpa13_cudnn_gpu_full": (case_sdpa13_cudnn_gpu_full, "cuda_oom", True),
+    "alloc13_swap_initialized": (case_alloc13_swap_initialized, "python_crash", True),
+    "alloc13_split_too_small": (case_alloc13_split_too_small, "python_crash", True),
+    "alloc13_register_threads_bad": (case_alloc13_register_threads_bad, "python_crash", True),
+    "nccl13_net_bogus": (case_nccl13_net_bogus, "nccl_error", True),
+    "nccl13_launch_mode_bad": (case_nccl13_launch_mode_bad, "nccl_error", True),
+    "nccl13_channels_conflict": (case_nccl13_channels_conflict, "nccl_error", True),
+    "nccl13_send_to_self": (case_nccl13_send_to_self, "python_crash", True),
+    "benign13_amp_autocast_cuda": (case_benign13_amp_autocast_cuda, "benign", True),
+    "cupy13_ptx_too_new": (case_cupy13_ptx_too_new, "cuda_error", True),
+    "cupy13_cubin_garbage": (case_cupy13_cubin_garbage, "cuda_error", True),
+    "gloo13_collective_mismatch": (case_gloo13_collective_mismatch, "python_crash", False),
+    "ddp13_param_count_mismatch": (case_ddp13_param_count_mismatch, "python_crash", False),
+    "ddp13_param_shape_mismatch": (case_ddp13_param_shape_mismatch, "python_crash", False),
+    "gloo13_monitored_barrier_all_ranks": (case_gloo13_monitored_barrier_all_ranks,
+                                           "dist_timeout", False),
+    "gloo13_peer_killed_4ranks": (case_gloo13_peer_killed_4ranks, "python_crash", False),
+    "dist13_all_to_all_gloo": (case_dist13_all_to_all_gloo, "python_crash", False),
+    "store13_wait_for_workers": (case_store13_wait_for_workers, "dist_timeout", False),
+    "st13_json_key_not_string": (case_st13_json_key_not_string, "checkpoint_corrupt", False),
+    "st13_bitflip_header_digit": (case_st13_bitflip_header_digit, "checkpoint_corrupt", False),
+    "torch13_load_flipped_record_name": (case_torch13_load_flipped_record_name,
+                                         "checkpoint_corrupt", False),
+    "benign13_nested_prototype": (case_benign13_nested_prototype, "benign", False),
+    "benign13_sparse_csr_beta": (case_benign13_sparse_csr_beta, "benign", False),
+    "benign13_lazy_modules": (case_benign13_lazy_modules, "benign", False),
+    "benign13_clip_grad_norm_old": (case_benign13_clip_grad_norm_old, "benign", False),
+    "benign13_right_padding": (case_benign13_right_padding, "benign", False),
+    "hub13_retry_after_download": (partial(hub13_retry_after, "download"), "hf_http_error", False),
+    "hub13_retry_after_snapshot": (partial(hub13_retry_after, "snapshot"), "hf_http_error", False),
+}
+for _v, _api, _kind in [("gated401", "access_requests", "hf_gated"),
+                        ("status500", "access_requests", "hf_http_error"),
+                        ("forbidden403", "grant_access", "hf_gated"),
+                        ("status429", "grant_access", "hf_http_error"),
+                        ("missing404", "discussion_details", "hf_repo_not_found"),
+                        ("status504", "discussion_details", "hf_http_error"),
+                        ("badtoken401", "comment", "hf_gated"),
+                        ("status502", "comment", "hf_http_error"),
+                        ("gated403", "info_rev", "hf_gated"),
+                        ("status504", "info_rev", "hf_http_error"),
+                        ("gated401", "delete_tag", "hf_gated"),
+                        ("status503", "delete_tag", "hf_http_error"),
+                        ("forbidden403", "settings", "hf_gated"),
+                        ("status500", "settings", "hf_http_error"),
+                        ("badtoken401", "discussion_status", "hf_gated"),
+                        ("status429", "discussion_status", "hf_http_error"),
+                        ("gatedbody403", "download", "hf_gated"),
+                        ("gatedbody403", "tokenizer", "hf_gated"),
+                        ("gatedbody403", "snapshot", "hf_gated"),
+                        ("status504", "tokenizer", "hf_http_error"),
+                        ("status504", "snapshot", "hf_http_error"),
+                        ("status504", "model", "hf_http_error")]:
+    CASES13[f"hub13_{_v}_{_api}"] = (partial(hub13_case, _v, _api), _kind, False)
+CASES.update(CASES13)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -6156,6 +6727,9 @@ TIMEOUT_S.update({n: 150 for n in CASES11 if n.startswith("hub11_")})
 TIMEOUT_S.update({"torchrun_child_sigill": 90, "triton_smem_oor": 90, "cupy_stack_overflow": 60,
                   "benign_nccl_no_device_id": 60, "device_map_offload_missing": 90})
 TIMEOUT_S.update({n: 90 for n in CASES12 if n.startswith(("hub12_", "trainer_", "torchrun_"))})
+TIMEOUT_S.update({n: 150 for n in CASES13 if n.startswith("hub13_")})
+TIMEOUT_S.update({"oom13_compiled": 150, "oom13_nccl_mem_pool": 90, "sdpa13_cudnn_gpu_full": 90,
+                  "gloo13_peer_killed_4ranks": 60, "benign13_right_padding": 90})
 
 
 # ----------------------------------------------------------------------------- run
@@ -6339,9 +6913,15 @@ _LOG_LINE9 = re.compile(r"^memory allocation of \d+ bytes failed|^pyarrow\.lib\.
 _LOG_LINE11 = re.compile(r"^pynvml\.NVMLError_\w+: ")
 
 
+# More shapes for the thirteenth set's cases only: huggingface_hub's note that it honours a 429's
+# Retry-After (its form of the first set's `Retrying in Ns` line).
+_LOG_LINE13 = re.compile(r"^Rate limited\. Waiting [\d.]+s before retry ")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
                  sixth: bool = False, seventh: bool = False, eighth: bool = False,
-                 ninth: bool = False, eleventh: bool = False) -> list[str]:
+                 ninth: bool = False, eleventh: bool = False,
+                 thirteenth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -6354,7 +6934,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
                 sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)) or (
                 eighth and _LOG_LINE8.search(line)) or (ninth and _LOG_LINE9.search(line)) or (
-                eleventh and _LOG_LINE11.search(line)):
+                eleventh and _LOG_LINE11.search(line)) or (
+                thirteenth and _LOG_LINE13.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -6965,6 +7546,65 @@ NOTES12: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES13: list[tuple[str, str]] = [
+    # ProcessGroupNCCL refusing NCCL's own allocator (ncclMemAlloc): the NCCL build lacks it,
+    # no memory was asked of the GPU yet
+    (r"NCCL mem allocator is not supported", "nccl_error"),
+    (r"^Rate limited\. Waiting [\d.]+s before retry ", "benign"),  # the hub waiting, cause above
+]
+NOTES13: list[tuple[str, str]] = [
+    (r"NCCL mem allocator is not supported", "torch.cuda.MemPool on ProcessGroupNCCL's "
+     "mem_allocator (for NCCL buffer registration) before a 300 GiB allocation: refused at once; "
+     "nccl_error (the NCCL build lacks ncclMemAlloc), not cuda_oom"),
+    (r"Tried to allocate 1024\.00 MiB", "an OOM inside backward (the forward fit) under "
+     "set_per_process_memory_fraction(0.02)"),
+    (r"Tried to allocate 2\.32 GiB", "an OOM inside a torch.compile'd graph (inductor's mm "
+     "buffer) under set_per_process_memory_fraction(0.015)"),
+    (r"Can't swap an already initialized allocator", "change_current_allocator after CUDA memory "
+     "was allocated; python_crash (a usage error, no memory fault)"),
+    (r"max_split_size_mb too small|register threads has to be power of 2",
+     "PYTORCH_CUDA_ALLOC_CONF rejected at the first CUDA allocation; python_crash"),
+    (r"Detected mismatch between collectives", "TORCH_DISTRIBUTED_DEBUG=DETAIL, rank 0 "
+     "all_reduce vs rank 1 broadcast; python_crash (a desync caught at once, no timeout)"),
+    (r"DDP expects same model", "DDP over gloo with a value head on rank 0 only"),
+    (r"Connection reset by peer", "DDP over gloo, rank 1's model with another shape: rank 1 "
+     "died in the parameter check and rank 0 lost its peer; python_crash"),
+    (r"does not support alltoall", "dist.all_to_all on gloo"),
+    (r"Ranks 1, 2 failed to pass monitoredBarrier", "monitored_barrier(wait_all_ranks=True) on "
+     "rank 0 of 3, ranks 1 and 2 never arrive"),
+    (r"waiting for clients", "a master TCPStore with world_size=4 and wait_for_workers, no worker "
+     "comes (3 s)"),
+    (r"destination rank should not be the same", "dist.send to its own rank (NCCL world of one)"),
+    (r"key must be a string", "from_pretrained of a model.safetensors whose header's first quote "
+     "has one bit flipped"),
+    (r"failed locating file data\.pkl", "torch.load of a checkpoint whose central-directory "
+     "record name has one bit flipped"),
+    (r"UNSUPPORTED_PTX_VERSION", "cupy.RawModule(path=<.ptx>) of PTX ISA 9.9 (a newer toolchain "
+     "than the driver's JIT)"),
+    (r"INVALID_IMAGE", "cupy.RawModule(path=<.cubin>) of a file that is an HTML page"),
+    (r"right-padding was detected", "generate() with a right-padded batch; the run goes on "
+     "(exit 0)"),
+    (r"Warning: |UserWarning: |FutureWarning: ", "a warning; the run goes on (exit 0)"),
+    (r"^Rate limited\. Waiting", "huggingface_hub honouring a 429's Retry-After: 2 before its "
+     "retry (hf_hub_download); the cause is the line above, benign"),
+    (r"ratelimited/resolve/", "every request answered 429 with Retry-After: 2 "
+     "(hf_hub_download)"),
+    (r"ratelimited/revision/", "every request answered 429 with Retry-After: 2 "
+     "(snapshot_download)"),
+    (r"gatedbody403", "403 whose X-Error-Message is the gated text but with no GatedRepo "
+     "X-Error-Code; hf_gated (status decides)"),
+    (r"/user-access-request/accepted", "HfApi.list_accepted_access_requests"),
+    (r"/user-access-request/grant", "HfApi.grant_access"),
+    (r"/discussions/3/comment", "HfApi.comment_discussion"),
+    (r"/discussions/3/status", "HfApi.change_discussion_status (PATCH)"),
+    (r"/discussions/3\?diff", "HfApi.get_discussion_details"),
+    (r"/revision/global_step_300", "HfApi.model_info(revision=...)"),
+    (r"/tag/v1", "HfApi.delete_tag"),
+    (r"/settings", "HfApi.update_repo_settings (PUT)"),
+    (r"status504.*/revision/main", "snapshot_download answered 504"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -6972,7 +7612,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
     ("heldout8", CASES8, LINE_RULES8), ("heldout9", CASES9, LINE_RULES9),
     ("heldout10", CASES10, LINE_RULES10), ("heldout11", CASES11, LINE_RULES11),
-    ("heldout12", CASES12, LINE_RULES12),
+    ("heldout12", CASES12, LINE_RULES12), ("heldout13", CASES13, LINE_RULES13),
 ]
 
 
@@ -7035,7 +7675,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout12 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout13 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -7195,6 +7835,20 @@ def lib_of12(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of11(case, line, vers)
 
 
+def lib_of13(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of12 with the thirteenth set's printers (the Hub's API and loaders, transformers'
+    generate and loaders)."""
+    if case.startswith("hub13_") and line.startswith(("OSError", "ValueError")) and case.endswith(
+            ("_tokenizer", "_model")):
+        return _pick("transformers", vers)
+    if case.startswith("hub13_"):
+        return _pick("huggingface_hub", vers)
+    if case in ("benign13_right_padding", "st13_json_key_not_string") and line.startswith(
+            ("[transformers]", "OSError", "ValueError")):
+        return _pick("transformers", vers)
+    return lib_of12(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -7230,7 +7884,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
-        "heldout11": [], "heldout12": []}
+        "heldout11": [], "heldout12": [], "heldout13": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -7248,9 +7902,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         tenth = rank >= 8
         eleventh = rank >= 9
         twelfth = rank >= 10
+        thirteenth = rank >= 11
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
-                                 eleventh=eleventh):
+                                 eleventh=eleventh, thirteenth=thirteenth):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -7258,12 +7913,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
