@@ -4884,6 +4884,12 @@ def case_benign_tokenizer_too_long() -> None:
     print(len(tok("hello world " * 20)["input_ids"]))
 
 
+def hub_grid(cases: dict[str, Case], prefix: str, run: Callable[..., Any], grid: list[tuple[str, str, str]]) -> None:
+    """One Hub case per (variant, api, kind) of `grid`: `<prefix>_<variant>_<api>` runs run(variant, api)."""
+    for variant, api, kind in grid:
+        cases[f"{prefix}_{variant}_{api}"] = (partial(run, variant, api), kind, False)
+
+
 CASES10: dict[str, Case] = {
     "cuda_assert_masked_scatter": (case_cuda_assert_masked_scatter, "cuda_error", True),
     "cuda_assert_index_reduce": (case_cuda_assert_index_reduce, "cuda_error", True),
@@ -4932,16 +4938,15 @@ CASES10: dict[str, Case] = {
     "benign_lr_scheduler_order": (case_benign_lr_scheduler_order, "benign", False),
     "benign_tokenizer_too_long": (case_benign_tokenizer_too_long, "benign", False),
 }
-for _v, _api, _kind in [("conflict409", "create_repo", "hf_http_error"),
-                        ("conflict409", "create_branch", "hf_http_error"),
-                        ("toolarge413", "upload", "hf_http_error"),
-                        ("precond412", "commit", "hf_http_error"),
-                        ("status504", "download", "hf_http_error"),
-                        ("status504", "upload_folder", "hf_http_error"),
-                        ("badtoken401", "push", "hf_gated"),
-                        ("forbidden403", "delete_file", "hf_gated"),
-                        ("gated403", "create_branch", "hf_gated")]:
-    CASES10[f"hub10_{_v}_{_api}"] = (partial(hub10_case, _v, _api), _kind, False)
+hub_grid(CASES10, "hub10", hub10_case, [("conflict409", "create_repo", "hf_http_error"),
+                                        ("conflict409", "create_branch", "hf_http_error"),
+                                        ("toolarge413", "upload", "hf_http_error"),
+                                        ("precond412", "commit", "hf_http_error"),
+                                        ("status504", "download", "hf_http_error"),
+                                        ("status504", "upload_folder", "hf_http_error"),
+                                        ("badtoken401", "push", "hf_gated"),
+                                        ("forbidden403", "delete_file", "hf_gated"),
+                                        ("gated403", "create_branch", "hf_gated")])
 CASES.update(CASES10)
 
 
@@ -5546,17 +5551,16 @@ CASES11: dict[str, Case] = {
     "hub11_bigger_head_snapshot": (partial(hub11_bigger_head, "snapshot"),
                                    "hf_incomplete_download", False),
 }
-for _v, _api, _kind in [("gated403", "create_tag", "hf_gated"),
-                        ("badtoken401", "create_tag", "hf_gated"),
-                        ("status500", "create_tag", "hf_http_error"),
-                        ("forbidden403", "delete_branch", "hf_gated"),
-                        ("status502", "delete_branch", "hf_http_error"),
-                        ("badtoken401", "delete_branch", "hf_gated"),
-                        ("gated401", "squash", "hf_gated"),
-                        ("status429", "squash", "hf_http_error"),
-                        ("status500", "squash", "hf_http_error"),
-                        ("status503", "revision_exists", "hf_http_error")]:
-    CASES11[f"hub11_{_v}_{_api}"] = (partial(hub11_case, _v, _api), _kind, False)
+hub_grid(CASES11, "hub11", hub11_case, [("gated403", "create_tag", "hf_gated"),
+                                        ("badtoken401", "create_tag", "hf_gated"),
+                                        ("status500", "create_tag", "hf_http_error"),
+                                        ("forbidden403", "delete_branch", "hf_gated"),
+                                        ("status502", "delete_branch", "hf_http_error"),
+                                        ("badtoken401", "delete_branch", "hf_gated"),
+                                        ("gated401", "squash", "hf_gated"),
+                                        ("status429", "squash", "hf_http_error"),
+                                        ("status500", "squash", "hf_http_error"),
+                                        ("status503", "revision_exists", "hf_http_error")])
 CASES.update(CASES11)
 
 
@@ -5983,18 +5987,17 @@ CASES12: dict[str, Case] = {
     "nccl_proto_ll128_collnet": (case_nccl_proto_ll128_collnet, "nccl_error", True),
     "benign_nccl_invalid_env_value": (case_benign_nccl_invalid_env_value, "benign", True),
 }
-for _v, _api, _kind in [("gated403", "create_pr", "hf_gated"),
-                        ("missing404", "create_pr", "hf_repo_not_found"),
-                        ("status500", "create_pr", "hf_http_error"),
-                        ("badtoken401", "create_discussion", "hf_gated"),
-                        ("status429", "create_discussion", "hf_http_error"),
-                        ("status502", "discussions", "hf_http_error"),
-                        ("gated401", "discussions", "hf_gated"),
-                        ("status429", "lfs_files", "hf_http_error"),
-                        ("gated401", "lfs_files", "hf_gated"),
-                        ("status503", "likers", "hf_http_error"),
-                        ("missing404", "likers", "hf_repo_not_found")]:
-    CASES12[f"hub12_{_v}_{_api}"] = (partial(hub12_case, _v, _api), _kind, False)
+hub_grid(CASES12, "hub12", hub12_case, [("gated403", "create_pr", "hf_gated"),
+                                        ("missing404", "create_pr", "hf_repo_not_found"),
+                                        ("status500", "create_pr", "hf_http_error"),
+                                        ("badtoken401", "create_discussion", "hf_gated"),
+                                        ("status429", "create_discussion", "hf_http_error"),
+                                        ("status502", "discussions", "hf_http_error"),
+                                        ("gated401", "discussions", "hf_gated"),
+                                        ("status429", "lfs_files", "hf_http_error"),
+                                        ("gated401", "lfs_files", "hf_gated"),
+                                        ("status503", "likers", "hf_http_error"),
+                                        ("missing404", "likers", "hf_repo_not_found")])
 CASES.update(CASES12)
 
 
@@ -6100,9 +6103,8 @@ CASES12.update({
                                      False),
     "benign_tensor_copy_construct": (case_benign_tensor_copy_construct, "benign", False),
 })
-for _v, _api, _kind in [("status502", "merge_pr", "hf_http_error"),
-                        ("gated403", "merge_pr", "hf_gated")]:
-    CASES12[f"hub12_{_v}_{_api}"] = (partial(hub12_case, _v, _api), _kind, False)
+hub_grid(CASES12, "hub12", hub12_case, [("status502", "merge_pr", "hf_http_error"),
+                                        ("gated403", "merge_pr", "hf_gated")])
 CASES.update(CASES12)
 
 
@@ -6648,29 +6650,28 @@ CASES13: dict[str, Case] = {
     "hub13_retry_after_download": (partial(hub13_retry_after, "download"), "hf_http_error", False),
     "hub13_retry_after_snapshot": (partial(hub13_retry_after, "snapshot"), "hf_http_error", False),
 }
-for _v, _api, _kind in [("gated401", "access_requests", "hf_gated"),
-                        ("status500", "access_requests", "hf_http_error"),
-                        ("forbidden403", "grant_access", "hf_gated"),
-                        ("status429", "grant_access", "hf_http_error"),
-                        ("missing404", "discussion_details", "hf_repo_not_found"),
-                        ("status504", "discussion_details", "hf_http_error"),
-                        ("badtoken401", "comment", "hf_gated"),
-                        ("status502", "comment", "hf_http_error"),
-                        ("gated403", "info_rev", "hf_gated"),
-                        ("status504", "info_rev", "hf_http_error"),
-                        ("gated401", "delete_tag", "hf_gated"),
-                        ("status503", "delete_tag", "hf_http_error"),
-                        ("forbidden403", "settings", "hf_gated"),
-                        ("status500", "settings", "hf_http_error"),
-                        ("badtoken401", "discussion_status", "hf_gated"),
-                        ("status429", "discussion_status", "hf_http_error"),
-                        ("gatedbody403", "download", "hf_gated"),
-                        ("gatedbody403", "tokenizer", "hf_gated"),
-                        ("gatedbody403", "snapshot", "hf_gated"),
-                        ("status504", "tokenizer", "hf_http_error"),
-                        ("status504", "snapshot", "hf_http_error"),
-                        ("status504", "model", "hf_http_error")]:
-    CASES13[f"hub13_{_v}_{_api}"] = (partial(hub13_case, _v, _api), _kind, False)
+hub_grid(CASES13, "hub13", hub13_case, [("gated401", "access_requests", "hf_gated"),
+                                        ("status500", "access_requests", "hf_http_error"),
+                                        ("forbidden403", "grant_access", "hf_gated"),
+                                        ("status429", "grant_access", "hf_http_error"),
+                                        ("missing404", "discussion_details", "hf_repo_not_found"),
+                                        ("status504", "discussion_details", "hf_http_error"),
+                                        ("badtoken401", "comment", "hf_gated"),
+                                        ("status502", "comment", "hf_http_error"),
+                                        ("gated403", "info_rev", "hf_gated"),
+                                        ("status504", "info_rev", "hf_http_error"),
+                                        ("gated401", "delete_tag", "hf_gated"),
+                                        ("status503", "delete_tag", "hf_http_error"),
+                                        ("forbidden403", "settings", "hf_gated"),
+                                        ("status500", "settings", "hf_http_error"),
+                                        ("badtoken401", "discussion_status", "hf_gated"),
+                                        ("status429", "discussion_status", "hf_http_error"),
+                                        ("gatedbody403", "download", "hf_gated"),
+                                        ("gatedbody403", "tokenizer", "hf_gated"),
+                                        ("gatedbody403", "snapshot", "hf_gated"),
+                                        ("status504", "tokenizer", "hf_http_error"),
+                                        ("status504", "snapshot", "hf_http_error"),
+                                        ("status504", "model", "hf_http_error")])
 CASES.update(CASES13)
 
 
