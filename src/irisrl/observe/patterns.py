@@ -83,7 +83,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"uthenticat", b"uthori", b"ermission", b"not allowed", "已杀死".encode(), "段错误".encode(),
     # nowhere to run, stated without an error word (observe/vocabulary.py CAPACITY): kube-scheduler's
     # "0/N nodes are available: ... didn't tolerate", clouds' capacity refusals
-    b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b"enough capacity", b"ut of capacity", b"trigger scale-up",
+    b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b" capacity", b"ut of capacity", b"trigger scale-up",
     b"curl: (",      # curl's exit report: a download cut short says no error word (vocabulary.FETCH_CUT_SHORT)
     # a pod or gang no node can take in other schedulers' words (vocabulary.py's pg_unplaceable rows)
     b"nschedulable", b"enough resource",

@@ -330,12 +330,13 @@ FETCH_TRANSIENT = _fetch_status(r"429|5\d\d") + r"|awaiting response\.\.\. (?:42
 FETCH_CUT_SHORT = r"^\s*curl: \(18\) "
 FETCH_REFUSED = _fetch_status("40[13]")
 # Cloud capacity refusals (a node that could not be provisioned: AWS EC2 InsufficientInstanceCapacity,
+# the Hub Spaces scheduler's "Scheduling failure: not enough hardware capacity",
 # GCE ZONE_RESOURCE_POOL_EXHAUSTED, SkyPilot / dstack "All provisioning attempts failed", providers'
 # "not enough / insufficient / out of capacity") and kube-scheduler's FitError ("0/N nodes are available:
 # ..." whatever its reasons: taints the pod did not tolerate, affinity, Insufficient X): nowhere to run
 # Azure's allocation failures (AllocationFailed, ZonalAllocationFailed, OverconstrainedAllocationRequest),
 # GCE's GCE_STOCKOUT, the cluster autoscaler's NotTriggerScaleUp event ("pod didn't trigger scale-up")
-CAPACITY = (r"[Nn]ot enough capacity|[Ii]nsufficient capacity|InsufficientInstanceCapacity|ZONE_RESOURCE_POOL_EXHAUSTED|"
+CAPACITY = (r"[Nn]ot enough (?:\w+ )?capacity|[Ii]nsufficient (?:\w+ )?capacity|InsufficientInstanceCapacity|ZONE_RESOURCE_POOL_EXHAUSTED|"
             r"[Oo]ut of capacity|All provisioning attempts failed|\b\d+/\d+ nodes are available: |"
             r"\b(?:Zonal)?AllocationFailed\b|OverconstrainedAllocationRequest|GCE_STOCKOUT|NotTriggerScaleUp|didn't trigger scale-up|"
             # SkyPilot's provisioner (sky/backends/cloud_vm_ray_backend.py: "Failed to provision all possible launchable
