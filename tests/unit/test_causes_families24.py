@@ -190,6 +190,11 @@ NAMED34 = [
     ("hf_incomplete_download", 'RuntimeError: invalid hash value (expected "1a2b3c4d", got "ffee00112233")'),
     # pass 37 (set 24, measured first: 91.2 %): a capacity refusal with a word between
     ("pg_unplaceable", "Scheduling failure: not enough GPU capacity in region us-east-1"),
+    # pass 38 (set 23, measured first: 88.6 %): Ray < 2's daemon prefix on a fatal check, a shortfall with a
+    # word between, torch_memory_saver's pool as device memory
+    ("ray_node_dead", "(pid=gcs_server, ip=10.0.0.2) F1204 01:02:03.004005 77 77 redis_client.cc:120] Check failed: connected"),
+    ("pg_unplaceable", "ERROR pool.py:10 -- not enough idle GPUs for the rollout workers"),
+    ("cuda_oom", "[torch_memory_saver.cpp] TorchMemorySaver::malloc return OOM (alloc)size=1073741824"),
 ]
 
 

@@ -96,7 +96,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # pass 32-33 families stated without any word above: a shortfall (vocabulary.SHORTFALL), a checkpoint
     # that does not exist, torch.load's own checks, ETIME's text, the kernel's OOM records, glibc /
     # libstdc++ aborts, a rebooted node
-    b"ot enough", b"but only", b"not exist", b"ndianness", b"expected size", b"zip archive", b"imer expired",
+    b"ot enough", b"o enough", b"but only", b"not exist", b"ndianness", b"expected size", b"zip archive", b"imer expired",
     b"oom_reaper", b"failcnt", b"bad_alloc", b"rebooted", b"alloc(): ", b"free(): ",
     b"can fulfill", b"is stuck in",   # Ray autoscaler v2 (vocabulary.py pg rows)
     b"Root Cause", b"enable traceback", b"CUDA_LAUNCH_BLOCKING", b"asynchronously reported", b"out of range", b"explicitly omitted",

@@ -67,7 +67,7 @@ STRUCTURE = re.compile(
     # syslog / journald (`Aug 10 22:40:59 host kernel: NVRM: ...`): the kernel's own records
     r"^\s*[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d")
 # A resource shortfall stated in words: not enough of a device / node kind, or fewer than requested
-SHORTFALL = (r"(?i:\bnot enough (?:GPU|CPU|NPU|node|device|accelerator)s?\b(?! memory)|"
+SHORTFALL = (r"(?i:\b(?:not|no) enough (?:\w+ )?(?:GPU|CPU|NPU|node|device|accelerator)s?\b(?! memory)|"
              # kube-scheduler's older fit predicate ("fit failure on node (n): Node didn't have enough resource:
              # CPU, requested: 1000, used: 1420, capacity: 2000"), kai-scheduler's "node(s) didn't have enough resources"
              r"\bnodes?(?:\(s\))? did(?:n't| not) have enough resources?\b|quota insufficient|"
@@ -161,7 +161,8 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 # Shared cue sets.
 _OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
-_GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d"
+# (and torch_memory_saver, the device-memory pool RL trainers pause and resume: "TorchMemorySaver::malloc return OOM")
+_GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d|TorchMemorySaver|torch_memory_saver"
 _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
                 r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low|slurmstepd|\bsrun\b)")
 _TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long|timer expired"   # (ETIME's strerror)
@@ -409,6 +410,8 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
 # placement_group_resource_manager, raylet, agent_manager; src/ray/gcs/gcs_*.cc): that process aborts and its
 # node's Ray goes with it (causes.py's ray_node_dead reads it with "Check failed", this table without)
 RAY_DAEMON_FATAL = (r"\d C \d+ \d+\]\s*\((?:raylet|gcs_server)\)|\((?:raylet|gcs_server)\)[^\n]{0,40}\d C \d+ \d+\]|"
+                    # Ray < 2's prefix for its daemons' own output ("(pid=raylet, ip=...) F0803 ... Check failed: ...")
+                    r"\(pid=(?:raylet|gcs_server)\b[^)]{0,40}\)\s*F\d{4} |"
                     r"\d C \d+ \d+\]\s*(?:(?:lease_)?dependency_manager|node_manager|local_(?:task|lease|object|resource)_manager|"
                     r"cluster_(?:task|lease|resource)_\w+|worker_pool|placement_group_resource_manager|raylet|agent_manager|"
                     r"gcs_\w+)\.cc:\d+")
