@@ -80,6 +80,10 @@ HELDOUT21 = PUBLIC / "heldout21.jsonl"
 # on (gpu-operator, device plugin, container toolkit, NCCL and its net plugins, KubeRay, Kubeflow, Volcano, SkyPilot,
 # dstack, pyxis / enroot, KServe, vLLM production-stack, llm-d infra); collected in parallel with heldout21.
 HELDOUT22 = PUBLIC / "heldout22.jsonl"
+# The twenty-third fresh set (README "heldout23"): GitHub issues and pull requests of any repository a multi-node RL
+# stack's users meet (vLLM, SGLang, Ray, torch distributed, NCCL, the Hub and datasets, the RL stacks, Kubernetes),
+# searched by failure family; none from a repository heldout9 cites.
+HELDOUT23 = PUBLIC / "heldout23.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -131,13 +135,15 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout14": HELDOUT14, "heldout15": HELDOUT15,
          "heldout16": HELDOUT16, "heldout17": HELDOUT17,
          "heldout18": HELDOUT18, "heldout19": HELDOUT19,
-         "heldout20": HELDOUT20, "heldout21": HELDOUT21, "heldout22": HELDOUT22}   # collected later, each from sources no other file has
+         "heldout20": HELDOUT20, "heldout21": HELDOUT21, "heldout22": HELDOUT22,
+         "heldout23": HELDOUT23}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
                "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15), "heldout18": (40, 15),
                "heldout19": (40, 14), "heldout20": (40, 15),
-               "heldout21": (45, 14), "heldout22": (45, 14)}
+               "heldout21": (45, 14), "heldout22": (45, 14),
+               "heldout23": (45, 14)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -152,7 +158,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["source"].strip(), row
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
-                "heldout22"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout22", "heldout23"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -271,6 +277,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT21, (HELDOUT9,)),
     # set 22: issues of the infrastructure GPU jobs run on, never one set 9 cites
     (HELDOUT22, (HELDOUT9,)),
+    # set 23: issues of any repository an RL stack's users meet, searched by failure family, never one set 9 cites
+    (HELDOUT23, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
