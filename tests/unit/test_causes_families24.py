@@ -147,7 +147,7 @@ NAMED33 = [
 ]
 
 
-# pass 34: from hub_data_stack, ray_python and current12 (measured first: 38.2 / 51.6 / 85.7 % named)
+# passes 34-38: from hub_data_stack, ray_python and current12 (measured first: 38.2 / 51.6 / 85.7 % named), then sets 20-24
 NAMED34 = [
     ("hf_repo_not_found", "Error: Dataset 'acme/prompts-v9' not found."),
     ("hf_repo_not_found", "Error: Revision not found in dataset 'acme/prompts-v9'."),
