@@ -440,7 +440,9 @@ TABLE: tuple[Row, ...] = (
     # a weight file that is not on disk (any wording: the errno's text on a shard or safetensors file;
     # mlx / loaders' "No safetensors found in <dir>")
     Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), _rx(E.WEIGHT_FILE.pattern)),
-        _rx(r"(?i:checkpoint not found)")),   # a checkpoint stated missing: the checkpoint row below
+        # a checkpoint stated missing: the checkpoint row below; a repo / revision stated missing (HfFileSystem's
+        # "<repo>/*.safetensors (repository not found)"): hf_repo_not_found's row
+        _rx(r"(?i:checkpoint not found|(?:repository|revision) not found)")),
     # a loader that could not open a weight file it names (llama.cpp gguf.cpp gguf_init_from_file "failed to
     # open GGUF file '%s'", any loader's "cannot open <file>.safetensors"): not on disk where it looked
     Row("hf_weights_missing", (_rx(r"(?i:(?:failed to|cannot|can't|could not|couldn't|unable to) (?:open|find|locate)\b)"),
@@ -565,7 +567,7 @@ TABLE: tuple[Row, ...] = (
                                    r"invalid load key"),), None),
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|checksum (?:mismatch|failed|did not match)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
-                                   r"(?:failed|unable|cannot|can't|could not) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl|"
+                                   r"(?:failed|unable|cannot|can't|could not) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl(?!able)|"
                                    r"(?:could not|couldn't|failed to|unable to) (?:re)?load (?:from )?(?:the )?(?:checkpoint|ckpt|state_dict))"),
                                _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
                                    # a tokenizer's model file (sentencepiece "could not parse ModelProto from .../tokenizer.model")
@@ -574,7 +576,8 @@ TABLE: tuple[Row, ...] = (
         # a socket / pipe / RPC that ends early is a connection, not a file ("Failed to read data from
         # the socket: End of file": Ray's raylet connection)
         # nor Ray's own serialization of an exception it relays ("Failed to unpickle serialized exception")
-        _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception)")),
+        # nor a save that could not serialize an object (pickle's "Can't pickle local object"): the caller's
+        _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception|can'?t pickle|cannot pickle|PicklingError)")),
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
