@@ -6675,6 +6675,770 @@ hub_grid(CASES13, "hub13", hub13_case, [("gated401", "access_requests", "hf_gate
 CASES.update(CASES13)
 
 
+# ----------------------------------------------------------------------------- the fourteenth set
+
+
+def _oom14(alloc_conf: str, fraction: float, body: Callable[[Any], None]) -> None:
+    """An OOM under PYTORCH_CUDA_ALLOC_CONF=`alloc_conf` (set before torch touches the GPU) and a
+    per-process memory fraction."""
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = alloc_conf
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(fraction)
+    body(torch)
+
+
+def case_oom14_matmul_no_expandable() -> None:
+    def body(torch: Any) -> None:
+        a = torch.randn(16384, 16384, device="cuda")  # 1 GiB of the 1.4 GiB allowed
+        print((a @ a).sum().item())
+
+    _oom14("expandable_segments:False", 0.01, body)
+
+
+def case_oom14_sdpa_math_expandable() -> None:
+    def body(torch: Any) -> None:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+
+        q = torch.randn(1, 32, 8192, 128, device="cuda", dtype=torch.bfloat16)
+        with sdpa_kernel(SDPBackend.MATH):  # the math path builds the 32 x 8192 x 8192 scores
+            out = torch.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True)
+        print(out.shape)
+
+    _oom14("expandable_segments:True", 0.01, body)
+
+
+def case_oom14_empty_expandable() -> None:
+    def body(torch: Any) -> None:
+        x = torch.empty(1 << 42, dtype=torch.bfloat16, device="cuda")  # 8 TiB
+        print(x.shape)
+
+    _oom14("expandable_segments:True", 1.0, body)
+
+
+def case_oom14_to_cuda_big_cpu() -> None:
+    def body(torch: Any) -> None:
+        rollouts = torch.ones(3 << 28)  # 3 GiB of float32 on the host, the GPU allows 1.4 GiB
+        print(rollouts.to("cuda").sum().item())
+
+    _oom14("expandable_segments:False", 0.01, body)
+
+
+def case_assert14_cross_entropy_smoothing() -> None:
+    import torch
+
+    logits = torch.randn(8, 32, device="cuda")
+    target = torch.tensor([1, 2, 3, 40, 5, 6, 7, 8], device="cuda")  # 40 >= 32 classes
+    loss = torch.nn.functional.cross_entropy(logits, target, label_smoothing=0.1)
+    print(loss.item())
+
+
+def case_assert14_multinomial_negative() -> None:
+    import torch
+
+    probs = torch.tensor([[0.5, -0.1, 0.6]], device="cuda")
+    print(torch.multinomial(probs, 1).item())
+
+
+def case_assert14_multinomial_zero_sum() -> None:
+    import torch
+
+    print(torch.multinomial(torch.zeros(2, 16, device="cuda"), 1).tolist())
+
+
+def case_assert14_embedding_max_norm() -> None:
+    import torch
+
+    w = torch.randn(10, 4, device="cuda")
+    idx = torch.tensor([1, 2, 99], device="cuda")
+    print(torch.nn.functional.embedding(idx, w, max_norm=1.0).sum().item())
+
+
+def case_assert14_take_along_dim() -> None:
+    import torch
+
+    x = torch.randn(4, 8, device="cuda")
+    idx = torch.tensor([[0], [3], [9], [1]], device="cuda")
+    print(torch.take_along_dim(x, idx, dim=1).sum().item())
+
+
+def case_assert14_one_hot_cuda() -> None:
+    import torch
+
+    print(torch.nn.functional.one_hot(torch.tensor([0, 7], device="cuda"), num_classes=4))
+
+
+def case_assert14_repeat_interleave_negative() -> None:
+    import torch
+
+    print(torch.repeat_interleave(torch.tensor([1, -2, 3], device="cuda")))
+
+
+def case_assert14_sparse_coo_bad_index() -> None:
+    import torch
+
+    idx = torch.tensor([[0, 9], [1, 2]], device="cuda")
+    s = torch.sparse_coo_tensor(idx, torch.ones(2, device="cuda"), (4, 4), check_invariants=False)
+    print(s.to_dense().sum().item())
+
+
+def case_assert14_bincount_negative() -> None:
+    import torch
+
+    print(torch.bincount(torch.tensor([1, -1, 2], device="cuda")))
+
+
+def case_assert14_index_select_negative() -> None:
+    import torch
+
+    x = torch.randn(16, 4, device="cuda")
+    print(x.index_select(0, torch.tensor([0, -3], device="cuda")).sum().item())
+
+
+def case_triton14_bad_offset() -> None:
+    """A triton kernel whose pointer offset is off by 2**40 elements (a bad stride)."""
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def copy(src, dst, n, off, BLOCK: tl.constexpr):
+        i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = i < n
+        tl.store(dst + i, tl.load(src + off + i, mask=m), mask=m)
+
+    x = torch.ones(1024, device="cuda")
+    y = torch.empty_like(x)
+    copy[(4,)](x, y, 1024, 1 << 40, BLOCK=256)
+    torch.cuda.synchronize()
+    print(y.sum().item())
+
+
+def _gloo14(world: int, body: Callable[[int, Any, Any], None], timeout_s: int = 8) -> None:
+    from datetime import timedelta
+
+    port = free_port()
+
+    def run(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(world, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=timeout_s))
+        body(rank, torch, dist)
+        print(f"rank {rank} done", flush=True)
+
+    _worker_n(world, run)
+
+
+def case_gloo14_all_gather_size_mismatch() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(8 if rank == 0 else 16)
+        out = [torch.empty_like(t) for _ in range(2)]
+        dist.all_gather(out, t)
+
+    _gloo14(2, body)
+
+
+def case_gloo14_op_mismatch() -> None:
+    """rank 0 all_reduce, rank 1 reduce to rank 0 (TORCH_DISTRIBUTED_DEBUG unset)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(1024)
+        if rank == 0:
+            dist.all_reduce(t)
+        else:
+            dist.reduce(t, dst=0)
+        dist.barrier()
+
+    _gloo14(2, body)
+
+
+def case_gloo14_send_recv_size_mismatch() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 0:
+            dist.send(torch.ones(16), dst=1)
+        else:
+            buf = torch.empty(8)
+            dist.recv(buf, src=0)
+
+    _gloo14(2, body)
+
+
+def case_gloo14_dtype_mismatch() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(256, dtype=torch.float32 if rank == 0 else torch.float64)
+        dist.all_reduce(t)
+
+    _gloo14(2, body)
+
+
+def case_gloo14_destroy_early() -> None:
+    """rank 1 calls destroy_process_group and goes on (a finished rollout worker) while rank 0
+    enters an all_reduce."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            dist.destroy_process_group()
+            time.sleep(12)
+            return
+        time.sleep(1)
+        dist.all_reduce(torch.ones(64))
+
+    _gloo14(2, body)
+
+
+def case_gloo14_broadcast_src_mismatch() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.full((64,), float(rank))
+        dist.broadcast(t, src=rank)  # each rank thinks it is the source
+
+    _gloo14(2, body)
+
+
+def case_gloo14_scatter_list_nonsrc() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        out = torch.empty(4)
+        dist.scatter(out, [torch.ones(4), torch.ones(4)], src=0)  # every rank passes the list
+
+    _gloo14b(body)
+
+
+def case_dist14_init_twice() -> None:
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("gloo")
+    dist.init_process_group("gloo")
+
+
+def case_store14_master_restart() -> None:
+    """The rendezvous master's TCPStore process dies and a new one comes up on the same port;
+    a client that held a connection then asks for a key the old master had."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()
+
+    def master(seconds: float) -> int:
+        pid = os.fork()
+        if pid == 0:
+            s = dist.TCPStore("127.0.0.1", port, 2, True, timeout=timedelta(seconds=20))
+            s.set("trainer_addr", "10.0.0.7:29500")
+            time.sleep(seconds)
+            os._exit(0)
+        return pid
+
+    first = master(30)
+    time.sleep(2)
+    client = dist.TCPStore("127.0.0.1", port, 2, False, timeout=timedelta(seconds=5))
+    print("got", client.get("trainer_addr"), flush=True)
+    os.kill(first, 9)
+    os.waitpid(first, 0)
+    second = master(15)
+    time.sleep(2)
+    try:
+        print("got again", client.get("trainer_addr"), flush=True)
+    finally:
+        os.kill(second, 9)
+
+
+def case_ckpt14_missing_module() -> None:
+    """torch.load(weights_only=False) of a checkpoint that pickled an object of a module the
+    loading side no longer has (the trainer's code moved)."""
+    import torch
+
+    src = Path(tempfile.mkdtemp())
+    (src / "irisrl_policy_v1.py").write_text(
+        "class ValueHeadState:\n    def __init__(self, step):\n        self.step = step\n")
+    sys.path.insert(0, str(src))
+    import irisrl_policy_v1  # type: ignore[import-not-found]
+
+    p = Path(tempfile.mkdtemp()) / "trainer_state.pt"
+    torch.save({"value_head": irisrl_policy_v1.ValueHeadState(300)}, p)
+    sys.path.remove(str(src))
+    del sys.modules["irisrl_policy_v1"]
+    (src / "irisrl_policy_v1.py").unlink()
+    torch.load(p, weights_only=False)
+
+
+def case_ckpt14_compiled_prefix() -> None:
+    """A state_dict saved from a torch.compile'd model (keys under _orig_mod.) loaded into the
+    plain model."""
+    import torch
+
+    class PolicyValueNet(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = torch.nn.Linear(8, 8)
+            self.value = torch.nn.Linear(8, 1)
+
+    sd = torch.compile(PolicyValueNet()).state_dict()
+    PolicyValueNet().load_state_dict(sd)
+
+
+def case_disk14_jit_save_devfull() -> None:
+    import torch
+
+    torch.jit.save(torch.jit.script(torch.nn.Linear(256, 256)), "/dev/full")
+
+
+def case_disk14_export_save_devfull() -> None:
+    import torch
+
+    ep = torch.export.export(torch.nn.Linear(64, 64), (torch.ones(2, 64),))
+    torch.export.save(ep, "/dev/full")
+
+
+def case_disk14_savez_tmpfs() -> None:
+    import numpy as np
+
+    mnt = _small_fs()
+    dest = (mnt / "advantages.npz") if mnt else Path("/dev/full")
+    np.savez_compressed(dest, adv=np.random.rand(1 << 18))
+
+
+def case_disk14_tempfile_tmpfs() -> None:
+    mnt = _small_fs()
+    with tempfile.NamedTemporaryFile(dir=str(mnt) if mnt else None, suffix=".rollout") as f:
+        for _ in range(64):
+            f.write(os.urandom(1 << 16))
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def case_benign14_torch_range() -> None:
+    import torch
+
+    print(torch.range(0, 4).sum().item())
+
+
+def case_benign14_init_normal() -> None:
+    import torch
+
+    w = torch.empty(4, 4)
+    torch.nn.init.normal(w)
+    print(w.shape)
+
+
+def case_benign14_cpu_amp_autocast() -> None:
+    import torch
+
+    with torch.cpu.amp.autocast(dtype=torch.bfloat16):
+        y = torch.ones(4, 4) @ torch.ones(4, 4)
+    print(y.dtype)
+
+
+def case_benign14_chain_matmul() -> None:
+    import torch
+
+    print(torch.chain_matmul(torch.ones(2, 3), torch.ones(3, 4), torch.ones(4, 2)).sum().item())
+
+
+def case_benign14_jit_script() -> None:
+    import torch
+
+    m = torch.jit.script(torch.nn.Linear(4, 4))
+    print(m(torch.ones(1, 4)).shape)
+
+
+def case_benign14_hf_transfer_env() -> None:
+    """HF_HUB_ENABLE_HF_TRANSFER=1 (an old launcher's env) with huggingface_hub 1.x: a download
+    that works."""
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}))
+    os.environ["HF_HUB_ENABLE_HF_TRANSFER"] = "1"
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/okrepo", "config.json"))
+
+
+def case_benign14_vocab_resize() -> None:
+    """resize_token_embeddings to a size that is not a multiple of 64 (a note, the run goes on)."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "policy", "safetensors")
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(d)
+    print(model.resize_token_embeddings(37).weight.shape)
+
+
+def hub14_case(variant: str, api: str) -> None:
+    """start_hub's answers through loaders and HfApi / HfFileSystem calls no earlier set made."""
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'},
+                        "nofiles": {"README.md": b"# empty\n"}}))
+    os.environ["HF_HUB_DISABLE_XET"] = "1"
+    if variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34
+    repo = "irisrl/nofiles" if variant == "entry404" else f"irisrl/{variant}"
+    print(f"PROVOKE-NOTE repo={repo} api={api}", flush=True)
+    if api == "processor":
+        from transformers import AutoProcessor
+
+        AutoProcessor.from_pretrained(repo)
+    elif api == "image_processor":
+        from transformers import AutoImageProcessor
+
+        AutoImageProcessor.from_pretrained(repo)
+    elif api == "automodel":
+        from transformers import AutoModel
+
+        AutoModel.from_pretrained(repo)
+    elif api == "genconfig_rev":
+        from transformers import GenerationConfig
+
+        GenerationConfig.from_pretrained(repo, revision="global_step_300")
+    elif api == "pipeline":
+        from transformers import pipeline
+
+        pipeline("text-generation", model=repo)
+    elif api == "fs_glob":
+        from huggingface_hub import HfFileSystem
+
+        print(HfFileSystem().glob(f"{repo}/*.safetensors"))
+    elif api == "fs_info":
+        from huggingface_hub import HfFileSystem
+
+        at = "@global_step_300" if variant == "revision404" else ""
+        print(HfFileSystem().info(f"{repo}{at}/config.json"))
+    elif api == "allow_patterns":
+        from huggingface_hub import snapshot_download
+
+        snapshot_download(repo, allow_patterns=["*.json", "*.safetensors"])
+    elif api == "tree_recursive":
+        from huggingface_hub import HfApi
+
+        print(list(HfApi().list_repo_tree(repo, recursive=True)))
+    elif api == "list_files":
+        from huggingface_hub import HfApi
+
+        print(HfApi().list_repo_files(repo))
+    elif api == "fs_write":
+        from huggingface_hub import HfFileSystem
+
+        with HfFileSystem().open(f"{repo}/rollouts/step_300.jsonl", "w") as f:
+            f.write('{"reward": 0.5}\n')
+
+
+def hub14_offline_case(api: str) -> None:
+    """A cache holding config.json and tokenizer_config.json only (an earlier job fetched them),
+    then HF_HUB_OFFLINE=1 (set before the libraries are imported: they read it once)."""
+    _hub_env(start_hub({"okrepo": {"config.json": json.dumps({"model_type": "gpt2"}).encode(),
+                                   "tokenizer_config.json": b'{"model_max_length": 1024}'}}))
+    subprocess.check_call([sys.executable, "-c", "from huggingface_hub import hf_hub_download; "
+                           "[hf_hub_download('irisrl/okrepo', f) for f in "
+                           "('config.json', 'tokenizer_config.json')]"])
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    repo = "irisrl/okrepo"
+    if api == "genconfig":
+        from transformers import GenerationConfig
+
+        GenerationConfig.from_pretrained(repo)
+    elif api == "allow_patterns":
+        from huggingface_hub import snapshot_download
+
+        print(snapshot_download(repo, allow_patterns=["*.safetensors"]))
+    elif api == "fs_ls":
+        from huggingface_hub import HfFileSystem
+
+        print(HfFileSystem().ls(repo))
+    elif api == "automodel":
+        from transformers import AutoModel
+
+        AutoModel.from_pretrained(repo)
+    elif api == "pipeline":
+        from transformers import pipeline
+
+        pipeline("text-generation", model=repo)
+    elif api == "processor":
+        from transformers import AutoProcessor
+
+        AutoProcessor.from_pretrained(repo)
+    elif api == "image_processor":
+        from transformers import AutoImageProcessor
+
+        AutoImageProcessor.from_pretrained(repo)
+
+
+CASES14: dict[str, Case] = {
+    "oom14_matmul_no_expandable": (case_oom14_matmul_no_expandable, "cuda_oom", True),
+    "oom14_sdpa_math_expandable": (case_oom14_sdpa_math_expandable, "cuda_oom", True),
+    "oom14_empty_expandable": (case_oom14_empty_expandable, "cuda_oom", True),
+    "oom14_to_cuda_big_cpu": (case_oom14_to_cuda_big_cpu, "cuda_oom", True),
+    "assert14_cross_entropy_smoothing": (case_assert14_cross_entropy_smoothing, "cuda_error", True),
+    "assert14_multinomial_negative": (case_assert14_multinomial_negative, "cuda_error", True),
+    "assert14_multinomial_zero_sum": (case_assert14_multinomial_zero_sum, "cuda_error", True),
+    "assert14_embedding_max_norm": (case_assert14_embedding_max_norm, "cuda_error", True),
+    "assert14_take_along_dim": (case_assert14_take_along_dim, "cuda_error", True),
+    "assert14_one_hot_cuda": (case_assert14_one_hot_cuda, "cuda_error", True),
+    "assert14_repeat_interleave_negative": (case_assert14_repeat_interleave_negative,
+                                            "python_crash", True),
+    "assert14_sparse_coo_bad_index": (case_assert14_sparse_coo_bad_index, "cuda_error", True),
+    "assert14_bincount_negative": (case_assert14_bincount_negative, "python_crash", True),
+    "assert14_index_select_negative": (case_assert14_index_select_negative, "cuda_error", True),
+    "triton14_bad_offset": (case_triton14_bad_offset, "cuda_error", True),
+    "gloo14_all_gather_size_mismatch": (case_gloo14_all_gather_size_mismatch, "python_crash",
+                                        False),
+    "gloo14_op_mismatch": (case_gloo14_op_mismatch, "dist_timeout", False),
+    "gloo14_send_recv_size_mismatch": (case_gloo14_send_recv_size_mismatch, "python_crash", False),
+    "gloo14_dtype_mismatch": (case_gloo14_dtype_mismatch, "python_crash", False),
+    "gloo14_destroy_early": (case_gloo14_destroy_early, "python_crash", False),
+    "gloo14_broadcast_src_mismatch": (case_gloo14_broadcast_src_mismatch, "dist_timeout", False),
+    "gloo14_scatter_list_nonsrc": (case_gloo14_scatter_list_nonsrc, "python_crash", False),
+    "dist14_init_twice": (case_dist14_init_twice, "python_crash", False),
+    "store14_master_restart": (case_store14_master_restart, "dist_timeout", False),
+    "ckpt14_missing_module": (case_ckpt14_missing_module, "python_crash", False),
+    "ckpt14_compiled_prefix": (case_ckpt14_compiled_prefix, "python_crash", False),
+    "disk14_jit_save_devfull": (case_disk14_jit_save_devfull, "disk_full", False),
+    "disk14_export_save_devfull": (case_disk14_export_save_devfull, "disk_full", False),
+    "disk14_savez_tmpfs": (case_disk14_savez_tmpfs, "disk_full", False),
+    "disk14_tempfile_tmpfs": (case_disk14_tempfile_tmpfs, "disk_full", False),
+    "benign14_torch_range": (case_benign14_torch_range, "benign", False),
+    "benign14_init_normal": (case_benign14_init_normal, "benign", False),
+    "benign14_cpu_amp_autocast": (case_benign14_cpu_amp_autocast, "benign", False),
+    "benign14_chain_matmul": (case_benign14_chain_matmul, "benign", False),
+    "benign14_jit_script": (case_benign14_jit_script, "benign", False),
+    "benign14_hf_transfer_env": (case_benign14_hf_transfer_env, "benign", False),
+    "benign14_vocab_resize": (case_benign14_vocab_resize, "benign", False),
+}
+for _v, _api in [("gated401", "processor"), ("missing404", "processor"),
+                 ("status503", "processor"), ("gated403", "image_processor"),
+                 ("revision404", "image_processor"), ("entry404", "image_processor"),
+                 ("gated401", "automodel"), ("missing404", "automodel"),
+                 ("status502", "automodel"), ("gated403", "genconfig_rev"),
+                 ("status500", "genconfig_rev"), ("gated403", "pipeline"),
+                 ("revision404", "pipeline"), ("forbidden403", "fs_glob"),
+                 ("missing404", "fs_glob"), ("status500", "fs_info"), ("gated401", "fs_info"),
+                 ("gated403", "allow_patterns"), ("status429", "allow_patterns"),
+                 ("badtoken401", "tree_recursive"), ("missing404", "tree_recursive"),
+                 ("status503", "list_files"), ("gated401", "list_files")]:
+    CASES14[f"hub14_{_v}_{_api}"] = (partial(hub14_case, _v, _api), HUB_KIND[_v], False)
+for _api in ("genconfig", "allow_patterns", "fs_ls", "automodel", "pipeline"):
+    CASES14[f"hub14_offline_{_api}"] = (partial(hub14_offline_case, _api), "hf_weights_missing",
+                                        False)
+CASES.update(CASES14)
+
+
+# the fourteenth set's second call
+
+
+def _worker_n14(n: int, fn: Callable[[int], None]) -> None:
+    """_worker_n, but a forked rank prints its own traceback before it exits (exit 1)."""
+    import traceback
+
+    pids = []
+    rank = 0
+    for r in range(1, n):
+        pid = os.fork()
+        if pid == 0:
+            rank = r
+            break
+        pids.append(pid)
+    if rank != 0:
+        try:
+            fn(rank)
+        except BaseException:
+            traceback.print_exc()
+            sys.stderr.flush()
+            os._exit(1)
+        os._exit(0)
+    try:
+        fn(0)
+    finally:
+        for pid in pids:
+            os.waitpid(pid, 0)
+
+
+def _gloo14b(body: Callable[[int, Any, Any], None], timeout_s: int = 8) -> None:
+    from datetime import timedelta
+
+    port = free_port()
+
+    def run(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=timeout_s))
+        body(rank, torch, dist)
+        print(f"rank {rank} done", flush=True)
+
+    _worker_n14(2, run)
+
+
+def case_gloo14_gather_list_nonsrc() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.gather(torch.ones(4), [torch.empty(4), torch.empty(4)], dst=0)  # every rank passes it
+
+    _gloo14b(body)
+
+
+def case_gloo14_reduce_op_avg() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(8), op=dist.ReduceOp.AVG)
+
+    _gloo14b(body)
+
+
+def case_gloo14_all_gather_into_tensor_size() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_gather_into_tensor(torch.empty(6), torch.ones(4))
+
+    _gloo14b(body)
+
+
+def case_gloo14_object_unpicklable() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        objs = [(lambda r: r) if rank == 0 else None]
+        dist.broadcast_object_list(objs, src=0)
+
+    _gloo14b(body)
+
+
+def case_gloo14_rank1_raises_midrun() -> None:
+    """rank 1 raises between two all_reduces (its traceback printed); rank 0 waits in the second."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(64)
+        dist.all_reduce(t)
+        if rank == 1:
+            raise ValueError("reward model returned 3 scores for 4 rollouts")
+        dist.all_reduce(t)
+
+    _gloo14b(body)
+
+
+def case_dist14_categorical_nan_logits() -> None:
+    import torch
+
+    logits = torch.tensor([[0.1, float("nan"), 0.3]])
+    print(torch.distributions.Categorical(logits=logits).sample())
+
+
+def case_dist14_multinomial_no_replacement() -> None:
+    import torch
+
+    print(torch.multinomial(torch.ones(2, 4), 8, replacement=False))
+
+
+def case_cuda14_topk_too_large() -> None:
+    import torch
+
+    print(torch.topk(torch.randn(4, 16, device="cuda"), 32, dim=-1).values.shape)
+
+
+def case_cuda14_kthvalue_out_of_range() -> None:
+    import torch
+
+    print(torch.kthvalue(torch.randn(16, device="cuda"), 20))
+
+
+def case_cuda14_jiterator_compile_error() -> None:
+    import torch
+    from torch.cuda.jiterator import _create_jit_fn
+
+    fn = _create_jit_fn("template <typename T> T clip_adv(T x) { return x + ; }")
+    print(fn(torch.ones(4, device="cuda")))
+
+
+def case_cuda14_index_put_accumulate() -> None:
+    import torch
+
+    x = torch.zeros(8, device="cuda")
+    x.index_put_((torch.tensor([1, 20], device="cuda"),), torch.ones(2, device="cuda"),
+                 accumulate=True)
+    print(x.sum().item())
+
+
+def case_cuda14_ctc_loss_bad_target() -> None:
+    import torch
+
+    lp = torch.randn(20, 2, 6, device="cuda").log_softmax(2)
+    targets = torch.tensor([[1, 9, 2], [3, 4, 1]], device="cuda")  # 9 >= 6 classes
+    loss = torch.nn.functional.ctc_loss(lp, targets, torch.tensor([20, 20]), torch.tensor([3, 3]))
+    print(loss.item())
+
+
+def case_triton14_dot_block_too_small() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def mm(a, b, c, BLOCK: tl.constexpr):
+        i = tl.arange(0, BLOCK)
+        x = tl.load(a + i[:, None] * BLOCK + i[None, :])
+        y = tl.load(b + i[:, None] * BLOCK + i[None, :])
+        tl.store(c + i[:, None] * BLOCK + i[None, :], tl.dot(x, y))
+
+    a = torch.ones(8, 8, device="cuda")
+    c = torch.empty_like(a)
+    mm[(1,)](a, a, c, BLOCK=8)
+    print(c.sum().item())
+
+
+def case_loss14_float_target() -> None:
+    import torch
+
+    print(torch.nn.functional.nll_loss(torch.randn(4, 8).log_softmax(-1), torch.ones(4)).item())
+
+
+def case_benign14_custom_fwd() -> None:
+    import torch
+
+    @torch.cuda.amp.custom_fwd
+    def f(x: Any) -> Any:
+        return x * 2
+
+    print(f(torch.ones(2)))
+
+
+def case_benign14_non_full_backward_hook() -> None:
+    import torch
+
+    m = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    m.register_backward_hook(lambda mod, gi, go: None)
+    m(torch.ones(2, 4, requires_grad=True)).sum().backward()
+    print("ok")
+
+
+def case_benign14_pytree_register() -> None:
+    import torch.utils._pytree as pytree
+
+    class Rollout:
+        pass
+
+    pytree._register_pytree_node(Rollout, lambda r: ([], None), lambda c, x: Rollout())
+    print("ok")
+
+
+CASES14B: dict[str, Case] = {
+    "gloo14_gather_list_nonsrc": (case_gloo14_gather_list_nonsrc, "python_crash", False),
+    "gloo14_reduce_op_avg": (case_gloo14_reduce_op_avg, "python_crash", False),
+    "gloo14_all_gather_into_tensor_size": (case_gloo14_all_gather_into_tensor_size,
+                                           "python_crash", False),
+    "gloo14_object_unpicklable": (case_gloo14_object_unpicklable, "python_crash", False),
+    "gloo14_rank1_raises_midrun": (case_gloo14_rank1_raises_midrun, "python_crash", False),
+    "dist14_categorical_nan_logits": (case_dist14_categorical_nan_logits, "python_crash", False),
+    "dist14_multinomial_no_replacement": (case_dist14_multinomial_no_replacement,
+                                          "python_crash", False),
+    "cuda14_topk_too_large": (case_cuda14_topk_too_large, "python_crash", True),
+    "cuda14_kthvalue_out_of_range": (case_cuda14_kthvalue_out_of_range, "python_crash", True),
+    "cuda14_jiterator_compile_error": (case_cuda14_jiterator_compile_error, "python_crash", True),
+    "cuda14_index_put_accumulate": (case_cuda14_index_put_accumulate, "cuda_error", True),
+    "cuda14_ctc_loss_bad_target": (case_cuda14_ctc_loss_bad_target, "cuda_error", True),
+    "triton14_dot_block_too_small": (case_triton14_dot_block_too_small, "python_crash", True),
+    "loss14_float_target": (case_loss14_float_target, "python_crash", False),
+    "benign14_custom_fwd": (case_benign14_custom_fwd, "benign", False),
+    "benign14_non_full_backward_hook": (case_benign14_non_full_backward_hook, "benign", False),
+    "benign14_pytree_register": (case_benign14_pytree_register, "benign", False),
+}
+for _v, _api in [("gated401", "fs_write"), ("badtoken401", "pipeline"),
+                 ("status429", "fs_glob"), ("revision404", "fs_info")]:
+    CASES14B[f"hub14_{_v}_{_api}"] = (partial(hub14_case, _v, _api), HUB_KIND[_v], False)
+for _api in ("processor", "image_processor"):
+    CASES14B[f"hub14_offline_{_api}"] = (partial(hub14_offline_case, _api), "hf_weights_missing",
+                                         False)
+CASES14.update(CASES14B)
+CASES.update(CASES14)
+
+
 # seconds a case may take (default 60): hub retries back off 1+2+4+8+8 s per file
 TIMEOUT_S = {"hub_dns_model": 200, "hub_status503_model": 150,
              "transformers_relative_path_missing": 120,
@@ -6731,6 +7495,11 @@ TIMEOUT_S.update({n: 90 for n in CASES12 if n.startswith(("hub12_", "trainer_", 
 TIMEOUT_S.update({n: 150 for n in CASES13 if n.startswith("hub13_")})
 TIMEOUT_S.update({"oom13_compiled": 150, "oom13_nccl_mem_pool": 90, "sdpa13_cudnn_gpu_full": 90,
                   "gloo13_peer_killed_4ranks": 60, "benign13_right_padding": 90})
+TIMEOUT_S.update({n: 150 for n in CASES14 if n.startswith("hub14_")})
+TIMEOUT_S.update({"store14_master_restart": 60, "gloo14_destroy_early": 60,
+                  "benign14_vocab_resize": 90, "disk14_export_save_devfull": 90,
+                  "oom14_sdpa_math_expandable": 90, "cuda14_jiterator_compile_error": 90,
+                  "triton14_dot_block_too_small": 90})
 
 
 # ----------------------------------------------------------------------------- run
@@ -7606,6 +8375,83 @@ NOTES13: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES14: list[tuple[str, str]] = [
+    # lines the public corpus already holds (public/dev.jsonl, public/heldout8.jsonl)
+    (r"^terminate called after throwing an instance of '(c10::Error|gloo::EnforceNotMet)'$",
+     "drop"),
+    (r"Expect archive file to be a file ending in \.pt2", "benign"),  # a note on the file name
+    # jiterator's NVRTC failure: the exception line is empty (the kernel source and the compiler
+    # log follow as continuation lines); a bare "RuntimeError: " names nothing
+    (r"^RuntimeError: $", "drop"),
+    # HfFileSystem's wrapper says "repository not found" whatever the Hub answered (401 gated)
+    (r"^FileNotFoundError: .*\(repository not found\)", "hf_repo_not_found"),
+    # rank 1 waiting for the object rank 0 could not pickle: the line alone is a gloo timeout
+    (r"Timed out waiting \d+ms for (recv|send) operation", "dist_timeout"),
+]
+NOTES14: list[tuple[str, str]] = [
+    (r"Expect archive file to be a file ending in \.pt2", "torch.export.save to /dev/full: a "
+     "warning on the file name before the write fails; benign"),
+    (r"unexpected pos 64 vs 0", "torch.export.save to /dev/full (a real ENOSPC)"),
+    (r"Aborted .*disk14_jit_save", "torch.jit.save to /dev/full: c10::Error thrown from a "
+     "destructor, the process aborts; python_crash (the shell's signal line)"),
+    (r"Aborted .*disk14_export_save", "torch.export.save to /dev/full: the process aborts; "
+     "python_crash (the shell's signal line)"),
+    (r"Aborted .*gloo14_", "gloo's EnforceNotMet on a size mismatch aborts the process; "
+     "python_crash (the shell's signal line)"),
+    (r"gloo::EnforceNotMet", "gloo on a collective whose sizes differ between ranks"),
+    (r"trying to initialize the default process group twice", "init_process_group called twice"),
+    (r"Connection closed by peer", "gloo, rank 1 gone (raised or returned) while rank 0 waits in a "
+     "collective; python_crash as set 3's peer gone mid-run"),
+    (r"Timed out waiting \d+ms for recv.*", "gloo: the peer is in another collective (or never "
+     "sends); dist_timeout"),
+    (r"Timed out waiting \d+ms for send", "gloo broadcast where each rank names itself the "
+     "source; dist_timeout"),
+    (r"must NOT be specified", "gather / scatter with the list passed on every rank"),
+    (r"invalid tensor size", "all_gather_into_tensor with an output of the wrong size (gloo)"),
+    (r"Can't pickle local object", "broadcast_object_list of a lambda"),
+    (r"reward model returned", "rank 1 raises between two all_reduces (its own traceback)"),
+    (r"No module named 'irisrl_policy_v1'", "torch.load(weights_only=False) of a checkpoint "
+     "pickling an object whose module is gone; python_crash (code, not the file)"),
+    (r"loading state_dict for PolicyValueNet", "a torch.compile'd model's state_dict (keys under "
+     "_orig_mod.) loaded into the plain model"),
+    (r"Tried to allocate 1024\.00 MiB", "matmul under expandable_segments:False and a 0.01 "
+     "memory fraction"),
+    (r"Tried to allocate 8\.00 GiB", "SDPA (math backend) under expandable_segments:True and a "
+     "0.01 memory fraction"),
+    (r"Tried to allocate 3\.00 GiB", ".to('cuda') of a 3 GiB CPU tensor under a 0.01 memory "
+     "fraction"),
+    (r"Assertion `` failed", "index_put_(accumulate=True) with an index past the end: the "
+     "assert carries no message"),
+    (r"sum of probabilities <= 0", "multinomial of an all-zero row on the GPU"),
+    (r"ScatterGatherKernel", "F.one_hot on the GPU with a class past num_classes"),
+    (r"M >= 1, N >= 1 and K >= 16|CompilationError", "triton tl.dot on 8x8 blocks; "
+     "python_crash like set 2's compile error"),
+    (r"bincount only|repeats can not be negative|kthvalue\(\)|selected index k", "a host-side "
+     "check on a GPU tensor; python_crash (no device assert)"),
+    (r"expected scalar type Long", "nll_loss with float targets"),
+    (r"Categorical", "Categorical(logits=...) with a NaN logit (a policy gone NaN)"),
+    (r"without replacement", "multinomial asking 8 of 4 categories without replacement"),
+    (r"HF_HUB_ENABLE_HF_TRANSFER", "HF_HUB_ENABLE_HF_TRANSFER=1 with huggingface_hub 1.x; the "
+     "download works (exit 0)"),
+    (r"^\[transformers\] ", "resize_token_embeddings; a note, the run goes on (exit 0)"),
+    (r"Warning: |UserWarning: |FutureWarning: ", "a warning; the run goes on (exit 0)"),
+    (r"OfflineModeIsEnabled|okrepo", "HF_HUB_OFFLINE=1 with a cache holding only config.json and "
+     "tokenizer_config.json"),
+    (r"gated401/rollouts/", "HfFileSystem.open(..., 'w') on a gated repo (401): the "
+     "wrapper says repository not found; hf_repo_not_found by the line alone"),
+    (r"nofiles", "AutoImageProcessor of a repo with no preprocessor file (EntryNotFound)"),
+    (r"None is not a valid git identifier", "a RevisionNotFound answer; transformers names the "
+     "revision None"),
+    (r"revision404@global_step_300", "HfFileSystem.info of repo@revision, answered "
+     "RevisionNotFound"),
+    (r"resolve/global_step_300/generation_config", "GenerationConfig.from_pretrained("
+     "revision='global_step_300')"),
+    (r"processor_config\.json|preprocessor_config", "AutoProcessor / AutoImageProcessor"),
+    (r"api/models/irisrl/(forbidden403|status429)|\*\.safetensors", "HfFileSystem.glob"),
+    (r"status500.*api/models", "HfFileSystem.info"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -7614,6 +8460,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout8", CASES8, LINE_RULES8), ("heldout9", CASES9, LINE_RULES9),
     ("heldout10", CASES10, LINE_RULES10), ("heldout11", CASES11, LINE_RULES11),
     ("heldout12", CASES12, LINE_RULES12), ("heldout13", CASES13, LINE_RULES13),
+    ("heldout14", CASES14, LINE_RULES14),
 ]
 
 
@@ -7676,7 +8523,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout13 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout14 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -7850,6 +8697,24 @@ def lib_of13(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of12(case, line, vers)
 
 
+def lib_of14(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of13 with the fourteenth set's printers (transformers' loaders and pipeline over the
+    Hub, HfFileSystem, gloo inside torch, numpy's writer)."""
+    if case.startswith("hub14_") and line.startswith(("OSError", "ValueError")):
+        return _pick("transformers", vers)
+    if case.startswith("hub14_"):
+        return _pick("huggingface_hub", vers)
+    if case == "benign14_vocab_resize":
+        return _pick("transformers", vers)
+    if case == "benign14_hf_transfer_env":
+        return _pick("huggingface_hub", vers)
+    if case == "disk14_savez_tmpfs":
+        return _pick("numpy", vers)
+    if case == "disk14_tempfile_tmpfs" or case == "ckpt14_missing_module":
+        return _pick("python", vers)
+    return lib_of13(case, line, vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -7885,7 +8750,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
-        "heldout11": [], "heldout12": [], "heldout13": []}
+        "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -7904,6 +8769,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         eleventh = rank >= 9
         twelfth = rank >= 10
         thirteenth = rank >= 11
+        fourteenth = rank >= 12
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
                                  eleventh=eleventh, thirteenth=thirteenth):
@@ -7914,12 +8780,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (

@@ -65,7 +65,7 @@ def test_split_is_by_case_and_lines_are_unique() -> None:
                                 "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl",
                                 "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl",
                                 "heldout10.jsonl", "heldout11.jsonl", "heldout12.jsonl",
-                                "heldout13.jsonl")]
+                                "heldout13.jsonl", "heldout14.jsonl")]
     srcs = [{e["source"] for e in f} for f in files]
     for i, a in enumerate(srcs):
         for b in srcs[i + 1:]:
@@ -102,10 +102,14 @@ def test_split_is_by_case_and_lines_are_unique() -> None:
                          "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
                          "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
                          "heldout11.jsonl", "heldout12.jsonl")),
+    ("heldout14.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
+                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
+                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
+                         "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl")),
 ])
 def test_later_sets_share_no_line_with_any_other_corpus_file(
         name: str, earlier: tuple[str, ...]) -> None:
-    """heldout3 ... heldout13 measure what no other file taught: no line of them is in the public
+    """heldout3 ... heldout14 measure what no other file taught: no line of them is in the public
     corpus or the earlier current files, and none has the shape (equal up to numbers and hex
     ids) of a line of the earlier current files: the build drops those."""
     mod = _script()
@@ -129,7 +133,7 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout7": ("CASES7", 35, 7), "heldout8": ("CASES8", 50, 8),
               "heldout9": ("CASES9", 40, 9), "heldout10": ("CASES10", 50, 8),
               "heldout11": ("CASES11", 55, 9), "heldout12": ("CASES12", 45, 8),
-              "heldout13": ("CASES13", 50, 8)}
+              "heldout13": ("CASES13", 50, 8), "heldout14": ("CASES14", 50, 8)}
 
 
 @pytest.mark.parametrize("name", sorted(LATER_SETS))
@@ -174,12 +178,13 @@ def test_files_are_the_build_of_the_raw_captures(tmp_path: Path) -> None:
             CURRENT / "raw_heldout6.jsonl", CURRENT / "raw_heldout7.jsonl",
             CURRENT / "raw_heldout8.jsonl", CURRENT / "raw_heldout9.jsonl",
             CURRENT / "raw_heldout10.jsonl", CURRENT / "raw_heldout11.jsonl",
-            CURRENT / "raw_heldout12.jsonl", CURRENT / "raw_heldout13.jsonl"]
+            CURRENT / "raw_heldout12.jsonl", CURRENT / "raw_heldout13.jsonl",
+            CURRENT / "raw_heldout14.jsonl"]
     assert mod.main(["build", str(tmp_path), *map(str, raws)]) == 0
     for name in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
                  "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
                  "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl", "heldout11.jsonl",
-                 "heldout12.jsonl", "heldout13.jsonl"):
+                 "heldout12.jsonl", "heldout13.jsonl", "heldout14.jsonl"):
         assert (tmp_path / name).read_text() == (CURRENT / name).read_text(), (
             f"{name} differs from what scripts/provoke_failures.py builds: rebuild it, "
             "do not edit it by hand")
