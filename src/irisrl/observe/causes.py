@@ -376,7 +376,9 @@ CATALOGUE: tuple[Cause, ...] = (
           # failed' = CUDA_ERROR_MAP_FAILED 205): NCCL could not set up its buffers, nccl_error. A sticky
           # fault ('an illegal memory access') surfacing there is still the kernel's: cuda_error.
           # and Xid 154 putting the recovery action back to none (vocabulary.XID_RECOVERED) is the fault's end
-          exclude=r"(?i)\bnon-?fatal\b|" + NCCL_ALLOC_CUDA + "|" + V.XID_RECOVERED),
+          # and pinned host memory that could not be had (ggml_cuda_host_malloc "failed to allocate 2.00 MiB of
+          # pinned memory: no CUDA-capable device is detected"): the runtime falls back to pageable memory
+          exclude=r"(?i)\bnon-?fatal\b|of pinned memory|" + NCCL_ALLOC_CUDA + "|" + V.XID_RECOVERED),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
           ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low", "ray-oom-prevention"),
           (r"Task was killed due to the node running low on memory",

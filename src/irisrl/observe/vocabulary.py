@@ -81,6 +81,10 @@ XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)"
 # Ray's exception texts: "... died because ...", "... was killed due to ..."); read whole.
 STATEMENT = re.compile(
     r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
+    # an HTTP failure status with its reason phrase (RFC 9110: "403 Forbidden", "503 Service Unavailable") and
+    # Ray's job CLI's verdict (dashboard/modules/job/cli.py "Job 'raysubmit_x' failed"), whatever surrounds them
+    r"\b(?:40[13]|404|429|50[0234]) (?:Forbidden|Unauthorized|Not Found|Too Many Requests|Internal Server Error|Bad Gateway|"
+    r"Service Unavailable|Gateway Time-?out)\b|^\s*Job '[^'\s]+' failed\b|"
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class:
     # surfaced, not named (most such lines in the corpora are optional imports that fall back: benign)
     r"\bNo module named '|" + SHORTFALL + "|"
@@ -401,7 +405,8 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        + E.LIBC_ABORT + r"|oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+|"
                        # Ray's autoscaler v2 refusing or stuck (pg_unplaceable / pg_timeout rows)
                        r"No available node types can fulfill|\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b|"
-                       + E.ELASTIC_FAILURE)
+                       # the kubelet's eviction for disk (the evicted row)
+                       r"ephemeral local storage usage exceeds|" + E.ELASTIC_FAILURE)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -687,7 +692,10 @@ TABLE: tuple[Row, ...] = (
     Row("evicted", (_rx(r"TaintManagerEviction|Marking for deletion Pod|(?i:node \S+ has been rebooted)|"
                         # the kubelet's graceful node shutdown (pkg/kubelet/nodeshutdown: "Shutdown manager killing pod with gracePeriod")
                         r"Shutdown manager killing pod"),), None),
-    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b"),), None),
+    # (the kubelet's eviction messages: "The node was low on resource", "Pod ephemeral local storage usage
+    # exceeds the total limit of containers 30Gi." (pkg/kubelet/eviction/helpers.go))
+    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\]|ephemeral local storage usage exceeds)|\bEvicted\b"),), None),
+    Row("python_crash", (_rx(r"^\s*Job '[^'\s]+' failed\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnodes?\b|node_ids?\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
         # "preemption: 0/N nodes are available: N No preemption victims found for incoming pod."): unplaceable
