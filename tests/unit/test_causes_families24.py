@@ -202,6 +202,10 @@ NAMED34 = [
     # message alone, Ray's job CLI verdict
     ("evicted", "Pod ephemeral local storage usage exceeds the total limit of containers 10Gi."),
     ("python_crash", "Job 'raysubmit_AbC123' failed"),
+    # pass 41 (set 26, measured first: 82.9 % / 91.4 %): a platform's verdicts on a workload in words
+    ("evicted", "Container evicted, ephemeral storage limit exceeded (20G)"),
+    ("pod_oomkilled", "Runtime error: Memory limit exceeded (64Gi)"),
+    ("pg_unplaceable", "Scheduling failure: unable to schedule workload on any node"),
 ]
 
 
@@ -300,6 +304,12 @@ def test_pinned_host_memory_that_cannot_be_had_is_no_cuda_fault(tmp_path: Path) 
     assert both(tmp_path, [line])["verdict"] == "NO-KILL"
     report = both(tmp_path, ["Could not fetch the shard, retrying... got 503 Service Unavailable"])
     assert report["unrecognized"] or report["causes"]
+
+
+def test_inotifys_watch_limit_is_no_full_disk(tmp_path: Path) -> None:
+    """inotify_add_watch's ENOSPC is fs.inotify.max_user_watches running out, not a disk."""
+    line = 'E1204 01:02:03.004005   4242 raw.go:140] Failed to watch directory "/sys/fs/cgroup": inotify_add_watch /sys/fs/cgroup/x: no space left on device'
+    assert primary(both(tmp_path, [line])) != "disk_full"
 
 
 def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:

@@ -171,7 +171,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # network / FUSE volume that is full or failing: the same fix, the storage)
                     r"unable to write to file </torch_|insufficient shared memory \(shm\)|write\(\): fd \d+ failed with|"
                     # torch/utils/data/dataloader.py: a worker SIGBUSed on a full /dev/shm
-                    r"workers are out of shared memory|raise your shared memory limit")),
+                    r"workers are out of shared memory|raise your shared memory limit"),
+          # inotify_add_watch's ENOSPC is the kernel's watch limit (fs.inotify.max_user_watches), not a disk
+          exclude=r"inotify"),
     # huggingface_hub 2.4.0 utils/_http.py hf_raise_for_status ("Cannot access gated repo for url",
     # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
     # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any

@@ -85,6 +85,9 @@ STATEMENT = re.compile(
     # Ray's job CLI's verdict (dashboard/modules/job/cli.py "Job 'raysubmit_x' failed"), whatever surrounds them
     r"\b(?:40[13]|404|429|50[0234]) (?:Forbidden|Unauthorized|Not Found|Too Many Requests|Internal Server Error|Bad Gateway|"
     r"Service Unavailable|Gateway Time-?out)\b|^\s*Job '[^'\s]+' failed\b|"
+    # a platform's verdict on a workload in words (the Hub Spaces runtime: "Workload evicted, storage limit
+    # exceeded (50G)", "Memory limit exceeded (16.0G)", "Scheduling failure: unable to schedule space")
+    r"\b(?:pod|workload|container|job|task)s? (?:was |has been )?evicted\b|\bmemory limit exceeded\b|\bunable to schedule\b|"
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class:
     # surfaced, not named (most such lines in the corpora are optional imports that fall back: benign)
     r"\bNo module named '|" + SHORTFALL + "|"
@@ -559,7 +562,8 @@ TABLE: tuple[Row, ...] = (
     Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
                           r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))|"
                           # kubelet pkg/kubelet/images/image_gc_manager.go (event FreeDiskSpaceFailed)
-                          r"FreeDiskSpaceFailed|(?i:failed to garbage collect required amount of images)"),), None),
+                          r"FreeDiskSpaceFailed|(?i:failed to garbage collect required amount of images)"),),
+        _rx(r"inotify")),   # inotify_add_watch's ENOSPC is the watch limit, not a disk
     Row("disk_full", (_rx(r"write\(\): fd \d+ failed|is over \d+(?:\.\d+)?% full|"
                           # numpy's tofile / save on a short write (numpy/_core/src/multiarray/convert.c
                           # "%d requested and %d written"): the file system took fewer bytes than asked
@@ -694,7 +698,11 @@ TABLE: tuple[Row, ...] = (
                         r"Shutdown manager killing pod"),), None),
     # (the kubelet's eviction messages: "The node was low on resource", "Pod ephemeral local storage usage
     # exceeds the total limit of containers 30Gi." (pkg/kubelet/eviction/helpers.go))
-    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\]|ephemeral local storage usage exceeds)|\bEvicted\b"),), None),
+    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\]|ephemeral local storage usage exceeds|"
+                        r"\b(?:pod|workload|container)s? (?:was |has been )?evicted\b)|\bEvicted\b"),), None),
+    # a container's memory limit hit (the Hub Spaces runtime "Memory limit exceeded (29Gi)"): the orchestrator's kill
+    Row("pod_oomkilled", (_rx(r"(?i:\bmemory limit exceeded\b)"),), _rx(r"(?i:object store|plasma|\bkv\b)")),
+    Row("pg_unplaceable", (_rx(r"(?i:\bunable to schedule (?:the |this )?(?:space|pod|workload|job|task|gang)\b)"),), None),
     Row("python_crash", (_rx(r"^\s*Job '[^'\s]+' failed\b"),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnodes?\b|node_ids?\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
