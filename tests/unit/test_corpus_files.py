@@ -88,6 +88,10 @@ HELDOUT23 = PUBLIC / "heldout23.jsonl"
 # Q&A and vendor pages, blogs), like heldout8, 18 and 20; its sources are page URLs, one URL one source, none a GitHub
 # issue, pull request or gist.
 HELDOUT24 = PUBLIC / "heldout24.jsonl"
+# The twenty-sixth fresh set (README "heldout26"): public web pages (Hub model, dataset and Space pages, pastes,
+# Chinese and Japanese blogs and guides, a GitLab ticket), like heldout8, 18, 20 and 24; its sources are page URLs,
+# one URL one source, none a GitHub issue, pull request or gist.
+HELDOUT26 = PUBLIC / "heldout26.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -140,14 +144,15 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout16": HELDOUT16, "heldout17": HELDOUT17,
          "heldout18": HELDOUT18, "heldout19": HELDOUT19,
          "heldout20": HELDOUT20, "heldout21": HELDOUT21, "heldout22": HELDOUT22,
-         "heldout23": HELDOUT23, "heldout24": HELDOUT24}   # collected later, each from sources no other file has
+         "heldout23": HELDOUT23, "heldout24": HELDOUT24,
+         "heldout26": HELDOUT26}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
                "heldout15": (30, 12), "heldout16": (15, 10), "heldout17": (50, 15), "heldout18": (40, 15),
                "heldout19": (40, 14), "heldout20": (40, 15),
                "heldout21": (45, 14), "heldout22": (45, 14),
-               "heldout23": (45, 14), "heldout24": (40, 15)}
+               "heldout23": (45, 14), "heldout24": (40, 15), "heldout26": (40, 15)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -170,7 +175,8 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
-    if name in ("heldout8", "heldout18", "heldout20", "heldout24"):   # web pages: lines unpadded, each source one page URL
+    if name in ("heldout8", "heldout18", "heldout20", "heldout24",
+                "heldout26"):   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"https?://\S+", row["source"]), f"{row['source']}: cite the page URL"
