@@ -92,6 +92,10 @@ HELDOUT24 = PUBLIC / "heldout24.jsonl"
 # the stack (ComfyUI, text-generation-webui, open-webui, diffusers, lerobot, llama_index, lm-evaluation-harness, model
 # repos, serving wrappers) and the engine / NCCL / Kubernetes issues their users hit; none from a repository heldout9 cites.
 HELDOUT25 = PUBLIC / "heldout25.jsonl"
+# The twenty-sixth fresh set (README "heldout26"): public web pages (Hub model, dataset and Space pages, pastes,
+# Chinese and Japanese blogs and guides, a GitLab ticket), like heldout8, 18, 20 and 24; its sources are page URLs,
+# one URL one source, none a GitHub issue, pull request or gist.
+HELDOUT26 = PUBLIC / "heldout26.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -145,7 +149,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout18": HELDOUT18, "heldout19": HELDOUT19,
          "heldout20": HELDOUT20, "heldout21": HELDOUT21, "heldout22": HELDOUT22,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
-         "heldout25": HELDOUT25}   # collected later, each from sources no other file has
+         "heldout25": HELDOUT25, "heldout26": HELDOUT26}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -153,7 +157,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout19": (40, 14), "heldout20": (40, 15),
                "heldout21": (45, 14), "heldout22": (45, 14),
                "heldout23": (45, 14), "heldout24": (40, 15),
-               "heldout25": (45, 14)}
+               "heldout25": (45, 14), "heldout26": (40, 15)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -176,7 +180,8 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
-    if name in ("heldout8", "heldout18", "heldout20", "heldout24"):   # web pages: lines unpadded, each source one page URL
+    if name in ("heldout8", "heldout18", "heldout20", "heldout24",
+                "heldout26"):   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"https?://\S+", row["source"]), f"{row['source']}: cite the page URL"
