@@ -206,6 +206,13 @@ NAMED34 = [
     ("evicted", "Container evicted, ephemeral storage limit exceeded (20G)"),
     ("pod_oomkilled", "Runtime error: Memory limit exceeded (64Gi)"),
     ("pg_unplaceable", "Scheduling failure: unable to schedule workload on any node"),
+    # pass 42 (set 27, measured first: 70.0 %): SGLang's older watchdog and sigquit wordings, the Hub's own 429
+    # text, hf_xet's length mismatch, Ray Serve's deployment that never started
+    ("engine_dead", "[2026-12-04 01:02:03 DP1 TP2] Watchdog timeout (self.watchdog_timeout=600)"),
+    ("engine_dead", "[2026-12-04 01:02:03] Received sigquit from a child proces. It usually means the child failed."),
+    ("hf_http_error", "429 Too Many Requests: you have reached your 'api' rate limit."),
+    ("hf_incomplete_download", "Error occurred during download: CAS service error : result term data length 10 did not match expected value 20"),
+    ("engine_init_failed", "The deployment failed to start 5 times in a row. See controller logs for details."),
 ]
 
 

@@ -580,7 +580,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed", "hit an exception", "Engine iteration timed out",
            "Engine background task failed", "fatal signal from worker", "the child failed", "Error executing method",
-           "crashed", "RPC call to", "watchdog timeout", "DataParallelController"),
+           "crashed", "RPC call to", "watchdog timeout", "Watchdog timeout", "DataParallelController", "sigquit from a child"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -615,7 +615,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # server's sigquit handler (entrypoints/http_server.py / engine.py) says "Received
                     # sigquit from a child process. It usually means the child failed."
                     r"(?:Scheduler|[Tt]okenizerManager|DataParallelController) hit an exception|"
-                    r"Received sigquit from a child process|"
+                    # (older releases print "a child proces." with the typo)
+                    r"Received sigquit from a child proc\w*|"
                     # (sglang 0.5.23 managers/tokenizer_manager.py's handler: "SIGQUIT received. signum=3, frame=...
                     # It usually means the child failed.")
                     r"SIGQUIT received\.[^\n]*child failed",
@@ -632,6 +633,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # -11. Triggering SIGQUIT for cleanup") and entrypoints/engine.py ("Scheduler or
                     # DataParallelController N terminated with -11")
                     r"\b(?:Scheduler|Detokenizer\w*|TokenizerManager|DataParallelController) watchdog timeout|"
+                    # (older releases: the scheduler's f-string "Watchdog timeout (self.watchdog_timeout=300)")
+                    r"Watchdog timeout \(self\.watchdog_timeout=|"
                     r"crashed with exit code -?\d+\. Triggering SIGQUIT|Scheduler or DataParallelController \d+ terminated with -?[1-9]")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",

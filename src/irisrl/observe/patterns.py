@@ -100,7 +100,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"oom_reaper", b"failcnt", b"bad_alloc", b"rebooted", b"alloc(): ", b"free(): ",
     b"can fulfill", b"is stuck in",   # Ray autoscaler v2 (vocabulary.py pg rows)
     b"Root Cause", b"enable traceback", b"CUDA_LAUNCH_BLOCKING", b"asynchronously reported", b"out of range", b"explicitly omitted",
-    b"returned error code", b"Shutdown manager", b"ephemeral local storage", b"' failed", b"imit exceeded", b"to schedule",
+    b"returned error code", b"Shutdown manager", b"ephemeral local storage", b"' failed", b"imit exceeded", b"to schedule", b"rate limit", b"did not match",
     b"Warning  ", b"Warning\t",   # a Kubernetes Warning event's type column (vocabulary.K8S_WARNING_EVENT)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:

@@ -386,6 +386,9 @@ RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may h
 # before its OOM-killer hint is taken for the kill), "engine_info_bootstrap_port N is already in use",
 # distributed/bootstrap.py "The memory capacity is unbalanced".
 ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not started successfully|"
+                       # Ray Serve's controller on a deployment (an LLM server) that never came up ("The deployment
+                       # failed to start 3 times in a row. This may be due to a problem with its constructor")
+                       r"The deployment failed to start \d+ times in a row|"
                        r"\bdied during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use")
 
 # A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
@@ -664,6 +667,11 @@ TABLE: tuple[Row, ...] = (
     # "Cannot find an appropriate cached snapshot folder ... outgoing traffic has been disabled"): the
     # Hub could not be asked (hf_http_error, Labelling decisions: offline mode)
     Row("hf_http_error", (_rx(r"outgoing traffic has been disabled|(?i:offline mode is enabled)"),), None),
+    # the Hub's own 429 text (its rate-limit buckets: "you have reached your 'resolvers' rate limit", 'api', 'pages')
+    Row("hf_http_error", (_rx(r"you have reached your '\w+' rate limit"),), None),
+    # hf_xet reconstructing a file whose term lengths disagree ("result term data length N did not match expected
+    # value M"): the bytes fetched were cut or damaged
+    Row("hf_incomplete_download", (_rx(r"(?i:did not match expected value)"), _rx(_HUB + r"|(?i:download)")), None),
     # an upload the Hub did not take (huggingface_hub _commit_api.py "Error while uploading '%s' to the Hub.",
     # lfs.py "LFS batch API returned errors"): a transfer failure, like a download's
     Row("hf_http_error", (_rx(r"Error while uploading '[^']+' to the Hub|LFS batch API returned errors"),), None),
