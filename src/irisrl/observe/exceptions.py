@@ -150,6 +150,9 @@ CLASS_KINDS: dict[str, str] = {
     # "403 Forbidden" / "429 Too Many Requests" after the request id): the status decides when
     # it is on the line (hub_status_kind runs first), else the transient reading.
     "HfHubHTTPError": "hf_http_error",
+    # huggingface_hub errors.py FileMetadataError: the file's HEAD answer lacks the metadata a download needs
+    # ("Distant resource does not have an ETag": a proxy or mirror in the way)
+    "FileMetadataError": "hf_http_error",
     "ActorDiedError": "ray_actor_died", "RayActorError": "ray_actor_died", "ActorUnavailableError": "ray_actor_died",
     "WorkerCrashedError": "ray_worker_died", "NodeDiedError": "ray_node_dead",
     # ray.exceptions: the task's raylet died under it; no node can ever hold the task / actor
@@ -387,7 +390,9 @@ TIMEOUT_CLASS = re.compile(r"Time(?:out|dOut)|TimeoutError")
 # Labelling decisions); from an application's own API, python_crash (None here).
 TRANSPORT_CLASS = re.compile(r"^(?:Connection\w*Error|ProxyError|SSLError|RetryError|MaxRetryError|NewConnectionError|NameResolutionError|"
                              r"ConnectError|ReadError|NetworkError|TransportError|Client(?:Connector|Connection|OS)\w*Error|"
-                             r"ServerDisconnectedError|RemoteDisconnected|gaierror|ProtocolError|RemoteProtocolError|URLError)$")
+                             r"ServerDisconnectedError|RemoteDisconnected|gaierror|ProtocolError|RemoteProtocolError|URLError|"
+                             # httpx / requests giving up on a redirect loop (a proxy or mirror misrouting the download)
+                             r"TooManyRedirects)$")
 DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|monitored_?barrier|key-value store|"
                           r"connect\(\) timed out|MASTER_ADDR|torch\.distributed")
 # The Hub's inference services (serverless Inference API, Inference Providers' router, Inference
