@@ -7502,6 +7502,611 @@ TIMEOUT_S.update({"store14_master_restart": 60, "gloo14_destroy_early": 60,
                   "triton14_dot_block_too_small": 90})
 
 
+# ----------------------------------------------------------------------------- the fifteenth set
+
+
+def start_hub15(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) -> str:
+    """A loopback Hub for the fifteenth set: `behaviour` maps a repo name to html500 (500 with a
+    whole HTML error page, no X-Error-Code), redirectloop (every answer a 302 to itself),
+    cutshort (GET sends half of Content-Length, then closes), noetag / nocommit (200 without
+    ETag / X-Repo-Commit), finegrained403 (403 with a fine-grained-token scope message),
+    portal (200 text/html for everything: a proxy's login page), cdndown (HEAD answers, the
+    file's redirect points at a port nobody listens on)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    dead_port = free_port()
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _answer(self, code: int, headers: dict[str, str], body: bytes,
+                    length: int | None = None) -> None:
+            self.send_response(code)
+            self.send_header("X-Request-Id",
+                             f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}")
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body) if length is None else length))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _route(self) -> None:
+            if self.command in ("POST", "PUT", "DELETE", "PATCH"):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            path = _as_model_path(self.path.split("?")[0])[0]
+            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
+            name, rest = (m.group(1), m.group(2) or "") if m else ("", "")
+            if path.startswith("/api/repos/") or path.startswith("/api/whoami"):
+                name = next(iter(behaviour), "")
+            how = behaviour.get(name, "")
+            files = repos.get(name, {})
+            host = f"http://127.0.0.1:{self.server.server_address[1]}"
+            if how == "html500":
+                body = (b"<!DOCTYPE html>\n<html>\n<head><title>500 Internal Server Error</title>"
+                        b"</head>\n<body>\n<center><h1>500 Internal Server Error</h1></center>\n"
+                        b"<hr><center>nginx</center>\n</body>\n</html>\n")
+                self._answer(500, {"Content-Type": "text/html"}, body)
+                return
+            if how == "redirectloop":
+                self._answer(302, {"Location": host + self.path}, b"")
+                return
+            if how == "portal":
+                body = (b"<!DOCTYPE html><html><head><title>Sign in to the network</title></head>"
+                        b"<body><form action=\"/login\">Proxy authentication required</form>"
+                        b"</body></html>")
+                self._answer(200, {"Content-Type": "text/html; charset=utf-8"}, body)
+                return
+            if how == "finegrained403":
+                msg = (f"The fine-grained token you are using does not have access to {path.split('/resolve')[0]}:"
+                       f" its permissions do not include \"Read access to contents of all "
+                       f"public gated repos you can access\".")
+                if self.command in ("POST", "PUT"):
+                    msg = ("This fine-grained token does not have the permission "
+                           "\"repo.content.write\" on irisrl/finegrained403.")
+                body = json.dumps({"error": msg}).encode()
+                self._answer(403, {"Content-Type": "application/json", "X-Error-Message": msg},
+                             body)
+                return
+            if path.startswith("/api/models/"):
+                if "/tree/" in rest:
+                    out: Any = [{"type": "file", "path": f, "size": len(b),
+                                 "oid": hashlib.sha1(b).hexdigest()}
+                                for f, b in sorted(files.items())]
+                else:
+                    out = {"id": f"irisrl/{name}", "modelId": f"irisrl/{name}", "sha": COMMIT,
+                           "private": False, "siblings": [{"rfilename": f} for f in sorted(files)]}
+                self._answer(200, {"Content-Type": "application/json"}, json.dumps(out).encode())
+                return
+            if rest.startswith("/cdn/"):  # never reached: the cdndown redirect goes elsewhere
+                self._answer(404, {}, b"")
+                return
+            fm = re.match(r"^/resolve/[^/]+/(.+)$", rest)
+            fname = fm.group(1) if fm else ""
+            if fname not in files:
+                body = b'{"error":"Entry not found"}'
+                self._answer(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message":
+                                   "Entry not found", "X-Repo-Commit": COMMIT,
+                                   "Content-Type": "application/json"}, body)
+                return
+            body = files[fname]
+            h = {"Content-Type": "application/octet-stream"}
+            if how != "noetag":
+                h["ETag"] = f'"{hashlib.sha256(body).hexdigest()}"'
+            if how != "nocommit":
+                h["X-Repo-Commit"] = COMMIT
+            if how == "cdndown":
+                h["Location"] = f"http://127.0.0.1:{dead_port}/cdn/{name}/{fname}"
+                self._answer(302, h, b"")
+                return
+            if how == "cutshort" and self.command == "GET":
+                self._answer(200, h, body[: len(body) // 2], length=len(body))
+                self.wfile.flush()
+                self.close_connection = True
+                return
+            self._answer(200, h, body)
+
+        do_HEAD = _route
+        do_GET = _route
+        do_POST = _route
+        do_PUT = _route
+        do_DELETE = _route
+        do_PATCH = _route
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def hub15_case(how: str, api: str) -> None:
+    repos: dict[str, dict[str, bytes]] = {}
+    endpoint = start_hub15(repos, {how: how})
+    _hub_env(endpoint)  # before huggingface_hub / transformers are imported
+    os.environ["HF_TOKEN"] = "hf_" + "Fg" * 17  # a fine-grained token, as RL jobs mount one
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    repos[how] = {p.name: p.read_bytes() for p in d.iterdir()}
+    repos[how]["tokenizer.json"] = json.dumps({"version": "1.0", "model": {"type": "WordLevel",
+                                                "vocab": {"a": 0, "<unk>": 1},
+                                                "unk_token": "<unk>"}}).encode()
+    repos[how]["tokenizer_config.json"] = b'{"tokenizer_class": "PreTrainedTokenizerFast"}'
+    repo = f"irisrl/{how}"
+    print(f"PROVOKE-NOTE endpoint={endpoint} repo={repo} api={api}", flush=True)
+    if api == "download":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "config.json"))
+    elif api == "local_dir":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "model.safetensors", local_dir=tempfile.mkdtemp()))
+    elif api == "fs_read":
+        from huggingface_hub import HfFileSystem
+
+        print(len(HfFileSystem().read_bytes(f"{repo}/model.safetensors")))
+    elif api == "snapshot":
+        from huggingface_hub import snapshot_download
+
+        print(snapshot_download(repo))
+    elif api == "info":
+        from huggingface_hub import HfApi
+
+        print(HfApi().model_info(repo))
+    elif api == "upload":
+        from huggingface_hub import HfApi
+
+        HfApi().upload_file(path_or_fileobj=b"step 300\n", path_in_repo="trainer_state.txt",
+                            repo_id=repo)
+    elif api == "config":
+        from transformers import AutoConfig
+
+        print(AutoConfig.from_pretrained(repo))
+    elif api == "tokenizer":
+        from transformers import AutoTokenizer
+
+        print(AutoTokenizer.from_pretrained(repo))
+    elif api == "model":
+        from transformers import AutoModelForCausalLM
+
+        print(type(AutoModelForCausalLM.from_pretrained(repo)))
+
+
+def case_disk15_hub_cache_tmpfs() -> None:
+    """hf_hub_download of a 2 MiB file into a cache on a 256 KiB tmpfs."""
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    repos: dict[str, dict[str, bytes]] = {"big": {"model.safetensors": os.urandom(2 << 20)}}
+    _hub_env(start_hub15(repos, {"big": ""}))
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/big", "model.safetensors", cache_dir=str(mnt / "hub")))
+
+
+def _sharded15() -> Path:
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    d = Path(tempfile.mkdtemp()) / "policy" / "global_step_300"
+    GPT2LMHeadModel(GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256,
+                               n_positions=32)).save_pretrained(d, max_shard_size="100KB")
+    return d
+
+
+def _load15(d: Path) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda", dtype=torch.bfloat16)
+    print("loaded", next(m.parameters()).dtype, next(m.parameters()).device)
+
+
+def case_st15_index_missing_shard_cuda() -> None:
+    d = _sharded15()
+    sorted(d.glob("model-*.safetensors"))[1].unlink()
+    _load15(d)
+
+
+def case_st15_shard_truncated_cuda() -> None:
+    d = _sharded15()
+    shard = sorted(d.glob("model-*.safetensors"))[0]
+    data = shard.read_bytes()
+    shard.write_bytes(data[: len(data) * 2 // 3])  # cut mid-tensor (a killed upload)
+    _load15(d)
+
+
+def case_st15_shard_wrong_dtype_cuda() -> None:
+    """One shard rewritten with its tensors as int8 (a quantizer's output in the policy dir)."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    d = _sharded15()
+    shard = sorted(d.glob("model-*.safetensors"))[0]
+    save_file({k: (v * 100).to(torch.int8) for k, v in load_file(str(shard)).items()}, str(shard),
+              metadata={"format": "pt"})
+    _load15(d)
+
+
+def case_st15_shard_wrong_shape_cuda() -> None:
+    """One tensor of a shard saved transposed (an export script's bug)."""
+    from safetensors.torch import load_file, save_file
+
+    d = _sharded15()
+    for shard in sorted(d.glob("model-*.safetensors")):
+        t = load_file(str(shard))
+        keys = [k for k, v in t.items() if v.dim() == 2 and v.shape[0] != v.shape[1]]
+        if keys:
+            t[keys[0]] = t[keys[0]].t().contiguous()
+            save_file(t, str(shard), metadata={"format": "pt"})
+            break
+    _load15(d)
+
+
+def case_st15_index_json_truncated_cuda() -> None:
+    d = _sharded15()
+    idx = d / "model.safetensors.index.json"
+    text = idx.read_bytes()
+    idx.write_bytes(text[: len(text) // 2])
+    _load15(d)
+
+
+def case_st15_index_wrong_shard_cuda() -> None:
+    """The index maps every key to the first shard (an index written before re-sharding)."""
+    d = _sharded15()
+    idx = d / "model.safetensors.index.json"
+    index = json.loads(idx.read_text())
+    first = sorted(d.glob("model-*.safetensors"))[0].name
+    index["weight_map"] = {k: first for k in index["weight_map"]}
+    idx.write_text(json.dumps(index))
+    _load15(d)
+
+
+def case_st15_shard_html_cuda() -> None:
+    """A shard that is the mirror proxy's 502 page, saved under the shard's name."""
+    d = _sharded15()
+    sorted(d.glob("model-*.safetensors"))[-1].write_bytes(
+        b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 "
+        b"Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n")
+    _load15(d)
+
+
+def _oom15_env(conf: str) -> Any:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = conf
+    import torch
+
+    return torch
+
+
+def case_oom15_generate_huge() -> None:
+    """generate() of a batch of 512 prompts with max_new_tokens=8192 under a 0.01 fraction."""
+    torch = _oom15_env("expandable_segments:True")
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.cuda.set_per_process_memory_fraction(0.01)
+    m = GPT2LMHeadModel(GPT2Config(n_layer=4, n_embd=512, n_head=8, vocab_size=32000,
+                                   n_positions=16384)).cuda().to(torch.bfloat16)
+    ids = torch.randint(0, 32000, (512, 256), device="cuda")
+    out = m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=8192,
+                     do_sample=True, pad_token_id=0)
+    print(out.shape)
+
+
+def case_oom15_kv_prealloc_expandable() -> None:
+    """A KV-cache-like preallocation after most of the GPU is held (expandable_segments)."""
+    torch = _oom15_env("expandable_segments:True")
+    free, total = torch.cuda.mem_get_info()
+    held = torch.empty(free - (6 << 30), dtype=torch.uint8, device="cuda")
+    kv = torch.empty((2, 32, 4096, 8, 128, 8), dtype=torch.bfloat16, device="cuda")  # 4 GiB x 4
+    print(held.numel(), kv.shape)
+
+
+def case_benign15_recompile_guard() -> None:
+    """Benign: dynamo's recompile-limit warning on a guard over a Python attribute."""
+    import torch
+    import torch._dynamo
+
+    torch._dynamo.config.recompile_limit = 2
+
+    class Sampler:
+        temperature = 1.0
+
+    s = Sampler()
+
+    @torch.compile(backend="eager")
+    def scale(x):  # type: ignore[no-untyped-def]
+        return x / s.temperature
+
+    for t in (1.0, 0.9, 0.8, 0.7, 0.6):
+        s.temperature = t
+        scale(torch.ones(4))
+    print("recompile case done")
+
+
+def case_compile15_nonzero_fullgraph() -> None:
+    import torch
+
+    @torch.compile(backend="eager", fullgraph=True)
+    def mask_rewards(r):  # type: ignore[no-untyped-def]
+        return r[torch.nonzero(r > 0).squeeze(-1)].sum()
+
+    print(mask_rewards(torch.randn(16)))
+
+
+def case_compile15_inductor_no_fallback() -> None:
+    import torch
+    import torch._inductor.config as icfg
+
+    icfg.implicit_fallbacks = False
+
+    @torch.compile
+    def whiten(x):  # type: ignore[no-untyped-def]
+        return torch.linalg.svdvals(x).sum() + torch.special.i1e(x).sum()
+
+    print(whiten(torch.randn(8, 8)))
+
+
+def case_disk15_dcp_save_threads_tmpfs() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    sd = {"model": {f"layers.{i}.w": torch.randn(256, 256) for i in range(8)}}
+    writer = dcp.FileSystemWriter(str(mnt / "global_step_300"), thread_count=4,
+                                  single_file_per_rank=False)
+    dcp.save(sd, storage_writer=writer)
+
+
+def case_benign15_dcp_save_state_dict() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    dcp.save_state_dict({"w": torch.ones(4)},
+                        storage_writer=dcp.FileSystemWriter(tempfile.mkdtemp()), no_dist=True)
+    print("saved")
+
+
+def _gloo15(body: Callable[[int, Any, Any], None], timeout_s: int = 8) -> None:
+    _gloo14b(body, timeout_s)
+
+
+def case_gloo15_all_gather_object_lock() -> None:
+    """rank 1's stats dict holds a threading.Lock; rank 0 waits in all_gather_object."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        stats: dict[str, Any] = {"reward": 0.5}
+        if rank == 1:
+            stats["lock"] = threading.Lock()
+        out: list[Any] = [None, None]
+        dist.all_gather_object(out, stats)
+        print(out)
+
+    _gloo15(body)
+
+
+def case_gloo15_gather_object_dst_mismatch() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        out: list[Any] | None = [None, None]
+        dist.gather_object({"rank": rank}, out, dst=rank)
+
+    _gloo15(body)
+
+
+def case_gloo15_scatter_object_short_list() -> None:
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        out: list[Any] = [None]
+        dist.scatter_object_list(out, [{"prompts": 1}] if rank == 0 else None, src=0)
+
+    _gloo15(body)
+
+
+def case_nccl15_destroy_while_waiting() -> None:
+    """World of one: a thread destroys the process group while the main thread waits on an
+    all_reduce queued behind a 10 s spin kernel."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", timeout=timedelta(seconds=30),
+                            device_id=torch.device("cuda:0"))
+    x = torch.ones(1024, device="cuda")
+    torch.cuda._sleep(int(20e9))
+    work = dist.all_reduce(x, async_op=True)
+
+    def destroy() -> None:
+        time.sleep(2)
+        print("destroying the process group", flush=True)
+        dist.destroy_process_group()
+
+    threading.Thread(target=destroy, daemon=True).start()
+    work.wait()
+    torch.cuda.synchronize()
+    print("wait returned", x[0].item(), flush=True)
+    dist.all_reduce(x)
+
+
+def case_grad15_backward_twice() -> None:
+    """A PPO epoch loop that reuses the rollout's logprobs graph."""
+    import torch
+
+    w = torch.randn(8, 4, requires_grad=True)
+    logp = torch.log_softmax(torch.randn(16, 8) @ w, -1)
+    for _ in range(2):
+        (-logp.mean()).backward()
+
+
+def case_grad15_no_grad_loss() -> None:
+    """The policy loss computed from logprobs taken under torch.no_grad()."""
+    import torch
+
+    lin = torch.nn.Linear(8, 4)
+    with torch.no_grad():
+        logp = torch.log_softmax(lin(torch.randn(16, 8)), -1)
+    (-(logp * torch.randn(16, 4)).mean()).backward()
+
+
+def case_benign15_reset_max_memory() -> None:
+    import torch
+
+    torch.ones(1, device="cuda")
+    torch.cuda.reset_max_memory_allocated()
+    print("peak", torch.cuda.max_memory_allocated())
+
+
+def case_benign15_impl_abstract() -> None:
+    import torch
+
+    torch.library.define("irisrl15::clip", "(Tensor x) -> Tensor")
+
+    @torch.library.impl_abstract("irisrl15::clip")
+    def _(x):  # type: ignore[no-untyped-def]
+        return torch.empty_like(x)
+
+    print("registered")
+
+
+def case_benign15_all_reduce_coalesced() -> None:
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("gloo")
+    dist.all_reduce_coalesced([torch.ones(4), torch.ones(2)])
+    dist.destroy_process_group()
+    print("done")
+
+
+def case_benign15_generate_max_length() -> None:
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    m = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=64))
+    ids = torch.randint(0, 32, (2, 4))
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_length=12,
+                     max_new_tokens=6, pad_token_id=0).shape)
+
+
+CASES15: dict[str, Case] = {
+    "st15_index_missing_shard_cuda": (case_st15_index_missing_shard_cuda, "hf_weights_missing",
+                                      True),
+    "st15_shard_truncated_cuda": (case_st15_shard_truncated_cuda, "checkpoint_corrupt", True),
+    "st15_shard_wrong_dtype_cuda": (case_st15_shard_wrong_dtype_cuda, "checkpoint_corrupt", True),
+    "st15_shard_wrong_shape_cuda": (case_st15_shard_wrong_shape_cuda, "python_crash", True),
+    "st15_index_json_truncated_cuda": (case_st15_index_json_truncated_cuda,
+                                       "checkpoint_corrupt", True),
+    "st15_index_wrong_shard_cuda": (case_st15_index_wrong_shard_cuda, "checkpoint_corrupt",
+                                    True),
+    "st15_shard_html_cuda": (case_st15_shard_html_cuda, "checkpoint_corrupt", True),
+    "oom15_generate_huge": (case_oom15_generate_huge, "cuda_oom", True),
+    "oom15_kv_prealloc_expandable": (case_oom15_kv_prealloc_expandable, "cuda_oom", True),
+    "nccl15_destroy_while_waiting": (case_nccl15_destroy_while_waiting, "nccl_error", True),
+    "benign15_reset_max_memory": (case_benign15_reset_max_memory, "benign", True),
+    "benign15_recompile_guard": (case_benign15_recompile_guard, "benign", False),
+    "compile15_nonzero_fullgraph": (case_compile15_nonzero_fullgraph, "python_crash", False),
+    "compile15_inductor_no_fallback": (case_compile15_inductor_no_fallback, "python_crash",
+                                       False),
+    "disk15_dcp_save_threads_tmpfs": (case_disk15_dcp_save_threads_tmpfs, "disk_full", False),
+    "disk15_hub_cache_tmpfs": (case_disk15_hub_cache_tmpfs, "disk_full", False),
+    "benign15_dcp_save_state_dict": (case_benign15_dcp_save_state_dict, "benign", False),
+    "gloo15_all_gather_object_lock": (case_gloo15_all_gather_object_lock, "python_crash", False),
+    "gloo15_gather_object_dst_mismatch": (case_gloo15_gather_object_dst_mismatch,
+                                          "dist_timeout", False),
+    "gloo15_scatter_object_short_list": (case_gloo15_scatter_object_short_list,
+                                         "python_crash", False),
+    "grad15_backward_twice": (case_grad15_backward_twice, "python_crash", False),
+    "grad15_no_grad_loss": (case_grad15_no_grad_loss, "python_crash", False),
+    "benign15_impl_abstract": (case_benign15_impl_abstract, "benign", False),
+    "benign15_all_reduce_coalesced": (case_benign15_all_reduce_coalesced, "benign", False),
+    "benign15_generate_max_length": (case_benign15_generate_max_length, "benign", False),
+}
+for _how, _api, _kind in [
+        ("html500", "download", "hf_http_error"), ("html500", "config", "hf_http_error"),
+        ("html500", "snapshot", "hf_http_error"), ("redirectloop", "download", "hf_http_error"),
+        ("redirectloop", "config", "hf_http_error"), ("redirectloop", "snapshot", "hf_http_error"),
+        ("cutshort", "local_dir", "hf_incomplete_download"),
+        ("cutshort", "fs_read", "hf_incomplete_download"),
+        ("cutshort", "model", "hf_incomplete_download"),
+        ("noetag", "download", "hf_http_error"), ("noetag", "tokenizer", "hf_http_error"),
+        ("nocommit", "download", "hf_http_error"),
+        ("finegrained403", "download", "hf_gated"), ("finegrained403", "upload", "hf_gated"),
+        ("finegrained403", "tokenizer", "hf_gated"), ("finegrained403", "snapshot", "hf_gated"),
+        ("portal", "info", "hf_http_error"), ("cdndown", "download", "hf_http_error")]:
+    CASES15[f"hub15_{_how}_{_api}"] = (partial(hub15_case, _how, _api), _kind, False)
+CASES.update(CASES15)
+# the fifteenth set's second call
+
+def case_compile15_graph_break_fullgraph() -> None:
+    import torch
+    import torch._dynamo
+
+    @torch.compile(backend="eager", fullgraph=True)
+    def advantage(r):  # type: ignore[no-untyped-def]
+        a = r - r.mean()
+        torch._dynamo.graph_break()
+        return a / (a.std() + 1e-6)
+
+    print(advantage(torch.randn(16)))
+
+
+def case_chat15_roles_alternate() -> None:
+    """A rollout prompt with two user turns in a row under a template that forbids it."""
+    from transformers import AutoTokenizer
+
+    d = _tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok", pad=True)
+    tok = AutoTokenizer.from_pretrained(d)
+    tok.chat_template = (
+        "{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0)"
+        " %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/"
+        "...') }}{% endif %}{{ message['role'] + ': ' + message['content'] + '\\n' }}{% endfor %}")
+    tok.apply_chat_template([{"role": "user", "content": "solve 2+2"},
+                             {"role": "user", "content": "show your work"}], tokenize=False)
+
+
+def case_gen15_temperature_zero() -> None:
+    """Greedy evaluation asked for the vLLM way (temperature=0) through HF generate()."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p",
+                                                           "safetensors"))
+    print(m.generate(torch.tensor([[1, 2, 3]]), do_sample=True, temperature=0.0,
+                     max_new_tokens=4, pad_token_id=0))
+
+
+def case_benign15_transpose_3d() -> None:
+    import torch
+
+    print(torch.randn(2, 3, 4).T.shape)
+
+
+def case_oom15_kv_prealloc_16g() -> None:
+    """A KV-cache-like preallocation of 16 GiB after all but 6 GiB is held (expandable_segments)."""
+    torch = _oom15_env("expandable_segments:True")
+    free, total = torch.cuda.mem_get_info()
+    held = torch.empty(free - (6 << 30), dtype=torch.uint8, device="cuda")
+    kv = torch.empty((2, 32, 16384, 8, 128, 8), dtype=torch.bfloat16, device="cuda")
+    print(held.numel(), kv.shape)
+
+
+CASES15B: dict[str, Case] = {
+    "compile15_graph_break_fullgraph": (case_compile15_graph_break_fullgraph, "python_crash",
+                                        False),
+    "chat15_roles_alternate": (case_chat15_roles_alternate, "python_crash", False),
+    "gen15_temperature_zero": (case_gen15_temperature_zero, "python_crash", False),
+    "benign15_transpose_3d": (case_benign15_transpose_3d, "benign", False),
+    "oom15_kv_prealloc_16g": (case_oom15_kv_prealloc_16g, "cuda_oom", True),
+}
+CASES15.update(CASES15B)
+CASES.update(CASES15)
+TIMEOUT_S.update({n: 100 for n in CASES15 if n.startswith("hub15_")})
+TIMEOUT_S.update({"nccl15_destroy_while_waiting": 60, "oom15_generate_huge": 90,
+                  "compile15_inductor_no_fallback": 90})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -7688,10 +8293,16 @@ _LOG_LINE11 = re.compile(r"^pynvml\.NVMLError_\w+: ")
 _LOG_LINE13 = re.compile(r"^Rate limited\. Waiting [\d.]+s before retry ")
 
 
+# More shapes for the fifteenth set's cases only: httpx giving up on a redirect loop and dynamo
+# refusing a graph break under fullgraph=True (class names TooManyRedirects and Unsupported end
+# in none of _EXC_CLASS's words).
+_LOG_LINE15 = re.compile(r"^httpx\.TooManyRedirects: |^torch\._dynamo\.exc\.Unsupported: ")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
                  sixth: bool = False, seventh: bool = False, eighth: bool = False,
                  ninth: bool = False, eleventh: bool = False,
-                 thirteenth: bool = False) -> list[str]:
+                 thirteenth: bool = False, fifteenth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -7705,7 +8316,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)) or (
                 eighth and _LOG_LINE8.search(line)) or (ninth and _LOG_LINE9.search(line)) or (
                 eleventh and _LOG_LINE11.search(line)) or (
-                thirteenth and _LOG_LINE13.search(line)):
+                thirteenth and _LOG_LINE13.search(line)) or (
+                fifteenth and _LOG_LINE15.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -8452,6 +9064,56 @@ NOTES14: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES15: list[tuple[str, str]] = [
+    # a cpp_extension note at inductor's import on a CPU-only process: reads as an error, is none
+    (r"No CUDA runtime is found, using CUDA_HOME", "benign"),
+    # transformers 5's load-report header (ANSI bold, a temp path): it names no failure alone;
+    # the report's rows are table lines select_lines does not keep
+    (r"LOAD REPORT", "drop"),
+]
+NOTES15: list[tuple[str, str]] = [
+    (r"No CUDA runtime is found", "torch.compile (inductor) in a process that sees no GPU; the "
+     "case exited 0; benign"),
+    (r"all_reduce_coalesced", "a deprecation warning; the collective runs (exit 0)"),
+    (r"save_state_dict", "a deprecation warning; the checkpoint is written (exit 0)"),
+    (r"impl_abstract", "a deprecation warning (exit 0)"),
+    (r"reset_max_memory_allocated", "a FutureWarning on a renamed call (exit 0)"),
+    (r"TooManyRedirects", "the loopback Hub answering every request with a 302 to itself"),
+    (r"use of `x\.T`", "a deprecation warning (exit 0)"),
+    (r"HTTP Error 500 thrown while requesting", "the hub's note on a 500 whose body is an nginx "
+     "HTML error page"),
+    (r"Tried to allocate 16\.00 GiB", "a 16 GiB KV-cache-like torch.empty (bf16) after all but "
+     "6 GiB of the GPU is held, expandable_segments:True"),
+    (r"max_new_tokens.*max_length", "generate() with both lengths set; it runs (exit 0)"),
+    (r"Not enough free disk space", "hf_hub_download into a cache on a 256 KiB tmpfs: the "
+     "warning before the write fails (its ENOSPC line has an earlier set's shape); benign by the "
+     "warning rule"),
+    (r"^Error while downloading from ", "hf_hub_download(local_dir=...) of a body cut at half its "
+     "Content-Length: the hub's resume-and-retry note, benign by set 3's rule"),
+    (r"_thread\.lock", "gloo all_gather_object where rank 1's object holds a threading.Lock"),
+    (r"Incorrect input list size", "scatter_object_list with a list shorter than the world"),
+    (r"backward through the graph a second time", "a PPO epoch loop reusing the rollout's graph"),
+    (r"does not require grad", "the loss built from logprobs taken under torch.no_grad()"),
+    (r"TooManyRedirects", "the loopback Hub answering every request with a 302 to itself"),
+    (r"Connection refused' thrown while requesting HEAD .*/cdn/", "the Hub's 302 for the file "
+     "points at a CDN host nobody listens on"),
+    (r"403 Forbidden", "a fine-grained token without the repo's read / write scope (403, our "
+     "X-Error-Message on continuation lines); hf_gated by status"),
+    (r"500 Internal Server Error", "a 500 whose body is an nginx HTML error page"),
+    (r"X-Repo-Commit", "a server (proxy) whose answers lack X-Repo-Commit"),
+    (r"ETag", "a server (proxy) whose answers lack ETag"),
+    (r"Can't load the configuration", "AutoConfig on a Hub answering every request with a 302 to "
+     "itself"),
+    (r"JSONDecodeError: Unterminated", "model.safetensors.index.json cut in half, "
+     "from_pretrained(device_map='cuda', dtype=bfloat16)"),
+    (r"No such file or directory: .*model-\d+-of-\d+\.safetensors", "the index names a shard "
+     "that is gone, from_pretrained(device_map='cuda'); hf_weights_missing as set 3's missing shard"),
+    (r"graph_break", "torch.compile(fullgraph=True) over an explicit graph break"),
+    (r"Conversation roles must alternate", "apply_chat_template on two user turns in a row"),
+    (r"temperature", "generate(do_sample=True, temperature=0.0)"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -8460,7 +9122,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout8", CASES8, LINE_RULES8), ("heldout9", CASES9, LINE_RULES9),
     ("heldout10", CASES10, LINE_RULES10), ("heldout11", CASES11, LINE_RULES11),
     ("heldout12", CASES12, LINE_RULES12), ("heldout13", CASES13, LINE_RULES13),
-    ("heldout14", CASES14, LINE_RULES14),
+    ("heldout14", CASES14, LINE_RULES14), ("heldout15", CASES15, LINE_RULES15),
 ]
 
 
@@ -8523,7 +9185,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout14 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout15 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -8715,6 +9377,21 @@ def lib_of14(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of13(case, line, vers)
 
 
+def lib_of15(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of14 with the fifteenth set's printers (huggingface_hub called directly or under
+    transformers' loaders, transformers' generate / tokenizer / loaders, torch's warnings)."""
+    if line.startswith("[transformers]") or (case.startswith(("hub15_", "st15_", "gen15_"))
+                                             and line.startswith(("OSError", "ValueError"))):
+        return _pick("transformers", vers)
+    if case.startswith("hub15_") or case == "disk15_hub_cache_tmpfs":
+        return _pick("huggingface_hub", vers)
+    if case == "chat15_roles_alternate":
+        return _pick("transformers", vers)
+    if line.startswith("json.") or line.startswith("FileNotFoundError"):
+        return _pick("transformers", vers)  # the loader reading the index / opening the shard
+    return _pick("torch", vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -8750,7 +9427,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
-        "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": []}
+        "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -8770,9 +9447,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         twelfth = rank >= 10
         thirteenth = rank >= 11
         fourteenth = rank >= 12
+        fifteenth = rank >= 13
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
-                                 eleventh=eleventh, thirteenth=thirteenth):
+                                 eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -8780,12 +9458,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
