@@ -324,6 +324,12 @@ def test_inotifys_watch_limit_is_no_full_disk(tmp_path: Path) -> None:
     assert primary(both(tmp_path, [line])) != "disk_full"
 
 
+def test_an_operators_interrupt_is_no_crash(tmp_path: Path) -> None:
+    """Exit code 130 (128 + SIGINT) is a Ctrl-C, not a process that crashed; exit code 1 is."""
+    assert both(tmp_path, ["[rank3]: command terminated with exit code 130"])["verdict"] == "NO-KILL"
+    assert both(tmp_path, ["[rank3]: command terminated with exit code 1"])["verdict"] == "KILL"
+
+
 def test_a_compiled_extension_that_fails_to_import_is_not_an_engine_death(tmp_path: Path) -> None:
     """vLLM's `_custom_ops.py` warns when `vllm._C` (or `vllm._moe_C`) does not import and falls back:
     the module path is not the engine, so the engine rows do not read it (shown, not named)."""

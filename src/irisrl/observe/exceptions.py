@@ -663,7 +663,8 @@ LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:mal
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(
-    EXIT_REPORT + r"-?[1-9]|[Ee]xit [Cc]ode:?\s*-?[1-9]|exit status -?[1-9]|returned non-zero exit status|"
+    # (not 130 = 128 + SIGINT: an operator's Ctrl-C, e.g. kubectl exec's "command terminated with exit code 130")
+    EXIT_REPORT + r"-?(?!130\b)[1-9]|[Ee]xit [Cc]ode:?\s*-?(?!130\b)[1-9]|exit status -?(?!130\b)[1-9]|returned non-zero exit status|"
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
     r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|PID \d+ terminated with code -?[1-9]|exitcode\s*:\s*-?[1-9]|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
