@@ -8107,6 +8107,580 @@ TIMEOUT_S.update({"nccl15_destroy_while_waiting": 60, "oom15_generate_huge": 90,
                   "compile15_inductor_no_fallback": 90})
 
 
+# ----------------------------------------------------------------------------- the sixteenth set
+
+
+def hub16_case(variant: str, api: str) -> None:
+    """The first set's loopback Hub (HUB_ERRORS) reached through entry points no set used:
+    transformers 5's loaders with revision= / subfolder=, HfApi.file_exists, dataset-typed
+    downloads and snapshots, peft's config loader."""
+    files: dict[str, dict[str, bytes]] = {"nofiles": {"README.md": b"# empty\n"}}
+    endpoint = start_hub(files)
+    _hub_env(endpoint)  # before huggingface_hub / transformers are imported
+    if variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    files["okrepo"] = {p.name: p.read_bytes() for p in d.iterdir()}
+    repo = {"entry404": "irisrl/okrepo"}.get(variant, f"irisrl/{variant}")
+    print(f"PROVOKE-NOTE endpoint={endpoint} repo={repo} api={api}", flush=True)
+    if api == "tokenizer_rev":
+        from transformers import AutoTokenizer
+
+        print(AutoTokenizer.from_pretrained(repo, revision="global_step_300"))
+    elif api == "tokenizer_subfolder":
+        from transformers import AutoTokenizer
+
+        print(AutoTokenizer.from_pretrained(repo, subfolder="tokenizer"))
+    elif api == "model_subfolder":
+        from transformers import AutoModelForCausalLM
+
+        print(type(AutoModelForCausalLM.from_pretrained(repo, subfolder="actor")))
+    elif api == "model_rev_bf16":
+        import torch
+        from transformers import AutoModelForCausalLM
+
+        print(type(AutoModelForCausalLM.from_pretrained(repo, revision="global_step_300",
+                                                        dtype=torch.bfloat16)))
+    elif api == "file_exists":
+        from huggingface_hub import HfApi
+
+        print("exists", HfApi().file_exists(repo, "model.safetensors"))
+    elif api == "dataset_file":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "data/train-00000-of-00001.parquet", repo_type="dataset"))
+    elif api == "dataset_snapshot_rev":
+        from huggingface_hub import snapshot_download
+
+        print(snapshot_download(repo, repo_type="dataset", revision="v2"))
+    elif api == "peft_config":
+        from peft import PeftConfig
+
+        print(PeftConfig.from_pretrained(repo))
+
+
+def case_disk16_save_model_tmpfs() -> None:
+    import torch
+    from safetensors.torch import save_model
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    save_model(torch.nn.Linear(512, 512), str(mnt / "actor.safetensors"))
+
+
+def case_disk16_torch_save_legacy_tmpfs() -> None:
+    """torch.save of a state dict through the legacy (non-zip) writer onto a full tmpfs."""
+    import torch
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    torch.save(torch.nn.Linear(512, 512).state_dict(), mnt / "critic.pt",
+               _use_new_zipfile_serialization=False)
+
+
+def case_disk16_shutil_copy_shard_tmpfs() -> None:
+    import shutil
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    src = Path(tempfile.mkdtemp()) / "model-00001-of-00002.safetensors"
+    src.write_bytes(os.urandom(1 << 20))
+    shutil.copy(src, mnt / src.name)
+
+
+def case_disk16_snapshot_cache_tmpfs() -> None:
+    """Meant as snapshot_download into HF_HUB_CACHE on a 256 KiB tmpfs; as written, the tiny model
+    is built (transformers imported, so huggingface_hub read its endpoint) before the loopback Hub's
+    HF_ENDPOINT is set, so the download went to huggingface.co on a box without DNS: its lines are a
+    name-resolution failure, labelled hf_http_error (the second call's `_fixed` case is the
+    full-disk one)."""
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    files = {"big": {p.name: p.read_bytes() for p in d.iterdir()}}
+    files["big"]["model-extra.safetensors"] = os.urandom(1 << 20)
+    _hub_env(start_hub(files, {}))
+    os.environ["HF_HUB_CACHE"] = str(mnt / "hub")
+    from huggingface_hub import snapshot_download
+
+    print(snapshot_download("irisrl/big"))
+
+
+def case_oom16_model_to_cuda() -> None:
+    """model.to('cuda') of a 4 GiB (fp32) model after all but 2 GiB of the GPU is held."""
+    import torch
+
+    free, _ = torch.cuda.mem_get_info()
+    held = torch.empty(free - (2 << 30), dtype=torch.uint8, device="cuda")
+    model = torch.nn.Sequential(*[torch.nn.Linear(8192, 8192, bias=False) for _ in range(16)])
+    model.to("cuda")
+    print(held.numel())
+
+
+def case_oom16_after_empty_cache_expandable() -> None:
+    """With expandable_segments: free a 100 GiB buffer, empty_cache(), then ask for 150 GiB."""
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"
+    import torch
+
+    x = torch.empty(100 << 30, dtype=torch.uint8, device="cuda")
+    del x
+    torch.cuda.empty_cache()
+    y = torch.empty((150 << 30) // 2, dtype=torch.bfloat16, device="cuda")
+    print(y.shape)
+
+
+def case_oom16_pinned_host_huge() -> None:
+    """A 4 TiB pinned host buffer (a rollout buffer with pin_memory=True sized in error)."""
+    import torch
+
+    buf = torch.empty(4 << 40, dtype=torch.uint8, pin_memory=True)
+    print(buf.numel())
+
+
+def case_oom16_max_split_size() -> None:
+    """max_split_size_mb:128 with a fragmented cache, then a large block."""
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:128,garbage_collection_threshold:0.6"
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.05)
+    keep = [torch.empty(96 << 20, dtype=torch.uint8, device="cuda") for _ in range(60)]
+    del keep[::2]
+    z = torch.empty(2 << 30, dtype=torch.uint8, device="cuda")
+    print(z.numel())
+
+
+def case_assert16_embedding_padding_backward() -> None:
+    """nn.Embedding(padding_idx=0) with a token id past the vocab (a tokenizer / model mismatch
+    after adding special tokens), forward and backward on CUDA."""
+    import torch
+
+    emb = torch.nn.Embedding(1000, 64, padding_idx=0).cuda()
+    ids = torch.tensor([[0, 5, 1003, 7]], device="cuda")
+    emb(ids).sum().backward()
+    torch.cuda.synchronize()
+
+
+def case_assert16_cross_entropy_label_smoothing() -> None:
+    """cross_entropy(label_smoothing=0.1, ignore_index=-100) with a target id past the vocab."""
+    import torch
+    import torch.nn.functional as F
+
+    logits = torch.randn(8, 32000, device="cuda")
+    target = torch.tensor([1, 2, -100, 32007, 4, 5, 6, 7], device="cuda")
+    print(F.cross_entropy(logits, target, label_smoothing=0.1).item())
+
+
+def case_assert16_index_add_oob() -> None:
+    """index_add_ with an index past the rows (per-sequence reward accumulation)."""
+    import torch
+
+    acc = torch.zeros(4, device="cuda")
+    acc.index_add_(0, torch.tensor([0, 1, 9], device="cuda"), torch.ones(3, device="cuda"))
+    print(acc.sum().item())
+
+
+def case_cuda16_safetensors_load_cuda7() -> None:
+    """safetensors load_file(device='cuda:7') on a one-GPU machine (a rank's device map)."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    p = str(Path(tempfile.mkdtemp()) / "w.safetensors")
+    save_file({"w": torch.ones(4)}, p)
+    print(load_file(p, device="cuda:7"))
+
+
+def case_ckpt16_weights_only_namespace() -> None:
+    """torch.load of a checkpoint holding an argparse.Namespace (old trainers saved their args)."""
+    import argparse as ap
+
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "global_step_300.pt"
+    torch.save({"model": {"w": torch.ones(2)}, "args": ap.Namespace(lr=1e-6, kl_coef=0.05)}, p)
+    torch.load(p)
+
+
+def case_ckpt16_weights_only_dataclass() -> None:
+    """torch.load of a checkpoint holding a custom class instance (the trainer's RL state)."""
+    import torch
+
+    sys.path.insert(0, tempfile.mkdtemp())
+    mod_dir = Path(sys.path[0])
+    (mod_dir / "rlstate16.py").write_text(
+        "import dataclasses\n@dataclasses.dataclass\nclass RLState:\n    step: int = 0\n"
+        "    kl: float = 0.0\n")
+    import rlstate16  # type: ignore[import-not-found]
+
+    p = Path(tempfile.mkdtemp()) / "trainer_state.pt"
+    torch.save({"state": rlstate16.RLState(300, 0.02)}, p)
+    torch.load(p, weights_only=True)
+
+
+def case_ckpt16_zip_entry_missing() -> None:
+    """A torch.save zip with its data/0 record removed (a partial copy rebuilt by a tool)."""
+    import zipfile
+
+    import torch
+
+    d = Path(tempfile.mkdtemp())
+    src, dst = d / "a.pt", d / "optim.pt"
+    torch.save({"exp_avg": torch.randn(64)}, src)
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for info in zin.infolist():
+            if not info.filename.endswith("/data/0"):
+                zout.writestr(info, zin.read(info.filename))
+    torch.load(dst)
+
+
+def _st_raw(header: dict[str, Any], data: bytes) -> str:
+    h = json.dumps(header).encode()
+    p = Path(tempfile.mkdtemp()) / "model.safetensors"
+    p.write_bytes(len(h).to_bytes(8, "little") + h + data)
+    return str(p)
+
+
+def case_st16_safe_open_unknown_dtype() -> None:
+    from safetensors import safe_open
+
+    p = _st_raw({"w": {"dtype": "Q4_K", "shape": [2], "data_offsets": [0, 2]}}, b"\0\0")
+    with safe_open(p, framework="pt") as f:
+        print(f.get_tensor("w"))
+
+
+def case_st16_safe_open_metadata_not_str() -> None:
+    from safetensors import safe_open
+
+    p = _st_raw({"__metadata__": {"step": 300}, "w": {"dtype": "F32", "shape": [1],
+                                                      "data_offsets": [0, 4]}}, b"\0" * 4)
+    with safe_open(p, framework="pt") as f:
+        print(f.metadata())
+
+
+def case_st16_load_file_overlap() -> None:
+    from safetensors.torch import load_file
+
+    p = _st_raw({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                 "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}}, b"\0" * 12)
+    print(load_file(p))
+
+
+def case_st16_safe_open_get_slice_oob() -> None:
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    import torch
+
+    p = str(Path(tempfile.mkdtemp()) / "m.safetensors")
+    save_file({"lm_head.weight": torch.ones(8, 4)}, p)
+    with safe_open(p, framework="pt") as f:
+        print(f.get_slice("lm_head.weight")[0:8, 0:4, 0:1])
+
+
+def case_store16_wait_for_workers_3() -> None:
+    """TCPStore(is_master=True, world_size=4, wait_for_workers=True, timeout=4 s), one client."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()
+
+    def client() -> None:
+        time.sleep(0.5)
+        dist.TCPStore("127.0.0.1", port, 4, False, timeout=timedelta(seconds=10))
+
+    threading.Thread(target=client, daemon=True).start()
+    dist.TCPStore("127.0.0.1", port, 4, True, timeout=timedelta(seconds=4),
+                  wait_for_workers=True)
+
+
+def case_store16_compare_set_wait() -> None:
+    """store.wait on two keys one of which nobody sets (the trainer's weight-sync barrier)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    s = dist.TCPStore("127.0.0.1", free_port(), 1, True, timeout=timedelta(seconds=3))
+    s.set("actor/step", "300")
+    s.wait(["actor/step", "rollout/engine_0/synced"], timedelta(seconds=2))
+
+
+def case_store16_hash_store_get() -> None:
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    s = dist.HashStore()
+    s.set_timeout(timedelta(seconds=2))
+    s.get("critic/ready")
+
+
+def case_benign16_nested_tensor() -> None:
+    import torch
+
+    layer = torch.nn.TransformerEncoderLayer(32, 4, batch_first=False)
+    torch.nn.TransformerEncoder(layer, 2)
+    print("built")
+
+
+def case_benign16_tf32_legacy_flag() -> None:
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    print(torch.backends.cuda.matmul.allow_tf32)
+
+
+def case_benign16_clip_grad_nonfinite_off() -> None:
+    import torch
+
+    lin = torch.nn.Linear(4, 4)
+    lin(torch.ones(1, 4)).sum().backward()
+    print(torch.nn.utils.clip_grad_norm(lin.parameters(), 1.0))
+
+
+def case_benign16_file_exists_false() -> None:
+    """HfApi.file_exists on a file the repo lacks: False (a probe before a fallback)."""
+    _hub_env(start_hub({"okrepo": {"config.json": b"{}"}}, {}))
+    from huggingface_hub import HfApi, hf_hub_download
+
+    api = HfApi()
+    if not api.file_exists("irisrl/okrepo", "generation_config.json"):
+        print("generation_config.json not found, using defaults")
+    print(hf_hub_download("irisrl/okrepo", "config.json"))
+
+
+def case_benign16_meshgrid_indexing() -> None:
+    import torch
+
+    print(torch.meshgrid(torch.arange(3), torch.arange(2))[0].shape)
+
+
+def case_benign16_weight_norm() -> None:
+    import torch
+
+    print(torch.nn.utils.weight_norm(torch.nn.Linear(4, 4)))
+
+
+CASES16: dict[str, Case] = {
+    "disk16_save_model_tmpfs": (case_disk16_save_model_tmpfs, "disk_full", False),
+    "disk16_torch_save_legacy_tmpfs": (case_disk16_torch_save_legacy_tmpfs, "disk_full", False),
+    "disk16_shutil_copy_shard_tmpfs": (case_disk16_shutil_copy_shard_tmpfs, "disk_full", False),
+    "disk16_snapshot_cache_tmpfs": (case_disk16_snapshot_cache_tmpfs, "hf_http_error",
+                                    False),
+    "oom16_model_to_cuda": (case_oom16_model_to_cuda, "cuda_oom", True),
+    "oom16_after_empty_cache_expandable": (case_oom16_after_empty_cache_expandable, "cuda_oom",
+                                           True),
+    "oom16_pinned_host_huge": (case_oom16_pinned_host_huge, "cuda_oom", True),
+    "oom16_max_split_size": (case_oom16_max_split_size, "cuda_oom", True),
+    "assert16_embedding_padding_backward": (case_assert16_embedding_padding_backward,
+                                            "cuda_error", True),
+    "assert16_cross_entropy_label_smoothing": (case_assert16_cross_entropy_label_smoothing,
+                                               "cuda_error", True),
+    "assert16_index_add_oob": (case_assert16_index_add_oob, "cuda_error", True),
+    "cuda16_safetensors_load_cuda7": (case_cuda16_safetensors_load_cuda7, "cuda_error", True),
+    "ckpt16_weights_only_namespace": (case_ckpt16_weights_only_namespace, "checkpoint_corrupt",
+                                      False),
+    "ckpt16_weights_only_dataclass": (case_ckpt16_weights_only_dataclass, "checkpoint_corrupt",
+                                      False),
+    "ckpt16_zip_entry_missing": (case_ckpt16_zip_entry_missing, "checkpoint_corrupt", False),
+    "st16_safe_open_unknown_dtype": (case_st16_safe_open_unknown_dtype, "checkpoint_corrupt",
+                                     False),
+    "st16_safe_open_metadata_not_str": (case_st16_safe_open_metadata_not_str,
+                                        "checkpoint_corrupt", False),
+    "st16_load_file_overlap": (case_st16_load_file_overlap, "checkpoint_corrupt", False),
+    "st16_safe_open_get_slice_oob": (case_st16_safe_open_get_slice_oob, "python_crash", False),
+    "store16_wait_for_workers_3": (case_store16_wait_for_workers_3, "dist_timeout", False),
+    "store16_compare_set_wait": (case_store16_compare_set_wait, "dist_timeout", False),
+    "store16_hash_store_get": (case_store16_hash_store_get, "dist_timeout", False),
+    "benign16_nested_tensor": (case_benign16_nested_tensor, "benign", False),
+    "benign16_tf32_legacy_flag": (case_benign16_tf32_legacy_flag, "benign", False),
+    "benign16_clip_grad_nonfinite_off": (case_benign16_clip_grad_nonfinite_off, "benign", False),
+    "benign16_file_exists_false": (case_benign16_file_exists_false, "benign", False),
+    "benign16_meshgrid_indexing": (case_benign16_meshgrid_indexing, "benign", False),
+    "benign16_weight_norm": (case_benign16_weight_norm, "benign", False),
+}
+for _variant, _api, _kind in [
+        ("gated401", "tokenizer_rev", "hf_gated"), ("gated403", "model_subfolder", "hf_gated"),
+        ("missing404", "tokenizer_rev", "hf_repo_not_found"),
+        ("revision404", "tokenizer_rev", "hf_repo_not_found"),
+        ("revision404", "model_rev_bf16", "hf_repo_not_found"),
+        ("entry404", "model_subfolder", "hf_weights_missing"),
+        ("entry404", "tokenizer_subfolder", "hf_weights_missing"),
+        ("gated401", "file_exists", "hf_gated"), ("missing401", "file_exists", "hf_repo_not_found"),
+        ("gated403", "dataset_file", "hf_gated"), ("missing404", "dataset_file", "hf_repo_not_found"),
+        ("revision404", "dataset_snapshot_rev", "hf_repo_not_found"),
+        ("gated401", "peft_config", "hf_gated"), ("missing404", "peft_config", "hf_repo_not_found"),
+        ("badtoken401", "tokenizer_subfolder", "hf_gated"),
+        ("status500", "file_exists", "hf_http_error")]:
+    CASES16[f"hub16_{_variant}_{_api}"] = (partial(hub16_case, _variant, _api), _kind, False)
+CASES.update(CASES16)
+TIMEOUT_S.update({n: 100 for n in CASES16 if n.startswith("hub16_")})
+TIMEOUT_S.update({"oom16_model_to_cuda": 90, "store16_wait_for_workers_3": 40,
+                  "disk16_snapshot_cache_tmpfs": 90})
+# the sixteenth set's second call
+
+
+def case_disk16_snapshot_cache_tmpfs_fixed() -> None:
+    """snapshot_download of a tiny model plus a 1 MiB shard into HF_HUB_CACHE on a 256 KiB tmpfs
+    (the loopback Hub set up before transformers is imported: the first call's case built the
+    model first, and its download went to huggingface.co)."""
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    files: dict[str, dict[str, bytes]] = {}
+    _hub_env(start_hub(files, {}))
+    os.environ["HF_HUB_CACHE"] = str(mnt / "hub")
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "tiny", "safetensors")
+    files["big"] = {p.name: p.read_bytes() for p in d.iterdir()}
+    files["big"]["model-extra.safetensors"] = os.urandom(1 << 20)
+    from huggingface_hub import snapshot_download
+
+    print(snapshot_download("irisrl/big"))
+
+
+def _dcp16() -> Path:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = Path(tempfile.mkdtemp()) / "global_step_300"
+    dcp.save({"model": {f"layers.{i}.w": torch.randn(64, 64) for i in range(4)}},
+             storage_writer=dcp.FileSystemWriter(str(d)), no_dist=True)
+    return d
+
+
+def _dcp16_load(d: Path) -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    sd = {"model": {f"layers.{i}.w": torch.empty(64, 64) for i in range(4)}}
+    dcp.load(sd, storage_reader=dcp.FileSystemReader(str(d)), no_dist=True)
+    print("loaded")
+
+
+def case_ckpt16_dcp_metadata_truncated() -> None:
+    d = _dcp16()
+    meta = d / ".metadata"
+    meta.write_bytes(meta.read_bytes()[:40])
+    _dcp16_load(d)
+
+
+def case_ckpt16_dcp_shard_deleted() -> None:
+    d = _dcp16()
+    for f in d.glob("*.distcp"):
+        f.unlink()
+    _dcp16_load(d)
+
+
+def case_store16_client_to_http_port() -> None:
+    """A TCPStore client pointed at an HTTP server's port (MASTER_PORT set to a service's)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    endpoint = start_hub({}, {})
+    port = int(endpoint.rsplit(":", 1)[1])
+    s = dist.TCPStore("127.0.0.1", port, 2, False, timeout=timedelta(seconds=5))
+    s.get("rank0/ready")
+
+
+def case_dist16_normal_scale_zero() -> None:
+    """A Gaussian policy head whose std collapsed to 0 (validate_args on)."""
+    import torch
+
+    mu, std = torch.zeros(4, 2), torch.tensor([[0.1, 0.0]] * 4)
+    print(torch.distributions.Normal(mu, std).sample())
+
+
+def case_dist16_categorical_nan_probs() -> None:
+    """A Categorical over probs with a NaN row (the policy's softmax after a NaN)."""
+    import torch
+
+    p = torch.softmax(torch.tensor([[1.0, 2.0], [float("nan"), 0.0]]), -1)
+    print(torch.distributions.Categorical(probs=p).sample())
+
+
+def case_benign16_dcp_load_state_dict() -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = tempfile.mkdtemp()
+    dcp.save({"w": torch.ones(4)}, storage_writer=dcp.FileSystemWriter(d), no_dist=True)
+    sd = {"w": torch.empty(4)}
+    dcp.load_state_dict(sd, storage_reader=dcp.FileSystemReader(d), no_dist=True)
+    print("loaded", sd["w"].sum().item())
+
+
+def case_benign16_assert_allclose() -> None:
+    import torch
+
+    torch.testing.assert_allclose(torch.ones(2), torch.ones(2))
+    print("equal")
+
+
+def case_benign16_hub_resume_download() -> None:
+    _hub_env(start_hub({"okrepo": {"config.json": b"{}"}}, {}))
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/okrepo", "config.json", resume_download=True))
+
+
+def case_benign16_hub_local_dir_symlinks() -> None:
+    _hub_env(start_hub({"okrepo": {"config.json": b"{}"}}, {}))
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/okrepo", "config.json", local_dir=tempfile.mkdtemp(),
+                          local_dir_use_symlinks=False))
+
+
+def case_oom16_fraction_fragmented() -> None:
+    """max_split_size_mb:128 under a 0.05 fraction (7 GiB), a fragmented cache, then 10 GiB."""
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:128,garbage_collection_threshold:0.6"
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.05)
+    keep = [torch.empty(96 << 20, dtype=torch.uint8, device="cuda") for _ in range(40)]
+    del keep[::2]
+    z = torch.empty(10 << 30, dtype=torch.uint8, device="cuda")
+    print(z.numel())
+
+
+def case_assert16_nll_loss_token_level_bf16() -> None:
+    """A token-level loss over bf16 logits laid out (B, V, T) with a target id past the vocab."""
+    import torch
+    import torch.nn.functional as F
+
+    logits = torch.randn(2, 1000, 16, device="cuda", dtype=torch.bfloat16)
+    target = torch.randint(0, 1000, (2, 16), device="cuda")
+    target[1, 3] = 1500
+    print(F.cross_entropy(logits, target, reduction="none").sum().item())
+
+
+CASES16B: dict[str, Case] = {
+    "disk16_snapshot_cache_tmpfs_fixed": (case_disk16_snapshot_cache_tmpfs_fixed, "disk_full",
+                                          False),
+    "ckpt16_dcp_metadata_truncated": (case_ckpt16_dcp_metadata_truncated, "checkpoint_corrupt",
+                                      False),
+    "ckpt16_dcp_shard_deleted": (case_ckpt16_dcp_shard_deleted, "checkpoint_corrupt", False),
+    "store16_client_to_http_port": (case_store16_client_to_http_port, "dist_timeout", False),
+    "dist16_normal_scale_zero": (case_dist16_normal_scale_zero, "python_crash", False),
+    "dist16_categorical_nan_probs": (case_dist16_categorical_nan_probs, "python_crash", False),
+    "benign16_dcp_load_state_dict": (case_benign16_dcp_load_state_dict, "benign", False),
+    "benign16_assert_allclose": (case_benign16_assert_allclose, "benign", False),
+    "benign16_hub_resume_download": (case_benign16_hub_resume_download, "benign", False),
+    "benign16_hub_local_dir_symlinks": (case_benign16_hub_local_dir_symlinks, "benign", False),
+    "oom16_fraction_fragmented": (case_oom16_fraction_fragmented, "cuda_oom", True),
+    "assert16_nll_loss_token_level_bf16": (case_assert16_nll_loss_token_level_bf16,
+                                           "cuda_error", True),
+}
+CASES16.update(CASES16B)
+CASES.update(CASES16)
+TIMEOUT_S.update({"disk16_snapshot_cache_tmpfs_fixed": 90, "store16_client_to_http_port": 40})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -9114,6 +9688,56 @@ NOTES15: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES16: list[tuple[str, str]] = [
+    # the first line of a multi-line message, cut after "one of: " (trailing space, the list of
+    # tokenizer files on the next lines): it names no cause alone
+    (r"^ValueError: Couldn't instantiate the backend tokenizer from one of: $", "drop"),
+    # peft wraps whatever the Hub answered (a gated or a missing repo) into a missing-file
+    # message: by the line alone, the adapter's config file is not there
+    (r"^ValueError: Can't find 'adapter_config\.json' at ", "hf_weights_missing"),
+]
+
+NOTES16: list[tuple[str, str]] = [
+    (r"Temporary failure in name resolution", "snapshot_download meant for a full tmpfs cache "
+     "reached for huggingface.co (the endpoint was read before HF_ENDPOINT was set) on a box "
+     "without DNS"),
+    (r"\[Errno 28\] No space left on device$", "snapshot_download of a tiny model plus a 1 MiB "
+     "shard into HF_HUB_CACHE on a 256 KiB tmpfs"),
+    (r"-> '/tmp/tinyfs", "shutil.copy of a 1 MiB shard onto a 256 KiB tmpfs"),
+    (r"write\(\): fd \d+ failed", "torch.save(_use_new_zipfile_serialization=False) of a state "
+     "dict onto a 256 KiB tmpfs"),
+    (r"Error while serializing: I/O error", "safetensors.torch.save_model onto a 256 KiB tmpfs"),
+    (r"^ValueError: Can't find 'adapter_config", "peft's PeftConfig.from_pretrained against the "
+     "loopback Hub's gated / missing repo; hf_weights_missing by the line alone"),
+    (r"adapter_config\.json", "peft's PeftConfig.from_pretrained against the loopback Hub"),
+    (r"Unauthorized|Forbidden|GatedRepoError", "the loopback Hub's gated / bad-token answer; "
+     "hf_gated by status, as in sets 10-15"),
+    (r"not a valid git identifier|RevisionNotFound", "a revision the repo lacks"),
+    (r"missing404", "a repo the Hub does not have"),
+    (r"Server error '500", "HfApi.file_exists against a 500"),
+    (r"metadata is None", "dcp.load with its .metadata file cut to 40 bytes"),
+    (r"\.distcp", "dcp.load with the .distcp data file deleted"),
+    (r"too many indices", "safe_open(...).get_slice with three indices on a 2-D tensor"),
+    (r"Q4_K", "a safetensors header naming a dtype safetensors does not know, via safe_open"),
+    (r"wait timeout after \d+ms, keys: /actor", "TCPStore.wait on a key nobody sets"),
+    (r"GreaterThan\(lower_bound", "a Gaussian policy whose std collapsed to 0 (validate_args)"),
+    (r"Simplex\(\)", "a Categorical over a probs row with NaN"),
+    (r"Tried to allocate 10\.00 GiB", "max_split_size_mb:128 under a 0.05 memory fraction, a "
+     "fragmented cache, then 10 GiB"),
+    (r"nll_loss2d_forward_no_reduce", "cross_entropy(reduction='none') over (B, V, T) bf16 "
+     "logits with a target past the vocab"),
+    (r"indexSelectSmallIndex", "nn.Embedding(padding_idx=0) with a token id past the vocab"),
+    (r"indexFuncSmallIndex", "index_add_ with an index past the rows"),
+    (r"Tried to allocate 256\.00 MiB", "model.to('cuda') of a 4 GiB model with 2 GiB free"),
+    (r"CUDA error: out of memory", "a 4 TiB torch.empty(pin_memory=True)"),
+    (r"invalid device ordinal", "safetensors load_file(device='cuda:7') on a one-GPU machine"),
+    (r"enable_nested_tensor", "nn.TransformerEncoder built with batch_first=False (exit 0)"),
+    (r"resume_download|local_dir_use_symlinks", "a deprecated hf_hub_download argument, ignored "
+     "(exit 0)"),
+    (r"assert_allclose|load_state_dict. is deprecated", "a deprecation warning (exit 0)"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -9123,6 +9747,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout10", CASES10, LINE_RULES10), ("heldout11", CASES11, LINE_RULES11),
     ("heldout12", CASES12, LINE_RULES12), ("heldout13", CASES13, LINE_RULES13),
     ("heldout14", CASES14, LINE_RULES14), ("heldout15", CASES15, LINE_RULES15),
+    ("heldout16", CASES16, LINE_RULES16),
 ]
 
 
@@ -9185,7 +9810,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout15 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout16 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -9392,6 +10017,27 @@ def lib_of15(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+def lib_of16(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """lib_of15 with the sixteenth set's printers (transformers' and peft's loaders over the Hub,
+    huggingface_hub called directly, safetensors' readers and writer, Python's shutil)."""
+    if case.startswith("hub16_") and case.endswith("_peft_config") and line.startswith(
+            ("OSError", "ValueError")):
+        return "peft", "0.21.0"
+    if line.startswith("[transformers]") or (case.startswith("hub16_") and line.startswith(
+            ("OSError", "ValueError"))):
+        return _pick("transformers", vers)
+    if case.startswith(("hub16_", "benign16_hub_", "disk16_snapshot_cache_tmpfs")) or (
+            case == "benign16_file_exists_false"):
+        return _pick("huggingface_hub", vers)
+    if case.startswith("st16_") or (case in ("disk16_save_model_tmpfs",
+                                             "cuda16_safetensors_load_cuda7")
+                                    and "Safetensor" in line):
+        return _pick("safetensors", vers)
+    if case == "disk16_shutil_copy_shard_tmpfs":
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -9427,7 +10073,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     files: dict[str, list[dict[str, str]]] = {
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
-        "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": []}
+        "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
+        "heldout16": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -9448,6 +10095,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         thirteenth = rank >= 11
         fourteenth = rank >= 12
         fifteenth = rank >= 13
+        sixteenth = rank >= 14
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
                                  eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth):
@@ -9458,12 +10106,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
