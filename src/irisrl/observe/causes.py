@@ -79,7 +79,10 @@ class Cause:
 # NCCL's allocator sites (NVIDIA/nccl src/include/alloc.h, src/allocator.cc: ncclMemAlloc) reporting
 # a CUDA status that is not a sticky fault of an earlier kernel.
 NCCL_ALLOC_CUDA = (r"(?:alloc\.h:\d+|allocator\.cc:\d+|\(nccl(?:Cu)?Mem\w*\))[^\n]*NCCL WARN Cu(?:da)? failure (?:\d+ )?'"
-                   r"(?!out of memory|an illegal|illegal|misaligned|unspecified launch|device-side|uncorrectable)")
+                   r"(?!out of memory|an illegal|illegal|misaligned|unspecified launch|device-side|uncorrectable)|"
+                   # ... and a CUDA API NCCL's set-up calls anywhere that the driver does not offer (cudaErrorNotSupported
+                   # / NotPermitted: "init.cc:416 NCCL WARN Cuda failure 'operation not supported'"): never a kernel fault
+                   r"NCCL WARN Cu(?:da)? failure (?:\d+ )?'operation not (?:supported|permitted)")
 
 # The worker methods a vLLM (v0) / Aphrodite executor calls before the engine serves
 # (vllm/executor/*_executor.py _init_workers_ray / _initialize_kv_caches: init_device, load_model,

@@ -44,6 +44,8 @@ from typing import NamedTuple
 HEADER_ENDS = (": ", "] ", "| ", " - ")
 AFTER_HEADER = "|".join(f"(?<={re.escape(end)})" for end in HEADER_ENDS)
 _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
+          # a dotted class whose own name starts lower-case (pybind11 bindings: `nixl._bindings.nixlNotFoundError`)
+          r"(?:[A-Za-z_]\w*\.)+[a-z]\w*[a-z](?:Error|Exception)|"
           rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
@@ -645,14 +647,15 @@ def signature(text: str) -> str:
 
 # A process's exit as its supervisor reports it, up to the code: our runtime's `Command exited with
 # code N`, docker compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code
-# 136`, `exited with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1`
+# 136`, `exited with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1` (v0's
+# multiproc_worker_utils.py: `Worker VllmWorkerProcess pid N died, exit code: -15`)
 # (patterns.EXITED reads the code).
 # torchrun's failure summary (torch/distributed/elastic/multiprocessing/errors/__init__.py ChildFailedError's
 # table: "<entrypoint> FAILED", "Root Cause (first observed failure):", "traceback : To enable traceback see:
 # ...elastic/errors.html", "local_rank N FAILED with no error file"): a worker ended badly
 ELASTIC_FAILURE = (r"Root Cause \(first observed failure\)|^\s*\S+\.py FAILED\s*$|FAILED with\s+(?:no error\s+)?file\b|"
                    r"To enable traceback see: https://pytorch\.org/docs/stable/elastic/errors\.html")
-EXIT_REPORT = r"(?:(?:exited|died) with (?:exit |return )?(?:code|status)|failed with (?:exit|return) code)[ :=]*"
+EXIT_REPORT = r"(?:(?:exited|died)(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:exit|return) code)[ :=]*"
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
 # "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
 # debug/fortify_fail.c "*** stack smashing detected ***: terminated") and libstdc++'s verbose terminate

@@ -841,7 +841,7 @@ TABLE: tuple[Row, ...] = (
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model|"
                                                 r"become (?:healthy|ready))")), None),
     # (a traceback's head that names an engine: observe/analyzer.py reads the head with its "Traceback")
-    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|traceback|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|"
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|traceback|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|unhealthy|"
                                           r"not responding|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
