@@ -539,9 +539,9 @@ class Analyzer:
             self._step_time(str(step), t)
             self._progress(text, t)
         elif m := P.EXITED.search(text):
-            if m.group(1) != "0":
+            if E.failed_exit(m.group(1)):
                 st.crash = self._event(text, t)
-            elif m.group(0).startswith("exited with code"):
+            elif m.group(1) == "0" and m.group(0).startswith("exited with code"):
                 # our runtime's `Command exited with code 0` ends the run; another process's clean
                 # exit (a pool worker, a rollout subprocess) does not
                 st.finished = self._event(text, t)

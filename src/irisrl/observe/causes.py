@@ -791,7 +791,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("python_crash", "a process died on an uncaught exception or signal",
           ("Fatal Python error", "terminate called", "Segmentation fault", "segmentation fault", "core dumped", "SIGSEGV", "SIGABRT",
            "(exitcode:", "terminated with the following error", "Aborted", "Bus error", "Illegal instruction",
-           "Floating point exception", "exitcode", "Worker group failed", "CrashLoopBackOff", "Error ",
+           "Floating point exception", "exitcode", "Worker group failed", "Root Cause", " FAILED", "enable traceback",
+           "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error"),
           (), 8, ROOT,
@@ -807,13 +808,13 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"sigkill_handler\]",
                     # the same handler's report of the child it reaped (`logger.error(f"{cmd} exits with
                     # return code = {returncode}")`, -9 for a SIGKILLed rank), whatever the cmd list looks like
-                    r"\bexits with return code = -?[1-9]\d*",
+                    r"\bexits with return code = " + E.FAILED_CODE,
                     # Ray python/ray/_private/worker.py: a failed task / actor call whose ObjectRef nobody
                     # read ("Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): ray::X.m() ...");
                     # the task's own exception follows on later lines
                     r"Unhandled error \(suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'\)",
                     # torch/distributed/elastic/multiprocessing/api.py: a child of torchrun failed
-                    r"failed \(exitcode: -?[1-9]\d*\) local_rank: \d+",
+                    r"failed \(exitcode: " + E.FAILED_CODE + r"\) local_rank: \d+",
                     # torch elastic's ProcessFailure for a negative exit code ("Signal %d (%s) received by
                     # PID %d", torch/distributed/elastic/multiprocessing/errors/__init__.py) and
                     # torch.multiprocessing's ProcessExitedException ("process %d terminated with signal

@@ -553,10 +553,17 @@ KUBELET_CRASHLOOP = re.compile(r"[Bb]ack-off (?:\d+[a-z]\d*[a-z]? )?restarting f
 # "核心已转储").
 SHELL_SIGNAL = re.compile(r"^(?:Aborted|Killed|Segmentation fault|Bus error|Illegal instruction|Floating point exception|已杀死|段错误)"
                           r"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:Aborted|Killed|Segmentation fault|Bus error)\b")
-# torch elastic's failure report (torch/distributed/elastic/multiprocessing/errors: the
-# `Failures:` / `Root Cause` table, one `exitcode  : N (pid: N)` row per failed worker) and its
-# agent's "[default] Worker group failed" (elastic/agent/server/api.py).
-ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*-?[1-9]\d* \(pid: \d+\)|\] Worker group failed\b")
+# An exit code that means the process failed: not 0, nor 130 (128 + SIGINT: an operator's Ctrl-C, e.g.
+# kubectl exec's "command terminated with exit code 130"). Every exit-code reading below uses it.
+FAILED_CODE = r"-?(?!130\b)[1-9]\d*"
+# torch elastic's failure report (torch/distributed/elastic/multiprocessing/errors/__init__.py ChildFailedError:
+# the `Failures:` / `Root Cause (first observed failure):` table under `<entrypoint> FAILED`, one
+# `exitcode  : N (pid: N)` row per failed worker, `traceback : To enable traceback see: ...elastic/errors.html`;
+# its record() "local_rank N FAILED with no error file") and its agent's "[default] Worker group failed"
+# (elastic/agent/server/api.py): a worker ended badly.
+ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*" + FAILED_CODE + r" \(pid: \d+\)|\] Worker group failed\b|"
+                            r"Root Cause \(first observed failure\)|^\s*\S+\.py FAILED\s*$|FAILED with\s+(?:no error\s+)?file\b|"
+                            r"To enable traceback see: https://pytorch\.org/docs/stable/elastic/errors\.html")
 # Warning level (never fatal on its own, observe/causes.py): Python logging `WARNING` as the level
 # field (`WARNING 12-03 ...`, `WARNING:name:`, `... WARNING file.py:N --`, loguru `| WARNING |`),
 # glog `W1203 hh:mm` (torch's `[W1203 ...]`, `[rank0]:[W1203 ...]`; torch prints a one-digit month unpadded: `[W318 10:00:41 ...]`), torch's older `[W file.cpp:N]`,
@@ -648,13 +655,8 @@ def signature(text: str) -> str:
 # A process's exit as its supervisor reports it, up to the code: our runtime's `Command exited with
 # code N`, docker compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code
 # 136`, `exited with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1` (v0's
-# multiproc_worker_utils.py: `Worker VllmWorkerProcess pid N died, exit code: -15`)
-# (patterns.EXITED reads the code).
-# torchrun's failure summary (torch/distributed/elastic/multiprocessing/errors/__init__.py ChildFailedError's
-# table: "<entrypoint> FAILED", "Root Cause (first observed failure):", "traceback : To enable traceback see:
-# ...elastic/errors.html", "local_rank N FAILED with no error file"): a worker ended badly
-ELASTIC_FAILURE = (r"Root Cause \(first observed failure\)|^\s*\S+\.py FAILED\s*$|FAILED with\s+(?:no error\s+)?file\b|"
-                   r"To enable traceback see: https://pytorch\.org/docs/stable/elastic/errors\.html")
+# multiproc_worker_utils.py: `Worker VllmWorkerProcess pid N died, exit code: -15`), Ray job's
+# `Job entrypoint command failed with exit code 1` (patterns.EXITED reads the code).
 EXIT_REPORT = r"(?:(?:exited|died)(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:exit|return) code)[ :=]*"
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
 # "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
@@ -666,12 +668,17 @@ LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:mal
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(
-    # (not 130 = 128 + SIGINT: an operator's Ctrl-C, e.g. kubectl exec's "command terminated with exit code 130")
-    EXIT_REPORT + r"-?(?!130\b)[1-9]|[Ee]xit [Cc]ode:?\s*-?(?!130\b)[1-9]|exit status -?(?!130\b)[1-9]|returned non-zero exit status|"
+    EXIT_REPORT + FAILED_CODE + r"|[Ee]xit [Cc]ode:?\s*" + FAILED_CODE + r"|exit status " + FAILED_CODE + r"|returned non-zero exit status|"
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
-    r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|PID \d+ terminated with code -?[1-9]|exitcode\s*:\s*-?[1-9]|"
+    r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|"
+    r"PID \d+ terminated with code " + FAILED_CODE + r"|exitcode\s*:\s*" + FAILED_CODE + "|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
-    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT + "|" + ELASTIC_FAILURE)
+    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT)
+
+
+def failed_exit(code: str) -> bool:
+    """An exit code (as a report prints it) that means the process failed (FAILED_CODE)."""
+    return re.fullmatch(FAILED_CODE, code) is not None
 
 
 def ends_process(text: str) -> bool:

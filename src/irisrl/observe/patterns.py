@@ -99,7 +99,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"ot enough", b"o enough", b"but only", b"not exist", b"ndianness", b"expected size", b"zip archive", b"imer expired",
     b"oom_reaper", b"failcnt", b"bad_alloc", b"rebooted", b"alloc(): ", b"free(): ",
     b"can fulfill", b"is stuck in",   # Ray autoscaler v2 (vocabulary.py pg rows)
-    b"Root Cause", b"enable traceback", b"CUDA_LAUNCH_BLOCKING", b"asynchronously reported", b"out of range", b"explicitly omitted",
+    b"CUDA_LAUNCH_BLOCKING", b"asynchronously reported", b"out of range", b"explicitly omitted",
     b"returned error code", b"Shutdown manager", b"ephemeral local storage", b"' failed", b"imit exceeded", b"to schedule", b"rate limit", b"did not match",
     b".exc.",   # a dotted exception class whose module is `exc` (torch._dynamo.exc.Unsupported: no other needle)
     b"Warning  ", b"Warning\t",   # a Kubernetes Warning event's type column (vocabulary.K8S_WARNING_EVENT)

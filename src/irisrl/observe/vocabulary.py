@@ -412,7 +412,7 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # Ray's autoscaler v2 refusing or stuck (pg_unplaceable / pg_timeout rows)
                        r"No available node types can fulfill|\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b|"
                        # the kubelet's eviction for disk (the evicted row)
-                       r"ephemeral local storage usage exceeds|" + E.ELASTIC_FAILURE)
+                       r"ephemeral local storage usage exceeds")
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -684,9 +684,9 @@ TABLE: tuple[Row, ...] = (
     # glibc's heap and stack checks (malloc/malloc.c malloc_printerr, debug/fortify_fail.c), libstdc++'s
     # verbose terminate handler's `what():` of a failed host allocation: the process aborts
     Row("python_crash", (_rx(E.LIBC_ABORT),), None),
-    # torchrun's failure summary (exceptions.ELASTIC_FAILURE), Slurm's srun failing to launch the step
-    # (src/srun: "srun: error: Application launch failed: ...", "Task launch for StepId=N.0 failed on node X")
-    Row("python_crash", (_rx(E.ELASTIC_FAILURE + r"|\bsrun: error: (?:Application launch failed|Task launch for \S+ failed)"),), None),
+    # Slurm's srun failing to launch the step (src/srun: "srun: error: Application launch failed: ...",
+    # "Task launch for StepId=N.0 failed on node X"; torchrun's own failure table is observe/causes.py's)
+    Row("python_crash", (_rx(r"\bsrun: error: (?:Application launch failed|Task launch for \S+ failed)"),), None),
     # Ray's runtime environment that could not be built for a job / task (dashboard job_manager.py "Failed to set
     # up runtime_env for job", RuntimeEnvSetupError): the process never ran
     Row("python_crash", (_rx(r"(?i:failed to (?:set ?up|create|build) (?:the )?runtime[_ ]env)|RuntimeEnvSetupError"),), None),
