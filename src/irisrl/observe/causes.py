@@ -642,8 +642,6 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
            "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated", "Check failed"),
-          # (python/ray/_private/process_watcher.py: "Raylet is terminated. Termination is graceful." at INFO on a
-          # clean shutdown is no death)
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
            r"Exiting because this node manager has mistakenly been marked (?:as )?dead"), 3, CONSEQUENCE,
           "a node's raylet stopped (pod OOM-killed, preempted, network): check that task's state and memory "
@@ -653,7 +651,7 @@ CATALOGUE: tuple[Cause, ...] = (
           # python/ray/_private/worker.py: the driver's raylet went away ("Raylet is terminated:
           # ip=..., id=... Termination is unexpected"), the GCS client never reaching the head
           # (python/ray/_private/utils.py "Unable to connect to GCS at {addr}").
-          families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError|Raylet is terminated(?!\. Termination is graceful)|Unable to connect to GCS at|"
+          families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError|Raylet is terminated|Unable to connect to GCS at|"
                     r"Failed to connect to (?:the )?GCS (?:at|server)\b",
                     # ray 2.60.0 gcs_server (gcs_actor_manager): an actor that died with its node says so
                     # ("The actor died because its node has died. Node Id: %s", "\tthe actor's node was
@@ -663,7 +661,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # a RAY_CHECK failing in the raylet or the GCS (vocabulary.RAY_DAEMON_FATAL; the same check in a
                     # worker's core_worker.cc is the worker's: python_crash); a RAY_LOG(FATAL) there with no
                     # "Check failed" is the vocabulary's row of the same text
-                    V.RAY_DAEMON_FATAL)),
+                    V.RAY_DAEMON_FATAL),
+          # (python/ray/_private/process_watcher.py: "Raylet is terminated. Termination is graceful." at INFO on
+          # a clean shutdown is no death; the vocabulary reads it as no failure either)
+          exclude=V.GRACEFUL_STOP),
     Cause("ray_worker_died", "a Ray worker process died",
           ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR", "worker died unexpectedly while"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,

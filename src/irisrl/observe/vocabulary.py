@@ -70,10 +70,28 @@ STRUCTURE = re.compile(
 SHORTFALL = (r"(?i:\b(?:not|no) enough (?:\w+ )?(?:GPU|CPU|NPU|node|device|accelerator)s?\b(?! memory)|"
              # kube-scheduler's older fit predicate ("fit failure on node (n): Node didn't have enough resource:
              # CPU, requested: 1000, used: 1420, capacity: 2000"), kai-scheduler's "node(s) didn't have enough resources"
-             r"\bnodes?(?:\(s\))? did(?:n't| not) have enough resources?\b|quota insufficient|"
+             r"\bnodes?(?:\(s\))? did(?:n't| not) have enough resources?\b|quota (?:is )?insufficient|"
              r"\brequested \d+ (?:GPU|CPU|NPU|node|device)s?\b[^\n]{0,30}\bonly \d+)")
 # NVIDIA's Xid 154 reporting the recovery action back to none: the fault it followed is over
 XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)"
+# Failure texts that carry no error word, each read twice: as a failure statement (CATALOGUE /
+# STATEMENT, so the net keeps the line) and by the row that names it (TABLE).
+# Ray's autoscaler v2 (event_logger.py "No available node types can fulfill placement group requests", v1
+# "... resource request"; instance_manager/reconciler.py "Instance ... is stuck in QUEUED for N seconds")
+AUTOSCALER_REFUSED = r"No available node types can fulfill"
+AUTOSCALER_STUCK = r"\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b"
+# the kernel's records around an OOM kill (mm/oom_kill.c oom_reap_task_mm "oom_reaper: reaped process",
+# mm/memcontrol.c mem_cgroup_print_oom_meminfo: usage at the cgroup's limit)
+KERNEL_OOM = r"oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+"
+# the kubelet's eviction for disk (pkg/kubelet/eviction/helpers.go "Pod ephemeral local storage usage exceeds
+# the total limit of containers 30Gi.")
+DISK_EVICTION = r"ephemeral local storage usage exceeds"
+# Ray's job CLI verdict (dashboard/modules/job/cli.py "Job 'raysubmit_x' failed")
+RAY_JOB_FAILED = r"^\s*Job '[^'\s]+' failed\b"
+# a platform's verdicts on a workload in words (the Hub Spaces runtime: "Workload evicted, storage limit
+# exceeded (50G)", "Memory limit exceeded (16.0G)")
+WORKLOAD_EVICTED = r"(?i:\b(?:pod|workload|container|job|task)s? (?:was |has been )?evicted\b)"
+MEMORY_LIMIT = r"(?i:\bmemory limit exceeded\b)"
 # A failure STATEMENT is one with or without a log record around it: an access denial (a subject
 # that must be authenticated / is not allowed / is gated: huggingface_hub's "Repo model <id> is
 # gated. You must be authenticated to access it.", "Access to model <id> is restricted", HTTP 401/403
@@ -84,10 +102,9 @@ STATEMENT = re.compile(
     # an HTTP failure status with its reason phrase (RFC 9110: "403 Forbidden", "503 Service Unavailable") and
     # Ray's job CLI's verdict (dashboard/modules/job/cli.py "Job 'raysubmit_x' failed"), whatever surrounds them
     r"\b(?:40[13]|404|429|50[0234]) (?:Forbidden|Unauthorized|Not Found|Too Many Requests|Internal Server Error|Bad Gateway|"
-    r"Service Unavailable|Gateway Time-?out)\b|^\s*Job '[^'\s]+' failed\b|"
-    # a platform's verdict on a workload in words (the Hub Spaces runtime: "Workload evicted, storage limit
-    # exceeded (50G)", "Memory limit exceeded (16.0G)", "Scheduling failure: unable to schedule space")
-    r"\b(?:pod|workload|container|job|task)s? (?:was |has been )?evicted\b|\bmemory limit exceeded\b|\bunable to schedule\b|"
+    r"Service Unavailable|Gateway Time-?out)\b|" + RAY_JOB_FAILED + "|" + WORKLOAD_EVICTED + "|" + MEMORY_LIMIT + "|"
+    # (and the Hub Spaces runtime's "Scheduling failure: unable to schedule space")
+    r"\bunable to schedule\b|"
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class:
     # surfaced, not named (most such lines in the corpora are optional imports that fall back: benign)
     r"\bNo module named '|" + SHORTFALL + "|"
@@ -107,7 +124,8 @@ NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID
 # (and a library saying so itself: TensorFlow's BFC allocator "ran out of memory trying to allocate
 # 2.0GiB. The caller indicates that this is not a failure, but may mean ... performance gains")
 # (and Ray's process watcher on a clean stop: "Raylet is terminated. Termination is graceful.")
-NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a failure|Termination is graceful")
+GRACEFUL_STOP = r"Termination is graceful"
+NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a failure|" + GRACEFUL_STOP)
 # Phrases whose failure words assert nothing, removed before the vocabulary is read: counters and
 # settings (`0 failed`, `failures: 0`, `timeout=30`, `--fail-fast`), hedges ("may result in
 # unexpected behaviour"), and a library's list of POSSIBLE causes, from its opening words to the end
@@ -408,11 +426,7 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_
                        # Ray Train's NCCL watch (train/v2/_internal/callbacks/nccl_ras.py, an nccl_timeout row)
                        r"made no progress for \d+ seconds|"
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
-                       + E.LIBC_ABORT + r"|oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+|"
-                       # Ray's autoscaler v2 refusing or stuck (pg_unplaceable / pg_timeout rows)
-                       r"No available node types can fulfill|\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b|"
-                       # the kubelet's eviction for disk (the evicted row)
-                       r"ephemeral local storage usage exceeds")
+                       + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -476,11 +490,9 @@ TABLE: tuple[Row, ...] = (
     Row("hf_incomplete_download", (_rx(FETCH_CUT_SHORT),), None),
     Row("hf_gated", (_rx(FETCH_REFUSED),), None),
     Row("pg_unplaceable", (_rx(CAPACITY),), None),
-    # Ray's autoscaler (v2 event_logger.py "No available node types can fulfill placement group requests", v1
-    # "... resource request"), an instance it launched that never left the queue (v2 reconciler "is stuck in
-    # QUEUED for")
-    Row("pg_unplaceable", (_rx(r"No available node types can fulfill"),), None),
-    Row("pg_timeout", (_rx(r"\bis stuck in (?:QUEUED|REQUESTED|ALLOCATED)\b"),), None),
+    # Ray's autoscaler refusing a request, or an instance it launched that never left the queue
+    Row("pg_unplaceable", (_rx(AUTOSCALER_REFUSED),), None),
+    Row("pg_timeout", (_rx(AUTOSCALER_STUCK),), None),
     # Kueue cannot admit the workload (pkg/scheduler/flavorassigner: "couldn't assign flavors to pod set %s:
     # insufficient quota for nvidia.com/gpu", "insufficient unused quota"), the kubelet's device admission
     # (pkg/kubelet/cm/admission: UnexpectedAdmissionError "Allocate failed due to requested number of devices
@@ -488,7 +500,7 @@ TABLE: tuple[Row, ...] = (
     # Requested 16 GPUs, but only 8 are available in the cluster.")
     # (and a quota refusal in other words: Volcano's "queue resource quota insufficient", the ResourceQuota
     # admission's "is forbidden: exceeded quota: gpu-quota, requested: nvidia.com/gpu=8")
-    Row("pg_unplaceable", (_rx(r"couldn't assign flavors|(?i:insufficient (?:unused )?quota\b|quota (?:is )?insufficient|exceeded quota\b|unavailable in ClusterQueue|requested number of devices unavailable)|"
+    Row("pg_unplaceable", (_rx(r"couldn't assign flavors|(?i:insufficient (?:unused )?quota\b|exceeded quota\b|unavailable in ClusterQueue|requested number of devices unavailable)|"
                                r"UnexpectedAdmissionError|" + SHORTFALL),), None),
     # a framework's own check that the cluster has the GPUs its layout asks for (verl single_controller
     # ResourcePoolManager: "Total available GPUs 8.0 is less than total desired GPUs 16")
@@ -520,7 +532,7 @@ TABLE: tuple[Row, ...] = (
     # in model 'x'.", "Error: File not found in model 'x'.", "Error: Access denied. Model 'x' requires
     # approval.", "Error: Not logged in. Run 'hf auth login' first.")
     Row("hf_weights_missing", (_rx(r"\bFile not found in (?:model|dataset|space|repo(?:sitory)?) '"),), None),
-    Row("hf_repo_not_found", (_rx(r"\b(?:Model|Dataset|Space|Repo(?:sitory)?) '[^'\s]+' not found\b|(?i:revision not found in (?:model|dataset|space|repo))"),), None),
+    Row("hf_repo_not_found", (_rx(r"\b(?:Model|Dataset|Space|Repo(?:sitory)?) '[^'\s]+' not found\b"),), None),
     Row("hf_gated", (_rx(r"\brequires approval\b|Not logged in\. Run '(?:hf|huggingface-cli) (?:auth )?login'"),), None),
     Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:repository not found|revision not found|not a valid model identifier|"
                                   r"is not a local folder|repo id must (?:be in the form|use))"),), None),
@@ -596,9 +608,7 @@ TABLE: tuple[Row, ...] = (
     # (userspace OOM killers too: systemd-oomd "Killed /user.slice/... due to memory pressure", earlyoom)
     Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill|container killed due to memory)|"
                               r"systemd-oomd\[\d+\]: Killed\b|\bearlyoom\b[^\n]{0,60}\b(?:kill|sending SIG)|"
-                              # the kernel's records around a kill (mm/oom_kill.c oom_reap_task_mm "oom_reaper: reaped
-                              # process", mm/memcontrol.c mem_cgroup_print_oom_meminfo: usage at the cgroup's limit)
-                              r"oom_reaper: reaped process|\bmemory: usage \d+kB, limit \d+kB, failcnt \d+|"
+                              + KERNEL_OOM + "|"
                               r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b"),), None),
     # a SIGKILL is the orchestrator's OOM kill only when the orchestrator (container, pod, kubelet,
     # task status) reports it; a worker SIGKILLed inside a running container, reported by torch
@@ -704,14 +714,12 @@ TABLE: tuple[Row, ...] = (
     Row("evicted", (_rx(r"TaintManagerEviction|Marking for deletion Pod|(?i:node \S+ has been rebooted)|"
                         # the kubelet's graceful node shutdown (pkg/kubelet/nodeshutdown: "Shutdown manager killing pod with gracePeriod")
                         r"Shutdown manager killing pod"),), None),
-    # (the kubelet's eviction messages: "The node was low on resource", "Pod ephemeral local storage usage
-    # exceeds the total limit of containers 30Gi." (pkg/kubelet/eviction/helpers.go))
-    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\]|ephemeral local storage usage exceeds|"
-                        r"\b(?:pod|workload|container)s? (?:was |has been )?evicted\b)|\bEvicted\b"),), None),
-    # a container's memory limit hit (the Hub Spaces runtime "Memory limit exceeded (29Gi)"): the orchestrator's kill
-    Row("pod_oomkilled", (_rx(r"(?i:\bmemory limit exceeded\b)"),), _rx(r"(?i:object store|plasma|\bkv\b)")),
+    # (the kubelet's eviction messages: "The node was low on resource", DISK_EVICTION; a platform's WORKLOAD_EVICTED)
+    Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b|" + DISK_EVICTION + "|" + WORKLOAD_EVICTED),), None),
+    # a container's memory limit hit (MEMORY_LIMIT): the orchestrator's kill
+    Row("pod_oomkilled", (_rx(MEMORY_LIMIT),), _rx(r"(?i:object store|plasma|\bkv\b)")),
     Row("pg_unplaceable", (_rx(r"(?i:\bunable to schedule (?:the |this )?(?:space|pod|workload|job|task|gang)\b)"),), None),
-    Row("python_crash", (_rx(r"^\s*Job '[^'\s]+' failed\b"),), None),
+    Row("python_crash", (_rx(RAY_JOB_FAILED),), None),
     Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnodes?\b|node_ids?\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
         # "preemption: 0/N nodes are available: N No preemption victims found for incoming pod."): unplaceable
