@@ -72,3 +72,14 @@ def test_fit_gate_never_fitting_gang_with_allow_queue_only_warns():
 def test_fit_gate_unreadable_cluster_is_not_checked_and_not_refused():
     report, lines = _gate(None)
     assert report is None and lines == [("fit: not checked (kubectl: connection refused)", True)]
+
+
+def test_a_command_shows_the_fit_tables_before_the_refusal(capsys: pytest.CaptureFixture[str]) -> None:
+    """launch and export (cli/render_fit.tables_on_refusal): the report's tables, then the refusal itself."""
+    from irisrl.cli.render_fit import tables_on_refusal
+
+    with pytest.raises(FitRefused):
+        with tables_on_refusal():
+            _gate(ClusterState(nodes=(_node("n1", cpu=32), _node("n2", cpu=32))))
+    out = capsys.readouterr().out
+    assert "gang:" in out and "fix:  --cpu 32" in out

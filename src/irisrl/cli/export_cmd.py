@@ -11,7 +11,6 @@ from irisrl.cli.options import allow_queue_flag, flag, json_flag
 from irisrl.cli.target_opts import target_options
 from irisrl.ops.export import DEFAULT_TIMEOUT_S, PRIORITIES, UPLOAD_MODES, ExportPlan, ExportResult, ExportSettings, \
     export as run_export, parse_entrypoint
-from irisrl.ops.fit_gate import FitRefused
 from irisrl.util.exitcodes import Exit
 
 
@@ -74,14 +73,11 @@ def export(job: str, repo: str | None, step: int | None, dry_run: bool, export_e
                               upload_mode=upload_mode, cpu=cpu, memory=memory, disk=disk, cpu_only=cpu_only,
                               gpus=gpus, nodes=nodes, timeout_s=timeout_s,
                               secrets_env=secrets_env, priority=priority, allow_queue=allow_queue)
-    try:
+    from irisrl.cli.render_fit import tables_on_refusal
+
+    with tables_on_refusal():
         done = run_export(job, settings, dry_run=dry_run, local=local, controller_url=controller_url,
                           cluster_config=cluster_config)
-    except FitRefused as refused:
-        from irisrl.cli.render_fit import render_report
-
-        render_report(refused.report)
-        raise
     if as_json:
         click.echo(json.dumps(done.to_dict(), indent=2))
     else:

@@ -69,21 +69,16 @@ def _width() -> int | None:
 
 
 def _submit(plan: "LaunchPlan", args: LaunchArgs, marks: dict[str, float], finish: bool = False) -> int:
+    from irisrl.cli.render_fit import tables_on_refusal
     from irisrl.cli.render_summary import render_summary
-    from irisrl.ops.fit_gate import FitRefused
     from irisrl.ops.launcher import LaunchSettings, launch as launch_plan
 
     settings = LaunchSettings(args.target, no_wait=args.show.no_wait, policy=args.policy,
                               series_explicit=bool(args.inputs.series), allow_queue=args.allow_queue,
                               secrets_env=args.inputs.secrets_env, marks=marks, on_summary=render_summary,
                               on_end=_bundle_writer(args.show.as_json) if finish else None)
-    try:
+    with tables_on_refusal():
         return launch_plan(plan, settings).exit_code
-    except FitRefused as refused:
-        from irisrl.cli.render_fit import render_report
-
-        render_report(refused.report)
-        raise
 
 
 def _bundle_writer(as_json: bool) -> Any:

@@ -3,12 +3,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import contextlib
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     from irisrl.ops.types import FitReport
 
 VERDICT_STYLE = {"fits": "green", "queues": "yellow", "never": "red", "unknown": "magenta"}
+
+
+@contextlib.contextmanager
+def tables_on_refusal() -> Iterator[None]:
+    """A command that passes the fit gate (launch, export): when it refuses the gang, the report's
+    tables are shown before the refusal itself (the CLI prints its message and exit code)."""
+    from irisrl.ops.fit_gate import FitRefused
+
+    try:
+        yield
+    except FitRefused as refused:
+        render_report(refused.report)
+        raise
 
 
 def render_report(report: "FitReport", console: Any = None) -> None:

@@ -97,8 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"ERROR: {exc}")
         return 1
     sys.stdout.flush()
-    os.execvp(command[0], command)
-    return 1   # not reached: exec replaces this process
+    os.execvp(command[0], command)   # replaces this process
 
 
 if __name__ == "__main__":
