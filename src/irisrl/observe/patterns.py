@@ -17,6 +17,7 @@ actor prefix and values: N occurrences, the shown one included)."""
 from __future__ import annotations
 
 import calendar
+import json
 import re
 from typing import NamedTuple
 
@@ -102,6 +103,9 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"out of range", b"Shutdown manager", b"ephemeral local storage", b"to schedule", b"rate limit", b"did not match",
     b".exc.",   # a dotted exception class whose module is `exc` (torch._dynamo.exc.Unsupported: no other needle)
     b"Warning  ", b"Warning\t",   # a Kubernetes Warning event's type column (vocabulary.K8S_WARNING_EVENT)
+    # retries that ran out and a stop signal received, stated without an error word (vocabulary.RETRIES_EXHAUSTED,
+    # STOP_SIGNAL_RECEIVED); a JSON record's words are the record's own, so no needle of its own
+    b"etries", b"etrying", b"ttempt", b"SIGTERM", b"SIGINT", b"SIGHUP", b"SIGQUIT",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among
@@ -220,6 +224,52 @@ def _container_time(m: re.Match[str]) -> float | None:
     return float(whole)   # whole seconds: the same resolution as every other stamp we read
 
 
+# Structured (JSON) logs: Go operators log through zap / logr (KubeRay, Kueue, JobSet, the GPU
+# operator: {"level","ts","logger","msg","error",...}; go.uber.org/zap zapcore/json_encoder.go) and
+# Python services through json formatters / structlog ({"levelname","message","exc_text"} /
+# {"event","level","timestamp"}; Ray's RAY_LOGGING_CONFIG JSON encoding). The record is read as the
+# plain line its fields spell, so every later rule applies to it unchanged.
+JSON_LEVEL = ("level", "levelname", "severity", "lvl")
+JSON_MESSAGE = ("msg", "message", "event", "textPayload")
+JSON_TIME = ("ts", "time", "timestamp", "asctime")
+JSON_LOGGER = ("logger", "name")
+# Fields that are bookkeeping, not what happened (zap's caller / stacktrace frames, logr's reconcile id).
+JSON_SKIP = frozenset(JSON_LEVEL + JSON_MESSAGE + JSON_TIME + JSON_LOGGER + ("caller", "stacktrace", "reconcileID"))
+JSON_LEVELS = {"warn": "WARNING", "dpanic": "CRITICAL", "panic": "CRITICAL", "fatal": "FATAL"}
+
+
+def _json_time(value: object) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value) if value < 1e11 else value / 1000.0   # zap: seconds; some encoders: ms
+    if isinstance(value, str) and (m := CONTAINER_TS.match(value.replace(" ", "T", 1) + " ")):
+        return _container_time(m)
+    return None
+
+
+def _first(record: dict[str, object], keys: tuple[str, ...]) -> object:
+    return next((record[k] for k in keys if record.get(k) not in (None, "")), None)
+
+
+def unwrap_json(text: str) -> tuple[str, float | None] | None:
+    """A JSON log record as `LEVEL logger: message key: value ...` (its other scalar fields: logr
+    puts the failure in them, "Pod status reason": "Evicted") and its time; None when the text is
+    not one."""
+    try:
+        record = json.loads(text)
+    except ValueError:
+        return None
+    message = _first(record, JSON_MESSAGE) if isinstance(record, dict) else None
+    if not isinstance(message, str):
+        return None
+    level = str(_first(record, JSON_LEVEL) or "").strip()
+    logger = _first(record, JSON_LOGGER)
+    parts = [JSON_LEVELS.get(level.lower(), level.upper()),
+             f"{logger}: {message}" if isinstance(logger, str) else message]
+    parts += [f"{k}: {v}" for k, v in record.items()
+              if k not in JSON_SKIP and isinstance(v, (str, int, float)) and v != ""]
+    return " ".join(p for p in parts if p), _json_time(_first(record, JSON_TIME))
+
+
 def clean(raw: bytes) -> Line:
     """Decode (invalid UTF-8 replaced), strip colours and the prefixes/suffixes collectors add."""
     text = raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -235,6 +285,8 @@ def clean(raw: bytes) -> Line:
     if text[:1].isdigit() and (m := CONTAINER_TS.match(text)):
         stamp = _container_time(m)
         text = text[m.end():]
+    if text.startswith("{") and text.endswith("}") and (record := unwrap_json(text)):
+        text, stamp = record[0], stamp if stamp is not None else record[1]
     if text.startswith(("(head", "(worker")) and (m := SKYPILOT_PREFIX.match(text)):
         node = m.group(1)
         text = text[m.end():]

@@ -97,6 +97,13 @@ MEMORY_LIMIT = r"(?i:\bmemory limit exceeded\b)"
 # gated. You must be authenticated to access it.", "Access to model <id> is restricted", HTTP 401/403
 # reasons) or a failure with its reason ("Task failed because the node it was running on is dead",
 # Ray's exception texts: "... died because ...", "... was killed due to ..."); read whole.
+# Retries that ran out (urllib3 "Max retries exceeded", boto3 RetriesExceededError, fsspec / s3fs
+# "out of retries on exception", NCCL's socket connect "retrying (34/34)": the counter at its bound).
+RETRIES_EXHAUSTED = (r"(?i:\b(?:retr\w*|attempts?|tries)\W{1,3}\(?(?P<tries>\d+) ?(?:/|of) ?(?P=tries)\b|out of retries|"
+                     r"retries (?:exhausted|exceeded)|exhausted (?:all )?(?:\d+ )?(?:retries|attempts)|max(?:imum)? retries exceeded)")
+# A process told to stop from outside, in its own words (SkyRL's _sigterm_handler "Received SIGTERM on head
+# node", torch elastic "Signal 15 (SIGTERM) received by PID"): the sender's "Sending ... SIGTERM" is not one.
+STOP_SIGNAL_RECEIVED = r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|INT|HUP|QUIT|USR1)\b|\bSIG(?:TERM|INT|HUP|QUIT) received)"
 STATEMENT = re.compile(
     r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
     # an HTTP failure status with its reason phrase (RFC 9110: "403 Forbidden", "503 Service Unavailable") and
@@ -110,7 +117,7 @@ STATEMENT = re.compile(
     r"\bNo module named '|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
-    r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))")
+    r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
 # A Kubernetes event of type Warning as `kubectl get events` / `describe` print it (the type column, then
 # the reason's: "Warning   Rebooted   node/n-12   ..."): Kubernetes has two event types, and every Warning
 # event in the corpora is a failure, whatever words its message uses (kueue's "couldn't assign flavors")
@@ -143,6 +150,9 @@ NOT_ASSERTED = re.compile(
     r"(?:possible|potential|some common) (?:root )?(?:causes?|reasons?)\b.*|this (?:can|could|may|might) (?:happen|be (?:caused|due))\b.*")
 
 
+LAST_RETRY = re.compile(RETRIES_EXHAUSTED)
+
+
 def asserted(text: str) -> str:
     """The line without the phrases whose failure words assert nothing (NOT_ASSERTED)."""
     return NOT_ASSERTED.sub(" ", text)
@@ -152,8 +162,8 @@ def error_shaped(text: str, prefixed: bool = False) -> bool:
     """A failure STATEMENT, or a line that states a failure in words (ERROR_VOCAB) and is shaped
     like a log record (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`) or
     that a family of the table names."""
-    if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text):
-        return False
+    if (NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text)) and not LAST_RETRY.search(text):
+        return False   # (NCCL's INFO channel says so when its connect retries run out)
     said = asserted(text)
     if STATEMENT.search(said) or CATALOGUE.search(said) or K8S_WARNING_EVENT.search(text):
         return True

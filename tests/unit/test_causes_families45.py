@@ -1,0 +1,66 @@
+"""Passes 45 and after on issue 15 (fifth round). Structural first: a JSON log record (Go operators'
+zap / logr, Python json formatters) is read as the plain line its fields spell, level and time
+included; retries that ran out and a stop signal received are failure statements without an error
+word. Our own reconstructed lines, through both readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, both, primary  # noqa: E402
+
+from irisrl.observe.patterns import clean
+
+NAMED45 = [
+    ("cuda_oom", json.dumps({"levelname": "ERROR", "asctime": "2026-12-04 01:02:03,004", "name": "trainer",
+                             "message": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."})),
+    ("image_pull", json.dumps({"level": "error", "ts": 1796342523.5, "logger": "kubelet", "msg": "Error syncing pod",
+                               "err": "failed to \"StartContainer\" with ImagePullBackOff: \"Back-off pulling image \\\"registry.local/rl:v9\\\"\""})),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED45)
+def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_a_json_record_reads_as_the_line_its_fields_spell() -> None:
+    """zap's record: level word, logger, message, then the scalar fields that say what happened (logr
+    puts the failure there), not the bookkeeping ones; `ts` is the line's time."""
+    record = {"level": "info", "ts": "2026-12-04T01:02:03.5Z", "logger": "controllers.RayCluster", "msg": "reconcilePods",
+              "reconcileID": "5d2b8f1e", "RayCluster": {"name": "rc"}, "Pod status reason": "Evicted", "caller": "x.go:12"}
+    line = clean(json.dumps(record).encode())
+    assert line.text == "INFO controllers.RayCluster: reconcilePods Pod status reason: Evicted"
+    assert line.stamp == 1796346123.0
+    assert clean(b"{'loss': 1.2, 'step': 3}").text == "{'loss': 1.2, 'step': 3}"   # a dict repr is no record
+
+
+def test_a_failure_in_a_json_records_fields_is_read_at_its_level(tmp_path: Path) -> None:
+    """KubeRay logs a RayJob's failure at info level: shown, and named by its Reason field, never a death
+    on its own."""
+    record = {"level": "info", "ts": "2026-12-04T01:02:03Z", "logger": "controllers.RayJob",
+              "msg": "The submitter Kubernetes Job has failed. Attempting to transition the status to `Failed`."}
+    shown = both(tmp_path, [json.dumps(record)])
+    assert shown["unrecognized"] and shown["verdict"] == "NO-KILL"
+    named = both(tmp_path, [json.dumps(record | {"Reason": "BackoffLimitExceeded"})])
+    assert primary(named) == "python_crash" and named["verdict"] == "NO-KILL"
+
+
+def test_retries_that_ran_out_are_shown_and_a_retry_on_the_way_is_not(tmp_path: Path) -> None:
+    """NCCL's INFO channel is no failure report, except its connect retries' last: the counter at its bound."""
+    line = "gpu-3:4242:4250 [0] NCCL INFO socketPollConnect: connect returned Connection refused, retrying ({n}/34) after sleep for 3400 msec"
+    assert both(tmp_path, [line.format(n=34)])["unrecognized"]
+    assert not both(tmp_path, [line.format(n=3)])["unrecognized"]
+    assert both(tmp_path, ["fetch shard-00003: out of retries on exception: Service Unavailable, 503"])["unrecognized"]
+
+
+def test_a_stop_signal_received_is_shown_and_one_sent_is_not(tmp_path: Path) -> None:
+    received = both(tmp_path, ["2026-12-04 01:02:03.004 | WARNING  | trainer:_on_signal:88 - Received SIGTERM, shutting down Ray..."])
+    assert received["unrecognized"] and received["verdict"] == "NO-KILL" and primary(received) is None
+    sent = "W1204 01:02:03.004000 4242 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 4251 closing signal SIGTERM"
+    assert not both(tmp_path, [sent])["unrecognized"]
