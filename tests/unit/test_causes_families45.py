@@ -22,9 +22,29 @@ NAMED45 = [
     ("image_pull", json.dumps({"level": "error", "ts": 1796342523.5, "logger": "kubelet", "msg": "Error syncing pod",
                                "err": "failed to \"StartContainer\" with ImagePullBackOff: \"Back-off pulling image \\\"registry.local/rl:v9\\\"\""})),
 ]
+# pass 46, from fresh sets 30-32's misses (cluster layer, fine-tuning frameworks, families)
+NAMED46 = [
+    ("python_crash", "FATA[0003] Error starting metrics server: listen tcp :9400: bind: address already in use"),
+    ("python_crash", 'time="2026-12-04T01:02:03Z" level=fatal msg="invalid collectors configuration: unknown field DCGM_FI_DEV_X"'),
+    ("python_crash", "2026/12/04 01:02:03.004 mountd[4242] <FATAL>: mount /mnt/ckpt: the metadata engine is not reachable"),
+    ("disk_full", json.dumps({"level": "fatal", "ts": 1796342523.5, "logger": "setup", "msg": "unable to write lease",
+                              "error": "write /var/lib/op/lease: no space left on device"})),
+    ("python_crash", "srun: error: task 3 launch failed: Slurmd could not execve job"),
+    ("python_crash", "slurmstepd: error: spank: required plugin spank_enroot.so: task_init() failed with rc=-1"),
+    ("image_pull", "pyxis: [ERROR] Invalid image reference: docker://registry.local#rl/trainer::v7"),
+    ("pg_unplaceable", "Node scale up in zones europe-west4-a associated with this pod failed: Quota 'NVIDIA_H100_GPUS' exceeded. Pod is at risk of not being scheduled."),
+    ("image_pull", "ctr: failed to extract layer sha256:0a1b2c3d4e5f: write /var/lib/containerd/tmpmounts/m-1/usr/lib/x: input/output error"),
+    ("ray_node_dead", "ray.exceptions.RpcError: Timed out while waiting for GCS to become ready."),
+    ("cuda_error", "Error named symbol not found at line 88 in file csrc/kernels.cu"),
+    ("nccl_error", "gpu-3:4242:4250 [0] create_nccl_ofi_component:512 NET/OFI Couldn't open a fabric access domain. RC: -2, ERROR: No such file or directory"),
+    ("hf_repo_not_found", "Loader: No tokenizer found - are you sure the model_id is correct?"),
+    ("pg_unplaceable", "ValueError: The number of required GPUs exceeds the total number of available GPUs in the cluster."),
+    ("pg_unplaceable", "ValueError: Placement group bundle cannot have more than 1 GPU."),
+    ("hf_incomplete_download", "RuntimeError: An error occurred while downloading using `hf_transfer`. Consider disabling HF_HUB_ENABLE_HF_TRANSFER for better error handling."),
+]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED45)
+@pytest.mark.parametrize(("kind", "line"), NAMED45 + NAMED46)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 
@@ -64,3 +84,22 @@ def test_a_stop_signal_received_is_shown_and_one_sent_is_not(tmp_path: Path) -> 
     assert received["unrecognized"] and received["verdict"] == "NO-KILL" and primary(received) is None
     sent = "W1204 01:02:03.004000 4242 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 4251 closing signal SIGTERM"
     assert not both(tmp_path, [sent])["unrecognized"]
+
+
+def test_a_fatal_record_ends_its_process_and_a_critical_one_does_not(tmp_path: Path) -> None:
+    """logrus' Fatal exits after writing its record (KILL on its own); Python's CRITICAL goes on."""
+    fatal = both(tmp_path, ["FATA[0001] Error watching fields: Feature not supported"])
+    assert primary(fatal) == "python_crash" and fatal["verdict"] == "KILL"
+    critical = both(tmp_path, ["2026-12-04 01:02:03,004 - trainer - CRITICAL - Error watching fields: Feature not supported"])
+    assert critical["verdict"] == "NO-KILL"
+
+
+def test_a_zero_that_numbers_a_thing_is_no_counter(tmp_path: Path) -> None:
+    """"0 failed" counts nothing; "task 0 launch failed" is task 0 failing."""
+    assert primary(both(tmp_path, ["srun: error: task 0 launch failed: Slurmd could not execve job"])) == "python_crash"
+    assert not both(tmp_path, ["Summary: 12 passed, 0 failed"])["unrecognized"]
+
+
+def test_a_device_allocation_is_no_memory_allocation(tmp_path: Path) -> None:
+    line = 'E1204 01:02:03.004 1 plugin.go:127] "handling request failed" err="MIG device allocation failed: Insufficient Resources"'
+    assert primary(both(tmp_path, [line])) != "cuda_oom"

@@ -453,7 +453,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
-           "placement group", "cannot meet the required number", "Insufficient"),   # (subsumes the group needles above: one prefilter pass for all)
+           "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have"),   # (subsumes the group needles above: one prefilter pass for all)
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
           "(TOPO-PLACEMENT names the first group that does not place) and fix the placement or node count",
@@ -468,9 +468,12 @@ CATALOGUE: tuple[Cause, ...] = (
           # pending placement groups"). Ray retries them all: waits, fatal only once the run crashed.
           families=(r"Failed to schedule placement group \S+, id: |Failed to create placement group \S+, id: \S+,? try again|"
                     r"could not find a node type to satisfy the request|\d+\+? pending placement groups",
-                    # vLLM executor/ray_utils.py initialize_ray_cluster: the placement group has fewer
-                    # GPUs than the engine's world size (a ValueError follows)
-                    r"exceeds the total number of available GPUs in the placement group",
+                    # vLLM executor/ray_utils.py initialize_ray_cluster: the placement group (older releases:
+                    # the cluster) has fewer GPUs than the engine's world size (a ValueError follows); a bundle
+                    # asking more of one kind than a placement allows ("Placement group bundle cannot have more
+                    # than 1 GPU")
+                    r"exceeds the total number of available GPUs in the (?:placement group|cluster)|"
+                    r"[Bb]undle cannot have more than \d+ (?:GPU|CPU|accelerator)",
                     # alibaba/ROLL's check of the Ray cluster before it places its workers (AssertionError
                     # "The Ray clusters(ray_num_nodes: N) cannot meet the required number of nodes")
                     r"cannot meet the required number of (?:nodes|GPUs|gpus|devices)",
@@ -641,7 +644,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"crashed with exit code -?\d+\. Triggering SIGQUIT|Scheduler or DataParallelController \d+ terminated with -?[1-9]")),
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
-           "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated", "Check failed"),
+           "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated", "Check failed",
+           "for GCS to become"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
            r"Exiting because this node manager has mistakenly been marked (?:as )?dead"), 3, CONSEQUENCE,
           "a node's raylet stopped (pod OOM-killed, preempted, network): check that task's state and memory "
@@ -652,7 +656,9 @@ CATALOGUE: tuple[Cause, ...] = (
           # ip=..., id=... Termination is unexpected"), the GCS client never reaching the head
           # (python/ray/_private/utils.py "Unable to connect to GCS at {addr}").
           families=(r"Failed to connect to GCS within \d+ seconds|NodeDiedError|Raylet is terminated|Unable to connect to GCS at|"
-                    r"Failed to connect to (?:the )?GCS (?:at|server)\b",
+                    r"Failed to connect to (?:the )?GCS (?:at|server)\b|"
+                    # (python/ray/_raylet.pyx / gcs_utils: "Timed out while waiting for GCS to become available.")
+                    r"waiting for GCS to become (?:available|ready)",
                     # ray 2.60.0 gcs_server (gcs_actor_manager): an actor that died with its node says so
                     # ("The actor died because its node has died. Node Id: %s", "\tthe actor's node was
                     # terminated (un)expectedly: %s"): the node's death is the most specific kind
@@ -754,12 +760,15 @@ CATALOGUE: tuple[Cause, ...] = (
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
     Cause("image_pull", "the container image could not be pulled",
           ("ErrImagePull", "ImagePullBackOff", "Back-off pulling image", "Failed to pull image", "manifest unknown",
-           "pull access denied", "InvalidImageName", "ErrImageNeverPull", "failed to pull and unpack", "image service failed"),
+           "pull access denied", "InvalidImageName", "ErrImageNeverPull", "failed to pull and unpack", "image service failed",
+           "failed to extract layer", "failed to unpack"),
           (), 1, ROOT,
           "the image reference is wrong or not readable from the cluster: check the image name and digest "
           "(`irisrl validate`), the registry credentials (imagePullSecrets) and that the tag was pushed",
           families=(r"ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|Back-off pulling image|"
-                    r"Failed to pull image|manifest unknown|pull access denied|failed to pull and unpack image",
+                    r"Failed to pull image|manifest unknown|pull access denied|failed to pull and unpack image|"
+                    # containerd's unpacker (core/unpack, ctr): a layer that cannot be extracted onto the snapshot
+                    r"failed to (?:extract|unpack) (?:layer|image)\b",
                     # the kubelet's CRI client (kubernetes pkg/kubelet/cri/remote/remote_image.go: klog
                     # "PullImage from image service failed"; before 1.20 glog "PullImage %q from image
                     # service failed: %v"): the runtime refused the pull, whatever its reason
@@ -795,7 +804,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "Floating point exception", "exitcode", "Worker group failed", "Root Cause", " FAILED", "enable traceback",
            "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
-           "back-off", "terminated with code", "Unhandled error"),
+           "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "
@@ -835,7 +844,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(?:Error|CrashLoopBackOff)\s+\d",
                     # the kubelet restarting a container that keeps crashing (event reason BackOff,
                     # `kubectl describe pod` "Reason: CrashLoopBackOff")
-                    E.KUBELET_CRASHLOOP.pattern)),
+                    E.KUBELET_CRASHLOOP.pattern,
+                    # a fatal-level record: its logger ends the process after it (exceptions.FATAL_RECORD)
+                    E.FATAL_RECORD.pattern)),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),
@@ -896,6 +907,8 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     exc = E.parse(text) if _EXC_HINT.search(text) else None
     if cause is not None and cause.kind == "python_crash" and (thrown := E.terminate_kind(text)):
         return BY_KIND[thrown], exc       # terminate called on a c10::CUDAError: the type names it
+    if cause is not None and cause.kind == "python_crash" and E.FATAL_RECORD.search(text):
+        return guess(text) or cause, exc   # a fatal record says what it died of as an exception's message does
     if cause is not None and cause.kind == "python_crash" and (said := V.CATALOGUE.search(text)):
         # a process's end (an exit code, a signal) stated with a library's own failure text: "Rank 0
         # scheduler is dead. Exit code: -6 (SIGABRT)" is SGLang's engine dying, named by that text

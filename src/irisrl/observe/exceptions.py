@@ -588,6 +588,14 @@ def is_warning_level(text: str) -> bool:
     return bool(WARNING_LEVEL.search(head)) and not RAY_ERROR_RELAY.search(head)
 
 
+# A record at a level whose logger ends the process after writing it: Go's logrus (`level=fatal msg=...`,
+# the TTY form `FATA[0001] ...`, `level=panic` / `PANI[...]`: Fatal calls os.Exit(1), Panic panics), loggers that
+# bracket it (`<FATAL>:`, juicedata/juicefs pkg/utils/logger.go), and a JSON record at zap's fatal / panic level
+# (observe/patterns.unwrap_json writes it `FATAL ...` / `CRITICAL ...`, zap exits / panics after it).
+# Python's CRITICAL is no such level: the program goes on.
+FATAL_RECORD = re.compile(r"\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|^FATAL ")
+
+
 # ---- the safety net: what an error-level line looks like -----------------------------------
 # glog's levels are I W E F; Ray's C++ logger adds C (RAY_LOG(FATAL) / RAY_CHECK, `[... C 31945 31971]
 # pb_util.h:202: Check failed: ...`, ray-project/ray src/ray/util/logging.cc). Level prefixes, whatever precedes them (a pull / actor / process / mpirun prefix): Python logging /
@@ -683,8 +691,9 @@ def failed_exit(code: str) -> bool:
 
 def ends_process(text: str) -> bool:
     """Evidence that a process ended: an exit / terminate line, a shell's signal word, torch
-    elastic's failure report, a pod row in a failed state."""
+    elastic's failure report, a pod row in a failed state, a fatal-level record (its logger exits)."""
     return bool(ENDED.search(text) or SHELL_SIGNAL.search(text) or ELASTIC_FAILED.search(text) or KUBELET_CRASHLOOP.search(text)
+                or FATAL_RECORD.search(text)
                 or ((m := KUBECTL_ROW.search(text)) is not None and m.group(1) != "ImagePullBackOff"))
 
 

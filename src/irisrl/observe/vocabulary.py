@@ -142,8 +142,11 @@ NOT_A_FAILURE = re.compile(r"NCCL INFO|\w+Warning: |indicates that this is not a
 # A failure named only as what the line guards against ("refusing X to avoid OOM/ENOSPC", sglang 0.5.23
 # mem_cache/storage/file/lru_file_evictor.py): a precaution, not a report of it.
 PRECAUTION = r"\b(?:to (?:avoid|prevent)|avoid(?:s|ing)?|prevent(?:s|ing)?)\b[^.;\n]{0,40}"
+# (a zero that numbers a thing is no counter: "task 0 launch failed", "rank 0 failed")
+NOT_AN_INDEX = "".join(f"(?<!{noun} )" for noun in ("task", "rank", "node", "gpu", "worker", "device", "process", "engine",
+                                                     "replica", "actor", "shard", "pod", "job", "step", "instance"))
 NOT_ASSERTED = re.compile(
-    r"(?i)" + PRECAUTION + r"|(?<![\w.])(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
+    r"(?i)" + PRECAUTION + r"|(?<![\w.])" + NOT_AN_INDEX + r"(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
     r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
     r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
@@ -195,7 +198,7 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 # Shared cue sets.
-_OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
+_OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|(?<!device )(?<!GPU )allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
 # (and torch_memory_saver, the device-memory pool RL trainers pause and resume: "TorchMemorySaver::malloc return OOM")
 _GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d|TorchMemorySaver|torch_memory_saver"
 _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
@@ -257,7 +260,7 @@ CUDA_DISTINCT = (
     r"uncorrectable ECC error encountered|uncorrectable NVLink error|CUDA driver version is insufficient for CUDA runtime|"
     r"unsupported display driver / cuda driver combination|forward compatibility was attempted on non supported HW|"
     r"CUDA driver is a stub library|PTX JIT compil\w+ (?:failed|library not found|was disabled)|"
-    r"PTX was compiled with an unsupported toolchain|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime|"
+    r"PTX was compiled with an unsupported toolchain|named symbol not found|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime|"
     # cuBLAS / cuDNN status names and cublasGetStatusString's texts (libcublasLt.so.12 of the wheel
     # nvidia-cublas-cu12 12.9.3.13, libcudnn_graph.so.9 of nvidia-cudnn-cu12 9.28.0.42)
     r"CUBLAS_STATUS_(?!SUCCESS\b)[A-Z_]+|CUDNN_STATUS_(?!SUCCESS\b)[A-Z_]+|the function failed to launch on the GPU|"
@@ -377,7 +380,10 @@ CAPACITY = (r"[Nn]ot enough (?:\w+ )?capacity|[Ii]nsufficient (?:\w+ )?capacity|
             r"\b(?:Zonal)?AllocationFailed\b|OverconstrainedAllocationRequest|GCE_STOCKOUT|NotTriggerScaleUp|didn't trigger scale-up|"
             # SkyPilot's provisioner (sky/backends/cloud_vm_ray_backend.py: "Failed to provision all possible launchable
             # resources. Relax the task's resource requirements", "Failed to acquire resources in all zones in <region>")
-            r"Failed to provision all possible launchable resources|Failed to acquire resources in (?:all zones|\S+ for)")
+            r"Failed to provision all possible launchable resources|Failed to acquire resources in (?:all zones|\S+ for)|"
+            # the cluster autoscaler's failed scale-up (event FailedScaleUp: "Node scale up in zones %s associated with
+            # this pod failed: %s. Pod is at risk of not being scheduled.", kubernetes/autoscaler cluster-autoscaler)
+            r"\bFailedScaleUp\b|[Ss]cale[- ]?up in zones [^\n]{0,120}\bfailed\b|at risk of not being scheduled")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
@@ -423,7 +429,10 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
 # was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
 # that say no such word, as literals (error_shaped reads every candidate line: no case-insensitive
 # or unanchored sub-patterns here, they cost the scan).
-CATALOGUE = re.compile(f"{CUDA_DISTINCT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
+# A loader asking whether the name it could not resolve is right (unsloth "No config file found - are you sure
+# the `model_name` is correct?"): the repo id does not resolve, said without an error word
+MODEL_ID_DOUBTED = r"[Aa]re you sure (?:that )?(?:the |your )?`?(?:model|repo)\w*`? (?:is )?(?:correct|right|valid)"
+CATALOGUE = re.compile(f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
@@ -472,6 +481,10 @@ TABLE: tuple[Row, ...] = (
     # Ollama's model pull giving up on a body that ended early (server/download.go: errMaxRetriesExceeded
     # wrapping Go's io.EOF / io.ErrUnexpectedEOF, "max retries exceeded: unexpected EOF")
     Row("hf_incomplete_download", (_rx(r"max retries exceeded: (?:unexpected )?EOF\b"),), None),
+    # huggingface_hub's wrapper around a failed hf_transfer download (file_download.py http_get: "An error
+    # occurred while downloading using `hf_transfer`. Consider disabling HF_HUB_ENABLE_HF_TRANSFER ..."):
+    # the Rust client's transfer broke off mid-file
+    Row("hf_incomplete_download", (_rx(r"error occurred while downloading using `?hf_transfer"),), None),
     # a weight file that is not on disk (any wording: the errno's text on a shard or safetensors file;
     # mlx / loaders' "No safetensors found in <dir>")
     Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), _rx(E.WEIGHT_FILE.pattern)),
@@ -633,8 +646,9 @@ TABLE: tuple[Row, ...] = (
     # API or token endpoint (`/v2/.../manifests/...`, `/proxy_auth`, a `/token` service)
     Row("image_pull", (_rx(r"URL \S*(?:/v2/|/proxy_auth|/token\b|/manifests/|/blobs/)\S* returned error code: \d"),), None),
     # an image reference the kubelet cannot parse (pkg/kubelet/images/image_manager.go: event InspectFailed
-    # "Failed to apply default image tag ...: couldn't parse image reference", reason InvalidImageName)
-    Row("image_pull", (_rx(r"InspectFailed|InvalidImageName|(?i:couldn't parse image reference|failed to apply default image tag)"),), None),
+    # "Failed to apply default image tag ...: couldn't parse image reference", reason InvalidImageName; pyxis /
+    # enroot and containers/image: "Invalid image reference")
+    Row("image_pull", (_rx(r"InspectFailed|InvalidImageName|(?i:couldn't parse image reference|invalid image reference|failed to apply default image tag)"),), None),
     # SGLang's KV pool exhausted on the GPU (sglang 0.5.23 srt/mem_cache/allocation.py "Prefill out of memory.
     # Try to lower your batch size.", "Decode out of memory. ...")
     Row("cuda_oom", (_rx(r"\b(?:Prefill|Decode) out of memory\b"),), None),
@@ -677,6 +691,7 @@ TABLE: tuple[Row, ...] = (
     # a repo id the Hub client or a loader rejects as such (vLLM 0.34 transformers_utils/config.py "Invalid
     # repository ID or local directory specified")
     Row("hf_repo_not_found", (_rx(r"(?i:invalid repo(?:sitory)? id\b)"),), None),
+    Row("hf_repo_not_found", (_rx(MODEL_ID_DOUBTED),), None),
     # a loader that found the checkpoint without the weights it needs (vLLM 0.34 model_loader/
     # default_loader.py "Following weights were not initialized from checkpoint"; sglang 0.5.23
     # model_loader/loader.py "Cannot find any model weights with `path`")
@@ -704,9 +719,12 @@ TABLE: tuple[Row, ...] = (
     # glibc's heap and stack checks (malloc/malloc.c malloc_printerr, debug/fortify_fail.c), libstdc++'s
     # verbose terminate handler's `what():` of a failed host allocation: the process aborts
     Row("python_crash", (_rx(E.LIBC_ABORT),), None),
-    # Slurm's srun failing to launch the step (src/srun: "srun: error: Application launch failed: ...",
-    # "Task launch for StepId=N.0 failed on node X"; torchrun's own failure table is observe/causes.py's)
-    Row("python_crash", (_rx(r"\bsrun: error: (?:Application launch failed|Task launch for \S+ failed)"),), None),
+    # Slurm failing to launch the step (src/srun: "srun: error: Application launch failed: ...", "Task launch for
+    # StepId=N.0 failed on node X", "task 0 launch failed: Plugin initialization failed"; src/common/spank.c: a
+    # required SPANK plugin failing, "spank: required plugin %s: %s() failed with rc=%d", aborts the step;
+    # torchrun's own failure table is observe/causes.py's)
+    Row("python_crash", (_rx(r"\b(?:srun|slurmstepd): error: (?:[^\n]{0,40}\blaunch (?:for \S+ )?failed|"
+                             r"Task launch for \S+ failed|spank: required plugin)"),), None),
     # Ray's runtime environment that could not be built for a job / task (dashboard job_manager.py "Failed to set
     # up runtime_env for job", RuntimeEnvSetupError): the process never ran
     Row("python_crash", (_rx(r"(?i:failed to (?:set ?up|create|build) (?:the )?runtime[_ ]env)|RuntimeEnvSetupError"),), None),
@@ -819,7 +837,7 @@ TABLE: tuple[Row, ...] = (
                               r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), E.INFERENCE_API),
     # (not torch's own argument check before any NCCL call, ProcessGroupNCCL.cpp "Input tensor data type is not
     # supported for NCCL process group": the caller's bug, python_crash)
-    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|\bnccl\w*|\bibv_\w+|NET/IB|NET/Socket|(?i:\brdma\b|mlx5|infiniband)"),),
+    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
         _rx(r"not supported for NCCL")),
     Row("python_crash", (_rx(EMFILE),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
