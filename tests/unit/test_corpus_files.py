@@ -110,6 +110,10 @@ HELDOUT29 = PUBLIC / "heldout29.jsonl"
 # Unsloth, axolotl, TRL, torchtune, ms-swift, xtuner, Lightning, PEFT, bitsandbytes, flash-attention,
 # TransformerEngine, nanotron); none from a repository heldout9 cites.
 HELDOUT30 = PUBLIC / "heldout30.jsonl"
+# The thirty-first fresh set (README "heldout31"): GitHub issues and pull requests of the cluster layer under GPU training
+# (NCCL / nccl-tests / aws-ofi-nccl, NVIDIA container toolkit, device plugin, DRA driver and DCGM exporter, Kubernetes,
+# containerd, pyxis / enroot, EKS / AKS / GKE, KubeRay, Kubeflow, JuiceFS); none from a repository heldout9 cites.
+HELDOUT31 = PUBLIC / "heldout31.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -164,7 +168,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout20": HELDOUT20, "heldout21": HELDOUT21, "heldout22": HELDOUT22,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
-         "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30}   # collected later, each from sources no other file has
+         "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30, "heldout31": HELDOUT31}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -173,7 +177,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout21": (45, 14), "heldout22": (45, 14),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
-               "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12)}
+               "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -190,6 +194,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
                 "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
                 "heldout30"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout22", "heldout23", "heldout25", "heldout27", "heldout28", "heldout31"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -321,6 +326,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT29, (HELDOUT9,)),
     # set 30: issues of the fine-tuning and training frameworks, never one set 9 cites
     (HELDOUT30, (HELDOUT9,)),
+    # set 31: issues of the cluster layer under GPU training (NCCL / EFA, container runtime, Kubernetes, Slurm), never one set 9 cites
+    (HELDOUT31, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
