@@ -103,6 +103,10 @@ HELDOUT27 = PUBLIC / "heldout27.jsonl"
 # SGLang, LMDeploy, TensorRT-LLM, Dynamo, AIBrix, llm-d, Ray Serve LLM) and the RL stacks' rollout paths; none from a
 # repository heldout9 cites.
 HELDOUT28 = PUBLIC / "heldout28.jsonl"
+# The thirty-second fresh set (README "heldout32"): GitHub issues and pull requests of any repository, searched by failure
+# family for the kinds the corpus holds fewest lines of (CUDA errors, c10d stores, full disks, corrupt checkpoints, Hub
+# downloads, placement, image pulls); none from a repository heldout9 cites.
+HELDOUT32 = PUBLIC / "heldout32.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -157,7 +161,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout20": HELDOUT20, "heldout21": HELDOUT21, "heldout22": HELDOUT22,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
-         "heldout28": HELDOUT28}   # collected later, each from sources no other file has
+         "heldout28": HELDOUT28, "heldout32": HELDOUT32}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -166,7 +170,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout21": (45, 14), "heldout22": (45, 14),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
-               "heldout28": (45, 14)}
+               "heldout28": (45, 14), "heldout32": (40, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -181,7 +185,8 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
         assert row["source"].strip(), row
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
-                "heldout22", "heldout23", "heldout25", "heldout27", "heldout28"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
+                "heldout32"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -309,6 +314,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT27, (HELDOUT9,)),
     # set 28: 2025-2026 issues of the serving engines and the RL stacks' rollout paths, never one set 9 cites
     (HELDOUT28, (HELDOUT9,)),
+    # set 32: issues of any repository, searched by failure family for the rarest kinds, never one set 9 cites
+    (HELDOUT32, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
