@@ -197,9 +197,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
                 "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
-                "heldout30"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
-                "heldout22", "heldout23", "heldout25", "heldout27", "heldout28", "heldout31"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
-                "heldout32"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout30", "heldout31", "heldout32"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
