@@ -44,7 +44,19 @@ NAMED46 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED45 + NAMED46)
+# pass 47, from fresh sets current17, current18, 33 and 34's misses
+NAMED47 = [
+    ("python_crash", "[FATAL tini (7)] exec /entrypoint.sh failed: Permission denied"),
+    ("cuda_error", "RuntimeError: invalid device pointer: 0x7f0012340000"),
+    ("python_crash", "Timeout (0:15:00)!"),
+    ("disk_full", "OSError: [Errno 27] File too large: '/ckpt/global_step_40/model.pt'"),
+    ("disk_full", "safetensors_rust.SafetensorError: Error while serializing: I/O error: File too large (os error 27)"),
+    ("checkpoint_corrupt", "ValueError: Tried to find /runs/a/checkpoints/checkpoint_12 but folder does not exist"),
+    ("cuda_oom", "NVRM: nvCheckOkFailedNoLog: Check failed: Out of memory [NV_ERR_NO_MEMORY] (0x00000051) returned from _memdescAllocInternal"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED45 + NAMED46 + NAMED47)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
 
@@ -103,3 +115,8 @@ def test_a_zero_that_numbers_a_thing_is_no_counter(tmp_path: Path) -> None:
 def test_a_device_allocation_is_no_memory_allocation(tmp_path: Path) -> None:
     line = 'E1204 01:02:03.004 1 plugin.go:127] "handling request failed" err="MIG device allocation failed: Insufficient Resources"'
     assert primary(both(tmp_path, [line])) != "cuda_oom"
+
+
+def test_a_save_with_nowhere_to_go_is_no_missing_checkpoint(tmp_path: Path) -> None:
+    """A lookup of a checkpoint path that is not there is a missing checkpoint; torch.save's parent directory is not."""
+    assert primary(both(tmp_path, ["RuntimeError: Parent directory /tmp/x/ckpt/global_step_300 does not exist."])) == "python_crash"

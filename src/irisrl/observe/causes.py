@@ -152,12 +152,15 @@ CATALOGUE: tuple[Cause, ...] = (
           ("No space left", "no space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "disk quota exceeded", "StorageFull", "Errno 122", "PytorchStreamWriter failed",
            "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full",
            "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory", "free disk space",
-           "shared memory limit"),
+           "shared memory limit", "Errno 27", "File too large", "EFBIG", "os error 27"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep); "
           "torch's `unable to write to file </torch_...>` is /dev/shm: give the container a larger shm",
           families=(r"(?i:no space left on device)|\[Errno 28\]|\bENOSPC\b|(?i:disk quota exceeded)|\[Errno 122\]|\bEDQUOT\b|"
+                    # a write past the size the storage allows (EFBIG 27 "File too large": a file-size limit,
+                    # RLIMIT_FSIZE / a filesystem's largest file): the volume refused it, as a full one does
+                    r"\[Errno 27\]|\bEFBIG\b|File too large \(os error 27\)|"
                     # huggingface_hub file_download.py _check_disk_space warns before a download that
                     # cannot fit (a UserWarning: named, as a warning; the write fails with ENOSPC later)
                     r"Not enough free disk space to download the file|"

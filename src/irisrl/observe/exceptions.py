@@ -432,11 +432,11 @@ def timeout_kind(exc: Exc, text: str) -> str | None:
 
 # ---- the OSError family by errno (Python 3.11 os.strerror: the text inside `[Errno N] ...`) ----
 # Any class may carry it (OSError, IOError, PermissionError, a RuntimeError wrapping one).
-# ENOSPC 28 "No space left on device", EDQUOT 122 "Disk quota exceeded"; ENOENT 2 "No such file or
+# ENOSPC 28 "No space left on device", EDQUOT 122 "Disk quota exceeded", EFBIG 27 "File too large"; ENOENT 2 "No such file or
 # directory" on a weight shard / index (the Labelling decisions); the network errnos (ECONNRESET
 # 104, ECONNREFUSED 111, ETIMEDOUT 110, ENETUNREACH 101, EHOSTUNREACH 113, ECONNABORTED 103, and
 # getaddrinfo's EAI_NONAME -2 / EAI_AGAIN -3) on a download.
-ERRNO_DISK_FULL = re.compile(r"\[Errno (?:28|122)\]|(?i:No space left on device|Disk quota exceeded)")
+ERRNO_DISK_FULL = re.compile(r"\[Errno (?:2[78]|122)\]|(?i:No space left on device|Disk quota exceeded)|File too large \(os error 27\)")
 ERRNO_MISSING = re.compile(r"\[Errno 2\]|(?i:No such file or directory)")
 # The files a Hub checkpoint's weights live in (transformers utils/__init__.py names): the
 # safetensors files, any `-00001-of-00004` shard and the shards' `.index.json`. A lone
@@ -590,10 +590,10 @@ def is_warning_level(text: str) -> bool:
 
 # A record at a level whose logger ends the process after writing it: Go's logrus (`level=fatal msg=...`,
 # the TTY form `FATA[0001] ...`, `level=panic` / `PANI[...]`: Fatal calls os.Exit(1), Panic panics), loggers that
-# bracket it (`<FATAL>:`, juicedata/juicefs pkg/utils/logger.go), and a JSON record at zap's fatal / panic level
+# bracket it (`<FATAL>:`, juicedata/juicefs pkg/utils/logger.go; `[FATAL tini (6)]`, krallin/tini src/tini.c PRINT_FATAL), and a JSON record at zap's fatal / panic level
 # (observe/patterns.unwrap_json writes it `FATAL ...` / `CRITICAL ...`, zap exits / panics after it).
 # Python's CRITICAL is no such level: the program goes on.
-FATAL_RECORD = re.compile(r"\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|^FATAL ")
+FATAL_RECORD = re.compile(r"\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL ")
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------

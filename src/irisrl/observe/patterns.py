@@ -264,11 +264,12 @@ def unwrap_json(text: str) -> tuple[str, float | None] | None:
         return None
     level = str(_first(record, JSON_LEVEL) or "").strip()
     logger = _first(record, JSON_LOGGER)
-    parts = [JSON_LEVELS.get(level.lower(), level.upper()),
-             f"{logger}: {message}" if isinstance(logger, str) else message]
+    # `LEVEL logger: message` / `LEVEL: message`: a record header the exception grammar reads past
+    head = " ".join(p for p in (JSON_LEVELS.get(level.lower(), level.upper()), logger if isinstance(logger, str) else "") if p)
+    parts = [f"{head}: {message}" if head else message]
     parts += [f"{k}: {v}" for k, v in record.items()
               if k not in JSON_SKIP and isinstance(v, (str, int, float)) and v != ""]
-    return " ".join(p for p in parts if p), _json_time(_first(record, JSON_TIME))
+    return " ".join(parts), _json_time(_first(record, JSON_TIME))
 
 
 def clean(raw: bytes) -> Line:

@@ -260,7 +260,9 @@ CUDA_DISTINCT = (
     r"uncorrectable ECC error encountered|uncorrectable NVLink error|CUDA driver version is insufficient for CUDA runtime|"
     r"unsupported display driver / cuda driver combination|forward compatibility was attempted on non supported HW|"
     r"CUDA driver is a stub library|PTX JIT compil\w+ (?:failed|library not found|was disabled)|"
-    r"PTX was compiled with an unsupported toolchain|named symbol not found|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime|"
+    r"PTX was compiled with an unsupported toolchain|named symbol not found|"
+    # (torch's caching allocator frees an unknown pointer: c10/cuda/CUDACachingAllocator.cpp "invalid device pointer: %p")
+    r"invalid device pointer|Invalid access of peer GPU memory over nvlink|startup failure in cuda runtime|"
     # cuBLAS / cuDNN status names and cublasGetStatusString's texts (libcublasLt.so.12 of the wheel
     # nvidia-cublas-cu12 12.9.3.13, libcudnn_graph.so.9 of nvidia-cudnn-cu12 9.28.0.42)
     r"CUBLAS_STATUS_(?!SUCCESS\b)[A-Z_]+|CUDNN_STATUS_(?!SUCCESS\b)[A-Z_]+|the function failed to launch on the GPU|"
@@ -275,7 +277,7 @@ CUDA_DISTINCT = (
     # CUDAFunctions.cpp "CUDA initialization: Unexpected error from cudaGetDeviceCount()")
     r"NVIDIA driver on your system is too old|Found no NVIDIA driver on your system|Unexpected error from cudaGetDeviceCount")
 CUDA_GENERIC = (
-    r"unknown error|initialization error|invalid argument|invalid value|invalid resource handle|invalid device pointer|"
+    r"unknown error|initialization error|invalid argument|invalid value|invalid resource handle|"
     r"invalid device context|context is destroyed|operation not (?:supported|permitted)|driver shutting down|"
     r"system not yet initialized|OS call failed|the operation cannot be performed in the present state|wait operation timed out|"
     r"launch failure|not initialized|peer access \w+")
@@ -432,7 +434,10 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
 # A loader asking whether the name it could not resolve is right (unsloth "No config file found - are you sure
 # the `model_name` is correct?"): the repo id does not resolve, said without an error word
 MODEL_ID_DOUBTED = r"[Aa]re you sure (?:that )?(?:the |your )?`?(?:model|repo)\w*`? (?:is )?(?:correct|right|valid)"
-CATALOGUE = re.compile(f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
+# CPython's faulthandler watchdog (Python/faulthandler.c, dump_traceback_later: "Timeout (%lu:%02lu:%02lu%s)!"
+# before every thread's stack; with exit=True the process then exits)
+FAULTHANDLER_TIMEOUT = r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!"
+CATALOGUE = re.compile(f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
@@ -593,6 +598,9 @@ TABLE: tuple[Row, ...] = (
     # runtime's OOM text in the samples' report is the OOM
     Row("cuda_oom", (_rx(r"\(error code out of memory\)"),), None),
     Row("cuda_error", (_rx(f"(?:{CUDA_DISTINCT})|(?:{CUDA_REPORT})(?:{CUDA_GENERIC})"),), _rx(r"(?i:\bnon-?fatal\b)|NCCL WARN")),
+    # the kernel driver out of memory for the GPU (NVRM's "Check failed: Out of memory [NV_ERR_NO_MEMORY]",
+    # open-gpu-kernel-modules nvstatuscodes.h NV_ERR_NO_MEMORY "Out of memory")
+    Row("cuda_oom", (_rx(r"\bNVRM:"), _rx(r"NV_ERR_NO_MEMORY|(?i:out of memory)")), _rx(r"(?i:\bnon-?fatal\b)")),
     # the NVIDIA kernel driver's own records (`NVRM: ...`: GSP RPC failures "_issueRpcAndWait:
     # rpcSendMessage failed", "GPU has fallen off the bus", timeouts), not its notices
     Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding)")),
@@ -675,7 +683,11 @@ TABLE: tuple[Row, ...] = (
     # "Parent directory /ckpt/global_step_300 does not exist.": a save that had nowhere to go)
     Row("checkpoint_corrupt", (_rx(r"(?i:(?<![/\w])(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing)|"
                                    # transformers Trainer's resume_from_checkpoint=True on a directory without one
-                                   r"no valid checkpoint found)"),),
+                                   r"no valid checkpoint found|"
+                                   # a lookup of a checkpoint path that is not there (accelerate load_state: "Tried to
+                                   # find <dir>/checkpoints/checkpoint_7 but folder does not exist"): the path is the subject
+                                   r"\b(?:tried to (?:find|load)|looking for|resum\w* from)\s+\S*(?:checkpoint|ckpt)\S*[^.\n]{0,40}?"
+                                   r"\b(?:not found|does ?n[o']t exist|is missing))"),),
         _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ))")),
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
@@ -716,6 +728,7 @@ TABLE: tuple[Row, ...] = (
     # glibc's own fatal messages end in ": ABORT" (elf/dl-tls.c "cannot allocate memory for thread-local
     # data: ABORT"): the process aborted
     Row("python_crash", (_rx(r"\S: ABORT\s*$"),), None),
+    Row("python_crash", (_rx(FAULTHANDLER_TIMEOUT),), None),
     # glibc's heap and stack checks (malloc/malloc.c malloc_printerr, debug/fortify_fail.c), libstdc++'s
     # verbose terminate handler's `what():` of a failed host allocation: the process aborts
     Row("python_crash", (_rx(E.LIBC_ABORT),), None),
