@@ -8681,6 +8681,737 @@ CASES.update(CASES16)
 TIMEOUT_S.update({"disk16_snapshot_cache_tmpfs_fixed": 90, "store16_client_to_http_port": 40})
 
 
+# ----------------------------------------------------------------------------- the seventeenth set
+# Training-side entry points no earlier set used: DCP through the Hugging Face storage reader /
+# writer and format_utils, DCP metadata and data files overwritten, FSDP2 (fully_shard) and FSDP1
+# misuse, tensor parallel plans, ProcessGroupNCCL options NCCL refuses, AMP's GradScaler, fp8
+# _scaled_mm, CUDA graph capture and the caching allocator, triton's autotuner, dynamo's fake
+# tensors and torch.export, failures printed after init_process_group (the "[rank0]: " prefix),
+# Python's own fatal lines in a training loop, benign look-alikes.
+
+
+def _pg17(backend: str = "gloo", opts: Any = None) -> None:
+    """A world-1 default process group (the run's own: uncaught exceptions print `[rank0]: `)."""
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    if backend == "nccl":
+        dist.init_process_group("nccl", device_id=torch.device("cuda:0"), pg_options=opts)
+    else:
+        dist.init_process_group("gloo")
+
+
+def _nccl17_opts(**cfg: int) -> None:
+    import torch
+    import torch.distributed as dist
+    from torch.distributed import ProcessGroupNCCL
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    opts = ProcessGroupNCCL.Options()
+    for k, v in cfg.items():
+        setattr(opts.config, k, v)
+    _pg17("nccl", opts)
+    x = torch.ones(1024, device="cuda")
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+    print("all_reduce", x[0].item())
+
+
+def case_nccl17_cga_cluster_bad() -> None:
+    """ProcessGroupNCCL.Options with cga_cluster_size=100 (NCCL allows 0-8)."""
+    _nccl17_opts(cga_cluster_size=100)
+
+
+def case_nccl17_ctas_minmax_bad() -> None:
+    """ProcessGroupNCCL.Options with min_ctas above max_ctas."""
+    _nccl17_opts(min_ctas=64, max_ctas=2)
+
+
+def case_nccl17_all_to_all_bad_splits() -> None:
+    """all_to_all_single with split sizes that do not add up to the tensor (an MoE dispatch bug)."""
+    import torch
+    import torch.distributed as dist
+
+    _pg17("nccl")
+    out = torch.empty(4, device="cuda")
+    dist.all_to_all_single(out, torch.ones(4, device="cuda"), output_split_sizes=[3],
+                           input_split_sizes=[5])
+    torch.cuda.synchronize()
+
+
+def case_cuda17_allocator_delete_bogus() -> None:
+    """torch.cuda.caching_allocator_delete of a pointer the allocator never gave out."""
+    import torch
+
+    torch.cuda.init()
+    torch.cuda.caching_allocator_delete(0x7F3A5C000000)
+
+
+def case_cuda17_scaled_mm_row_major() -> None:
+    """fp8 torch._scaled_mm with a row-major second operand."""
+    import torch
+
+    a = torch.randn(32, 64, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(64, 32, device="cuda").to(torch.float8_e4m3fn)
+    s = torch.tensor(1.0, device="cuda")
+    print(torch._scaled_mm(a, b, scale_a=s, scale_b=s, out_dtype=torch.bfloat16).shape)
+
+
+def _amp17() -> tuple[Any, Any, Any, Any]:
+    import torch
+
+    m = torch.nn.Linear(8, 8).cuda()
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler("cuda")
+    return torch, m, opt, scaler
+
+
+def case_amp17_unscale_fp16() -> None:
+    """GradScaler over a model cast to fp16 (.half()): fp16 master gradients."""
+    torch, m, opt, scaler = _amp17()
+    m.half()
+    loss = m(torch.randn(2, 8, device="cuda", dtype=torch.float16)).float().sum()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+
+
+def case_amp17_unscale_twice() -> None:
+    """scaler.unscale_(opt) called twice before update() (a clip-grad helper that unscales too)."""
+    torch, m, opt, scaler = _amp17()
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = m(torch.randn(2, 8, device="cuda")).float().sum()
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0)
+    scaler.unscale_(opt)
+    scaler.step(opt)
+
+
+def case_fsdp17_mixed_dtype() -> None:
+    """fully_shard of a model with fp32 and bf16 parameters and no MixedPrecisionPolicy."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _pg17("nccl")
+    m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Linear(8, 8).to(torch.bfloat16)).cuda()
+    fully_shard(m)
+    print(m(torch.randn(2, 8, device="cuda")).sum())
+
+
+def case_fsdp17_modulelist() -> None:
+    """fully_shard of a ModuleList of layers (a container without forward)."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _pg17("nccl")
+    layers = torch.nn.ModuleList([torch.nn.Linear(8, 8) for _ in range(2)]).cuda()
+    fully_shard(layers)
+    print("sharded")
+
+
+def case_fsdp17_meta_no_to_empty() -> None:
+    """A model built on the meta device, fully_shard, then forward without to_empty / init."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _pg17("nccl")
+    with torch.device("meta"):
+        m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Linear(8, 8))
+    for layer in m:
+        fully_shard(layer)
+    fully_shard(m)
+    print(m(torch.randn(2, 8, device="cuda")).sum().item())
+
+
+def case_fsdp17_reshard_int_bad() -> None:
+    """fully_shard(reshard_after_forward=3) on a one-rank mesh."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _pg17("nccl")
+    m = torch.nn.Linear(8, 8).cuda()
+    fully_shard(m, reshard_after_forward=3)
+    print(m(torch.randn(2, 8, device="cuda")).sum().item())
+
+
+def case_fsdp1_17_uniform_requires_grad() -> None:
+    """FSDP1 (use_orig_params=False) over a block whose first layer is frozen (a LoRA-style freeze)."""
+    import torch
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+    _pg17("nccl")
+    m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Linear(8, 8)).cuda()
+    m[0].weight.requires_grad_(False)
+    m = FSDP(m, use_orig_params=False)
+    print(m(torch.randn(2, 8, device="cuda")).sum().item())
+
+
+def case_fsdp1_17_sync_states_cpu() -> None:
+    """FSDP1(sync_module_states=True) of a model left on the CPU, no device_id."""
+    import torch
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+    _pg17("nccl")
+    m = FSDP(torch.nn.Linear(8, 8), sync_module_states=True)
+    print(m)
+
+
+def case_tp17_colwise_layernorm() -> None:
+    """parallelize_module with ColwiseParallel on a LayerNorm."""
+    import torch
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.tensor.parallel import ColwiseParallel, parallelize_module
+
+    _pg17("nccl")
+    mesh = init_device_mesh("cuda", (1,))
+    parallelize_module(torch.nn.LayerNorm(8).cuda(), mesh, ColwiseParallel())
+
+
+def case_benign17_tp_plan_unresolved() -> None:
+    """A tensor-parallel plan naming a submodule the model does not have (the rest applies)."""
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.tensor.parallel import ColwiseParallel, parallelize_module
+
+    _pg17("nccl")
+    mesh = init_device_mesh("cuda", (1,))
+    m = torch.nn.Sequential(torch.nn.Linear(8, 8)).cuda()
+    parallelize_module(m, mesh, {"0": ColwiseParallel(), "lm_head": ColwiseParallel()})
+    print(m(torch.randn(2, 8, device="cuda")).shape)
+    dist.destroy_process_group()
+
+
+def case_triton17_autotune_conflict() -> None:
+    """An autotuned triton kernel called with the tuned meta-parameter passed explicitly."""
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})],
+                     key=["n"])
+    @triton.jit
+    def fill(ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(ptr + offs, 1.0, mask=offs < n)
+
+    x = torch.zeros(128, device="cuda")
+    fill[(1,)](x, 128, BLOCK=128)
+    torch.cuda.synchronize()
+
+
+def case_cudagraph17_manual_seed_capture() -> None:
+    """torch.cuda.manual_seed inside a CUDA graph capture (a per-step reseed in the captured step)."""
+    import torch
+
+    x = torch.zeros(8, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        x.add_(1)
+    torch.cuda.synchronize()
+    with torch.cuda.graph(g):
+        torch.cuda.manual_seed(1234)
+        x.add_(torch.rand(8, device="cuda"))
+    g.replay()
+
+
+def case_rank17_fsdp2_oom() -> None:
+    """OOM in a fully_shard model's forward after init_process_group (NCCL, one rank)."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _pg17("nccl")
+    m = torch.nn.Linear(8192, 8192).cuda()
+    fully_shard(m)
+    print(m(torch.randn(1 << 23, 8192, device="cuda", dtype=torch.float32)).sum())
+
+
+def case_rank17_nccl_device_assert() -> None:
+    """A token id past the vocab into an embedding after init_process_group (NCCL, one rank)."""
+    import torch
+    import torch.distributed as dist
+
+    _pg17("nccl")
+    emb = torch.nn.Embedding(32000, 64).cuda()
+    ids = torch.randint(0, 32000, (4, 128), device="cuda")
+    ids[2, 7] = 32011
+    out = emb(ids).sum()
+    dist.all_reduce(out)
+    print(out.item())
+
+
+# CPU: DCP through the Hugging Face storage reader / writer, overwritten DCP files
+
+
+def _st17(d: Path) -> Path:
+    import torch
+    from safetensors.torch import save_file
+
+    d.mkdir(parents=True, exist_ok=True)
+    f = d / "model-00001-of-00001.safetensors"
+    save_file({"embed.weight": torch.randn(256, 64), "head.weight": torch.randn(64, 256)}, str(f))
+    return f
+
+
+def _hf_reader17_load(d: Path) -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import HuggingFaceStorageReader
+
+    sd = {"embed.weight": torch.empty(256, 64), "head.weight": torch.empty(64, 256)}
+    dcp.load(sd, storage_reader=HuggingFaceStorageReader(str(d)))
+    print("loaded", sum(v.numel() for v in sd.values()))
+
+
+def case_ckpt17_hf_reader_truncated() -> None:
+    """dcp.load through HuggingFaceStorageReader of a safetensors shard cut in half."""
+    f = _st17(Path(tempfile.mkdtemp()) / "hf")
+    data = f.read_bytes()
+    f.write_bytes(data[: len(data) // 2])
+    _hf_reader17_load(f.parent)
+
+
+def case_ckpt17_hf_reader_header_garbage() -> None:
+    """dcp.load through HuggingFaceStorageReader of a shard whose header bytes were overwritten."""
+    f = _st17(Path(tempfile.mkdtemp()) / "hf")
+    data = bytearray(f.read_bytes())
+    data[8:40] = b"\x00\xff" * 16
+    f.write_bytes(bytes(data))
+    _hf_reader17_load(f.parent)
+
+
+def case_ckpt17_hf_reader_empty_dir() -> None:
+    """dcp.load through HuggingFaceStorageReader of a directory without safetensors files."""
+    d = Path(tempfile.mkdtemp()) / "hf"
+    d.mkdir()
+    (d / "config.json").write_text("{}")
+    _hf_reader17_load(d)
+
+
+def case_ckpt17_hf_reader_missing_key() -> None:
+    """dcp.load through HuggingFaceStorageReader of a shard that lacks a key the model has."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import HuggingFaceStorageReader
+
+    f = _st17(Path(tempfile.mkdtemp()) / "hf")
+    sd = {"embed.weight": torch.empty(256, 64), "lm_head.weight": torch.empty(64, 256)}
+    dcp.load(sd, storage_reader=HuggingFaceStorageReader(str(f.parent)))
+
+
+def _dcp17(d: Path) -> Path:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    dcp.save({"w": torch.randn(128, 128), "step": torch.tensor(300)}, checkpoint_id=str(d))
+    return d
+
+
+def _dcp17_load(d: Path) -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    sd = {"w": torch.empty(128, 128), "step": torch.tensor(0)}
+    dcp.load(sd, checkpoint_id=str(d))
+    print("loaded step", sd["step"].item())
+
+
+def case_ckpt17_dcp_metadata_garbage() -> None:
+    """dcp.load after .metadata was overwritten with random bytes (same size)."""
+    d = _dcp17(Path(tempfile.mkdtemp()) / "ckpt")
+    meta = d / ".metadata"
+    meta.write_bytes(os.urandom(meta.stat().st_size))
+    _dcp17_load(d)
+
+
+def case_ckpt17_dcp_metadata_zeroed() -> None:
+    """dcp.load after .metadata was zero-filled (a torn write)."""
+    d = _dcp17(Path(tempfile.mkdtemp()) / "ckpt")
+    meta = d / ".metadata"
+    meta.write_bytes(b"\x00" * meta.stat().st_size)
+    _dcp17_load(d)
+
+
+def case_ckpt17_dcp_distcp_zeroed() -> None:
+    """dcp.load after the .distcp data file was zero-filled."""
+    d = _dcp17(Path(tempfile.mkdtemp()) / "ckpt")
+    for f in d.glob("*.distcp"):
+        f.write_bytes(b"\x00" * f.stat().st_size)
+    _dcp17_load(d)
+
+
+def case_ckpt17_dcp_to_torch_save_truncated() -> None:
+    """format_utils.dcp_to_torch_save of a checkpoint whose .distcp file was cut short."""
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    d = _dcp17(Path(tempfile.mkdtemp()) / "ckpt")
+    for f in d.glob("*.distcp"):
+        data = f.read_bytes()
+        f.write_bytes(data[: len(data) // 3])
+    dcp_to_torch_save(str(d), str(d.parent / "full.pt"))
+
+
+def case_disk17_dcp_hf_writer_tmpfs() -> None:
+    """dcp.save through HuggingFaceStorageWriter onto a 256 KiB tmpfs."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import HuggingFaceStorageWriter
+
+    mnt = _small_fs()
+    assert mnt is not None
+    sd = {"embed.weight": torch.randn(512, 256), "head.weight": torch.randn(256, 512)}
+    dcp.save(sd, storage_writer=HuggingFaceStorageWriter(str(mnt / "hf")))
+
+
+def case_benign17_dcp_hf_roundtrip() -> None:
+    """A healthy dcp.save / dcp.load through the Hugging Face storage writer and reader."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import HuggingFaceStorageReader, HuggingFaceStorageWriter
+
+    d = Path(tempfile.mkdtemp()) / "hf"
+    sd = {"embed.weight": torch.randn(16, 8)}
+    dcp.save(sd, storage_writer=HuggingFaceStorageWriter(str(d)))
+    out = {"embed.weight": torch.empty(16, 8)}
+    dcp.load(out, storage_reader=HuggingFaceStorageReader(str(d)))
+    print("roundtrip", torch.equal(sd["embed.weight"], out["embed.weight"]))
+
+
+# CPU: failures printed after init_process_group (gloo, one rank): the `[rank0]: ` prefix
+
+
+def case_rank17_dcp_save_tmpfs() -> None:
+    """dcp.save onto a 256 KiB tmpfs after init_process_group (gloo)."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    _pg17()
+    mnt = _small_fs()
+    assert mnt is not None
+    dcp.save({"w": torch.randn(512, 512)}, checkpoint_id=str(mnt / "step_300"))
+
+
+def case_rank17_write_enospc() -> None:
+    """A metrics / rollout jsonl written onto a 256 KiB tmpfs after init_process_group (gloo)."""
+    _pg17()
+    mnt = _small_fs()
+    assert mnt is not None
+    with open(mnt / "rollouts.jsonl", "w") as f:
+        for i in range(100000):
+            f.write(json.dumps({"step": i, "reward": 0.5, "text": "x" * 64}) + "\n")
+
+
+def case_rank17_torch_load_truncated() -> None:
+    """torch.load of a checkpoint cut short, after init_process_group (gloo)."""
+    import torch
+
+    _pg17()
+    p = Path(tempfile.mkdtemp()) / "optimizer.pt"
+    torch.save({"state": {0: torch.randn(256, 256)}}, p)
+    data = p.read_bytes()
+    p.write_bytes(data[: len(data) // 2])
+    torch.load(p)
+
+
+def case_rank17_safetensors_truncated() -> None:
+    """safetensors load_file of a shard cut short, after init_process_group (gloo)."""
+    from safetensors.torch import load_file
+
+    _pg17()
+    f = _st17(Path(tempfile.mkdtemp()) / "hf")
+    data = f.read_bytes()
+    f.write_bytes(data[: len(data) // 2])
+    load_file(str(f))
+
+
+def _rank17_hub(variant: str) -> None:
+    _hub_env(start_hub({}))
+    from huggingface_hub import hf_hub_download
+
+    _pg17()
+    hf_hub_download(f"irisrl/{variant}", "config.json")
+
+
+def case_rank17_hub_gated() -> None:
+    """hf_hub_download of a gated repo (loopback Hub, 401 GatedRepo) after init_process_group."""
+    _rank17_hub("gated401")
+
+
+def case_rank17_hub_missing() -> None:
+    """hf_hub_download of a repo the Hub lacks (loopback Hub, 404) after init_process_group."""
+    _rank17_hub("missing404")
+
+
+def case_dist17_tcp_unroutable() -> None:
+    """init_process_group(tcp://) at an address nothing answers on (a stale MASTER_ADDR)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method="tcp://10.255.255.1:29500", rank=1, world_size=2,
+                            timeout=timedelta(seconds=6))
+
+
+# CPU: dynamo, export, Python's own fatal lines
+
+
+def case_compile17_fake_shape_mismatch() -> None:
+    """A compiled loss whose matmul shapes do not agree (caught while tracing with fake tensors)."""
+    import torch
+
+    @torch.compile
+    def logits(h, w):  # type: ignore[no-untyped-def]
+        return h @ w
+
+    print(logits(torch.randn(4, 16), torch.randn(32, 8)))
+
+
+def case_export17_data_dependent() -> None:
+    """torch.export of a module that branches on a tensor's value."""
+    import torch
+
+    class Gate(torch.nn.Module):
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            if x.sum() > 0:
+                return x * 2
+            return x
+
+    torch.export.export(Gate(), (torch.randn(4),))
+
+
+def case_py17_recursion_in_loop() -> None:
+    """A recursive reward parser fed a deeply nested structure inside a training loop."""
+    def depth(node):  # type: ignore[no-untyped-def]
+        return 1 + max((depth(c) for c in node), default=0)
+
+    tree: list[Any] = []
+    cur = tree
+    for _ in range(5000):
+        nxt: list[Any] = []
+        cur.append(nxt)
+        cur = nxt
+    for step in range(3):
+        print("step", step, "depth", depth(tree))
+
+
+def case_py17_faulthandler_timeout() -> None:
+    """faulthandler.dump_traceback_later(exit=True) as a step watchdog, then a hung step."""
+    import faulthandler
+
+    faulthandler.dump_traceback_later(3, exit=True)
+    threading.Event().wait(30)
+
+
+def case_py17_stdout_lock_shutdown() -> None:
+    """A daemon logging thread blocked writing stdout (nobody reads the pipe) at interpreter exit."""
+    r, w = os.pipe()
+    os.dup2(w, 1)  # stdout into a pipe nobody drains; stderr is still the log
+
+    def spam() -> None:
+        while True:
+            sys.stdout.buffer.write(b"x" * 65536)
+
+    threading.Thread(target=spam, daemon=True).start()
+    time.sleep(1)
+    sys.exit(0)
+
+
+# CPU: benign look-alikes
+
+
+def case_benign17_get_lr() -> None:
+    """scheduler.get_lr() read for logging (not get_last_lr())."""
+    import torch
+
+    opt = torch.optim.SGD(torch.nn.Linear(2, 2).parameters(), lr=0.1)
+    sched = torch.optim.lr_scheduler.StepLR(opt, 10)
+    opt.step()
+    sched.step()
+    print("lr", sched.get_lr())
+
+
+def case_benign17_checkpoint_no_grad_inputs() -> None:
+    """Reentrant activation checkpointing over inputs that need no grad (a frozen embedding)."""
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    lin = torch.nn.Linear(4, 4)
+    out = checkpoint(lin, torch.randn(2, 4), use_reentrant=True)
+    print(out.sum())
+
+
+def case_benign17_tracer_warning() -> None:
+    """torch.jit.trace of a module with a Python branch on a tensor."""
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            return x * 2 if x.sum() > 0 else x
+
+    print(torch.jit.trace(M(), torch.ones(3)))
+
+
+def case_benign17_state_dict_positional() -> None:
+    """Module.state_dict called with positional arguments (an old checkpoint helper)."""
+    import torch
+    from collections import OrderedDict
+
+    print(list(torch.nn.Linear(2, 2).state_dict(OrderedDict(), "model.")))
+
+
+def case_benign17_out_resized() -> None:
+    """torch.add(..., out=buf) into a preallocated buffer of the wrong shape."""
+    import torch
+
+    buf = torch.empty(3)
+    torch.add(torch.ones(2, 2), 1, out=buf)
+    print(buf.shape)
+
+
+CASES17: dict[str, Case] = {
+    "nccl17_cga_cluster_bad": (case_nccl17_cga_cluster_bad, "nccl_error", True),
+    "nccl17_ctas_minmax_bad": (case_nccl17_ctas_minmax_bad, "nccl_error", True),
+    "nccl17_all_to_all_bad_splits": (case_nccl17_all_to_all_bad_splits, "python_crash", True),
+    "cuda17_allocator_delete_bogus": (case_cuda17_allocator_delete_bogus, "cuda_error", True),
+    "cuda17_scaled_mm_row_major": (case_cuda17_scaled_mm_row_major, "python_crash", True),
+    "amp17_unscale_fp16": (case_amp17_unscale_fp16, "python_crash", True),
+    "amp17_unscale_twice": (case_amp17_unscale_twice, "python_crash", True),
+    "fsdp17_mixed_dtype": (case_fsdp17_mixed_dtype, "python_crash", True),
+    "fsdp17_modulelist": (case_fsdp17_modulelist, "python_crash", True),
+    "fsdp17_meta_no_to_empty": (case_fsdp17_meta_no_to_empty, "python_crash", True),
+    "fsdp17_reshard_int_bad": (case_fsdp17_reshard_int_bad, "python_crash", True),
+    "fsdp1_17_uniform_requires_grad": (case_fsdp1_17_uniform_requires_grad, "python_crash", True),
+    "fsdp1_17_sync_states_cpu": (case_fsdp1_17_sync_states_cpu, "python_crash", True),
+    "tp17_colwise_layernorm": (case_tp17_colwise_layernorm, "python_crash", True),
+    "benign17_tp_plan_unresolved": (case_benign17_tp_plan_unresolved, "benign", True),
+    "triton17_autotune_conflict": (case_triton17_autotune_conflict, "python_crash", True),
+    "cudagraph17_manual_seed_capture": (case_cudagraph17_manual_seed_capture, "python_crash",
+                                        True),
+    "rank17_fsdp2_oom": (case_rank17_fsdp2_oom, "cuda_oom", True),
+    "rank17_nccl_device_assert": (case_rank17_nccl_device_assert, "cuda_error", True),
+    "ckpt17_hf_reader_truncated": (case_ckpt17_hf_reader_truncated, "checkpoint_corrupt", False),
+    "ckpt17_hf_reader_header_garbage": (case_ckpt17_hf_reader_header_garbage,
+                                        "checkpoint_corrupt", False),
+    "ckpt17_hf_reader_empty_dir": (case_ckpt17_hf_reader_empty_dir, "python_crash", False),
+    "ckpt17_hf_reader_missing_key": (case_ckpt17_hf_reader_missing_key, "python_crash", False),
+    "ckpt17_dcp_metadata_garbage": (case_ckpt17_dcp_metadata_garbage, "checkpoint_corrupt",
+                                    False),
+    "ckpt17_dcp_metadata_zeroed": (case_ckpt17_dcp_metadata_zeroed, "checkpoint_corrupt", False),
+    "ckpt17_dcp_distcp_zeroed": (case_ckpt17_dcp_distcp_zeroed, "checkpoint_corrupt", False),
+    "ckpt17_dcp_to_torch_save_truncated": (case_ckpt17_dcp_to_torch_save_truncated,
+                                           "checkpoint_corrupt", False),
+    "disk17_dcp_hf_writer_tmpfs": (case_disk17_dcp_hf_writer_tmpfs, "disk_full", False),
+    "benign17_dcp_hf_roundtrip": (case_benign17_dcp_hf_roundtrip, "benign", False),
+    "rank17_dcp_save_tmpfs": (case_rank17_dcp_save_tmpfs, "disk_full", False),
+    "rank17_write_enospc": (case_rank17_write_enospc, "disk_full", False),
+    "rank17_torch_load_truncated": (case_rank17_torch_load_truncated, "checkpoint_corrupt", False),
+    "rank17_safetensors_truncated": (case_rank17_safetensors_truncated, "checkpoint_corrupt",
+                                     False),
+    "rank17_hub_gated": (case_rank17_hub_gated, "hf_gated", False),
+    "rank17_hub_missing": (case_rank17_hub_missing, "hf_repo_not_found", False),
+    "dist17_tcp_unroutable": (case_dist17_tcp_unroutable, "dist_timeout", False),
+    "compile17_fake_shape_mismatch": (case_compile17_fake_shape_mismatch, "python_crash", False),
+    "export17_data_dependent": (case_export17_data_dependent, "python_crash", False),
+    "py17_recursion_in_loop": (case_py17_recursion_in_loop, "python_crash", False),
+    "py17_faulthandler_timeout": (case_py17_faulthandler_timeout, "python_crash", False),
+    "py17_stdout_lock_shutdown": (case_py17_stdout_lock_shutdown, "python_crash", False),
+    "benign17_get_lr": (case_benign17_get_lr, "benign", False),
+    "benign17_checkpoint_no_grad_inputs": (case_benign17_checkpoint_no_grad_inputs, "benign",
+                                           False),
+    "benign17_tracer_warning": (case_benign17_tracer_warning, "benign", False),
+    "benign17_state_dict_positional": (case_benign17_state_dict_positional, "benign", False),
+    "benign17_out_resized": (case_benign17_out_resized, "benign", False),
+}
+CASES.update(CASES17)
+TIMEOUT_S.update({"dist17_tcp_unroutable": 40, "py17_faulthandler_timeout": 40,
+                  "py17_stdout_lock_shutdown": 30})
+
+
+# the seventeenth set's second call: more failures printed after init_process_group, NCCL's
+# `blocking` config attribute
+
+
+def case_nccl17_blocking_bad() -> None:
+    """ProcessGroupNCCL.Options with config.blocking=5 (NCCL allows 0 or 1)."""
+    _nccl17_opts(blocking=5)
+
+
+def case_rank17_triton_illegal_address() -> None:
+    """A triton kernel storing far past its buffer, after init_process_group (NCCL, one rank)."""
+    import torch
+    import torch.distributed as dist
+
+    _pg17("nccl")
+    store_far, _ = _triton_kernels()
+    x = torch.zeros(4, device="cuda")
+    store_far[(1,)](x, 1 << 40)
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+
+
+def case_rank17_hub_revision() -> None:
+    """hf_hub_download at a revision the repo lacks (loopback Hub) after init_process_group."""
+    _hub_env(start_hub({}))
+    from huggingface_hub import hf_hub_download
+
+    _pg17()
+    hf_hub_download("irisrl/revision404", "config.json", revision="v9.9")
+
+
+def case_rank17_hub_entry404() -> None:
+    """hf_hub_download of a file the repo lacks (loopback Hub) after init_process_group."""
+    _hub_env(start_hub({"nofiles": {"README.md": b"# empty\n"}}))
+    from huggingface_hub import hf_hub_download
+
+    _pg17()
+    hf_hub_download("irisrl/nofiles", "model.safetensors")
+
+
+def case_rank17_hub_conn_refused() -> None:
+    """hf_hub_download with HF_ENDPOINT at a port nobody listens on, after init_process_group."""
+    _hub_env(f"http://127.0.0.1:{free_port()}")
+    from huggingface_hub import hf_hub_download
+
+    _pg17()
+    hf_hub_download("irisrl/okrepo", "config.json")
+
+
+def case_rank17_dcp_metadata_garbage() -> None:
+    """dcp.load after .metadata was overwritten with random bytes, after init_process_group."""
+    _pg17()
+    d = _dcp17(Path(tempfile.mkdtemp()) / "ckpt")
+    meta = d / ".metadata"
+    meta.write_bytes(os.urandom(meta.stat().st_size))
+    _dcp17_load(d)
+
+
+def case_rank17_dcp_distcp_zeroed() -> None:
+    """dcp.load after the .distcp data file was zero-filled, after init_process_group."""
+    _pg17()
+    d = _dcp17(Path(tempfile.mkdtemp()) / "ckpt")
+    for f in d.glob("*.distcp"):
+        f.write_bytes(b"\x00" * f.stat().st_size)
+    _dcp17_load(d)
+
+
+CASES17B: dict[str, Case] = {
+    "nccl17_blocking_bad": (case_nccl17_blocking_bad, "nccl_error", True),
+    "rank17_triton_illegal_address": (case_rank17_triton_illegal_address, "cuda_error", True),
+    "rank17_hub_revision": (case_rank17_hub_revision, "hf_repo_not_found", False),
+    "rank17_hub_entry404": (case_rank17_hub_entry404, "hf_weights_missing", False),
+    "rank17_hub_conn_refused": (case_rank17_hub_conn_refused, "hf_http_error", False),
+    "rank17_dcp_metadata_garbage": (case_rank17_dcp_metadata_garbage, "checkpoint_corrupt",
+                                    False),
+    "rank17_dcp_distcp_zeroed": (case_rank17_dcp_distcp_zeroed, "checkpoint_corrupt", False),
+}
+CASES17.update(CASES17B)
+CASES.update(CASES17)
+TIMEOUT_S.update({"rank17_hub_conn_refused": 90})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -8873,10 +9604,19 @@ _LOG_LINE13 = re.compile(r"^Rate limited\. Waiting [\d.]+s before retry ")
 _LOG_LINE15 = re.compile(r"^httpx\.TooManyRedirects: |^torch\._dynamo\.exc\.Unsupported: ")
 
 
+# More shapes for the seventeenth set's cases only: faulthandler's watchdog line
+# (dump_traceback_later) and torch.export's data-dependent guard (a class name ending in Node),
+# each also behind torch's `[rankN]: ` prefix.
+_LOG_LINE17 = re.compile(r"^Timeout \(\d+:\d\d:\d\d\)!$|"
+                         r"^(\[rank\d+\]: )?torch\.fx\.experimental\.symbolic_shapes\."
+                         r"GuardOnDataDependentSymNode: ")
+
+
 def select_lines(output: str, third: bool = False, fourth: bool = False,
                  sixth: bool = False, seventh: bool = False, eighth: bool = False,
                  ninth: bool = False, eleventh: bool = False,
-                 thirteenth: bool = False, fifteenth: bool = False) -> list[str]:
+                 thirteenth: bool = False, fifteenth: bool = False,
+                 seventeenth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -8891,7 +9631,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 eighth and _LOG_LINE8.search(line)) or (ninth and _LOG_LINE9.search(line)) or (
                 eleventh and _LOG_LINE11.search(line)) or (
                 thirteenth and _LOG_LINE13.search(line)) or (
-                fifteenth and _LOG_LINE15.search(line)):
+                fifteenth and _LOG_LINE15.search(line)) or (
+                seventeenth and _LOG_LINE17.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -9738,6 +10479,96 @@ NOTES16: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES17: list[tuple[str, str]] = [
+    # symbolic_shapes' W-level note printed before torch.export's GuardOnDataDependentSymNode:
+    # a warning log line, the failure is the exception line under it
+    (r"^W\d{4} .*symbolic_shapes\.py:\d+\] Unable to find user code", "benign"),
+    # word for word a line of tests/fixtures/corpus/source/ray_torchdist_nccl.jsonl already
+    (r"^\[rank0\]: _pickle\.UnpicklingError: Weights only load failed\. In PyTorch 2\.6", "drop"),
+]
+
+NOTES17: list[tuple[str, str]] = [
+    (r"Unable to find user code", "symbolic_shapes' W-level note ahead of torch.export's "
+     "data-dependent guard error; a warning, benign by the line alone"),
+    (r"GuardOnDataDependentSymNode", "torch.export of a module that branches on x.sum() > 0"),
+    (r"a and b must have same reduction dim|making fake tensor call", "torch.compile of a "
+     "matmul whose shapes disagree, caught while dynamo traces with fake tensors"),
+    (r"Missing key in checkpoint state_dict: embed", "dcp.load through HuggingFaceStorageReader "
+     "of a directory holding no .safetensors file: it reports the first key as missing"),
+    (r"Missing key in checkpoint state_dict", "dcp.load through HuggingFaceStorageReader of a "
+     "shard that lacks a key the model has"),
+    (r"Invalid config min/max channels|invalid argument \(run with", "ProcessGroupNCCL.Options "
+     "with config.min_ctas=64 above config.max_ctas=2"),
+    (r"Split sizes doesn't match", "all_to_all_single with split sizes that do not add up to "
+     "the tensor (NCCL, one rank)"),
+    (r"invalid device pointer", "torch.cuda.caching_allocator_delete of a pointer the caching "
+     "allocator never gave out"),
+    (r"row-major and column-major", "fp8 torch._scaled_mm with a row-major second operand"),
+    (r"unscale FP16 gradients", "GradScaler over a model cast to fp16 with .half()"),
+    (r"unscale_\(\) has already been called", "scaler.unscale_(opt) called twice before "
+     "update()"),
+    (r"uniform original parameter dtype", "fully_shard of a model with fp32 and bf16 parameters, "
+     "no MixedPrecisionPolicy"),
+    (r"containers that do not implement forward", "fully_shard of an nn.ModuleList (the first "
+     "line of a message that goes on with the module's repr)"),
+    (r"materialized from meta device", "fully_shard of a model built on the meta device, then "
+     "forward without to_empty"),
+    (r"reshard_after_forward as an int", "fully_shard(reshard_after_forward=3) on one rank"),
+    (r"uniform `requires_grad`", "FSDP1 (use_orig_params=False) over a block with a frozen layer"),
+    (r"CPU parameters or buffers when `sync_module_states=True`", "FSDP1(sync_module_states=True) "
+     "of a model left on the CPU, no device_id"),
+    (r"NO_SHARD|sharding initialization run on CPU", "FSDP1 warnings ahead of its "
+     "sync_module_states error (exit 1); benign by the line alone"),
+    (r"ColwiseParallel currently only support", "parallelize_module with ColwiseParallel on a "
+     "LayerNorm"),
+    (r"Parallelize plan key|did not set/select the default device", "a tensor-parallel plan "
+     "naming a submodule the model lacks; the rest applied (exit 0)"),
+    (r"Conflicting meta-parameters", "an autotuned triton kernel called with its tuned "
+     "meta-parameter passed explicitly"),
+    (r"set_current_seed can be called during stream capture", "torch.cuda.manual_seed inside a "
+     "CUDA graph capture"),
+    (r"Tried to allocate 256\.00 GiB", "a 256 GiB input batch allocated after "
+     "init_process_group (NCCL, one rank, a fully_shard model)"),
+    (r"vectorized_gather_kernel|device-side assert triggered", "a token id past the vocab into "
+     "nn.Embedding after init_process_group (NCCL, one rank)"),
+    (r"illegal memory access|Aborted", "a triton kernel storing 4 TiB past its buffer after "
+     "init_process_group (NCCL, one rank); the watchdog takes the process down"),
+    (r"CheckpointException ranks", "DCP's wrapper line behind the `[rank0]: ` prefix (the cause is "
+     "the chained line under it; here a zero-filled .distcp data file), labelled by its case"),
+    (r"unexpected pos", "dcp.save of a 1 MiB tensor onto a 256 KiB tmpfs after "
+     "init_process_group (gloo, one rank)"),
+    (r"\[rank0\]: OSError: \[Errno 28\]", "a rollout jsonl written onto a 256 KiB tmpfs after "
+     "init_process_group (gloo, one rank)"),
+    (r"metadata is None", "dcp.load after .metadata was overwritten with random bytes, after "
+     "init_process_group (gloo, one rank)"),
+    (r"PytorchStreamReader failed reading zip archive", "torch.load of an optimizer checkpoint "
+     "cut in half, after init_process_group (gloo, one rank)"),
+    (r"incomplete metadata", "safetensors load_file of a shard cut in half, after "
+     "init_process_group (gloo, one rank)"),
+    (r"gated401|GatedRepoError", "the loopback Hub's 401 GatedRepo answer, after "
+     "init_process_group (gloo, one rank); hf_gated by status"),
+    (r"missing404|RepositoryNotFoundError", "the loopback Hub's 404 RepoNotFound answer, after "
+     "init_process_group (gloo, one rank)"),
+    (r"revision404|RevisionNotFoundError", "hf_hub_download at a revision the repo lacks "
+     "(loopback Hub), after init_process_group (gloo, one rank)"),
+    (r"nofiles|RemoteEntryNotFoundError", "hf_hub_download of a file the repo lacks (loopback "
+     "Hub), after init_process_group (gloo, one rank)"),
+    (r"Connection refused|LocalEntryNotFoundError", "hf_hub_download with HF_ENDPOINT at a port "
+     "nobody listens on, after init_process_group (gloo, one rank)"),
+    (r"^Timeout \(", "faulthandler.dump_traceback_later(3, exit=True) as a step watchdog, then a "
+     "hung step; the process exits 1"),
+    (r"RecursionError", "a recursive parser fed a 5000-deep nested list inside a training loop"),
+    (r"get_last_lr", "scheduler.get_lr() read for logging (exit 0)"),
+    (r"None of the inputs have requires_grad", "reentrant activation checkpointing over inputs "
+     "that need no grad (exit 0)"),
+    (r"TracerWarning", "torch.jit.trace of a module with a Python branch on a tensor (exit 0)"),
+    (r"Positional args are being deprecated", "Module.state_dict called with positional "
+     "arguments (exit 0)"),
+    (r"was resized since it had shape", "torch.add(..., out=buf) into a buffer of the wrong "
+     "shape (exit 0)"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -9747,7 +10578,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout10", CASES10, LINE_RULES10), ("heldout11", CASES11, LINE_RULES11),
     ("heldout12", CASES12, LINE_RULES12), ("heldout13", CASES13, LINE_RULES13),
     ("heldout14", CASES14, LINE_RULES14), ("heldout15", CASES15, LINE_RULES15),
-    ("heldout16", CASES16, LINE_RULES16),
+    ("heldout16", CASES16, LINE_RULES16), ("heldout17", CASES17, LINE_RULES17),
 ]
 
 
@@ -9810,7 +10641,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout16 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout17 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -10038,6 +10869,23 @@ def lib_of16(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+def lib_of17(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventeenth set's printers: NCCL's WARN lines, huggingface_hub (and httpx under it)
+    in the rank17_hub_* cases, safetensors' reader, triton's autotuner, Python's own lines and
+    the shell's signal line; torch for the rest."""
+    if re.search(r" NCCL (INFO|WARN) ", line):
+        return _pick("nccl", vers)
+    if case.startswith("rank17_hub_"):
+        return _pick("huggingface_hub", vers)
+    if "SafetensorError" in line:
+        return _pick("safetensors", vers)
+    if case.startswith("triton17_"):
+        return _pick("triton", vers)
+    if case.startswith("py17_") or line.startswith(("bash: line", "Fatal Python")):
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -10074,7 +10922,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
-        "heldout16": []}
+        "heldout16": [], "heldout17": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -10096,9 +10944,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         fourteenth = rank >= 12
         fifteenth = rank >= 13
         sixteenth = rank >= 14
+        seventeenth = rank >= 15
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
-                                 eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth):
+                                 eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
+                                 seventeenth=seventeenth):
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -10106,12 +10956,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
