@@ -9412,6 +9412,729 @@ CASES.update(CASES17)
 TIMEOUT_S.update({"rank17_hub_conn_refused": 90})
 
 
+# ----------------------------------------------------------------------------- the eighteenth set
+# The data / model side: tokenizer files (tokenizers' own readers and transformers' loaders over
+# them), chat templates, config.json / auto_map remote code, peft adapters, accelerate's meta
+# init and device maps, DataLoader collate / worker / option errors, a file-size limit (EFBIG),
+# generate() argument checks; benign look-alikes from the same libraries.
+
+
+def _tok18_json(path: Path, mutate: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    """A small BPE tokenizer.json (tokenizers' own format) in `path`, changed by `mutate`."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    vocab = {"<unk>": 0, "<eos>": 1, "h": 2, "e": 3, "l": 4, "o": 5, "he": 6, "ll": 7, "hell": 8}
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=[("h", "e"), ("l", "l"), ("he", "ll")],
+                               unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    path.mkdir(parents=True, exist_ok=True)
+    data = json.loads(tok.to_str())
+    if mutate:
+        mutate(data)
+    (path / "tokenizer.json").write_text(json.dumps(data))
+    (path / "tokenizer_config.json").write_text(json.dumps({
+        "tokenizer_class": "PreTrainedTokenizerFast", "eos_token": "<eos>", "unk_token": "<unk>"}))
+    return path
+
+
+def case_tok18_bpe_merge_oov() -> None:
+    """A tokenizer.json whose merges name a token its vocab lost (a hand-edited vocab), through
+    AutoTokenizer."""
+    from transformers import AutoTokenizer
+
+    def drop_ll(d: dict[str, Any]) -> None:
+        del d["model"]["vocab"]["ll"]
+
+    AutoTokenizer.from_pretrained(_tok18_json(Path(tempfile.mkdtemp()) / "tok", drop_ll))
+
+
+def case_tok18_model_type_unknown() -> None:
+    """A tokenizer.json whose model type tokenizers does not know, through Tokenizer.from_file."""
+    from tokenizers import Tokenizer
+
+    def bad_type(d: dict[str, Any]) -> None:
+        d["model"]["type"] = "SentencePieceBPE"
+
+    d = _tok18_json(Path(tempfile.mkdtemp()) / "tok", bad_type)
+    Tokenizer.from_file(str(d / "tokenizer.json"))
+
+
+def case_tok18_json_cut_from_file() -> None:
+    """A tokenizer.json cut in half (an interrupted copy), through Tokenizer.from_file."""
+    from tokenizers import Tokenizer
+
+    d = _tok18_json(Path(tempfile.mkdtemp()) / "tok")
+    p = d / "tokenizer.json"
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    Tokenizer.from_file(str(p))
+
+
+def case_tok18_from_file_missing() -> None:
+    from tokenizers import Tokenizer
+
+    Tokenizer.from_file(str(Path(tempfile.mkdtemp()) / "ckpt" / "tokenizer.json"))
+
+
+def case_tok18_gpt2_vocab_only() -> None:
+    """A GPT2 tokenizer directory holding vocab.json but no merges.txt (and no tokenizer.json)."""
+    from transformers import AutoTokenizer
+
+    d = Path(tempfile.mkdtemp()) / "tok"
+    d.mkdir()
+    (d / "vocab.json").write_text(json.dumps({"h": 0, "e": 1, "he": 2, "<|endoftext|>": 3}))
+    (d / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "GPT2Tokenizer"}))
+    tok = AutoTokenizer.from_pretrained(d)
+    print(tok("he he"))
+
+
+def case_tok18_sentencepiece_garbage() -> None:
+    """A Llama tokenizer directory whose tokenizer.model is not a sentencepiece model."""
+    from transformers import AutoTokenizer
+
+    d = Path(tempfile.mkdtemp()) / "tok"
+    d.mkdir()
+    (d / "tokenizer.model").write_bytes(b"version https://git-lfs.github.com/spec/v1\n" * 3)
+    (d / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "LlamaTokenizer"}))
+    tok = AutoTokenizer.from_pretrained(d)
+    print(tok("hello"))
+
+
+def case_tok18_decode_negative_id() -> None:
+    """decode() of a rollout holding -100 (the label mask id) through a fast tokenizer."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(_tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok",
+                                                            pad=True))
+    print(tok.decode([2, 3, -100, -100]))
+
+
+def case_tok18_batch_decode_float() -> None:
+    """batch_decode of sampled ids left as floats."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(_tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok",
+                                                            pad=True))
+    print(tok.batch_decode([[2.0, 3.0]]))
+
+
+def _chat18_tok() -> Any:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(_tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok",
+                                                             pad=True))
+
+
+def case_chat18_template_syntax_error() -> None:
+    tok = _chat18_tok()
+    tok.chat_template = "{% for m in messages %}{{ m['content'] }{% endfor %}"
+    tok.apply_chat_template([{"role": "user", "content": "hello"}], tokenize=False)
+
+
+def case_chat18_template_unknown_filter() -> None:
+    tok = _chat18_tok()
+    tok.chat_template = "{% for m in messages %}{{ m['content'] | to_think_tags }}{% endfor %}"
+    tok.apply_chat_template([{"role": "user", "content": "hello"}], tokenize=False)
+
+
+def case_chat18_continue_and_generation_prompt() -> None:
+    tok = _chat18_tok()
+    tok.chat_template = ("{% for m in messages %}{{ m['role'] + ': ' + m['content'] + '\\n' }}"
+                         "{% endfor %}{% if add_generation_prompt %}assistant: {% endif %}")
+    tok.apply_chat_template([{"role": "user", "content": "hi"},
+                             {"role": "assistant", "content": "the"}], tokenize=False,
+                            add_generation_prompt=True, continue_final_message=True)
+
+
+def case_chat18_message_missing_content() -> None:
+    tok = _chat18_tok()
+    tok.chat_template = "{% for m in messages %}{{ m['role'] + ': ' + m.content }}{% endfor %}"
+    tok.apply_chat_template([{"role": "user", "text": "hi"}], tokenize=False)
+
+
+def _cfg18_dir(cfg: dict[str, Any], files: dict[str, str] | None = None,
+               name: str = "policy") -> Path:
+    d = Path(tempfile.mkdtemp()) / name
+    d.mkdir()
+    (d / "config.json").write_text(json.dumps(cfg))
+    for fname, text in (files or {}).items():
+        (d / fname).write_text(text)
+    return d
+
+
+def case_cfg18_no_model_type() -> None:
+    """A config.json without model_type, in a directory whose name names no architecture."""
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_cfg18_dir({"hidden_size": 8, "num_layers": 1},
+                                                    name="step_300"))
+
+
+_CFG18_REMOTE = {"model_type": "irisrl_policy18", "auto_map": {
+    "AutoConfig": "configuration_policy.PolicyConfig",
+    "AutoModelForCausalLM": "modeling_policy.PolicyForCausalLM"}}
+_CFG18_CONF_PY = ("from transformers import PretrainedConfig\n"
+                  "class PolicyConfig(PretrainedConfig):\n    model_type = 'irisrl_policy18'\n")
+
+
+def case_cfg18_auto_map_module_missing() -> None:
+    """trust_remote_code=True, the auto_map's modeling file never copied into the checkpoint."""
+    from transformers import AutoModelForCausalLM
+
+    d = _cfg18_dir(_CFG18_REMOTE, {"configuration_policy.py": _CFG18_CONF_PY})
+    AutoModelForCausalLM.from_pretrained(d, trust_remote_code=True)
+
+
+def case_cfg18_auto_map_class_missing() -> None:
+    """trust_remote_code=True, the modeling file there but without the class auto_map names."""
+    from transformers import AutoModelForCausalLM
+
+    d = _cfg18_dir(_CFG18_REMOTE, {"configuration_policy.py": _CFG18_CONF_PY,
+                                   "modeling_policy.py": "import torch\nclass Other:\n    pass\n"})
+    AutoModelForCausalLM.from_pretrained(d, trust_remote_code=True)
+
+
+def case_cfg18_auto_map_syntax_error() -> None:
+    """trust_remote_code=True, a modeling file cut mid-definition."""
+    from transformers import AutoModelForCausalLM
+
+    d = _cfg18_dir(_CFG18_REMOTE, {"configuration_policy.py": _CFG18_CONF_PY,
+                                   "modeling_policy.py": "import torch\nclass PolicyForCausalLM(\n"})
+    AutoModelForCausalLM.from_pretrained(d, trust_remote_code=True)
+
+
+def case_cfg18_config_class_for_causal_lm() -> None:
+    """AutoModelForCausalLM over an encoder-only checkpoint's config (a reward model's)."""
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_cfg18_dir({
+        "model_type": "distilbert", "dim": 8, "n_layers": 1, "n_heads": 2, "hidden_dim": 16,
+        "vocab_size": 32}, name="reward"))
+
+
+def case_cfg18_heads_indivisible() -> None:
+    """A config.json whose hidden size is not a multiple of the head count (an edited config)."""
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_cfg18_dir({
+        "model_type": "llama", "hidden_size": 10, "num_attention_heads": 3,
+        "num_key_value_heads": 3, "intermediate_size": 16, "num_hidden_layers": 1,
+        "vocab_size": 32}))
+
+
+def case_cfg18_dtype_unknown() -> None:
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p", "safetensors")
+    AutoModelForCausalLM.from_pretrained(d, dtype="bfloat32")
+
+
+def case_gen18_num_return_sequences_greedy() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p",
+                                                           "safetensors"))
+    print(m.generate(torch.tensor([[1, 2, 3]]), do_sample=False, num_return_sequences=4,
+                     max_new_tokens=4, pad_token_id=0))
+
+
+def case_gen18_input_ids_cpu_model_cuda() -> None:
+    """generate() with the prompt left on the CPU and the policy on the GPU."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p",
+                                                           "safetensors")).to("cuda")
+    print(m.generate(torch.tensor([[1, 2, 3]]), max_new_tokens=4, pad_token_id=0))
+
+
+def case_gen18_stop_strings_no_tokenizer() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p",
+                                                           "safetensors"))
+    print(m.generate(torch.tensor([[1, 2, 3]]), max_new_tokens=4, pad_token_id=0,
+                     stop_strings=["</answer>"]))
+
+
+def _peft18_base() -> Any:
+    from transformers import AutoModelForCausalLM
+
+    return AutoModelForCausalLM.from_pretrained(tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p",
+                                                              "safetensors"))
+
+
+def case_peft18_target_modules_missing() -> None:
+    """A Llama-style LoRA target list on a GPT-2 policy."""
+    from peft import LoraConfig, get_peft_model
+
+    get_peft_model(_peft18_base(), LoraConfig(r=4, target_modules=["q_proj", "v_proj"]))
+
+
+def case_peft18_adapter_rank_mismatch() -> None:
+    """An r=8 adapter loaded into a PeftModel built with r=4 (set_peft_model_state_dict)."""
+    from peft import LoraConfig, get_peft_model, set_peft_model_state_dict
+    from peft.utils import get_peft_model_state_dict
+
+    big = get_peft_model(_peft18_base(), LoraConfig(r=8, target_modules=["c_attn"],
+                                                    fan_in_fan_out=True))
+    sd = get_peft_model_state_dict(big)
+    small = get_peft_model(_peft18_base(), LoraConfig(r=4, target_modules=["c_attn"],
+                                                      fan_in_fan_out=True))
+    set_peft_model_state_dict(small, sd)
+
+
+def case_peft18_adapter_base_mismatch() -> None:
+    """A saved LoRA adapter (n_embd=8) loaded onto a wider base (n_embd=16): PeftModel.from_pretrained."""
+    from peft import LoraConfig, PeftModel, get_peft_model
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    d = Path(tempfile.mkdtemp()) / "adapter"
+    get_peft_model(_peft18_base(), LoraConfig(r=4, target_modules=["c_attn"],
+                                              fan_in_fan_out=True)).save_pretrained(d)
+    wide = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=16, n_head=2, vocab_size=32,
+                                      n_positions=16))
+    PeftModel.from_pretrained(wide, d)
+
+
+def case_benign18_peft_conv1d_fan_in() -> None:
+    """LoRA on GPT-2's Conv1D without fan_in_fan_out: peft warns and sets it (exit 0)."""
+    from peft import LoraConfig, get_peft_model
+
+    m = get_peft_model(_peft18_base(), LoraConfig(r=4, target_modules=["c_attn"]))
+    m.print_trainable_parameters()
+
+
+def case_accel18_meta_to_cpu() -> None:
+    """A model built under accelerate's init_empty_weights moved with .to() instead of loaded."""
+    from accelerate import init_empty_weights
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    with init_empty_weights():
+        m = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32,
+                                       n_positions=16))
+    m.to("cpu")
+
+
+def case_accel18_device_map_incomplete() -> None:
+    """from_pretrained with a hand-written device_map that leaves modules out."""
+    from transformers import AutoModelForCausalLM
+
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p", "safetensors")
+    AutoModelForCausalLM.from_pretrained(d, device_map={"transformer.wte": 0, "transformer.h": 0})
+
+
+def case_accel18_load_state_missing() -> None:
+    """Accelerator.load_state of a checkpoint folder that was never written."""
+    import torch
+    from accelerate import Accelerator
+
+    acc = Accelerator(cpu=True)
+    model = acc.prepare(torch.nn.Linear(4, 4))
+    print(model)
+    acc.load_state(str(Path(tempfile.mkdtemp()) / "checkpoints" / "checkpoint_7"))
+
+
+def case_accel18_load_state_weights_cut() -> None:
+    """Accelerator.load_state after the saved model.safetensors was cut short."""
+    import torch
+    from accelerate import Accelerator
+
+    acc = Accelerator(cpu=True)
+    model, opt = acc.prepare(torch.nn.Linear(64, 64), torch.optim.AdamW(
+        torch.nn.Linear(64, 64).parameters()))
+    d = Path(tempfile.mkdtemp()) / "ckpt"
+    acc.save_state(str(d))
+    w = next(d.glob("model*.safetensors"))
+    w.write_bytes(w.read_bytes()[:200])
+    acc.load_state(str(d))
+
+
+def _dl18_collect(loader: Any) -> None:
+    for batch in loader:
+        print(type(batch).__name__)
+
+
+def case_dl18_collate_ragged() -> None:
+    """Rollouts of different lengths through the default collate in a worker."""
+    import torch
+    from torch.utils.data import DataLoader
+
+    ds = [torch.arange(3 + i) for i in range(8)]
+    _dl18_collect(DataLoader(ds, batch_size=4, num_workers=2))
+
+
+def case_dl18_collate_none_field() -> None:
+    """A sample with a None reward through the default collate in a worker."""
+    from torch.utils.data import DataLoader
+
+    ds = [{"ids": [1, 2], "reward": None if i == 2 else 1.0} for i in range(8)]
+    _dl18_collect(DataLoader(ds, batch_size=4, num_workers=2))
+
+
+def case_dl18_spawn_lambda_collate() -> None:
+    """A lambda collate_fn under the spawn start method."""
+    from torch.utils.data import DataLoader
+
+    _dl18_collect(DataLoader(list(range(8)), batch_size=2, num_workers=2,
+                             multiprocessing_context="spawn", collate_fn=lambda b: b))
+
+
+def case_dl18_persistent_no_workers() -> None:
+    from torch.utils.data import DataLoader
+
+    _dl18_collect(DataLoader(list(range(8)), batch_size=2, num_workers=0, persistent_workers=True))
+
+
+def case_dl18_worker_file_missing() -> None:
+    """A worker opening a data shard the manifest names but the disk lacks."""
+    from torch.utils.data import DataLoader
+
+    root = Path(tempfile.mkdtemp())
+
+    class DS:
+        def __len__(self) -> int:
+            return 4
+
+        def __getitem__(self, i: int) -> Any:
+            return (root / f"rollouts-{i:05d}.parquet").read_bytes()
+
+    _dl18_collect(DataLoader(DS(), batch_size=1, num_workers=2))
+
+
+def case_dl18_sampler_index_past_end() -> None:
+    """A sampler yielding indices past the dataset (a stale sampler after a filter)."""
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+    ds = TensorDataset(torch.arange(6))
+    _dl18_collect(DataLoader(ds, batch_size=2, sampler=list(range(10)), num_workers=1))
+
+
+def case_disk18_efbig_safetensors() -> None:
+    """safetensors save_file under a 64 KiB RLIMIT_FSIZE (SIGXFSZ ignored: EFBIG, not a kill)."""
+    import resource
+    import signal
+
+    import torch
+    from safetensors.torch import save_file
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+    save_file({"w": torch.zeros(512, 512)}, str(Path(tempfile.mkdtemp()) / "actor.safetensors"))
+
+
+def case_disk18_efbig_python_write() -> None:
+    """A rollout log appended past a 64 KiB RLIMIT_FSIZE (SIGXFSZ ignored)."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+    with open(Path(tempfile.mkdtemp()) / "rollouts.jsonl", "w") as f:
+        for i in range(10000):
+            f.write(json.dumps({"step": i, "text": "x" * 100}) + "\n")
+
+
+def case_disk18_tokenizer_json_tmpfs() -> None:
+    """tokenizers' Tokenizer.save of a 40k-token vocab onto a 256 KiB tmpfs."""
+    from tokenizers import Tokenizer, models
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    vocab = {f"tok{i:06d}": i for i in range(40000)}
+    Tokenizer(models.WordLevel(vocab=vocab, unk_token="tok000000")).save(str(mnt / "tokenizer.json"))
+
+
+def _benign18_tok_worker(i: int) -> int:
+    return i
+
+
+def case_benign18_tokenizers_fork() -> None:
+    """A fast tokenizer used in the parent, then DataLoader workers forked (exit 0)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from torch.utils.data import DataLoader
+
+    tok = Tokenizer(models.WordLevel(vocab={"<unk>": 0, "a": 1, "b": 2}, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    print(len(tok.encode_batch(["a b a"] * 64)))
+
+    class DS:
+        def __len__(self) -> int:
+            return 4
+
+        def __getitem__(self, i: int) -> Any:
+            return len(tok.encode_batch(["a b"] * 8))
+
+    _dl18_collect(DataLoader(DS(), batch_size=2, num_workers=2))
+
+
+def case_benign18_truncation_max_length() -> None:
+    """max_length without truncation=True (exit 0)."""
+    tok = _chat18_tok()
+    print(tok("hello world the a", max_length=2)["input_ids"])
+
+
+def case_benign18_iterable_len_mismatch() -> None:
+    """An IterableDataset whose __len__ under-reports (exit 0)."""
+    from torch.utils.data import DataLoader, IterableDataset
+
+    class DS(IterableDataset):
+        def __iter__(self) -> Any:
+            return iter(range(10))
+
+        def __len__(self) -> int:
+            return 4
+
+    dl = DataLoader(DS(), batch_size=1)
+    print(len(dl), sum(1 for _ in dl))
+
+
+def case_benign18_generate_attention_mask() -> None:
+    """generate() on a padded batch without an attention mask (exit 0)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(tiny_gpt2_dir(Path(tempfile.mkdtemp()) / "p",
+                                                           "safetensors"))
+    print(m.generate(torch.tensor([[0, 0, 1, 2], [3, 4, 5, 6]]), max_new_tokens=2,
+                     pad_token_id=0).shape)
+
+
+def case_benign18_accel_cpu_fp16() -> None:
+    """accelerate's Accelerator(cpu=True) in a process where it finds no GPU (exit 0)."""
+    import torch
+    from accelerate import Accelerator
+
+    acc = Accelerator(cpu=True, mixed_precision="no")
+    print(acc.prepare(torch.nn.Linear(2, 2)))
+    acc.end_training()
+
+
+def case_benign18_lora_dropout_zero_merge() -> None:
+    """peft merge_and_unload on a LoRA with fan_in_fan_out set (exit 0)."""
+    from peft import LoraConfig, get_peft_model
+
+    m = get_peft_model(_peft18_base(), LoraConfig(r=4, target_modules=["c_attn"],
+                                                  fan_in_fan_out=True))
+    print(type(m.merge_and_unload()).__name__)
+
+
+CASES18: dict[str, Case] = {
+    "tok18_bpe_merge_oov": (case_tok18_bpe_merge_oov, "checkpoint_corrupt", False),
+    "tok18_model_type_unknown": (case_tok18_model_type_unknown, "checkpoint_corrupt", False),
+    "tok18_json_cut_from_file": (case_tok18_json_cut_from_file, "checkpoint_corrupt", False),
+    "tok18_from_file_missing": (case_tok18_from_file_missing, "python_crash", False),
+    "tok18_gpt2_vocab_only": (case_tok18_gpt2_vocab_only, "hf_weights_missing", False),
+    "tok18_sentencepiece_garbage": (case_tok18_sentencepiece_garbage, "checkpoint_corrupt",
+                                    False),
+    "tok18_decode_negative_id": (case_tok18_decode_negative_id, "python_crash", False),
+    "tok18_batch_decode_float": (case_tok18_batch_decode_float, "python_crash", False),
+    "chat18_template_syntax_error": (case_chat18_template_syntax_error, "python_crash", False),
+    "chat18_template_unknown_filter": (case_chat18_template_unknown_filter, "python_crash",
+                                       False),
+    "chat18_continue_and_generation_prompt": (case_chat18_continue_and_generation_prompt,
+                                              "python_crash", False),
+    "chat18_message_missing_content": (case_chat18_message_missing_content, "python_crash",
+                                       False),
+    "cfg18_no_model_type": (case_cfg18_no_model_type, "python_crash", False),
+    "cfg18_auto_map_module_missing": (case_cfg18_auto_map_module_missing, "hf_weights_missing",
+                                      False),
+    "cfg18_auto_map_class_missing": (case_cfg18_auto_map_class_missing, "python_crash", False),
+    "cfg18_auto_map_syntax_error": (case_cfg18_auto_map_syntax_error, "python_crash", False),
+    "cfg18_config_class_for_causal_lm": (case_cfg18_config_class_for_causal_lm, "python_crash",
+                                         False),
+    "cfg18_heads_indivisible": (case_cfg18_heads_indivisible, "python_crash", False),
+    "cfg18_dtype_unknown": (case_cfg18_dtype_unknown, "python_crash", False),
+    "gen18_num_return_sequences_greedy": (case_gen18_num_return_sequences_greedy,
+                                          "python_crash", False),
+    "gen18_input_ids_cpu_model_cuda": (case_gen18_input_ids_cpu_model_cuda, "benign",
+                                       True),
+    "gen18_stop_strings_no_tokenizer": (case_gen18_stop_strings_no_tokenizer, "python_crash",
+                                        False),
+    "peft18_target_modules_missing": (case_peft18_target_modules_missing, "python_crash", False),
+    "peft18_adapter_rank_mismatch": (case_peft18_adapter_rank_mismatch, "checkpoint_corrupt",
+                                     False),
+    "peft18_adapter_base_mismatch": (case_peft18_adapter_base_mismatch, "checkpoint_corrupt",
+                                     False),
+    "accel18_meta_to_cpu": (case_accel18_meta_to_cpu, "python_crash", False),
+    "accel18_device_map_incomplete": (case_accel18_device_map_incomplete, "python_crash", True),
+    "accel18_load_state_missing": (case_accel18_load_state_missing, "checkpoint_corrupt", False),
+    "accel18_load_state_weights_cut": (case_accel18_load_state_weights_cut,
+                                       "checkpoint_corrupt", False),
+    "dl18_collate_ragged": (case_dl18_collate_ragged, "python_crash", False),
+    "dl18_collate_none_field": (case_dl18_collate_none_field, "python_crash", False),
+    "dl18_spawn_lambda_collate": (case_dl18_spawn_lambda_collate, "python_crash", False),
+    "dl18_persistent_no_workers": (case_dl18_persistent_no_workers, "python_crash", False),
+    "dl18_worker_file_missing": (case_dl18_worker_file_missing, "python_crash", False),
+    "dl18_sampler_index_past_end": (case_dl18_sampler_index_past_end, "python_crash", False),
+    "disk18_efbig_safetensors": (case_disk18_efbig_safetensors, "disk_full", False),
+    "disk18_efbig_python_write": (case_disk18_efbig_python_write, "disk_full", False),
+    "disk18_tokenizer_json_tmpfs": (case_disk18_tokenizer_json_tmpfs, "disk_full", False),
+    "benign18_tokenizers_fork": (case_benign18_tokenizers_fork, "benign", False),
+    "benign18_truncation_max_length": (case_benign18_truncation_max_length, "benign", False),
+    "benign18_iterable_len_mismatch": (case_benign18_iterable_len_mismatch, "benign", False),
+    "benign18_generate_attention_mask": (case_benign18_generate_attention_mask, "benign", False),
+    "benign18_accel_cpu_fp16": (case_benign18_accel_cpu_fp16, "benign", False),
+    "benign18_peft_conv1d_fan_in": (case_benign18_peft_conv1d_fan_in, "benign", False),
+    "benign18_lora_dropout_zero_merge": (case_benign18_lora_dropout_zero_merge, "benign", False),
+}
+CASES.update(CASES18)
+TIMEOUT_S.update({"dl18_spawn_lambda_collate": 90, "benign18_tokenizers_fork": 90})
+# the eighteenth set's second call
+
+
+def case_benign18_tokenizers_fork_big_batch() -> None:
+    """benign18_tokenizers_fork printed no fork note (64 texts): 20000 texts through
+    encode_batch in the parent, then DataLoader workers forked (exit 0)."""
+    os.environ.pop("TOKENIZERS_PARALLELISM", None)
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from torch.utils.data import DataLoader
+
+    tok = Tokenizer(models.WordLevel(vocab={"<unk>": 0, "a": 1, "b": 2}, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    print(len(tok.encode_batch(["a b a " * 50] * 20000)))
+    _dl18_collect(DataLoader(list(range(4)), batch_size=2, num_workers=2))
+
+
+def case_tok18_json_empty_auto() -> None:
+    """A zero-byte tokenizer.json (a copy that never wrote), through AutoTokenizer."""
+    from transformers import AutoTokenizer
+
+    d = _tok18_json(Path(tempfile.mkdtemp()) / "tok")
+    (d / "tokenizer.json").write_bytes(b"")
+    AutoTokenizer.from_pretrained(d)
+
+
+def case_tok18_json_lfs_pointer_auto() -> None:
+    """tokenizer.json left as a git-lfs pointer (cloned without LFS), through AutoTokenizer."""
+    from transformers import AutoTokenizer
+
+    d = _tok18_json(Path(tempfile.mkdtemp()) / "tok")
+    (d / "tokenizer.json").write_text(
+        "version https://git-lfs.github.com/spec/v1\noid sha256:" + "ab" * 32 + "\nsize 7031673\n")
+    AutoTokenizer.from_pretrained(d)
+
+
+def case_benign18_peft_config_unknown_key() -> None:
+    """An adapter_config.json written by a newer peft (an extra key): peft warns, loads (exit 0)."""
+    from peft import LoraConfig, PeftConfig
+
+    d = Path(tempfile.mkdtemp()) / "adapter"
+    LoraConfig(r=4, target_modules=["c_attn"]).save_pretrained(d)
+    cfg = json.loads((d / "adapter_config.json").read_text())
+    cfg["lora_future_option"] = True
+    (d / "adapter_config.json").write_text(json.dumps(cfg))
+    print(PeftConfig.from_pretrained(d).r)
+
+
+def case_peft18_adapter_type_unknown() -> None:
+    """An adapter_config.json whose peft_type this peft does not know."""
+    from peft import PeftConfig
+
+    d = Path(tempfile.mkdtemp()) / "adapter"
+    d.mkdir()
+    (d / "adapter_config.json").write_text(json.dumps({"peft_type": "LORA_XS2", "r": 4}))
+    print(PeftConfig.from_pretrained(d))
+
+
+CASES18B: dict[str, Case] = {
+    "benign18_tokenizers_fork_big_batch": (case_benign18_tokenizers_fork_big_batch, "benign",
+                                           False),
+    "tok18_json_empty_auto": (case_tok18_json_empty_auto, "checkpoint_corrupt", False),
+    "tok18_json_lfs_pointer_auto": (case_tok18_json_lfs_pointer_auto, "checkpoint_corrupt",
+                                    False),
+    "benign18_peft_config_unknown_key": (case_benign18_peft_config_unknown_key, "benign", False),
+    "peft18_adapter_type_unknown": (case_peft18_adapter_type_unknown, "python_crash", False),
+}
+CASES18.update(CASES18B)
+CASES.update(CASES18)
+TIMEOUT_S.update({"benign18_tokenizers_fork_big_batch": 90})
+
+
+_HUB18_BUILD = (
+    "import sys\n"
+    "from transformers import GPT2Config, GPT2LMHeadModel\n"
+    "GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=16))"
+    ".save_pretrained(sys.argv[1])\n")
+
+
+def _hub18_okrepo() -> dict[str, bytes]:
+    """The loopback Hub serving a tiny GPT-2 repo irisrl/okrepo, HF_ENDPOINT set before anything
+    imports huggingface_hub here (the model is built in a child process)."""
+    repo: dict[str, bytes] = {}
+    _hub_env(start_hub({"okrepo": repo}, {}))
+    d = Path(tempfile.mkdtemp()) / "okrepo"
+    subprocess.run([sys.executable, "-c", _HUB18_BUILD, str(d)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for f in d.iterdir():
+        repo[f.name] = f.read_bytes()
+    return repo
+
+
+def case_hub18_allow_patterns_local_dir() -> None:
+    """snapshot_download(allow_patterns=["*.json"]) (configs only), then from_pretrained of the
+    snapshot folder it returned."""
+    _hub18_okrepo()
+    from huggingface_hub import snapshot_download
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(snapshot_download("irisrl/okrepo",
+                                                           allow_patterns=["*.json"]))
+
+
+def case_hub18_partial_cache_local_files_only() -> None:
+    """The configs-only snapshot in the cache, then from_pretrained(repo, local_files_only=True)."""
+    _hub18_okrepo()
+    from huggingface_hub import snapshot_download
+    from transformers import AutoModelForCausalLM
+
+    snapshot_download("irisrl/okrepo", allow_patterns=["*.json"])
+    AutoModelForCausalLM.from_pretrained("irisrl/okrepo", local_files_only=True)
+
+
+def case_hub18_partial_cache_offline() -> None:
+    """The configs-only snapshot cached by another process, then HF_HUB_OFFLINE=1 and
+    from_pretrained(repo)."""
+    _hub18_okrepo()
+    subprocess.run([sys.executable, "-c", "from huggingface_hub import snapshot_download; "
+                    "snapshot_download('irisrl/okrepo', allow_patterns=['*.json'])"], check=True)
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/okrepo")
+
+
+CASES18C: dict[str, Case] = {
+    "hub18_allow_patterns_local_dir": (case_hub18_allow_patterns_local_dir, "hf_weights_missing",
+                                       False),
+    "hub18_partial_cache_local_files_only": (case_hub18_partial_cache_local_files_only,
+                                             "hf_weights_missing", False),
+    "hub18_partial_cache_offline": (case_hub18_partial_cache_offline, "hf_weights_missing",
+                                    False),
+}
+CASES18.update(CASES18C)
+CASES.update(CASES18)
+TIMEOUT_S.update({n: 90 for n in CASES18C})
+
+
+def case_tok18_decoder_type_unknown() -> None:
+    """A tokenizer.json whose decoder type tokenizers does not know, through AutoTokenizer."""
+    from transformers import AutoTokenizer
+
+    def bad_decoder(d: dict[str, Any]) -> None:
+        d["decoder"] = {"type": "ByteLevelV2", "add_prefix_space": False}
+
+    AutoTokenizer.from_pretrained(_tok18_json(Path(tempfile.mkdtemp()) / "tok", bad_decoder))
+
+
+CASES18["tok18_decoder_type_unknown"] = (case_tok18_decoder_type_unknown, "checkpoint_corrupt",
+                                         False)
+CASES.update(CASES18)
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -9610,13 +10333,16 @@ _LOG_LINE15 = re.compile(r"^httpx\.TooManyRedirects: |^torch\._dynamo\.exc\.Unsu
 _LOG_LINE17 = re.compile(r"^Timeout \(\d+:\d\d:\d\d\)!$|"
                          r"^(\[rank\d+\]: )?torch\.fx\.experimental\.symbolic_shapes\."
                          r"GuardOnDataDependentSymNode: ")
+# More shapes for the eighteenth set's cases only: tokenizers' note that a fork came after its
+# thread pool had run (printed by its fork handler in the child).
+_LOG_LINE18 = re.compile(r"^huggingface/tokenizers: ")
 
 
 def select_lines(output: str, third: bool = False, fourth: bool = False,
                  sixth: bool = False, seventh: bool = False, eighth: bool = False,
                  ninth: bool = False, eleventh: bool = False,
                  thirteenth: bool = False, fifteenth: bool = False,
-                 seventeenth: bool = False) -> list[str]:
+                 seventeenth: bool = False, eighteenth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -9632,7 +10358,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 eleventh and _LOG_LINE11.search(line)) or (
                 thirteenth and _LOG_LINE13.search(line)) or (
                 fifteenth and _LOG_LINE15.search(line)) or (
-                seventeenth and _LOG_LINE17.search(line)):
+                seventeenth and _LOG_LINE17.search(line)) or (
+                eighteenth and _LOG_LINE18.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -10569,6 +11296,52 @@ NOTES17: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES18: list[tuple[str, str]] = [
+    # the tiny GPT-2 config's token-id notes (earlier shapes, left out by the build anyway)
+    (r"^\[transformers\] Model config: (bos|eos)_token_id must be ", "benign"),
+    # the first line of torch's multi-line state-dict report (the 'size mismatch for' lines
+    # follow indented): by the line alone a load error of no stated cause, as in sets 2-3
+    (r"^RuntimeError: Error\(s\) in loading state_dict for ", "python_crash"),
+    # a GPT-2 tokenizer folder without merges.txt: the line names no missing file
+    (r"`vocab` and `merges` must be both be from memory", "python_crash"),
+    # the DataLoader's note that it could not pickle a worker's arguments (the crash follows)
+    (r"Got pickle error when attempting to start a worker Process", "python_crash"),
+]
+
+NOTES18: list[tuple[str, str]] = [
+    (r"File too large", "EFBIG, not ENOSPC: a write past a 64 KiB RLIMIT_FSIZE with SIGXFSZ "
+     "ignored; disk_full as the nearest storage-limit kind, though no disk was full"),
+    (r"No space left on device", "tokenizers' Tokenizer.save of a 40k-token vocab onto a 256 KiB "
+     "tmpfs"),
+    (r"Error\(s\) in loading state_dict for PeftModel", "a LoRA adapter's state dict into a "
+     "PeftModel of another rank / base width; the size mismatch lines follow indented"),
+    (r"Token `\w+` out of vocabulary", "a tokenizer.json whose BPE merges name a token its vocab "
+     "lost, via AutoTokenizer"),
+    (r"untagged enum", "a tokenizer.json naming a model / decoder type tokenizers does not know"),
+    (r"^KeyError: 'LORA_XS2'", "PeftConfig.from_pretrained of an adapter_config.json whose "
+     "peft_type this peft does not know; the bare KeyError names no file"),
+    (r"EOF while parsing", "a tokenizer.json cut short"),
+    (r"SentencePiece model", "a tokenizer.model left as a git-lfs pointer: transformers' note that "
+     "it falls back to another reader, benign by the line alone (the fallback failed too, the "
+     "ValueError lines after it)"),
+    (r"git-lfs|expected value at line", "a tokenizer file left as a git-lfs pointer"),
+    (r"does not appear to have a file named modeling_", "trust_remote_code=True, the auto_map's "
+     "modeling file missing from the checkpoint folder; hf_weights_missing as a missing repo file"),
+    (r"Tried to find .* but folder does not exist", "Accelerator.load_state of a checkpoint folder "
+     "never written; checkpoint_corrupt as set 12's missing Trainer checkpoint"),
+    (r"vocab` and `merges", "a GPT-2 tokenizer folder with vocab.json and no merges.txt"),
+    (r"out of range integral type", "tokenizer.decode of ids holding -100"),
+    (r"device type different than your model", "generate() with the prompt on the CPU and the "
+     "model on the GPU: it warns, moves nothing, and finishes (exit 0)"),
+    (r"fan_in_fan_out is set to False", "LoRA on GPT-2's Conv1D: peft fixes the flag itself"),
+    (r"Length of IterableDataset", "an IterableDataset whose __len__ under-reports (exit 0)"),
+    (r"huggingface/tokenizers", "a fast tokenizer's thread pool used before DataLoader workers "
+     "forked (exit 0)"),
+    (r"in DataLoader worker process", "the DataLoader re-raising a worker's exception in the "
+     "main process"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -10579,6 +11352,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout12", CASES12, LINE_RULES12), ("heldout13", CASES13, LINE_RULES13),
     ("heldout14", CASES14, LINE_RULES14), ("heldout15", CASES15, LINE_RULES15),
     ("heldout16", CASES16, LINE_RULES16), ("heldout17", CASES17, LINE_RULES17),
+    ("heldout18", CASES18, LINE_RULES18),
 ]
 
 
@@ -10641,7 +11415,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout17 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout18 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -10886,6 +11660,32 @@ def lib_of17(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+def lib_of18(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The eighteenth set's printers: tokenizers (its `Exception:` lines and fork note),
+    transformers (loaders, chat templates, generate), jinja2 through transformers, peft,
+    accelerate, safetensors, huggingface_hub, torch's DataLoader / load_state_dict, Python."""
+    if line.startswith("[transformers]") or line.startswith("jinja2.") or "transformers/" in line:
+        return _pick("transformers", vers)
+    if line.startswith("huggingface/tokenizers") or (
+            line.startswith("Exception: ") and case.startswith(("tok18_", "disk18_tokenizer"))):
+        return _pick("tokenizers", vers)
+    if line.startswith("safetensors") or "Safetensor" in line:
+        return _pick("safetensors", vers)
+    if line.startswith("huggingface_hub."):
+        return _pick("huggingface_hub", vers)
+    if case.startswith("peft18_") or case.startswith("benign18_peft") or "peft/" in line:
+        if not line.startswith("RuntimeError: Error(s) in loading state_dict"):
+            return "peft", "0.21.0"
+    if case.startswith("accel18_load_state"):
+        return _pick("accelerate", vers)
+    if case == "disk18_efbig_python_write":
+        return _pick("python", vers)
+    if case.startswith(("tok18_", "chat18_", "cfg18_", "gen18_", "hub18_", "benign18_trunc",
+                        "benign18_generate")):
+        return _pick("transformers", vers)
+    return _pick("torch", vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -10922,7 +11722,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
-        "heldout16": [], "heldout17": []}
+        "heldout16": [], "heldout17": [], "heldout18": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -10948,7 +11748,9 @@ def cmd_build(args: argparse.Namespace) -> int:
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
                                  eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
-                                 seventeenth=seventeenth):
+                                 seventeenth=seventeenth, eighteenth=case in CASES18):
+            if case in CASES18:  # the corpus format: no trailing whitespace in a line (torch's
+                line = line.rstrip()  # IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
@@ -10956,12 +11758,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (

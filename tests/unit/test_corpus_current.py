@@ -66,7 +66,7 @@ def test_split_is_by_case_and_lines_are_unique() -> None:
                                 "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl",
                                 "heldout10.jsonl", "heldout11.jsonl", "heldout12.jsonl",
                                 "heldout13.jsonl", "heldout14.jsonl", "heldout15.jsonl",
-                                "heldout16.jsonl", "heldout17.jsonl")]
+                                "heldout16.jsonl", "heldout17.jsonl", "heldout18.jsonl")]
     srcs = [{e["source"] for e in f} for f in files]
     for i, a in enumerate(srcs):
         for b in srcs[i + 1:]:
@@ -122,10 +122,15 @@ def test_split_is_by_case_and_lines_are_unique() -> None:
                          "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
                          "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl",
                          "heldout14.jsonl", "heldout15.jsonl", "heldout16.jsonl")),
+    ("heldout18.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
+                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
+                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
+                         "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl",
+                         "heldout14.jsonl", "heldout15.jsonl", "heldout16.jsonl", "heldout17.jsonl")),
 ])
 def test_later_sets_share_no_line_with_any_other_corpus_file(
         name: str, earlier: tuple[str, ...]) -> None:
-    """heldout3 ... heldout17 measure what no other file taught: no line of them is in the public
+    """heldout3 ... heldout18 measure what no other file taught: no line of them is in the public
     corpus or the earlier current files, and none has the shape (equal up to numbers and hex
     ids) of a line of the earlier current files: the build drops those."""
     mod = _script()
@@ -151,7 +156,7 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout11": ("CASES11", 55, 9), "heldout12": ("CASES12", 45, 8),
               "heldout13": ("CASES13", 50, 8), "heldout14": ("CASES14", 50, 8),
               "heldout15": ("CASES15", 30, 6), "heldout16": ("CASES16", 25, 8),
-              "heldout17": ("CASES17", 55, 10)}
+              "heldout17": ("CASES17", 55, 10), "heldout18": ("CASES18", 40, 4)}
 
 
 @pytest.mark.parametrize("name", sorted(LATER_SETS))
@@ -198,13 +203,13 @@ def test_files_are_the_build_of_the_raw_captures(tmp_path: Path) -> None:
             CURRENT / "raw_heldout10.jsonl", CURRENT / "raw_heldout11.jsonl",
             CURRENT / "raw_heldout12.jsonl", CURRENT / "raw_heldout13.jsonl",
             CURRENT / "raw_heldout14.jsonl", CURRENT / "raw_heldout15.jsonl",
-            CURRENT / "raw_heldout16.jsonl", CURRENT / "raw_heldout17.jsonl"]
+            CURRENT / "raw_heldout16.jsonl", CURRENT / "raw_heldout17.jsonl", CURRENT / "raw_heldout18.jsonl"]
     assert mod.main(["build", str(tmp_path), *map(str, raws)]) == 0
     for name in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
                  "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
                  "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl", "heldout11.jsonl",
                  "heldout12.jsonl", "heldout13.jsonl", "heldout14.jsonl", "heldout15.jsonl",
-                 "heldout16.jsonl", "heldout17.jsonl"):
+                 "heldout16.jsonl", "heldout17.jsonl", "heldout18.jsonl"):
         assert (tmp_path / name).read_text() == (CURRENT / name).read_text(), (
             f"{name} differs from what scripts/provoke_failures.py builds: rebuild it, "
             "do not edit it by hand")
@@ -253,7 +258,7 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
 
 @pytest.mark.parametrize("name", ["heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                                   "heldout12", "heldout13", "heldout15",
-                                  "heldout16", "heldout17"])
+                                  "heldout16", "heldout17", "heldout18"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
