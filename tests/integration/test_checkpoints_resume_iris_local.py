@@ -170,6 +170,14 @@ def test_launch_resume_refusals_settings_fresh_rendezvous_and_health_from_the_re
     code, out = _launch(run, "--resume", job, "--rendezvous-dir", orig["rendezvous_dir"], "--dry-run")
     assert code == 1 and "its own rendezvous dir" in out, out[-3000:]
 
+    # the resume alone: the config, workspace, role and override come from the ledger row
+    bare = irisrl_cli(run.env, "launch", "--local", "--resume", job, "--dry-run", "--json", timeout=180)
+    assert bare.returncode == 0, (bare.stdout + bare.stderr)[-3000:]
+    alone = json.loads(bare.stdout)
+    assert alone["config_path"] == str(CFG) and alone["workspace"] == str(WS) and alone["role"] == "trainer"
+    assert alone["hydra_args"][-3:] == ["++trainer.resume_mode=from_path", f"++trainer.resume_path={ckpt}/global_step_2",
+                                        f"++trainer.ckpt_path={ckpt}"]
+
     code, out = _launch(run, "--resume", job, "--job-name", "ckres-next")
     assert code == 0, out[-4000:]
     new_id = "/tester/ckres-next"

@@ -53,7 +53,9 @@ def _argv(stem: str, *extra: str) -> list[str]:
 
 def _steady(text: str) -> str:
     """The dry run with the sizes of irisrl's own shipped runtime masked (any runtime edit would
-    move them); the workspace's own files and their sizes stay in the golden."""
+    move them) and this checkout's path (the recorded launch flags' paths are absolute) as
+    <repo>; the workspace's own files and their sizes stay in the golden."""
+    text = text.replace(str(REPO), "<repo>")
     text = re.sub(r"Workspace bundle \(\d+ files, [^;]+;", "Workspace bundle (N files, SIZE;", text)
     return re.sub(r"^ +\S+ \S+  \.irisrl/ \(irisrl's runtime and the plan: \d+ files\)$",
                   "  SIZE  .irisrl/ (irisrl's runtime and the plan: N files)", text, flags=re.M)
@@ -94,7 +96,7 @@ def test_dryrun_golden_json(cli, stem):
     paths = {f["path"] for f in bundle["files"]}
     assert {"README.md", ".irisrl/plan.json", ".irisrl/lib/irisrl/runtime/controller.py"} <= paths
     assert bundle["bytes"] == sum(f["bytes"] for f in bundle["files"]) and bundle["cap_bytes"] > 0
-    _check(f"dryrun_{stem}.json", json.dumps(data, indent=2) + "\n")
+    _check(f"dryrun_{stem}.json", json.dumps(data, indent=2).replace(str(REPO), "<repo>") + "\n")
 
 
 def test_dryrun_golden_local_request_shows_the_rewritten_argv_and_loopback_env(cli, monkeypatch):

@@ -24,7 +24,8 @@ Examples:
   irisrl launch --rl_config examples/configs/dense8b_disagg.yaml --num-nodes 7 --dry-run --json
   irisrl launch --local --rl_config examples/configs/smoke_colocated.yaml --num-nodes 2
   irisrl launch --rl_config cfg.yaml --skyrl_override '++trainer.max_steps=2' --rehearse
-  irisrl launch --rl_config cfg.yaml --resume /alice/dense8b-r1 --dry-run
+  irisrl launch --resume /alice/dense8b-r1 --dry-run        # JOB's recorded config and flags
+  irisrl launch --resume /alice/dense8b-r1 --skyrl_override '++trainer.max_steps=400'
   irisrl launch --local --rl_config examples/configs/smoke_colocated.yaml --num-nodes 2 --finish
 
 \b

@@ -42,7 +42,8 @@ class LaunchArgs:
 def launch_options(func: Any) -> Any:
     """Every `irisrl launch` flag, on `func` (a click command)."""
     decorators = [
-        flag("rl_config", required=True, metavar="YAML", help="The RL config (trainer/generator/... sections)."),
+        flag("rl_config", default=None, metavar="YAML",
+             help="The RL config (trainer/generator/... sections). Required, except with --resume (then: JOB's)."),
         flag("num-nodes", type=click.IntRange(min=1), default=None,
              help="Whole nodes (one Iris task each). Default: what the GPU budget needs."),
         flag("gpus_per_node", type=click.IntRange(min=1), default=None,
@@ -62,7 +63,7 @@ def launch_options(func: Any) -> Any:
              help="Local SkyRL checkout; warns (LCH-SKYRL-REF) when its HEAD is not the image's commit."),
         flag("cluster-config", default=None, metavar="YAML",
              help="Iris cluster config. Default: $IRISRL_CLUSTER_CONFIG, else <cluster>.yaml in ~/Documents/marin/lib/iris/config, $MARIN_ROOT/lib/iris/config or the Iris SDK's config dirs"),
-        flag("profile", default="cw-us-east-02a", help="irisrl cluster profile: a shipped name, or the path of a TOML profile file (read as given)."),
+        flag("profile", default=None, help="irisrl cluster profile: a shipped name, or the path of a TOML profile file (read as given). Default: cw-us-east-02a."),
         flag("dry-run", is_flag=True, help="Print the resolved plan; do not submit."),
         flag("no-wait", is_flag=True, help="Submit and return without following the job."),
         allow_queue_flag,
@@ -84,7 +85,9 @@ def launch_options(func: Any) -> Any:
         flag("series", default=None, help="Run series (default: the job name up to its first '-')."),
         flag("policy", default=None, metavar="FILE", help="Standing-constraints policy file (live rules)."),
         flag("fetch-model-config", is_flag=True, help="Allow a network lookup of the model's config.json."),
-        flag("resume", default=None, metavar="JOB", help="Continue JOB from its latest complete checkpoint (same hparams and layout)."),
+        flag("resume", default=None, metavar="JOB",
+             help="Continue JOB from its latest complete checkpoint (same hparams and layout), with the config and "
+                  "flags JOB's ledger row recorded; flags given as well win (--skyrl_override: added after JOB's)."),
         flag("allow-layout-change", is_flag=True, help="With --resume: accept a layout (nodes, placement, parallelism) unlike JOB's."),
     ]
     for decorate in reversed(decorators):
@@ -97,6 +100,9 @@ def options_from_flags(params: dict[str, Any]) -> LaunchArgs:
     from irisrl.ops.types import PlanInputs, Target
 
     kwargs = dict(params)
+    if not kwargs["rl_config"] and not kwargs["resume"]:
+        raise click.UsageError("Missing option '--rl_config': a new launch needs its RL config. Pass --rl_config "
+                               "YAML, or --resume JOB to continue a run with the config and flags it was launched with.")
     target = Target(**{k: kwargs.pop(k) for k in TARGET_FLAGS})
     show = Presentation(**{k: bool(kwargs.pop(k)) for k in PRESENTATION_FLAGS})
     allow_queue, policy = bool(kwargs.pop("allow_queue")), kwargs.pop("policy")

@@ -58,9 +58,13 @@ def _bundle(plan: LaunchPlan) -> "Bundle":
 def plan_launch(inputs: PlanInputs, target: Target = Target(), dry_run: bool = False) -> Planned:
     """The plan `launch` submits to `target` (and `launch --dry-run` prints), after the config
     and launch rules (with `inputs.resume`: the resumed run's, ops/resume.py). `dry_run`: a missing secret warns instead of refusing (LCH-SECRETS)."""
-    from irisrl.ops.resume import build_resumed_plan
+    from irisrl.ops.resume import resumed_inputs, resumed_plan
+    from irisrl.plan.build import build_plan
 
-    plan, findings, budget = build_resumed_plan(inputs, target, dry_run)   # build_plan unless --resume
+    inputs, src = resumed_inputs(inputs)   # as given unless --resume
+    plan, findings, budget = build_plan(inputs, target, dry_run)
+    if plan is not None and src is not None:
+        plan = resumed_plan(plan, src, inputs.allow_layout_change)
     unloaded = any(f.rule == "CFG-YAML" and f.severity == "error" and f.path == str(inputs.rl_config)
                    for f in findings)
     return Planned(plan, tuple(sort_findings(findings)), None if unloaded else budget)

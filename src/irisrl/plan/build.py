@@ -79,7 +79,7 @@ BOOT_NAME = "irisrl-boot"
 class PlanInputs:
     """What runs: the `irisrl launch` flags that shape the plan (cli/launch_options.py maps
     them; the target flags are a Target, --dry-run/--json/--no-wait stay in the CLI)."""
-    rl_config: str
+    rl_config: str | None                       # None only with --resume (ops/resume.py fills it in)
     num_nodes: int | None = None
     gpus_per_node: int | None = None            # default: the profile's
     skyrl_overrides: tuple[str, ...] = ()
@@ -91,7 +91,7 @@ class PlanInputs:
     rendezvous_timeout: int | None = None       # default: 1800 s (--local: 120 s)
     skyrl_ref: str | None = None
     skyrl_checkout: str | None = None
-    profile: str = DEFAULT_PROFILE
+    profile: str | None = None                  # default: DEFAULT_PROFILE
     cpu: float | None = None                    # default: the profile's cpu cap
     memory: str | None = None
     disk: str | None = None
@@ -107,6 +107,14 @@ class PlanInputs:
     allow_layout_change: bool = False
     now: datetime | None = None                 # tests pin the clock
     environ: Mapping[str, str] | None = None    # tests pin the environment
+
+    @property
+    def config(self) -> str:
+        """The RL config path; a plan cannot be built without one."""
+        if not self.rl_config:
+            raise UsageError("no RL config to build the plan from",
+                             "pass --rl_config YAML (or --resume JOB to take JOB's recorded one)")
+        return self.rl_config
 
     def effective_role(self, local: bool) -> Role:
         """--rehearse, else --role, else rehearsal on the local cluster and trainer elsewhere."""
@@ -152,11 +160,11 @@ def build_plan(options: PlanInputs, target: Target = Target(), dry_run: bool = F
     target.check()
     _check_choices(options)
     environ = os.environ if options.environ is None else options.environ
-    profile = load_profile(options.profile)
+    profile = load_profile(options.profile or DEFAULT_PROFILE)
     storage = resolve_storage_root(profile, target.cluster_config, environ, target.local)   # cluster, else profile
     profile = replace(profile, storage_root=storage.uri)
     gpn = options.gpus_per_node or profile.gpus_per_node
-    ctx = build_context(options.rl_config, num_nodes=options.num_nodes, gpus_per_node=gpn,
+    ctx = build_context(options.config, num_nodes=options.num_nodes, gpus_per_node=gpn,
                         model_path=options.model_path, workspace=options.workspace,
                         overrides=options.skyrl_overrides, profile=profile,
                         fetch_model_config=options.fetch_model_config)
@@ -204,7 +212,7 @@ def resolve(options: PlanInputs, local: bool, profile: ClusterProfile, environ: 
             required_nodes: int | None) -> Resolved:
     # time.gmtime, not datetime: a dry run imports as little as it can
     stamp = options.now.strftime("%Y%m%d-%H%M%S") if options.now else time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    job_name = options.job_name or default_job_name(options.rl_config, stamp)
+    job_name = options.job_name or default_job_name(options.config, stamp)
     names = allowlist(options.secret_names, environ)
     secrets = collect_secrets(names, options.secrets_env, environ)
     train_data = parse_train_data(options.train_data) if options.train_data is not None else None
@@ -335,11 +343,25 @@ def _assemble(options: PlanInputs, local: bool, profile: ClusterProfile, ctx: Ru
         secret_env_keys=tuple(sorted({*pod.secret_keys, contract.ENV_RAY_AUTH_TOKEN})), ports=contract.RUNTIME_PORTS,
         placement_groups=placement_groups(ctx.view, ctx.raw, gpn, engines),
         budget=budget.to_dict(), findings=tuple(all_findings), mode="local" if local else "remote", role=role,
-        workspace=options.workspace or ".", config_path=options.rl_config, config_sha256=ctx.config_sha256,
+        workspace=options.workspace or ".", config_path=options.config, config_sha256=ctx.config_sha256,
         series=series, hparams_fingerprint=hparams_fingerprint(ctx.raw),
         model_path=ctx.model_path, train_data=resolved.train_data or (),
         trials_dir=_trials_dir(ctx.raw, hydra.sections), tags={"kind": KIND, "sandbox": sandbox, "series": series},
+        launch_flags=launch_flags(options),
     )
+
+
+def launch_flags(options: PlanInputs) -> dict[str, Any]:
+    """The flags as given that `launch --resume` repeats when not given again: those that
+    change the hyperparameters, the layout or the code that runs (the node count the plan
+    holds resolved). As given: a model the config names is not a --model_path flag (that one
+    also sets served_model_name). Paths are absolute: a resume may start in another directory."""
+    profile = options.profile or DEFAULT_PROFILE
+    return {"rl_config": os.path.abspath(options.config), "skyrl_override": list(options.skyrl_overrides),
+            "gpus_per_node": options.gpus_per_node,
+            "profile": os.path.abspath(profile) if os.path.isfile(profile) else profile,
+            "workspace": os.path.abspath(options.workspace or "."), "skyrl_ref": options.skyrl_ref,
+            "model_path": options.model_path, "train_data": options.train_data}
 
 
 def ray_auth_env() -> dict[str, str]:

@@ -70,6 +70,9 @@ class LaunchPlan:
     train_data: tuple[str, ...] = ()
     trials_dir: str | None = None
     tags: dict[str, str] = field(default_factory=dict)  # kind, sandbox, series (also in env)
+    # the launch flags as given that shape what runs and that `launch --resume` repeats
+    # (plan/build.py:launch_flags); stored in the ledger row with the rest, secrets scrubbed
+    launch_flags: dict[str, Any] = field(default_factory=dict)
 
     @property
     def job_id(self) -> str:
@@ -132,6 +135,7 @@ class LaunchPlan:
             "train_data": list(self.train_data),
             "trials_dir": self.trials_dir,
             "tags": dict(self.tags),
+            "launch_flags": dict(self.launch_flags),
         }
 
     def to_json(self) -> str:

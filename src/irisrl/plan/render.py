@@ -173,6 +173,10 @@ def _summary_table(plan: LaunchPlan) -> Any:
         ("workspace", f"{plan.workspace} -> /app"),
         ("ports", ", ".join(plan.ports)),
     ]
+    if plan.tags.get("resume_of"):   # ops/resume.py: what it continues, and what changed that it accepted
+        note = plan.tags.get("resume_note")
+        rows.append(("resume", f"{plan.tags['resume_of']} from step {plan.tags.get('resume_step')}"
+                               + (f" ({note})" if note else "")))
     if plan.tags.get("sandbox") == "daytona":   # ops/daytona.py:before_launch, skipped on this dry run
         rows.append(("daytona", hygiene_intent(plan.mode == "local")))
     table = _table("field", "value")
