@@ -18,6 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
+# The current files in the order they were built (each later set keeps only shapes no earlier file has).
+ORDER = ("dev.jsonl", "heldout.jsonl", *(f"heldout{n}.jsonl" for n in range(2, 19)))
 
 # Issue 15 contract: the kinds a corpus line may carry.
 CONTRACT_KINDS = {
@@ -61,12 +63,7 @@ def test_entries_are_contract_entries(name: str) -> None:
 
 
 def test_split_is_by_case_and_lines_are_unique() -> None:
-    files = [_load(n) for n in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                                "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl",
-                                "heldout7.jsonl", "heldout8.jsonl", "heldout9.jsonl",
-                                "heldout10.jsonl", "heldout11.jsonl", "heldout12.jsonl",
-                                "heldout13.jsonl", "heldout14.jsonl", "heldout15.jsonl",
-                                "heldout16.jsonl", "heldout17.jsonl", "heldout18.jsonl")]
+    files = [_load(n) for n in ORDER]
     srcs = [{e["source"] for e in f} for f in files]
     for i, a in enumerate(srcs):
         for b in srcs[i + 1:]:
@@ -75,59 +72,7 @@ def test_split_is_by_case_and_lines_are_unique() -> None:
     assert len(lines) == len(set(lines))
 
 
-@pytest.mark.parametrize("name,earlier", [
-    ("heldout3.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl")),
-    ("heldout4.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl")),
-    ("heldout5.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                        "heldout4.jsonl")),
-    ("heldout6.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                        "heldout4.jsonl", "heldout5.jsonl")),
-    ("heldout7.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                        "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl")),
-    ("heldout8.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                        "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl")),
-    ("heldout9.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                        "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                        "heldout8.jsonl")),
-    ("heldout10.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl")),
-    ("heldout11.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl")),
-    ("heldout12.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
-                         "heldout11.jsonl")),
-    ("heldout13.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
-                         "heldout11.jsonl", "heldout12.jsonl")),
-    ("heldout14.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
-                         "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl")),
-    ("heldout15.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
-                         "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl",
-                         "heldout14.jsonl")),
-    ("heldout16.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
-                         "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl",
-                         "heldout14.jsonl", "heldout15.jsonl")),
-    ("heldout17.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
-                         "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl",
-                         "heldout14.jsonl", "heldout15.jsonl", "heldout16.jsonl")),
-    ("heldout18.jsonl", ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                         "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                         "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl",
-                         "heldout11.jsonl", "heldout12.jsonl", "heldout13.jsonl",
-                         "heldout14.jsonl", "heldout15.jsonl", "heldout16.jsonl", "heldout17.jsonl")),
-])
+@pytest.mark.parametrize("name,earlier", [(name, ORDER[:i]) for i, name in enumerate(ORDER) if i >= 3])
 def test_later_sets_share_no_line_with_any_other_corpus_file(
         name: str, earlier: tuple[str, ...]) -> None:
     """heldout3 ... heldout18 measure what no other file taught: no line of them is in the public
@@ -195,21 +140,9 @@ def test_later_set_is_contract_entries_of_new_cases(name: str) -> None:
 
 def test_files_are_the_build_of_the_raw_captures(tmp_path: Path) -> None:
     mod = _script()
-    raws = [CURRENT / "raw_dev.jsonl", CURRENT / "raw_heldout.jsonl",
-            CURRENT / "raw_heldout2.jsonl", CURRENT / "raw_heldout3.jsonl",
-            CURRENT / "raw_heldout4.jsonl", CURRENT / "raw_heldout5.jsonl",
-            CURRENT / "raw_heldout6.jsonl", CURRENT / "raw_heldout7.jsonl",
-            CURRENT / "raw_heldout8.jsonl", CURRENT / "raw_heldout9.jsonl",
-            CURRENT / "raw_heldout10.jsonl", CURRENT / "raw_heldout11.jsonl",
-            CURRENT / "raw_heldout12.jsonl", CURRENT / "raw_heldout13.jsonl",
-            CURRENT / "raw_heldout14.jsonl", CURRENT / "raw_heldout15.jsonl",
-            CURRENT / "raw_heldout16.jsonl", CURRENT / "raw_heldout17.jsonl", CURRENT / "raw_heldout18.jsonl"]
+    raws = [CURRENT / f"raw_{name}" for name in ORDER]
     assert mod.main(["build", str(tmp_path), *map(str, raws)]) == 0
-    for name in ("dev.jsonl", "heldout.jsonl", "heldout2.jsonl", "heldout3.jsonl",
-                 "heldout4.jsonl", "heldout5.jsonl", "heldout6.jsonl", "heldout7.jsonl",
-                 "heldout8.jsonl", "heldout9.jsonl", "heldout10.jsonl", "heldout11.jsonl",
-                 "heldout12.jsonl", "heldout13.jsonl", "heldout14.jsonl", "heldout15.jsonl",
-                 "heldout16.jsonl", "heldout17.jsonl", "heldout18.jsonl"):
+    for name in ORDER:
         assert (tmp_path / name).read_text() == (CURRENT / name).read_text(), (
             f"{name} differs from what scripts/provoke_failures.py builds: rebuild it, "
             "do not edit it by hand")
