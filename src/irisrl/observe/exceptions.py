@@ -590,8 +590,9 @@ def is_warning_level(text: str) -> bool:
 
 # A record at a level whose logger ends the process after writing it: Go's logrus (`level=fatal msg=...`,
 # the TTY form `FATA[0001] ...`, `level=panic` / `PANI[...]`: Fatal calls os.Exit(1), Panic panics), loggers that
-# bracket it (`<FATAL>:`, juicedata/juicefs pkg/utils/logger.go; `[FATAL tini (6)]`, krallin/tini src/tini.c PRINT_FATAL), and a JSON record at zap's fatal / panic level
-# (observe/patterns.unwrap_json writes it `FATAL ...` / `CRITICAL ...`, zap exits / panics after it).
+# bracket it (`<FATAL>:`, juicedata/juicefs pkg/utils/logger.go; `[FATAL tini (6)]`, krallin/tini src/tini.c
+# PRINT_FATAL), and a JSON record at zap's fatal or panic level
+# (observe/patterns.unwrap_json writes both `FATAL ...`).
 # Python's CRITICAL is no such level: the program goes on.
 FATAL_RECORD = re.compile(r"\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL ")
 

@@ -236,7 +236,7 @@ JSON_TIME = ("ts", "time", "timestamp", "asctime")
 JSON_LOGGER = ("logger", "name")
 # Fields that are bookkeeping, not what happened (zap's caller / stacktrace frames, logr's reconcile id).
 JSON_SKIP = frozenset(JSON_LEVEL + JSON_MESSAGE + JSON_TIME + JSON_LOGGER + ("caller", "stacktrace", "reconcileID"))
-JSON_LEVELS = {"warn": "WARNING", "dpanic": "CRITICAL", "panic": "CRITICAL", "fatal": "FATAL"}
+JSON_LEVELS = {"warn": "WARNING", "dpanic": "CRITICAL", "panic": "FATAL", "fatal": "FATAL"}   # zap: Panic panics, DPanic only in development
 
 
 def _json_time(value: object) -> float | None:

@@ -102,7 +102,8 @@ MEMORY_LIMIT = r"(?i:\bmemory limit exceeded\b)"
 RETRIES_EXHAUSTED = (r"(?i:\b(?:retr\w*|attempts?|tries)\W{1,3}\(?(?P<tries>\d+) ?(?:/|of) ?(?P=tries)\b|out of retries|"
                      r"retries (?:exhausted|exceeded)|exhausted (?:all )?(?:\d+ )?(?:retries|attempts)|max(?:imum)? retries exceeded)")
 # A process told to stop from outside, in its own words (SkyRL's _sigterm_handler "Received SIGTERM on head
-# node", torch elastic "Signal 15 (SIGTERM) received by PID"): the sender's "Sending ... SIGTERM" is not one.
+# node", "SIGTERM received, shutting down"): the sender's "Sending ... SIGTERM" is not one (torch elastic's
+# "Signal 15 (SIGTERM) received by PID" is a worker's death: observe/causes.py's python_crash).
 STOP_SIGNAL_RECEIVED = r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|INT|HUP|QUIT|USR1)\b|\bSIG(?:TERM|INT|HUP|QUIT) received)"
 STATEMENT = re.compile(
     r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
