@@ -6111,16 +6111,20 @@ CASES.update(CASES12)
 # ----------------------------------------------------------------------------- set 13
 
 
-def _worker_n(n: int, fn: Callable[[int], None]) -> None:
-    """`fn(rank)` in n forked processes (rank 0 is this one); waits for the others."""
-    pids = []
-    rank = 0
+def _fork_ranks(n: int) -> tuple[int, list[int]]:
+    """Forks ranks 1..n-1: this process's rank, and (in rank 0) the children's pids."""
+    pids: list[int] = []
     for r in range(1, n):
         pid = os.fork()
         if pid == 0:
-            rank = r
-            break
+            return r, []
         pids.append(pid)
+    return 0, pids
+
+
+def _worker_n(n: int, fn: Callable[[int], None]) -> None:
+    """`fn(rank)` in n forked processes (rank 0 is this one); waits for the others."""
+    rank, pids = _fork_ranks(n)
     try:
         fn(rank)
     finally:
@@ -7223,14 +7227,7 @@ def _worker_n14(n: int, fn: Callable[[int], None]) -> None:
     """_worker_n, but a forked rank prints its own traceback before it exits (exit 1)."""
     import traceback
 
-    pids = []
-    rank = 0
-    for r in range(1, n):
-        pid = os.fork()
-        if pid == 0:
-            rank = r
-            break
-        pids.append(pid)
+    rank, pids = _fork_ranks(n)
     if rank != 0:
         try:
             fn(rank)
