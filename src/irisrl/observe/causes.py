@@ -157,10 +157,9 @@ CATALOGUE: tuple[Cause, ...] = (
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep); "
           "torch's `unable to write to file </torch_...>` is /dev/shm: give the container a larger shm",
-          families=(r"(?i:no space left on device)|\[Errno 28\]|\bENOSPC\b|(?i:disk quota exceeded)|\[Errno 122\]|\bEDQUOT\b|"
-                    # a write past the size the storage allows (EFBIG 27 "File too large": a file-size limit,
-                    # RLIMIT_FSIZE / a filesystem's largest file): the volume refused it, as a full one does
-                    r"\[Errno 27\]|\bEFBIG\b|File too large \(os error 27\)|"
+          # the errno family (exceptions.ERRNO_DISK_FULL: ENOSPC, EDQUOT, and EFBIG "File too large", a write past
+          # the size the storage allows: the volume refused it, as a full one does) and the errno names
+          families=(E.ERRNO_DISK_FULL.pattern + r"|\b(?:ENOSPC|EDQUOT|EFBIG)\b|"
                     # huggingface_hub file_download.py _check_disk_space warns before a download that
                     # cannot fit (a UserWarning: named, as a warning; the write fails with ENOSPC later)
                     r"Not enough free disk space to download the file|"
