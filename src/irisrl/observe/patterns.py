@@ -136,7 +136,10 @@ RANK_PREFIX = re.compile(r"^(?:\[(\d+)(?:[/:.]a?\d+)?\]|rank(\d+)\s*\|)\s?")
 RAY_PREFIX = re.compile(r"^(?:[A-Za-z][\w.-]*\s+\|\s)?\((\w+) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
 # The first dedup line of a session also carries Ray's hint "(Ray deduplicates logs by default. ...)".
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\](?: \(Ray deduplicates logs[^)]*\)+)?\s*$")
-CONTAINER_TS = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d+)?(Z|[+-]\d\d:?\d\d)\s")
+# The container runtime's stamp; on the node's own files (/var/log/pods, the CRI format) it is followed by
+# the stream and a full / partial tag: "<RFC3339Nano> stdout F <line>" (kubernetes/kubernetes
+# pkg/kubelet/kuberuntime/logs/logs.go parseCRILog @ 81b7503c1424d3c463cc212f2dfef3aad6822db6).
+CONTAINER_TS = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d+)?(Z|[+-]\d\d:?\d\d)\s(?:std(?:out|err) [FP] )?")
 SKYPILOT_PREFIX = re.compile(r"^\((?:head|worker\d+), rank=(\d+)(?:, (?:pid|ip)=[^,)\s]+)*\)\s?")
 # vLLM's multiproc executor prefixes each worker process's output with `(VllmWorker rank=N pid=N) `
 # (inside a Ray actor it follows the actor prefix); as pasted in vLLM issues ("[Bug][V1]: TP is
@@ -235,7 +238,9 @@ JSON_MESSAGE = ("msg", "message", "event", "textPayload")
 JSON_TIME = ("ts", "time", "timestamp", "asctime")
 JSON_LOGGER = ("logger", "name")
 # Fields that are bookkeeping, not what happened (zap's caller / stacktrace frames, logr's reconcile id).
-JSON_SKIP = frozenset(JSON_LEVEL + JSON_MESSAGE + JSON_TIME + JSON_LOGGER + ("caller", "stacktrace", "reconcileID"))
+JSON_BOOKKEEPING = frozenset(("caller", "stacktrace", "reconcileID"))
+JSON_OBJECT_REF = frozenset(("name", "namespace", "kind", "apiVersion", "uid"))   # logr's {"RayCluster": {"name", "namespace"}}
+JSON_SKIP = JSON_BOOKKEEPING | frozenset(JSON_LEVEL + JSON_MESSAGE + JSON_TIME + JSON_LOGGER)
 JSON_LEVELS = {"warn": "WARNING", "dpanic": "CRITICAL", "panic": "FATAL", "fatal": "FATAL"}   # zap: Panic panics, DPanic only in development
 
 
@@ -267,9 +272,24 @@ def unwrap_json(text: str) -> tuple[str, float | None] | None:
     # `LEVEL logger: message` / `LEVEL: message`: a record header the exception grammar reads past
     head = " ".join(p for p in (JSON_LEVELS.get(level.lower(), level.upper()), logger if isinstance(logger, str) else "") if p)
     parts = [f"{head}: {message}" if head else message]
-    parts += [f"{k}: {v}" for k, v in record.items()
-              if k not in JSON_SKIP and isinstance(v, (str, int, float)) and v != ""]
+    parts += _json_fields(record, JSON_SKIP)
     return " ".join(parts), _json_time(_first(record, JSON_TIME))
+
+
+def _json_fields(record: dict[str, object], skip: frozenset[str], prefix: str = "", depth: int = 2) -> list[str]:
+    """The record's scalar fields as `key: value`; a nested object's as `key.sub: value` (an error
+    object {"reason", "message"}, GCP's labels), two levels deep; `skip`'s keys left out (the
+    header's at the top, bookkeeping everywhere); an object reference (name / namespace) says
+    which object, not what happened."""
+    out: list[str] = []
+    for k, v in record.items():
+        if k in skip:
+            continue
+        if isinstance(v, dict) and depth > 1 and not v.keys() <= JSON_OBJECT_REF:
+            out += _json_fields(v, JSON_BOOKKEEPING, f"{prefix}{k}.", depth - 1)
+        elif isinstance(v, (str, int, float)) and v != "":
+            out.append(f"{prefix}{k}: {v}")
+    return out
 
 
 def clean(raw: bytes) -> Line:

@@ -1,0 +1,34 @@
+"""Passes 48 and after on issue 15 (sixth round). Structural first: the node's own container log
+files (the CRI format: stamp, stream, full / partial tag) read like `kubectl logs`. Our own
+reconstructed lines, through both readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import both, primary  # noqa: E402
+
+from irisrl.observe.patterns import clean
+
+
+def test_a_cri_log_line_reads_like_kubectl_logs(tmp_path: Path) -> None:
+    """/var/log/pods/... holds `<RFC3339Nano> <stream> <F|P> <line>`: the stamp is the line's time and
+    the stream / tag go, so a grammar anchored at the line's start reads it."""
+    line = clean(b"2026-12-04T01:02:03.123456789Z stderr F Traceback (most recent call last):")
+    assert line.text == "Traceback (most recent call last):" and line.stamp == 1796346123.0
+    assert clean(b"2026-12-04T01:02:03Z stdout P partial text").text == "partial text"
+    assert clean(b"2026-12-04T01:02:03Z stdoutish F text").text == "stdoutish F text"   # no stream word: kept
+    shown = both(tmp_path, ["2026-12-04T01:02:03.5Z stderr F FATA[0001] Error watching fields: Feature not supported"])
+    assert primary(shown) == "python_crash" and shown["verdict"] == "KILL"
+
+
+def test_a_json_records_nested_fields_are_read() -> None:
+    """An error object inside the record (`"error": {"reason", "message"}`) says what happened: its
+    fields read as `error.reason: ...`; bookkeeping inside it is still skipped."""
+    record = {"level": "error", "ts": 1796342523.5, "logger": "controller", "msg": "Reconciler error",
+              "error": {"reason": "Evicted", "message": "The node was low on resource: memory.", "caller": "x.go:1"}}
+    assert clean(json.dumps(record).encode()).text == (
+        "ERROR controller: Reconciler error error.reason: Evicted error.message: The node was low on resource: memory.")
