@@ -130,6 +130,10 @@ HELDOUT34 = PUBLIC / "heldout34.jsonl"
 # the repositories around them (AIBrix, llm-compressor), as their users paste engine failures; small (the pool is mostly
 # taken already); none from a repository heldout9 cites.
 HELDOUT38 = PUBLIC / "heldout38.jsonl"
+# The thirty-sixth fresh set (README "heldout36"): GitHub issues and pull requests of the RL post-training stacks (verl,
+# OpenRLHF, slime, AReaL, NeMo RL, TRL GRPO, ms-swift GRPO, open-instruct and verl/OpenRLHF-based projects); small (the
+# pool is mostly taken already); none from a repository heldout9 cites.
+HELDOUT36 = PUBLIC / "heldout36.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -185,7 +189,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
          "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30, "heldout31": HELDOUT31, "heldout32": HELDOUT32,
-         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38}   # collected later, each from sources no other file has
+         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -195,7 +199,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
                "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12), "heldout32": (40, 12),
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7)}
+               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -211,7 +215,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
                 "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
-                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -353,6 +357,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT34, (HELDOUT9,)),
     # set 38: issues of the serving engines (vLLM, SGLang) and the repositories around them, never one set 9 cites
     (HELDOUT38, (HELDOUT9,)),
+    # set 36: issues of the RL post-training stacks (the lines that end multi-node runs), never one set 9 cites
+    (HELDOUT36, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
