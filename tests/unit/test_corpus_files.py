@@ -134,6 +134,10 @@ HELDOUT38 = PUBLIC / "heldout38.jsonl"
 # OpenRLHF, slime, AReaL, NeMo RL, TRL GRPO, ms-swift GRPO, open-instruct and verl/OpenRLHF-based projects); small (the
 # pool is mostly taken already); none from a repository heldout9 cites.
 HELDOUT36 = PUBLIC / "heldout36.jsonl"
+# The thirty-fifth fresh set (README "heldout35"): GitHub issues and pull requests of repositories NO corpus file had cited
+# before (kernel / serving / training-framework and application repos: FlashInfer, MLC LLM, TEI, Determined, composer,
+# Ultralytics, OpenMMLab, fastembed, Triton users); small (the pool is saturated); none from a repository heldout9 cites.
+HELDOUT35 = PUBLIC / "heldout35.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -189,7 +193,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
          "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30, "heldout31": HELDOUT31, "heldout32": HELDOUT32,
-         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36}   # collected later, each from sources no other file has
+         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -199,7 +203,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
                "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12), "heldout32": (40, 12),
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9)}
+               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -215,7 +219,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
                 "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
-                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -359,6 +363,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT38, (HELDOUT9,)),
     # set 36: issues of the RL post-training stacks (the lines that end multi-node runs), never one set 9 cites
     (HELDOUT36, (HELDOUT9,)),
+    # set 35: issues of repositories no corpus file had cited before, never one set 9 cites
+    (HELDOUT35, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
