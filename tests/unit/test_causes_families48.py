@@ -32,3 +32,15 @@ def test_a_json_records_nested_fields_are_read() -> None:
               "error": {"reason": "Evicted", "message": "The node was low on resource: memory.", "caller": "x.go:1"}}
     assert clean(json.dumps(record).encode()).text == (
         "ERROR controller: Reconciler error error.reason: Evicted error.message: The node was low on resource: memory.")
+
+
+def test_a_disk_threshold_warned_of_is_named_and_a_death_only_once_its_process_ended(tmp_path: Path) -> None:
+    """Ray's file system monitor says object creation WILL fail if spilling is needed, and the job goes
+    on (ray-project/ray#19834): disk_full, shown, not a KILL on its own; with the process's end after it,
+    the cause of death."""
+    monitor = ("(raylet) [2026-12-04 01:02:03,004 E 4242 4250] file_system_monitor.cc:116: /tmp/ray/session_x is over "
+               "95% full, available space: 1.2 GB; capacity: 400 GB. Object creation will fail if spilling is required.")
+    alone = both(tmp_path, [monitor])
+    assert primary(alone) == "disk_full" and alone["verdict"] == "NO-KILL"
+    ended = both(tmp_path, [monitor, "ray.exceptions.ObjectStoreFullError: Failed to put object", "trainer exited with code 1"])
+    assert ended["verdict"] == "KILL" and primary(ended) == "disk_full"

@@ -178,7 +178,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # torch/utils/data/dataloader.py: a worker SIGBUSed on a full /dev/shm
                     r"workers are out of shared memory|raise your shared memory limit"),
           # inotify_add_watch's ENOSPC is the kernel's watch limit (fs.inotify.max_user_watches), not a disk
-          exclude=r"inotify"),
+          exclude=r"inotify",
+          # a threshold warned of, no write refused yet: Ray's monitor says object creation WILL fail if
+          # spilling is needed and runs on (ray-project/ray#19834's job went on past it), the hub checks
+          # before a download: named, a death only once the process ended
+          until_ended=r"is over \d+(?:\.\d+)?% full|Not enough free disk space to download the file"),
     # huggingface_hub 2.4.0 utils/_http.py hf_raise_for_status ("Cannot access gated repo for url",
     # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
     # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any
