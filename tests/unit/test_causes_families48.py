@@ -44,3 +44,25 @@ def test_a_disk_threshold_warned_of_is_named_and_a_death_only_once_its_process_e
     assert primary(alone) == "disk_full" and alone["verdict"] == "NO-KILL"
     ended = both(tmp_path, [monitor, "ray.exceptions.ObjectStoreFullError: Failed to put object", "trainer exited with code 1"])
     assert ended["verdict"] == "KILL" and primary(ended) == "disk_full"
+
+
+def test_ray_prefixes_name_serve_replicas_and_data_operators() -> None:
+    """A Serve replica's actor name holds app and deployment (colons), a Ray Data task its operator
+    and function (a parenthesis): the prefix is still the process's, not the line's text."""
+    line = clean(b"(ServeReplica:app:LLMServer pid=4288, ip=10.0.1.7) torch.OutOfMemoryError: CUDA out of memory.")
+    assert line.text.startswith("torch.OutOfMemoryError") and line.actor == "ServeReplica:app:LLMServer pid=4288@10.0.1.7"
+    assert clean(b"(MapBatches(tokenize) pid=12) ValueError: bad row").text == "ValueError: bad row"
+
+
+def test_multiprocessings_child_header_opens_a_traceback(tmp_path: Path) -> None:
+    """`Process <name>:` is what multiprocessing writes before a child's traceback: held like a
+    Traceback head (shown if its final line never comes, one event when it does); naming vLLM's engine
+    core, it is the engine failing by the serving-state rule."""
+    alone = both(tmp_path, ["Process SpawnProcess-3:"])
+    assert alone["unrecognized"] and alone["verdict"] == "NO-KILL"
+    whole = both(tmp_path, ["Process SpawnProcess-3:", "Traceback (most recent call last):",
+                            "  File \"/app/worker.py\", line 9, in run", "ValueError: bad shard index 12"])
+    assert primary(whole) == "python_crash" and not whole["unrecognized"]
+    engine = both(tmp_path, ["(ServeReplica:app:LLMServer pid=4288, ip=10.0.1.7) Process EngineCore_0:"])
+    assert primary(engine) == "engine_init_failed"
+    assert not both(tmp_path, ["Processed prompts: 100%|##########| 64/64 [00:03<00:00, 19.2it/s]"])["unrecognized"]

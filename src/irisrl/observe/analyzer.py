@@ -161,7 +161,7 @@ class Analyzer:
         st.seq += 1
         st.hit_lines += 1
         cause, exc = C.classify(text)
-        if cause is None and line.actor and line.actor.startswith("EngineCore") and U.TRACEBACK_HEAD in text:
+        if cause is None and _engine_process(line) and (U.TRACEBACK_HEAD in text or E.MP_CHILD_FAILED.match(text)):
             cause = C.BY_KIND["python_crash"]    # an engine core's traceback: one event, kind by serving state
         joined = self._hub_continuation(name, line, cause, exc)
         if cause is not None and joined is None:
@@ -189,7 +189,7 @@ class Analyzer:
         rank = line.rank if line.rank is not None else P.source_rank(name)
         phase = "engine_init_failed" if st.first_generating is None else "engine_dead"
         guessed_engine = bool(cause.guessed) and cause.kind in ("engine_init_failed", "engine_dead")
-        if ((cause.kind == "python_crash" or guessed_engine) and (line.actor or "").startswith("EngineCore")) or \
+        if ((cause.kind == "python_crash" or guessed_engine) and _engine_process(line)) or \
                 C.engine_phase_by_state(text):
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the
             # engine failing to start before the first stats line, the engine dying after it (also
@@ -252,6 +252,9 @@ class Analyzer:
             st.tracebacks.pop(stream, None)       # the traceback's final line: one event
         if cause is not None or (status is not None and not status.ended_badly) or P.EXITED.search(text):
             return      # (a supervisor's exit report is the end itself: the ladder names it when no error came before)
+        if E.MP_CHILD_FAILED.match(text):
+            self._hold_traceback(stream, text, rank, t)   # multiprocessing's header: the traceback follows
+            return
         if U.TRACEBACK_HEAD in text:
             # a head that states what failed before it ("Executor worker initialization error:
             # Traceback ..."): the family vocabulary names that statement; the final line, when it
@@ -260,8 +263,7 @@ class Analyzer:
             if (said := C.guess(head if V.below_error(head) else head + "Traceback")) is not None:
                 self._cause(name, line, said, t)
                 return
-            if stream not in st.tracebacks and len(st.tracebacks) < U.MAX_SIGNATURES:
-                st.tracebacks[stream] = [text[:EVIDENCE_RAW], rank, t, st.seq]
+            self._hold_traceback(stream, text, rank, t)
             return
         level = status is not None or E.is_error_line(text, exc)
         if not level and not V.error_shaped(text, line.actor is not None or line.node is not None or line.teed):
@@ -274,6 +276,13 @@ class Analyzer:
             return
         if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW], quiet):
             st.unrecognized_dropped += 1
+
+    def _hold_traceback(self, stream: str, text: str, rank: str | None, t: float | None) -> None:
+        """A traceback's head, held on its stream until its final line (one event); kept as an
+        unrecognized error if that line never comes."""
+        st = self.state
+        if stream not in st.tracebacks and len(st.tracebacks) < U.MAX_SIGNATURES:
+            st.tracebacks[stream] = [text[:EVIDENCE_RAW], rank, t, st.seq]
 
     def _event(self, text: str, t: float | None) -> Event:
         # Raw and bounded here; evidence is cleaned and redacted when reported or saved.
@@ -609,6 +618,13 @@ def _concurrent_trials(text: str) -> int | None:
     if m := P.COORDINATOR.search(text):
         return int(m.group(2))
     return None
+
+
+def _engine_process(line: P.Line) -> bool:
+    """The line is vLLM's engine core process's own: its prefix names it (`(EngineCore_DP0 pid=N)`),
+    or multiprocessing's header does (`Process EngineCore_0:`, behind a Serve replica's prefix)."""
+    m = E.MP_CHILD_FAILED.match(line.text)
+    return (line.actor or "").startswith("EngineCore") or (m is not None and m.group(1).startswith("EngineCore"))
 
 
 def engine_prefix(line: P.Line) -> str:

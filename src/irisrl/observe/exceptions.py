@@ -674,6 +674,12 @@ EXIT_REPORT = r"(?:(?:exited|died)(?: with|,) (?:exit |return )?(?:code|status)|
 LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:malloc|free|realloc|munmap_chunk|malloc_consolidate|"
               r"_int_free|_int_malloc)\(\): (?:invalid|corrupted|unaligned|unsorted|smallbin|largebin|memory corruption)|"
               r"\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*|\bwhat\(\):\s+std::bad_alloc")
+# multiprocessing's child that raised: BaseProcess._bootstrap writes `Process <name>:` and then the
+# traceback, and the child exits with code 1 (python/cpython Lib/multiprocessing/process.py
+# BaseProcess._bootstrap @ 069b8d20be8018fbd49ed5aaf64c4caba311e48f; the same stem in every release since
+# 2.6): `Process SpawnProcess-1:`, vLLM's `Process EngineCore_DP0:`. A traceback's head (held until
+# its final line), not end evidence: the end comes after the exception it precedes.
+MP_CHILD_FAILED = re.compile(r"^Process ([\w.:-]+):$")
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(

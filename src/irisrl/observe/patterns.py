@@ -107,6 +107,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # STOP_SIGNAL_RECEIVED); a JSON record's words are the record's own, so no needle of its own
     b"etries", b"etrying", b"ttempt", b"SIGTERM", b"SIGINT", b"SIGHUP", b"SIGQUIT",
     b"re you sure",   # a loader doubting the model name it could not resolve (vocabulary.MODEL_ID_DOUBTED)
+    b"Process ",      # multiprocessing's `Process <name>:` before a child's traceback (exceptions.MP_CHILD_FAILED)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among
@@ -133,7 +134,10 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 RANK_PREFIX = re.compile(r"^(?:\[(\d+)(?:[/:.]a?\d+)?\]|rank(\d+)\s*\|)\s?")
 # (after a `docker compose logs` service column, `vllm-1  | `: the process prefix names more than the
 # service does; without one the column stays, as evidence)
-RAY_PREFIX = re.compile(r"^(?:[A-Za-z][\w.-]*\s+\|\s)?\((\w+) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
+# The name is the actor's or task's: Serve replicas name app and deployment with colons
+# (`(ServeReplica:app:LLMServer pid=N, ip=A)`), Ray Data tasks their operator with its function
+# (`(MapBatches(tokenize) pid=N)`).
+RAY_PREFIX = re.compile(r"^(?:[A-Za-z][\w.-]*\s+\|\s)?\(([\w.:-]+(?:\([\w.:-]*\))?) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
 # The first dedup line of a session also carries Ray's hint "(Ray deduplicates logs by default. ...)".
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\](?: \(Ray deduplicates logs[^)]*\)+)?\s*$")
 # The container runtime's stamp; on the node's own files (/var/log/pods, the CRI format) it is followed by
