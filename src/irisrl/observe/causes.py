@@ -810,7 +810,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "Floating point exception", "exitcode", "Worker group failed", "Root Cause", " FAILED", "enable traceback",
            "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
-           "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL"),
+           "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
+           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "
@@ -852,7 +853,15 @@ CATALOGUE: tuple[Cause, ...] = (
                     # `kubectl describe pod` "Reason: CrashLoopBackOff")
                     E.KUBELET_CRASHLOOP.pattern,
                     # a fatal-level record: its logger ends the process after it (exceptions.FATAL_RECORD)
-                    E.FATAL_RECORD.pattern)),
+                    E.FATAL_RECORD.pattern,
+                    # a Go component's recovered panic, logged by k8s.io/apimachinery's HandleCrash ("Observed a
+                    # panic", then it panics again unless ReallyCrash is off; kubernetes/kubernetes
+                    # staging/src/k8s.io/apimachinery/pkg/util/runtime/runtime.go @ 1892e4deb967a2b39cfc2fea87a8bd49274449ef)
+                    r"\bObserved a panic\b|"
+                    # Ray Tune's end with failed trials: TuneError("Trials did not complete", trials), or the
+                    # same words at ERROR when raise_on_failed_trial is off (ray-project/ray
+                    # python/ray/tune/tune.py @ 49d8e05dcb78ea21b0aa24f949e1be7b6ac168fc)
+                    r"\bTrials did not complete\b")),
     # The retry wrapper's line (MarinSkyRL 0b2b05b, load_pretrained_with_retry's warning): it clears
     # the HF causes before it on the same rank (ordered by the per-stream clock: see _retried).
     Cause("hf_retry", "the HF retry wrapper caught an error", ("transient HF weight", "load_pretrained_with_retry"),
@@ -904,11 +913,20 @@ def _by_pattern(text: str) -> Cause | None:
     return None
 
 
+# A failed check's condition is code, not what failed: TVM / tvm-ffi's ICHECK (FlashInfer, MLC)
+# writes "Check failed: (<condition>) is false: <message>" (apache/tvm include/tvm/runtime/logging.h
+# @ eed8dfac210723e7149fcfa39c9acc3505cdb520), and `(e == cudaSuccess || e == cudaErrorCudartUnloading)`
+# names an error that did not happen; the message after it does.
+CHECK_CONDITION = re.compile(r"(?<=Check failed: )\((?:[^()]|\([^()]*\))*\) is false: ")
+
+
 def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     """The cause a cleaned log line reports (the most specific one) and the exception it states.
     Order: a library family's message stem (the most specific), then the exception's class
     whatever its module path (wrappers unwrapped), then the HTTP status of a Hub error, then any
     other uncaught exception as python_crash."""
+    if ") is false: " in text:
+        text = CHECK_CONDITION.sub("", text)
     cause = _by_pattern(text)
     exc = E.parse(text) if _EXC_HINT.search(text) else None
     if cause is not None and cause.kind == "python_crash" and (thrown := E.terminate_kind(text)):

@@ -592,9 +592,11 @@ def is_warning_level(text: str) -> bool:
 # the TTY form `FATA[0001] ...`, `level=panic` / `PANI[...]`: Fatal calls os.Exit(1), Panic panics), loggers that
 # bracket it (`<FATAL>:`, juicedata/juicefs pkg/utils/logger.go; `[FATAL tini (6)]`, krallin/tini src/tini.c
 # PRINT_FATAL), and a JSON record at zap's fatal or panic level
-# (observe/patterns.unwrap_json writes both `FATAL ...`).
+# (observe/patterns.unwrap_json writes both `FATAL ...`), and the Go runtime's own end: an unrecovered
+# `panic: <value>` and runtime.throw's `fatal error: <reason>` (golang/go src/runtime/panic.go
+# @ fbf452a89fe95b3a26069c6c5a43240798db2408: printpanics / throw, then exit 2), at the line's start.
 # Python's CRITICAL is no such level: the program goes on.
-FATAL_RECORD = re.compile(r"\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL ")
+FATAL_RECORD = re.compile(r"\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL |^panic: |^fatal error: ")
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------
@@ -674,12 +676,14 @@ EXIT_REPORT = r"(?:(?:exited|died)(?: with|,) (?:exit |return )?(?:code|status)|
 LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:malloc|free|realloc|munmap_chunk|malloc_consolidate|"
               r"_int_free|_int_malloc)\(\): (?:invalid|corrupted|unaligned|unsorted|smallbin|largebin|memory corruption)|"
               r"\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*|\bwhat\(\):\s+std::bad_alloc")
-# multiprocessing's child that raised: BaseProcess._bootstrap writes `Process <name>:` and then the
-# traceback, and the child exits with code 1 (python/cpython Lib/multiprocessing/process.py
-# BaseProcess._bootstrap @ 069b8d20be8018fbd49ed5aaf64c4caba311e48f; the same stem in every release since
-# 2.6): `Process SpawnProcess-1:`, vLLM's `Process EngineCore_DP0:`. A traceback's head (held until
-# its final line), not end evidence: the end comes after the exception it precedes.
-MP_CHILD_FAILED = re.compile(r"^Process ([\w.:-]+):$")
+# The line a dying child process or thread writes before its traceback. multiprocessing's
+# BaseProcess._bootstrap writes `Process <name>:` and the child exits with code 1 (python/cpython
+# Lib/multiprocessing/process.py @ 069b8d20be8018fbd49ed5aaf64c4caba311e48f; the same stem in every
+# release since 2.6): `Process SpawnProcess-1:`, vLLM's `Process EngineCore_DP0:`. threading's
+# excepthook writes `Exception in thread <name>:` (Lib/threading.py excepthook; the thread ends, the
+# process may go on). A traceback's head (held until its final line), not end evidence: the end comes
+# after the exception it precedes. Group 1: the process's name.
+TRACEBACK_OPENER = re.compile(r"^(?:Process ([\w.:-]+)|Exception in thread .+):$")
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(

@@ -107,7 +107,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # STOP_SIGNAL_RECEIVED); a JSON record's words are the record's own, so no needle of its own
     b"etries", b"etrying", b"ttempt", b"SIGTERM", b"SIGINT", b"SIGHUP", b"SIGQUIT",
     b"re you sure",   # a loader doubting the model name it could not resolve (vocabulary.MODEL_ID_DOUBTED)
-    b"Process ",      # multiprocessing's `Process <name>:` before a child's traceback (exceptions.MP_CHILD_FAILED)
+    b"Process ",      # multiprocessing's `Process <name>:` before a child's traceback (exceptions.TRACEBACK_OPENER)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

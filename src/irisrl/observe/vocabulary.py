@@ -239,8 +239,10 @@ _ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loo
            # died", "All inference engines have died"), vLLM-named classes (SkyRL's VLLMRouter / VLLMServerActor)
            # and vLLM v1's data-parallel coordinator process (v1/engine/coordinator.py "DP Coordinator process")
            r"\b[Ii]nference engines?\b|\bV[Ll][Ll]M[A-Z]\w*|\bvLLM[A-Z]\w*|\bDP ?Coordinator\b|"
-           # a serving framework's own server (kserve model_server: "Failed to start model server: ...")
-           r"\b(?:[Mm]odel|[Ii]nference) server\b")
+           # a serving framework's own server (kserve model_server: "Failed to start model server: ..."); Ray Serve
+           # LLM's replica class that hosts the vLLM engine (ray-project/ray python/ray/llm/_internal/serve/
+           # deployments/llm/llm_server.py LLMServer @ 57dd69c502fbe6e76ce1b457afb7b4263f143c7a)
+           r"\b(?:[Mm]odel|[Ii]nference) server\b|\bLLMServer\b")
 # an engine as the subject of a death ("Inference engine 0 died (RayActorError)", "All inference engines have
 # died"), not an engine named elsewhere on a line about an actor (a `repr=<...vllm_engine...>` field)
 ENGINE_DIED = re.compile(rf"(?:{_ENGINE})[\w ]{{0,20}}?\b(?:has |have )?died\b")
