@@ -811,7 +811,10 @@ CATALOGUE: tuple[Cause, ...] = (
            "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
-           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete"),
+           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete",
+           # a shell's job report of the signal that ended its child (exceptions.SIGNAL_WORDS)
+           "Hangup", "Quit", "Trace/breakpoint", "Bad system call", "Alarm clock", "Terminated", "limit exceeded",
+           "timer expired", "User defined signal", "Stack fault", "Power failure", "Killed"),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "
@@ -836,7 +839,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # PID %d", torch/distributed/elastic/multiprocessing/errors/__init__.py) and
                     # torch.multiprocessing's ProcessExitedException ("process %d terminated with signal
                     # %s", torch/multiprocessing/spawn.py): a worker killed by a signal
-                    r"(?i:signal) \d+ \(SIG[A-Z]+\) received by PID|process \d+ terminated with signal SIG[A-Z]+",
+                    r"(?i:signal) \d+ \(SIG[A-Z]+\d?\) received by PID|process \d+ terminated with signal SIG[A-Z]+\d?",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
                     r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",

@@ -546,13 +546,16 @@ KUBECTL_ROW = re.compile(r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(Error|
 # The kubelet's message also carries the back-off delay, lower-cased in its event / container
 # waiting message (kubelet pkg/kubelet/kuberuntime: "back-off %s restarting failed container=%s pod=%s").
 KUBELET_CRASHLOOP = re.compile(r"[Bb]ack-off (?:\d+[a-z]\d*[a-z]? )?restarting failed container|Reason:\s+CrashLoopBackOff\b")
-# A shell reporting the signal that ended its child, alone on its line (bash's job status words:
-# SIGABRT Aborted, SIGKILL Killed, SIGSEGV Segmentation fault, SIGBUS Bus error, SIGILL Illegal
-# instruction, SIGFPE Floating point exception), or in its `line N:  PID Word  cmd` form.
-# bash translates them (gettext, po/zh_CN.po: Killed "已杀死", Segmentation fault "段错误", core dumped
-# "核心已转储").
-SHELL_SIGNAL = re.compile(r"^(?:Aborted|Killed|Segmentation fault|Bus error|Illegal instruction|Floating point exception|已杀死|段错误)"
-                          r"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:Aborted|Killed|Segmentation fault|Bus error)\b")
+# A shell reporting the signal that ended its child, alone on its line (bash's job status: the
+# signal's strsignal() text, for every signal whose default action ends the process; bash reports
+# neither SIGINT nor SIGPIPE; bminor/glibc sysdeps/generic/siglist.h @ 6d7e8eda9b85b08f207a6dc6f187e94e4817270f),
+# or in its `line N:  PID Words  cmd` form. bash translates them (gettext, po/zh_CN.po: Killed "已杀死",
+# Segmentation fault "段错误", core dumped "核心已转储").
+SIGNAL_WORDS = (r"Hangup|Quit|Illegal instruction|Trace/breakpoint trap|Aborted|Floating point exception|Killed|Bus error|"
+                r"Bad system call|Segmentation fault|Alarm clock|Terminated|CPU time limit exceeded|File size limit exceeded|"
+                r"Virtual timer expired|Profiling timer expired|User defined signal [12]|Stack fault|Power failure")
+SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|已杀死|段错误)"
+                          rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b")
 # An exit code that means the process failed: not 0, nor 130 (128 + SIGINT: an operator's Ctrl-C, e.g.
 # kubectl exec's "command terminated with exit code 130"). Every exit-code reading below uses it.
 FAILED_CODE = r"-?(?!130\b)[1-9]\d*"
