@@ -10132,6 +10132,945 @@ CASES18["tok18_decoder_type_unknown"] = (case_tok18_decoder_type_unknown, "check
 CASES.update(CASES18)
 
 
+# ----------------------------------------------------------------------------- nineteenth set
+# The process / OS boundary: file descriptors used up under a small RLIMIT_NOFILE (a container's
+# `ulimit -n`), threads that cannot start (RLIMIT_AS; RLIMIT_NPROC as an unprivileged user: root
+# passes it), signals delivered to children of torchrun / torch.multiprocessing /
+# multiprocessing.Pool / subprocess and to the trainer itself (what the PARENT prints), file modes
+# (root without CAP_DAC_OVERRIDE, so a mode is obeyed) and a read-only mount, shared libraries and
+# build tools that are missing or broken (cpp_extension, ld.so, triton's toolchain, a stub
+# libcuda), CUDA env misconfiguration, and benign look-alikes of the same boundary.
+
+
+def _fd_exhaust19(spare: int = 0) -> list[Any]:
+    """A soft RLIMIT_NOFILE of 256 and a run that keeps its data shards open until the next open
+    fails (EMFILE); `spare` of them are closed again."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    soft = 256 if hard == resource.RLIM_INFINITY else min(256, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    d = Path(tempfile.mkdtemp(prefix="shards"))
+    held: list[Any] = []
+    try:
+        while True:
+            held.append(open(d / f"shard-{len(held):05d}.jsonl", "w"))  # noqa: SIM115
+    except OSError:
+        pass
+    for _ in range(min(spare, len(held))):
+        held.pop().close()
+    print(f"PROVOKE-NOTE RLIMIT_NOFILE soft {soft}; {len(held)} shard files held open", flush=True)
+    return held
+
+
+def _as_tight19(extra_mib: int) -> None:
+    """RLIMIT_AS just above what the process has mapped now (VmSize + extra_mib): a new thread's
+    8 MiB stack no longer fits."""
+    import resource
+
+    with open("/proc/self/status") as f:
+        vm_kib = next(int(x.split()[1]) for x in f if x.startswith("VmSize:"))
+    lim = (vm_kib << 10) + (extra_mib << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    print(f"PROVOKE-NOTE RLIMIT_AS = VmSize {vm_kib >> 10} MiB + {extra_mib} MiB", flush=True)
+
+
+def _reexec19(name: str, how: str, env: dict[str, str] | None = None) -> None:
+    """Run case `name` again in a child (returns there) and exit with its status here. how:
+    "nodac": root without CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH / CAP_FOWNER (file modes hold);
+    "nobody": uid/gid 65534 (RLIMIT_NPROC holds); "": only `env` changes."""
+    if os.environ.get("PROVOKE19_INNER"):
+        return
+    e = dict(os.environ, PROVOKE19_INNER="1", **(env or {}))
+    script = str(SCRIPT)
+    pre: list[str] = []
+    if how == "nodac":
+        pre = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+    elif how == "nobody":
+        import shutil
+
+        home = tempfile.mkdtemp(prefix="home19")
+        os.chmod(home, 0o777)
+        script = shutil.copy(SCRIPT, Path(home) / SCRIPT.name)  # /work may be closed to others
+        os.chmod(script, 0o755)
+        e.update(HOME=home, TMPDIR=home)
+        pre = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    sys.stdout.flush()
+    p = subprocess.run([*pre, sys.executable, script, "case", name], env=e)
+    sys.exit(p.returncode if p.returncode >= 0 else 128 - p.returncode)
+
+
+def _who19() -> None:
+    with open("/proc/self/status") as f:
+        caps = next(x.split()[1] for x in f if x.startswith("CapEff:"))
+    print(f"PROVOKE-NOTE uid {os.getuid()} CapEff {caps}", flush=True)
+
+
+def _triton19_kernel() -> Any:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def scale_rewards(ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        mask = offs < n
+        x = tl.load(ptr + offs, mask=mask)
+        tl.store(ptr + offs, x * 0.5, mask=mask)
+
+    return scale_rewards
+
+
+def _okrepo19() -> dict[str, dict[str, bytes]]:
+    return {"okrepo": {"config.json": b'{"model_type": "gpt2"}', "README.md": b"# ok\n",
+                       "tokenizer_config.json": b"{}"}}
+
+
+# -- file descriptors used up (RLIMIT_NOFILE soft 256, the shards held open)
+
+
+def case_nofile19_hub_download() -> None:
+    """hf_hub_download from the loopback Hub after the run's open shards used up the fds (one
+    download before, so the client's modules and session are warm)."""
+    _hub_env(start_hub(_okrepo19()))
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/okrepo", "README.md")
+    held = _fd_exhaust19()
+    hf_hub_download("irisrl/okrepo", "config.json")
+    print(len(held))
+
+
+def case_nofile19_safe_open() -> None:
+    """safetensors safe_open of a shard with no fd left."""
+    import torch
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    p = Path(tempfile.mkdtemp(prefix="policy")) / "model-00001-of-00002.safetensors"
+    save_file({"lm_head.weight": torch.ones(4, 4)}, str(p))
+    held = _fd_exhaust19()
+    with safe_open(str(p), framework="pt") as f:
+        print(f.keys(), len(held))
+
+
+def case_nofile19_torch_save() -> None:
+    """torch.save of a checkpoint with no fd left (a warm-up save to memory first)."""
+    import io
+
+    import torch
+
+    sd = {"w": torch.ones(16)}
+    torch.save(sd, io.BytesIO())
+    d = Path(tempfile.mkdtemp(prefix="ckpt"))
+    held = _fd_exhaust19()
+    torch.save(sd, d / "global_step_300.pt")
+    print(len(held))
+
+
+def case_nofile19_tcpstore_master() -> None:
+    """The rendezvous TCPStore's master (the trainer's rank 0) created with no fd left."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()
+    held = _fd_exhaust19()
+    dist.TCPStore("127.0.0.1", port, 1, True, timedelta(seconds=5))
+    print(len(held))
+
+
+def case_nofile19_gloo_new_group() -> None:
+    """gloo, 2 forked ranks: init and an all_reduce work, then the shards use up each rank's fds
+    and `new_group` has to open its pair sockets."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    port = free_port()
+
+    def body(rank: int) -> None:
+        dist_env(2, rank, port)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+        t = torch.ones(4)
+        dist.all_reduce(t)
+        held = _fd_exhaust19()
+        g = dist.new_group([0, 1])
+        dist.all_reduce(t, group=g)
+        print(rank, t.sum().item(), len(held), flush=True)
+
+    _worker_n14(2, body)
+
+
+def case_nofile19_nccl_first_collective() -> None:
+    """NCCL (one rank): the group is made lazily, CUDA is up, then the fds are used up before the
+    first all_reduce builds the communicator."""
+    os.environ["NCCL_DEBUG"] = "WARN"
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl")
+    torch.cuda.set_device(0)
+    t = torch.ones(4, device="cuda")
+    held = _fd_exhaust19()
+    dist.all_reduce(t)
+    torch.cuda.synchronize()
+    print(t.sum().item(), len(held))
+
+
+def case_nofile19_cuda_init() -> None:
+    """The first CUDA call (driver init opens /dev/nvidia*) with no fd left."""
+    import torch
+
+    held = _fd_exhaust19()
+    x = torch.zeros(1, device="cuda")
+    print(x, len(held))
+
+
+def case_nofile19_triton_first_launch() -> None:
+    """A triton kernel's first launch (compile, cache writes, ptxas) with no fd left."""
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
+    import torch
+
+    k = _triton19_kernel()
+    x = torch.ones(1000, device="cuda")
+    held = _fd_exhaust19()
+    k[(1,)](x, 1000, BLOCK=1024)
+    torch.cuda.synchronize()
+    print(x.sum().item(), len(held))
+
+
+def case_nofile19_dataloader_workers() -> None:
+    """A DataLoader with 2 workers started with no fd left (its queues need pipes)."""
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+    ds = TensorDataset(torch.arange(64.0))
+    held = _fd_exhaust19()
+    for _ in DataLoader(ds, batch_size=8, num_workers=2):
+        pass
+    print(len(held))
+
+
+def case_nofile19_inductor_second_graph() -> None:
+    """torch.compile (inductor, CPU): a first graph compiles; then the fds are used up and a new
+    input shape makes inductor compile again, in this process (TORCHINDUCTOR_COMPILE_THREADS=1:
+    the first capture, with the compile worker pool, hung without a word until the 90 s limit)."""
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="inductor")
+    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
+    import torch
+
+    f = torch.compile(lambda x: torch.sin(x) * 2 + x.mean(), dynamic=False)
+    print(f(torch.randn(64)).sum().item(), flush=True)
+    held = _fd_exhaust19()
+    print(f(torch.randn(8, 96)).sum().item(), len(held))
+
+
+# -- threads that cannot start
+
+
+def _hub_child19(repos: dict[str, dict[str, bytes]]) -> tuple[str, int]:
+    """The loopback Hub in a forked child (its handler threads must not meet this process's
+    RLIMIT_AS); returns the endpoint and the child's pid."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.write(w, start_hub(repos).encode())
+        os.close(w)
+        time.sleep(90)
+        os._exit(0)
+    os.close(w)
+    endpoint = os.read(r, 200).decode()
+    os.close(r)
+    return endpoint, pid
+
+
+def case_thread19_as_snapshot_download() -> None:
+    """snapshot_download of a 4-shard repo under RLIMIT_AS = VmSize + 6 MiB (its download threads
+    need 8 MiB stacks)."""
+    repo = {f"model-0000{i}-of-00004.safetensors": os.urandom(4096) for i in range(1, 5)}
+    repo["config.json"] = b'{"model_type": "gpt2"}'
+    endpoint, pid = _hub_child19({"okrepo": repo})
+    try:
+        _hub_env(endpoint)
+        from huggingface_hub import snapshot_download
+
+        _as_tight19(6)
+        print(snapshot_download("irisrl/okrepo"))
+    finally:
+        os.kill(pid, 9)
+
+
+def case_thread19_as_omp_pool() -> None:
+    """torch's OpenMP pool (8 threads) first used under RLIMIT_AS = VmSize + 4 MiB."""
+    import torch
+
+    torch.set_num_threads(8)
+    x = torch.empty(1 << 22)
+    out = torch.empty_like(x)
+    _as_tight19(4)
+    torch.sin(x, out=out)
+    print(out.shape)
+
+
+def case_thread19_as_tokenizers_pool() -> None:
+    """tokenizers' encode_batch (rayon's global pool, first use) under RLIMIT_AS = VmSize + 4 MiB."""
+    os.environ["TOKENIZERS_PARALLELISM"] = "true"
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0, "reward": 1, "model": 2}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.encode("reward model")
+    _as_tight19(4)
+    print(len(tok.encode_batch(["reward model"] * 4096)))
+
+
+def case_nproc19_dataloader_workers() -> None:
+    """uid 65534 with RLIMIT_NPROC below its own thread count: a DataLoader's 2 workers cannot
+    fork (the first capture set the limit at the thread count and the workers started)."""
+    _reexec19("nproc19_dataloader_workers", "nobody")
+    import resource
+
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+    _who19()
+    ds = TensorDataset(torch.arange(64.0))
+    n = max(1, len(os.listdir("/proc/self/task")) - 4)  # below what this user runs now
+    resource.setrlimit(resource.RLIMIT_NPROC, (n, n))
+    print(f"PROVOKE-NOTE RLIMIT_NPROC {n}", flush=True)
+    for _ in DataLoader(ds, batch_size=8, num_workers=2):
+        pass
+
+
+_CHILD19 = """import os, signal, sys, time
+rank = int(os.environ.get("RANK", "0"))
+mode = sys.argv[1]
+if rank == 1 and mode != "ok":
+    time.sleep(1)
+    os.kill(os.getpid(), getattr(signal, mode))
+time.sleep(6)
+print(f"rank {rank} done", flush=True)
+"""
+
+
+def _child19_file() -> str:
+    d = Path(tempfile.mkdtemp(prefix="child19"))
+    os.chmod(d, 0o755)
+    p = d / "train_policy.py"
+    p.write_text(_CHILD19)
+    os.chmod(p, 0o644)
+    return str(p)
+
+
+def case_nproc19_torchrun() -> None:
+    """uid 65534, RLIMIT_NPROC 12: torchrun --nproc-per-node=2 of a healthy script."""
+    _reexec19("nproc19_torchrun", "nobody")
+    import resource
+
+    _who19()
+    child = _child19_file()
+    resource.setrlimit(resource.RLIMIT_NPROC, (12, 12))
+    os.execv(sys.executable, [sys.executable, "-m", "torch.distributed.run", "--standalone",
+                              "--nproc-per-node=2", child, "ok"])
+
+
+# -- signals: what the parent prints
+
+
+def _torchrun19(mode: str) -> None:
+    sys.exit(subprocess.call([sys.executable, "-m", "torch.distributed.run", "--standalone",
+                              "--nproc-per-node=2", _child19_file(), mode]))
+
+
+def case_sig19_torchrun_child_sigusr1() -> None:
+    """A torchrun child ended by SIGUSR1 (Slurm's --signal=USR1@60 warning, no handler)."""
+    _torchrun19("SIGUSR1")
+
+
+def case_sig19_torchrun_child_sighup() -> None:
+    """A torchrun child ended by SIGHUP (its terminal went away)."""
+    _torchrun19("SIGHUP")
+
+
+def case_sig19_torchrun_child_sigint() -> None:
+    """A torchrun child sent SIGINT (KeyboardInterrupt in the child, then its exit by SIGINT)."""
+    _torchrun19("SIGINT")
+
+
+def _usr1_worker19(rank: int) -> None:
+    import signal
+
+    if rank == 1:
+        time.sleep(1)
+        os.kill(os.getpid(), signal.SIGUSR1)
+    time.sleep(6)
+
+
+def case_sig19_spawn_child_sigusr1() -> None:
+    """A torch.multiprocessing.spawn child ended by SIGUSR1."""
+    import torch.multiprocessing as mp
+
+    mp.spawn(_usr1_worker19, nprocs=2)
+
+
+_EVAL19 = ("import os, signal, sys, time\n"
+           "if sys.argv[1] == 'kill':\n"
+           "    os.kill(os.getpid(), signal.SIGKILL)  # the kernel's OOM killer\n"
+           "time.sleep(30)\n")
+
+
+def _eval19_file() -> str:
+    p = Path(tempfile.mkdtemp(prefix="eval19")) / "eval_policy.py"
+    p.write_text(_EVAL19)
+    return str(p)
+
+
+def case_sig19_subprocess_sigkill() -> None:
+    """subprocess.run(check=True) of an eval script that is SIGKILLed."""
+    subprocess.run([sys.executable, _eval19_file(), "kill"], check=True)
+
+
+def case_sig19_subprocess_timeout() -> None:
+    """subprocess.run(timeout=3) of an eval script that hangs."""
+    subprocess.run([sys.executable, _eval19_file(), "hang"], timeout=3)
+
+
+def _rollout19_lock(i: int) -> Any:
+    return threading.Lock()  # a rollout result holding a lock: it cannot go back to the parent
+
+
+def _rollout19_killed(i: int) -> int:
+    if i == 1:
+        os.kill(os.getpid(), 9)
+    time.sleep(0.2)
+    return i
+
+
+def case_sig19_pool_unpicklable_result() -> None:
+    """multiprocessing.Pool.map whose worker returns an object that cannot be pickled."""
+    import multiprocessing as mp
+
+    with mp.get_context("fork").Pool(2) as pool:
+        print(pool.map(_rollout19_lock, range(4)))
+
+
+def case_sig19_pool_worker_killed() -> None:
+    """multiprocessing.Pool: a worker SIGKILLed mid-task; the parent's get(timeout=5) expires."""
+    import multiprocessing as mp
+
+    with mp.get_context("fork").Pool(2) as pool:
+        print(pool.map_async(_rollout19_killed, range(4)).get(timeout=5))
+
+
+def case_sig19_stdout_pipe_closed() -> None:
+    """A trainer's stdout piped into `head -n 2` (the reader went away)."""
+    code = ("for step in range(1000000):\n"
+            "    print(f'step {step} reward 0.25 kl 0.01')\n")
+    sys.exit(subprocess.call(["bash", "-c", f'"{sys.executable}" -c "$1" | head -n 2', "bash",
+                              code]))
+
+
+def _die19(signame: str) -> None:
+    import signal
+
+    print("step 1 done", flush=True)
+    os.kill(os.getpid(), getattr(signal, signame))
+    time.sleep(5)
+
+
+def case_sig19_sigterm_no_handler() -> None:
+    """The trainer itself ended by SIGTERM (no handler installed): the shell's line."""
+    _die19("SIGTERM")
+
+
+def case_sig19_sigusr1_no_handler() -> None:
+    """The trainer ended by SIGUSR1 (Slurm's pre-timeout signal, no handler): the shell's line."""
+    _die19("SIGUSR1")
+
+
+def case_sig19_sighup_no_handler() -> None:
+    """The trainer ended by SIGHUP (ssh session closed, no nohup): the shell's line."""
+    _die19("SIGHUP")
+
+
+def case_sig19_alarm_no_handler() -> None:
+    """signal.alarm(1) as a step timeout with no SIGALRM handler installed."""
+    import signal
+
+    signal.alarm(1)
+    time.sleep(5)
+
+
+def case_core19_segfault_core_dumped() -> None:
+    """A segfault with RLIMIT_CORE unlimited (the shell says whether a core was dumped)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    os.chdir(tempfile.mkdtemp(prefix="core19"))
+    pattern = Path("/proc/sys/kernel/core_pattern").read_text().strip()
+    print(f"PROVOKE-NOTE core_pattern {pattern}", flush=True)
+    _real_fault("segv")
+
+
+def case_sig19_dataloader_worker_sigterm() -> None:
+    """A DataLoader worker ended by SIGTERM (no handler) mid-epoch."""
+    import signal
+
+    import torch
+    from torch.utils.data import DataLoader, Dataset
+
+    class Rollouts(Dataset):  # type: ignore[type-arg]
+        def __len__(self) -> int:
+            return 64
+
+        def __getitem__(self, i: int) -> Any:
+            if i == 9:
+                os.kill(os.getpid(), signal.SIGTERM)
+            return torch.tensor(float(i))
+
+    for _ in DataLoader(Rollouts(), batch_size=4, num_workers=2):
+        pass
+
+
+def case_py19_sigint_mid_step() -> None:
+    """SIGINT (Ctrl-C) to a training loop with 2 DataLoader workers."""
+    import signal
+
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+    model = torch.nn.Linear(16, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = DataLoader(TensorDataset(torch.randn(4096, 16)), batch_size=8, num_workers=2)
+    for step, (x,) in enumerate(loader):
+        if step == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+# -- file modes (root without CAP_DAC_OVERRIDE) and a read-only mount
+
+
+def _ro_dir19(prefix: str) -> Path:
+    d = Path(tempfile.mkdtemp(prefix=prefix))
+    os.chmod(d, 0o555)
+    return d
+
+
+def case_perm19_hf_home_readonly() -> None:
+    """hf_hub_download with HF_HOME a directory of mode 0555."""
+    _reexec19("perm19_hf_home_readonly", "nodac")
+    _who19()
+    _hub_env(start_hub(_okrepo19()))
+    os.chmod(os.environ["HF_HOME"], 0o555)
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/okrepo", "config.json")
+
+
+def case_perm19_torch_save_ckpt_dir() -> None:
+    """torch.save into a checkpoint directory of mode 0555."""
+    _reexec19("perm19_torch_save_ckpt_dir", "nodac")
+    _who19()
+    import torch
+
+    torch.save({"w": torch.ones(4)}, _ro_dir19("ckpt") / "global_step_300.pt")
+
+
+def case_perm19_safetensors_save() -> None:
+    """safetensors save_file into a directory of mode 0555."""
+    _reexec19("perm19_safetensors_save", "nodac")
+    _who19()
+    import torch
+    from safetensors.torch import save_file
+
+    save_file({"w": torch.ones(4)}, str(_ro_dir19("actor") / "model.safetensors"))
+
+
+def case_perm19_inductor_cache() -> None:
+    """torch.compile (inductor, CPU) with TORCHINDUCTOR_CACHE_DIR a directory of mode 0555."""
+    _reexec19("perm19_inductor_cache", "nodac")
+    _who19()
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(_ro_dir19("inductor"))
+    import torch
+
+    f = torch.compile(lambda x: torch.sin(x) * 2)
+    print(f(torch.randn(64)).sum().item())
+
+
+def case_perm19_triton_cache() -> None:
+    """A triton kernel's first launch with TRITON_CACHE_DIR a directory of mode 0555."""
+    _reexec19("perm19_triton_cache", "nodac")
+    _who19()
+    os.environ["TRITON_CACHE_DIR"] = str(_ro_dir19("tritoncache"))
+    import torch
+
+    k = _triton19_kernel()
+    x = torch.ones(1000, device="cuda")
+    k[(1,)](x, 1000, BLOCK=1024)
+    torch.cuda.synchronize()
+    print(x.sum().item())
+
+
+def case_perm19_dcp_save_dir() -> None:
+    """torch.distributed.checkpoint.save under a directory of mode 0555."""
+    _reexec19("perm19_dcp_save_dir", "nodac")
+    _who19()
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    dcp.save({"w": torch.ones(4)}, checkpoint_id=str(_ro_dir19("dcp") / "global_step_300"))
+
+
+def case_erofs19_hf_cache_ro_mount() -> None:
+    """hf_hub_download with HF_HOME on a read-only tmpfs mount."""
+    _hub_env(start_hub(_okrepo19()))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs",
+                          os.environ["HF_HOME"]], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    print(f"PROVOKE-NOTE read-only tmpfs mount rc={rc}", flush=True)
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/okrepo", "config.json")
+
+
+# -- shared libraries and build tools
+
+
+def _ext19_dir() -> None:
+    os.environ["TORCH_EXTENSIONS_DIR"] = tempfile.mkdtemp(prefix="torch_extensions")
+    os.environ.setdefault("MAX_JOBS", "4")
+
+
+def case_lib19_cpp_ext_undefined_symbol() -> None:
+    """torch.utils.cpp_extension.load_inline of an op declared but never defined: the shared
+    object links, its import fails."""
+    _ext19_dir()
+    from torch.utils.cpp_extension import load_inline
+
+    src = ("#include <torch/extension.h>\n"
+           "torch::Tensor fused_gae(torch::Tensor rewards, torch::Tensor values, double gamma);\n")
+    load_inline("rl_ops", cpp_sources=[src], functions=["fused_gae"])
+
+
+def case_lib19_cpp_ext_compile_error() -> None:
+    """load_inline of a C++ op with a syntax error."""
+    _ext19_dir()
+    from torch.utils.cpp_extension import load_inline
+
+    src = ("#include <torch/extension.h>\n"
+           "torch::Tensor whiten(torch::Tensor adv) { return (adv - adv.mean()) / adv.std() }\n")
+    load_inline("advantage_ops", cpp_sources=[src], functions=["whiten"])
+
+
+def case_lib19_cpp_ext_no_ninja() -> None:
+    """load_inline with no ninja on PATH."""
+    _ext19_dir()
+    from torch.utils.cpp_extension import load_inline
+
+    os.environ["PATH"] = "/nonexistent/bin"
+    src = "#include <torch/extension.h>\ntorch::Tensor twice(torch::Tensor x) { return x * 2; }\n"
+    load_inline("twice_ops", cpp_sources=[src], functions=["twice"])
+
+
+def case_benign19_ld_preload_missing() -> None:
+    """A child started with LD_PRELOAD naming a library that is not there (ld.so goes on)."""
+    env = dict(os.environ, LD_PRELOAD="/opt/nccl-plugins/libnccl-tuner.so")
+    sys.exit(subprocess.call([sys.executable, "-c", "print('step 1 loss 0.5')"], env=env))
+
+
+def case_lib19_nccl_tuner_plugin_missing() -> None:
+    """NCCL_TUNER_PLUGIN naming a library that is not there (NCCL_DEBUG=INFO, one rank)."""
+    os.environ.update(NCCL_TUNER_PLUGIN="/opt/nccl-plugins/libnccl-tuner-irisrl.so",
+                      NCCL_DEBUG="INFO", NCCL_DEBUG_SUBSYS="INIT,TUNING,ENV")
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    t = torch.ones(4, device="cuda")
+    dist.all_reduce(t)
+    torch.cuda.synchronize()
+    print(t.sum().item())
+    dist.destroy_process_group()
+
+
+def _libcuda_stub19() -> str:
+    """A directory holding a libcuda.so.1 that is the CUDA toolkit's stub (or, where none is
+    installed, an empty shared object built here)."""
+    import glob
+    import shutil
+
+    d = Path(tempfile.mkdtemp(prefix="cuda_stubs"))
+    pats = ["/usr/local/cuda*/lib64/stubs/libcuda.so", "/usr/local/cuda*/targets/*/lib/stubs/libcuda.so",
+            "/usr/lib/x86_64-linux-gnu/stubs/libcuda.so*",
+            str(Path(sys.prefix) / "lib/python3*/site-packages/nvidia/**/stubs/libcuda.so*")]
+    found = [p for pat in pats for p in sorted(glob.glob(pat, recursive=True))]
+    if found:
+        shutil.copy(found[0], d / "libcuda.so.1")
+        print(f"PROVOKE-NOTE stub {found[0]}", flush=True)
+    else:
+        (d / "empty.c").write_text("int irisrl_no_driver = 1;\n")
+        rc = subprocess.call(["gcc", "-shared", "-fPIC", "-o", str(d / "libcuda.so.1"),
+                              str(d / "empty.c")])
+        print(f"PROVOKE-NOTE no stub found; empty libcuda.so.1 built, gcc rc={rc}", flush=True)
+    return str(d)
+
+
+def case_lib19_libcuda_stub_first() -> None:
+    """LD_LIBRARY_PATH puts a stub libcuda.so.1 ahead of the driver's (a container built against
+    the toolkit's stubs), then the first CUDA call."""
+    if not os.environ.get("PROVOKE19_INNER"):
+        d = _libcuda_stub19()
+        _reexec19("lib19_libcuda_stub_first", "", env={
+            "LD_LIBRARY_PATH": d + ":" + os.environ.get("LD_LIBRARY_PATH", "")})
+    import torch
+
+    print("PROVOKE-NOTE is_available", torch.cuda.is_available(), flush=True)
+    print(torch.zeros(1, device="cuda"))
+
+
+def case_lib19_triton_libcuda_path() -> None:
+    """TRITON_LIBCUDA_PATH naming a directory without libcuda (fresh triton cache)."""
+    os.environ["TRITON_LIBCUDA_PATH"] = "/usr/lib/x86_64-linux-gnu/nvidia-560"
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
+    import torch
+
+    k = _triton19_kernel()
+    x = torch.ones(1000, device="cuda")
+    k[(1,)](x, 1000, BLOCK=1024)
+    torch.cuda.synchronize()
+    print(x.sum().item())
+
+
+def case_lib19_triton_ptxas_missing() -> None:
+    """TRITON_PTXAS_PATH naming a ptxas that is not there (fresh triton cache)."""
+    os.environ["TRITON_PTXAS_PATH"] = "/usr/local/cuda-12.4/bin/ptxas"
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
+    import torch
+
+    k = _triton19_kernel()
+    x = torch.ones(1000, device="cuda")
+    k[(1,)](x, 1000, BLOCK=1024)
+    torch.cuda.synchronize()
+    print(x.sum().item())
+
+
+def case_as19_triton_compile() -> None:
+    """A triton kernel's first compile under RLIMIT_AS = VmSize + 8 MiB (CUDA already up; the
+    first capture's 64 MiB compiled and ran)."""
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
+    import torch
+
+    k = _triton19_kernel()
+    x = torch.ones(1000, device="cuda")
+    _as_tight19(8)
+    k[(1,)](x, 1000, BLOCK=1024)
+    torch.cuda.synchronize()
+    print(x.sum().item())
+
+
+# -- CUDA env misconfiguration
+
+
+def case_cuda19_visible_devices_duplicate() -> None:
+    """CUDA_VISIBLE_DEVICES=0,0 (a launcher that gave two ranks' lists to one), then cuda:1."""
+    os.environ["CUDA_VISIBLE_DEVICES"] = "0,0"
+    import torch
+
+    print("PROVOKE-NOTE device_count", torch.cuda.device_count(), flush=True)
+    a = torch.ones(4, device="cuda:0")
+    print(a.to("cuda:1").sum().item())
+
+
+def case_cuda19_local_rank_device_id() -> None:
+    """init_process_group("nccl", device_id=cuda:LOCAL_RANK) with LOCAL_RANK=1 on a one-GPU node."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ["LOCAL_RANK"] = "1"
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda", int(os.environ["LOCAL_RANK"])))
+    t = torch.ones(4, device="cuda")
+    dist.all_reduce(t)
+    print(t.sum().item())
+
+
+# -- benign look-alikes
+
+
+def case_benign19_resource_warnings() -> None:
+    """A rollout log file and a socket never closed, with ResourceWarning shown (python -X dev
+    style); the run ends fine."""
+    import gc
+    import warnings
+
+    warnings.simplefilter("default", ResourceWarning)
+    d = Path(tempfile.mkdtemp(prefix="rollouts"))
+
+    def log_step(step: int) -> None:
+        f = open(d / "rollouts.jsonl", "a")  # noqa: SIM115
+        f.write(json.dumps({"step": step, "reward": 0.25}) + "\n")
+
+    log_step(1)
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    del s
+    gc.collect()
+    print("done")
+
+
+def case_benign19_shared_memory_leak() -> None:
+    """A rollout buffer in multiprocessing.shared_memory closed but never unlinked; the run ends
+    fine and the resource tracker cleans up."""
+    from multiprocessing import shared_memory
+
+    shm = shared_memory.SharedMemory(create=True, size=1 << 20)
+    shm.buf[:4] = b"roll"
+    shm.close()
+    print("done")
+
+
+CASES19: dict[str, Case] = {
+    "nofile19_hub_download": (case_nofile19_hub_download, "python_crash", False),
+    "nofile19_safe_open": (case_nofile19_safe_open, "python_crash", False),
+    "nofile19_torch_save": (case_nofile19_torch_save, "python_crash", False),
+    "nofile19_tcpstore_master": (case_nofile19_tcpstore_master, "python_crash", False),
+    "nofile19_gloo_new_group": (case_nofile19_gloo_new_group, "python_crash", False),
+    "nofile19_nccl_first_collective": (case_nofile19_nccl_first_collective, "nccl_error", True),
+    "nofile19_cuda_init": (case_nofile19_cuda_init, "cuda_error", True),
+    "nofile19_triton_first_launch": (case_nofile19_triton_first_launch, "python_crash", True),
+    "nofile19_dataloader_workers": (case_nofile19_dataloader_workers, "python_crash", False),
+    "nofile19_inductor_second_graph": (case_nofile19_inductor_second_graph, "python_crash", False),
+    "thread19_as_snapshot_download": (case_thread19_as_snapshot_download, "python_crash", False),
+    "thread19_as_omp_pool": (case_thread19_as_omp_pool, "python_crash", False),
+    "thread19_as_tokenizers_pool": (case_thread19_as_tokenizers_pool, "python_crash", False),
+    "nproc19_dataloader_workers": (case_nproc19_dataloader_workers, "python_crash", False),
+    "nproc19_torchrun": (case_nproc19_torchrun, "python_crash", False),
+    "sig19_torchrun_child_sigusr1": (case_sig19_torchrun_child_sigusr1, "python_crash", False),
+    "sig19_torchrun_child_sighup": (case_sig19_torchrun_child_sighup, "python_crash", False),
+    "sig19_torchrun_child_sigint": (case_sig19_torchrun_child_sigint, "python_crash", False),
+    "sig19_spawn_child_sigusr1": (case_sig19_spawn_child_sigusr1, "python_crash", False),
+    "sig19_subprocess_sigkill": (case_sig19_subprocess_sigkill, "python_crash", False),
+    "sig19_subprocess_timeout": (case_sig19_subprocess_timeout, "python_crash", False),
+    "sig19_pool_unpicklable_result": (case_sig19_pool_unpicklable_result, "python_crash", False),
+    "sig19_pool_worker_killed": (case_sig19_pool_worker_killed, "python_crash", False),
+    "sig19_stdout_pipe_closed": (case_sig19_stdout_pipe_closed, "python_crash", False),
+    "sig19_sigterm_no_handler": (case_sig19_sigterm_no_handler, "python_crash", False),
+    "sig19_sigusr1_no_handler": (case_sig19_sigusr1_no_handler, "python_crash", False),
+    "sig19_sighup_no_handler": (case_sig19_sighup_no_handler, "python_crash", False),
+    "sig19_alarm_no_handler": (case_sig19_alarm_no_handler, "python_crash", False),
+    "core19_segfault_core_dumped": (case_core19_segfault_core_dumped, "python_crash", False),
+    "sig19_dataloader_worker_sigterm": (case_sig19_dataloader_worker_sigterm, "python_crash",
+                                        False),
+    "py19_sigint_mid_step": (case_py19_sigint_mid_step, "python_crash", False),
+    "perm19_hf_home_readonly": (case_perm19_hf_home_readonly, "python_crash", False),
+    "perm19_torch_save_ckpt_dir": (case_perm19_torch_save_ckpt_dir, "python_crash", False),
+    "perm19_safetensors_save": (case_perm19_safetensors_save, "python_crash", False),
+    "perm19_inductor_cache": (case_perm19_inductor_cache, "python_crash", False),
+    "perm19_triton_cache": (case_perm19_triton_cache, "python_crash", True),
+    "perm19_dcp_save_dir": (case_perm19_dcp_save_dir, "python_crash", False),
+    "erofs19_hf_cache_ro_mount": (case_erofs19_hf_cache_ro_mount, "python_crash", False),
+    "lib19_cpp_ext_undefined_symbol": (case_lib19_cpp_ext_undefined_symbol, "python_crash", False),
+    "lib19_cpp_ext_compile_error": (case_lib19_cpp_ext_compile_error, "python_crash", False),
+    "lib19_cpp_ext_no_ninja": (case_lib19_cpp_ext_no_ninja, "python_crash", False),
+    "benign19_ld_preload_missing": (case_benign19_ld_preload_missing, "benign", False),
+    "lib19_nccl_tuner_plugin_missing": (case_lib19_nccl_tuner_plugin_missing, "benign", True),
+    "lib19_libcuda_stub_first": (case_lib19_libcuda_stub_first, "cuda_error", True),
+    "lib19_triton_libcuda_path": (case_lib19_triton_libcuda_path, "python_crash", True),
+    "lib19_triton_ptxas_missing": (case_lib19_triton_ptxas_missing, "python_crash", True),
+    "as19_triton_compile": (case_as19_triton_compile, "python_crash", True),
+    "cuda19_visible_devices_duplicate": (case_cuda19_visible_devices_duplicate, "cuda_error",
+                                         True),
+    "cuda19_local_rank_device_id": (case_cuda19_local_rank_device_id, "python_crash", True),
+    "benign19_resource_warnings": (case_benign19_resource_warnings, "benign", False),
+    "benign19_shared_memory_leak": (case_benign19_shared_memory_leak, "benign", False),
+}
+CASES.update(CASES19)
+# the nineteenth set's second call
+
+
+def case_nofile19_hub_download_token_env() -> None:
+    """nofile19_hub_download with the token in HF_TOKEN (no token file to read): the request
+    itself meets the fd limit."""
+    os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # the loopback Hub does not check it
+    case_nofile19_hub_download()
+
+
+def _hup_worker19(rank: int) -> None:
+    import signal
+
+    if rank == 1:
+        time.sleep(1)
+        os.kill(os.getpid(), signal.SIGHUP)
+    time.sleep(6)
+
+
+def case_sig19_spawn_child_sighup() -> None:
+    """A torch.multiprocessing.spawn child ended by SIGHUP."""
+    import torch.multiprocessing as mp
+
+    mp.spawn(_hup_worker19, nprocs=2)
+
+
+def case_perm19_torch_load_unreadable() -> None:
+    """torch.load of a checkpoint of mode 0000 (written by another job's user)."""
+    _reexec19("perm19_torch_load_unreadable", "nodac")
+    _who19()
+    import torch
+
+    p = Path(tempfile.mkdtemp(prefix="ckpt")) / "global_step_300.pt"
+    torch.save({"w": torch.ones(4)}, p)
+    os.chmod(p, 0)
+    torch.load(p)
+
+
+def case_lib19_ops_load_library_missing() -> None:
+    """torch.ops.load_library of a custom-op library that is not on this node."""
+    import torch
+
+    torch.ops.load_library("/opt/irisrl/lib/libfused_rl_ops.so")
+
+
+def case_nofile19_tokenizer_from_file() -> None:
+    """tokenizers' Tokenizer.from_file with no fd left."""
+    from tokenizers import Tokenizer, models
+
+    p = Path(tempfile.mkdtemp(prefix="tok")) / "tokenizer.json"
+    Tokenizer(models.WordLevel({"[UNK]": 0, "reward": 1}, unk_token="[UNK]")).save(str(p))
+    held = _fd_exhaust19()
+    print(Tokenizer.from_file(str(p)), len(held))
+
+
+CASES19B: dict[str, Case] = {
+    "nofile19_hub_download_token_env": (case_nofile19_hub_download_token_env, "python_crash",
+                                        False),
+    "sig19_spawn_child_sighup": (case_sig19_spawn_child_sighup, "python_crash", False),
+    "perm19_torch_load_unreadable": (case_perm19_torch_load_unreadable, "python_crash", False),
+    "lib19_ops_load_library_missing": (case_lib19_ops_load_library_missing, "python_crash",
+                                       False),
+    "nofile19_tokenizer_from_file": (case_nofile19_tokenizer_from_file, "python_crash", False),
+}
+CASES19.update(CASES19B)
+CASES.update(CASES19B)
+TIMEOUT_S.update({"nofile19_hub_download_token_env": 90})
+TIMEOUT_S.update({"nofile19_hub_download": 90, "thread19_as_snapshot_download": 90,
+                  "lib19_cpp_ext_undefined_symbol": 240, "lib19_cpp_ext_compile_error": 240,
+                  "nproc19_torchrun": 60, "sig19_torchrun_child_sigusr1": 60,
+                  "sig19_torchrun_child_sighup": 60, "sig19_torchrun_child_sigint": 60,
+                  "perm19_inductor_cache": 90, "nofile19_inductor_second_graph": 90,
+                  "erofs19_hf_cache_ro_mount": 90, "perm19_hf_home_readonly": 90})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -10157,6 +11096,10 @@ def versions() -> dict[str, str]:
     except Exception as e:
         out["cuda_probe"] = f"failed: {type(e).__name__}: {e}"
     out["kernel"] = os.uname().release
+    try:  # ld.so's own lines (the nineteenth set)
+        out["glibc"] = os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
+    except (ValueError, OSError, AttributeError):
+        pass
     return out
 
 
@@ -10333,13 +11276,19 @@ _LOG_LINE17 = re.compile(r"^Timeout \(\d+:\d\d:\d\d\)!$|"
 # More shapes for the eighteenth set's cases only: tokenizers' note that a fork came after its
 # thread pool had run (printed by its fork handler in the child).
 _LOG_LINE18 = re.compile(r"^huggingface/tokenizers: ")
+# More shapes for the nineteenth set's cases only: subprocess's TimeoutExpired (a class name ending
+# in no _EXC_CLASS word), ld.so's LD_PRELOAD note, libgomp's and LLVM's fatal lines, and bash's
+# bare `Terminated` (its line for a SIGTERMed child of `bash -c` carries no `line N:` prefix).
+_LOG_LINE19 = re.compile(r"^subprocess\.TimeoutExpired: |^ERROR: ld\.so: object |^libgomp: |"
+                         r"^LLVM ERROR: |^Terminated$|^OpenBLAS blas_thread_init: pthread_create failed")
 
 
 def select_lines(output: str, third: bool = False, fourth: bool = False,
                  sixth: bool = False, seventh: bool = False, eighth: bool = False,
                  ninth: bool = False, eleventh: bool = False,
                  thirteenth: bool = False, fifteenth: bool = False,
-                 seventeenth: bool = False, eighteenth: bool = False) -> list[str]:
+                 seventeenth: bool = False, eighteenth: bool = False,
+                 nineteenth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -10356,7 +11305,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 thirteenth and _LOG_LINE13.search(line)) or (
                 fifteenth and _LOG_LINE15.search(line)) or (
                 seventeenth and _LOG_LINE17.search(line)) or (
-                eighteenth and _LOG_LINE18.search(line)):
+                eighteenth and _LOG_LINE18.search(line)) or (
+                nineteenth and _LOG_LINE19.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -11339,6 +12289,132 @@ NOTES18: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES19: list[tuple[str, str]] = [
+    # the tuner case's NCCL_DEBUG=INFO start-up dump: only the lines about the tuner are kept
+    (r" NCCL INFO (?!.*TUNER)", "drop"),
+    # ld.so goes on without the library it could not preload
+    (r"^ERROR: ld\.so: object .* cannot be preloaded .*: ignored\.$", "benign"),
+    # a c10d store that could not start: a store failure, dist_timeout as the earlier sets' dead
+    # store host and failed ping
+    (r"DistStoreError: Failed to init uv loop", "dist_timeout"),
+    # OpenBLAS starts with the threads it got and goes on
+    (r"^OpenBLAS blas_thread_init: pthread_create failed", "benign"),
+    # torch.cuda.is_available()'s warning names the CUDA failure (the run cannot use the GPU)
+    (r"UserWarning: CUDA initialization: ", "cuda_error"),
+    # safetensors reports EMFILE on a shard that is there as a missing file: by the line alone a
+    # missing weights file
+    (r"^FileNotFoundError: No such file or directory: .*\.safetensors$", "hf_weights_missing"),
+]
+
+NOTES19: list[tuple[str, str]] = [
+    (r"LD_PRELOAD", "a child started with LD_PRELOAD naming a tuner library that is not on the "
+     "node: ld.so ignores it and the child runs (exit 0)"),
+    (r"ResourceWarning: unclosed file", "a rollout log opened per step and never closed, "
+     "ResourceWarning shown as under python -X dev (exit 0)"),
+    (r"ResourceWarning: unclosed <socket", "a socket never closed, ResourceWarning shown (exit 0)"),
+    (r"leaked shared_memory", "a shared_memory rollout buffer closed but never unlinked; the "
+     "resource tracker cleans it up at exit (exit 0)"),
+    (r"core dumped", "a NULL read with RLIMIT_CORE unlimited (core_pattern 'core')"),
+    (r"device_id cuda:1 is out of range", "init_process_group('nccl', device_id=cuda:LOCAL_RANK) "
+     "with LOCAL_RANK=1 on a one-GPU node: torch's own check, no CUDA call"),
+    (r"Error 101: invalid device ordinal", "CUDA_VISIBLE_DEVICES=0,0: device_count() read 0, "
+     "then the first CUDA call fails at cudaGetDeviceCount"),
+    (r"Read-only file system", "hf_hub_download with HF_HOME on a read-only tmpfs; python_crash "
+     "as the earlier sets' read-only mounts (nothing is full)"),
+    (r"No CUDA runtime is found", "cpp_extension's note in a process that sees no GPU "
+     "(CUDA_VISIBLE_DEVICES=''); the build goes on"),
+    (r"'ninja', '-v'", "load_inline of a C++ op with a syntax error: the ninja run, chained under "
+     "cpp_extension's RuntimeError"),
+    (r"Error building extension", "load_inline of a C++ op with a syntax error (the compiler's "
+     "message follows on continuation lines)"),
+    (r"Ninja is required", "load_inline with no ninja on PATH"),
+    (r"undefined symbol", "load_inline of an op declared but never defined: the shared object "
+     "links, its import fails"),
+    (r"UserWarning: CUDA initialization", "LD_LIBRARY_PATH puts the CUDA toolkit's stub "
+     "libcuda.so.1 ahead of the driver's: torch.cuda.is_available()'s warning (it returns False); "
+     "cuda_error by the line, the GPU cannot be used"),
+    (r"Error 34: CUDA driver is a stub", "the first CUDA call with the toolkit's stub "
+     "libcuda.so.1 ahead of the driver's on LD_LIBRARY_PATH"),
+    (r"TUNER", "NCCL_TUNER_PLUGIN naming a library that is not there: NCCL notes it at INFO and "
+     "runs the all_reduce (exit 0)"),
+    (r"libfused_rl_ops", "torch.ops.load_library of a custom-op library missing on this node"),
+    (r"Error 304", "the first CUDA call after the run used up its file descriptors "
+     "(RLIMIT_NOFILE soft 256): the driver cannot open its device files"),
+    (r"multiprocessing/queues\.py", "a DataLoader with 2 workers started with no fd left: the "
+     "lazy import of multiprocessing.queues fails first"),
+    (r"Unable to resolve hostname", "gloo's W-level note ahead of the failure on the next line; "
+     "benign by the line alone"),
+    (r"Cannot resolve 127\.0\.0\.1", "gloo new_group after the shards used up the fds (2 forked "
+     "ranks): getaddrinfo needs a socket, so the loopback address 'cannot be resolved'"),
+    (r"hfhome\w+/token'", "hf_hub_download with no fd left: huggingface_hub reads its token file "
+     "before any request"),
+    (r"refs/main'", "hf_hub_download with no fd left, the token in HF_TOKEN: the kept-alive "
+     "connection of a first download answered, writing the cache's refs file failed"),
+    (r"InductorError: OSError: \[Errno 24\]", "inductor compiling a second graph in this process "
+     "(TORCHINDUCTOR_COMPILE_THREADS=1) with no fd left"),
+    (r"tabulate", "dynamo's atexit callback (its compile-time summary) failing to import tabulate "
+     "with no fd left, after 'Exception ignored in atexit callback'"),
+    (r"getifaddrs|unhandled system error|ncclSystemError", "NCCL's first all_reduce (one rank) "
+     "building its communicator after the run used up its file descriptors"),
+    (r"^FileNotFoundError: No such file or directory: .*\.safetensors$", "safe_open of a shard "
+     "that is there, with no fd left: safetensors reports EMFILE as a missing file; "
+     "hf_weights_missing by the line alone"),
+    (r"Failed to init uv loop", "the rendezvous TCPStore master (libuv) created with no fd left; "
+     "dist_timeout as the earlier sets' store failures"),
+    (r"Too many open files \(os error 24\)", "tokenizers' Tokenizer.from_file with no fd left"),
+    (r"open file failed with strerror: Too many open files", "torch.save of a checkpoint with no "
+     "fd left"),
+    (r"driver\.c'", "a triton kernel's first launch with no fd left: triton cannot read the "
+     "source of its launcher"),
+    (r"^OpenBLAS", "uid 65534 under RLIMIT_NPROC 12: numpy's OpenBLAS (imported by torchrun) "
+     "starts with fewer threads and goes on; the workers finished, then torchrun hung until the "
+     "60 s limit"),
+    (r"Permission denied: '/tmp/dcp", "dcp.save into a directory of mode 0555 (root without "
+     "CAP_DAC_OVERRIDE), under CheckpointException"),
+    (r"Permission denied: '/tmp/hfhome", "hf_hub_download with HF_HOME a directory of mode 0555"),
+    (r"InductorError: PermissionError", "torch.compile with TORCHINDUCTOR_CACHE_DIR a directory "
+     "of mode 0555"),
+    (r"I/O error: Permission denied", "safetensors save_file into a directory of mode 0555 (it "
+     "writes a temporary file first)"),
+    (r"Permission denied: '/tmp/ckpt", "torch.load of a checkpoint of mode 0000"),
+    (r"open file failed with strerror: Permission denied", "torch.save into a checkpoint "
+     "directory of mode 0555"),
+    (r"Permission denied: '/tmp/tritoncache", "a triton kernel's first launch with "
+     "TRITON_CACHE_DIR a directory of mode 0555"),
+    (r"^KeyboardInterrupt$", "SIGINT (Ctrl-C) to a training loop with 2 DataLoader workers: the "
+     "bare last line"),
+    (r"Alarm clock", "signal.alarm(1) as a step timeout with no SIGALRM handler: the shell's line"),
+    (r"killed by signal: Terminated", "a DataLoader worker ended by SIGTERM mid-epoch"),
+    (r"MaybeEncodingError", "multiprocessing.Pool.map whose worker returns a threading.Lock"),
+    (r"multiprocessing\.context\.TimeoutError", "multiprocessing.Pool: a worker SIGKILLed "
+     "mid-task; the parent's get(timeout=5) expires (without a timeout the pool waits forever)"),
+    (r"Hangup", "the trainer ended by SIGHUP (ssh session closed, no nohup): the shell's line"),
+    (r"^Terminated$", "the trainer ended by SIGTERM with no handler: bash prints a bare "
+     "'Terminated' for it (no 'line N:' prefix)"),
+    (r"User defined signal 1", "the trainer ended by SIGUSR1 (Slurm's --signal=USR1@60, no "
+     "handler): the shell's line"),
+    (r"terminated with signal SIGHUP", "a torch.multiprocessing.spawn child ended by SIGHUP"),
+    (r"terminated with signal SIGUSR1", "a torch.multiprocessing.spawn child ended by SIGUSR1"),
+    (r"BrokenPipeError", "a trainer whose stdout is piped into `head -n 2`: the reader went away "
+     "(the pipeline exits 0)"),
+    (r"died with <Signals\.SIGKILL", "subprocess.run(check=True) of an eval script that is "
+     "SIGKILLed"),
+    (r"TimeoutExpired", "subprocess.run(timeout=3) of an eval script that hangs"),
+    (r"Signal 1 \(SIGHUP\)", "a torchrun child ended by SIGHUP"),
+    (r"Signal 2 \(SIGINT\)", "a torchrun child sent SIGINT: KeyboardInterrupt in the child, then "
+     "its exit by SIGINT"),
+    (r"Signal 10 \(SIGUSR1\)", "a torchrun child ended by SIGUSR1"),
+    (r"^libgomp", "torch's OpenMP pool first used under RLIMIT_AS = VmSize + 4 MiB: libgomp ends "
+     "the process (exit 1)"),
+    (r"TqdmMonitorWarning", "snapshot_download under RLIMIT_AS = VmSize + 6 MiB: tqdm cannot "
+     "start its monitor thread and goes on (the download threads fail next)"),
+    (r"can't start new thread", "snapshot_download's download threads under RLIMIT_AS = VmSize "
+     "+ 6 MiB"),
+    (r"PanicException", "tokenizers' encode_batch under RLIMIT_AS = VmSize + 4 MiB: rayon's global "
+     "pool cannot start its threads"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -11349,7 +12425,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout12", CASES12, LINE_RULES12), ("heldout13", CASES13, LINE_RULES13),
     ("heldout14", CASES14, LINE_RULES14), ("heldout15", CASES15, LINE_RULES15),
     ("heldout16", CASES16, LINE_RULES16), ("heldout17", CASES17, LINE_RULES17),
-    ("heldout18", CASES18, LINE_RULES18),
+    ("heldout18", CASES18, LINE_RULES18), ("heldout19", CASES19, LINE_RULES19),
 ]
 
 
@@ -11412,7 +12488,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout18 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout19 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -11683,6 +12759,34 @@ def lib_of18(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+def lib_of19(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The nineteenth set's printers: NCCL's own lines, huggingface_hub (and httpx under it),
+    safetensors, tokenizers, triton (and LLVM inside it), ld.so (glibc), Python's own lines
+    (subprocess, multiprocessing, the shell's signal line as the earlier sets credit it); torch
+    (elastic, spawn, DataLoader, cpp_extension, inductor, c10d, its bundled libgomp) for the rest."""
+    if re.search(r" NCCL (INFO|WARN) ", line):
+        return _pick("nccl", vers)
+    if line.startswith("ERROR: ld.so"):
+        return _pick("glibc", vers)
+    if line.startswith("OpenBLAS"):  # numpy's bundled OpenBLAS
+        return _pick("numpy", vers)
+    if line.startswith(("bash: line", "Fatal Python", "subprocess.", "multiprocessing.",
+                        "BrokenPipeError", "KeyboardInterrupt", "RuntimeError: can't start new "
+                        "thread")) or line == "Terminated" or case.startswith(
+                            ("sig19_subprocess", "sig19_pool", "sig19_stdout", "benign19_")):
+        return _pick("python", vers)
+    if re.search(r"huggingface_hub|^httpx|^httpcore|thrown while requesting|^Retrying in", line) or (
+            "_hub_download" in case or case.startswith(("perm19_hf_", "erofs19_hf_"))):
+        return _pick("huggingface_hub", vers)
+    if "SafetensorError" in line or "safetensors" in case or case.endswith("safe_open"):
+        return _pick("safetensors", vers)
+    if "tokenizer" in case or "PanicException" in line:
+        return _pick("tokenizers", vers)
+    if "triton" in case and "CUDA" not in line:
+        return _pick("triton", vers)
+    return _pick("torch", vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -11719,7 +12823,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
-        "heldout16": [], "heldout17": [], "heldout18": []}
+        "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -11745,22 +12849,26 @@ def cmd_build(args: argparse.Namespace) -> int:
         for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
                                  eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
-                                 seventeenth=seventeenth, eighteenth=case in CASES18):
-            if case in CASES18:  # the corpus format: no trailing whitespace in a line (torch's
-                line = line.rstrip()  # IterableDataset warning ends in a space)
+                                 seventeenth=seventeenth, eighteenth=case in CASES18,
+                                 nineteenth=case in CASES19):
+            printed = line
+            if case in CASES18 or case in CASES19:  # the corpus format: no trailing whitespace
+                line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
+            if case in CASES19 and _dedup_key(printed) in seen_keys:
+                continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
