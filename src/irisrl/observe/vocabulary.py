@@ -390,6 +390,8 @@ CAPACITY = (r"[Nn]ot enough (?:\w+ )?capacity|[Ii]nsufficient (?:\w+ )?capacity|
             # this pod failed: %s. Pod is at risk of not being scheduled.", kubernetes/autoscaler cluster-autoscaler)
             r"\bFailedScaleUp\b|[Ss]cale[- ]?up in zones [^\n]{0,120}\bfailed\b|at risk of not being scheduled")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
+BUILD_FAILED = (r"^\S+:\d+:\d+: (?:fatal )?error: |^\S+\(\d+\): (?:catastrophic )?error: |"
+                r"^ninja: build stopped: |Error building extension '")
 # SGLang's engine processes (sgl-project/sglang python/sglang/srt: entrypoints/http_server.py health
 # handler "Health check failed. Server couldn't get a response from detokenizer for last N seconds",
 # entrypoints/engine.py _launch_subprocesses "Rank {i} scheduler is dead. Please check if there are
@@ -858,11 +860,19 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(EMFILE),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
+    # a build that failed (a JIT extension, a kernel compiled at start-up): its paths name cuda (`kernel.cu`,
+    # /usr/local/cuda/bin/nvcc) but no CUDA call failed. A compiler's diagnostic (gcc / clang
+    # `file:line:col: error:`, nvcc's EDG front end `file(line): error:`), ninja's end (ninja-build/ninja
+    # src/ninja.cc @ c0dde0ff7911780152dbe86d5782ebdecfeb37f2: "build stopped: %s.") and torch's JIT
+    # extension builder (pytorch/pytorch torch/utils/cpp_extension.py @ 26e792905bbc588fde825ef283503389673ecae1
+    # _run_ninja_build: "Error building extension '<name>'"). A disk that filled mid-build is disk_full's rule.
+    Row("python_crash", (_rx(BUILD_FAILED),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
                            r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
-        _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)")),
+        # (a tensor type named in an argument check, `torch.cuda.FloatTensor`, is no CUDA failure)
+        _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)|\bcuda\.\w*Tensor\b")),
     # vLLM's KV-cache sizing at engine start (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory:
     # "No available memory for the cache blocks", "To serve at least one request with the model's max seq
     # len (%d), (%.2f GiB KV cache is needed, which is larger than the available KV cache memory";
