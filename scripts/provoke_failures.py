@@ -11069,6 +11069,822 @@ TIMEOUT_S.update({"nofile19_hub_download": 90, "thread19_as_snapshot_download": 
                   "sig19_torchrun_child_sighup": 60, "sig19_torchrun_child_sigint": 60,
                   "perm19_inductor_cache": 90, "nofile19_inductor_second_graph": 90,
                   "erofs19_hf_cache_ro_mount": 90, "perm19_hf_home_readonly": 90})
+# ----------------------------------------------------------------------------- twentieth set
+# The generation / kernel side without vLLM: transformers generate() on the GPU (static caches,
+# assisted and hub-moved decoding strategies, length and penalty checks, streamers), attention
+# backends (SDPA pinned to one kernel, flex attention, unknown implementations), quantization
+# configs whose backend is absent, device_map strings and offload, triton compile-time checks
+# (tl.dot dtypes, pointers, num_warps, Hopper tensor descriptors), torch.utils.cpp_extension
+# builds, cuFFT / cuBLAS / linalg / 32-bit-index checks, autocast and GradScaler, benign
+# look-alikes from the same paths.
+
+
+def _llama20(**over: Any) -> Any:
+    """A tiny random Llama (GQA: 4 query heads over 2 key/value heads), in memory."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    cfg = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+               num_key_value_heads=2, vocab_size=128, max_position_embeddings=256)
+    cfg.update(over)
+    return LlamaForCausalLM(LlamaConfig(**cfg)).eval()
+
+
+def _llama20_dir(quant: dict[str, Any] | None = None, **over: Any) -> Path:
+    """_llama20 saved as a checkpoint folder (`policy`), its config.json optionally given a
+    quantization_config as a quantized checkpoint's would carry."""
+    d = Path(tempfile.mkdtemp()) / "policy"
+    _llama20(**over).save_pretrained(d)
+    if quant is not None:
+        cfg = json.loads((d / "config.json").read_text())
+        cfg["quantization_config"] = quant
+        (d / "config.json").write_text(json.dumps(cfg, indent=2))
+    return d
+
+
+def _prompt20(device: str = "cpu", batch: int = 1) -> Any:
+    import torch
+
+    return torch.arange(3, 9, device=device).repeat(batch, 1)
+
+
+def case_gen20_static_cache_overflow_cuda() -> None:
+    """generate() into a StaticCache of 8 slots with a 6-token prompt and 10 new tokens."""
+    import torch
+    from transformers import StaticCache
+
+    m = _llama20().cuda()
+    cache = StaticCache(config=m.config, max_cache_len=8)
+    out = m.generate(_prompt20("cuda"), past_key_values=cache, max_new_tokens=10,
+                     do_sample=False, pad_token_id=0, eos_token_id=None)
+    torch.cuda.synchronize()
+    print(out.tolist())
+
+
+def case_compile20_generate_fullgraph() -> None:
+    """torch.compile(model.generate, fullgraph=True): the whole decoding loop in one graph."""
+    import torch
+
+    m = _llama20().cuda()
+    g = torch.compile(m.generate, fullgraph=True)
+    print(g(_prompt20("cuda"), max_new_tokens=4, do_sample=False, pad_token_id=0))
+
+
+def case_gen20_max_new_tokens_zero() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=0, pad_token_id=0))
+
+
+def case_gen20_bad_words_ids_empty() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, bad_words_ids=[[]]))
+
+
+def case_gen20_beam_groups_indivisible() -> None:
+    """Diverse beam search: 4 beams in 3 groups (group beam search left transformers' core)."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, num_beams=4,
+                              num_beam_groups=3, diversity_penalty=0.5))
+
+
+def case_gen20_contrastive_search_offline() -> None:
+    """Contrastive search (penalty_alpha + top_k) on an air-gapped node (HF_HUB_OFFLINE=1)."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, penalty_alpha=0.6,
+                              top_k=4))
+
+
+def case_gen20_cache_implementation_unknown() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0,
+                              cache_implementation="paged_static"))
+
+
+def case_gen20_assistant_vocab_mismatch() -> None:
+    """Assisted generation with a draft model of another vocabulary and no tokenizers given."""
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0,
+                              assistant_model=_llama20(vocab_size=96)))
+
+
+def case_gen20_repetition_penalty_zero() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0,
+                              repetition_penalty=0.0))
+
+
+def case_gen20_top_p_zero() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, do_sample=True,
+                              top_p=0.0))
+
+
+def case_gen20_streamer_batch() -> None:
+    """A TextStreamer (rollout logging) over a batch of 4 prompts."""
+    from transformers import TextStreamer
+
+    print(_llama20().generate(_prompt20(batch=4), max_new_tokens=4, pad_token_id=0,
+                              streamer=TextStreamer(None)))
+
+
+def case_benign20_eos_token_id_negative() -> None:
+    """eos_token_id=-1 (a 'no stop token' sentinel): generate warns and runs to max length."""
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, eos_token_id=-1))
+
+
+def case_benign20_min_new_tokens_unfeasible() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, min_new_tokens=16, pad_token_id=0))
+
+
+def case_attn20_unknown_impl() -> None:
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir(), attn_implementation="flash_attn")
+
+
+def case_attn20_flex_llama_cpu() -> None:
+    """attn_implementation="flex_attention" on a CPU-only node, then generate()."""
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama20_dir(), attn_implementation="flex_attention")
+    print(m.generate(_prompt20(), max_new_tokens=4, pad_token_id=0))
+
+
+def case_attn20_sdpa_flash_head_dim_512() -> None:
+    """SDPA pinned to flash attention with bf16 heads of 512 (flash takes head dims <= 256)."""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q = torch.randn(1, 4, 128, 512, device="cuda", dtype=torch.bfloat16)
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        F.scaled_dot_product_attention(q, q, q, is_causal=True)
+
+
+def case_attn20_sdpa_gqa_indivisible() -> None:
+    """SDPA with enable_gqa: 6 query heads over 4 key/value heads."""
+    import torch
+    import torch.nn.functional as F
+
+    q = torch.randn(1, 6, 64, 64, device="cuda", dtype=torch.bfloat16)
+    kv = torch.randn(1, 4, 64, 64, device="cuda", dtype=torch.bfloat16)
+    F.scaled_dot_product_attention(q, kv, kv, is_causal=True, enable_gqa=True)
+    torch.cuda.synchronize()
+
+
+def case_attn20_flex_block_mask_wrong_len() -> None:
+    """flex_attention with a causal BlockMask built for 128 tokens over 256-token queries."""
+    import torch
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+
+    def causal(b, h, q_idx, kv_idx):  # type: ignore[no-untyped-def]
+        return q_idx >= kv_idx
+
+    bm = create_block_mask(causal, None, None, 128, 128, device="cuda")
+    q = torch.randn(1, 4, 256, 64, device="cuda", dtype=torch.bfloat16)
+    flex_attention(q, q, q, block_mask=bm)
+    torch.cuda.synchronize()
+
+
+def case_benign20_flex_eager() -> None:
+    """flex_attention called eagerly (no torch.compile): it warns and runs unfused."""
+    import torch
+    from torch.nn.attention.flex_attention import flex_attention
+
+    q = torch.randn(1, 4, 128, 64, device="cuda", dtype=torch.bfloat16)
+    print(flex_attention(q, q, q).shape)
+    torch.cuda.synchronize()
+
+
+def _quant20(quant: dict[str, Any]) -> None:
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir(quant))
+
+
+def case_quant20_gptq_absent() -> None:
+    _quant20({"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": False,
+              "sym": True})
+
+
+def case_quant20_awq_absent() -> None:
+    _quant20({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True,
+              "version": "gemm"})
+
+
+def case_quant20_fp8_no_gpu() -> None:
+    """A fine-grained FP8 checkpoint's config (block 128x128) loaded where no GPU is visible."""
+    _quant20({"quant_method": "fp8", "activation_scheme": "dynamic",
+              "weight_block_size": [128, 128]})
+
+
+def case_quant20_unknown_method() -> None:
+    _quant20({"quant_method": "exl9", "bits": 4})
+
+
+def case_quant20_bnb_4bit_and_8bit() -> None:
+    from transformers import BitsAndBytesConfig
+
+    BitsAndBytesConfig(load_in_4bit=True, load_in_8bit=True)
+
+
+def case_dmap20_device_map_missing_ordinal() -> None:
+    """device_map={"": 3} (a rank's local GPU index) on a node with one GPU."""
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir(), device_map={"": 3})
+
+
+def case_dmap20_device_map_bad_string() -> None:
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir(), device_map="balanced_low_1")
+
+
+def case_benign20_device_map_disk_offload() -> None:
+    """device_map="auto" with 1 MiB of GPU and host memory and an offload folder: layers go to
+    disk, then generate() runs through the offloaded layers."""
+    from transformers import AutoModelForCausalLM
+
+    d = _llama20_dir(hidden_size=256, intermediate_size=512, num_hidden_layers=4,
+                     vocab_size=2048)
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="auto",
+                                             max_memory={0: "1MiB", "cpu": "1MiB"},
+                                             offload_folder=str(d.parent / "offload"))
+    print(m.generate(_prompt20("cuda"), max_new_tokens=2, pad_token_id=0))
+
+
+def case_triton20_dot_dtype_mismatch() -> None:
+    """tl.dot of a float32 tile with a float16 tile."""
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def mm(a_ptr, b_ptr, c_ptr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, 16)
+        idx = offs[:, None] * 16 + offs[None, :]
+        c = tl.dot(tl.load(a_ptr + idx), tl.load(b_ptr + idx))
+        tl.store(c_ptr + idx, c)
+
+    a = torch.randn(16, 16, device="cuda")
+    b = torch.randn(16, 16, device="cuda", dtype=torch.float16)
+    mm[(1,)](a, b, torch.empty_like(a))
+    torch.cuda.synchronize()
+
+
+def case_triton20_load_scalar_pointer() -> None:
+    """tl.load of an integer argument (a length passed where the pointer belongs)."""
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(n, x_ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(n + offs))
+
+    x = torch.ones(64, device="cuda")
+    k[(1,)](64, x, BLOCK=64)
+    torch.cuda.synchronize()
+
+
+def case_triton20_num_warps_3() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x_ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+
+    x = torch.ones(128, device="cuda")
+    k[(1,)](x, BLOCK=128, num_warps=3)
+    torch.cuda.synchronize()
+
+
+def case_triton20_tma_misaligned() -> None:
+    """A Hopper tensor descriptor (TMA) over a 10 x 10 float32 tensor (40-byte row stride)."""
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    x = torch.randn(10, 10, device="cuda")
+    TensorDescriptor.from_tensor(x, block_shape=[8, 8])
+    print("descriptor built")
+
+
+def case_ext20_load_inline_cpp_syntax_error() -> None:
+    """torch.utils.cpp_extension.load_inline of a C++ op with a syntax error."""
+    from torch.utils.cpp_extension import load_inline
+
+    build = Path(tempfile.mkdtemp()) / "build"
+    build.mkdir()
+    load_inline(name="reward_ext20", cpp_sources="int scale(int x) { return x * ; }",
+                functions=["scale"], build_directory=str(build))
+
+
+def case_ext20_load_inline_cuda_assert() -> None:
+    """load_inline of a CUDA kernel that asserts on a bad token id."""
+    import torch
+    from torch.utils.cpp_extension import load_inline
+
+    cuda = r"""
+#include <cassert>
+__global__ void check_ids(const long* ids, long n, long vocab) {
+  long i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) assert(ids[i] < vocab);
+}
+void check(torch::Tensor ids, int64_t vocab) {
+  check_ids<<<1, 64>>>(ids.data_ptr<long>(), ids.numel(), vocab);
+}
+"""
+    build = Path(tempfile.mkdtemp()) / "build"
+    build.mkdir()
+    ext = load_inline(name="ids_ext20", cpp_sources="void check(torch::Tensor ids, int64_t vocab);",
+                      cuda_sources=cuda, functions=["check"], build_directory=str(build))
+    ext.check(torch.tensor([1, 2, 500], device="cuda"), 128)
+    torch.cuda.synchronize()
+
+
+def case_blas20_cufft_half_non_pow2() -> None:
+    import torch
+
+    print(torch.fft.rfft(torch.randn(4, 100, device="cuda", dtype=torch.half)).shape)
+
+
+def case_blas20_matmul_fp8() -> None:
+    """A plain matmul of float8_e4m3fn tensors (not torch._scaled_mm)."""
+    import torch
+
+    a = torch.randn(32, 32, device="cuda").to(torch.float8_e4m3fn)
+    print((a @ a).shape)
+
+
+def case_blas20_conv_depthwise_int32() -> None:
+    """A depthwise bf16 conv over an input of more than 2**31 elements."""
+    import torch
+
+    x = torch.randn(1, 64, 6000, 6000, device="cuda", dtype=torch.bfloat16)
+    conv = torch.nn.Conv2d(64, 64, 3, padding=1, groups=64, bias=False).cuda().bfloat16()
+    print(conv(x).shape)
+    torch.cuda.synchronize()
+
+
+def case_blas20_interpolate_int32() -> None:
+    """Nearest upsampling whose output has more than 2**31 elements."""
+    import torch
+    import torch.nn.functional as F
+
+    x = torch.randn(1, 64, 4096, 4096, device="cuda", dtype=torch.bfloat16)
+    print(F.interpolate(x, scale_factor=2, mode="nearest").shape)
+    torch.cuda.synchronize()
+
+
+def case_blas20_linalg_singular_cuda() -> None:
+    import torch
+
+    a = torch.zeros(4, 4, device="cuda")
+    print(torch.linalg.solve(a, torch.ones(4, 1, device="cuda")))
+
+
+def case_amp20_bce_autocast() -> None:
+    """binary_cross_entropy on sigmoid outputs inside a bf16 autocast region."""
+    import torch
+    import torch.nn.functional as F
+
+    x = torch.randn(8, device="cuda")
+    y = torch.rand(8, device="cuda")
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        print(F.binary_cross_entropy(torch.sigmoid(x), y))
+
+
+def case_amp20_gradscaler_no_inf_checks() -> None:
+    """GradScaler.step on an optimizer whose parameters got no gradient this step."""
+    import torch
+
+    p = torch.nn.Parameter(torch.randn(4, device="cuda"))
+    opt = torch.optim.SGD([p], lr=0.1)
+    scaler = torch.amp.GradScaler("cuda")
+    scaler.scale((torch.randn(4, device="cuda") * 2).sum())
+    scaler.step(opt)
+
+
+def case_benign20_autocast_float64_cuda() -> None:
+    import torch
+
+    with torch.autocast("cuda", dtype=torch.float64):
+        print((torch.randn(4, 4, device="cuda") @ torch.randn(4, 4, device="cuda")).dtype)
+
+
+def case_benign20_lstm_weights_noncontiguous() -> None:
+    """A CUDA LSTM whose weight was replaced after .cuda() (out of cuDNN's flat buffer)."""
+    import torch
+
+    lstm = torch.nn.LSTM(16, 16).cuda()
+    lstm.weight_ih_l0.data = lstm.weight_ih_l0.data.clone()
+    print(lstm(torch.randn(5, 2, 16, device="cuda"))[0].shape)
+
+
+CASES20: dict[str, Case] = {
+    "gen20_static_cache_overflow_cuda": (case_gen20_static_cache_overflow_cuda, "cuda_error", True),
+    "compile20_generate_fullgraph": (case_compile20_generate_fullgraph, "python_crash", True),
+    "gen20_max_new_tokens_zero": (case_gen20_max_new_tokens_zero, "python_crash", False),
+    "gen20_bad_words_ids_empty": (case_gen20_bad_words_ids_empty, "python_crash", False),
+    "gen20_beam_groups_indivisible": (case_gen20_beam_groups_indivisible, "python_crash", False),
+    "gen20_contrastive_search_offline": (case_gen20_contrastive_search_offline, "python_crash",
+                                         False),
+    "gen20_cache_implementation_unknown": (case_gen20_cache_implementation_unknown,
+                                           "python_crash", False),
+    "gen20_assistant_vocab_mismatch": (case_gen20_assistant_vocab_mismatch, "python_crash",
+                                       False),
+    "gen20_repetition_penalty_zero": (case_gen20_repetition_penalty_zero, "python_crash", False),
+    "gen20_top_p_zero": (case_gen20_top_p_zero, "python_crash", False),
+    "gen20_streamer_batch": (case_gen20_streamer_batch, "python_crash", False),
+    "benign20_eos_token_id_negative": (case_benign20_eos_token_id_negative, "benign", False),
+    "benign20_min_new_tokens_unfeasible": (case_benign20_min_new_tokens_unfeasible, "benign",
+                                           False),
+    "attn20_unknown_impl": (case_attn20_unknown_impl, "python_crash", False),
+    "attn20_flex_llama_cpu": (case_attn20_flex_llama_cpu, "python_crash", False),
+    "attn20_sdpa_flash_head_dim_512": (case_attn20_sdpa_flash_head_dim_512, "python_crash", True),
+    "attn20_sdpa_gqa_indivisible": (case_attn20_sdpa_gqa_indivisible, "python_crash", True),
+    "attn20_flex_block_mask_wrong_len": (case_attn20_flex_block_mask_wrong_len, "python_crash",
+                                         True),
+    "benign20_flex_eager": (case_benign20_flex_eager, "benign", True),
+    "quant20_gptq_absent": (case_quant20_gptq_absent, "python_crash", False),
+    "quant20_awq_absent": (case_quant20_awq_absent, "python_crash", False),
+    "quant20_fp8_no_gpu": (case_quant20_fp8_no_gpu, "benign", False),  # loads (exit 0)
+    "quant20_unknown_method": (case_quant20_unknown_method, "benign", False),  # loads (exit 0)
+    "quant20_bnb_4bit_and_8bit": (case_quant20_bnb_4bit_and_8bit, "python_crash", False),
+    "dmap20_device_map_missing_ordinal": (case_dmap20_device_map_missing_ordinal, "cuda_error",
+                                          True),
+    "dmap20_device_map_bad_string": (case_dmap20_device_map_bad_string, "python_crash", False),
+    "benign20_device_map_disk_offload": (case_benign20_device_map_disk_offload, "benign", True),
+    "triton20_dot_dtype_mismatch": (case_triton20_dot_dtype_mismatch, "python_crash", True),
+    "triton20_load_scalar_pointer": (case_triton20_load_scalar_pointer, "python_crash", True),
+    "triton20_num_warps_3": (case_triton20_num_warps_3, "python_crash", True),
+    "triton20_tma_misaligned": (case_triton20_tma_misaligned, "python_crash", True),
+    "ext20_load_inline_cpp_syntax_error": (case_ext20_load_inline_cpp_syntax_error,
+                                           "python_crash", False),
+    "ext20_load_inline_cuda_assert": (case_ext20_load_inline_cuda_assert, "cuda_error", True),
+    "blas20_cufft_half_non_pow2": (case_blas20_cufft_half_non_pow2, "python_crash", True),
+    "blas20_matmul_fp8": (case_blas20_matmul_fp8, "python_crash", True),
+    "blas20_conv_depthwise_int32": (case_blas20_conv_depthwise_int32, "python_crash", True),
+    "blas20_interpolate_int32": (case_blas20_interpolate_int32, "python_crash", True),
+    "blas20_linalg_singular_cuda": (case_blas20_linalg_singular_cuda, "python_crash", True),
+    "amp20_bce_autocast": (case_amp20_bce_autocast, "python_crash", True),
+    "amp20_gradscaler_no_inf_checks": (case_amp20_gradscaler_no_inf_checks, "python_crash", True),
+    "benign20_autocast_float64_cuda": (case_benign20_autocast_float64_cuda, "benign", True),
+    "benign20_lstm_weights_noncontiguous": (case_benign20_lstm_weights_noncontiguous, "benign",
+                                            True),
+}
+CASES.update(CASES20)
+# GPU cases of the twentieth set that neither fault nor fill the GPU: `run` starts them in its
+# worker pool (GPU visible) beside the CPU cases; the others still run one at a time.
+GPU_SHARED20 = frozenset(n for n in CASES20 if CASES20[n][2] and n not in {
+    "gen20_static_cache_overflow_cuda", "ext20_load_inline_cuda_assert",
+    "blas20_conv_depthwise_int32", "blas20_interpolate_int32"})
+TIMEOUT_S.update({"compile20_generate_fullgraph": 150, "ext20_load_inline_cpp_syntax_error": 150,
+                  "ext20_load_inline_cuda_assert": 200, "attn20_flex_block_mask_wrong_len": 120,
+                  "attn20_flex_llama_cpu": 120, "gen20_contrastive_search_offline": 90,
+                  "gen20_beam_groups_indivisible": 90, "benign20_device_map_disk_offload": 90})
+
+
+def case_gen20_dola_offline() -> None:
+    """DoLa decoding (dola_layers="high") on an air-gapped node (HF_HUB_OFFLINE=1)."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, dola_layers="high"))
+
+
+def case_gen20_force_words_offline() -> None:
+    """Constrained beam search (force_words_ids) on an air-gapped node."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, num_beams=2,
+                              force_words_ids=[[5, 6]]))
+
+
+def case_gen20_custom_generate_offline() -> None:
+    """custom_generate from the Hub with trust_remote_code=True, HF_HUB_OFFLINE=1 and an empty
+    cache (the fix the contrastive-search error suggests, on an air-gapped node)."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["HF_HOME"] = tempfile.mkdtemp()
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0,
+                              custom_generate="transformers-community/contrastive-search",
+                              trust_remote_code=True, penalty_alpha=0.6, top_k=4))
+
+
+def case_gen20_return_sequences_over_beams() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, num_beams=2,
+                              num_return_sequences=4))
+
+
+def case_gen20_logits_processor_duplicate() -> None:
+    """A custom TemperatureLogitsWarper passed next to temperature= (made by generate too)."""
+    from transformers import LogitsProcessorList, TemperatureLogitsWarper
+
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, do_sample=True,
+                              temperature=0.7,
+                              logits_processor=LogitsProcessorList([TemperatureLogitsWarper(0.7)])))
+
+
+def case_gen20_prompt_lookup_batch() -> None:
+    """Prompt-lookup decoding over a batch of 2 prompts."""
+    print(_llama20().generate(_prompt20(batch=2), max_new_tokens=4, pad_token_id=0,
+                              prompt_lookup_num_tokens=3))
+
+
+def case_gen20_quantized_cache_absent() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0,
+                              cache_implementation="quantized"))
+
+
+def case_gen20_paged_cache_eager() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0,
+                              cache_implementation="paged"))
+
+
+def case_attn20_flash_attention_3() -> None:
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir(), attn_implementation="flash_attention_3")
+
+
+def case_attn20_hub_kernel_offline() -> None:
+    """attn_implementation naming a Hub kernel repo, on an air-gapped node."""
+    from transformers import AutoModelForCausalLM
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    AutoModelForCausalLM.from_pretrained(_llama20_dir(),
+                                         attn_implementation="kernels-community/flash-attn")
+
+
+def case_attn20_sdpa_dtype_mix() -> None:
+    """SDPA with a bf16 query over fp16 keys / values (a cache kept in another dtype)."""
+    import torch
+    import torch.nn.functional as F
+
+    q = torch.randn(1, 4, 64, 64, device="cuda", dtype=torch.bfloat16)
+    kv = torch.randn(1, 4, 64, 64, device="cuda", dtype=torch.float16)
+    F.scaled_dot_product_attention(q, kv, kv, is_causal=True)
+    torch.cuda.synchronize()
+
+
+def case_attn20_flex_score_mod_signature() -> None:
+    """flex_attention with a score_mod taking three arguments instead of five."""
+    import torch
+    from torch.nn.attention.flex_attention import flex_attention
+
+    def soft_cap(score, q_idx, kv_idx):  # type: ignore[no-untyped-def]
+        return 30 * torch.tanh(score / 30)
+
+    q = torch.randn(1, 4, 128, 64, device="cuda", dtype=torch.bfloat16)
+    flex_attention(q, q, q, score_mod=soft_cap)
+    torch.cuda.synchronize()
+
+
+def case_quant20_compressed_tensors_absent() -> None:
+    _quant20({"quant_method": "compressed-tensors", "format": "float-quantized",
+              "config_groups": {"group_0": {"targets": ["Linear"], "weights": {
+                  "num_bits": 8, "type": "float", "strategy": "channel"}}}})
+
+
+def case_quant20_mxfp4_no_kernels() -> None:
+    """An MXFP4 checkpoint's config (gpt-oss style) loaded onto the GPU."""
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir({"quant_method": "mxfp4"}),
+                                         device_map="cuda")
+
+
+def case_triton20_constexpr_missing() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x_ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+    k[(1,)](torch.ones(64, device="cuda"))
+    torch.cuda.synchronize()
+
+
+def case_blas20_scaled_mm_not_div16() -> None:
+    """fp8 torch._scaled_mm over a 16 x 20 operand (inner dimension not a multiple of 16)."""
+    import torch
+
+    a = torch.randn(16, 20, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(32, 20, device="cuda").to(torch.float8_e4m3fn).t()
+    one = torch.tensor(1.0, device="cuda")
+    print(torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16).shape)
+
+
+def case_ext20_load_inline_cuda_syntax_error() -> None:
+    """load_inline of a CUDA kernel that nvcc cannot compile."""
+    from torch.utils.cpp_extension import load_inline
+
+    cuda = r"""
+__global__ void add_one(float* x, long n) {
+  long i = blockIdx_x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += 1;
+}
+void run(torch::Tensor x) { add_one<<<1, 64>>>(x.data_ptr<float>(), x.numel()); }
+"""
+    build = Path(tempfile.mkdtemp()) / "build"
+    build.mkdir()
+    load_inline(name="add_ext20", cpp_sources="void run(torch::Tensor x);", cuda_sources=cuda,
+                functions=["run"], build_directory=str(build))
+
+
+def case_ext20_build_dir_full() -> None:
+    """load_inline with its build directory (and TMPDIR) on a 256 KiB tmpfs."""
+    from torch.utils.cpp_extension import load_inline
+
+    fs = _small_fs()
+    if fs is None:
+        return
+    os.environ["TMPDIR"] = str(fs)
+    load_inline(name="full_ext20", cpp_sources="int scale(int x) { return 2 * x; }",
+                functions=["scale"], build_directory=str(fs))
+
+
+def case_benign20_deterministic_warn_only() -> None:
+    """use_deterministic_algorithms(True, warn_only=True), then index_add_ and a matmul on CUDA."""
+    import torch
+
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    x = torch.zeros(8, device="cuda")
+    x.index_add_(0, torch.tensor([0, 0, 1], device="cuda"), torch.ones(3, device="cuda"))
+    y = torch.randn(8, 8, device="cuda")
+    print(x.sum().item(), (y @ y).sum().item())
+
+
+CASES20B: dict[str, Case] = {
+    "gen20_dola_offline": (case_gen20_dola_offline, "python_crash", False),
+    "gen20_force_words_offline": (case_gen20_force_words_offline, "python_crash", False),
+    "gen20_custom_generate_offline": (case_gen20_custom_generate_offline, "hf_weights_missing",
+                                      False),
+    "gen20_return_sequences_over_beams": (case_gen20_return_sequences_over_beams, "python_crash",
+                                          False),
+    "gen20_logits_processor_duplicate": (case_gen20_logits_processor_duplicate, "python_crash",
+                                         False),
+    "gen20_prompt_lookup_batch": (case_gen20_prompt_lookup_batch, "python_crash", False),
+    "gen20_quantized_cache_absent": (case_gen20_quantized_cache_absent, "python_crash", False),
+    "gen20_paged_cache_eager": (case_gen20_paged_cache_eager, "python_crash", False),
+    "attn20_flash_attention_3": (case_attn20_flash_attention_3, "python_crash", False),
+    "attn20_hub_kernel_offline": (case_attn20_hub_kernel_offline, "python_crash", False),
+    "attn20_sdpa_dtype_mix": (case_attn20_sdpa_dtype_mix, "python_crash", True),
+    "attn20_flex_score_mod_signature": (case_attn20_flex_score_mod_signature, "python_crash",
+                                        True),
+    "quant20_compressed_tensors_absent": (case_quant20_compressed_tensors_absent, "python_crash",
+                                          False),
+    "quant20_mxfp4_no_kernels": (case_quant20_mxfp4_no_kernels, "benign", True),  # exit 0
+    "triton20_constexpr_missing": (case_triton20_constexpr_missing, "python_crash", True),
+    "blas20_scaled_mm_not_div16": (case_blas20_scaled_mm_not_div16, "python_crash", True),
+    "ext20_load_inline_cuda_syntax_error": (case_ext20_load_inline_cuda_syntax_error,
+                                            "python_crash", True),
+    "ext20_build_dir_full": (case_ext20_build_dir_full, "disk_full", False),
+    "benign20_deterministic_warn_only": (case_benign20_deterministic_warn_only, "benign", True),
+}
+CASES20.update(CASES20B)
+CASES.update(CASES20)
+GPU_SHARED20 = GPU_SHARED20 | {n for n in CASES20B if CASES20B[n][2]}
+TIMEOUT_S.update({"ext20_load_inline_cuda_syntax_error": 200, "ext20_build_dir_full": 150,
+                  "gen20_custom_generate_offline": 90, "quant20_mxfp4_no_kernels": 90})
+
+
+def case_gen20_max_length_below_prompt() -> None:
+    print(_llama20().generate(_prompt20(), max_length=4, pad_token_id=0))
+
+
+def case_gen20_early_stopping_bad() -> None:
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, num_beams=2,
+                              early_stopping="sometimes"))
+
+
+def case_gen20_float_input_ids() -> None:
+    """Rollout token ids kept as a float tensor (gathered through a float buffer)."""
+    print(_llama20().generate(_prompt20().float(), max_new_tokens=4, pad_token_id=0))
+
+
+def case_quant20_fbgemm_fp8_absent() -> None:
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir({"quant_method": "fbgemm_fp8",
+                                                       "activation_scale_ub": 1200.0}),
+                                         device_map="cuda")
+
+
+def case_quant20_quanto_absent() -> None:
+    _quant20({"quant_method": "quanto", "weights": "int8", "activations": None})
+
+
+def case_attn20_sdpa_mask_dtype() -> None:
+    """SDPA with a float16 additive mask over bf16 queries."""
+    import torch
+    import torch.nn.functional as F
+
+    q = torch.randn(1, 4, 64, 64, device="cuda", dtype=torch.bfloat16)
+    mask = torch.zeros(1, 1, 64, 64, device="cuda", dtype=torch.float16)
+    F.scaled_dot_product_attention(q, q, q, attn_mask=mask)
+    torch.cuda.synchronize()
+
+
+def case_triton20_program_id_axis3() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x_ptr):  # type: ignore[no-untyped-def]
+        tl.store(x_ptr + tl.program_id(3), 1.0)
+
+    k[(1,)](torch.zeros(4, device="cuda"))
+    torch.cuda.synchronize()
+
+
+def case_triton20_reshape_numel() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x_ptr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, 64)
+        v = tl.reshape(tl.load(x_ptr + offs), (16, 8))
+        tl.store(x_ptr + tl.arange(0, 16)[:, None] * 8 + tl.arange(0, 8)[None, :], v)
+
+    k[(1,)](torch.zeros(64, device="cuda"))
+    torch.cuda.synchronize()
+
+
+def case_compile20_item_fullgraph() -> None:
+    """A reward-shaping step compiled with fullgraph=True that reads a scalar with .item()."""
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def shape_reward(r):  # type: ignore[no-untyped-def]
+        if r.mean().item() > 0:
+            return r - r.mean()
+        return r
+
+    print(shape_reward(torch.randn(16, device="cuda")))
+
+
+def case_ext20_load_inline_undefined_symbol() -> None:
+    """load_inline binding a function that is declared but defined nowhere."""
+    from torch.utils.cpp_extension import load_inline
+
+    build = Path(tempfile.mkdtemp()) / "build"
+    build.mkdir()
+    load_inline(name="sym_ext20", cpp_sources="int scale(int x);", functions=["scale"],
+                build_directory=str(build))
+
+
+def case_amp20_gradscaler_update_bad_scale() -> None:
+    import torch
+
+    p = torch.nn.Parameter(torch.randn(4, device="cuda"))
+    opt = torch.optim.SGD([p], lr=0.1)
+    scaler = torch.amp.GradScaler("cuda")
+    scaler.scale((p * 2).sum()).backward()
+    scaler.step(opt)
+    scaler.update(torch.tensor([1024.0, 512.0], device="cuda"))
+
+
+def case_blas20_eigh_nan_cuda() -> None:
+    """linalg.eigh of a covariance matrix holding NaN (a diverged batch's statistics)."""
+    import torch
+
+    a = torch.randn(64, 64, device="cuda")
+    a = a @ a.T
+    a[3, 5] = float("nan")
+    print(torch.linalg.eigh(a).eigenvalues[:3])
+
+
+def case_blas20_bmm_batch_mismatch() -> None:
+    import torch
+
+    a = torch.randn(4, 8, 16, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(2, 16, 8, device="cuda", dtype=torch.bfloat16)
+    print(torch.bmm(a, b).shape)
+
+
+CASES20C: dict[str, Case] = {
+    "gen20_max_length_below_prompt": (case_gen20_max_length_below_prompt, "python_crash", False),
+    "gen20_early_stopping_bad": (case_gen20_early_stopping_bad, "python_crash", False),
+    "gen20_float_input_ids": (case_gen20_float_input_ids, "python_crash", False),
+    "quant20_fbgemm_fp8_absent": (case_quant20_fbgemm_fp8_absent, "python_crash", True),
+    "quant20_quanto_absent": (case_quant20_quanto_absent, "python_crash", False),
+    "attn20_sdpa_mask_dtype": (case_attn20_sdpa_mask_dtype, "python_crash", True),
+    "triton20_program_id_axis3": (case_triton20_program_id_axis3, "python_crash", True),
+    "triton20_reshape_numel": (case_triton20_reshape_numel, "python_crash", True),
+    "compile20_item_fullgraph": (case_compile20_item_fullgraph, "python_crash", True),
+    "ext20_load_inline_undefined_symbol": (case_ext20_load_inline_undefined_symbol,
+                                           "python_crash", False),
+    "amp20_gradscaler_update_bad_scale": (case_amp20_gradscaler_update_bad_scale, "python_crash",
+                                          True),
+    "blas20_eigh_nan_cuda": (case_blas20_eigh_nan_cuda, "python_crash", True),
+    "blas20_bmm_batch_mismatch": (case_blas20_bmm_batch_mismatch, "python_crash", True),
+}
+CASES20.update(CASES20C)
+CASES.update(CASES20)
+GPU_SHARED20 = GPU_SHARED20 | {n for n in CASES20C if CASES20C[n][2]}
+TIMEOUT_S.update({"ext20_load_inline_undefined_symbol": 150, "compile20_item_fullgraph": 120})
 
 
 # ----------------------------------------------------------------------------- run
@@ -11137,8 +11953,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    gpu = [n for n in names if CASES[n][2]]
-    cpu = [n for n in names if not CASES[n][2]]
+    gpu = [n for n in names if CASES[n][2] and n not in GPU_SHARED20]
+    cpu = [n for n in names if not CASES[n][2] or n in GPU_SHARED20]  # the pool's cases
     lock = threading.Lock()
     raw = open(out / "raw.jsonl", "w")
 
@@ -11281,6 +12097,10 @@ _LOG_LINE18 = re.compile(r"^huggingface/tokenizers: ")
 # bare `Terminated` (its line for a SIGTERMed child of `bash -c` carries no `line N:` prefix).
 _LOG_LINE19 = re.compile(r"^subprocess\.TimeoutExpired: |^ERROR: ld\.so: object |^libgomp: |"
                          r"^LLVM ERROR: |^Terminated$|^OpenBLAS blas_thread_init: pthread_create failed")
+# More shapes for the twentieth set's cases only: what a failed torch.utils.cpp_extension build
+# shows below its RuntimeError (the compiler's and nvcc's error lines, ninja's last line).
+_LOG_LINE20 = re.compile(r"^ninja: build stopped: |^\S+\.(c|cc|cpp|cu|cuh|h)(:\d+:\d+:|\(\d+\):) "
+                         r"(fatal )?error: ")
 
 
 def select_lines(output: str, third: bool = False, fourth: bool = False,
@@ -11288,7 +12108,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  ninth: bool = False, eleventh: bool = False,
                  thirteenth: bool = False, fifteenth: bool = False,
                  seventeenth: bool = False, eighteenth: bool = False,
-                 nineteenth: bool = False) -> list[str]:
+                 nineteenth: bool = False, twentieth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -11306,7 +12126,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 fifteenth and _LOG_LINE15.search(line)) or (
                 seventeenth and _LOG_LINE17.search(line)) or (
                 eighteenth and _LOG_LINE18.search(line)) or (
-                nineteenth and _LOG_LINE19.search(line)):
+                nineteenth and _LOG_LINE19.search(line)) or (
+                twentieth and _LOG_LINE20.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -12415,6 +13236,76 @@ NOTES19: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES20: list[tuple[str, str]] = [
+    # SDPA's generic per-backend notes before `No available kernel` (set 10's rule for
+    # sdpa_flash_fp32: of the six, the one naming the cause is kept)
+    (r"UserWarning: (Memory efficient kernel not used|Memory Efficient attention has been runtime "
+     r"disabled|Flash attention kernel not used|cuDNN attention)", "drop"),
+    # dynamo's lru_cache note a second time, for a second wrapped function of the same trace
+    (r"Dynamo detected a call to a `functools\.lru_cache`-wrapped function at 'fsdp\.py", "drop"),
+    # transformers 5's note that a decoding strategy moved to a Hub repo, printed before the
+    # ValueError that ends the run: one of the four strategies' notes is kept
+    (r"^\[transformers\] (Group Beam Search|Dola Generation|Constrained Beam Search) was moved "
+     r"to a `custom_generate` repo", "drop"),
+    # what torch.utils.cpp_extension prints around a failed build names no cause by itself: the
+    # RuntimeError's first line is the build command, ninja's last line says a step failed
+    (r"^RuntimeError: Error building extension |^ninja: build stopped: ", "python_crash"),
+]
+# a case's own rules: the build-on-a-full-tmpfs case keeps the final RuntimeError, g++'s ENOSPC
+# line and ninja's line (one to three lines a case); the chained CalledProcessError goes to the
+# syntax-error case, which prints it too
+CASE_RULES.update({
+    "ext20_build_dir_full": [(r"^subprocess\.CalledProcessError: ", "drop")],
+})
+
+NOTES20: list[tuple[str, str]] = [
+    (r"Assertion `index out of bounds: 0 <= tmp\d+ < 8` failed", "generate() into a StaticCache of "
+     "8 slots with 6 prompt and 10 new tokens: transformers compiled the decoding step, so the "
+     "index assert comes from an inductor-generated triton kernel"),
+    (r"Assertion `ids\[i\] < vocab` failed", "a torch.utils.cpp_extension.load_inline CUDA "
+     "kernel's assert() on a token id past the vocabulary"),
+    (r"No space left on device", "load_inline with its build directory and TMPDIR on a 256 KiB "
+     "tmpfs: g++'s own ENOSPC line"),
+    (r"(:\d+:\d+:|\(\d+\):) error: ", "the compiler's (g++ / nvcc) error line that "
+     "torch.utils.cpp_extension.load_inline prints inside its RuntimeError"),
+    (r"^RuntimeError: Error building extension ", "cpp_extension's RuntimeError: its first line is "
+     "the build command, the cause follows on continuation lines"),
+    (r"^ninja: build stopped", "ninja's last line under cpp_extension's RuntimeError; it names no "
+     "cause"),
+    (r"does not contain a `custom_generate` subdirectory", "custom_generate= a Hub repo with "
+     "HF_HUB_OFFLINE=1 and an empty cache: transformers swallowed the offline error and reports "
+     "the repo's generate.py missing; hf_weights_missing as a missing repo file (set 18's "
+     "auto_map rule)"),
+    (r"was moved to a `custom_generate` repo", "transformers 5 moved the decoding strategy to a "
+     "Hub repo; the ValueError after it ends the run"),
+    (r"Unknown quantization type", "an unknown quant_method in config.json: transformers skips "
+     "quantization and loads the weights as they are"),
+    (r"MXFP4 quantization requires the `kernels` package", "an MXFP4 config loaded onto the GPU "
+     "without the kernels package: the load finishes"),
+    (r"FP8 model on CPU", "a fine-grained FP8 config loaded where no GPU is visible: a warning, "
+     "the load finishes"),
+    (r"Flash attention requires q,k,v", "SDPA pinned to flash attention with head dim 512: the "
+     "note naming why, before `No available kernel` (an earlier shape)"),
+    (r"bytes of buffer for offloaded layers|whereas the model is on meta", "device_map='auto' "
+     "with 1 MiB budgets: layers offloaded to disk; generate() ran"),
+    (r"`eos_token_id` should consist of positive integers", "eos_token_id=-1: generate ran to "
+     "max_new_tokens"),
+    (r"Unfeasible length constraints", "min_new_tokens past max_new_tokens: generate stopped at "
+     "the maximum"),
+    (r"Dynamo detected a call to a `functools\.lru_cache`", "torch.compile(model.generate, "
+     "fullgraph=True): a note before the Unsupported error"),
+    (r"RNN module weights are not part", "a CUDA LSTM weight replaced after .cuda(); ran"),
+    (r"ComplexHalf support is experimental", "torch.fft.rfft of a half tensor: the note before "
+     "cuFFT's power-of-two error"),
+    (r"flex_attention called without torch\.compile", "flex_attention run eagerly: the warning "
+     "before the score_mod's binding error"),
+    (r"^IndexError: tuple index out of range", "generate(bad_words_ids=[[]]): a bare IndexError "
+     "from the bad-words processor"),
+    (r"Invalid device string: 'balanced_low_1'", "device_map='balanced_low_1' (a typo of "
+     "balanced_low_0), torch's check chained under transformers' ValueError"),
+]
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -12426,6 +13317,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout14", CASES14, LINE_RULES14), ("heldout15", CASES15, LINE_RULES15),
     ("heldout16", CASES16, LINE_RULES16), ("heldout17", CASES17, LINE_RULES17),
     ("heldout18", CASES18, LINE_RULES18), ("heldout19", CASES19, LINE_RULES19),
+    ("heldout20", CASES20, LINE_RULES20),
 ]
 
 
@@ -12488,7 +13380,7 @@ HELDOUT_V1 = frozenset([
 
 
 def split_of(case: str) -> str:
-    """dev, heldout, or heldout2 ... heldout19 (the later sets), by case name (a case never
+    """dev, heldout, or heldout2 ... heldout20 (the later sets), by case name (a case never
     straddles two files)."""
     if (at := later_set(case)) is not None:
         return LATER_SETS[at][0]
@@ -12787,6 +13679,23 @@ def lib_of19(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+def lib_of20(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twentieth set's printers: transformers (generate, loaders, quantizer checks),
+    huggingface_hub under it, triton (its compiler and launcher checks), the C++ compiler /
+    nvcc / ninja under torch.utils.cpp_extension (recorded as torch's), torch for the rest."""
+    if line.startswith("[transformers]") or "site-packages/transformers/" in line:
+        return _pick("transformers", vers)
+    if line.startswith("huggingface_hub."):
+        return _pick("huggingface_hub", vers)
+    if case.startswith(("gen20_", "quant20_", "dmap20_", "attn20_unknown", "attn20_flash_attention",
+                        "attn20_hub_kernel")) and not line.startswith(
+                            ("torch.", "/", "RuntimeError")):  # torch's checks under generate
+        return _pick("transformers", vers)
+    if case.startswith("triton20_") or line.startswith("triton."):
+        return _pick("triton", vers)
+    return _pick("torch", vers)
+
+
 def load_raw(raw_dirs: list[Path]) -> dict[str, dict[str, Any]]:
     """Records by case; a later directory's record of a case replaces an earlier one's."""
     recs: dict[str, dict[str, Any]] = {}
@@ -12823,7 +13732,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
-        "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": []}
+        "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": [], "heldout20": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -12850,9 +13759,9 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
                                  eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
                                  seventeenth=seventeenth, eighteenth=case in CASES18,
-                                 nineteenth=case in CASES19):
+                                 nineteenth=case in CASES19, twentieth=case in CASES20):
             printed = line
-            if case in CASES18 or case in CASES19:  # the corpus format: no trailing whitespace
+            if case in CASES18 or case in CASES19 or case in CASES20:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
@@ -12863,12 +13772,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
