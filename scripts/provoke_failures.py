@@ -10220,6 +10220,20 @@ def _triton19_kernel() -> Any:
     return scale_rewards
 
 
+def _launch_triton19(cache_dir: str | None = None, before: Callable[[], object] | None = None) -> None:
+    """The set's triton kernel launched once on the GPU: a fresh cache dir unless one is given;
+    `before` runs after the kernel is built and before its first launch (an rlimit, an fd squeeze)."""
+    os.environ["TRITON_CACHE_DIR"] = cache_dir or tempfile.mkdtemp(prefix="tritoncache")
+    import torch
+
+    k = _triton19_kernel()
+    x = torch.ones(1000, device="cuda")
+    held = before() if before is not None else None
+    k[(1,)](x, 1000, BLOCK=1024)
+    torch.cuda.synchronize()
+    print(x.sum().item(), *([len(held)] if isinstance(held, list) else []))
+
+
 def _okrepo19() -> dict[str, dict[str, bytes]]:
     return {"okrepo": {"config.json": b'{"model_type": "gpt2"}', "README.md": b"# ok\n",
                        "tokenizer_config.json": b"{}"}}
@@ -10330,15 +10344,7 @@ def case_nofile19_cuda_init() -> None:
 
 def case_nofile19_triton_first_launch() -> None:
     """A triton kernel's first launch (compile, cache writes, ptxas) with no fd left."""
-    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
-    import torch
-
-    k = _triton19_kernel()
-    x = torch.ones(1000, device="cuda")
-    held = _fd_exhaust19()
-    k[(1,)](x, 1000, BLOCK=1024)
-    torch.cuda.synchronize()
-    print(x.sum().item(), len(held))
+    _launch_triton19(before=_fd_exhaust19)
 
 
 def case_nofile19_dataloader_workers() -> None:
@@ -10503,12 +10509,13 @@ def case_sig19_torchrun_child_sigint() -> None:
     _torchrun19("SIGINT")
 
 
-def _usr1_worker19(rank: int) -> None:
+def _signalled_worker19(rank: int, signame: str) -> None:
+    """Rank 1 sends itself `signame` a second in; rank 0 outlives it."""
     import signal
 
     if rank == 1:
         time.sleep(1)
-        os.kill(os.getpid(), signal.SIGUSR1)
+        os.kill(os.getpid(), getattr(signal, signame))
     time.sleep(6)
 
 
@@ -10516,7 +10523,7 @@ def case_sig19_spawn_child_sigusr1() -> None:
     """A torch.multiprocessing.spawn child ended by SIGUSR1."""
     import torch.multiprocessing as mp
 
-    mp.spawn(_usr1_worker19, nprocs=2)
+    mp.spawn(_signalled_worker19, args=("SIGUSR1",), nprocs=2)
 
 
 _EVAL19 = ("import os, signal, sys, time\n"
@@ -10711,14 +10718,7 @@ def case_perm19_triton_cache() -> None:
     """A triton kernel's first launch with TRITON_CACHE_DIR a directory of mode 0555."""
     _reexec19("perm19_triton_cache", "nodac")
     _who19()
-    os.environ["TRITON_CACHE_DIR"] = str(_ro_dir19("tritoncache"))
-    import torch
-
-    k = _triton19_kernel()
-    x = torch.ones(1000, device="cuda")
-    k[(1,)](x, 1000, BLOCK=1024)
-    torch.cuda.synchronize()
-    print(x.sum().item())
+    _launch_triton19(str(_ro_dir19("tritoncache")))
 
 
 def case_perm19_dcp_save_dir() -> None:
@@ -10842,41 +10842,19 @@ def case_lib19_libcuda_stub_first() -> None:
 def case_lib19_triton_libcuda_path() -> None:
     """TRITON_LIBCUDA_PATH naming a directory without libcuda (fresh triton cache)."""
     os.environ["TRITON_LIBCUDA_PATH"] = "/usr/lib/x86_64-linux-gnu/nvidia-560"
-    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
-    import torch
-
-    k = _triton19_kernel()
-    x = torch.ones(1000, device="cuda")
-    k[(1,)](x, 1000, BLOCK=1024)
-    torch.cuda.synchronize()
-    print(x.sum().item())
+    _launch_triton19()
 
 
 def case_lib19_triton_ptxas_missing() -> None:
     """TRITON_PTXAS_PATH naming a ptxas that is not there (fresh triton cache)."""
     os.environ["TRITON_PTXAS_PATH"] = "/usr/local/cuda-12.4/bin/ptxas"
-    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
-    import torch
-
-    k = _triton19_kernel()
-    x = torch.ones(1000, device="cuda")
-    k[(1,)](x, 1000, BLOCK=1024)
-    torch.cuda.synchronize()
-    print(x.sum().item())
+    _launch_triton19()
 
 
 def case_as19_triton_compile() -> None:
     """A triton kernel's first compile under RLIMIT_AS = VmSize + 8 MiB (CUDA already up; the
     first capture's 64 MiB compiled and ran)."""
-    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritoncache")
-    import torch
-
-    k = _triton19_kernel()
-    x = torch.ones(1000, device="cuda")
-    _as_tight19(8)
-    k[(1,)](x, 1000, BLOCK=1024)
-    torch.cuda.synchronize()
-    print(x.sum().item())
+    _launch_triton19(before=lambda: _as_tight19(8))
 
 
 # -- CUDA env misconfiguration
@@ -11006,20 +10984,11 @@ def case_nofile19_hub_download_token_env() -> None:
     case_nofile19_hub_download()
 
 
-def _hup_worker19(rank: int) -> None:
-    import signal
-
-    if rank == 1:
-        time.sleep(1)
-        os.kill(os.getpid(), signal.SIGHUP)
-    time.sleep(6)
-
-
 def case_sig19_spawn_child_sighup() -> None:
     """A torch.multiprocessing.spawn child ended by SIGHUP."""
     import torch.multiprocessing as mp
 
-    mp.spawn(_hup_worker19, nprocs=2)
+    mp.spawn(_signalled_worker19, args=("SIGHUP",), nprocs=2)
 
 
 def case_perm19_torch_load_unreadable() -> None:
