@@ -107,3 +107,11 @@ def test_a_threads_header_opens_its_traceback(tmp_path: Path) -> None:
                             '  File "/app/x.py", line 3, in _loop', "ValueError: bad"])
     assert primary(whole) == "python_crash" and not whole["unrecognized"]
     assert both(tmp_path, ["Exception in thread Thread-3 (_loop):"])["unrecognized"]
+
+
+def test_a_failed_checks_condition_names_nothing_on_either_reader(tmp_path: Path) -> None:
+    """The condition is code on the catalogue's pass and on the family vocabulary's alike: a check with
+    a message no rule names is shown, not guessed a CUDA error from `cudaErrorCudartUnloading`."""
+    shown = both(tmp_path, ["[12:00:01] src/runtime/pool.cc:88: Check failed: (e == cudaSuccess || "
+                            "e == cudaErrorCudartUnloading) is false: the pool was released twice"])
+    assert primary(shown) is None and shown["unrecognized"]

@@ -916,20 +916,13 @@ def _by_pattern(text: str) -> Cause | None:
     return None
 
 
-# A failed check's condition is code, not what failed: TVM / tvm-ffi's ICHECK (FlashInfer, MLC)
-# writes "Check failed: (<condition>) is false: <message>" (apache/tvm include/tvm/runtime/logging.h
-# @ eed8dfac210723e7149fcfa39c9acc3505cdb520), and `(e == cudaSuccess || e == cudaErrorCudartUnloading)`
-# names an error that did not happen; the message after it does.
-CHECK_CONDITION = re.compile(r"(?<=Check failed: )\((?:[^()]|\([^()]*\))*\) is false: ")
-
-
 def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     """The cause a cleaned log line reports (the most specific one) and the exception it states.
     Order: a library family's message stem (the most specific), then the exception's class
     whatever its module path (wrappers unwrapped), then the HTTP status of a Hub error, then any
     other uncaught exception as python_crash."""
     if ") is false: " in text:
-        text = CHECK_CONDITION.sub("", text)
+        text = V.CHECK_CONDITION_RX.sub("", text)   # a failed check's condition asserts nothing
     cause = _by_pattern(text)
     exc = E.parse(text) if _EXC_HINT.search(text) else None
     if cause is not None and cause.kind == "python_crash" and (thrown := E.terminate_kind(text)):

@@ -146,8 +146,15 @@ PRECAUTION = r"\b(?:to (?:avoid|prevent)|avoid(?:s|ing)?|prevent(?:s|ing)?)\b[^.
 # (a zero that numbers a thing is no counter: "task 0 launch failed", "rank 0 failed")
 NOT_AN_INDEX = "".join(f"(?<!{noun} )" for noun in ("task", "rank", "node", "gpu", "worker", "device", "process", "engine",
                                                      "replica", "actor", "shard", "pod", "job", "step", "instance"))
+# A failed check's condition is code, not what failed: TVM / tvm-ffi's ICHECK (FlashInfer, MLC)
+# writes "Check failed: (<condition>) is false: <message>" (apache/tvm include/tvm/runtime/logging.h
+# @ eed8dfac210723e7149fcfa39c9acc3505cdb520), and `(e == cudaSuccess || e == cudaErrorCudartUnloading)`
+# names an error that did not happen; the message after it does. (The catalogue reads the line without
+# it too: observe/causes.classify.)
+CHECK_CONDITION = r"(?<=Check failed: )\((?:[^()]|\([^()]*\))*\) is false: "
+CHECK_CONDITION_RX = re.compile(CHECK_CONDITION)
 NOT_ASSERTED = re.compile(
-    r"(?i)" + PRECAUTION + r"|(?<![\w.])" + NOT_AN_INDEX + r"(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
+    r"(?i)" + PRECAUTION + r"|" + CHECK_CONDITION + r"|(?<![\w.])" + NOT_AN_INDEX + r"(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
     r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
     r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
@@ -350,10 +357,10 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
 SHELL_NOT_FOUND = (r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+: )?[^:\n]{1,200}: (?:command )?not found\b|"
                    r"^\s*zsh: command not found: |/usr/bin/env: '?[^:\s]+'?: No such file or directory|"
                    r"executable file not found in \$PATH|exec user process caused: no such file")
-# Rust's panic handler; Go's runtime (`panic: runtime error: ...`)
+# Rust's panic handler (Go's runtime `panic: ...` ends its process: exceptions.FATAL_RECORD, a cause rule)
 # (and Rust std's default alloc error handler, library/std/src/alloc.rs: "memory allocation of %d bytes failed",
 # then abort: a Rust extension such as tokenizers out of address space)
-RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' panicked at|^panic: \S|^\s*memory allocation of \d+ bytes failed\b"
+RUST_PANIC = r"\bpanicked at \S+:\d+|\bpanic at \S+\.rs:\d+|^thread '[^']*' panicked at|^\s*memory allocation of \d+ bytes failed\b"
 # Downloads by wget and curl (GNU wget src/http.c: "%s ERROR %d: %s." with the status and its reason;
 # curl's CURLE_HTTP_RETURNED_ERROR (22): "The requested URL returned error: %d"): 404 is a file to
 # fetch that is missing, 429 / 5xx a transient refusal of the host, 401 / 403 a refused credential
