@@ -812,9 +812,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
            "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete",
-           # a shell's job report of the signal that ended its child (exceptions.SIGNAL_WORDS)
-           "Hangup", "Quit", "Trace/breakpoint", "Bad system call", "Alarm clock", "Terminated", "limit exceeded",
-           "timer expired", "User defined signal", "Stack fault", "Power failure", "Killed"),
+           # a shell's job report of the signal that ended its child
+           *E.SIGNAL_TEXTS),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "

@@ -551,9 +551,11 @@ KUBELET_CRASHLOOP = re.compile(r"[Bb]ack-off (?:\d+[a-z]\d*[a-z]? )?restarting f
 # neither SIGINT nor SIGPIPE; bminor/glibc sysdeps/generic/siglist.h @ 6d7e8eda9b85b08f207a6dc6f187e94e4817270f),
 # or in its `line N:  PID Words  cmd` form. bash translates them (gettext, po/zh_CN.po: Killed "已杀死",
 # Segmentation fault "段错误", core dumped "核心已转储").
-SIGNAL_WORDS = (r"Hangup|Quit|Illegal instruction|Trace/breakpoint trap|Aborted|Floating point exception|Killed|Bus error|"
-                r"Bad system call|Segmentation fault|Alarm clock|Terminated|CPU time limit exceeded|File size limit exceeded|"
-                r"Virtual timer expired|Profiling timer expired|User defined signal [12]|Stack fault|Power failure")
+SIGNAL_TEXTS = ("Hangup", "Quit", "Illegal instruction", "Trace/breakpoint trap", "Aborted", "Floating point exception",
+                "Killed", "Bus error", "Bad system call", "Segmentation fault", "Alarm clock", "Terminated",
+                "CPU time limit exceeded", "File size limit exceeded", "Virtual timer expired", "Profiling timer expired",
+                "User defined signal 1", "User defined signal 2", "Stack fault", "Power failure")
+SIGNAL_WORDS = "|".join(map(re.escape, SIGNAL_TEXTS))
 SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|已杀死|段错误)"
                           rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b")
 # An exit code that means the process failed: not 0, nor 130 (128 + SIGINT: an operator's Ctrl-C, e.g.
