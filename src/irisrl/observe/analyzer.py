@@ -266,12 +266,13 @@ class Analyzer:
             self._hold_traceback(stream, text, rank, t)
             return
         level = status is not None or E.is_error_line(text, exc)
-        if not level and not V.error_shaped(text, line.actor is not None or line.node is not None or line.teed):
+        if not level and not V.error_shaped(text, line.actor is not None or line.node is not None or line.teed or line.column is not None):
             return
         # a line the level grammar did not take (error words in a log record) printed at INFO /
         # DEBUG level is a notice: named or kept, as a warning
         quiet = not level and V.notice_level(text)
-        if status is None and (guessed := C.guess(text)) is not None:
+        # (a source column names the program when the line does not: `localai  | ... Model not responding`)
+        if status is None and (guessed := C.guess(text) or (C.guess(line.column + text) if line.column else None)) is not None:
             self._cause(name, line, guessed, t, quiet)     # the family vocabulary names it
             return
         if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW], quiet):
@@ -635,7 +636,7 @@ def engine_prefix(line: P.Line) -> str:
     if line.actor:
         who, _, ip = line.actor.partition("@")
         actor = f"({who}, ip={ip}) " if ip and ip != "?" else f"({who}) "
-    return (f"[{line.rank}] " if line.rank else "") + node + actor
+    return (line.column or "") + (f"[{line.rank}] " if line.rank else "") + node + actor
 
 
 def _grep() -> str | None:

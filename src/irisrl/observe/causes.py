@@ -327,7 +327,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"(?:huggingface\.co|hf\.co)",)),
     Cause("cuda_oom", "CUDA out of memory",
           ("out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED",
-           "Tried to allocate", "CUDA calloc", "CUDA malloc", "OOM when allocating"),
+           "Tried to allocate", "CUDA calloc", "CUDA malloc", "OOM when allocating", "total capacity", "but unallocated"),
           (r"CUDA out of memory\. Tried to allocate", r"OutOfMemoryError: CUDA out of memory"), 8, ROOT,
           "a GPU ran out of memory: lower the micro batch sizes or max_model_len, or generator.gpu_memory_utilization "
           "when vLLM shares the GPUs (colocate_all); gradient checkpointing / FSDP cpu_offload free more; "
@@ -341,8 +341,12 @@ CATALOGUE: tuple[Cause, ...] = (
                     # bytes" is cudaMalloc refusing device memory inside NCCL: the GPU's memory, so the OOM
                     # (the most specific kind), not a generic NCCL error
                     r"Failed to CUDA (?:calloc|malloc)",
-                    # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone
-                    r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;",
+                    # the allocator's detail line (c10/cuda/CUDACachingAllocator.cpp), pasted alone; torch >= 2.1's
+                    # wording of its parts (the same file @ v2.11.0: "GPU %d has a total capacity of %s of which %s
+                    # is free.", "... is reserved by PyTorch but unallocated. If reserved but unallocated memory is
+                    # large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
+                    r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;|has a total capacity of [\d.]+ [KMGT]?i?B of which|"
+                    r"reserved by PyTorch but unallocated\. If reserved but unallocated memory is large",
                     # TensorFlow's allocator (tensorflow/core/framework/op_kernel.cc, bfc_allocator.cc:
                     # "OOM when allocating tensor with shape[...] and type float on /job:.../device:GPU:0 by
                     # allocator GPU_0_bfc", raised as ResourceExhaustedError)
@@ -891,7 +895,7 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
     (c, re.compile("|".join(f"(?:{p})" for p in c.patterns + c.families)), re.compile(c.exclude) if c.exclude else None)
     for c in CATALOGUE if c.patterns or c.families)
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
-_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut)\b|" +
+_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut|ExceptionGroup)\b|" +
                        E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
 
 

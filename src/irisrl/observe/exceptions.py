@@ -43,7 +43,9 @@ from typing import NamedTuple
 # Where a log record's header ends and its message starts: after `: `, `] `, `| ` or ` - `.
 HEADER_ENDS = (": ", "] ", "| ", " - ")
 AFTER_HEADER = "|".join(f"(?<={re.escape(end)})" for end in HEADER_ENDS)
-_CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError)|"
+# (and Python 3.11's exception groups, `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`)
+_CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError|"
+          r"(?:Base)?ExceptionGroup)|"
           # a dotted class whose own name starts lower-case (pybind11 bindings: `nixl._bindings.nixlNotFoundError`)
           r"(?:[A-Za-z_]\w*\.)+[a-z]\w*[a-z](?:Error|Exception)|"
           rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
@@ -672,8 +674,10 @@ def signature(text: str) -> str:
 # code N`, docker compose's `x exited with code 1`, runpod / Go runners' `worker exited with exit code
 # 136`, `exited with status 2`, vLLM's `Process ApiServer_2 (PID: 731) died with exit code 1` (v0's
 # multiproc_worker_utils.py: `Worker VllmWorkerProcess pid N died, exit code: -15`), Ray job's
-# `Job entrypoint command failed with exit code 1` (patterns.EXITED reads the code).
-EXIT_REPORT = r"(?:(?:exited|died)(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:exit|return) code)[ :=]*"
+# `Job entrypoint command failed with exit code 1`, srun's `srun: error: host-01: task 1: Exited with exit code 2`
+# (src/srun/step_launch / launch.c "%s: task %s: Exited with exit code %d"), Determined's "container failed with
+# non-zero exit code: 1" (patterns.EXITED reads the code).
+EXIT_REPORT = r"(?:(?:[Ee]xited|died)(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:a )?(?:non-?zero )?(?:exit|return) code)[ :=]*"
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
 # "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
 # debug/fortify_fail.c "*** stack smashing detected ***: terminated") and libstdc++'s verbose terminate
@@ -686,9 +690,18 @@ LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:mal
 # Lib/multiprocessing/process.py @ 069b8d20be8018fbd49ed5aaf64c4caba311e48f; the same stem in every
 # release since 2.6): `Process SpawnProcess-1:`, vLLM's `Process EngineCore_DP0:`. threading's
 # excepthook writes `Exception in thread <name>:` (Lib/threading.py excepthook; the thread ends, the
-# process may go on). A traceback's head (held until its final line), not end evidence: the end comes
-# after the exception it precedes. Group 1: the process's name.
-TRACEBACK_OPENER = re.compile(r"^(?:Process ([\w.:-]+)|Exception in thread .+):$")
+# process may go on). asyncio's default exception handler logs a task's or callback's uncaught exception as
+# "Task exception was never retrieved" / "Future exception was never retrieved" / "Exception in callback
+# <handle>", its traceback after (Lib/asyncio/base_events.py default_exception_handler, futures.py / tasks.py
+# __del__). A traceback's head (held until its final line), not end evidence: the end comes after the
+# exception it precedes; alone (the final line never came) it is the uncaught exception it announces, the
+# catch-all python_crash (observe/ladder.py). Group 1: the process's name.
+TRACEBACK_OPENER = re.compile(r"^(?:(?:Process ([\w.:-]+)|Exception in thread .+):|(?:Task|Future) exception was never retrieved|"
+                              r"Exception in callback .+)$")
+# libstdc++'s verbose terminate handler writes `terminate called after throwing an instance of 'T'`, then
+# `  what():  <message>` at the start of its own line, then aborts (gcc libstdc++-v3/libsupc++/vterminate.cc).
+# Not Ray's own handler's "Unhandled exception: T. what(): ..." (one line, mid-line: ray src/ray/util/logging.cc).
+TERMINATE_WHAT = r"^\s*what\(\):\s"
 # Evidence that a process ended (not: the line happens to be the last in the file). A failed
 # RAY_CHECK (level C) aborts the process that printed it.
 ENDED = re.compile(
@@ -697,7 +710,7 @@ ENDED = re.compile(
     r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|"
     r"PID \d+ terminated with code " + FAILED_CODE + r"|exitcode\s*:\s*" + FAILED_CODE + "|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
-    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT)
+    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT + "|" + TERMINATE_WHAT, re.M)
 
 
 def failed_exit(code: str) -> bool:

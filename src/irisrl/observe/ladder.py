@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
 from irisrl.observe import causes as C
+from irisrl.observe import exceptions as E
 from irisrl.observe import unrecognized as U
 from irisrl.observe.task_status import STATUS_TAG
 from irisrl.observe.planinfo import PlanInfo
@@ -483,7 +484,7 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
     rungs = _rungs(c, trials)
     failed = {r.rung for r in rungs if r.status == FAIL}
     no_coordinator = rungs[6].status == FAIL
-    findings = C.assess(st.causes, st.retry, st.crash, multinode=(c.n or 0) > 1, finished=st.finished,
+    findings = C.assess(st.causes + _orphan_openers(st), st.retry, st.crash, multinode=(c.n or 0) > 1, finished=st.finished,
                         ended=st.ended) + _hangs(st, cfg, now)
     death = C.cause_of_death(findings)
     unknown = _unrecognized(st)
@@ -533,13 +534,22 @@ def _hangs(st: State, cfg: LadderConfig, now: float | None) -> list[C.Finding]:
 UNRECOGNIZED_REASON = "crashed: unrecognized error: "
 
 
+def _orphan_openers(st: State) -> list[C.CauseEvent]:
+    """A process's / thread's / asyncio task's announcement of its uncaught exception whose final
+    line never came (exceptions.TRACEBACK_OPENER): that exception, of no kind the log says, the
+    catch-all python_crash, guessed (fatal once its process ended)."""
+    return [C.CauseEvent("python_crash", rank, evidence, t, seq, guessed="vocabulary")
+            for evidence, rank, t, seq in st.tracebacks.values() if E.TRACEBACK_OPENER.match(evidence)]
+
+
 def _unrecognized(st: State) -> list[dict[str, Any]]:
     """The safety net's entries as the report lists them: fatal ones (the process ended on them)
     first in log order, then the rest by count; a Traceback that never got its final line counts
     as one entry of its own."""
     entries = [dataclasses.replace(u) for u in st.unrecognized]   # counting below must not touch the state
     for evidence, rank, t, seq in st.tracebacks.values():
-        U.record(entries, evidence, rank, t, seq, evidence)
+        if not E.TRACEBACK_OPENER.match(evidence):     # (an opener is named: _orphan_openers)
+            U.record(entries, evidence, rank, t, seq, evidence)
     rows = [(u, U.status(u, st.ended, st.crash, st.finished)) for u in entries]
     # the error a process ended on is its LAST one before the end: the latest fatal entry first;
     # a failed task status is the end itself, named only when no error line came before it

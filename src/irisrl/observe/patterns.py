@@ -108,6 +108,8 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"etries", b"etrying", b"ttempt", b"SIGTERM", b"SIGINT", b"SIGHUP", b"SIGQUIT",
     b"re you sure",   # a loader doubting the model name it could not resolve (vocabulary.MODEL_ID_DOUBTED)
     b"Process ",      # multiprocessing's `Process <name>:` before a child's traceback (exceptions.TRACEBACK_OPENER)
+    b"what():",       # libstdc++'s terminate handler's message line (exceptions.TERMINATE_WHAT)
+    b"undefined symbol",   # the dynamic loader's failure without an error word (vocabulary.DLOPEN_FAILED)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among
@@ -132,14 +134,27 @@ GREP_PATTERN = ("|".join(re.escape(n.decode()) for n in SCAN_NEEDLES) +
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Prefixes our `logs` pull writes into the combined file (`[3] `, `[3/1] `) and Iris's `rank3| `.
 RANK_PREFIX = re.compile(r"^(?:\[(\d+)(?:[/:.]a?\d+)?\]|rank(\d+)\s*\|)\s?")
-# (after a `docker compose logs` service column, `vllm-1  | `: the process prefix names more than the
-# service does; without one the column stays, as evidence)
 # The name is the actor's or task's: Serve replicas name app and deployment with colons
 # (`(ServeReplica:app:LLMServer pid=N, ip=A)`), Ray Data tasks their operator with its function
 # (`(MapBatches(tokenize) pid=N)`).
-RAY_PREFIX = re.compile(r"^(?:[A-Za-z][\w.-]*\s+\|\s)?\(([\w.:-]+(?:\([\w.:-]*\))?) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
+RAY_PREFIX = re.compile(r"^\(([\w.:-]+(?:\([\w.:-]*\))?) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
 # The first dedup line of a session also carries Ray's hint "(Ray deduplicates logs by default. ...)".
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\](?: \(Ray deduplicates logs[^)]*\)+)?\s*$")
+# A multiplexer's source column before the line: `docker compose logs` (`trainer-1  | `; not a logger's
+# level column, `ERROR    | `), `kubectl logs --prefix` (`[pod/<name>/<container>] `), Open MPI's
+# --tag-output (`[1,3]<stderr>:`), srun --label (` 3: `; not an HTTP status, `404: `), pdsh / clush and
+# DeepSpeed's multi-node runner (`<host>: `, a host name whose last dash part has a digit, or an IPv4
+# address: `worker-1: `, `10.0.87.143: `), a markdown quote (`> `) and a syslog / journald header (`Mar  4
+# 05:06:07 node-3 python3[42]: `, `kernel: `; after a stamp journalctl -o short-iso wrote, `node-3 python3[42]: `:
+# an identifier with its pid), and the margin Python's traceback module draws around an exception group's
+# members (`  | ExceptionGroup: ...`, `    | RuntimeError: ...`: Lib/traceback.py, 3.11+). Stripped (they may
+# stack, before and after a container stamp) so a line reads
+# the same behind them; kept whole in Line.column, so two sources' engines stay apart.
+MUX_COLUMN = re.compile(
+    r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?:[\w.-]+ )?[\w./-]+(?:\[\d+\])?: |[\w.-]+ [\w./-]+\[\d+\]: |"
+    r"(?!(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL|FATAL)\s)[A-Za-z0-9][\w.-]*\s+\|\s|"
+    r"\[pod/[^\]\s]+\]\s|\[\d+,\d+\]<std(?:out|err)>:|\s*(?![45]\d\d:)\d{1,5}: |"
+    r"(?:(?:\d{1,3}\.){3}\d{1,3}|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*\d[a-z0-9]*): |> |\s*\| (?=\S))+")
 # The container runtime's stamp; on the node's own files (/var/log/pods, the CRI format) it is followed by
 # the stream and a full / partial tag: "<RFC3339Nano> stdout F <line>" (kubernetes/kubernetes
 # pkg/kubelet/kuberuntime/logs/logs.go parseCRILog @ 81b7503c1424d3c463cc212f2dfef3aad6822db6).
@@ -211,6 +226,7 @@ class Line(NamedTuple):
     stamp: float | None = None     # container runtime timestamp (seconds since the epoch)
     repeated: int = 0              # Ray dedup: this line stands for N occurrences (0: plain line)
     teed: bool = False             # torchrun's per-rank prefix was removed (a process's own line)
+    column: str | None = None      # a multiplexer's source column, as printed (MUX_COLUMN)
 
     @property
     def stream(self) -> str:
@@ -308,9 +324,14 @@ def clean(raw: bytes) -> Line:
     if m:
         rank = m.group(1) or m.group(2)
         text = text[m.end():]
+    column = None
+    if (m := MUX_COLUMN.match(text)) is not None:
+        column, text = m.group(0), text[m.end():]
     if text[:1].isdigit() and (m := CONTAINER_TS.match(text)):
         stamp = _container_time(m)
         text = text[m.end():]
+        if (m := MUX_COLUMN.match(text)) is not None:
+            column, text = (column or "") + m.group(0), text[m.end():]
     if text.startswith("{") and text.endswith("}") and (record := unwrap_json(text)):
         text, stamp = record[0], stamp if stamp is not None else record[1]
     if text.startswith(("(head", "(worker")) and (m := SKYPILOT_PREFIX.match(text)):
@@ -328,7 +349,7 @@ def clean(raw: bytes) -> Line:
     if "across cluster]" in text and (m := REPEATED.search(text)):
         repeated = int(m.group(1))
         text = text[:m.start()]
-    return Line(text.strip("\r"), rank, actor, node, stamp, repeated, teed)
+    return Line(text.strip("\r"), rank, actor, node, stamp, repeated, teed, column)
 
 
 def source_rank(source: str) -> str | None:

@@ -71,6 +71,8 @@ SHORTFALL = (r"(?i:\b(?:not|no) enough (?:\w+ )?(?:GPU|CPU|NPU|node|device|accel
              # kube-scheduler's older fit predicate ("fit failure on node (n): Node didn't have enough resource:
              # CPU, requested: 1000, used: 1420, capacity: 2000"), kai-scheduler's "node(s) didn't have enough resources"
              r"\bnodes?(?:\(s\))? did(?:n't| not) have enough resources?\b|quota (?:is )?insufficient|"
+             # (and the same stated as no node found: kai-scheduler "no nodes with enough resources were found")
+             r"\bno (?:\w+ )?nodes? (?:with|having|that ha(?:s|ve)) (?:enough|sufficient)\b|"
              r"\brequested \d+ (?:GPU|CPU|NPU|node|device)s?\b[^\n]{0,30}\bonly \d+)")
 # NVIDIA's Xid 154 reporting the recovery action back to none: the fault it followed is over
 XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)"
@@ -113,9 +115,10 @@ STATEMENT = re.compile(
     r"Service Unavailable|Gateway Time-?out)\b|" + RAY_JOB_FAILED + "|" + WORKLOAD_EVICTED + "|" + MEMORY_LIMIT + "|"
     # (and the Hub Spaces runtime's "Scheduling failure: unable to schedule space")
     r"\bunable to schedule\b|"
-    # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class:
-    # surfaced, not named (most such lines in the corpora are optional imports that fall back: benign)
-    r"\bNo module named '|" + SHORTFALL + "|"
+    # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
+    # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
+    # libstdc++'s terminate handler's `what():` line
+    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -199,6 +202,7 @@ class Row(NamedTuple):
     kind: str
     cues: tuple[re.Pattern[str], ...]   # every one must match
     unless: re.Pattern[str] | None      # a line matching this is not this kind (read on)
+    loud: bool = False                  # only a record printed above warning level (below_error) is this kind
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -308,10 +312,11 @@ NCCL_RESULTS = (r"remote process exited or there was a network error|internal er
                 r"Duplicate GPU detected : rank \d+ and rank \d+|Bootstrap ?: no socket interface found|NET/Socket ?: no interface found")
 # Container registries' refusals (the OCI distribution spec's error codes as registries print them:
 # TOOMANYREQUESTS "toomanyrequests" / Docker Hub's "You have reached your pull rate limit",
-# MANIFEST_UNKNOWN, NAME_UNKNOWN "repository name not known to registry", BLOB_UNKNOWN, DENIED
+# MANIFEST_UNKNOWN, NAME_UNKNOWN "repository name not known to registry", BLOB_UNKNOWN, UNAUTHORIZED
+# "authentication required" (docker prints `unauthorized: authentication required`), DENIED
 # "requested access to the resource is denied", docker's "repository does not exist or may require
 # 'docker login'"): the image was never pulled.
-REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
+REGISTRY_REFUSAL = (r"toomanyrequests|pull rate limit|unauthorized: authentication required|repository name not known to registry|blob unknown to registry|"
                     r"requested access to the resource is denied|repository does not exist or may require .docker login|"
                     r"(?i:manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN)|"
                     # kubelet's other pull reasons (kubernetes pkg/kubelet/images/types.go: ErrImageNeverPull,
@@ -354,7 +359,11 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
 # zsh says `zsh: command not found: X`; env(1) `/usr/bin/env: 'python': No such file or directory`; Go's
 # os/exec (docker / containerd / runc) `exec: "x": executable file not found in $PATH`, runc's
 # `exec user process caused: no such file or directory`
+# (a script's own path in place of the shell's name: bash "<script>: line N: <cmd>: command not found", dash
+# "<script>: N: <cmd>: not found"; Slurm's step daemon exec'ing a program that is not there, slurmstepd
+# "execve(): <program>: No such file or directory")
 SHELL_NOT_FOUND = (r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+: )?[^:\n]{1,200}: (?:command )?not found\b|"
+                   r"^\s*\S+: (?:line )?\d+: [^:\n]{1,200}: (?:command )?not found\b|\bexecve\(\): [^:\n]{1,200}: (?:No such file or directory|Permission denied)|"
                    r"^\s*zsh: command not found: |/usr/bin/env: '?[^:\s]+'?: No such file or directory|"
                    r"executable file not found in \$PATH|exec user process caused: no such file")
 # Rust's panic handler (Go's runtime `panic: ...` ends its process: exceptions.FATAL_RECORD, a cause rule)
@@ -396,6 +405,12 @@ CAPACITY = (r"[Nn]ot enough (?:\w+ )?capacity|[Ii]nsufficient (?:\w+ )?capacity|
             # the cluster autoscaler's failed scale-up (event FailedScaleUp: "Node scale up in zones %s associated with
             # this pod failed: %s. Pod is at risk of not being scheduled.", kubernetes/autoscaler cluster-autoscaler)
             r"\bFailedScaleUp\b|[Ss]cale[- ]?up in zones [^\n]{0,120}\bfailed\b|at risk of not being scheduled")
+# The dynamic loader's failures (glibc elf/dl-load.c "cannot open shared object file", elf/dl-lookup.c
+# "undefined symbol: ", elf/dl-version.c "version `%s' not found (required by %s)", "wrong ELF class",
+# "invalid ELF header"), however the loading program words around them ("Could not load bitsandbytes
+# native library: <dlerror>"): a library the program needs is missing or does not fit, a python_crash.
+DLOPEN_FAILED = (r"\.so(?:\.[\w.]+)?: (?:cannot open shared object file|undefined symbol: |wrong ELF class|invalid ELF header)|"
+                 r"\bversion `[\w.]+' not found \(required by ")
 EMFILE = r"Too many open files|\[Errno 24\]|\bEMFILE\b"
 BUILD_FAILED = (r"^\S+:\d+:\d+: (?:fatal )?error: |^\S+\(\d+\): (?:catastrophic )?error: |"
                 r"^ninja: build stopped: |Error building extension '")
@@ -478,6 +493,50 @@ RAY_DAEMON_FATAL = (r"\d C \d+ \d+\]\s*\((?:raylet|gcs_server)\)|\((?:raylet|gcs
                     r"gcs_\w+)\.cc:\d+")
 
 
+# The messages CPython's own exceptions print (cpython v3.12.7: Objects/abstract.c "object of type '%.200s' has
+# no len()", "'%.200s' object is not subscriptable", "unsupported operand type(s) for"; Objects/object.c "'%.100s'
+# object has no attribute '%U'", "unhashable type"; Objects/call.c / Python/getargs.c "takes %d positional
+# argument%s but %zd %s given", "got an unexpected keyword argument", "missing %d required positional argument";
+# Python/ceval.c "name '%.200s' is not defined", "cannot access local variable", "not enough values to unpack", "too many values to unpack";
+# Objects/listobject.c "list index out of range"; Objects/longobject.c "division by zero", "invalid literal for
+# int() with base"; Objects/floatobject.c "could not convert string to float"; Objects/dictobject.c "dictionary
+# changed size during iteration"; Python/ceval.c "maximum recursion depth exceeded"; Modules/_pickle.c "cannot
+# pickle '%.200s' object", "Can't get attribute"). Each is a bug in the program, whatever layer quotes it. (Not
+# an import's failure, "No module named": in words, without its class, it is mostly an optional import that fell
+# back; vocabulary.STATEMENT surfaces it.)
+BUILTIN_MESSAGES = (r"\bobject of type '[\w.]+' has no len\(\)|'[\w.]+' object (?:is not (?:subscriptable|callable|iterable|an iterator)|"
+                    r"has no attribute '\w+'|does not support item (?:assignment|deletion)|cannot be interpreted as an integer)|"
+                    r"\bmodule '[\w.]+' has no attribute '\w+'|\bunsupported operand type\(s\) for\b|"
+                    r"\w\(\) (?:takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:was|were) given|"
+                    r"got an unexpected keyword argument|missing \d+ required (?:positional|keyword-only) arguments?|"
+                    r"got multiple values for argument)|"
+                    r"\bname '\w+' is not defined\b|\bcannot access local variable '\w+'|\blocal variable '\w+' referenced before assignment|"
+                    r"\b(?:not enough|too many) values to unpack \(expected \d+|\bcannot unpack non-iterable \w+ object|"
+                    r"\b(?:list|tuple|string) index out of range\b|\b(?:integer |float )?(?:division|modulo) by zero\b|"
+                    r"\binvalid literal for int\(\) with base \d+|\bcould not convert string to float\b|\bunhashable type: '\w+'|"
+                    r"\bdictionary changed size during iteration|\bmaximum recursion depth exceeded|"
+                    r"\bcan only concatenate \w+ \(not \"\w+\"\) to \w+|\b[Cc]an(?:no|')t pickle '?[\w.<]|\bCan't get attribute '\w+' on <module")
+# The messages torch's core prints for a program's shape / device / dtype / autograd mistakes (pytorch v2.11.0:
+# aten/src/ATen/ExpandUtils.cpp "The size of tensor a (", c10/core "Expected all tensors to be on the same
+# device", aten/src/ATen/native/LinearAlgebra.cpp "mat1 and mat2 shapes cannot be multiplied", "expected mat1 and
+# mat2 to have the same dtype", aten/src/ATen/InferSize.h "shape '%s' is invalid for input of size",
+# aten/src/ATen/native/TensorShape.cpp "Sizes of tensors must match except in dimension", "view size is not
+# compatible with input tensor's size and stride"; torch/csrc/autograd/{engine,python_engine,VariableTypeUtils}
+# "Trying to backward through the graph a second time", "element %d of tensors does not require grad", "modified
+# by an inplace operation", "Function '%s' returned nan values in its %dth output", "a leaf Variable that requires
+# grad is being used in an in-place operation"; torch/autograd/__init__.py "grad can be implicitly created only for
+# scalar outputs"; aten/src/ATen/native/Convolution.cpp "Input type (%s) and weight type (%s) should be the same";
+# torch/nn/utils/clip_grad.py "for gradients from `parameters` is non-finite"; aten "expected scalar type %s but
+# found %s", IndexSelect / Embedding "index out of range in self").
+TORCH_MESSAGES = (r"\bThe size of tensor a \(\d+\) must match the size of tensor b|\bExpected all tensors to be on the same device|"
+                  r"\bmat1 and mat2 (?:shapes cannot be multiplied|to have the same dtype)|\bshape '\[[-\d, ]*\]' is invalid for input of size|"
+                  r"\bSizes of tensors must match except in dimension|\bview size is not compatible with input tensor's size and stride|"
+                  r"\bTrying to backward through the graph a second time|\belement \d+ of tensors does not require grad|"
+                  r"\bneeded for gradient computation has been modified by an inplace operation|\breturned nan values in its \d+\w* output|"
+                  r"\ba leaf Variable that requires grad is being used in an in-place operation|"
+                  r"\bgrad can be implicitly created only for scalar outputs|\bInput type \([^)\n]{1,80}\) and weight type \([^)\n]{1,80}\) should be the same|"
+                  r"\bfor gradients from `parameters` is non-finite|\bexpected scalar type \w+ but found \w+|\bindex out of range in self\b")
+
 TABLE: tuple[Row, ...] = (
     # SGLang's CUDA-graph capture at engine start (srt/model_executor/cuda_graph_runner.py: "Capture cuda graph
     # failed: %s"): the engine did not start, whatever failed inside the capture (a CUDA error, an OOM, an assert)
@@ -492,6 +551,12 @@ TABLE: tuple[Row, ...] = (
     # and any supervisor's WTERMSIG report, "<process> exited on signal %d" (Open MPI's "mpirun noticed that
     # process rank N with PID N on node X exited on signal 9 (Killed).", nginx unit, daemons' waitpid loops)
     Row("python_crash", (_rx(r"exited with '?signal \d+|Received \d+ death signal|\bexited on signal \d+"),), None),
+    # Open MPI's runtime giving up on its daemons (ompi v4.1.x orte/mca/errmgr/default_hnp/help-errmgr-default-hnp.txt
+    # "ORTE has lost communication with a remote daemon.", "An ORTE daemon has unexpectedly failed after launch",
+    # orte/mca/plm/base/help-plm-base.txt "ORTE was unable to reliably start one or more daemons."; v5's PRRTE says
+    # "PRTE"): the MPI job ends, whatever killed the daemon
+    Row("python_crash", (_rx(r"\b(?:ORTE|PRTE|PRRTE)(?: daemon)? (?:has lost communication|was unable to|does not know how to route|"
+                             r"has unexpectedly failed)"),), None),
     # a body cut short, whatever client says it (urllib3 response.py "Connection broken:
     # IncompleteRead(...)", "Response ended prematurely"; httpx "incomplete chunked read")
     Row("hf_incomplete_download", (_rx(E.CUT_SHORT),), None),
@@ -756,7 +821,10 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(CONTAINER_START),), None),
     # a JobSet / Job that gave up (jobset pkg/controllers/failure_policy.go "applying FailJobSet failure policy
     # action", "jobset failed due to reaching max number of restarts"): the run's end, of no other kind
-    Row("python_crash", (_rx(r"FailJobSet|(?i:reach(?:ed|ing) (?:the )?max(?:imum)? number of restarts)"),), None),
+    # (and the Kubeflow training operator's job condition, kubeflow/trainer pkg/controller.v1/common
+    # "%s %s has failed because %d %s replica(s) failed.": "TFJob myjob has failed because 1 Worker replica(s) failed.")
+    Row("python_crash", (_rx(r"FailJobSet|(?i:reach(?:ed|ing) (?:the )?max(?:imum)? number of restarts)|"
+                             r"\b[A-Z]\w*Job \S+ (?:has |is )?failed because \d+ \w+ replica"),), None),
     # Kueue's waitForPodsReady (pkg/controller/core/workload_controller.go: "Exceeded the PodsReady timeout",
     # reason PodsReadyTimeout; "deactivated due to exceeding the maximum number of re-queuing retries"): the
     # gang's pods never all became ready in time (the event that says Evicted stays the eviction: corpus set 13)
@@ -865,6 +933,9 @@ TABLE: tuple[Row, ...] = (
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
         _rx(r"not supported for NCCL")),
     Row("python_crash", (_rx(EMFILE),), None),
+    # (not at warning level: an optional import that fell back, vLLM's "WARNING ... Failed to import from vllm._C
+    # with ImportError(...)", libibverbs' start-up notice "libibverbs: Warning: couldn't load driver 'x.so'")
+    Row("python_crash", (_rx(DLOPEN_FAILED),), None, loud=True),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
     # a build that failed (a JIT extension, a kernel compiled at start-up): its paths name cuda (`kernel.cu`,
@@ -934,11 +1005,15 @@ TABLE: tuple[Row, ...] = (
     Row("hydra_error", (_rx(r"(?i:\bhydra\b|HYDRA_FULL_ERROR|primary config|config search path|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
                             r"structured config|could not override)"),), None),
     # last: an exception stated in words ("Exception occurred while running EnvWorker's function interact:
-    # exception is ray::EnvWorker.interact()"), a logger's error record whose message ends "... failed:" (the
-    # traceback follows it: `logger.exception("Explorer or Trainer failed:")`): an uncaught exception of no
-    # other kind
+    # exception is ray::EnvWorker.interact()"), a logger's error record whose message ends "... failed:" or
+    # "Error while <doing>:" (the traceback follows it: `logger.exception("Explorer or Trainer failed:")`),
+    # libstdc++'s verbose terminate handler's second line, `  what():  <message>`, of a type no rule names
+    # (gcc libstdc++-v3/libsupc++/vterminate.cc): an uncaught exception of no other kind
     Row("python_crash", (_rx(r"(?i:exception (?:occurred|was raised|was thrown)|(?:unhandled|uncaught|unexpected) exception)\b|"
-                             r"\bfailed:\s*$"),), None),
+                             r"\bfailed:\s*$|(?i:\b(?:error|exception)\b[^:\n]{0,80}):\s*$|" + E.TERMINATE_WHAT),), None),
+    # a programming error quoted by whatever wrapped it ("Failed to update parameter online: The size of tensor
+    # a (3584) must match ..."): the interpreter's and torch's own messages, without their class
+    Row("python_crash", (_rx(f"{BUILTIN_MESSAGES}|{TORCH_MESSAGES}"),), None),
 )
 
 
@@ -956,9 +1031,10 @@ def kind(text: str) -> str | None:
         return None      # a build statement ("doesn't have NCCL built in") names no runtime family
     # the cues read the message, not the record's level word: `... - ERROR - RuntimeError: called a
     # synchronizing CUDA operation` is no more a CUDA error than the bare line
+    below = below_error(text) or "Warning: " in text     # (a library's own label: "libibverbs: Warning: ")
     text = LEVEL_WORD.sub(" ", asserted(text))
     for row in TABLE:
-        if all(c.search(text) for c in row.cues) and not (row.unless and row.unless.search(text)):
+        if all(c.search(text) for c in row.cues) and not (row.unless and row.unless.search(text)) and not (row.loud and below):
             return row.kind
     return None
 

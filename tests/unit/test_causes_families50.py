@@ -1,0 +1,115 @@
+"""Pass 50 on issue 15 (seventh round). Structural first: a multiplexer's source column (docker compose,
+kubectl --prefix, Open MPI, srun, pdsh, syslog / journald, a quote, an exception group's margin) does not
+change how a line reads; then the messages programming errors print whatever wraps them, libstdc++'s
+terminate handler, the dynamic loader, Open MPI's runtime, asyncio's reports. Our own reconstructed
+lines, through both readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, both, primary  # noqa: E402
+
+from irisrl.observe.patterns import clean
+
+COLUMNS = ["trainer-1  | ", "[pod/grpo-trainer-0/main] ", "[1,3]<stderr>:", "  7: ", "worker-3: ", "10.0.4.17: ",
+           "> ", "Mar  4 05:06:07 gpu-node-3 python3[4242]: ", "2026-03-04T05:06:07+0000 gpu-node-3 python3[4242]: ",
+           "trainer-1  | 2026-03-04T05:06:07.5Z "]
+# lines whose grammar is anchored at the line's start (a shell's report, a build, the terminate handler)
+ANCHORED = [("python_crash", "Terminated"), ("python_crash", "ninja: build stopped: subcommand failed."),
+            ("python_crash", "  what():  [enforce fail at pair.cc:12] op.len <= op.nbytes. 8 vs 4"),
+            ("cuda_oom", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                         "capacity of 79.10 GiB of which 10.2 MiB is free.")]
+
+
+@pytest.mark.parametrize("column", COLUMNS)
+@pytest.mark.parametrize(("kind", "line"), ANCHORED)
+def test_a_source_column_does_not_change_the_reading(tmp_path: Path, column: str, kind: str, line: str) -> None:
+    bare, behind = both(tmp_path, [line]), both(tmp_path, [column + line])
+    assert primary(behind) == primary(bare) == kind and behind["verdict"] == bare["verdict"]
+
+
+def test_a_column_is_kept_and_what_is_not_a_column_stays_text() -> None:
+    assert clean(b"trainer-1  | boom").column == "trainer-1  | " and clean(b"boom").column is None
+    assert clean(b"ERROR    | fastembed:download:12 - boom").text.startswith("ERROR")   # a logger's level column
+    assert clean(b"404: Not Found").text == "404: Not Found"                          # an HTTP status, not a label
+    assert clean(b"mlx5: got completion with error").text.startswith("mlx5:")           # a driver, not a host
+    assert clean(b"nvidia-container-cli: mount error").text.startswith("nvidia-container-cli")
+    # Open MPI's tag, then NCCL's own host:pid:tid prefix: only the tag goes
+    assert clean(b"[1,2]<stdout>:gpu-3:2988:3039 [0] init.cc:49 NCCL WARN x").text.startswith("gpu-3:2988")
+
+
+def test_a_columns_program_name_still_says_what_the_line_does_not(tmp_path: Path) -> None:
+    """`localai  | ... Model not responding`: the service names the engine the line leaves unnamed."""
+    report = both(tmp_path, ["localai     | 8:15PM WRN GRPC Model not responding: rpc error: code = Unavailable"])
+    assert primary(report) == "engine_dead"
+
+
+NAMED50 = [
+    # CPython's and torch's own messages, quoted by whatever caught them
+    ("python_crash", "An unexpected error occurred in the rollout worker: 'NoneType' object is not subscriptable"),
+    ("python_crash", "ERROR 12-04 03:21:55 [weights.py:88] Failed to load shard: object of type 'NoneType' has no len()"),
+    ("python_crash", "[2026-12-04 03:22:14 TP1] update failed: The size of tensor a (3584) must match the size of tensor b "
+                     "(4096) at non-singleton dimension 1"),
+    ("python_crash", "reward fn error: Expected all tensors to be on the same device, but found at least two devices"),
+    ("python_crash", "step 12 aborted: The total norm of order 2.0 for gradients from `parameters` is non-finite"),
+    ("python_crash", "E1204 01:37:02.893000 469 torch/_guards.py:368] [0/0] Error while building the guard:"),
+    # the dynamic loader's failure, wrapped (not at warning level: below)
+    ("python_crash", "Could not load the fused kernels: /opt/ext/libfused.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"),
+    ("python_crash", "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by x)"),
+    # a registry's UNAUTHORIZED code as docker prints it
+    ("image_pull", "docker: unauthorized: authentication required."),
+    # Open MPI's runtime, a script's not-found command, Slurm's exec, a scheduler's shortfall, a job's condition
+    ("python_crash", "ORTE has lost communication with a remote daemon."),
+    ("python_crash", "PRTE was unable to reliably start one or more daemons."),
+    ("python_crash", "/opt/launch/run.sh: line 14: torchrun: command not found"),
+    ("python_crash", "slurmstepd: error: execve(): train_grpo: No such file or directory"),
+    ("pg_unplaceable", "scheduler : no nodes with enough resources were found for task default/trainer-0"),
+    ("python_crash", "  Message:  PyTorchJob grpo-run has failed because 2 Worker replica(s) failed."),
+    # a process's end reported with nothing else: the catch-all, named by its end
+    ("python_crash", "srun: error: gpu-node-07: task 3: Exited with exit code 1"),
+    ("python_crash", "trial 4 failed: container failed with non-zero exit code: 2"),
+    # asyncio's and an exception group's reports; the allocator's own OOM wording
+    ("python_crash", "Task exception was never retrieved"),
+    ("python_crash", "Exception in callback Rollout._done(<Future finished exception=KeyError('reward')>)"),
+    ("python_crash", "  | ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)"),
+    ("cuda_oom", "GPU 3 has a total capacity of 139.81 GiB of which 20.5 MiB is free. Process 4242 has 139.7 GiB memory in use."),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED50)
+def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_the_terminate_handlers_message_ends_its_process_and_is_shown(tmp_path: Path) -> None:
+    """`  what():  <message>` is libstdc++'s second line before abort(): a death, surfaced even with no error
+    word; Ray's own one-line handler ("Unhandled exception: X. what(): ...") is not that line."""
+    report = both(tmp_path, ["  what():  boom"])
+    assert primary(report) == "python_crash" and report["verdict"] == "KILL"
+    ray = both(tmp_path, ["[2025-03-04 19:28:30,014 E 27497 27497] logging.cc:113: Unhandled exception: "
+                          "N5boost10wrapexceptINS_6system12system_errorEEE. what(): shutdown: Bad file descriptor"])
+    assert ray["verdict"] == "NO-KILL"
+
+
+def test_a_warning_about_an_optional_library_is_not_a_crash(tmp_path: Path) -> None:
+    """An optional import that fell back (a WARNING record, libibverbs' "Warning:" label) is shown, not named."""
+    for line in ["WARNING 12-04 01:02:03 [_custom_ops.py:20] Failed to import from vllm._C with "
+                 "ImportError(\"libcudart.so.12: cannot open shared object file: No such file or directory\")",
+                 "libibverbs: Warning: couldn't load driver 'libmlx4-rdmav34.so': libmlx4-rdmav34.so: cannot open shared "
+                 "object file: No such file or directory",
+                 "WARNING: flash_attn not used: No module named 'flash_attn'"]:
+        report = both(tmp_path, [line])
+        assert primary(report) is None and report["verdict"] == "NO-KILL", line
+
+
+def test_an_opener_is_one_event_with_its_final_line(tmp_path: Path) -> None:
+    """asyncio's "Task exception was never retrieved" heads a traceback: the final line names the kind."""
+    report = both(tmp_path, ["Task exception was never retrieved", "future: <Task finished name='Task-7' coro=<roll()>>",
+                             "Traceback (most recent call last):", '  File "/app/r.py", line 9, in roll',
+                             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB"])
+    assert primary(report) == "cuda_oom" and [c["kind"] for c in report["causes"]] == ["cuda_oom"]
