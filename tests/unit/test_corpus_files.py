@@ -142,6 +142,10 @@ HELDOUT35 = PUBLIC / "heldout35.jsonl"
 # Data, Serve / Serve LLM, Tune, RLlib, job submission, KubeRay operator) and of stacks whose users paste Ray cluster failures;
 # none from a repository heldout9 cites.
 HELDOUT37 = PUBLIC / "heldout37.jsonl"
+# The forty-second fresh set (README "heldout42"): blog posts, Q&A pages and write-ups in any language (CSDN, Tencent Cloud
+# developer column, a vendor troubleshooting page, a translated Stack Overflow copy, discuss.vllm.ai, personal blogs); its
+# sources are page URLs, one URL one source. Tiny: the stored pages pool is dominated by content farms and taken pages.
+HELDOUT42 = PUBLIC / "heldout42.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -197,7 +201,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
          "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30, "heldout31": HELDOUT31, "heldout32": HELDOUT32,
-         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37}   # collected later, each from sources no other file has
+         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37, "heldout42": HELDOUT42}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -207,7 +211,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
                "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12), "heldout32": (40, 12),
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12)}
+               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout42": (8, 5)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -232,7 +236,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
     if name in ("heldout8", "heldout18", "heldout20", "heldout24",
-                "heldout26", "heldout29"):   # web pages: lines unpadded, each source one page URL
+                "heldout26", "heldout29", "heldout42"):   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"https?://\S+", row["source"]), f"{row['source']}: cite the page URL"
@@ -371,6 +375,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT35, (HELDOUT9,)),
     # set 37: issues of Ray / KubeRay users and the stacks whose users paste Ray cluster failures, never one set 9 cites
     (HELDOUT37, (HELDOUT9,)),
+    # set 42: blog posts and Q&A pages (page URLs, no owner/repo#N), never a repository set 9 cites
+    (HELDOUT42, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
