@@ -224,8 +224,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
                "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12), "heldout32": (40, 12),
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10)}
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout41": (35, 10), "heldout42": (8, 5)}
+               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10), "heldout41": (35, 10), "heldout42": (8, 5)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -241,8 +240,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
                 "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
-                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35", "heldout37", "heldout39", "heldout40"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
-                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35", "heldout37", "heldout41"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35", "heldout37", "heldout39", "heldout40", "heldout41"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
