@@ -39,6 +39,9 @@ def test_a_column_is_kept_and_what_is_not_a_column_stays_text() -> None:
     assert clean(b"404: Not Found").text == "404: Not Found"                          # an HTTP status, not a label
     assert clean(b"mlx5: got completion with error").text.startswith("mlx5:")           # a driver, not a host
     assert clean(b"nvidia-container-cli: mount error").text.startswith("nvidia-container-cli")
+    # a CI runner's stamp before an exception: the class is no syslog identifier
+    assert clean(b"Oct 16 02:07:00 RuntimeError: test_c10d failed!").text == "Oct 16 02:07:00 RuntimeError: test_c10d failed!"
+    assert clean(b"Oct 16 02:07:00 node-3 kernel: NVRM: Xid 79").text == "NVRM: Xid 79"
     # Open MPI's tag, then NCCL's own host:pid:tid prefix: only the tag goes
     assert clean(b"[1,2]<stdout>:gpu-3:2988:3039 [0] init.cc:49 NCCL WARN x").text.startswith("gpu-3:2988")
 
@@ -47,6 +50,9 @@ def test_a_columns_program_name_still_says_what_the_line_does_not(tmp_path: Path
     """`localai  | ... Model not responding`: the service names the engine the line leaves unnamed."""
     report = both(tmp_path, ["localai     | 8:15PM WRN GRPC Model not responding: rpc error: code = Unavailable"])
     assert primary(report) == "engine_dead"
+    # a warning is not a failure for its program's name
+    notice = both(tmp_path, ["vllm-1  | WARNING 12-04 01:02:03 [utils.py:9] Module deep_gemm not found"])
+    assert primary(notice) is None and notice["verdict"] == "NO-KILL"
 
 
 NAMED50 = [

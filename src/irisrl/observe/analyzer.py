@@ -271,8 +271,10 @@ class Analyzer:
         # a line the level grammar did not take (error words in a log record) printed at INFO /
         # DEBUG level is a notice: named or kept, as a warning
         quiet = not level and V.notice_level(text)
-        # (a source column names the program when the line does not: `localai  | ... Model not responding`)
-        if status is None and (guessed := C.guess(text) or (C.guess(line.column + text) if line.column else None)) is not None:
+        # (a source column names the program when the line does not: `localai  | ... Model not responding`;
+        # not for a warning: a program's name does not make its notice a failure)
+        column = line.column if line.column is not None and not V.below_error(text) else None
+        if status is None and (guessed := C.guess(text) or (C.guess(column + text) if column else None)) is not None:
             self._cause(name, line, guessed, t, quiet)     # the family vocabulary names it
             return
         if not U.record(st.unrecognized, text, rank, t, st.seq, text[:EVIDENCE_RAW], quiet):

@@ -145,13 +145,14 @@ REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\](?: \(Ray deduplica
 # --tag-output (`[1,3]<stderr>:`), srun --label (` 3: `; not an HTTP status, `404: `), pdsh / clush and
 # DeepSpeed's multi-node runner (`<host>: `, a host name whose last dash part has a digit, or an IPv4
 # address: `worker-1: `, `10.0.87.143: `), a markdown quote (`> `) and a syslog / journald header (`Mar  4
-# 05:06:07 node-3 python3[42]: `, `kernel: `; after a stamp journalctl -o short-iso wrote, `node-3 python3[42]: `:
-# an identifier with its pid), and the margin Python's traceback module draws around an exception group's
+# 05:06:07 node-3 python3[42]: `, `kernel: `; an identifier without its pid is lower-case, not a CI stamp before an
+# exception's class, `Oct 16 02:07:00 RuntimeError: `; after a stamp journalctl -o short-iso wrote,
+# `node-3 python3[42]: `: an identifier with its pid), and the margin Python's traceback module draws around an exception group's
 # members (`  | ExceptionGroup: ...`, `    | RuntimeError: ...`: Lib/traceback.py, 3.11+). Stripped (they may
 # stack, before and after a container stamp) so a line reads
 # the same behind them; kept whole in Line.column, so two sources' engines stay apart.
 MUX_COLUMN = re.compile(
-    r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?:[\w.-]+ )?[\w./-]+(?:\[\d+\])?: |[\w.-]+ [\w./-]+\[\d+\]: |"
+    r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?:[\w.-]+ )?(?:[a-z][\w./-]*|[\w./-]+\[\d+\]): |[\w.-]+ [\w./-]+\[\d+\]: |"
     r"(?!(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL|FATAL)\s)[A-Za-z0-9][\w.-]*\s+\|\s|"
     r"\[pod/[^\]\s]+\]\s|\[\d+,\d+\]<std(?:out|err)>:|\s*(?![45]\d\d:)\d{1,5}: |"
     r"(?:(?:\d{1,3}\.){3}\d{1,3}|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*\d[a-z0-9]*): |> |\s*\| (?=\S))+")
