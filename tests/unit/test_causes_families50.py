@@ -119,3 +119,41 @@ def test_an_opener_is_one_event_with_its_final_line(tmp_path: Path) -> None:
                              "Traceback (most recent call last):", '  File "/app/r.py", line 9, in roll',
                              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB"])
     assert primary(report) == "cuda_oom" and [c["kind"] for c in report["causes"]] == ["cuda_oom"]
+
+
+# pass 51, from fresh sets 43-44 and the iris_stack / python_runtime source sets' misses
+NAMED51 = [
+    ("ray_local_instance", "2026-12-04 01:02:03,123\tWARNING services.py:217 -- Some processes that the driver needs to "
+                           "connect to have not registered with GCS, so retrying. Have you run 'ray start' on this node?"),
+    ("evicted", "DisruptionTarget: EvictionByEvictionAPI: Eviction API: evicting"),
+    ("evicted", "TerminationByKubelet: Pod was terminated in response to imminent node shutdown."),
+    ("evicted", "GCP preempt signal received from metadata server"),
+    ("pg_timeout", "iris.client.client.JobFailedError: Job /alice/grpo-32b JOB_STATE_UNSCHEDULABLE: Scheduling timeout exceeded"),
+    ("pg_timeout", "TimeoutError: Only 2/4 Ray nodes joined within 900s."),
+    ("python_crash", "Coscheduled sibling /alice/grpo-32b/3 failed"),
+    ("python_crash", "Job exceeded max_task_failures"),
+    ("python_crash", "Exit code: 1"),
+    ("hydra_error", "Exit code: 1. stderr: Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace."),
+    ("python_crash", "ERROR:asyncio:Task exception was never retrieved"),
+    ("python_crash", "2026-12-04 01:02:03,123 - asyncio - ERROR - Future exception was never retrieved"),
+    ("python_crash", "Current thread 0x00007f4b2a7fe640 (most recent call first):"),
+    ("python_crash", "Extension modules: numpy._core._multiarray_umath, torch._C, msgpack._cmsgpack (total: 3)"),
+    ("python_crash", "socket.gaierror: [Errno -3] Temporary failure in name resolution"),
+    ("python_crash", "http.client.RemoteDisconnected: Remote end closed connection without response"),
+    ("python_crash", "asyncio.exceptions.IncompleteReadError: 0 bytes read on a total of 8 expected bytes"),
+    ("hf_incomplete_download", "botocore.exceptions.IncompleteReadError: 3221225472 read, but total bytes expected is 4932501504."),
+    ("python_crash", "grpc._channel._MultiThreadedRendezvous: <_MultiThreadedRendezvous of RPC that terminated with:"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED51)
+def test_a_pass51_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_an_exit_reports_code_is_not_read_as_a_family(tmp_path: Path) -> None:
+    """A launcher's -9 is its child's SIGKILL (python_crash), not an orchestrator's OOM kill; only what the
+    report quotes after its code names a family. A zero count ("0 failed") asserts nothing, a path's "/0" does."""
+    assert primary(both(tmp_path, ["ERROR 12-04 01:02:03 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 42 "
+                                   "died, exit code: -9"])) == "python_crash"
+    assert primary(both(tmp_path, ["Tests: 12 passed, 0 failed"])) is None

@@ -161,7 +161,7 @@ class Analyzer:
         st.seq += 1
         st.hit_lines += 1
         cause, exc = C.classify(text)
-        if cause is None and _engine_process(line) and (U.TRACEBACK_HEAD in text or E.TRACEBACK_OPENER.match(text)):
+        if cause is None and _engine_process(line) and (U.TRACEBACK_HEAD in text or E.TRACEBACK_OPENER.search(text)):
             cause = C.BY_KIND["python_crash"]    # an engine core's traceback: one event, kind by serving state
         joined = self._hub_continuation(name, line, cause, exc)
         if cause is not None and joined is None:
@@ -252,7 +252,7 @@ class Analyzer:
             st.tracebacks.pop(stream, None)       # the traceback's final line: one event
         if cause is not None or (status is not None and not status.ended_badly) or P.EXITED.search(text):
             return      # (a supervisor's exit report is the end itself: the ladder names it when no error came before)
-        if E.TRACEBACK_OPENER.match(text):
+        if E.TRACEBACK_OPENER.search(text):
             self._hold_traceback(stream, text, rank, t)   # a child process's / thread's header: its traceback follows
             return
         if U.TRACEBACK_HEAD in text:
@@ -626,7 +626,7 @@ def _concurrent_trials(text: str) -> int | None:
 def _engine_process(line: P.Line) -> bool:
     """The line is vLLM's engine core process's own: its prefix names it (`(EngineCore_DP0 pid=N)`),
     or multiprocessing's header does (`Process EngineCore_0:`, behind a Serve replica's prefix)."""
-    m = E.TRACEBACK_OPENER.match(line.text)
+    m = E.TRACEBACK_OPENER.search(line.text)
     return (line.actor or "").startswith("EngineCore") or (m is not None and (m.group(1) or "").startswith("EngineCore"))
 
 

@@ -497,7 +497,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
           ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now",
-           "pending tasks/actors", "to be scheduled", "placement group"),
+           "pending tasks/actors", "to be scheduled", "placement group", "Scheduling timeout", "UNSCHEDULABLE", "nodes joined"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
@@ -505,6 +505,10 @@ CATALOGUE: tuple[Cause, ...] = (
           # Ray's own wait warning (python/ray/util/placement_group.py callers, e.g. Ray Train's
           # backend executor): "Waiting for creating a placement group of specs for N seconds".
           families=(r"Waiting for creating a placement group of specs for \d+ seconds|"
+                    # the orchestrator gave up placing the gang (marin lib/iris controller/transitions.py: "Scheduling
+                    # timeout exceeded", the job state JOB_STATE_UNSCHEDULABLE), MarinSkyRL's runtime waiting for the
+                    # gang's Ray nodes (cloud/iris/task_runtime.py @ 390f581b: "Only 3/4 Ray nodes joined within 1800s.")
+                    r"Scheduling timeout exceeded|\bJOB_STATE_UNSCHEDULABLE\b|\bOnly \d+/\d+ (?:Ray )?nodes joined\b|"
                     r"resource request cannot be scheduled right now",
                     # `ray status` Demands: resource requests Ray could not place yet
                     # (python/ray/autoscaler/_private/util.py: "{shape}: {N}+ pending tasks/actors")
@@ -519,10 +523,16 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"[Ww]aiting for (?:the )?placement groups? to be (?:scheduled|ready|created)"),
           soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors|to be (?:scheduled|ready|created)"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
-          ("Started a local Ray instance",), (r"Started a local Ray instance",), 3, ROOT,
+          ("Started a local Ray instance", "ray start"), (r"Started a local Ray instance",), 3, ROOT,
           "the trainer did not join the gang's Ray cluster (RAY_ADDRESS unset or ray.init() without an "
           "address): run it through irisrl's runtime controller, which exports RAY_ADDRESS after 'Ray nodes alive N/N'",
-          multinode_only=True),
+          multinode_only=True,
+          # a driver on a node with no Ray of its own to attach to (src/ray/gcs/gcs_client/global_state_accessor.cc,
+          # ray < 2's python/ray/services.py: "Some processes that the driver needs to connect to have not
+          # registered with GCS|Redis, so retrying. Have you run 'ray start' on this node?"; ray 2.60
+          # python/ray/_private/services.py: "Can't find a `node_ip_address.json` file from ... Have you started Ray
+          # instance using `ray start` or `ray.init`?")
+          families=(r"Have you run 'ray start' on this node|Have you started Ray instance using `?ray start",)),
     # torch c10d: TCPStore ("Timed out after N seconds waiting for clients. X/Y clients joined",
     # "wait timeout after Nms, keys:", "Socket Timeout", "The client socket has timed out after"),
     # DistStoreError / DistNetworkError (c10d/exception.h), store-based barrier, torchrun's
@@ -787,7 +797,8 @@ CATALOGUE: tuple[Cause, ...] = (
     # Iris task states PREEMPTED / EVICTED (observe/task_status.py).
     Cause("evicted", "the pod was evicted or preempted",
           ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption",
-           "ContainerStatusUnknown", "imminent node shutdown"),
+           "ContainerStatusUnknown", "imminent node shutdown", "EvictionByEvictionAPI", "DeletionByTaintManager",
+           "TerminationByKubelet"),
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
           "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
@@ -801,7 +812,13 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)|"
                     # kubelet's graceful node shutdown (pkg/kubelet/nodeshutdown: "Pod was terminated in
                     # response to imminent node shutdown.")
-                    r"terminated in response to imminent node shutdown",
+                    r"terminated in response to imminent node shutdown|"
+                    # the pod's DisruptionTarget condition reasons (kubernetes pkg/apis/core/types.go @ v1.31:
+                    # PodReasonPreemptionByScheduler, EvictionByEvictionAPI, DeletionByTaintManager,
+                    # TerminationByKubelet) and a cloud's preemption notice to the VM (GCE metadata server's
+                    # `instance/preempted`, Iris's worker "GCP preempt signal received from metadata server")
+                    r"\b(?:PreemptionByScheduler|EvictionByEvictionAPI|DeletionByTaintManager|TerminationByKubelet)\b|"
+                    r"(?i:\bpreempt(?:ion)? (?:signal|notice) received)",
                     # a `kubectl get pods` row whose container the kubelet lost (evicted, node gone)
                     r"\d+/\d+\s+ContainerStatusUnknown\s+\d")),
     # The catch-all for a process that died on something no cause above names: the interpreter's
@@ -895,8 +912,8 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
     (c, re.compile("|".join(f"(?:{p})" for p in c.patterns + c.families)), re.compile(c.exclude) if c.exclude else None)
     for c in CATALOGUE if c.patterns or c.families)
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
-_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut|ExceptionGroup)\b|" +
-                       E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
+_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut|ExceptionGroup)\b|"
+                       r"\bsocket\.(?:gai|h)?error\b|" + E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+_?[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
 
 
 # A failure named only as what the line guards against (vocabulary.PRECAUTION): not a report of it.

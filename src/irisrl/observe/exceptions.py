@@ -43,9 +43,10 @@ from typing import NamedTuple
 # Where a log record's header ends and its message starts: after `: `, `] `, `| ` or ` - `.
 HEADER_ENDS = (": ", "] ", "| ", " - ")
 AFTER_HEADER = "|".join(f"(?<={re.escape(end)})" for end in HEADER_ENDS)
-# (and Python 3.11's exception groups, `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`)
+# (and Python 3.11's exception groups, `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`, and the
+# socket module's lower-case classes, `socket.gaierror: [Errno -3] Temporary failure in name resolution`)
 _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError|"
-          r"(?:Base)?ExceptionGroup)|"
+          r"(?:Base)?ExceptionGroup|socket\.(?:gaierror|herror))|"
           # a dotted class whose own name starts lower-case (pybind11 bindings: `nixl._bindings.nixlNotFoundError`)
           r"(?:[A-Za-z_]\w*\.)+[a-z]\w*[a-z](?:Error|Exception)|"
           rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
@@ -60,7 +61,7 @@ EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Or where a log record's header ends and its message starts (`... - ERROR - `, `] `, `| `, `: `),
 # as for `Exception` above: a logger that prints the exception it caught.
 AT_MESSAGE = rf"(?:^\s*(?:[>|]\s*)*|{AFTER_HEADER})"
-DOTTED_EXC = re.compile(AT_MESSAGE + r"((?:[a-z_]\w*\.)+[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)|"
+DOTTED_EXC = re.compile(AT_MESSAGE + r"((?:[a-z_]\w*\.)+_?[A-Z][A-Za-z0-9_]*|[A-Z]\w*(?:Timeout|TimedOut)): (.*)|"
                         r"^E {2,}((?:[a-z_]\w*\.)*[A-Z][a-z0-9]+[A-Z][A-Za-z0-9_]*): (.*)")
 RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
 # A class in brackets inside a message: a wrapper that names the exception it caught by its class
@@ -348,7 +349,8 @@ DIST_MEANING = (r"(?i:time[ds]? ?out|timeout|clients? joined|connect|refused|res
 # httpx 0.29.0 (h11) RemoteProtocolError "peer closed connection without sending complete message
 # body (incomplete chunked read)" is the same; its "Server disconnected without sending a
 # response." is the transport reading (timeout_kind).
-CUT_SHORT = r"(?i:connection broken|ended prematurely|IncompleteRead|InvalidChunkLength|without sending complete message body|incomplete chunked)"
+# (not asyncio's stream protocol error, asyncio.exceptions.IncompleteReadError: a peer's short message, no download)
+CUT_SHORT = r"(?i:connection broken|ended prematurely|(?<!asyncio\.exceptions\.)(?<!asyncio\.)IncompleteRead|InvalidChunkLength|without sending complete message body|incomplete chunked)"
 # ray 2.60.0 exceptions.py ObjectLostError: "All copies of X have been lost due to node failure".
 NODE_LOST = r"(?i:node failure|node (?:\S+ )?(?:died|is dead|was dead))"
 CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_MEANING),
@@ -676,8 +678,9 @@ def signature(text: str) -> str:
 # multiproc_worker_utils.py: `Worker VllmWorkerProcess pid N died, exit code: -15`), Ray job's
 # `Job entrypoint command failed with exit code 1`, srun's `srun: error: host-01: task 1: Exited with exit code 2`
 # (src/srun/step_launch / launch.c "%s: task %s: Exited with exit code %d"), Determined's "container failed with
-# non-zero exit code: 1" (patterns.EXITED reads the code).
-EXIT_REPORT = r"(?:(?:[Ee]xited|died)(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:a )?(?:non-?zero )?(?:exit|return) code)[ :=]*"
+# non-zero exit code: 1", Iris's task error "Exit code: 1. stderr: <its last line>" (marin lib/iris
+# cluster/worker/task_attempt.py _format_exit_error) (patterns.EXITED reads the code).
+EXIT_REPORT = r"(?:(?:[Ee]xited|died)(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:a )?(?:non-?zero )?(?:exit|return) code|\bExit code)[ :=]*"
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
 # "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
 # debug/fortify_fail.c "*** stack smashing detected ***: terminated") and libstdc++'s verbose terminate
@@ -693,11 +696,15 @@ LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:mal
 # process may go on). asyncio's default exception handler logs a task's or callback's uncaught exception as
 # "Task exception was never retrieved" / "Future exception was never retrieved" / "Exception in callback
 # <handle>", its traceback after (Lib/asyncio/base_events.py default_exception_handler, futures.py / tasks.py
-# __del__). A traceback's head (held until its final line), not end evidence: the end comes after the
-# exception it precedes; alone (the final line never came) it is the uncaught exception it announces, the
-# catch-all python_crash (observe/ladder.py). Group 1: the process's name.
-TRACEBACK_OPENER = re.compile(r"^(?:(?:Process ([\w.:-]+)|Exception in thread .+):|(?:Task|Future) exception was never retrieved|"
-                              r"Exception in callback .+)$")
+# __del__; also after a logging header, "ERROR:asyncio:Task exception ..."). faulthandler's dump after a fatal
+# signal heads each thread's frames with "Current thread 0x... (most recent call first):" (Python/traceback.c
+# write_thread_id; frames follow, no exception line). A traceback's head (held until its final line), not end
+# evidence: the end comes after the exception it precedes; alone (the final line never came) it is the uncaught
+# exception it announces, the catch-all python_crash (observe/ladder.py). Group 1: the process's name. Search,
+# not match: the asyncio heads may follow a header.
+TRACEBACK_OPENER = re.compile(r"^(?:Process ([\w.:-]+)|Exception in thread .+):$|"
+                              r"(?:^|(?<=:)|(?<=[|\]-] ))(?:(?:Task|Future) exception was never retrieved|Exception in callback .+)$|"
+                              r"^Current thread 0x[0-9a-f]+ \(most recent call first\):$")
 # libstdc++'s verbose terminate handler writes `terminate called after throwing an instance of 'T'`, then
 # `  what():  <message>` at the start of its own line, then aborts (gcc libstdc++-v3/libsupc++/vterminate.cc).
 # Not Ray's own handler's "Unhandled exception: T. what(): ..." (one line, mid-line: ray src/ray/util/logging.cc).

@@ -19,6 +19,7 @@ from typing import Any, Callable, NamedTuple
 
 from irisrl.observe import causes as C
 from irisrl.observe import exceptions as E
+from irisrl.observe import patterns as P
 from irisrl.observe import unrecognized as U
 from irisrl.observe.task_status import STATUS_TAG
 from irisrl.observe.planinfo import PlanInfo
@@ -491,8 +492,10 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
     crashed_on = None if death is not None else next((u for u in unknown if u["status"] == "fatal"), None)
     if death is None and crashed_on is None and c.crashed and st.crash is not None:
         # a process that ended with no error line of its own ("worker exited with exit code 136"):
-        # the catch-all, named by its end
-        death = C.Finding(C.BY_KIND["python_crash"], C.CauseEvent("python_crash", None, st.crash.evidence, st.crash.t, st.seq), "fatal")
+        # the catch-all, named by its end, or by the family its report quotes (Iris's "Exit code: 1. stderr:
+        # Set the environment variable HYDRA_FULL_ERROR=1 ...")
+        said = _quoted_family(st.crash.evidence) or C.BY_KIND["python_crash"]
+        death = C.Finding(said, C.CauseEvent(said.kind, None, st.crash.evidence, st.crash.t, st.seq, guessed=said.guessed), "fatal")
         findings.append(death)
     kill = bool(failed & set(KILL_RUNGS)) or no_coordinator or c.crashed or death is not None or crashed_on is not None
     phase = ("hung" if death is not None and death.cause.kind == "hang" else "crashed"
@@ -534,12 +537,20 @@ def _hangs(st: State, cfg: LadderConfig, now: float | None) -> list[C.Finding]:
 UNRECOGNIZED_REASON = "crashed: unrecognized error: "
 
 
+def _quoted_family(report: str) -> C.Cause | None:
+    """The family an exit report quotes after its code (Iris's "Exit code: 1. stderr: <the last line>"), if any:
+    not the code itself (a -9 a launcher reports is no orchestrator's OOM kill)."""
+    m = P.EXITED.search(report)
+    tail = report[m.end():] if m is not None else ""
+    return C.guess(tail) if tail.strip(" .;,") else None
+
+
 def _orphan_openers(st: State) -> list[C.CauseEvent]:
     """A process's / thread's / asyncio task's announcement of its uncaught exception whose final
     line never came (exceptions.TRACEBACK_OPENER): that exception, of no kind the log says, the
     catch-all python_crash, guessed (fatal once its process ended)."""
     return [C.CauseEvent("python_crash", rank, evidence, t, seq, guessed="vocabulary")
-            for evidence, rank, t, seq in st.tracebacks.values() if E.TRACEBACK_OPENER.match(evidence)]
+            for evidence, rank, t, seq in st.tracebacks.values() if E.TRACEBACK_OPENER.search(evidence)]
 
 
 def _unrecognized(st: State) -> list[dict[str, Any]]:
@@ -548,7 +559,7 @@ def _unrecognized(st: State) -> list[dict[str, Any]]:
     as one entry of its own."""
     entries = [dataclasses.replace(u) for u in st.unrecognized]   # counting below must not touch the state
     for evidence, rank, t, seq in st.tracebacks.values():
-        if not E.TRACEBACK_OPENER.match(evidence):     # (an opener is named: _orphan_openers)
+        if not E.TRACEBACK_OPENER.search(evidence):     # (an opener is named: _orphan_openers)
             U.record(entries, evidence, rank, t, seq, evidence)
     rows = [(u, U.status(u, st.ended, st.crash, st.finished)) for u in entries]
     # the error a process ended on is its LAST one before the end: the latest fatal entry first;

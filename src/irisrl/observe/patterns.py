@@ -110,6 +110,9 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"Process ",      # multiprocessing's `Process <name>:` before a child's traceback (exceptions.TRACEBACK_OPENER)
     b"what():",       # libstdc++'s terminate handler's message line (exceptions.TERMINATE_WHAT)
     b"undefined symbol",   # the dynamic loader's failure without an error word (vocabulary.DLOPEN_FAILED)
+    # http.client's own failures (RemoteDisconnected "Remote end closed connection without response", IncompleteRead)
+    # and faulthandler's / pylifecycle's dump after a fatal error (exceptions.TRACEBACK_OPENER, vocabulary.FATAL_DUMP)
+    b"Remote end closed", b"IncompleteRead", b"most recent call first", b"Extension modules: ",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

@@ -107,6 +107,9 @@ RETRIES_EXHAUSTED = (r"(?i:\b(?:retr\w*|attempts?|tries)\W{1,3}\(?(?P<tries>\d+)
 # node", "SIGTERM received, shutting down"): the sender's "Sending ... SIGTERM" is not one (torch elastic's
 # "Signal 15 (SIGTERM) received by PID" is a worker's death: observe/causes.py's python_crash).
 STOP_SIGNAL_RECEIVED = r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|INT|HUP|QUIT|USR1)\b|\bSIG(?:TERM|INT|HUP|QUIT) received)"
+# what CPython prints after a fatal error's traceback (Python/pylifecycle.c _Py_DumpExtensionModules "Extension
+# modules: ... (total: N)"): the process is aborting
+FATAL_DUMP = r"^Extension modules: \w"
 STATEMENT = re.compile(
     r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
     # an HTTP failure status with its reason phrase (RFC 9110: "403 Forbidden", "503 Service Unavailable") and
@@ -117,8 +120,8 @@ STATEMENT = re.compile(
     r"\bunable to schedule\b|"
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
-    # libstdc++'s terminate handler's `what():` line
-    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + SHORTFALL + "|"
+    # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
+    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -157,7 +160,7 @@ NOT_AN_INDEX = "".join(f"(?<!{noun} )" for noun in ("task", "rank", "node", "gpu
 CHECK_CONDITION = r"(?<=Check failed: )\((?:[^()]|\([^()]*\))*\) is false: "
 CHECK_CONDITION_RX = re.compile(CHECK_CONDITION)
 NOT_ASSERTED = re.compile(
-    r"(?i)" + PRECAUTION + r"|" + CHECK_CONDITION + r"|(?<![\w.])" + NOT_AN_INDEX + r"(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
+    r"(?i)" + PRECAUTION + r"|" + CHECK_CONDITION + r"|(?<![\w./])" + NOT_AN_INDEX + r"(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
     r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
     r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
@@ -823,8 +826,11 @@ TABLE: tuple[Row, ...] = (
     # action", "jobset failed due to reaching max number of restarts"): the run's end, of no other kind
     # (and the Kubeflow training operator's job condition, kubeflow/trainer pkg/controller.v1/common
     # "%s %s has failed because %d %s replica(s) failed.": "TFJob myjob has failed because 1 Worker replica(s) failed.")
+    # (and Iris's own terminal reasons for a gang, marin lib/iris cluster/controller/transitions.py: "Coscheduled sibling
+    # <task> failed", "Job exceeded max_task_failures"; an init container's failed state in a pod listing, `Init:Error`)
     Row("python_crash", (_rx(r"FailJobSet|(?i:reach(?:ed|ing) (?:the )?max(?:imum)? number of restarts)|"
-                             r"\b[A-Z]\w*Job \S+ (?:has |is )?failed because \d+ \w+ replica"),), None),
+                             r"\b[A-Z]\w*Job \S+ (?:has |is )?failed because \d+ \w+ replica|"
+                             r"\bCoscheduled sibling \S+ failed|\bexceeded max_task_failures\b|\bInit:(?:Error|CrashLoopBackOff)\b"),), None),
     # Kueue's waitForPodsReady (pkg/controller/core/workload_controller.go: "Exceeded the PodsReady timeout",
     # reason PodsReadyTimeout; "deactivated due to exceeding the maximum number of re-queuing retries"): the
     # gang's pods never all became ready in time (the event that says Evicted stays the eviction: corpus set 13)
@@ -936,6 +942,7 @@ TABLE: tuple[Row, ...] = (
     # (not at warning level: an optional import that fell back, vLLM's "WARNING ... Failed to import from vllm._C
     # with ImportError(...)", libibverbs' start-up notice "libibverbs: Warning: couldn't load driver 'x.so'")
     Row("python_crash", (_rx(DLOPEN_FAILED),), None, loud=True),
+    Row("python_crash", (_rx(FATAL_DUMP),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
     # a build that failed (a JIT extension, a kernel compiled at start-up): its paths name cuda (`kernel.cu`,
