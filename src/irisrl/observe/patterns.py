@@ -143,17 +143,16 @@ RANK_PREFIX = re.compile(r"^(?:\[(\d+)(?:[/:.]a?\d+)?\]|rank(\d+)\s*\|)\s?")
 RAY_PREFIX = re.compile(r"^\(([\w.:-]+(?:\([\w.:-]*\))?) pid=(\d+)(?:, ip=([0-9a-fA-F.:]+))?\)\s*")
 # The first dedup line of a session also carries Ray's hint "(Ray deduplicates logs by default. ...)".
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\](?: \(Ray deduplicates logs[^)]*\)+)?\s*$")
-# A multiplexer's source column before the line: `docker compose logs` (`trainer-1  | `; not a logger's
-# level column, `ERROR    | `), `kubectl logs --prefix` (`[pod/<name>/<container>] `), Open MPI's
-# --tag-output (`[1,3]<stderr>:`), srun --label (` 3: `; not an HTTP status, `404: `), pdsh / clush and
-# DeepSpeed's multi-node runner (`<host>: `, a host name whose last dash part has a digit, or an IPv4
-# address: `worker-1: `, `10.0.87.143: `), a markdown quote (`> `) and a syslog / journald header (`Mar  4
-# 05:06:07 node-3 python3[42]: `, `kernel: `; an identifier without its pid is lower-case, not a CI stamp before an
-# exception's class, `Oct 16 02:07:00 RuntimeError: `; after a stamp journalctl -o short-iso wrote,
-# `node-3 python3[42]: `: an identifier with its pid), and the margin Python's traceback module draws around an exception group's
-# members (`  | ExceptionGroup: ...`, `    | RuntimeError: ...`: Lib/traceback.py, 3.11+). Stripped (they may
-# stack, before and after a container stamp) so a line reads
-# the same behind them; kept whole in Line.column, so two sources' engines stay apart.
+# A multiplexer's source column before the line: `docker compose logs` (`trainer-1  | `; not a logger's level
+# column, `ERROR    | `), `kubectl logs --prefix` (`[pod/<name>/<container>] `), Open MPI's --tag-output
+# (`[1,3]<stderr>:`), srun --label (` 3: `; not an HTTP status, `404: `), pdsh / clush and DeepSpeed's multi-node
+# runner (`<host>: `, a host name whose last dash part has a digit, or an IPv4 address: `worker-1: `,
+# `10.0.87.143: `), a markdown quote (`> `), a syslog / journald header (`Mar  4 05:06:07 node-3 python3[42]: `,
+# `kernel: `: an identifier without its pid is lower-case, so a CI stamp before an exception's class, `Oct 16
+# 02:07:00 RuntimeError: `, is none; after the stamp journalctl -o short-iso writes, `node-3 python3[42]: `), and the
+# margin Python's traceback module draws around an exception group's members (`  | ExceptionGroup: ...`: cpython
+# Lib/traceback.py, 3.11+). Stripped (they may stack, before and after a container stamp) so a line reads the same
+# behind them; kept whole in Line.column, so two sources' engines stay apart.
 MUX_COLUMN = re.compile(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?:[\w.-]+ )?(?:[a-z][\w./-]*|[\w./-]+\[\d+\]): |[\w.-]+ [\w./-]+\[\d+\]: |"
     r"(?!(?:TRACE|DEBUG|INFO|SUCCESS|WARNING|WARN|ERROR|CRITICAL|FATAL)\s)[A-Za-z0-9][\w.-]*\s+\|\s|"
