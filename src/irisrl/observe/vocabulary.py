@@ -223,7 +223,7 @@ _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
 # the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
 # (hf_transfer and hf-xet, the Hub's Rust download clients, report through reqwest: huggingface/
 # hf_transfer src/lib.rs "Error while downloading: {err}", huggingface/xet-core)
-_HUB = (r"(?i:huggingface|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
+_HUB = (r"(?i:hugging ?face|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|HfHub|from_pretrained|snapshot_download|hf_hub_download|"
         r"reqwest|hf_transfer|hf[-_]xet|xethub|"
         # hf_xet's own error texts (xet-core: "CAS service error : ...", "CAS Client Error: ...")
         r"CAS (?:service|client) error|"
@@ -252,7 +252,7 @@ _ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loo
            # an RL trainer's word for its rollout engines (SkyRL inference_engine_client.py "Inference engine 0
            # died", "All inference engines have died"), vLLM-named classes (SkyRL's VLLMRouter / VLLMServerActor)
            # and vLLM v1's data-parallel coordinator process (v1/engine/coordinator.py "DP Coordinator process")
-           r"\b[Ii]nference engines?\b|\bV[Ll][Ll]M[A-Z]\w*|\bvLLM[A-Z]\w*|\bDP ?Coordinator\b|"
+           r"\b[Ii]nference engines?\b|\b(?:[Rr]ollout|[Gg]eneration) engines?\b|\bV[Ll][Ll]M[A-Z]\w*|\bvLLM[A-Z]\w*|\bDP ?Coordinator\b|"
            # a serving framework's own server (kserve model_server: "Failed to start model server: ..."); Ray Serve
            # LLM's replica class that hosts the vLLM engine (ray-project/ray python/ray/llm/_internal/serve/
            # deployments/llm/llm_server.py LLMServer @ 57dd69c502fbe6e76ce1b457afb7b4263f143c7a)
@@ -456,6 +456,11 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
                        # failed to start 3 times in a row. This may be due to a problem with its constructor")
                        r"The deployment failed to start \d+ times in a row|"
                        r"\bdied during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use")
+
+ENGINE_NOT_READY = (r"(?i:\b(?:server|engine)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
+                    r"\b(?:server|engine)\b[^\n]{0,40}?\bis not ready after \d+|\bfailed to start (?:the )?(?:[\w-]+ ){0,2}server\b|"
+                    r"\bterminated unexpectedly during start-?up\b|\bbefore its \w+ endpoint was ready\b|"
+                    r"\b(?:vLLM|SGLang|inference|LLM) server\b[^\n]{0,20}? can't be reached at \S+ after [\d.]+ seconds)")
 
 # A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
 # was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
@@ -762,6 +767,9 @@ TABLE: tuple[Row, ...] = (
     # notice that the run starts fresh is none; a checkpoint's name inside a path is not the subject (torch.save's
     # "Parent directory /ckpt/global_step_300 does not exist.": a save that had nowhere to go)
     Row("checkpoint_corrupt", (_rx(r"(?i:(?<![/\w])(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing)|"
+                                   # the checkpoint's path named, however long (verl megatron_checkpoint_manager.py
+                                   # "Checkpoint path %s does not exist.")
+                                   r"(?<![/\w])(?:checkpoint|ckpt)(?: (?:path|dir(?:ectory)?|folder|file))?:? \S+ (?:not found|does ?n[o']t exist|is missing)|"
                                    # transformers Trainer's resume_from_checkpoint=True on a directory without one
                                    r"no valid checkpoint found|"
                                    # a lookup of a checkpoint path that is not there (accelerate load_state: "Tried to
@@ -973,6 +981,16 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(SGLANG_DEAD),), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
+    # (after the families a start-up failure may state: "Failed to start model server: NVML_SUCCESS == r INTERNAL
+    # ASSERT FAILED" is the CUDA error)
+    # an RL trainer waiting for its inference server to come up and giving up (verl rollout/sglang_rollout/
+    # http_server_engine.py "Server failed to become healthy within timeout period", "Server process terminated
+    # unexpectedly during startup"; verl rollout/utils.py "Failed to start HTTP server after N retries"; AReaL
+    # launcher/sglang_server.py "Server did not become ready within timeout period"; prime-rl utils/client.py
+    # "Inference server is not ready after 1800 (>1800) seconds"; NeMo RL dynamo_worker.py "... exited with code 1
+    # before its system endpoint was ready"; trl generation/vllm_client.py "The vLLM server can't be reached at %s
+    # after %s seconds"): the engine never served
+    Row("engine_init_failed", (_rx(ENGINE_NOT_READY),), None),
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b|exited unexpectedly)")), None),
     # a remote inference engine's HTTP API refusing or failing a generation request (vLLM / SGLang
     # servers: `/generate`, OpenAI-compatible `/v1/completions`, `/v1/chat/completions`): the engine
