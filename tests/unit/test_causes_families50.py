@@ -157,3 +157,41 @@ def test_an_exit_reports_code_is_not_read_as_a_family(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["ERROR 12-04 01:02:03 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 42 "
                                    "died, exit code: -9"])) == "python_crash"
     assert primary(both(tmp_path, ["Tests: 12 passed, 0 failed"])) is None
+
+
+# passes 52-53, from the rl_frameworks, gpu_status_strings and k8s_workloads source sets' misses
+NAMED52 = [
+    ("engine_init_failed", "(WorkerDict pid=31337, ip=10.0.3.18) TimeoutError: Server failed to become healthy within 600s"),
+    ("engine_init_failed", "04:12:55   ERROR Inference server is not ready after 1800 (>1800) seconds. Aborting..."),
+    ("engine_init_failed", "[rank0]: ConnectionError: The vLLM server can't be reached at http://10.0.0.5:8000 after 240.0 seconds."),
+    ("checkpoint_corrupt", "AssertionError: Checkpoint path /mnt/ckpt/grpo-32b/global_step_400/actor does not exist."),
+    ("hf_gated", "PermissionError: Hugging Face authentication failed. Verify your token is valid."),
+    ("cuda_oom", "[rank2]: RuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED"),
+    ("cuda_oom", "RuntimeError: OOM trying to allocate workspace for cublaslt"),
+    ("nccl_timeout", "torch.distributed.DistBackendError: NCCL timeout in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:131"),
+    ("cuda_error", "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded"),
+    ("python_crash", "  Exit Code:    139"),
+    ("python_crash", "      reason: StartError"),
+    ("pg_unplaceable", "    reason: Unschedulable"),
+    ("evicted", "  message: 'Usage of EmptyDir volume \"dshm\" exceeds the limit \"64Gi\". '"),
+    ("evicted", "trainer-0-3-p9d4s   1/1     Unknown   0          5h41m"),
+    ("python_crash", "  Warning  FailedMount  2m (x3 over 6m)  kubelet  Unable to attach or mount volumes: unmounted volumes=[ckpt]"),
+    ("python_crash", "  Warning  TaskHung    3m    kernel-monitor  task python3:918273 blocked for more than 120 seconds."),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED52)
+def test_a_pass52_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_notices_stay_notices(tmp_path: Path) -> None:
+    """What NCCL reports on its INFO channel it clears and goes on after; Xid 63 records a row for remapping;
+    a start-up failure that states its cause is that cause; a Warning event that reports no failure is not one."""
+    for line in ["trainer-3:48211:48211 [5] NCCL INFO Cuda failure 1 'invalid argument'",
+                 "NVRM: Xid (PCI:0000:4c:00): 63, Row Remapper: New row marked for remapping, reset gpu to activate.",
+                 "9m48s   Warning   InvalidDiskCapacity   node/gpu-7   invalid capacity 0 on image filesystem"]:
+        report = both(tmp_path, [line])
+        assert report["verdict"] == "NO-KILL" and primary(report) in (None, "cuda_error"), line
+    stated = both(tmp_path, ['Failed to start model server: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "CUDACachingAllocator.cpp":844'])
+    assert primary(stated) == "cuda_error"

@@ -327,7 +327,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"(?:huggingface\.co|hf\.co)",)),
     Cause("cuda_oom", "CUDA out of memory",
           ("out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED",
-           "Tried to allocate", "CUDA calloc", "CUDA malloc", "OOM when allocating", "total capacity", "but unallocated"),
+           "Tried to allocate", "CUDA calloc", "CUDA malloc", "OOM when allocating", "total capacity", "but unallocated",
+           "DEVICE_ALLOCATION_FAILED", "OOM trying"),
           (r"CUDA out of memory\. Tried to allocate", r"OutOfMemoryError: CUDA out of memory"), 8, ROOT,
           "a GPU ran out of memory: lower the micro batch sizes or max_model_len, or generator.gpu_memory_utilization "
           "when vLLM shares the GPUs (colocate_all); gradient checkpointing / FSDP cpu_offload free more; "
@@ -347,6 +348,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
                     r"Tried to allocate [\d.]+ [KMGT]?i?B \(GPU \d+;|has a total capacity of [\d.]+ [KMGT]?i?B of which|"
                     r"reserved by PyTorch but unallocated\. If reserved but unallocated memory is large",
+                    # cuDNN 9's device allocation failure (cudnnStatus_t CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED),
+                    # torch's cuBLASLt workspace (aten/src/ATen/cuda/CUDABlas.cpp "OOM trying to allocate workspace for cublaslt")
+                    r"CUDNN_STATUS_\w*DEVICE_ALLOCATION_FAILED|\bOOM trying to allocate\b",
                     # TensorFlow's allocator (tensorflow/core/framework/op_kernel.cc, bfc_allocator.cc:
                     # "OOM when allocating tensor with shape[...] and type float on /job:.../device:GPU:0 by
                     # allocator GPU_0_bfc", raised as ResourceExhaustedError)
@@ -724,7 +728,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
            "collective timeout", "taking the entire process down", "preparing to dump debug info",
            "Stack trace of the failed collective", "to signal dumping", "timed out in", "Timeout(ms)=",
-           "flight recorder dump signal", "Could not acquire GIL"),
+           "flight recorder dump signal", "Could not acquire GIL", "NCCL timeout in"),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
@@ -735,7 +739,10 @@ CATALOGUE: tuple[Cause, ...] = (
           # error or timeout) detected by watchdog at work", "ProcessGroupNCCL's watchdog got stuck",
           # "Heartbeat monitor timed out", "Some NCCL operations have failed or timed out",
           # "Received a dump signal due to a collective timeout".
-          families=(r"detected by watchdog at work|watchdog got stuck for \d+ seconds|Heartbeat monitor timed out|"
+          families=(# torch's C10D_CHECK_TIMEOUT (torch/csrc/distributed/c10d/NCCLUtils.hpp @ v2.14.1: "NCCL timeout in: "
+                    # __FILE__ ":" __LINE__, a DistBackendError): a non-blocking communicator's call timed out
+                    r"NCCL timeout in: \S+:\d+",
+                    r"detected by watchdog at work|watchdog got stuck for \d+ seconds|Heartbeat monitor timed out|"
                     r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
                     r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"
                     r"ProcessGroupNCCL preparing to dump debug info|Stack trace of the failed collective|"
@@ -798,6 +805,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("evicted", "the pod was evicted or preempted",
           ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption",
            "ContainerStatusUnknown", "imminent node shutdown", "EvictionByEvictionAPI", "DeletionByTaintManager",
+           "Unknown", "exceeds the limit", "ephemeral storage limit", "DisruptionTarget",
            "TerminationByKubelet"),
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
@@ -820,7 +828,13 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"\b(?:PreemptionByScheduler|EvictionByEvictionAPI|DeletionByTaintManager|TerminationByKubelet)\b|"
                     r"(?i:\bpreempt(?:ion)? (?:signal|notice) received)",
                     # a `kubectl get pods` row whose container the kubelet lost (evicted, node gone)
-                    r"\d+/\d+\s+ContainerStatusUnknown\s+\d")),
+                    r"\d+/\d+\s+(?:ContainerStatus)?Unknown\s+\d|"
+                    # the kubelet's eviction messages (kubernetes pkg/kubelet/eviction/helpers.go @ 008b3652: "Usage of
+                    # EmptyDir volume %q exceeds the limit %q. ", "Container %s exceeded its local ephemeral storage limit
+                    # %q. "), a Job's pod failure policy matching a disruption (pkg/controller/job/pod_failure_policy.go:
+                    # "Pod %s has condition DisruptionTarget matching FailJob rule at index %d")
+                    r"Usage of EmptyDir volume \S+ exceeds the limit|exceeded its local ephemeral storage limit|"
+                    r"has condition DisruptionTarget\b")),
     # The catch-all for a process that died on something no cause above names: the interpreter's
     # own ("Fatal Python error"), libstdc++'s "terminate called after throwing", a signal; and
     # any uncaught exception by its class (observe/exceptions.py), which is fatal once that

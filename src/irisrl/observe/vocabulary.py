@@ -75,7 +75,9 @@ SHORTFALL = (r"(?i:\b(?:not|no) enough (?:\w+ )?(?:GPU|CPU|NPU|node|device|accel
              r"\bno (?:\w+ )?nodes? (?:with|having|that ha(?:s|ve)) (?:enough|sufficient)\b|"
              r"\brequested \d+ (?:GPU|CPU|NPU|node|device)s?\b[^\n]{0,30}\bonly \d+)")
 # NVIDIA's Xid 154 reporting the recovery action back to none: the fault it followed is over
-XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)"
+# (and Xid 63, a memory row recorded for remapping at the next reset: NVIDIA's Xid catalogue, docs.nvidia.com/deploy/
+# xid-errors, lists it as a recording event, the GPU goes on; Xid 64, a remapping that failed, is the fault)
+XID_RECOVERED = r"recovery action changed from [^\n]{0,60}\bto 0x0 \(None\)|\bXid \(PCI:[^)]*\): 63, "
 # Failure texts that carry no error word, each read twice: as a failure statement (CATALOGUE /
 # STATEMENT, so the net keeps the line) and by the row that names it (TABLE).
 # Ray's autoscaler v2 (event_logger.py "No available node types can fulfill placement group requests", v1
@@ -107,6 +109,10 @@ RETRIES_EXHAUSTED = (r"(?i:\b(?:retr\w*|attempts?|tries)\W{1,3}\(?(?P<tries>\d+)
 # node", "SIGTERM received, shutting down"): the sender's "Sending ... SIGTERM" is not one (torch elastic's
 # "Signal 15 (SIGTERM) received by PID" is a worker's death: observe/causes.py's python_crash).
 STOP_SIGNAL_RECEIVED = r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|INT|HUP|QUIT|USR1)\b|\bSIG(?:TERM|INT|HUP|QUIT) received)"
+# A container's or pod's state reason as `kubectl describe` / the pod's YAML print it (kubernetes pkg/kubelet/container
+# and kuberuntime reasons "Error", "StartError", "ContainerCannotRun"; the PodScheduled condition's "Unschedulable",
+# pkg/apis/core/types.go PodReasonUnschedulable): the field alone says how the container or pod ended
+STATE_REASON = r"^\s*[Rr]eason:\s+(?:Error|StartError|ContainerCannotRun|Unschedulable)\s*$"
 # what CPython prints after a fatal error's traceback (Python/pylifecycle.c _Py_DumpExtensionModules "Extension
 # modules: ... (total: N)"): the process is aborting
 FATAL_DUMP = r"^Extension modules: \w"
@@ -121,7 +127,7 @@ STATEMENT = re.compile(
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
     # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
-    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + SHORTFALL + "|"
+    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -951,6 +957,8 @@ TABLE: tuple[Row, ...] = (
     # with ImportError(...)", libibverbs' start-up notice "libibverbs: Warning: couldn't load driver 'x.so'")
     Row("python_crash", (_rx(DLOPEN_FAILED),), None, loud=True),
     Row("python_crash", (_rx(FATAL_DUMP),), None),
+    Row("pg_unplaceable", (_rx(r"^\s*[Rr]eason:\s+Unschedulable\s*$"),), None),
+    Row("python_crash", (_rx(STATE_REASON),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
     # a build that failed (a JIT extension, a kernel compiled at start-up): its paths name cuda (`kernel.cu`,
@@ -1039,6 +1047,11 @@ TABLE: tuple[Row, ...] = (
     # a programming error quoted by whatever wrapped it ("Failed to update parameter online: The size of tensor
     # a (3584) must match ..."): the interpreter's and torch's own messages, without their class
     Row("python_crash", (_rx(f"{BUILTIN_MESSAGES}|{TORCH_MESSAGES}"),), None),
+    # a Kubernetes Warning event whose reason says a failure and no row above names it (FailedMount "Unable to attach
+    # or mount volumes", Failed "Error: couldn't find key HF_TOKEN in Secret", FailedPostStartHook,
+    # FailedCreatePodSandBox, jobset's FailedJobs, node-problem-detector's KernelOops / TaskHung): the orchestrator
+    # reporting a failure of no other kind (not every Warning: InvalidDiskCapacity, a failure policy's restart)
+    Row("python_crash", (_rx(r"(?:^|\s)Warning(?: {2,}|\t+)(?:Failed\w*|\w+Error|KernelOops|TaskHung)(?: {2,}|\t+)"),), None),
 )
 
 
