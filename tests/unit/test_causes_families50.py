@@ -87,9 +87,6 @@ NAMED50 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED50)
-def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    assert_named(tmp_path, kind, line)
 
 
 def test_the_terminate_handlers_message_ends_its_process_and_is_shown(tmp_path: Path) -> None:
@@ -146,11 +143,6 @@ NAMED51 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED51)
-def test_a_pass51_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    assert_named(tmp_path, kind, line)
-
-
 def test_an_exit_reports_code_is_not_read_as_a_family(tmp_path: Path) -> None:
     """A launcher's -9 is its child's SIGKILL (python_crash), not an orchestrator's OOM kill; only what the
     report quotes after its code names a family. A zero count ("0 failed") asserts nothing, a path's "/0" does."""
@@ -180,11 +172,6 @@ NAMED52 = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "line"), NAMED52)
-def test_a_pass52_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
-    assert_named(tmp_path, kind, line)
-
-
 def test_notices_stay_notices(tmp_path: Path) -> None:
     """What NCCL reports on its INFO channel it clears and goes on after; Xid 63 records a row for remapping;
     a start-up failure that states its cause is that cause; a Warning event that reports no failure is not one."""
@@ -195,3 +182,8 @@ def test_notices_stay_notices(tmp_path: Path) -> None:
         assert report["verdict"] == "NO-KILL" and primary(report) in (None, "cuda_error"), line
     stated = both(tmp_path, ['Failed to start model server: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "CUDACachingAllocator.cpp":844'])
     assert primary(stated) == "cuda_error"
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED50 + NAMED51 + NAMED52)
+def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
