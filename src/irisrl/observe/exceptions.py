@@ -686,11 +686,12 @@ def signature(text: str) -> str:
 # multiproc_worker_utils.py: `Worker VllmWorkerProcess pid N died, exit code: -15`), Ray job's
 # `Job entrypoint command failed with exit code 1`, srun's `srun: error: host-01: task 1: Exited with exit code 2`
 # (src/srun/step_launch / launch.c "%s: task %s: Exited with exit code %d"), Determined's "container failed with
-# non-zero exit code: 1", Iris's task error "Exit code: 1. stderr: <its last line>" (marin lib/iris
+# non-zero exit code: 1", inductor's "compile worker sidecar (pid N) exited unexpectedly with code -9"
+# (torch/_inductor/compile_worker/subproc_pool.py), Iris's task error "Exit code: 1. stderr: <its last line>" (marin lib/iris
 # cluster/worker/task_attempt.py _format_exit_error), a terminated container's state as `kubectl describe` /
 # the pod's YAML print it ("Exit Code:    139", "exitCode: 1": kubectl pkg/describe/describe.go) (patterns.EXITED
 # reads the code).
-EXIT_REPORT = r"(?:(?:[Ee]xited|died)(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:a )?(?:non-?zero )?(?:exit|return) code|\bExit [Cc]ode|\bexitCode)[ :=]*"
+EXIT_REPORT = r"(?:(?:[Ee]xited|died)(?: unexpectedly)?(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:a )?(?:non-?zero )?(?:exit|return) code|\bExit [Cc]ode|\bexitCode)[ :=]*"
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
 # "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
 # debug/fortify_fail.c "*** stack smashing detected ***: terminated") and libstdc++'s verbose terminate
