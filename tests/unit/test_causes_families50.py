@@ -187,3 +187,12 @@ def test_notices_stay_notices(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("kind", "line"), NAMED50 + NAMED51 + NAMED52)
 def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
     assert_named(tmp_path, kind, line)
+
+
+def test_a_checkpoint_file_or_format_is_the_checkpoints(tmp_path: Path) -> None:
+    """A checkpoint file named missing, or a format the loader does not know, is the checkpoint's kind (deepspeed_megatron
+    source set); a device that is not there is a CUDA failure."""
+    assert primary(both(tmp_path, ["FileNotFoundError: Expert checkpoint file not found: /ckpt/global_step300/"
+                                   "layer_5_expert_42_mp_rank_00_model_states.pt"])) == "checkpoint_corrupt"
+    assert primary(both(tmp_path, ["NotImplementedError: unknown checkpoint format in /ckpt/iter_0004000"])) == "checkpoint_corrupt"
+    assert primary(both(tmp_path, ["SystemError: Accelerator is not detected, cannot perform low precision training"])) == "cuda_error"

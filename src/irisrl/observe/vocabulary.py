@@ -586,7 +586,7 @@ TABLE: tuple[Row, ...] = (
     Row("hf_weights_missing", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), _rx(E.WEIGHT_FILE.pattern)),
         # a checkpoint stated missing: the checkpoint row below; a repo / revision stated missing (HfFileSystem's
         # "<repo>/*.safetensors (repository not found)"): hf_repo_not_found's row
-        _rx(r"(?i:checkpoint not found|(?:repository|revision) not found)")),
+        _rx(r"(?i:checkpoint(?: file| dir(?:ectory)?| path)? not found|no checkpoint (?:was )?found|(?:repository|revision) not found)")),
     # a loader that could not open a weight file it names (llama.cpp gguf.cpp gguf_init_from_file "failed to
     # open GGUF file '%s'", any loader's "cannot open <file>.safetensors"): not on disk where it looked
     Row("hf_weights_missing", (_rx(r"(?i:(?:failed to|cannot|can't|could not|couldn't|unable to) (?:open|find|locate)\b)"),
@@ -776,8 +776,14 @@ TABLE: tuple[Row, ...] = (
                                    # the checkpoint's path named, however long (verl megatron_checkpoint_manager.py
                                    # "Checkpoint path %s does not exist.")
                                    r"(?<![/\w])(?:checkpoint|ckpt)(?: (?:path|dir(?:ectory)?|folder|file))?:? \S+ (?:not found|does ?n[o']t exist|is missing)|"
-                                   # transformers Trainer's resume_from_checkpoint=True on a directory without one
-                                   r"no valid checkpoint found|"
+                                   # transformers Trainer's resume_from_checkpoint=True on a directory without one;
+                                   # Megatron-LM training/checkpointing.py "No checkpoint found in load directory or
+                                   # pretrained directory", "no checkpoint was found under load directory"
+                                   r"no (?:valid )?checkpoint (?:was )?found|"
+                                   # a checkpoint whose format the loader does not know (Megatron-LM checkpointing.py
+                                   # "unknown checkpoint format in %s"; TransformerEngine module/base.py "Unsupported
+                                   # checkpoint format.")
+                                   r"\b(?:unknown|unsupported|unrecognized|invalid) checkpoint format\b|"
                                    # a lookup of a checkpoint path that is not there (accelerate load_state: "Tried to
                                    # find <dir>/checkpoints/checkpoint_7 but folder does not exist"): the path is the subject
                                    r"\b(?:tried to (?:find|load)|looking for|resum\w* from)\s+\S*(?:checkpoint|ckpt)\S*[^.\n]{0,40}?"
@@ -786,7 +792,8 @@ TABLE: tuple[Row, ...] = (
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
     # launcher/runner.py "Unable to proceed, no GPU resources available")
-    Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found|no GPU resources available"),), None),
+    # (and DeepSpeed 0.19.8 runtime/zero/stage_1_and_2.py "Accelerator is not detected, cannot perform low precision training")
+    Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found|no GPU resources available|Accelerator is not detected"),), None),
     # shared memory is a filesystem (/dev/shm, tmpfs): vLLM 0.34 distributed/device_communicators/
     # shm_broadcast.py "Insufficient space in /dev/shm for shared-memory allocation: N MiB required"
     Row("disk_full", (_rx(r"(?i:insufficient (?:disk |free )?space|not enough (?:disk|free) space|no free space)"),
