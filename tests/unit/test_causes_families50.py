@@ -196,3 +196,23 @@ def test_a_checkpoint_file_or_format_is_the_checkpoints(tmp_path: Path) -> None:
                                    "layer_5_expert_42_mp_rank_00_model_states.pt"])) == "checkpoint_corrupt"
     assert primary(both(tmp_path, ["NotImplementedError: unknown checkpoint format in /ckpt/iter_0004000"])) == "checkpoint_corrupt"
     assert primary(both(tmp_path, ["SystemError: Accelerator is not detected, cannot perform low precision training"])) == "cuda_error"
+
+
+def test_ray_cores_own_records(tmp_path: Path) -> None:
+    """Ray 2.60's C++ core (ray_core_cpp source set): the GCS's worker exit types, the worker pool's dead start, the
+    raylet's infeasible request, the spill directory with no capacity (a death only once its process ended), and the
+    fatal level C, which aborts its process."""
+    gcs = "[2026-12-04 04:27:13,845 W 604 604] (gcs_server) gcs_actor_manager.cc:1233: Worker ab12 on node cd34 exits, type="
+    assert primary(both(tmp_path, [gcs + "NODE_OUT_OF_MEMORY, has creation_task_exception = 0"])) == "ray_oom_kill"
+    assert primary(both(tmp_path, [gcs + "SYSTEM_ERROR, has creation_task_exception = 0"])) == "ray_worker_died"
+    assert primary(both(tmp_path, ["(raylet) worker_pool.cc:660: Some workers of the worker process(51873) have not registered "
+                                   "within the timeout. The process is dead, probably it crashed during start."])) == "ray_worker_died"
+    assert primary(both(tmp_path, ["(raylet) cluster_lease_manager.cc:133: Tasks or actors with resource shapes {CPU: 1, GPU: 8} "
+                                   "failed to schedule because there are not enough resources for the tasks or actors on the "
+                                   "whole cluster."])) == "pg_unplaceable"
+    spill = both(tmp_path, ["(raylet) file_system_monitor.cc:116: /raid/ray_spill has no capacity, object creation will fail "
+                            "if spilling is required."])
+    assert primary(spill) == "disk_full" and spill["verdict"] == "NO-KILL"
+    fatal = both(tmp_path, ["[2026-12-04 06:11:27,901 C 6120 6120] core_worker.cc:1774: An application is trying to access a "
+                            "Ray object whose owner is unknown"])
+    assert fatal["verdict"] == "KILL"

@@ -152,6 +152,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("No space left", "no space left", "Errno 28", "ENOSPC", "Disk quota exceeded", "disk quota exceeded", "StorageFull", "Errno 122", "PytorchStreamWriter failed",
            "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full",
            "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory", "free disk space",
+           "has no capacity",
            "shared memory limit", "Errno 27", "File too large", "EFBIG", "os error 27"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
@@ -167,7 +168,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"PytorchStreamWriter failed writing file|file write failed|unexpected pos \d+ vs \d+|"
                     # torch.save's C++ stream on a full disk (device run, torch 2.11: corpus/current)
                     r"basic_ios::clear: iostream error",
-                    r"is over \d+(?:\.\d+)?% full|OutOfDiskError|Local disk is full",
+                    r"is over \d+(?:\.\d+)?% full|has no capacity, object creation will fail|OutOfDiskError|Local disk is full",
                     # torch's shared memory: aten/src/ATen/MapAllocator.cpp "unable to write to file
                     # <" name ">" for a /torch_* segment in /dev/shm (a DataLoader / tensor share
                     # filling the container's small shm), the DataLoader's own "insufficient shared
@@ -182,7 +183,10 @@ CATALOGUE: tuple[Cause, ...] = (
           # a threshold warned of, no write refused yet: Ray's monitor says object creation WILL fail if
           # spilling is needed and runs on (ray-project/ray#19834's job went on past it), the hub checks
           # before a download: named, a death only once the process ended
-          until_ended=r"is over \d+(?:\.\d+)?% full|Not enough free disk space to download the file"),
+          until_ended=r"is over \d+(?:\.\d+)?% full|Not enough free disk space to download the file|"
+                      # (and the monitor's other reading, ray 2.60 src/ray/common/file_system_monitor.cc: "%s has no
+                      # capacity, object creation will fail if spilling is required.")
+                      r"has no capacity, object creation will fail"),
     # huggingface_hub 2.4.0 utils/_http.py hf_raise_for_status ("Cannot access gated repo for url",
     # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
     # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any
@@ -399,7 +403,8 @@ CATALOGUE: tuple[Cause, ...] = (
           # pinned memory: no CUDA-capable device is detected"): the runtime falls back to pageable memory
           exclude=r"(?i)\bnon-?fatal\b|of pinned memory|" + NCCL_ALLOC_CUDA + "|" + V.XID_RECOVERED),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
-          ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low", "ray-oom-prevention"),
+          ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low", "ray-oom-prevention",
+           "type=NODE_OUT_OF_MEMORY"),
           (r"Task was killed due to the node running low on memory",
            r"exceeds the memory usage threshold of [0-9.]+\. Ray killed this worker",
            r"System memory low at node with IP \S+\. Used memory",
@@ -410,7 +415,11 @@ CATALOGUE: tuple[Cause, ...] = (
           # src/ray/raylet/node_manager.cc, the OOM kill message's suggestions: "Refer to the documentation on
           # how to address the out of memory issue: https://docs.ray.io/.../ray-oom-prevention.html"),
           # a line of its own when the message wraps
-          families=(r"address the out of memory issue: \S*ray-oom-prevention",)),
+          families=(r"address the out of memory issue: \S*ray-oom-prevention",
+                    # the GCS recording a worker's exit by its type (ray 2.60 src/ray/gcs/actor/gcs_actor_manager.cc:
+                    # "Worker %s on node %s exits, type=%s, has creation_task_exception = %d"; rpc::WorkerExitType
+                    # NODE_OUT_OF_MEMORY: the memory monitor's kill)
+                    r"\bexits, type=NODE_OUT_OF_MEMORY\b",)),
     Cause("engine_init_failed", "a vLLM engine failed to start",
           ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
@@ -467,20 +476,26 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("pg_unplaceable", "a placement group no node can hold",
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
-           "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have"),   # (subsumes the group needles above: one prefilter pass for all)
+           "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have",
+           "not enough resources for the tasks", "Cancelling infeasible"),   # (subsumes the group needles above: one prefilter pass for all)
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
           "(TOPO-PLACEMENT names the first group that does not place) and fix the placement or node count",
           # a request for a node's affinity resource ALONE is for a node that left (ray#18979); one
           # that also asks for GPUs / CPUs on it (vllm-project/vllm#13388) is a bundle no node holds
           exclude=r"request \{'node:[^']*': [\d.]+\}",
+          # (the raylet on a request no node of the cluster can hold, ray 2.60 src/ray/raylet/scheduling/
+          # cluster_lease_manager.cc: "Tasks or actors with resource shapes %s failed to schedule because there are not
+          # enough resources for the tasks or actors on the whole cluster.", "Cancelling infeasible tasks ...")
           # Ray's placement-group scheduling while it waits: src/ray/gcs/gcs_server/
           # gcs_placement_group_scheduler.cc ("Failed to schedule placement group %s, id: %s, because
           # no nodes are available"), gcs_placement_group_manager.cc ("Failed to create placement group
           # %s, id: %s, try again."), python/ray/autoscaler/_private/resource_demand_scheduler.py ("The
           # autoscaler could not find a node type to satisfy the request"), `ray status` demands ("N+
           # pending placement groups"). Ray retries them all: waits, fatal only once the run crashed.
-          families=(r"Failed to schedule placement group \S+, id: |Failed to create placement group \S+, id: \S+,? try again|"
+          families=(r"failed to schedule because there are not enough resources for the tasks or actors on the whole cluster|"
+                    r"\bCancelling infeasible tasks?\b|"
+                    r"Failed to schedule placement group \S+, id: |Failed to create placement group \S+, id: \S+,? try again|"
                     r"could not find a node type to satisfy the request|\d+\+? pending placement groups",
                     # vLLM executor/ray_utils.py initialize_ray_cluster: the placement group (older releases:
                     # the cluster) has fewer GPUs than the engine's world size (a ValueError follows); a bundle
@@ -696,13 +711,19 @@ CATALOGUE: tuple[Cause, ...] = (
           # a clean shutdown is no death; the vocabulary reads it as no failure either)
           exclude=V.GRACEFUL_STOP),
     Cause("ray_worker_died", "a Ray worker process died",
-          ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR", "worker died unexpectedly while"),
+          ("worker died or was killed", "Worker unexpectedly exits", "exit type: SYSTEM_ERROR", "worker died unexpectedly while",
+           "type=SYSTEM_ERROR", "have not registered within"),
           (r"A worker died or was killed while executing a task by an unexpected system error",), 8, CONSEQUENCE,
           "a worker process was killed (OOM killer, SIGSEGV, ray stop): its 'Worker exit detail' and the "
           "node's memory say which; look for the worker's own last lines (its pid) above",
           # Ray's worker exit detail (src/ray/raylet/node_manager.cc, core_worker): the worker's
           # connection to the raylet ended without an exit message (killed, crashed)
-          families=(r"Worker unexpectedly exits with a connection error code \d+|Worker exit type: SYSTEM_ERROR",
+          families=(r"Worker unexpectedly exits with a connection error code \d+|Worker exit type: SYSTEM_ERROR|"
+                    # ray 2.60: the GCS's record of the exit (gcs_actor_manager.cc "... exits, type=SYSTEM_ERROR"), the
+                    # raylet's worker pool on a worker process that never registered (worker_pool.cc "Some workers of the
+                    # worker process(%d) have not registered within the timeout. The process is dead, probably it crashed
+                    # during start.")
+                    r"\bexits, type=SYSTEM_ERROR\b|have not registered within the timeout\. The process is dead",
                     # the raylet's push to the driver, any release (ray src/ray/raylet/node_manager.cc
                     # type "worker_died": Ray 0.8 "A worker died or was killed while executing task %s.",
                     # 1.x+ "... while executing a task by an unexpected system error"), relayed by

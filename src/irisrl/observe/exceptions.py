@@ -613,7 +613,9 @@ def is_warning_level(text: str) -> bool:
 # `panic: <value>` and runtime.throw's `fatal error: <reason>` (golang/go src/runtime/panic.go
 # @ fbf452a89fe95b3a26069c6c5a43240798db2408: printpanics / throw, then exit 2), at the line's start.
 # Python's CRITICAL is no such level: the program goes on.
-FATAL_RECORD = re.compile(r"\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL |^panic: |^fatal error: ")
+# (and Ray's C++ fatal level, `[2026-12-04 06:11:27,901 C 6120 6120] core_worker.cc:1774: ...`: RAY_LOG(FATAL) aborts
+# the process after writing it, ray src/ray/util/logging.cc)
+FATAL_RECORD = re.compile(r",\d{3} C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL |^panic: |^fatal error: ")
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------
