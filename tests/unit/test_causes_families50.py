@@ -216,3 +216,19 @@ def test_ray_cores_own_records(tmp_path: Path) -> None:
     fatal = both(tmp_path, ["[2026-12-04 06:11:27,901 C 6120 6120] core_worker.cc:1774: An application is trying to access a "
                             "Ray object whose owner is unknown"])
     assert fatal["verdict"] == "KILL"
+
+
+def test_the_last_rounds_families(tmp_path: Path) -> None:
+    """Pass 56 (hf_training_runtime, sglang_runtime, nccl_transport source sets): a device that is not there, a trainer
+    timing out on its inference server, a line that says it falls back (a notice), NCCL's RAS and named IB statuses."""
+    assert primary(both(tmp_path, ["ValueError: No available GPU device found!"])) == "cuda_error"
+    assert primary(both(tmp_path, ["TimeoutError: Timed out after 600s waiting for vLLM server at http://10.0.1.7:8000."])) == \
+        "engine_init_failed"
+    fallback = both(tmp_path, ["nvidia-smi failed (exit code 4: Failed to initialize NVML: Insufficient Permissions). "
+                               "Falling back to torch.cuda.mem_get_info()."])
+    assert fallback["verdict"] == "NO-KILL"
+    assert primary(both(tmp_path, ["gpu-node-3:718:719 [0] NCCL INFO RAS declaring peer 10.20.4.12<43895> as DEAD"])) == "nccl_error"
+    assert primary(both(tmp_path, ["gpu-node-3:718:719 [0] NCCL INFO RAS keep-alive timeout error (21s) on socket connection "
+                                   "with 10.20.4.12<43895>"])) == "nccl_timeout"
+    assert primary(both(tmp_path, ["[rank3]: NET/IB: Got completion from peer 10.20.4.18<41873> with "
+                                   "status=IBV_WC_REM_ACCESS_ERR(10) opcode=IBV_WC_RDMA_WRITE(1) vendor err 136"])) == "nccl_error"

@@ -589,7 +589,7 @@ CATALOGUE: tuple[Cause, ...] = (
           soft=r"\[W[^\]]*\].*The client socket has failed to connect to",
           exclude=E.BUILD_CONFIG.pattern),
     Cause("nccl_error", "NCCL error",
-          ("NCCL error", "nccl", "NCCL WARN", "NCCL Error", "Got completion", "completion with error"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
+          ("NCCL error", "nccl", "NCCL WARN", "NCCL Error", "Got completion", "completion with error", "RAS declaring"),        # `nccl` (lower case): the ncclXxxError names, rare elsewhere
           (r"NCCL error in: \S+", r"NCCL error: (?:unhandled|internal|remote|invalid)",
            r"\bnccl(?:System|Internal|UnhandledCuda|Remote|InvalidUsage)Error\b"), 8, ROOT,
           "NCCL could not reach a peer: check the network between nodes (NCCL_SOCKET_IFNAME, IB devices) and "
@@ -605,7 +605,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # ibverbs completion errors whoever prints them: NCCL's net_ib.cc without the WARN
                     # head (`NET/IBP:Got completion from peer ... status=12`), the mlx5 provider
                     # (rdma-core providers/mlx5/cq.c "got completion with error")
-                    r"NET/IB\w*\s*:\s*Got completion from peer .*(?:status=[1-9]|with error [1-9])|"
+                    # (NCCL 2.30 names the status: "status=IBV_WC_REM_ACCESS_ERR(10)")
+                    r"NET/IB\w*\s*:\s*Got completion from peer .*(?:status=(?:[1-9]|IBV_WC_\w+\((?!0\))\d+\))|with error [1-9])|"
                     r"mlx5: [\w.-]+: got completion with error",
                     r"NCCL WARN .*(?:Connection (?:closed|reset) by (?:remote )?peer|Call to \w+ failed|"
                     r"async fatal event|unhandled (?:system|cuda) error|remote process exited|Net : Connection closed)",
@@ -613,6 +614,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"NCCL WARN .*(?:Failed to execute operation|Could not receive|Could not connect|"
                     r"wrong type \d+ != \d+|socketFinalizeAccept|socketStartConnect|Connect to \S+ failed)",
                     r"ncclRemoteError|ncclSystemError|ncclInternalError|ncclUnhandledCudaError|NCCL Error \d+: ",
+                    # NCCL's RAS subsystem giving a peer up (src/ras/peers.cc "RAS declaring peer %s as DEAD", v2.30.7-1):
+                    # the INFO channel, so a notice unless its process ended (exceptions.WARNING_LEVEL), named all the same
+                    r"\bRAS declaring peer \S+ as DEAD\b",
                     # any other WARN that states a failure (observe/exceptions.py NCCL_WARN_FAILURE,
                     # read from NCCL's WARN stems); its notices (NCCL_WARN_HINT) are excluded
                     E.NCCL_WARN_FAILURE.pattern),
@@ -749,7 +753,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "detected by watchdog", "watchdog got stuck", "Heartbeat monitor timed out", "NCCL operations have failed",
            "collective timeout", "taking the entire process down", "preparing to dump debug info",
            "Stack trace of the failed collective", "to signal dumping", "timed out in", "Timeout(ms)=",
-           "flight recorder dump signal", "Could not acquire GIL", "NCCL timeout in"),
+           "flight recorder dump signal", "Could not acquire GIL", "NCCL timeout in", "RAS keep-alive timeout"),
           (r"Watchdog caught collective operation timeout", r"NCCL communicator was aborted on rank \d+",
            r"Timeout at NCCL work: \d+"), 8, CONSEQUENCE,
           "a collective waited past its timeout because another rank stalled or died first: look for that "
@@ -763,6 +767,9 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(# torch's C10D_CHECK_TIMEOUT (torch/csrc/distributed/c10d/NCCLUtils.hpp @ v2.14.1: "NCCL timeout in: "
                     # __FILE__ ":" __LINE__, a DistBackendError): a non-blocking communicator's call timed out
                     r"NCCL timeout in: \S+:\d+",
+                    # NCCL's RAS losing a peer's keep-alive (src/ras/rasnet.cc "RAS keep-alive timeout error (%ds) on
+                    # socket connection with %s", v2.30.7-1)
+                    r"RAS keep-alive timeout error",
                     r"detected by watchdog at work|watchdog got stuck for \d+ seconds|Heartbeat monitor timed out|"
                     r"Some NCCL operations have failed or timed out|dump signal due to a collective timeout|"
                     r"Watchdog caught collective operation timeout|To avoid data inconsistency, we are taking the entire process down|"

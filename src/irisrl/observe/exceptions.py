@@ -599,10 +599,15 @@ WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |\bNCCL INFO\b|(?:^|[\s\
 RAY_ERROR_RELAY = re.compile(r"WARNING worker\.py:\d+ -- ")
 
 
+# A failure the line says the program went past by another way ("nvidia-smi failed (exit code 4: Failed to initialize
+# NVML: ...). Falling back to torch.cuda.mem_get_info()", sglang srt/utils/common.py): a notice, whatever its level.
+FALLS_BACK = re.compile(r"\b[Ff]all(?:ing|s)? ?back (?:to|on)\b")
+
+
 def is_warning_level(text: str) -> bool:
-    """The line is printed at warning level (a wait or a retry, never a death on its own)."""
+    """The line is printed at warning level (a wait or a retry, never a death on its own), or says it falls back."""
     head = text[:160]
-    return bool(WARNING_LEVEL.search(head)) and not RAY_ERROR_RELAY.search(head)
+    return bool(WARNING_LEVEL.search(head)) and not RAY_ERROR_RELAY.search(head) or bool(FALLS_BACK.search(text))
 
 
 # A record at a level whose logger ends the process after writing it: Go's logrus (`level=fatal msg=...`,

@@ -466,7 +466,9 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
 ENGINE_NOT_READY = (r"(?i:\b(?:server|engine)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
                     r"\b(?:server|engine)\b[^\n]{0,40}?\bis not ready after \d+|\bfailed to start (?:the )?(?:[\w-]+ ){0,2}server\b|"
                     r"\bterminated unexpectedly during start-?up\b|\bbefore its \w+ endpoint was ready\b|"
-                    r"\b(?:vLLM|SGLang|inference|LLM) server\b[^\n]{0,20}? can't be reached at \S+ after [\d.]+ seconds)")
+                    r"\b(?:vLLM|SGLang|inference|LLM) server\b[^\n]{0,20}? can't be reached at \S+ after [\d.]+ seconds|"
+                    # (trl experimental/async_grpo/vllm_client.py "Timed out after %ds waiting for vLLM server at %s")
+                    r"\btimed out after [\d.]+ ?s(?:econds)? waiting for (?:the )?(?:vLLM|SGLang|inference|LLM) server)")
 
 # A library's own failure text is a failure statement whatever surrounds it ("an illegal instruction
 # was encountered", "toomanyrequests" carry no error word of the vocabulary): the catalogues' texts
@@ -793,7 +795,9 @@ TABLE: tuple[Row, ...] = (
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
     # launcher/runner.py "Unable to proceed, no GPU resources available")
     # (and DeepSpeed 0.19.8 runtime/zero/stage_1_and_2.py "Accelerator is not detected, cannot perform low precision training")
-    Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found|no GPU resources available|Accelerator is not detected"),), None),
+    # (transformers trainer_utils.py "No available GPU device found!")
+    Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found|no GPU resources available|Accelerator is not detected|"
+                           r"(?i:\bno (?:available |usable |visible )?(?:GPU|CUDA|accelerator) devices? (?:was |were )?(?:found|available|detected)\b)"),), None),
     # shared memory is a filesystem (/dev/shm, tmpfs): vLLM 0.34 distributed/device_communicators/
     # shm_broadcast.py "Insufficient space in /dev/shm for shared-memory allocation: N MiB required"
     Row("disk_full", (_rx(r"(?i:insufficient (?:disk |free )?space|not enough (?:disk|free) space|no free space)"),
