@@ -112,7 +112,8 @@ STOP_SIGNAL_RECEIVED = r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|IN
 # A container's or pod's state reason as `kubectl describe` / the pod's YAML print it (kubernetes pkg/kubelet/container
 # and kuberuntime reasons "Error", "StartError", "ContainerCannotRun"; the PodScheduled condition's "Unschedulable",
 # pkg/apis/core/types.go PodReasonUnschedulable): the field alone says how the container or pod ended
-STATE_REASON = r"^\s*[Rr]eason:\s+(?:Error|StartError|ContainerCannotRun|Unschedulable)\s*$"
+STATE_REASON = r"^\s*[Rr]eason:\s+(?:Error|StartError|ContainerCannotRun)\s*$"
+UNSCHEDULABLE_REASON = r"^\s*[Rr]eason:\s+Unschedulable\s*$"
 # what CPython prints after a fatal error's traceback (Python/pylifecycle.c _Py_DumpExtensionModules "Extension
 # modules: ... (total: N)"): the process is aborting
 FATAL_DUMP = r"^Extension modules: \w"
@@ -127,7 +128,7 @@ STATEMENT = re.compile(
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
     # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
-    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + SHORTFALL + "|"
+    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -135,7 +136,8 @@ STATEMENT = re.compile(
 # the reason's: "Warning   Rebooted   node/n-12   ..."): Kubernetes has two event types, and every Warning
 # event in the corpora is a failure, whatever words its message uses (kueue's "couldn't assign flavors")
 K8S_WARNING_EVENT = re.compile(r"(?:^|\s)Warning(?: {2,}|\t+)[A-Z]\w+(?: {2,}|\t+)")
-WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|(?:^|[\[\s])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d")
+# (and a library's own label at the line's head, `libibverbs: Warning: couldn't load driver ...`)
+WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|(?:^|[\[\s])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|^[\w.-]+: Warning: ")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
@@ -968,7 +970,7 @@ TABLE: tuple[Row, ...] = (
     # with ImportError(...)", libibverbs' start-up notice "libibverbs: Warning: couldn't load driver 'x.so'")
     Row("python_crash", (_rx(DLOPEN_FAILED),), None, loud=True),
     Row("python_crash", (_rx(FATAL_DUMP),), None),
-    Row("pg_unplaceable", (_rx(r"^\s*[Rr]eason:\s+Unschedulable\s*$"),), None),
+    Row("pg_unplaceable", (_rx(UNSCHEDULABLE_REASON),), None),
     Row("python_crash", (_rx(STATE_REASON),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
@@ -1080,10 +1082,10 @@ def kind(text: str) -> str | None:
         return None      # a build statement ("doesn't have NCCL built in") names no runtime family
     # the cues read the message, not the record's level word: `... - ERROR - RuntimeError: called a
     # synchronizing CUDA operation` is no more a CUDA error than the bare line
-    below = below_error(text) or "Warning: " in text     # (a library's own label: "libibverbs: Warning: ")
-    text = LEVEL_WORD.sub(" ", asserted(text))
+    said = LEVEL_WORD.sub(" ", asserted(text))
     for row in TABLE:
-        if all(c.search(text) for c in row.cues) and not (row.unless and row.unless.search(text)) and not (row.loud and below):
+        if all(c.search(said) for c in row.cues) and not (row.unless and row.unless.search(said)) and \
+                not (row.loud and below_error(text)):
             return row.kind
     return None
 
