@@ -620,7 +620,7 @@ def is_warning_level(text: str) -> bool:
 # Python's CRITICAL is no such level: the program goes on.
 # (and Ray's C++ fatal level, `[2026-12-04 06:11:27,901 C 6120 6120] core_worker.cc:1774: ...`: RAY_LOG(FATAL) aborts
 # the process after writing it, ray src/ray/util/logging.cc)
-FATAL_RECORD = re.compile(r",\d{3} C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL |^panic: |^fatal error: ")
+FATAL_RECORD = re.compile(r"\d C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL |^panic: |^fatal error: ")
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------
@@ -727,15 +727,15 @@ TRACEBACK_OPENER = re.compile(r"^(?:Process ([\w.:-]+)|Exception in thread .+):$
 # `  what():  <message>` at the start of its own line, then aborts (gcc libstdc++-v3/libsupc++/vterminate.cc).
 # Not Ray's own handler's "Unhandled exception: T. what(): ..." (one line, mid-line: ray src/ray/util/logging.cc).
 TERMINATE_WHAT = r"^\s*what\(\):\s"
-# Evidence that a process ended (not: the line happens to be the last in the file). A failed
-# RAY_CHECK (level C) aborts the process that printed it.
+# Evidence that a process ended (not: the line happens to be the last in the file); a fatal record
+# (FATAL_RECORD: a failed RAY_CHECK is Ray's level C) is read by ends_process.
 ENDED = re.compile(
     EXIT_REPORT + FAILED_CODE + r"|[Ee]xit [Cc]ode:?\s*" + FAILED_CODE + r"|exit status " + FAILED_CODE + r"|returned non-zero exit status|"
     r"terminate called|Fatal Python error|Segmentation fault|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|"
-    r"\d C \d+ \d+\] .*Check failed|Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|"
+    r"Process \d+ terminated with|process \d+ terminated with (?:exit code|signal)|"
     r"PID \d+ terminated with code " + FAILED_CODE + r"|exitcode\s*:\s*" + FAILED_CODE + "|"
     r"ChildFailedError|died unexpectedly|\bSystemExit: -?[1-9]|^Killed$|\d+ (?:Killed|Aborted)\s|Aborted \(core dumped\)|"
-    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT + "|" + TERMINATE_WHAT, re.M)
+    r"Training failed:|Error executing job with overrides|" + LIBC_ABORT + "|" + TERMINATE_WHAT)
 
 
 def failed_exit(code: str) -> bool:
