@@ -170,7 +170,7 @@ SKYPILOT_PREFIX = re.compile(r"^\((?:head|worker\d+), rank=(\d+)(?:, (?:pid|ip)=
 VLLM_WORKER_PREFIX = re.compile(r"^\(VllmWorker(?:Process)? rank=\d+ pid=\d+\)\s*")
 # torchrun's per-rank tee (torch/distributed/elastic/multiprocessing/api.py: `[rank3]:`, before 2.2
 # `[default3]:`), stripped so a line reads the same whether or not torchrun prefixed it; it may
-# follow the Ray actor prefix. (A `docker compose` service column stays: its name is evidence.)
+# follow the Ray actor prefix.
 TORCHRUN_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")
 SOURCE_RANK = re.compile(r"task-(\d+)\.attempt-\d+")   # pull.py's per-task file / feed names
 RUNTIME_PREFIX = r"(?:\[(?:irisrl|rl-iris|task-runtime|start_rl_iris_controller)\]\s*)?"
@@ -315,6 +315,12 @@ def _json_fields(record: dict[str, object], skip: frozenset[str], prefix: str = 
     return out
 
 
+def _column(column: str | None, text: str) -> tuple[str | None, str]:
+    """A multiplexer's source column at the text's start (MUX_COLUMN) moved onto `column`."""
+    m = MUX_COLUMN.match(text)
+    return (column, text) if m is None else ((column or "") + m.group(0), text[m.end():])
+
+
 def clean(raw: bytes) -> Line:
     """Decode (invalid UTF-8 replaced), strip colours and the prefixes/suffixes collectors add."""
     text = raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -327,14 +333,10 @@ def clean(raw: bytes) -> Line:
     if m:
         rank = m.group(1) or m.group(2)
         text = text[m.end():]
-    column = None
-    if (m := MUX_COLUMN.match(text)) is not None:
-        column, text = m.group(0), text[m.end():]
+    column, text = _column(None, text)
     if text[:1].isdigit() and (m := CONTAINER_TS.match(text)):
         stamp = _container_time(m)
-        text = text[m.end():]
-        if (m := MUX_COLUMN.match(text)) is not None:
-            column, text = (column or "") + m.group(0), text[m.end():]
+        column, text = _column(column, text[m.end():])
     if text.startswith("{") and text.endswith("}") and (record := unwrap_json(text)):
         text, stamp = record[0], stamp if stamp is not None else record[1]
     if text.startswith(("(head", "(worker")) and (m := SKYPILOT_PREFIX.match(text)):
