@@ -833,7 +833,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("evicted", "the pod was evicted or preempted",
           ("low on resource", "Evicted", "evicted", "reempt", "EVICTED", "PREEMPTED", "had condition", "nterruption",
            "ContainerStatusUnknown", "imminent node shutdown", "EvictionByEvictionAPI", "DeletionByTaintManager",
-           "Unknown", "exceeds the limit", "ephemeral storage limit", "DisruptionTarget",
+           "Unknown  ",   # (a kubectl row's padded status column, not every "Unknown")
+           "exceeds the limit", "ephemeral storage limit", "DisruptionTarget",
            "TerminationByKubelet"),
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
