@@ -432,7 +432,7 @@ def test_a_source_catalogue_set_is_well_formed_and_new(path: Path) -> None:
         assert {"kind", "line", "source", "lib", "version"} <= set(row) <= FIELDS, row
         assert row["kind"] in CONTRACT_KINDS, f"{row['source']}: {row['kind']!r} is not a contract kind"
         assert row["line"] and "\n" not in row["line"] and row["line"] == row["line"].rstrip(), row["source"]
-        cited = re.search(r"@[\w.+-]+|-\d+\.\d+", row["source"]) and re.search(r"[\w/-]+\.(?:py|c|cc|cpp|h|hpp|go|rs|so)\b", row["source"])
+        cited = re.search(r"@[\w.+-]+|-\d+\.\d+", row["source"]) and re.search(r"[\w/-]+\.(?:py|c|cc|cpp|cu|cuh|h|hpp|go|rs|so)\b", row["source"])
         assert cited, f"{row['source']}: cite the site (<wheel or repo> with its version or commit, and its file)"
     lines = [r["line"] for r in rows]
     assert len(lines) == len(set(lines)), f"{path.name} repeats a line"
