@@ -125,7 +125,9 @@ CATALOGUE: tuple[Cause, ...] = (
           "every node (or pass an HF id), train data must stage, and the node must see its GPUs"),
     Cause("hydra_error", "Hydra rejected the config or an override",
           ("Could not override", "is not in struct", "Error merging", "Could not append to config", "' not in '", "Cannot find primary config",
-           "Key not found: '", "Missing mandatory value", "Could not delete", "defaults list"),
+           "Key not found: '", "Missing mandatory value", "Could not delete", "defaults list", "Ambiguous value for argument",
+           "requires --multirun", "config group", "raised while composing", "Multiple values for", "=<OPTION>", "Duplicate _self_",
+           "LexerNoViableAlt"),
           (r"Could not override '[^']+'", r"(?i:Key '[^']+' is not in struct)", r"Error merging override \S",
            r"Could not append to config\. An item is already at"),
           7, ROOT,
@@ -142,7 +144,20 @@ CATALOGUE: tuple[Cause, ...] = (
                     # _internal/utils.py / core/config_search_path ("Primary config module '%s' not found.",
                     # "Primary config directory not found."; no needle of its own: the family vocabulary's
                     # hydra row names it, observe/vocabulary.py)
-                    r"Cannot find primary config '|Primary config (?:module|directory) (?:'[^']*' )?not found")),
+                    r"Cannot find primary config '|Primary config (?:module|directory) (?:'[^']*' )?not found",
+                    # the rest of Hydra's composition refusals, which it prints as the bare message when HYDRA_FULL_ERROR is
+                    # unset (hydra-core 1.3.8 _internal/config_loader_impl.py: "Ambiguous value for argument '%s'", "Sweep
+                    # parameters '%s' requires --multirun", "Override %s looks like a config group override, but config
+                    # group '%s' does not exist.", "In '%s': <Class> raised while composing config:", "force-add of config
+                    # groups is not supported"; _internal/defaults_list.py: "Multiple values for %s. To override a value use
+                    # 'override %s: %s'", "You must specify '%s', e.g, %s=<OPTION>", "%s appears more than once in the final
+                    # defaults list", "Duplicate _self_ defined in"; core/override_parser/overrides_parser.py: an override
+                    # the grammar rejects, "LexerNoViableAltException: <override>")
+                    r"Ambiguous value for argument '|Sweep parameters '[^']*' requires --multirun|"
+                    r"looks like a config group override, but config group '|In '[^']*': \w+ raised while composing config|"
+                    r"force-add of config groups is not supported|Multiple values for \S+\. To override a value use 'override |"
+                    r"You must specify '[^']*', e\.g, \S+=<OPTION>|appears more than once in the final defaults list|"
+                    r"Duplicate _self_ defined in|\bLexerNoViableAltException: \S+=")),
     # ENOSPC in any wrapper (OSError [Errno 28], RayTaskError(OSError), a failed torch.save):
     # torch caffe2/serialize/inline_container.cc (PytorchStreamWriter "failed writing file",
     # "file write failed", "unexpected pos N vs M"), Ray src/ray/common/file_system_monitor.cc
@@ -401,7 +416,9 @@ CATALOGUE: tuple[Cause, ...] = (
           # and Xid 154 putting the recovery action back to none (vocabulary.XID_RECOVERED) is the fault's end
           # and pinned host memory that could not be had (ggml_cuda_host_malloc "failed to allocate 2.00 MiB of
           # pinned memory: no CUDA-capable device is detected"): the runtime falls back to pageable memory
-          exclude=r"(?i)\bnon-?fatal\b|of pinned memory|" + NCCL_ALLOC_CUDA + "|" + V.XID_RECOVERED),
+          # (nor TensorFlow / XLA's driver probe, stream_executor/cuda/cuda_driver.cc "failed call to cuInit: %s", logged
+          # at E when the host has no usable GPU: the program goes on without CUDA, on a CPU or a TPU)
+          exclude=r"(?i)\bnon-?fatal\b|of pinned memory|failed call to cuInit: |" + NCCL_ALLOC_CUDA + "|" + V.XID_RECOVERED),
     Cause("ray_oom_kill", "Ray's memory monitor killed a worker (host RAM)",
           ("low on memory", "memory usage threshold", "killed due to memory pressure", "System memory low", "ray-oom-prevention",
            "type=NODE_OUT_OF_MEMORY"),
@@ -802,7 +819,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"\"?exitCode\"?:\s*137\b",
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
-                    r"line \d+:\s+\d+ Killed\b|^(?:Killed|已杀死)$",
+                    # (and its job report without the script line, `[1]+  Killed   cmd` / `71885 Killed   cmd`: exceptions.SHELL_SIGNAL)
+                    r"line \d+:\s+\d+ Killed\b|^(?:Killed|已杀死)$|^\s*(?:\[\d+\][+-]?\s+|\d+ )Killed\s{2,}\S",
                     r"(?i:out of memory): Killed process \d+|oom-kill:|Killed process \d+ \(.*\) total-vm|Exited \(137\)|"
                     r"\bOOM[- ]killed\b",
                     # Not torch elastic's / torch.multiprocessing's report of a worker SIGKILLed

@@ -566,7 +566,10 @@ SIGNAL_TEXTS = ("Hangup", "Quit", "Illegal instruction", "Trace/breakpoint trap"
                 "User defined signal 1", "User defined signal 2", "Stack fault", "Power failure")
 SIGNAL_WORDS = "|".join(map(re.escape, SIGNAL_TEXTS))
 SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|已杀死|段错误)"
-                          rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b")
+                          rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b|"
+                          # bash's job report without a script line (jobs.c pretty_print_job: `[1]+  Killed    cmd`, a
+                          # non-interactive shell's `71885 Killed    cmd`): the status word padded before the command
+                          rf"^\s*(?:\[\d+\][+-]?\s+|\d+ )(?:{SIGNAL_WORDS})(?: \(core dumped\))?\s{{2,}}\S")
 # An exit code that means the process failed: not 0, nor 130 (128 + SIGINT: an operator's Ctrl-C, e.g.
 # kubectl exec's "command terminated with exit code 130"). Every exit-code reading below uses it.
 FAILED_CODE = r"-?(?!130\b)[1-9]\d*"
@@ -619,8 +622,9 @@ def is_warning_level(text: str) -> bool:
 # @ fbf452a89fe95b3a26069c6c5a43240798db2408: printpanics / throw, then exit 2), at the line's start.
 # Python's CRITICAL is no such level: the program goes on.
 # (and Ray's C++ fatal level, `[2026-12-04 06:11:27,901 C 6120 6120] core_worker.cc:1774: ...`: RAY_LOG(FATAL) aborts
-# the process after writing it, ray src/ray/util/logging.cc)
-FATAL_RECORD = re.compile(r"\d C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL |^panic: |^fatal error: ")
+# the process after writing it, ray src/ray/util/logging.cc; Apptainer / Singularity's `FATAL:   <msg>`, sylog.Fatalf
+# then os.Exit(255), apptainer/apptainer v1.5.3 pkg/sylog/sylog.go)
+FATAL_RECORD = re.compile(r"\d C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL:? |^panic: |^fatal error: ")
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------

@@ -113,6 +113,9 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # http.client's own failures (RemoteDisconnected "Remote end closed connection without response", IncompleteRead)
     # and faulthandler's / pylifecycle's dump after a fatal error (exceptions.TRACEBACK_OPENER, vocabulary.FATAL_DUMP)
     b"Remote end closed", b"IncompleteRead", b"most recent call first", b"Extension modules: ",
+    # MPI's own ends stated without an error word (vocabulary.MPI_ENDED: "MPI_ABORT was invoked on rank N", PRRTE's
+    # "prterun noticed that process rank N ... exited on")
+    b"MPI_ABORT", b"rocess rank",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

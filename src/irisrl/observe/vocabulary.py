@@ -356,8 +356,10 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
                    # CRI-O's "container create failed", the Job controller giving up (pkg/controller/job:
                    # BackoffLimitExceeded "Job has reached the specified backoff limit")
                    r"RunContainerError|CreateContainer(?:Config)?Error|ContainerCannotRun|P(?:re|ost)StartHookError|container create failed|"
-                   # Slurm's container plugin (NVIDIA/pyxis: "pyxis: container start failed with error code: N")
-                   r"container start failed|"
+                   # Slurm's container plugin (NVIDIA/pyxis: "pyxis: container start failed with error code: N"; v0.24.0
+                   # pyxis_slurmstepd.c "pyxis: failed to create container filesystem", "pyxis: container exited too soon")
+                   # and Apptainer's starter (apptainer/apptainer v1.5.3 internal/app/starter: "container creation failed")
+                   r"container start failed|pyxis: (?:failed to create container|container exited too soon)|container creation failed|"
                    r"BackoffLimitExceeded|reached the specified backoff limit|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))|"
                    # Docker's API answering a create / start (moby client: "Error response from daemon: <msg>"),
                    # and an agent's wrapper of it ("error creating container: ..."): a pull refusal is read
@@ -482,7 +484,43 @@ MODEL_ID_DOUBTED = r"[Aa]re you sure (?:that )?(?:the |your )?`?(?:model|repo)\w
 # CPython's faulthandler watchdog (Python/faulthandler.c, dump_traceback_later: "Timeout (%lu:%02lu:%02lu%s)!"
 # before every thread's stack; with exit=True the process then exits)
 FAULTHANDLER_TIMEOUT = r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!"
-CATALOGUE = re.compile(f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
+# Slurm's words for its own end of a job (SchedMD/slurm @ f56e676b, slurm-25-11-7-1: slurmstepd req.c, slurmctld
+# job_mgr.c, salloc.c, srun allocate.c / launch.c, sbatch.c; the vocabulary rows below cite each site)
+_SLURM_BANNER = r"\*\*\* (?:JOB|STEP) \S+ ON \S+ CANCELLED AT \S+"
+SLURM_TAKEN_BACK = (_SLURM_BANNER + r" (?:DUE (?i:to) (?:TIME LIMIT|PREEMPTION|JOB REQUEUE|SIGNAL\b)|\*\*\*)|"
+                    r"\bTime limit exhausted for JobId=|has exceeded its time limit and its allocation has been revoked")
+SLURM_ENDED = (_SLURM_BANNER + r" DUE TO (?:NODE|TASK) FAILURE|\*\*\* (?:JOB|STEP) \S+ (?:ON \S+ FAILED|STEPD TERMINATED)\b|"
+               # srun's report of a task a signal ended ("srun: error: %s: task %s: %s", the signal's strsignal(); an
+               # exit code is exceptions.EXIT_REPORT's, an OOM the pod_oomkilled row's), a node lost under the step
+               # ("srun: error: Node failure on %s", "srun: Job step aborted: Waiting up to %d seconds for job step to
+               # finish."), slurmctld's kill on a failed node and its prolog failures
+               r"\bsrun: error: \S+: tasks? [\d,-]+: (?!Exited\b|Out Of Memory)[A-Z]|\bsrun: error: Node failure on\b|"
+               r"\bsrun: Job step aborted\b|\bKilling JobId=\S+ on failed node\b|\bNodes? \S+ not responding, setting DOWN\b|"
+               r"\bprolog failed status=|Prolog or job env setup failure")
+SLURM_REFUSED = (r"\b(?:srun|salloc|sbatch): error: (?:Unable to allocate resources|Batch job submission failed|"
+                 r"Unable to create step for job|Job submit/allocate failed)\b")
+MPI_ENDED = (r"\bMPI_ABORT was invoked on rank\b|\*\*\* (?:An error occurred in MPI_\w+|MPI_ERR_\w+:)|\bMPI_INIT has failed\b|"
+             r"\bMPI communication peer process has unexpectedly disconnected\b|"
+             r"\b(?:prterun|mpirun|prte|orterun) (?:noticed that (?:process rank|the job aborted)|has exited due to process rank|"
+             r"detected that one or more processes exited with non-zero status)|\bsrun returned non-zero exit status\b")
+# PRRTE's mapper finding too few slots (openpmix/prrte v3.0.13 src/mca/rmaps/base/rmaps_base_support_fns.c "There are
+# not enough slots available in the system to satisfy the %d slots that were requested"): the job cannot be placed
+MPI_NO_SLOTS = r"(?i:not enough slots available in the system)"
+
+
+# vLLM's serving-time fault vocabulary (the engine_dead row that cites it)
+VLLM_SERVING_FAULT = (r"\[FT\] (?:Busy loop raised|No recovery within|Recovery failed|Engine \d+ status -> UNHEALTHY)|"
+                      r"\bEngine unhealthy\b|\bfound \d+ exited DP Servers?\b|Error getting async model runner output|"
+                      r"Worker failed with KV connector output")
+_SERVING_FAULT = re.compile(VLLM_SERVING_FAULT)
+
+
+def states_serving_fault(text: str) -> bool:
+    """The line's own words say the engine faulted while serving (no phase rule re-reads it)."""
+    return bool(_SERVING_FAULT.search(text))
+
+
+CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
@@ -495,7 +533,9 @@ CATALOGUE = re.compile(f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOU
                        # Ray Train's NCCL watch (train/v2/_internal/callbacks/nccl_ras.py, an nccl_timeout row)
                        r"made no progress for \d+ seconds|"
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
-                       + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION)
+                       + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION + "|"
+                       # MPI's own ends and its mapper's refusal (MPI_ENDED, MPI_NO_SLOTS: no error word of their own)
+                       + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -672,6 +712,27 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_oom", (_rx(r"\bError 2: out of memory\b|cudaErrorMemoryAllocation|== cudaSuccess \(2 vs\. 0\)|"
                          r"\b(?:THCudaCheck|CUDA_?CHECK|cudaCheck|checkCudaErrors)\b.*\bout of memory\b|"
                          r"CU(?:BLAS|RAND|SOLVER|SPARSE)_STATUS_ALLOC(?:ATION)?_FAILED|CUFFT_ALLOC_FAILED"),), None),
+    # an accelerator's device memory exhausted in XLA's / TensorFlow's words (the status RESOURCE_EXHAUSTED with an
+    # allocation, XLA:TPU's "Ran out of memory in memory space hbm", stream_executor's "failed to allocate <size>
+    # (<n> bytes) from device", the BFC allocator's "OOM when allocating tensor"): jax / torch_xla / TF on a GPU or a
+    # TPU (openxla/xla xla/stream_executor/cuda/cuda_driver.cc, xla/tsl/framework/bfc_allocator.cc; the contract has
+    # no TPU kinds: device memory is cuda_oom)
+    Row("cuda_oom", (_rx(r"\bRESOURCE_EXHAUSTED\b[^\n]{0,40}(?i:out of memory|allocat)|Ran out of memory in memory space \w+|"
+                         r"failed to allocate [\d.]+ ?\w?i?B \(\d+ bytes\) from device|OOM when allocating tensor"),), None),
+    # HIP's (ROCm's CUDA) error names and its allocator's OOM (ROCm/HIP hip_runtime_api.h hipError_t: hipErrorNoBinaryForGpu,
+    # hipErrorIllegalAddress ...; torch's "HIP out of memory"): the same kinds as CUDA's
+    Row("cuda_oom", (_rx(r"\bHIP out of memory\b|hipErrorOutOfMemory|hipErrorMemoryAllocation"),), None),
+    Row("cuda_error", (_rx(r"\bhipError(?!OutOfMemory|MemoryAllocation)[A-Z]\w+|\bHIP error: "),), _rx(r"(?i:\bnon-?fatal\b)")),
+    # a CUDA status formatted into a failure message (`Check failed: (status == cudaSuccess) is false: Failed to plan
+    # prefill with error: out of memory`, flashinfer-python 0.7.4 csrc via tvm-ffi: cudaGetErrorString's text): the
+    # device is out of memory
+    Row("cuda_oom", (_rx(r"\bwith error:? ['\"]?out of memory\b"),), None),
+    # a CUDA driver API call that returned an error (`cuIpcOpenMemHandle() failed: invalid argument`, UCX v1.22.0
+    # src/uct/cuda/cuda_ipc/cuda_ipc_cache.c; `cuGetProcAddress(cuMemcpyBatchAsync) failed: 500`, vllm 0.34.0
+    # v1/simple_kv_offload/cuda_mem_ops.py), a CUDA math library's own failure (bitsandbytes 0.50.2
+    # backends/cuda/ops.py "cublasLt ran into an error!") and CUTLASS's status report (flash-attention hopper/
+    # flash_bwd_launch_template.h @ 0251105a "CUTLASS error (%s:%d): %s"): a CUDA error
+    Row("cuda_error", (_rx(r"\bcu[A-Z][A-Za-z0-9]+\([^)]*\) failed\b|\bcublas(?:Lt)? ran into an error\b|\bCUTLASS error\b"),), None),
     # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
     Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
@@ -742,7 +803,7 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(r"\bSIGKILL\b|[Ss]ignal 9\b|signal: killed"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|exit_code=)")), None),
     # the orchestrator's memory kill in words: a container / pod / cgroup, or Slurm's step (slurmstepd's
     # cgroup "oom_kill event", srun's "task N: Out Of Memory"), ended for memory
-    Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)")), None),
+    Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)|\bJobId=\S+ OOM failure")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
     # enroot's registry client (enroot src/docker.sh: "[ERROR] URL %s returned error code: %s") on a registry's
@@ -845,6 +906,26 @@ TABLE: tuple[Row, ...] = (
     # torchrun's own failure table is observe/causes.py's)
     Row("python_crash", (_rx(r"\b(?:srun|slurmstepd): error: (?:[^\n]{0,40}\blaunch (?:for \S+ )?failed|"
                              r"Task launch for \S+ failed|spank: required plugin)"),), None),
+    # Slurm's own end of a job / step (SchedMD/slurm @ f56e676b, slurm-25-11-7-1: slurmstepd req.c's banner
+    # "*** JOB|STEP <id> ON <node> CANCELLED AT <time> DUE TO <reason> ***", "DUE to SIGNAL <name>", a plain
+    # "CANCELLED AT <time> ***"; slurmctld job_mgr.c "Time limit exhausted for JobId=%u"; salloc.c "Job %u has
+    # exceeded its time limit and its allocation has been revoked."): the scheduler took the allocation back
+    # (time limit, preemption, requeue, a cancel signal) = evicted; the same banner for a node or task failure,
+    # "FAILED (non-zero exit code ...)" and "STEPD TERMINATED" is the job's own end (SLURM_BANNER_CRASH, below)
+    Row("evicted", (_rx(SLURM_TAKEN_BACK),), None),
+    Row("python_crash", (_rx(SLURM_ENDED),), None),
+    # the scheduler refusing the allocation itself (src/srun/allocate.c / salloc "Unable to allocate resources: %m",
+    # src/sbatch/sbatch.c "Batch job submission failed: %m", src/srun/launch.c "Unable to create step for job %u: %m"):
+    # no node takes the job as asked
+    Row("pg_unplaceable", (_rx(SLURM_REFUSED),), None),
+    # MPI's own ends (open-mpi/ompi v5.0.10 ompi/mpi/c/abort.c "MPI_ABORT was invoked on rank %d", errhandler_predefined.c
+    # "*** An error occurred in MPI_X" / "*** MPI_ERR_X: ...", instance.c "MPI_INIT has failed", btl_tcp "An MPI
+    # communication peer process has unexpectedly disconnected"; openpmix/prrte v3.0.13 prte_quit.c "prterun noticed
+    # that process rank N ... exited on", "has exited due to process rank", "detected that one or more processes
+    # exited with non-zero status", plm_slurm "srun returned non-zero exit status"): the job's ranks ended
+    Row("python_crash", (_rx(MPI_ENDED),), None),
+    # PRRTE's mapper finding too few slots (MPI_NO_SLOTS)
+    Row("pg_unplaceable", (_rx(MPI_NO_SLOTS),), None),
     # Ray's runtime environment that could not be built for a job / task (dashboard job_manager.py "Failed to set
     # up runtime_env for job", RuntimeEnvSetupError): the process never ran
     Row("python_crash", (_rx(r"(?i:failed to (?:set ?up|create|build) (?:the )?runtime[_ ]env)|RuntimeEnvSetupError"),), None),
@@ -879,6 +960,9 @@ TABLE: tuple[Row, ...] = (
         # "preemption: 0/N nodes are available: N No preemption victims found for incoming pod."): unplaceable
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)|"
             r"No preemption victims|preemption: \d+/\d+ nodes")),
+    # PMIx's collectives are the launcher's rendezvous, not NCCL's (SchedMD/slurm @ f56e676b src/plugins/mpi/pmix/
+    # pmixp_coll_ring.c "%p: collective timeout seq=%d"): the peers never met
+    Row("dist_timeout", (_rx(r"(?i:\bpmix)"), _rx(_TIMEOUT)), None),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
     # communicators that stopped advancing (ray 2.60.0 train/v2/_internal/callbacks/nccl_ras.py: "N of M
     # communicators have a collective mismatch and made no progress for S seconds"): a hung collective
@@ -964,7 +1048,9 @@ TABLE: tuple[Row, ...] = (
     # (not torch's own argument check before any NCCL call, ProcessGroupNCCL.cpp "Input tensor data type is not
     # supported for NCCL process group": the caller's bug, python_crash)
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
-        _rx(r"not supported for NCCL")),
+        # (nor UCX's own records, `UCX  ERROR <IB status>` with no NCCL in view (openucx/ucx @ 8a6b06fb, v1.22.0 src/uct/ib/mlx5/ib_mlx5_log.c):
+        # the same fabric under MPI or NIXL, no NCCL in view)
+        _rx(r"not supported for NCCL|^(?!.*NCCL).*\bUCX\b")),
     Row("python_crash", (_rx(EMFILE),), None),
     # (not at warning level: an optional import that fell back, vLLM's "WARNING ... Failed to import from vllm._C
     # with ImportError(...)", libibverbs' start-up notice "libibverbs: Warning: couldn't load driver 'x.so'")
@@ -1000,6 +1086,13 @@ TABLE: tuple[Row, ...] = (
                                _rx(r"(?i:larger than|is needed|not enough|insufficient|no available|exceeds?\b|too small|to serve at least one request|"
                                    r"less than)")), None),
     Row("engine_dead", (_rx(SGLANG_DEAD),), None),
+    # vLLM's own words for an engine that faulted while serving (vllm 0.34.0 wheel: v1/fault_tolerance/engine_core_sentinel.py
+    # "[FT] Busy loop raised %s. Waiting for recovery.", "[FT] No recovery within %ss timeout.", "[FT] Engine %d status ->
+    # UNHEALTHY"; entrypoints/serve/fault_tolerance/api_router.py "[FT] Recovery failed for request"; v1/engine/async_llm.py
+    # "Engine unhealthy - rejecting request"; entrypoints/launchers/dp_supervisor.py "DPSupervisor found %d exited DP
+    # Servers."; v1/executor/multiproc_executor.py "Error getting async model runner output", "Worker failed with KV
+    # connector output"): each exists only once the engine serves (a model runner's output, a request), so the phase is said
+    Row("engine_dead", (_rx(VLLM_SERVING_FAULT),), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     # (after the families a start-up failure may state: "Failed to start model server: NVML_SUCCESS == r INTERNAL
