@@ -234,9 +234,13 @@ def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> N
 
 def test_an_import_failure_in_words_is_surfaced_not_named(tmp_path: Path) -> None:
     """Python's "No module named 'x'" logged without its class is shown (unrecognized), not named: the
-    corpora's other such lines are optional imports that fell back (benign), 0 of 4 python_crash."""
-    report = both(tmp_path, ["[transformers] Encountered exception while importing flash_attn: No module named 'flash_attn'"])
+    corpora's other such lines are optional imports that fell back (benign), 0 of 4 python_crash. Pass 58:
+    transformers' remote-code import check says it in its own words ("Encountered exception while importing
+    %s", then raises ImportError): named python_crash, still no death on its own."""
+    report = both(tmp_path, ["INFO 12-05 03:41:07 import failed: No module named 'flash_attn'"])
     assert primary(report) is None and report["unrecognized"] and report["verdict"] == "NO-KILL"
+    report = both(tmp_path, ["[transformers] Encountered exception while importing flash_attn: No module named 'flash_attn'"])
+    assert primary(report) == "python_crash" and report["verdict"] == "NO-KILL"
 
 
 def test_a_precaution_is_not_a_report(tmp_path: Path) -> None:

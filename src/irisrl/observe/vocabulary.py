@@ -639,6 +639,19 @@ TABLE: tuple[Row, ...] = (
                                    # safetensors 0.8 (_safetensors_rust: "File does not contain tensor {name}"): the file
                                    # reads fine, a tensor the model asks for is not in it
                                    r"does not contain tensor"),), None),
+    # a model registry's own pull failing in transit (ollama server/images.go "pull model manifest: %w" around Go's
+    # net/http error; server/download.go "%s part %d attempt %d failed: %v, retrying"): a model host, not an image
+    Row("hf_http_error", (_rx(r"\bpull model manifest: "), _rx(r"(?i:\bEOF\b|timed? ?out|connection|dial tcp|reset|refused|\b5\d\d\b|\b429\b)")), None),
+    Row("hf_incomplete_download", (_rx(r"\bpart \d+ attempt \d+ failed: (?:unexpected )?EOF\b"),), None),
+    # TensorRT's builder / runtime out of device memory (NVIDIA TensorRT NvInferRuntimeBase.h ErrorCode, the builder's
+    # "Error Code %d: OutOfMemory", a plugin that "requires %ld bytes of scratch space"): cuda_oom
+    Row("cuda_oom", (_rx(r"\bError Code \d+: OutOfMemory\b|\brequires \d+ bytes of scratch space\b"),), None),
+    # transformers' failed process-group set-up on a user's behalf (transformers 5.17 distributed/utils.py "We tried to
+    # initialize torch.distributed for you, but it failed."): the rendezvous family
+    Row("dist_timeout", (_rx(r"(?i:initiali[sz]e torch\.distributed\b[^\n]{0,40}\bfailed)"),), None),
+    # transformers' remote-code import check (dynamic_module_utils.py check_imports / get_imports: "Encountered exception
+    # while importing %s: %s", then ImportError): the model's code cannot run
+    Row("python_crash", (_rx(r"Encountered exception while importing \S+: No module named"),), None),
     # an image the registry cannot give (oc / skopeo "unable to retrieve source image ... manifest", "failed
     # to get image", "error fetching image")
     Row("image_pull", (_rx(r"(?i:(?:unable to|failed to|cannot|could not|error) (?:retrieve|fetch|get|inspect|resolve|import|pull|download)(?:ing)? "
@@ -783,6 +796,9 @@ TABLE: tuple[Row, ...] = (
                                _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
                                    # a tokenizer's model file (sentencepiece "could not parse ModelProto from .../tokenizer.model")
                                    r"ModelProto|tokenizer\.model\b|"
+                                   # llama.cpp's weight format (ggml-org/llama.cpp ggml/src/gguf.cpp gguf_init_from_file: "invalid magic
+                                   # characters", "invalid magic number")
+                                   r"\bgguf|\bggml|"
                                    r"\bfile\b|expected \d+ more bytes)")),
         # a socket / pipe / RPC that ends early is a connection, not a file ("Failed to read data from
         # the socket: End of file": Ray's raylet connection)
@@ -860,7 +876,10 @@ TABLE: tuple[Row, ...] = (
     # (and DeepSpeed 0.19.8 runtime/zero/stage_1_and_2.py "Accelerator is not detected, cannot perform low precision training")
     # (transformers trainer_utils.py "No available GPU device found!")
     Row("cuda_error", (_rx(r"Failed to infer device type|nvidia-smi not found|no GPU resources available|Accelerator is not detected|"
-                           r"(?i:\bno (?:available |usable |visible )?(?:GPU|CUDA|accelerator) devices? (?:was |were )?(?:found|available|detected)\b)"),), None),
+                           r"(?i:\bno (?:available |usable |visible )?(?:GPU|CUDA|accelerator) devices? (?:was |were )?(?:found|available|detected)\b)|"
+                           # (transformers 5.17 quantizers: quantizer_finegrained_fp8.py "No GPU or XPU found. A GPU or XPU is
+                           # needed for FP8 quantization.", quantizer_gptq.py "GPU is required to quantize or run quantize model.")
+                           r"\bNo GPU (?:or \w+ )?found\b|\bGPU is required to\b"),), None),
     # shared memory is a filesystem (/dev/shm, tmpfs): vLLM 0.34 distributed/device_communicators/
     # shm_broadcast.py "Insufficient space in /dev/shm for shared-memory allocation: N MiB required"
     Row("disk_full", (_rx(r"(?i:insufficient (?:disk |free )?space|not enough (?:disk|free) space|no free space)"),
