@@ -12665,6 +12665,702 @@ GPU_SHARED21 = frozenset({"num21_gradscaler_step_twice", "num21_gradscaler_load_
 TIMEOUT_S.update({n: 90 for n in CASES21 if n.startswith(("dl21_", "pool21_", "aio21_", "log21_"))})
 
 
+# ----------------------------------------------------------------------------- Ray (set 22)
+# Real Ray failures on a CPU machine: local clusters that end with the case's process (ray.init
+# or ray.cluster_utils.Cluster, whose processes share the driver's fate), small object stores.
+
+_RAY_TMP22 = "/tmp/c22r"  # short: Ray's socket paths must fit in 107 bytes
+
+
+def _ray22(**kw: Any) -> Any:
+    """ray.init of a one-CPU local cluster with an 80 MB object store."""
+    import ray
+
+    kw.setdefault("num_cpus", 1)
+    kw.setdefault("object_store_memory", 80 * 2**20)
+    kw.setdefault("include_dashboard", False)
+    ray.init(_temp_dir=_RAY_TMP22, **kw)
+    return ray
+
+
+def case_ray22_actor_init_raises() -> None:
+    """A policy actor whose constructor raises (weights folder without config.json)."""
+    ray = _ray22()
+
+    @ray.remote
+    class PolicyWorker:
+        def __init__(self, path: str) -> None:
+            if not os.path.exists(os.path.join(path, "config.json")):
+                raise ValueError(f"{path} has no config.json")
+
+        def ping(self) -> int:
+            return 1
+
+    w = PolicyWorker.remote("/ckpt/global_step_300/policy")
+    ray.get(w.ping.remote())
+
+
+def case_ray22_actor_init_enospc() -> None:
+    """A rollout actor whose constructor writes its cache onto a full 256 KiB tmpfs."""
+    mnt = _full_fs()
+    ray = _ray22()
+
+    @ray.remote
+    class RolloutCache:
+        def __init__(self, d: str) -> None:
+            with open(os.path.join(d, "prompts.bin"), "wb") as f:
+                f.write(b"\1" * (1 << 20))
+
+        def ping(self) -> int:
+            return 1
+
+    a = RolloutCache.remote(str(mnt))
+    ray.get(a.ping.remote())
+
+
+def case_ray22_actor_ray_kill() -> None:
+    """A trainer actor ray.kill()ed (a controller's cleanup) and then called."""
+    ray = _ray22()
+
+    @ray.remote
+    class FSDPTrainer:
+        def step(self) -> int:
+            return 1
+
+    t = FSDPTrainer.remote()
+    ray.get(t.step.remote())
+    ray.kill(t)
+    time.sleep(1)
+    ray.get(t.step.remote())
+
+
+def case_ray22_actor_os_exit() -> None:
+    """An inference-engine actor whose process calls os._exit(1) mid-call."""
+    ray = _ray22()
+
+    @ray.remote
+    class InferenceEngine:
+        def generate(self) -> str:
+            os._exit(1)
+
+    e = InferenceEngine.remote()
+    ray.get(e.generate.remote())
+
+
+def case_ray22_actor_sigkill() -> None:
+    """A reward-model actor's worker process SIGKILLed from outside (the kernel's OOM killer's
+    signal), then called."""
+    import signal
+
+    ray = _ray22()
+
+    @ray.remote
+    class RewardModel:
+        def pid(self) -> int:
+            return os.getpid()
+
+        def score(self) -> float:
+            return 0.5
+
+    rm = RewardModel.remote()
+    os.kill(ray.get(rm.pid.remote()), signal.SIGKILL)
+    time.sleep(1)
+    ray.get(rm.score.remote())
+
+
+def case_ray22_actor_segfault() -> None:
+    """A generation actor whose native code reads address 0 (segfault in the worker)."""
+    ray = _ray22()
+
+    @ray.remote
+    class Generator:
+        def generate(self) -> bytes:
+            import ctypes
+
+            return ctypes.string_at(0)
+
+    g = Generator.remote()
+    ray.get(g.generate.remote())
+
+
+def case_ray22_actor_exit_actor() -> None:
+    """An actor that ends itself with ray.actor.exit_actor(); the driver calls it again."""
+    ray = _ray22()
+
+    @ray.remote
+    class EnvWorker:
+        def close(self) -> None:
+            ray.actor.exit_actor()
+
+        def step(self) -> int:
+            return 1
+
+    w = EnvWorker.remote()
+    ray.get(w.close.remote())
+    ray.get(w.step.remote())
+
+
+def case_ray22_actor_method_raises() -> None:
+    """A critic actor's train step raises (a shape bug): RayTaskError in the driver."""
+    ray = _ray22()
+
+    @ray.remote
+    class Critic:
+        def train_step(self, batch: list[int]) -> float:
+            if len(batch) % 4:
+                raise RuntimeError(f"micro batch {len(batch)} not divisible by 4 ranks")
+            return 0.0
+
+    c = Critic.remote()
+    ray.get(c.train_step.remote([1, 2, 3]))
+
+
+def case_ray22_actor_call_after_restarts() -> None:
+    """An actor with max_restarts=1 whose process dies twice: the second death is final."""
+    ray = _ray22()
+
+    @ray.remote(max_restarts=1)
+    class Sampler:
+        def crash(self) -> None:
+            os._exit(1)
+
+        def sample(self) -> int:
+            return 1
+
+    s = Sampler.remote()
+    for _ in range(2):
+        try:
+            ray.get(s.crash.remote())
+        except ray.exceptions.RayActorError:
+            time.sleep(2)
+    ray.get(s.sample.remote())
+
+
+def case_ray22_task_os_exit() -> None:
+    """A rollout task whose process calls os._exit(1) (no retries)."""
+    ray = _ray22()
+
+    @ray.remote(max_retries=0)
+    def rollout() -> int:
+        os._exit(1)
+
+    ray.get(rollout.remote())
+
+
+def case_ray22_task_segfault() -> None:
+    """A reward task whose native code segfaults (ctypes.string_at(0)), no retries."""
+    ray = _ray22()
+
+    @ray.remote(max_retries=0)
+    def reward() -> bytes:
+        import ctypes
+
+        return ctypes.string_at(0)
+
+    ray.get(reward.remote())
+
+
+def case_ray22_task_sigkill_self() -> None:
+    """A task SIGKILLed mid-run (its own pid), no retries."""
+    import signal
+
+    ray = _ray22()
+
+    @ray.remote(max_retries=0)
+    def tokenize_shard() -> int:
+        os.kill(os.getpid(), signal.SIGKILL)
+        return 0
+
+    ray.get(tokenize_shard.remote())
+
+
+def case_ray22_task_abort() -> None:
+    """A task whose native library aborts (os.abort()), retried once, then given up."""
+    ray = _ray22()
+
+    @ray.remote(max_retries=1)
+    def verify() -> int:
+        os.abort()
+
+    ray.get(verify.remote())
+
+
+def case_ray22_task_value_error() -> None:
+    """A reward task raises ValueError on a malformed sample: RayTaskError(ValueError)."""
+    ray = _ray22()
+
+    @ray.remote
+    def compute_reward(sample: dict[str, str]) -> float:
+        return float(sample["answer"])
+
+    ray.get(compute_reward.remote({"answer": "forty-two"}))
+
+
+def case_ray22_task_enospc() -> None:
+    """A checkpoint-upload task writes onto a full 256 KiB tmpfs: RayTaskError(OSError)."""
+    mnt = _full_fs()
+    ray = _ray22()
+
+    @ray.remote
+    def save_shard(d: str) -> None:
+        with open(os.path.join(d, "model-00001-of-00002.safetensors"), "wb") as f:
+            f.write(b"\1" * (1 << 20))
+
+    ray.get(save_shard.remote(str(mnt)))
+
+
+class RewardServiceError(Exception):
+    """An application's own error class that needs two arguments."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"reward service answered {status}: {detail}")
+        self.status = status
+
+
+def case_ray22_task_custom_exception() -> None:
+    """A task raising an exception class of the application (two required arguments)."""
+    ray = _ray22()
+
+    @ray.remote
+    def judge(prompt: str) -> float:
+        raise RewardServiceError(503, "judge model overloaded")
+
+    ray.get(judge.remote("2+2"))
+
+
+def case_ray22_task_unpicklable_return() -> None:
+    """A task returning an object with a lock in it (not serializable)."""
+    ray = _ray22()
+
+    @ray.remote
+    def make_buffer() -> Any:
+        return {"lock": threading.Lock(), "data": [1, 2]}
+
+    ray.get(make_buffer.remote())
+
+
+def case_ray22_task_unpicklable_arg() -> None:
+    """A task submitted with an argument holding a lock: the driver cannot serialize it."""
+    ray = _ray22()
+
+    @ray.remote
+    def consume(buf: Any) -> int:
+        return len(buf)
+
+    ray.get(consume.remote({"lock": threading.Lock()}))
+
+
+def case_ray22_get_timeout() -> None:
+    """ray.get(timeout=3) of a generation task that hangs."""
+    ray = _ray22()
+
+    @ray.remote
+    def generate() -> None:
+        time.sleep(60)
+
+    ray.get(generate.remote(), timeout=3)
+
+
+def case_ray22_pg_infeasible_gpu_ready_timeout() -> None:
+    """A placement group of GPU bundles on a CPU-only node: ray.get(pg.ready(), timeout=15)."""
+    ray = _ray22()
+    from ray.util.placement_group import placement_group
+
+    pg = placement_group([{"GPU": 1, "CPU": 1}] * 2, strategy="PACK")
+    ray.get(pg.ready(), timeout=15)
+
+
+def case_ray22_pg_cpu_oversubscribed() -> None:
+    """A placement group asking for more CPUs than the cluster has (4 on 1)."""
+    ray = _ray22()
+    from ray.util.placement_group import placement_group
+
+    pg = placement_group([{"CPU": 4}], strategy="STRICT_PACK")
+    ray.get(pg.ready(), timeout=15)
+
+
+def case_ray22_task_infeasible_gpu() -> None:
+    """A task asking num_gpus=1 on a CPU-only cluster (the infeasible warning), get(timeout=15)."""
+    ray = _ray22()
+
+    @ray.remote(num_gpus=1)
+    def train_step() -> int:
+        return 1
+
+    ray.get(train_step.remote(), timeout=15)
+
+
+def case_ray22_actor_infeasible_custom_resource() -> None:
+    """An actor asking for a custom resource no node has ({"vllm_engine": 1})."""
+    ray = _ray22()
+
+    @ray.remote(resources={"vllm_engine": 1})
+    class Engine:
+        def ping(self) -> int:
+            return 1
+
+    e = Engine.remote()
+    ray.get(e.ping.remote(), timeout=15)
+
+
+def case_ray22_init_address_auto() -> None:
+    """ray.init(address='auto') where no cluster runs (the job was meant for a cluster); a fresh
+    RAY_TMPDIR, so no ray_current_cluster file of an earlier (dead) local cluster is read."""
+    os.environ["RAY_TMPDIR"] = tempfile.mkdtemp(prefix="raytmp")
+    _no_gcs_env22()
+    import ray
+
+    ray.init(address="auto")
+
+
+def _no_gcs_env22() -> None:
+    """One connect attempt (RAY_gcs_server_port_wait_time_s=1) of 5 s, so the case ends."""
+    os.environ.update(RAY_gcs_server_port_wait_time_s="1", RAY_gcs_rpc_server_connect_timeout_s="5",
+                      RAY_gcs_server_request_timeout_seconds="10")
+
+
+def case_ray22_init_address_no_gcs() -> None:
+    """ray.init(address=127.0.0.1:PORT) where nothing listens (RAY_ADDRESS of a dead head)."""
+    _no_gcs_env22()
+    import ray
+
+    ray.init(address=f"127.0.0.1:{free_port()}")
+
+
+def case_ray22_init_client_no_server() -> None:
+    """ray.init('ray://127.0.0.1:PORT') (Ray Client) where no server listens."""
+    import ray
+
+    ray.init(f"ray://127.0.0.1:{free_port()}")
+
+
+def case_ray22_init_env_address_no_gcs() -> None:
+    """RAY_ADDRESS set to a head that is gone; a plain ray.init()."""
+    os.environ["RAY_ADDRESS"] = f"127.0.0.1:{free_port()}"
+    _no_gcs_env22()
+    import ray
+
+    ray.init()
+
+
+def _cluster22(worker_resources: dict[str, float] | None = None, **env: str) -> tuple[Any, Any]:
+    """A head (1 CPU) and one worker node (1 CPU, custom resources) on this host."""
+    os.environ.update(env)
+    import ray
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 1, "object_store_memory": 80 * 2**20, "include_dashboard": False,
+        "temp_dir": _RAY_TMP22})
+    node = cluster.add_node(num_cpus=1, object_store_memory=80 * 2**20,
+                            resources=worker_resources or {"rollout_node": 1})
+    ray.init(address=cluster.address)
+    cluster.wait_for_nodes()
+    return cluster, node
+
+
+def _kill_pid22(node: Any, kind: str) -> None:
+    import signal
+
+    for p in node.all_processes[kind]:
+        os.kill(p.process.pid, signal.SIGKILL)
+
+
+def case_ray22_node_raylet_killed_actor() -> None:
+    """A worker node's raylet SIGKILLed under an actor placed there; the driver calls it."""
+    cluster, node = _cluster22(RAY_health_check_period_ms="500", RAY_health_check_timeout_ms="500",
+                               RAY_health_check_failure_threshold="3")
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1})
+    class RolloutWorker:
+        def step(self) -> int:
+            time.sleep(0.5)
+            return 1
+
+    w = RolloutWorker.remote()
+    ray.get(w.step.remote())
+    _kill_pid22(node, "raylet")
+    time.sleep(6)
+    ray.get(w.step.remote())
+
+
+def case_ray22_node_raylet_killed_task() -> None:
+    """A worker node's raylet SIGKILLed while a task (no retries) runs there."""
+    cluster, node = _cluster22(RAY_health_check_period_ms="500", RAY_health_check_timeout_ms="500",
+                               RAY_health_check_failure_threshold="3")
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1}, max_retries=0)
+    def rollout() -> int:
+        time.sleep(30)
+        return 1
+
+    ref = rollout.remote()
+    time.sleep(3)
+    _kill_pid22(node, "raylet")
+    ray.get(ref)
+
+
+def case_ray22_object_lost_node() -> None:
+    """An object stored on a worker node that dies: ray.get of it afterwards."""
+    cluster, node = _cluster22(RAY_health_check_period_ms="500", RAY_health_check_timeout_ms="500",
+                               RAY_health_check_failure_threshold="3")
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1}, max_retries=0)
+    def make_batch() -> bytes:
+        return b"\1" * (2 << 20)  # in the node's object store, not inlined
+
+    ref = make_batch.remote()
+    ray.wait([ref], fetch_local=False)
+    _kill_pid22(node, "raylet")
+    time.sleep(6)
+    ray.get(ref, timeout=20)
+
+
+def case_ray22_gcs_killed() -> None:
+    """The head's GCS SIGKILLed under a driver (GCS reconnect timeout 8 s); the driver submits."""
+    cluster, node = _cluster22(RAY_gcs_rpc_server_reconnect_timeout_s="8")
+    import ray
+
+    @ray.remote
+    def step() -> int:
+        return 1
+
+    ray.get(step.remote())
+    _kill_pid22(cluster.head_node, "gcs_server")
+    for _ in range(30):
+        ray.get(step.remote(), timeout=10)
+        time.sleep(1)
+
+
+def case_ray22_owner_died() -> None:
+    """An object owned by an actor that dies: ray.get of the ref it handed out."""
+    ray = _ray22()
+
+    @ray.remote
+    class Buffer:
+        def put(self) -> list[Any]:
+            return [ray.put(b"\1" * (2 << 20))]
+
+        def die(self) -> None:
+            os._exit(1)
+
+    b = Buffer.remote()
+    [ref] = ray.get(b.put.remote())
+    try:
+        ray.get(b.die.remote())
+    except ray.exceptions.RayActorError:
+        pass
+    time.sleep(3)
+    ray.get(ref, timeout=20)
+
+
+def case_ray22_spill_dir_full() -> None:
+    """ray.put past the object store with spilling onto a full 256 KiB tmpfs."""
+    mnt = _full_fs()
+    ray = _ray22(_system_config={"object_spilling_config": json.dumps(
+        {"type": "filesystem", "params": {"directory_path": str(mnt)}})})
+    held = [ray.put(b"\1" * (30 << 20)) for _ in range(6)]
+    print(len(held))
+
+
+def case_ray22_oom_kill_task() -> None:
+    """The memory monitor killing a task that grows (threshold: used now + 1.5 GiB), no retries."""
+    _oom_env22()
+    ray = _ray22()
+
+    @ray.remote(max_retries=0)
+    def build_replay_buffer() -> int:
+        held = []
+        for _ in range(60):
+            held.append(b"\1" * (200 << 20))
+            time.sleep(0.2)
+        return len(held)
+
+    ray.get(build_replay_buffer.remote())
+
+
+def case_ray22_oom_kill_actor() -> None:
+    """The memory monitor killing an actor whose method grows."""
+    _oom_env22()
+    ray = _ray22()
+
+    @ray.remote
+    class ReplayBuffer:
+        def fill(self) -> int:
+            held = []
+            for _ in range(60):
+                held.append(b"\1" * (200 << 20))
+                time.sleep(0.2)
+            return len(held)
+
+    r = ReplayBuffer.remote()
+    ray.get(r.fill.remote())
+
+
+def _oom_env22() -> None:
+    """RAY_memory_usage_threshold set to the node's used fraction now plus 1.5 GiB."""
+    info = {}
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        k, v = line.split(":")
+        info[k] = int(v.split()[0]) * 1024
+    total, avail = info["MemTotal"], info["MemAvailable"]
+    frac = min(0.9, (total - avail + (3 << 29)) / total)
+    os.environ["RAY_memory_usage_threshold"] = f"{frac:.3f}"
+    os.environ["RAY_memory_monitor_refresh_ms"] = "100"
+    print(f"PROVOKE-NOTE memory threshold {frac:.3f} of {total >> 20} MiB", flush=True)
+
+
+def case_ray22_runtime_env_working_dir_missing() -> None:
+    """ray.init with a runtime_env working_dir that does not exist."""
+    _ray22(runtime_env={"working_dir": "/nonexistent/skyrl_project"})
+
+
+def case_ray22_runtime_env_conda_missing() -> None:
+    """An actor whose runtime_env names a conda env on a node without conda."""
+    ray = _ray22()
+
+    @ray.remote(runtime_env={"conda": "skyrl-vllm"})
+    class Engine:
+        def ping(self) -> int:
+            return 1
+
+    e = Engine.remote()
+    ray.get(e.ping.remote(), timeout=50)
+
+
+# benign look-alikes Ray prints in runs that go on
+
+def case_benign22_task_retry_succeeds() -> None:
+    """A task whose first attempt's worker dies (os._exit); the retry succeeds."""
+    ray = _ray22()
+    marker = Path(tempfile.mkdtemp(prefix="retry")) / "first"
+
+    @ray.remote(max_retries=2)
+    def rollout(m: str) -> int:
+        if not os.path.exists(m):
+            open(m, "w").close()
+            os._exit(1)
+        return 7
+
+    print("result", ray.get(rollout.remote(str(marker))))
+
+
+def case_benign22_actor_restarted() -> None:
+    """An actor (max_restarts=1, max_task_retries=1) whose process dies once; the call is
+    retried on the restarted actor and succeeds."""
+    ray = _ray22()
+    marker = Path(tempfile.mkdtemp(prefix="restart")) / "first"
+
+    @ray.remote(max_restarts=1, max_task_retries=1)
+    class Engine:
+        def generate(self, m: str) -> str:
+            if not os.path.exists(m):
+                open(m, "w").close()
+                os._exit(1)
+            return "ok"
+
+    e = Engine.remote()
+    print("result", ray.get(e.generate.remote(str(marker))))
+
+
+def case_benign22_spilling() -> None:
+    """Objects spilled to disk past an 80 MB store (spilling works); all read back."""
+    ray = _ray22()
+    held = [ray.put(b"\1" * (30 << 20)) for _ in range(5)]
+    print("sizes", [len(ray.get(r)) for r in held])
+
+
+def case_benign22_worker_warning_logged() -> None:
+    """A task that logs a warning (and prints to stderr) through Ray's log forwarding."""
+    ray = _ray22()
+
+    @ray.remote
+    def rollout() -> int:
+        import logging
+        import warnings
+
+        warnings.warn("prompt truncated to max_prompt_length=512", UserWarning)
+        logging.getLogger("rollout").warning("slow env step: 12.3 s")
+        return 1
+
+    print("result", ray.get(rollout.remote()))
+
+
+def case_benign22_get_timeout_retried() -> None:
+    """ray.get(timeout=1) expires on a slow task; the driver catches it, waits again, goes on."""
+    ray = _ray22()
+
+    @ray.remote
+    def slow() -> int:
+        time.sleep(3)
+        return 1
+
+    ref = slow.remote()
+    try:
+        ray.get(ref, timeout=1)
+    except ray.exceptions.GetTimeoutError as e:
+        print(f"WARNING generation still running, waiting again: {type(e).__name__}: {e}")
+    print("result", ray.get(ref))
+
+
+CASES22: dict[str, Case] = {
+    "ray22_actor_init_raises": (case_ray22_actor_init_raises, "ray_actor_died", False),
+    "ray22_actor_init_enospc": (case_ray22_actor_init_enospc, "ray_actor_died", False),
+    "ray22_actor_ray_kill": (case_ray22_actor_ray_kill, "ray_actor_died", False),
+    "ray22_actor_os_exit": (case_ray22_actor_os_exit, "ray_actor_died", False),
+    "ray22_actor_sigkill": (case_ray22_actor_sigkill, "ray_actor_died", False),
+    "ray22_actor_segfault": (case_ray22_actor_segfault, "ray_actor_died", False),
+    "ray22_actor_exit_actor": (case_ray22_actor_exit_actor, "ray_actor_died", False),
+    "ray22_actor_method_raises": (case_ray22_actor_method_raises, "python_crash", False),
+    "ray22_actor_call_after_restarts": (case_ray22_actor_call_after_restarts, "ray_actor_died",
+                                        False),
+    "ray22_task_os_exit": (case_ray22_task_os_exit, "ray_worker_died", False),
+    "ray22_task_segfault": (case_ray22_task_segfault, "ray_worker_died", False),
+    "ray22_task_sigkill_self": (case_ray22_task_sigkill_self, "ray_worker_died", False),
+    "ray22_task_abort": (case_ray22_task_abort, "ray_worker_died", False),
+    "ray22_task_value_error": (case_ray22_task_value_error, "python_crash", False),
+    "ray22_task_enospc": (case_ray22_task_enospc, "disk_full", False),
+    "ray22_task_custom_exception": (case_ray22_task_custom_exception, "python_crash", False),
+    "ray22_task_unpicklable_return": (case_ray22_task_unpicklable_return, "python_crash", False),
+    "ray22_task_unpicklable_arg": (case_ray22_task_unpicklable_arg, "python_crash", False),
+    "ray22_get_timeout": (case_ray22_get_timeout, "python_crash", False),
+    "ray22_pg_infeasible_gpu_ready_timeout": (case_ray22_pg_infeasible_gpu_ready_timeout,
+                                              "pg_unplaceable", False),
+    "ray22_pg_cpu_oversubscribed": (case_ray22_pg_cpu_oversubscribed, "pg_unplaceable", False),
+    "ray22_task_infeasible_gpu": (case_ray22_task_infeasible_gpu, "pg_unplaceable", False),
+    "ray22_actor_infeasible_custom_resource": (case_ray22_actor_infeasible_custom_resource,
+                                               "pg_unplaceable", False),
+    "ray22_init_address_auto": (case_ray22_init_address_auto, "ray_local_instance", False),
+    "ray22_init_address_no_gcs": (case_ray22_init_address_no_gcs, "ray_local_instance", False),
+    "ray22_init_client_no_server": (case_ray22_init_client_no_server, "ray_local_instance", False),
+    "ray22_init_env_address_no_gcs": (case_ray22_init_env_address_no_gcs, "ray_local_instance",
+                                      False),
+    "ray22_node_raylet_killed_actor": (case_ray22_node_raylet_killed_actor, "ray_node_dead",
+                                       False),
+    "ray22_node_raylet_killed_task": (case_ray22_node_raylet_killed_task, "ray_node_dead", False),
+    "ray22_object_lost_node": (case_ray22_object_lost_node, "ray_node_dead", False),
+    "ray22_gcs_killed": (case_ray22_gcs_killed, "ray_node_dead", False),
+    "ray22_owner_died": (case_ray22_owner_died, "ray_worker_died", False),
+    "ray22_spill_dir_full": (case_ray22_spill_dir_full, "disk_full", False),
+    "ray22_oom_kill_task": (case_ray22_oom_kill_task, "ray_oom_kill", False),
+    "ray22_oom_kill_actor": (case_ray22_oom_kill_actor, "ray_oom_kill", False),
+    "ray22_runtime_env_working_dir_missing": (case_ray22_runtime_env_working_dir_missing,
+                                              "python_crash", False),
+    "ray22_runtime_env_conda_missing": (case_ray22_runtime_env_conda_missing, "python_crash",
+                                        False),
+    "benign22_task_retry_succeeds": (case_benign22_task_retry_succeeds, "benign", False),
+    "benign22_actor_restarted": (case_benign22_actor_restarted, "benign", False),
+    "benign22_spilling": (case_benign22_spilling, "benign", False),
+    "benign22_worker_warning_logged": (case_benign22_worker_warning_logged, "benign", False),
+    "benign22_get_timeout_retried": (case_benign22_get_timeout_retried, "benign", False),
+}
+CASES.update(CASES22)
+TIMEOUT_S.update({n: 90 for n in CASES22})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -12672,7 +13368,7 @@ def versions() -> dict[str, str]:
     out: dict[str, str] = {"python": sys.version.split()[0]}
     for mod in ("torch", "transformers", "huggingface_hub", "safetensors", "triton", "cupy",
                 "numpy", "httpx", "datasets", "pyarrow", "tokenizers", "accelerate", "rich",
-                "loguru", "structlog"):
+                "loguru", "structlog", "ray"):
         try:
             out[mod] = str(__import__(mod).__version__)
         except AttributeError:  # rich has no __version__: its distribution's
@@ -12903,6 +13599,32 @@ _LOG_LINE21 = re.compile(
     r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| (ERROR|WARNING|CRITICAL) +\| |"
     r"^(ERROR|WARNING|CRITICAL):[\w.]+:")
 
+# More shapes for the twenty-second set's cases only (Ray): a RayTaskError naming the class it wraps
+# (`ray.exceptions.RayTaskError(ValueError): ...`), Ray's Python log lines (tab after the time) and
+# its C++ log lines at W and above (absl's stack-frame lines left out), absl's `*** SIGSEGV received`
+# line, the ActorDiedError's cause line (`The actor is dead because ...`), the serializability
+# report's FAIL line. Lines behind Ray's forwarding prefix (`(raylet) `, `(autoscaler +5s) `,
+# `(Class pid=N) `, with the ANSI colours Ray prints them in) are read without it: a raylet's or
+# the autoscaler's line is kept whole, a worker's line where its rest is a line kept anyway.
+_LOG_LINE22 = re.compile(
+    r"^ray\.exceptions\.\w+\(\w+\): |"
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\t(WARNING|ERROR|CRITICAL) \S+:\d+ -- |"
+    r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [WEFC] \d+ \d+\] (?!logging\.cc:\d+: +(PC: )?@ )|"
+    r"^\*\*\* SIG\w+ received at |^The actor (is dead|died) because |^!!! FAIL serialization: |"
+    r"^Exception raised in creation task: ")
+_RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
+                           r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
+
+
+def _is_ray_line22(line: str) -> bool:
+    m = _RAY_PREFIX22.match(line)
+    if m is None:
+        return bool(_LOG_LINE22.search(line))
+    rest = line[m.end():]
+    if m.group(2) in ("raylet", "gcs_server") or m.group(2).startswith("autoscaler"):
+        return bool(rest.strip())
+    return bool(_is_exception_line(rest) or _LOG_LINE.search(rest) or _LOG_LINE22.search(rest))
+
 
 def select_lines(output: str, third: bool = False, fourth: bool = False,
                  sixth: bool = False, seventh: bool = False, eighth: bool = False,
@@ -12910,7 +13632,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  thirteenth: bool = False, fifteenth: bool = False,
                  seventeenth: bool = False, eighteenth: bool = False,
                  nineteenth: bool = False, twentieth: bool = False,
-                 twentyfirst: bool = False) -> list[str]:
+                 twentyfirst: bool = False, twentysecond: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -12930,7 +13652,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 eighteenth and _LOG_LINE18.search(line)) or (
                 nineteenth and _LOG_LINE19.search(line)) or (
                 twentieth and _LOG_LINE20.search(line)) or (
-                twentyfirst and _LOG_LINE21.search(line)):
+                twentyfirst and _LOG_LINE21.search(line)) or (
+                twentysecond and _is_ray_line22(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -14169,6 +14892,95 @@ NOTES21: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES22: list[tuple[str, str]] = [
+    # lines other corpus files already hold (public heldout10 / heldout31, the source set
+    # ray_python / ray_torchdist_nccl): a held-out line must be new, so every case's copy is left out
+    (r"^(ray\.exceptions\.GetTimeoutError: Get timed out: some object\(s\) not ready\.|"
+     r"The actor is dead because it was killed by `ray\.kill`\.|"
+     r"ConnectionError: Could not find any running Ray instance\. Please specify the one to "
+     r"connect to by setting `--address` flag or `RAY_ADDRESS` environment variable\.|"
+     r"ray\.exceptions\.RpcError: Timed out while waiting for GCS to become available\.|"
+     r"ray\.exceptions\.RuntimeEnvSetupError: Failed to set up runtime environment\.|"
+     r"ray\.exceptions\.WorkerCrashedError: The worker died unexpectedly while executing this "
+     r"task\. Check python-core-worker-\*\.log files for more information\.)$", "drop"),
+    # a ray.get that timed out: the line does not say what was awaited (the public ray_python
+    # set's call), whatever the case waited for
+    (r"GetTimeoutError: Get timed out", "python_crash"),
+    # the autoscaler's tip printed before its infeasible-request error; Ray's notes on a token it
+    # generated and on the spilling config's API; a task the raylet retries
+    (r"\)\S* Tip: use `ray status`|authentication_token_setup\.py|from an unstable API|"
+     r"retries remaining, so the task will be retried|:info_message: Attempting to recover \d+ lost "
+     r"objects", "benign"),
+    # the header of the object store's usage table (its rows follow as continuation lines)
+    (r"WARNING worker\.py:\d+ -- Plasma Store Usage:$", "drop"),
+    (r"No available node types can fulfill resource request", "pg_unplaceable"),
+    (r"Errno 28|No space left on device|OutOfDiskError|Local disk is full", "disk_full"),
+    (r"OutOfMemoryError: \d+ worker\(s\) were killed", "ray_oom_kill"),
+    # the node itself (raylet killed, marked dead, GCS killed under a driver)
+    (r"Raylet is terminated|has been marked dead|its node has died|GCS may have been killed|"
+     r"ObjectLostError|ObjectReconstructionFailed", "ray_node_dead"),
+    # ray.init pointed at no cluster (address='auto', an address or RAY_ADDRESS of a head that
+    # is gone, a Ray Client address): the brief's ray_local_instance
+    (r"Failed to connect to GCS at address|observability pubsub at address|"
+     r"Failed to get cluster ID from GCS|Failed to connect to GCS\. Last|"
+     r"Timed out while waiting for GCS|Failed to connect to Ray cluster at|"
+     r"Could not find any running Ray instance|ray client connection timeout|"
+     r"Ray Client connection timed out", "ray_local_instance"),
+    (r"A worker died or was killed while executing a task|WorkerCrashedError|OwnerDiedError|"
+     r"pid=\d+\)\S* (Fatal Python error|\*\*\* SIG\w+ received|\[.*logging\.cc:\d+: \*\*\* SIG)",
+     "ray_worker_died"),
+    (r"ActorDiedError|The actor (is dead|died) because|Exception raised in creation task|"
+     r"ActorUnavailableError", "ray_actor_died"),
+    # what the application's own code raised inside a task or actor, or could not serialize
+    (r"^(\S*\(\w+ pid=\d+\)\S* )?(ValueError|RuntimeError|TypeError|RewardServiceError|"
+     r"FileNotFoundError): |UnserializableException|Could not serialize|FAIL serialization|"
+     r"RayTaskError\(|RuntimeEnvSetupError", "python_crash"),
+]
+
+NOTES22: list[tuple[str, str]] = [
+    (r"authentication_token_setup", "Ray 2.60 at every ray.init: token authentication on by "
+     "default"),
+    (r"\(autoscaler \+\S+\)\S* Tip", "the autoscaler's tip before its first event line"),
+    (r"Attempting to recover", "the driver's core worker after the node holding the object died; "
+     "reconstruction then failed (ObjectReconstructionFailedError)"),
+    (r"No available node types can fulfill", "the autoscaler's line for a request no node "
+     "type has (printed once the request waited ~5-10 s)"),
+    (r"GetTimeoutError", "ray.get(..., timeout=) expired; the line does not say what was awaited"),
+    (r"A worker died or was killed", "the raylet's line, forwarded to the driver with its "
+     "(raylet) prefix"),
+    (r"retries remaining", "the raylet's note that it retries the task (the retry may succeed)"),
+    (r"Raylet is terminated", "the raylet of a second node on this host SIGKILLed (forwarded "
+     "with its log's tail as indented lines)"),
+    (r"has been marked dead", "the GCS marking a node whose raylet was SIGKILLed dead (health "
+     "check 500 ms x 3)"),
+    (r"GCS may have been killed", "the head's gcs_server SIGKILLed under a driver "
+     "(RAY_gcs_rpc_server_reconnect_timeout_s=8); the driver process exits"),
+    (r"pid=\d+\)", "a worker's line forwarded to the driver behind its (Class pid=N) prefix, "
+     "in Ray's ANSI colours"),
+    (r"OutOfMemoryError: \d+ worker", "Ray's memory monitor (RAY_memory_usage_threshold set "
+     "just above the node's use) killing the worker"),
+    (r"OutOfDiskError", "spilling configured onto a full 256 KiB tmpfs, ray.put past the 80 MB "
+     "object store"),
+    (r"UnserializableException", "a task raising an application exception class whose "
+     "__init__ takes two arguments: the driver cannot rebuild it"),
+    (r"RuntimeEnvSetupError", "an actor's runtime_env names a conda env on a node without conda"),
+    (r"working_dir|must be an existing directory", "ray.init(runtime_env={'working_dir': a "
+     "missing path})"),
+    (r"Failed to connect to GCS at address|observability pubsub|cluster ID|Failed to connect "
+     r"to GCS\. Last|Failed to connect to Ray cluster", "ray.init(address=...) of a head that "
+     "is not there (one connect attempt of 5 s)"),
+    (r"Ray Client|ray client", "ray.init('ray://127.0.0.1:PORT') where nothing listens"),
+]
+
+
+def lib_of22(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-second set's printers: Ray (its driver, raylet, GCS, autoscaler, and the worker
+    lines it forwards), Python's faulthandler for a worker's `Fatal Python error` line."""
+    if "Fatal Python error" in line:
+        return _pick("python", vers)
+    return _pick("ray", vers)
+
+
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -14181,6 +14993,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout16", CASES16, LINE_RULES16), ("heldout17", CASES17, LINE_RULES17),
     ("heldout18", CASES18, LINE_RULES18), ("heldout19", CASES19, LINE_RULES19),
     ("heldout20", CASES20, LINE_RULES20), ("heldout21", CASES21, LINE_RULES21),
+    ("heldout22", CASES22, LINE_RULES22),
 ]
 
 
@@ -14619,7 +15432,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
         "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": [], "heldout20": [],
-        "heldout21": []}
+        "heldout21": [], "heldout22": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -14647,25 +15460,25 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
                                  seventeenth=seventeenth, eighteenth=case in CASES18,
                                  nineteenth=case in CASES19, twentieth=case in CASES20,
-                                 twentyfirst=case in CASES21):
+                                 twentyfirst=case in CASES21, twentysecond=case in CASES22):
             printed = line
-            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21:  # the corpus format: no trailing whitespace
+            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
-            if (case in CASES19 or case in CASES21) and _dedup_key(printed) in seen_keys:
+            if (case in CASES19 or case in CASES21 or case in CASES22) and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
