@@ -812,7 +812,7 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(r"OOMKilled|(?i:oom[-_ ]?kill|killed by (?:the )?(?:kernel|oom)|out of memory: kill|container killed due to memory)|"
                               r"systemd-oomd\[\d+\]: Killed\b|\bearlyoom\b[^\n]{0,60}\b(?:kill|sending SIG)|"
                               + KERNEL_OOM + "|"
-                              r"(?i:exit(?:ed with)? (?:code|status):? ?(?:137|-9))\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b"),), None),
+                              r"(?i:exit(?:ed with)? (?:code|status):? ?137)\b|(?i:(?:exit|code|status|container)\b[^\n]{0,40}\b137)\b"),), None),
     # a SIGKILL is the orchestrator's OOM kill only when the orchestrator (container, pod, kubelet,
     # task status) reports it; a worker SIGKILLed inside a running container, reported by torch
     # elastic or torch.multiprocessing, is a process's death (python_crash, issue-15 contract)
