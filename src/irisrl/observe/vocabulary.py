@@ -986,7 +986,9 @@ TABLE: tuple[Row, ...] = (
     # communicators that stopped advancing (ray 2.60.0 train/v2/_internal/callbacks/nccl_ras.py: "N of M
     # communicators have a collective mismatch and made no progress for S seconds"): a hung collective
     Row("nccl_timeout", (_rx(r"(?i:made no progress for \d+)"), _rx(r"(?i:communicator|collective)")), None),
-    Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|"
+    # (and torch elastic's etcd rendezvous backend, torch 2.11 distributed/elastic/rendezvous/etcd_rendezvous.py / etcd_server.py:
+    # "timed out waiting for all %d members to join", "Timed out waiting for etcd server to be ready!")
+    Row("dist_timeout", (_rx(_TIMEOUT), _rx(r"(?i:\bstore\b|rendezvous|\bbarrier|tcpstore|\bgloo\b|\bc10d\b|init_process_group|members to join|\betcd\b|"
                                              r"master_addr|master_port|torch\.distributed|\belastic\b|torchrun|process group|connect\(\)|"
                                              # a store's get / wait for a key (c10d FileStore / HashStore "Timeout
                                              # waiting for key: K after N ms", TCPStore "wait timeout after Nms, keys:")
@@ -1020,11 +1022,18 @@ TABLE: tuple[Row, ...] = (
     # node_manager.cc WarnAndGCStuckActors: "The lease with ID ... cannot be scheduled right now"), Ray Train's
     # worker group ("The worker group startup timed out after N seconds waiting for M workers"), vLLM's
     # Ray executor ("Cannot provide a placement group ... within N seconds", vllm ray_utils.py)
-    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks|actor or task with ID|lease with ID|worker group)"),
+    # (and Ray Data's actor pool, ray 2.60.0 data/_internal/execution/operators/actor_pool_map_operator.py: "Timed out while
+    # starting actors. This may mean that the cluster does not have enough resources for the requested actor pool.")
+    Row("pg_timeout", (_rx(r"(?i:placement group|resource request|pending tasks|actor or task with ID|lease with ID|worker group|"
+                           r"starting actors|actor pool)"),
                        _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready|right now|\d+\+ pending|within \d+(?:\.\d+)? seconds)")), None),
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
+    # Ray Data's resource manager finding no room for an operator's tasks (ray 2.60.0 data/_internal/execution/
+    # resource_manager.py: "Cluster resources are not enough to run any task from %s. The job may hang forever unless the
+    # cluster scales up."): nothing can be placed
+    Row("pg_unplaceable", (_rx(r"(?i:cluster resources are not enough to run any task|may hang forever unless the cluster scales up)"),), None),
     # kube-scheduler's event reason and its "0/N nodes are available: <count> <reason>" whatever the reason
     # (affinity, taints, ports): no node for the pod
     Row("pg_unplaceable", (_rx(r"\bFailedScheduling\b|\b\d+/\d+ nodes are available: \d+ "),), None),
@@ -1064,6 +1073,15 @@ TABLE: tuple[Row, ...] = (
     # labelling decisions: fetching model / tokenizer / dataset files is hf_http_error wherever they are)
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|too many requests|rate.?limit|timed? ?out|max retries|"
                               r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), E.INFERENCE_API),
+    # an object store's read of model files refused or cut off (botocore's retryable error codes, botocore/retryhandler.py and
+    # data/_retry.json @ 1.40: SlowDown, Throttling, RequestTimeout, ServiceUnavailable, InternalError ...; its
+    # EndpointConnectionError "Could not connect to the endpoint URL"; boto3's RetriesExceededError "Max Retries Exceeded"):
+    # the corpus README's mirror / model host rule, hf_http_error; a key that is not there (NoSuchKey, a HeadObject / GetObject
+    # 404) is the weights' absence
+    Row("hf_weights_missing", (_rx(r"\(NoSuchKey\)|\bNoSuchKey\b|\(404\) when calling the (?:Head|Get)Object operation"),), None),
+    Row("hf_http_error", (_rx(r"\((?:SlowDown|Throttling|ThrottlingException|RequestTimeout|RequestTimeTooSkewed|ServiceUnavailable|InternalError|"
+                              r"RequestLimitExceeded|500|502|503|504)\) when calling the (?:Get|Head|List)Objects?(?:V2)? operation|"
+                              r"Could not connect to the endpoint URL|\bRetriesExceededError\b"),), None),
     # (not torch's own argument check before any NCCL call, ProcessGroupNCCL.cpp "Input tensor data type is not
     # supported for NCCL process group": the caller's bug, python_crash)
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
@@ -1112,6 +1130,12 @@ TABLE: tuple[Row, ...] = (
     # Servers."; v1/executor/multiproc_executor.py "Error getting async model runner output", "Worker failed with KV
     # connector output"): each exists only once the engine serves (a model runner's output, a request), so the phase is said
     Row("engine_dead", (_rx(VLLM_SERVING_FAULT),), None),
+    # an engine declared dead outright by whoever fronts it (ray 2.60.0 llm/_internal/serve: "Suppressed %d fatal engine
+    # error(s) in the last %ds. Engine is dead, awaiting replica restart.")
+    Row("engine_dead", (_rx(r"\b[Ee]ngine (?:is|was) (?:already )?dead\b"),), None),
+    # a torch.distributed.checkpoint directory without its `.metadata` file (torch 2.11 distributed/checkpoint/filesystem.py
+    # `_metadata_fn = ".metadata"`, read first by FileSystemReader.read_metadata): the checkpoint cannot be read
+    Row("checkpoint_corrupt", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), _rx(r"/\.metadata\b")), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     # (after the families a start-up failure may state: "Failed to start model server: NVML_SUCCESS == r INTERNAL
