@@ -520,6 +520,12 @@ def states_serving_fault(text: str) -> bool:
     return bool(_SERVING_FAULT.search(text))
 
 
+# Ray Data's resource manager finding no room for an operator's tasks (ray 2.60.0 data/_internal/execution/resource_manager.py:
+# "Cluster resources are not enough to run any task from %s. The job may hang forever unless the cluster scales up."): no
+# error word of its own
+RAY_DATA_NO_ROOM = r"(?i:cluster resources are not enough to run any task|may hang forever unless the cluster scales up)"
+
+
 CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
@@ -535,7 +541,7 @@ CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTE
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
                        + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION + "|"
                        # MPI's own ends and its mapper's refusal (MPI_ENDED, MPI_NO_SLOTS: no error word of their own)
-                       + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT)
+                       + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT + "|" + RAY_DATA_NO_ROOM)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -1030,10 +1036,8 @@ TABLE: tuple[Row, ...] = (
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
-    # Ray Data's resource manager finding no room for an operator's tasks (ray 2.60.0 data/_internal/execution/
-    # resource_manager.py: "Cluster resources are not enough to run any task from %s. The job may hang forever unless the
-    # cluster scales up."): nothing can be placed
-    Row("pg_unplaceable", (_rx(r"(?i:cluster resources are not enough to run any task|may hang forever unless the cluster scales up)"),), None),
+    # Ray Data's resource manager finding no room for an operator's tasks (RAY_DATA_NO_ROOM): nothing can be placed
+    Row("pg_unplaceable", (_rx(RAY_DATA_NO_ROOM),), None),
     # kube-scheduler's event reason and its "0/N nodes are available: <count> <reason>" whatever the reason
     # (affinity, taints, ports): no node for the pod
     Row("pg_unplaceable", (_rx(r"\bFailedScheduling\b|\b\d+/\d+ nodes are available: \d+ "),), None),

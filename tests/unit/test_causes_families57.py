@@ -1,0 +1,96 @@
+"""Passes 57-59 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
+calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
+elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
+(tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, both, primary  # noqa: E402
+
+NAMED57 = [
+    # Slurm's own ends, by the reason its banner states
+    ("evicted", "slurmstepd: error: *** JOB 912 ON dgx-03 CANCELLED AT 2026-11-02T10:00:01 DUE TO TIME LIMIT ***"),
+    ("evicted", "slurmstepd: error: *** STEP 912.1 ON dgx-03 CANCELLED AT 2026-11-02T10:00:01 DUE TO PREEMPTION ***"),
+    ("evicted", "slurmstepd: error: *** STEP 913.0 ON dgx-04 CANCELLED AT 2026-11-02T10:00:01 DUE to SIGNAL Killed ***"),
+    ("evicted", "salloc: Job 77 has exceeded its time limit and its allocation has been revoked."),
+    ("python_crash", "slurmstepd: error: *** JOB 914 ON dgx-09 CANCELLED AT 2026-11-02T11:12:13 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***"),
+    ("python_crash", "srun: error: dgx-11: tasks 8-15: Segmentation fault"),
+    ("python_crash", "srun: error: Node failure on dgx-12"),
+    ("pg_unplaceable", "srun: error: Unable to allocate resources: Requested node configuration is not available"),
+    ("pg_unplaceable", "sbatch: error: Batch job submission failed: Requested GRES option unsupported by configured SelectType plugin"),
+    ("pod_oomkilled", "[2026-11-02T12:00:00.001] _job_complete: JobId=5150 OOM failure"),
+    # MPI's and PRRTE's own ends; the PMIx collective is the launcher's rendezvous
+    ("python_crash", "MPI_ABORT was invoked on rank 7 in communicator MPI_COMM_WORLD"),
+    ("python_crash", "[dgx-03:1201] *** An error occurred in MPI_Bcast"),
+    ("python_crash", "mpirun noticed that process rank 2 with PID 0 on node dgx-05 exited on"),
+    ("pg_unplaceable", "There are not enough slots available in the system to satisfy the 16"),
+    ("dist_timeout", "slurmstepd: error:  mpi/pmix_v4: pmixp_coll_ring_reset_if_to: dgx-2 [0]: pmixp_coll_ring.c:742: 0x15: collective timeout seq=3"),
+    # Apptainer's fatal record, pyxis's container failures
+    ("python_crash", "FATAL:   container creation failed: mount /scratch->/scratch error: no such file or directory"),
+    ("python_crash", "slurmstepd: error: pyxis: container exited too soon"),
+    # Hydra's bare composition refusals (HYDRA_FULL_ERROR unset)
+    ("hydra_error", "Sweep parameters 'optim.lr=1e-5,3e-5' requires --multirun"),
+    ("hydra_error", "You must specify 'generator', e.g, generator=<OPTION>"),
+    ("hydra_error", "Multiple values for trainer. To override a value use 'override trainer: fsdp2'"),
+    ("hydra_error", "In 'grpo_base': ConfigKeyError raised while composing config:"),
+    # accelerators other than CUDA and CUDA's other libraries
+    ("cuda_oom", "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1.50GiB."),
+    ("cuda_oom", "Ran out of memory in memory space hbm. Used 17.2G of 16.00G hbm."),
+    ("cuda_oom", "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB."),
+    ("cuda_error", "RuntimeError: hipErrorIllegalAddress: an illegal memory access was encountered"),
+    ("cuda_error", "RuntimeError: cuStreamWaitValue32(stream, addr, 1) failed: 700"),
+    ("cuda_error", "CUTLASS error (/src/gemm.h:88): Error Internal"),
+    ("cuda_oom", "RuntimeError: Failed to run the decode plan with error: out of memory"),
+    # vLLM's serving-time fault words, never read as start-up
+    ("engine_dead", "(EngineCore_DP1 pid=77) ERROR 11-02 10:00:00 [engine_core_sentinel.py:530] [FT] No recovery within 60s timeout."),
+    ("engine_dead", "(APIServer pid=1) INFO 11-02 10:00:00 [async_llm.py:359] Engine unhealthy - rejecting request cmpl-1."),
+    # pass 58: TensorRT, ollama's registry, GGUF, transformers' set-up checks
+    ("cuda_oom", "[TRT] [E] 2: [allocator.cpp::allocate::20] Error Code 2: OutOfMemory (no further information)"),
+    ("hf_http_error", "Error: pull model manifest: Get \"https://registry.ollama.ai/v2/library/mistral/manifests/7b\": dial tcp: i/o timeout"),
+    ("checkpoint_corrupt", "gguf_init_from_file: invalid magic characters 'lmth'"),
+    ("cuda_error", "RuntimeError: No GPU found. A GPU is needed for quantization."),
+    ("dist_timeout", "OSError: We tried to initialize torch.distributed for you, but it failed."),
+    # pass 59: an object store's read of model files, Ray Data, torch elastic's etcd backend, a DCP directory
+    ("hf_http_error", "botocore.exceptions.ClientError: An error occurred (ServiceUnavailable) when calling the GetObject operation: Please retry"),
+    ("hf_weights_missing", "botocore.errorfactory.NoSuchKey: An error occurred (NoSuchKey) when calling the GetObject operation: missing"),
+    ("pg_timeout", "ray.exceptions.GetTimeoutError: Timed out while starting actors. This may mean that the cluster does not have enough resources for the requested actor pool."),
+    ("pg_unplaceable", "WARNING resource_manager.py:818 -- Cluster resources are not enough to run any task from TaskPoolMapOperator[ReadParquet]."),
+    ("dist_timeout", "torch.distributed.elastic.rendezvous.api.RendezvousError: timed out waiting for all 2 members to join"),
+    ("checkpoint_corrupt", "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_10/.metadata'"),
+    ("engine_dead", "ERROR -- Engine is dead, awaiting replica restart."),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED57)
+def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_what_the_families_do_not_take(tmp_path: Path) -> None:
+    # UCX's own record names no NCCL: shown, not an NCCL error
+    ucx = both(tmp_path, ["[1730000000.1] [dgx-1:42:0]  ib_mlx5_log.c:179  UCX  ERROR Transport retry count exceeded on mlx5_1:1/IB"])
+    assert primary(ucx) != "nccl_error" and ucx["unrecognized"]
+    # TensorFlow / XLA's driver probe on a host without a usable GPU goes on: no KILL
+    probe = both(tmp_path, ["2026-11-02 10:00:00.1: E external/xla/xla/stream_executor/cuda/cuda_driver.cc:152] "
+                            "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"])
+    assert probe["verdict"] == "NO-KILL"
+    # a launcher's -9 is a signal it reports, not the orchestrator's OOM kill (that is 137)
+    assert primary(both(tmp_path, ["RuntimeError: Loader process is dead. Exit code: -9"])) == "python_crash"
+    # an object store's write is no model download
+    put = both(tmp_path, ["botocore.exceptions.ClientError: An error occurred (SlowDown) when calling the PutObject operation: slow"])
+    assert primary(put) != "hf_http_error"
+    # a Slurm banner with no reason is the scheduler's cancel: evicted; a plain Hydra job failure is not a Hydra refusal
+    assert primary(both(tmp_path, ["slurmstepd: error: *** JOB 915 ON dgx-1 CANCELLED AT 2026-11-02T10:00:01 ***"])) == "evicted"
+
+
+def test_a_serving_fault_is_not_read_as_start_up_even_before_the_first_stats_line(tmp_path: Path) -> None:
+    report = both(tmp_path, ["(EngineCore_DP0 pid=9) WARNING 11-02 10:00:00 [engine_core_sentinel.py:144] [FT] Busy loop raised "
+                             "RuntimeError. Waiting for recovery."])
+    assert primary(report) == "engine_dead" and report["verdict"] == "NO-KILL"   # a warning: recovery may follow
