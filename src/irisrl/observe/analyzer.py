@@ -189,7 +189,7 @@ class Analyzer:
         rank = line.rank if line.rank is not None else P.source_rank(name)
         phase = "engine_init_failed" if st.first_generating is None else "engine_dead"
         guessed_engine = bool(cause.guessed) and cause.kind in ("engine_init_failed", "engine_dead") and \
-            not V.states_serving_fault(text)
+            not C.engine_phase_said(text)
         if ((cause.kind == "python_crash" or guessed_engine) and _engine_process(line)) or \
                 C.engine_phase_by_state(text):
             # vLLM's engine core process (`(EngineCore_DP0 pid=N) ` prefix): its traceback is the

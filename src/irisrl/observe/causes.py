@@ -100,11 +100,17 @@ ENGINE_PHASE_BY_STATE = (r"EngineCore hit an exception|Shard process was signale
                          # TGI launcher's exit (main.rs LauncherError, printed by main's `Error: {:?}`)
                          r"\bError: (?:ShardFailed|ShardDisconnected|WebserverFailed)\b")
 _PHASE_BY_STATE = re.compile(ENGINE_PHASE_BY_STATE)
+_PHASE_SAID = re.compile(V.VLLM_SERVING_FAULT)
 
 
 def engine_phase_by_state(text: str) -> bool:
     """The line reports an engine's end without saying whether it had served (analyzer decides)."""
     return bool(_PHASE_BY_STATE.search(text))
+
+
+def engine_phase_said(text: str) -> bool:
+    """The line's own words say the engine faulted while serving: no phase rule re-reads it."""
+    return bool(_PHASE_SAID.search(text))
 
 
 CATALOGUE: tuple[Cause, ...] = (

@@ -512,12 +512,6 @@ MPI_NO_SLOTS = r"(?i:not enough slots available in the system)"
 VLLM_SERVING_FAULT = (r"\[FT\] (?:Busy loop raised|No recovery within|Recovery failed|Engine \d+ status -> UNHEALTHY)|"
                       r"\bEngine unhealthy\b|\bfound \d+ exited DP Servers?\b|Error getting async model runner output|"
                       r"Worker failed with KV connector output")
-_SERVING_FAULT = re.compile(VLLM_SERVING_FAULT)
-
-
-def states_serving_fault(text: str) -> bool:
-    """The line's own words say the engine faulted while serving (no phase rule re-reads it)."""
-    return bool(_SERVING_FAULT.search(text))
 
 
 # Ray Data's resource manager finding no room for an operator's tasks (ray 2.60.0 data/_internal/execution/resource_manager.py:
