@@ -1,4 +1,4 @@
-"""Passes 57-59 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+"""Passes 57-60 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
 the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
 calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
 elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
@@ -65,6 +65,8 @@ NAMED57 = [
     ("dist_timeout", "torch.distributed.elastic.rendezvous.api.RendezvousError: timed out waiting for all 2 members to join"),
     ("checkpoint_corrupt", "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_10/.metadata'"),
     ("engine_dead", "ERROR -- Engine is dead, awaiting replica restart."),
+    # pass 60: torch's capability check (the warning's own line, as pasted without its UserWarning head)
+    ("cuda_error", "NVIDIA B300 with CUDA capability sm_103 is not compatible with the current PyTorch installation."),
 ]
 
 

@@ -282,6 +282,9 @@ CUDA_DISTINCT = (
     r"the launch timed out and was terminated|invalid device ordinal|invalid device function|invalid configuration argument|"
     r"no CUDA-capable device is detected|CUDA-capable devices? (?:\(s\) )?(?:is/are|is|are) busy or unavailable|"
     r"no kernel image is available for execution on the device|device kernel image is invalid|"
+    # torch's own capability check before the first kernel (torch 2.11 torch/cuda/__init__.py _check_capability: "%s with
+    # CUDA capability sm_%d%d is not compatible with the current PyTorch installation."): no kernel will run on that GPU
+    r"with CUDA capability sm_\d+ is not compatible with the current PyTorch installation|"
     r"uncorrectable ECC error encountered|uncorrectable NVLink error|CUDA driver version is insufficient for CUDA runtime|"
     r"unsupported display driver / cuda driver combination|forward compatibility was attempted on non supported HW|"
     r"CUDA driver is a stub library|PTX JIT compil\w+ (?:failed|library not found|was disabled)|"
