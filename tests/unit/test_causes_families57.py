@@ -1,4 +1,4 @@
-"""Passes 57-60 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+"""Passes 57-61 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
 the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
 calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
 elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
@@ -67,6 +67,16 @@ NAMED57 = [
     ("engine_dead", "ERROR -- Engine is dead, awaiting replica restart."),
     # pass 60: torch's capability check (the warning's own line, as pasted without its UserWarning head)
     ("cuda_error", "NVIDIA B300 with CUDA capability sm_103 is not compatible with the current PyTorch installation."),
+    # pass 61: the GPU node's daemons and validators, DCGM's classes, installers that failed at set-up
+    ("cuda_error", "Nov 02 10:00:00 gpu-7 kernel: NVRM: RmInitAdapter: Cannot initialize GSP firmware RM"),
+    ("cuda_error", "Nov 02 10:00:00 gpu-7 nvidia-persistenced[812]: Unable to find any NVIDIA devices"),
+    ("cuda_error", "No devices were found"),
+    ("cuda_error", "2026-11-02 10:00:00.1 ERROR [1:2] Found devastating XID 79 (GPU has fallen off the bus) for GPU 2"),
+    ("cuda_error", "dcgm_structs.DCGMError_GpuIsLost: GPU is unreachable"),
+    ("cuda_error", "time=2026-11-02T10:00:00Z level=error msg=\"driver is not ready: exit status 1\""),
+    ("cuda_error", "Failed to initialize NVML: Driver/library version mismatch"),
+    ("python_crash", "ERROR: No matching distribution found for vllm==9.9.9"),
+    ("python_crash", "error: No solution found when resolving dependencies:"),
 ]
 
 

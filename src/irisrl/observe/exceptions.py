@@ -147,6 +147,9 @@ CLASS_KINDS: dict[str, str] = {
     "NVMLError_DriverNotLoaded": "cuda_error", "NVMLError_LibRmVersionMismatch": "cuda_error",
     "NVMLError_ResetRequired": "cuda_error", "NVMLError_LibraryNotFound": "cuda_error",
     "NVMLError_CorruptedInforom": "cuda_error", "NVMLError_GpuIsLost": "cuda_error", "NVMLError_Uninitialized": "cuda_error",
+    # and DCGM's Python bindings' classes for the same states (NVIDIA/DCGM @ 72fa3fea testing/python3/dcgm_structs.py
+    # _extractDCGMErrorsAsClasses: DCGMError_<CamelName> of DCGM_ST_GPU_IS_LOST, DCGM_ST_RESET_REQUIRED, DCGM_ST_GPU_IN_BAD_STATE)
+    "DCGMError_GpuIsLost": "cuda_error", "DCGMError_ResetRequired": "cuda_error", "DCGMError_GpuInBadState": "cuda_error",
     "DistStoreError": "dist_timeout", "DistNetworkError": "dist_timeout",
     "RendezvousTimeoutError": "dist_timeout", "RendezvousConnectionError": "dist_timeout",
     # torch/distributed/elastic/rendezvous/api.py: the rendezvous was closed (another agent gave up or

@@ -116,6 +116,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # MPI's own ends stated without an error word (vocabulary.MPI_ENDED: "MPI_ABORT was invoked on rank N", PRRTE's
     # "prterun noticed that process rank N ... exited on")
     b"MPI_ABORT", b"rocess rank",
+    b"devices were found",   # nvidia-smi's "No devices were found" (vocabulary.GPU_NODE_UNUSABLE)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

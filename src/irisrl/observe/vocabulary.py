@@ -523,6 +523,26 @@ VLLM_SERVING_FAULT = (r"\[FT\] (?:Busy loop raised|No recovery within|Recovery f
 RAY_DATA_NO_ROOM = r"(?i:cluster resources are not enough to run any task|may hang forever unless the cluster scales up)"
 
 
+# The GPU node tools' own words for GPUs that cannot be used (the cuda_error row that cites each site)
+GPU_NODE_UNUSABLE = (r"nvidia-persistenced\[\d+\]: (?:device \S+ - (?:failed|Could not)|Failed to query NVIDIA devices|Unable to find any NVIDIA)|"
+                     r"^No devices were found$|Detected a FAILURE in health system \w+|\bdriver is not ready\b|"
+                     r"error validating (?:the )?(?:driver|toolkit|plugin|cuda)\b|GPU resources are not discovered by the node|"
+                     r"Driver/library version mismatch|\b0 active drivers\b|libcuda\.so[.\d]*: wrong ELF class|"
+                     r"(?i:cuda driver (?:can't|cannot|could not) be loaded)")
+# pip's and uv's own reports that an install failed (pypa/pip 26.3 src/pip/_internal: "Could not find a version that satisfies
+# the requirement", "No matching distribution found for", "ResolutionImpossible", "Cannot install %s because these package
+# versions have conflicting dependencies", "requires a different Python", "is not a supported wheel on this platform", "Failed
+# building wheel for", "subprocess-exited-with-error", "THESE PACKAGES DO NOT MATCH THE HASHES"; astral-sh/uv @ 26a9dd4b:
+# "No solution found when resolving dependencies", "Failed to build `", "Failed to create virtual environment", "No
+# interpreter found for Python", "Distribution not found at"): the container's set-up ended, not pip's resolver notice
+PIP_FAILED = (r"(?:Could not find a version that satisfies|No matching distribution found|"
+              r"ResolutionImpossible|Cannot install .+ because these package versions have conflicting|Package '[^']+' requires a different Python|"
+              r"\S+\.whl is not a supported wheel|Failed building wheel|subprocess-exited-with-error|THESE PACKAGES DO NOT MATCH THE HASHES|"
+              r"Could not (?:build wheels|install packages)|No solution found when resolving|Failed to build `|"
+              r"Failed to create virtual environment|No interpreter found for Python|Distribution not found at)")
+# (the phrases are the installers' own; the level word in front of them is read away before the table is)
+
+
 CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
@@ -538,7 +558,7 @@ CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTE
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
                        + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION + "|"
                        # MPI's own ends and its mapper's refusal (MPI_ENDED, MPI_NO_SLOTS: no error word of their own)
-                       + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT + "|" + RAY_DATA_NO_ROOM)
+                       + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT + "|" + RAY_DATA_NO_ROOM + "|" + GPU_NODE_UNUSABLE)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -604,6 +624,8 @@ TABLE: tuple[Row, ...] = (
     Row("engine_init_failed", (_rx(r"Capture cuda graph failed"),), None),
     # inference engines failing to come up in their own words (ENGINE_START_FAILED)
     Row("engine_init_failed", (_rx(ENGINE_START_FAILED),), None),
+    # an installer that failed while the container set itself up (PIP_FAILED)
+    Row("python_crash", (_rx(PIP_FAILED),), None),
     # a shell's own grammar for a program it could not run: the process never started
     Row("python_crash", (_rx(SHELL_NOT_FOUND),), None),
     # a supervisor's report of a child ended by a signal: billiard / celery's pool ("Process %r pid:%r
@@ -764,7 +786,10 @@ TABLE: tuple[Row, ...] = (
     # CDI devices: unresolvable CDI devices nvidia.com/gpu=all") and the device plugin marking GPUs unusable
     # (k8s-device-plugin v0.20 internal/rm/health.go "XidCriticalError: Xid=79 on Device=...", internal/plugin/
     # server.go "'nvidia.com/gpu' device marked unhealthy", "Marking all devices as unhealthy")
+    # (DCGM spells it XID: "Found devastating XID 74 (NVLink Critical Error)", "XID error 79 detected.", NVIDIA/DCGM @ 72fa3fea
+    # modules/health/DcgmHealthWatch.cpp)
     Row("cuda_error", (_rx(r"nvidia-container-cli: [\w ]*error|(?:inject|unresolvable) CDI devices?\b[^\n]*nvidia\.com/gpu|\bXid[=: ]+\d+|"
+                           r"\bXID (?:error )?\d+\b|"
                            r"(?i:\b(?:devices?|gpus?)\b[^\n]{0,20}\b(?:marked|marking|as) unhealthy)"),), _rx(XID_RECOVERED)),
     # cudaGetErrorString's texts (CUDA_DISTINCT alone, CUDA_GENERIC in a CUDA error report); the
     # runtime's OOM text in the samples' report is the OOM
@@ -775,7 +800,11 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_oom", (_rx(r"\bNVRM:"), _rx(r"NV_ERR_NO_MEMORY|(?i:out of memory)")), _rx(r"(?i:\bnon-?fatal\b)")),
     # the NVIDIA kernel driver's own records (`NVRM: ...`: GSP RPC failures "_issueRpcAndWait:
     # rpcSendMessage failed", "GPU has fallen off the bus", timeouts), not its notices
-    Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding)")),
+    # (and its GSP / adapter / link states, open-gpu-kernel-modules 595.45.04: "RmInitAdapter: Cannot initialize GSP firmware
+    # RM", "GSP core unresponsive", "cannot proceed with booting GSP", "PMU has halted", "Unable to reset link(s)",
+    # "No NVIDIA GPU found.")
+    Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding|cannot|unable to|"
+                                            r"unresponsive|halted|no nvidia gpu found)")),
         _rx(r"(?i:\bnon-?fatal\b)|" + XID_RECOVERED)),
     Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
                           r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))|"
@@ -883,6 +912,14 @@ TABLE: tuple[Row, ...] = (
                            # (transformers 5.17 quantizers: quantizer_finegrained_fp8.py "No GPU or XPU found. A GPU or XPU is
                            # needed for FP8 quantization.", quantizer_gptq.py "GPU is required to quantize or run quantize model.")
                            r"\bNo GPU (?:or \w+ )?found\b|\bGPU is required to\b"),), None),
+    # the node's GPU daemons and validators saying the GPUs are not usable: nvidia-persistenced (595.71.05 nvidia-persistenced.c:
+    # "Failed to query NVIDIA devices", "Unable to find any NVIDIA devices", "device %s - failed to open.", "Could not Enable
+    # UVM Persistence mode"), nvidia-smi's "No devices were found", DCGM's health watch ("Detected a FAILURE in health system
+    # NVLink", NVIDIA/DCGM @ 72fa3fea modules/health), the GPU operator's validator (NVIDIA/gpu-operator @ a22dbf67 validator/
+    # main.go: "driver is not ready", "error validating driver installation", "GPU resources are not discovered by the
+    # node"), NVML's "Driver/library version mismatch" (nvml.h NVML_ERROR_LIB_RM_VERSION_MISMATCH's text), triton's driver probe
+    # (triton 3.6 runtime/driver.py "0 active drivers"), a 32-bit libcuda: a GPU failure, not the program's
+    Row("cuda_error", (_rx(GPU_NODE_UNUSABLE),), None),
     # shared memory is a filesystem (/dev/shm, tmpfs): vLLM 0.34 distributed/device_communicators/
     # shm_broadcast.py "Insufficient space in /dev/shm for shared-memory allocation: N MiB required"
     Row("disk_full", (_rx(r"(?i:insufficient (?:disk |free )?space|not enough (?:disk|free) space|no free space)"),
