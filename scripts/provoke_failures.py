@@ -13361,6 +13361,790 @@ CASES.update(CASES22)
 TIMEOUT_S.update({n: 90 for n in CASES22})
 
 
+# ----------------------------------------------------------------------------- torch.distributed on CPU (set 23)
+# Real torch 2.11 torch.distributed failures with the gloo backend on a CPU machine: forked ranks
+# (world 2-4), torchrun (`python -m torch.distributed.run`) running a small GRPO-style trainer
+# script, torch.multiprocessing.spawn, DCP on CPU.
+
+_TRAIN23 = r'''
+import os, sys, time
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+from torch.distributed.elastic.multiprocessing.errors import record
+
+
+@record
+def main() -> None:
+    mode = sys.argv[1]
+    if mode == "argparse":
+        import argparse
+
+        ap = argparse.ArgumentParser(prog="grpo_train.py")
+        ap.add_argument("--lr", type=float, default=1e-6)
+        ap.parse_args(sys.argv[2:])
+    dist.init_process_group("gloo", timeout=timedelta(seconds=int(os.environ.get("PG_TIMEOUT_S", "20"))))
+    rank = dist.get_rank()
+    x = torch.ones(1024)
+    dist.all_reduce(x)
+    print(f"rank {rank} step 1 done", flush=True)
+    if mode == "restart_once" and rank == 1:
+        marker = sys.argv[2]
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)
+    if rank == 1:
+        time.sleep(0.5)
+        if mode == "raise":
+            raise RuntimeError("advantage normalisation got std=0 for group 3 (all 8 rewards equal)")
+        if mode == "exit":
+            os._exit(1)
+        if mode == "sigkill":
+            os.kill(os.getpid(), 9)
+        if mode == "segv":
+            import ctypes
+
+            ctypes.string_at(0)
+    if mode == "enospc" and rank == 0:
+        torch.save({"policy": torch.zeros(1 << 20)}, os.path.join(sys.argv[2], "global_step_300.pt"))
+    dist.all_reduce(x)
+    dist.destroy_process_group()
+    print(f"rank {rank} done", flush=True)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def _torchrun23(launcher: list[str], mode: str, *args: str, **extra: str) -> None:
+    """torchrun (`python -m torch.distributed.run`) of a small trainer script written to a temp dir."""
+    d = Path(tempfile.mkdtemp(prefix="grpo23"))
+    script = d / "grpo_train.py"
+    script.write_text(_TRAIN23)
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"), **extra)
+    if "OMP_NUM_THREADS" not in os.environ and mode == "ok_omp":
+        env.pop("OMP_NUM_THREADS")
+    sys.exit(subprocess.call([sys.executable, "-m", "torch.distributed.run", *launcher,
+                              str(script), mode.removesuffix("_omp"), *args], env=env))
+
+
+def _standalone23(n: int = 2) -> list[str]:
+    return ["--standalone", f"--nproc-per-node={n}"]
+
+
+def case_td23_torchrun_raises_record() -> None:
+    """A worker (under @record) raises after step 1; rank 0 waits in its next all_reduce."""
+    _torchrun23(_standalone23(), "raise")
+
+
+def case_td23_torchrun_os_exit() -> None:
+    """A worker calls os._exit(1) after step 1 (no traceback: a native library's exit)."""
+    _torchrun23(_standalone23(), "exit")
+
+
+def case_td23_torchrun_sigkill() -> None:
+    """A worker SIGKILLs itself after step 1 (the OOM killer's signal, as the launcher sees it)."""
+    _torchrun23(_standalone23(), "sigkill")
+
+
+def case_td23_torchrun_segfault() -> None:
+    """A worker reads address 0 (ctypes.string_at(0)) after step 1."""
+    _torchrun23(_standalone23(), "segv")
+
+
+def case_td23_torchrun_max_restarts_exhausted() -> None:
+    """--max-restarts=1 and a worker that always raises: one restart, then the group fails
+    (process-group timeout 8 s)."""
+    _torchrun23(["--standalone", "--nproc-per-node=2", "--max-restarts=1",
+                 "--monitor-interval=0.5"], "raise", PG_TIMEOUT_S="8")
+
+
+def case_td23_torchrun_ckpt_enospc() -> None:
+    """rank 0's torch.save of the policy onto a full 256 KiB tmpfs, under torchrun."""
+    mnt = _full_fs()
+    _torchrun23(_standalone23(), "enospc", str(mnt))
+
+
+def case_td23_torchrun_argparse_exit2() -> None:
+    """Each worker's argparse rejects an argument the launcher passed (exit code 2)."""
+    _torchrun23(_standalone23(), "argparse", "--lr-warmup-steps=10")
+
+
+def case_td23_torchrun_c10d_second_node_missing() -> None:
+    """A two-node c10d rendezvous (min 2 nodes) where only this node comes (join_timeout=8)."""
+    port = free_port()
+    _torchrun23(["--nnodes=2", "--nproc-per-node=2", "--rdzv-backend=c10d",
+                 f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=grpo-qwen-7b",
+                 "--rdzv-conf=join_timeout=8"], "ok")
+
+
+def case_td23_torchrun_static_no_master() -> None:
+    """Node 1 of a static two-node launch whose master (node 0) never starts (timeout 8 s)."""
+    _torchrun23(["--nnodes=2", "--nproc-per-node=1", "--node-rank=1", "--master-addr=127.0.0.1",
+                 f"--master-port={free_port()}", "--rdzv-conf=timeout=8"], "ok")
+
+
+def case_td23_torchrun_static_master_unresolvable() -> None:
+    """Node 1 of a static launch whose --master-addr does not resolve (timeout 8 s)."""
+    _torchrun23(["--nnodes=2", "--nproc-per-node=1", "--node-rank=1",
+                 "--master-addr=grpo-trainer-0.grpo-headless.invalid", "--master-port=29500",
+                 "--rdzv-conf=timeout=8"], "ok")
+
+
+def _ranks23(world: int, body: Callable[[int, Any, Any], None], timeout_s: int = 8,
+             init: bool = True, **env: str) -> None:
+    """body(rank, torch, dist) in `world` forked ranks (gloo, timeout_s); a forked rank prints its
+    own traceback (exit 1), rank 0's propagates."""
+    from datetime import timedelta
+
+    os.environ.update(env)
+    port = free_port()
+
+    def run(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(world, rank, port)
+        if init:
+            dist.init_process_group("gloo", timeout=timedelta(seconds=timeout_s))
+        body(rank, torch, dist)
+        print(f"rank {rank} done", flush=True)
+
+    _worker_n14(world, run)
+
+
+def case_td23_tcpstore_nolibuv_port_taken() -> None:
+    """A TCPStore master (use_libuv=False) on a port another job's store holds."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()
+    held = dist.TCPStore("127.0.0.1", port, 1, True, timedelta(seconds=5))
+    dist.TCPStore("127.0.0.1", port, 1, True, timedelta(seconds=5), use_libuv=False)
+    print(held)
+
+
+def case_td23_init_tcp_port_taken() -> None:
+    """init_process_group(init_method='tcp://...') as rank 0 where a stale store holds the port."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    port = free_port()
+    held = dist.TCPStore("127.0.0.1", port, 1, True, timedelta(seconds=5))
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", world_size=2, rank=0,
+                            timeout=timedelta(seconds=5))
+    print(held)
+
+
+def case_td23_init_tcp_master_unresolvable() -> None:
+    """init_process_group(init_method='tcp://<unresolvable>:29500') as rank 1 (timeout 6 s)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method="tcp://grpo-trainer-0.grpo-headless.invalid:29500",
+                            world_size=2, rank=1, timeout=timedelta(seconds=6))
+
+
+def case_td23_gloo_lazy_init_rank_missing() -> None:
+    """TORCH_GLOO_LAZY_INIT=1, world 3 with rank 2 never starting: ranks 0 and 1 fail at the
+    first all_reduce instead of init."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(8))
+
+    from datetime import timedelta
+
+    os.environ["TORCH_GLOO_LAZY_INIT"] = "1"
+    port = free_port()
+
+    def run(rank: int) -> None:
+        import torch
+        import torch.distributed as dist
+
+        dist_env(3, rank, port)
+        store = dist.TCPStore("127.0.0.1", port, None, rank == 0, timedelta(seconds=6),
+                              wait_for_workers=False)
+        dist.init_process_group("gloo", store=store, rank=rank, world_size=3,
+                                timeout=timedelta(seconds=6))
+        body(rank, torch, dist)
+
+    _worker_n14(2, run)
+
+
+def case_td23_mismatch_shapes_detail() -> None:
+    """TORCH_DISTRIBUTED_DEBUG=DETAIL: both ranks all_reduce, with different shapes."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(16 if rank == 0 else 12))
+
+    _ranks23(2, body, TORCH_DISTRIBUTED_DEBUG="DETAIL")
+
+
+def case_td23_mismatch_dtype_detail() -> None:
+    """TORCH_DISTRIBUTED_DEBUG=DETAIL: both ranks all_reduce 8 values, fp32 and bf16."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(8, dtype=torch.float32 if rank == 0 else torch.bfloat16))
+
+    _ranks23(2, body, TORCH_DISTRIBUTED_DEBUG="DETAIL")
+
+
+def case_td23_mismatch_op_detail_4ranks() -> None:
+    """TORCH_DISTRIBUTED_DEBUG=DETAIL, world 4: rank 3 all_gathers while the others all_reduce."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(8)
+        if rank == 3:
+            dist.all_gather([torch.empty(8) for _ in range(4)], t)
+        else:
+            dist.all_reduce(t)
+
+    _ranks23(4, body, TORCH_DISTRIBUTED_DEBUG="DETAIL")
+
+
+def case_td23_rank_exit_mid_allreduce_4ranks() -> None:
+    """World 4, 64 MiB all_reduces: rank 2 os._exit(1)s between two (a crashed rollout worker)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(16 << 20)
+        dist.all_reduce(t)
+        if rank == 2:
+            os._exit(1)
+        for _ in range(3):
+            dist.all_reduce(t)
+
+    _ranks23(4, body)
+
+
+def case_td23_rank_sigkill_mid_send() -> None:
+    """rank 1 SIGKILLs itself while receiving a 256 MiB weight sync that rank 0 sends."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(64 << 20)
+        if rank == 0:
+            dist.send(t, dst=1)
+        else:
+            import threading
+
+            threading.Timer(0.05, os.kill, (os.getpid(), 9)).start()
+            dist.recv(t, src=0)
+
+    _ranks23(2, body)
+
+
+def case_td23_barrier_timeout_new_group() -> None:
+    """A barrier on a new_group with a 3 s timeout; rank 1 is still generating (sleeps 10 s)."""
+    from datetime import timedelta
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        g = dist.new_group([0, 1], timeout=timedelta(seconds=3))
+        if rank == 1:
+            time.sleep(10)
+            return
+        dist.barrier(group=g)
+
+    _ranks23(2, body, timeout_s=20)
+
+
+def case_td23_monitored_barrier_peer_exited() -> None:
+    """monitored_barrier on rank 0 where rank 1 already os._exit(1)ed (a crashed peer)."""
+    from datetime import timedelta
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(4))
+        if rank == 1:
+            os._exit(1)
+        time.sleep(1)
+        dist.monitored_barrier(timeout=timedelta(seconds=4))
+
+    _ranks23(2, body)
+
+
+def case_td23_new_group_rank_out_of_range() -> None:
+    """new_group naming rank 4 in a world of 2 (a rollout group sized for another layout)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.new_group([0, 4])
+
+    _ranks23(2, body)
+
+
+def case_td23_new_group_not_all_ranks() -> None:
+    """Only rank 0 calls new_group([0, 1], timeout=4 s) (rank 1 skipped it on a branch): rank 0's
+    store wait times out. (Without a timeout new_group waits the backend's default, 30 min,
+    not the one init_process_group was given.)"""
+    from datetime import timedelta
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            time.sleep(12)
+            return
+        g = dist.new_group([0, 1], timeout=timedelta(seconds=4))
+        dist.all_reduce(torch.ones(4), group=g)
+
+    _ranks23(2, body, timeout_s=4)
+
+
+def case_td23_destroy_twice() -> None:
+    """destroy_process_group() twice (a trainer's finally: and an atexit hook)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(4))
+        dist.destroy_process_group()
+        dist.destroy_process_group()
+
+    _ranks23(2, body)
+
+
+def case_td23_send_to_self() -> None:
+    """dist.send to its own rank (a weight-sync loop that did not skip the source)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.send(torch.ones(4), dst=rank)
+
+    _ranks23(2, body)
+
+
+def case_td23_device_mesh_too_big() -> None:
+    """init_device_mesh('cpu', (2, 2)) in a world of 2 (a 4-GPU FSDP x TP layout)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.device_mesh import init_device_mesh
+
+        init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
+
+    _ranks23(2, body)
+
+
+def case_td23_nccl_backend_cpu() -> None:
+    """init_process_group('nccl') on a node without a GPU (a trainer config copied from GPU nodes)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.init_process_group("nccl")
+        dist.all_reduce(torch.ones(4))
+
+    _ranks23(2, body, init=False)
+
+
+def _dcp23(rank: int, dist: Any, d: Path) -> dict[str, Any]:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    sd = {"policy": {"w": torch.full((256, 64), float(rank)), f"rank{rank}.b": torch.ones(64)}}
+    dcp.save(sd, checkpoint_id=str(d))
+    dist.barrier()
+    return sd
+
+
+def case_td23_dcp_load_missing_dir() -> None:
+    """dcp.load on 2 ranks from a checkpoint directory that is not there (resume path typo)."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt23")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        dcp.load({"policy": {"w": torch.zeros(256, 64)}}, checkpoint_id=str(d))
+
+    _ranks23(2, body)
+
+
+def case_td23_dcp_distcp_truncated_2ranks() -> None:
+    """2 ranks save, rank 1's .distcp is cut to 100 bytes, both load."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt23")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        sd = _dcp23(rank, dist, d)
+        if rank == 0:
+            f = d / "__1_0.distcp"
+            f.write_bytes(f.read_bytes()[:100])
+        dist.barrier()
+        dcp.load(sd, checkpoint_id=str(d))
+
+    _ranks23(2, body)
+
+
+def case_td23_dcp_metadata_truncated_2ranks() -> None:
+    """2 ranks save, .metadata is cut to half its bytes, both load."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt23")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        sd = _dcp23(rank, dist, d)
+        if rank == 0:
+            f = d / ".metadata"
+            data = f.read_bytes()
+            f.write_bytes(data[: len(data) // 2])
+        dist.barrier()
+        dcp.load(sd, checkpoint_id=str(d))
+
+    _ranks23(2, body)
+
+
+def case_td23_dcp_save_enospc_2ranks() -> None:
+    """dcp.save on 2 ranks into a full 256 KiB tmpfs."""
+    mnt = _full_fs()
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        _dcp23(rank, dist, mnt / "global_step_300")
+
+    _ranks23(2, body)
+
+
+def _dcp23_corrupt(how: str) -> None:
+    d = Path(tempfile.mkdtemp(prefix="ckpt23")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        sd = _dcp23(rank, dist, d)
+        if rank == 0:
+            f = d / "__1_0.distcp"
+            data = bytearray(f.read_bytes())
+            if how == "header":  # the first local file header's magic
+                data[0:4] = b"\0\0\0\0"
+            else:  # the middle of the first tensor's bytes (a bad sector)
+                mid = len(data) // 3
+                data[mid:mid + 4096] = bytes(4096)
+            f.write_bytes(bytes(data))
+        dist.barrier()
+        dcp.load(sd, checkpoint_id=str(d))
+        print(f"rank {rank} loaded, w[0,0]={sd['policy']['w'][0, 0].item()}", flush=True)
+
+    _ranks23(2, body)
+
+
+def case_td23_dcp_distcp_header_zeroed() -> None:
+    """2 ranks save; the zip magic of rank 1's .distcp is zeroed; both load."""
+    _dcp23_corrupt("header")
+
+
+def case_td23_dcp_distcp_middle_zeroed() -> None:
+    """2 ranks save; 4 KiB in the middle of rank 1's .distcp are zeroed (a bad sector); both load."""
+    _dcp23_corrupt("middle")
+
+
+def case_td23_filestore_init_enospc() -> None:
+    """init_process_group(init_method='file://...') with the FileStore on a full 256 KiB tmpfs."""
+    mnt = _full_fs()
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from datetime import timedelta
+
+        dist.init_process_group("gloo", init_method=f"file://{mnt}/rdzv_store", world_size=2,
+                                rank=rank, timeout=timedelta(seconds=8))
+        dist.all_reduce(torch.ones(4))
+
+    _ranks23(2, body, init=False)
+
+
+def _spawn23_raise(rank: int, port: int) -> None:
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(2, rank, port)
+    dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+    dist.all_reduce(torch.ones(4))
+    if rank == 1:
+        raise ValueError("rollout batch has 6 prompts, expected a multiple of n_samples_per_prompt=4")
+    dist.all_reduce(torch.ones(4))
+
+
+def _spawn23_sigkill(rank: int, port: int) -> None:
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    dist_env(2, rank, port)
+    dist.init_process_group("gloo", timeout=timedelta(seconds=10))
+    t = torch.ones(16 << 20)
+    dist.all_reduce(t)
+    if rank == 1:
+        os.kill(os.getpid(), 9)
+    for _ in range(3):
+        dist.all_reduce(t)
+
+
+def case_td23_spawn_rank_raises_in_collective() -> None:
+    """mp.spawn, world 2: rank 1 raises between two all_reduces (ProcessRaisedException)."""
+    import torch.multiprocessing as mp
+
+    mp.spawn(_spawn23_raise, args=(free_port(),), nprocs=2)
+
+
+def case_td23_spawn_sigkill_in_collective() -> None:
+    """mp.spawn, world 2: rank 1 SIGKILLs itself between 64 MiB all_reduces."""
+    import torch.multiprocessing as mp
+
+    mp.spawn(_spawn23_sigkill, args=(free_port(),), nprocs=2)
+
+
+def _fsdp2_model23(torch: Any) -> Any:
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+
+
+def case_td23_fsdp2_load_wrong_shape() -> None:
+    """FSDP2 (fully_shard on a gloo CPU mesh): set_model_state_dict with a full state dict whose
+    first layer is sized for another model."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.checkpoint.state_dict import (StateDictOptions,
+                                                             set_model_state_dict)
+        from torch.distributed.device_mesh import init_device_mesh
+        from torch.distributed.fsdp import fully_shard
+
+        mesh = init_device_mesh("cpu", (2,))
+        model = _fsdp2_model23(torch)
+        for layer in model:
+            if isinstance(layer, torch.nn.Linear):
+                fully_shard(layer, mesh=mesh)
+        fully_shard(model, mesh=mesh)
+        full = {k: torch.zeros(v.shape) for k, v in _fsdp2_model23(torch).state_dict().items()}
+        full["0.weight"] = torch.zeros(48, 16)
+        set_model_state_dict(model, full, options=StateDictOptions(full_state_dict=True,
+                                                                   broadcast_from_rank0=True))
+
+    _ranks23(2, body)
+
+
+def _ddp_model23(torch: Any, extra: bool = False) -> Any:
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)]
+    if extra:  # a value head only this rank's config added
+        layers.append(torch.nn.Linear(4, 1))
+    return torch.nn.Sequential(*layers)
+
+
+def case_td23_ddp_device_ids_cpu() -> None:
+    """DDP(model, device_ids=[local_rank]) with the model on CPU (a GPU recipe on a CPU node)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.nn.parallel import DistributedDataParallel as DDP
+
+        DDP(_ddp_model23(torch), device_ids=[rank])
+
+    _ranks23(2, body)
+
+
+def case_td23_ddp_model_mismatch() -> None:
+    """DDP where rank 1's model has an extra value head (configs differ across ranks)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.nn.parallel import DistributedDataParallel as DDP
+
+        DDP(_ddp_model23(torch, extra=rank == 1))
+
+    _ranks23(2, body)
+
+
+class _TwoHeads23:
+    """A policy with a value head the PPO step skips on some iterations."""
+
+    @staticmethod
+    def make(torch: Any) -> Any:
+        class Policy(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.body = torch.nn.Linear(16, 16)
+                self.value_head = torch.nn.Linear(16, 1)
+
+            def forward(self, x: Any, with_value: bool) -> Any:
+                h = self.body(x)
+                return h.sum() + (self.value_head(h).sum() if with_value else 0)
+
+        torch.manual_seed(0)
+        return Policy()
+
+
+def case_td23_ddp_unused_param_second_step() -> None:
+    """DDP without find_unused_parameters; the value head is unused in step 1: step 2 fails."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.nn.parallel import DistributedDataParallel as DDP
+
+        m = DDP(_TwoHeads23.make(torch))
+        for step in range(2):
+            m(torch.randn(4, 16), with_value=False).backward()
+
+    _ranks23(2, body)
+
+
+def case_benign23_ddp_find_unused_warning() -> None:
+    """DDP(find_unused_parameters=True) where every parameter is used: its performance warning."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.nn.parallel import DistributedDataParallel as DDP
+
+        m = DDP(_TwoHeads23.make(torch), find_unused_parameters=True)
+        for _ in range(2):
+            m(torch.randn(4, 16), with_value=True).backward()
+        dist.destroy_process_group()
+
+    _ranks23(2, body)
+
+
+def case_td23_mixed_backend_no_gpu() -> None:
+    """init_process_group('cpu:gloo,cuda:nccl') on a node without a GPU, meant for CPU collectives
+    only: the NCCL half is created eagerly and fails."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from datetime import timedelta
+
+        dist.init_process_group("cpu:gloo,cuda:nccl", timeout=timedelta(seconds=10))
+        dist.all_reduce(torch.ones(4))
+        dist.barrier()
+        dist.destroy_process_group()
+
+    _ranks23(2, body, init=False)
+
+
+# benign look-alikes healthy torch.distributed runs print
+
+def case_benign23_gloo_clean_destroy() -> None:
+    """Two ranks all_reduce, barrier, destroy_process_group: a clean end."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(4))
+        dist.barrier()
+        dist.destroy_process_group()
+
+    _ranks23(2, body)
+
+
+def case_benign23_gloo_no_destroy() -> None:
+    """Two ranks all_reduce and exit without destroy_process_group (what warns at exit)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(4))
+
+    _ranks23(2, body)
+
+
+def case_benign23_torchrun_clean() -> None:
+    """torchrun --standalone, 2 workers, OMP_NUM_THREADS unset: a run that succeeds."""
+    _torchrun23(_standalone23(), "ok_omp")
+
+
+def case_benign23_torchrun_restart_succeeds() -> None:
+    """--max-restarts=2: a worker's first attempt exits 1, the restarted group succeeds."""
+    marker = Path(tempfile.mkdtemp(prefix="restart23")) / "first"
+    _torchrun23(["--standalone", "--nproc-per-node=2", "--max-restarts=2",
+                 "--monitor-interval=0.5"], "restart_once", str(marker))
+
+
+def case_benign23_client_before_master() -> None:
+    """Rank 1 connects 3 s before rank 0's store listens (a worker pod up first); the run goes on."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from datetime import timedelta
+
+        if rank == 0:
+            time.sleep(3)
+        dist.init_process_group("gloo", timeout=timedelta(seconds=20))
+        dist.all_reduce(torch.ones(4))
+        dist.destroy_process_group()
+
+    _ranks23(2, body, init=False)
+
+
+def case_benign23_fsdp2_cpu_step() -> None:
+    """FSDP2 fully_shard on a gloo CPU mesh: forward, backward, AdamW step, DCP save of the
+    sharded state."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt23")) / "global_step_1"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.device_mesh import init_device_mesh
+        from torch.distributed.fsdp import fully_shard
+
+        mesh = init_device_mesh("cpu", (2,))
+        model = _fsdp2_model23(torch)
+        fully_shard(model, mesh=mesh)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        loss = model(torch.randn(8, 16)).pow(2).mean()
+        loss.backward()
+        opt.step()
+        dcp.save({"model": model.state_dict()}, checkpoint_id=str(d))
+        dist.destroy_process_group()
+
+    _ranks23(2, body)
+
+
+def case_benign23_rank_not_in_group() -> None:
+    """A collective on a subgroup called by a rank outside it (it returns; the run goes on)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        g = dist.new_group([0])
+        dist.all_reduce(torch.ones(4), group=g)
+        dist.barrier()
+        dist.destroy_process_group()
+
+    _ranks23(2, body)
+
+
+CASES23: dict[str, Case] = {
+    "td23_torchrun_raises_record": (case_td23_torchrun_raises_record, "python_crash", False),
+    "td23_torchrun_os_exit": (case_td23_torchrun_os_exit, "python_crash", False),
+    "td23_torchrun_sigkill": (case_td23_torchrun_sigkill, "python_crash", False),
+    "td23_torchrun_segfault": (case_td23_torchrun_segfault, "python_crash", False),
+    "td23_torchrun_max_restarts_exhausted": (case_td23_torchrun_max_restarts_exhausted,
+                                             "python_crash", False),
+    "td23_torchrun_ckpt_enospc": (case_td23_torchrun_ckpt_enospc, "disk_full", False),
+    "td23_torchrun_argparse_exit2": (case_td23_torchrun_argparse_exit2, "python_crash", False),
+    "td23_torchrun_c10d_second_node_missing": (case_td23_torchrun_c10d_second_node_missing,
+                                               "dist_timeout", False),
+    "td23_torchrun_static_no_master": (case_td23_torchrun_static_no_master, "dist_timeout",
+                                       False),
+    "td23_torchrun_static_master_unresolvable": (case_td23_torchrun_static_master_unresolvable,
+                                                 "dist_timeout", False),
+    "td23_tcpstore_nolibuv_port_taken": (case_td23_tcpstore_nolibuv_port_taken, "dist_timeout",
+                                         False),
+    "td23_init_tcp_port_taken": (case_td23_init_tcp_port_taken, "dist_timeout", False),
+    "td23_init_tcp_master_unresolvable": (case_td23_init_tcp_master_unresolvable, "dist_timeout",
+                                          False),
+    "td23_gloo_lazy_init_rank_missing": (case_td23_gloo_lazy_init_rank_missing, "dist_timeout",
+                                         False),
+    "td23_mismatch_shapes_detail": (case_td23_mismatch_shapes_detail, "python_crash", False),
+    "td23_mismatch_dtype_detail": (case_td23_mismatch_dtype_detail, "python_crash", False),
+    "td23_mismatch_op_detail_4ranks": (case_td23_mismatch_op_detail_4ranks, "python_crash", False),
+    "td23_rank_exit_mid_allreduce_4ranks": (case_td23_rank_exit_mid_allreduce_4ranks,
+                                            "python_crash", False),
+    "td23_rank_sigkill_mid_send": (case_td23_rank_sigkill_mid_send, "python_crash", False),
+    "td23_barrier_timeout_new_group": (case_td23_barrier_timeout_new_group, "dist_timeout", False),
+    "td23_monitored_barrier_peer_exited": (case_td23_monitored_barrier_peer_exited, "dist_timeout",
+                                           False),
+    "td23_new_group_rank_out_of_range": (case_td23_new_group_rank_out_of_range, "python_crash",
+                                         False),
+    "td23_new_group_not_all_ranks": (case_td23_new_group_not_all_ranks, "dist_timeout", False),
+    "td23_destroy_twice": (case_td23_destroy_twice, "python_crash", False),
+    "td23_send_to_self": (case_td23_send_to_self, "python_crash", False),
+    "td23_device_mesh_too_big": (case_td23_device_mesh_too_big, "python_crash", False),
+    "td23_nccl_backend_cpu": (case_td23_nccl_backend_cpu, "python_crash", False),
+    "td23_dcp_load_missing_dir": (case_td23_dcp_load_missing_dir, "checkpoint_corrupt", False),
+    "td23_dcp_distcp_truncated_2ranks": (case_td23_dcp_distcp_truncated_2ranks,
+                                         "checkpoint_corrupt", False),
+    "td23_dcp_metadata_truncated_2ranks": (case_td23_dcp_metadata_truncated_2ranks,
+                                           "checkpoint_corrupt", False),
+    "td23_dcp_distcp_header_zeroed": (case_td23_dcp_distcp_header_zeroed, "checkpoint_corrupt",
+                                      False),
+    "td23_dcp_distcp_middle_zeroed": (case_td23_dcp_distcp_middle_zeroed, "checkpoint_corrupt",
+                                      False),
+    "td23_filestore_init_enospc": (case_td23_filestore_init_enospc, "disk_full", False),
+    "td23_dcp_save_enospc_2ranks": (case_td23_dcp_save_enospc_2ranks, "disk_full", False),
+    "td23_spawn_rank_raises_in_collective": (case_td23_spawn_rank_raises_in_collective,
+                                             "python_crash", False),
+    "td23_spawn_sigkill_in_collective": (case_td23_spawn_sigkill_in_collective, "python_crash",
+                                         False),
+    "td23_fsdp2_load_wrong_shape": (case_td23_fsdp2_load_wrong_shape, "python_crash", False),
+    "td23_ddp_device_ids_cpu": (case_td23_ddp_device_ids_cpu, "python_crash", False),
+    "td23_ddp_model_mismatch": (case_td23_ddp_model_mismatch, "python_crash", False),
+    "td23_ddp_unused_param_second_step": (case_td23_ddp_unused_param_second_step, "python_crash",
+                                          False),
+    "benign23_ddp_find_unused_warning": (case_benign23_ddp_find_unused_warning, "benign", False),
+    "td23_mixed_backend_no_gpu": (case_td23_mixed_backend_no_gpu, "python_crash", False),
+    "benign23_gloo_clean_destroy": (case_benign23_gloo_clean_destroy, "benign", False),
+    "benign23_gloo_no_destroy": (case_benign23_gloo_no_destroy, "benign", False),
+    "benign23_torchrun_clean": (case_benign23_torchrun_clean, "benign", False),
+    "benign23_torchrun_restart_succeeds": (case_benign23_torchrun_restart_succeeds, "benign",
+                                           False),
+    "benign23_client_before_master": (case_benign23_client_before_master, "benign", False),
+    "benign23_fsdp2_cpu_step": (case_benign23_fsdp2_cpu_step, "benign", False),
+    "benign23_rank_not_in_group": (case_benign23_rank_not_in_group, "benign", False),
+}
+CASES.update(CASES23)
+TIMEOUT_S.update({n: 60 for n in CASES23})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -13612,6 +14396,11 @@ _LOG_LINE22 = re.compile(
     r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [WEFC] \d+ \d+\] (?!logging\.cc:\d+: +(PC: )?@ )|"
     r"^\*\*\* SIG\w+ received at |^The actor (is dead|died) because |^!!! FAIL serialization: |"
     r"^Exception raised in creation task: ")
+# More shapes for the twenty-third set's cases only (torch.distributed on CPU): the rows of torch
+# elastic's ChildFailedError table that name an exit code (`  exitcode  : -15 (pid: N)`), argparse's
+# error line (a worker that exits 2), torchrun's OMP_NUM_THREADS banner line.
+_LOG_LINE23 = re.compile(r"^\s+exitcode\s+: -?\d+ \(pid: \d+\)$|^[\w.-]+\.py: error: |"
+                         r"^Setting OMP_NUM_THREADS environment variable ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -13632,7 +14421,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  thirteenth: bool = False, fifteenth: bool = False,
                  seventeenth: bool = False, eighteenth: bool = False,
                  nineteenth: bool = False, twentieth: bool = False,
-                 twentyfirst: bool = False, twentysecond: bool = False) -> list[str]:
+                 twentyfirst: bool = False, twentysecond: bool = False,
+                 twentythird: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -13653,7 +14443,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 nineteenth and _LOG_LINE19.search(line)) or (
                 twentieth and _LOG_LINE20.search(line)) or (
                 twentyfirst and _LOG_LINE21.search(line)) or (
-                twentysecond and _is_ray_line22(line)):
+                twentysecond and _is_ray_line22(line)) or (
+                twentythird and _LOG_LINE23.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -14973,6 +15764,64 @@ NOTES22: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES23: list[tuple[str, str]] = [
+    # torch elastic's own report lines: a child failed (its exit code, its error file), whatever
+    # the child met; DCP's CheckpointException wraps the ranks' errors (the cause is another line)
+    (r"^\s+exitcode\s+: |no error file defined for parent|CheckpointException ranks:",
+     "python_crash"),
+    # torchrun's banner at the start of every multi-process launch
+    (r"Setting OMP_NUM_THREADS environment variable", "benign"),
+    # gloo: a peer that went away is the peer's failure; a gloo wait that expired is a timeout
+    (r"Connection (closed|reset) by peer|Read error \[", "python_crash"),
+    (r"Timed out waiting \d+ms for (send|recv) operation|connectFullMesh failed", "dist_timeout"),
+    (r"No space left on device|Errno 28", "disk_full"),
+]
+
+# torch elastic's error-file line names a temp dir of random letters, so each @record case's copy is
+# a new shape: the first case that prints it in name order (ckpt_enospc, a disk case) and the
+# max-restarts case leave it to the plain raising case
+CASE_RULES.update({n: [(r"no error file defined for parent", "drop")] for n in (
+    "td23_torchrun_ckpt_enospc", "td23_torchrun_max_restarts_exhausted")})
+
+NOTES23: list[tuple[str, str]] = [
+    (r"^\s+exitcode\s+: -", "torch elastic's ChildFailedError table: a sibling the agent SIGTERMed "
+     "after the root-cause rank failed"),
+    (r"^\s+exitcode\s+: ", "torch elastic's ChildFailedError table: the root-cause rank's exit code"),
+    (r"no error file defined for parent", "torch elastic after a child under @record failed: it "
+     "copies the child's error file"),
+    (r"failed \(exitcode: ", "torch elastic's agent line for the first worker that failed"),
+    (r"closing signal SIGTERM", "torch elastic stopping the group's other workers after one failed"),
+    (r"Setting OMP_NUM_THREADS", "torchrun's banner when OMP_NUM_THREADS is unset (a run that then "
+     "succeeded)"),
+    (r"Detected mismatch between collectives", "TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprint check "
+     "(gloo, CPU)"),
+    (r"wait timeout after \d+ms, keys: /0//cpu", "TORCH_GLOO_LAZY_INIT=1: the missing rank is found at "
+     "the first all_reduce, as a store wait"),
+    (r"keys: /default_pg/0//1//cpu", "new_group([0, 1], timeout=4 s) called on rank 0 only"),
+    (r"failed to bind to|could not be initialized on any address|failed to listen", "a TCPStore "
+     "master (use_libuv=False) on a port another store holds (EADDRINUSE)"),
+    (r"grpo-headless\.invalid", "a tcp:// init_method whose host does not resolve"),
+    (r"ProcessGroupNCCL is only supported with GPUs", "an NCCL process group on a node without a "
+     "GPU"),
+    (r"does not belong to the given group", "a collective on a subgroup by a rank outside it: it "
+     "returns at once, the run goes on"),
+    (r"find_unused_parameters=True was specified", "DDP's note that the unused-parameter search "
+     "found none (the run goes on)"),
+    (r"basic_ios::clear", "torch.save under torchrun onto a full 256 KiB tmpfs"),
+    (r"CheckpointException ranks:", "DCP's wrapper of the ranks' errors (the cause is the line "
+     "after it)"),
+    (r": error: ", "argparse in each worker rejecting an argument the launcher passed (exit 2)"),
+]
+
+
+def lib_of23(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-third set's printers: torch (c10d, gloo, torch elastic, DCP), Python's own
+    lines (bash's signal line, an argparse exit)."""
+    if line.startswith("bash: line "):
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 def lib_of22(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """The twenty-second set's printers: Ray (its driver, raylet, GCS, autoscaler, and the worker
     lines it forwards), Python's faulthandler for a worker's `Fatal Python error` line."""
@@ -14993,7 +15842,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout16", CASES16, LINE_RULES16), ("heldout17", CASES17, LINE_RULES17),
     ("heldout18", CASES18, LINE_RULES18), ("heldout19", CASES19, LINE_RULES19),
     ("heldout20", CASES20, LINE_RULES20), ("heldout21", CASES21, LINE_RULES21),
-    ("heldout22", CASES22, LINE_RULES22),
+    ("heldout22", CASES22, LINE_RULES22), ("heldout23", CASES23, LINE_RULES23),
 ]
 
 
@@ -15432,7 +16281,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
         "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": [], "heldout20": [],
-        "heldout21": [], "heldout22": []}
+        "heldout21": [], "heldout22": [], "heldout23": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -15460,25 +16309,26 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
                                  seventeenth=seventeenth, eighteenth=case in CASES18,
                                  nineteenth=case in CASES19, twentieth=case in CASES20,
-                                 twentyfirst=case in CASES21, twentysecond=case in CASES22):
+                                 twentyfirst=case in CASES21, twentysecond=case in CASES22,
+                                 twentythird=case in CASES23):
             printed = line
-            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22:  # the corpus format: no trailing whitespace
+            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22 or case in CASES23:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
-            if (case in CASES19 or case in CASES21 or case in CASES22) and _dedup_key(printed) in seen_keys:
+            if (case in CASES19 or case in CASES21 or case in CASES22 or case in CASES23) and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of23 if case in CASES23 else lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES23 if case in CASES23 else NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
