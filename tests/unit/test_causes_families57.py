@@ -1,4 +1,4 @@
-"""Passes 57-61 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+"""Passes 57-62 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
 the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
 calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
 elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
@@ -77,6 +77,8 @@ NAMED57 = [
     ("cuda_error", "Failed to initialize NVML: Driver/library version mismatch"),
     ("python_crash", "ERROR: No matching distribution found for vllm==9.9.9"),
     ("python_crash", "error: No solution found when resolving dependencies:"),
+    # pass 62: argparse's usage error
+    ("python_crash", "train_grpo.py: error: the following arguments are required: --config"),
 ]
 
 

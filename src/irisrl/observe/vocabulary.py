@@ -543,6 +543,10 @@ PIP_FAILED = (r"(?:Could not find a version that satisfies|No matching distribut
 # (the phrases are the installers' own; the level word in front of them is read away before the table is)
 
 
+# argparse's usage error line (the python_crash row that cites it): no error word the net reads
+ARGPARSE_ERROR = r"^[\w.-]+\.py: error: \S"
+
+
 CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
@@ -558,7 +562,8 @@ CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTE
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
                        + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION + "|"
                        # MPI's own ends and its mapper's refusal (MPI_ENDED, MPI_NO_SLOTS: no error word of their own)
-                       + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT + "|" + RAY_DATA_NO_ROOM + "|" + GPU_NODE_UNUSABLE)
+                       + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT + "|" + RAY_DATA_NO_ROOM + "|" + GPU_NODE_UNUSABLE + "|"
+                       + ARGPARSE_ERROR)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -624,6 +629,9 @@ TABLE: tuple[Row, ...] = (
     Row("engine_init_failed", (_rx(r"Capture cuda graph failed"),), None),
     # inference engines failing to come up in their own words (ENGINE_START_FAILED)
     Row("engine_init_failed", (_rx(ENGINE_START_FAILED),), None),
+    # a Python program's own usage error (CPython Lib/argparse.py ArgumentParser.error: "%(prog)s: error: %(message)s", then
+    # exit 2; prog is the script's name): the program ended before it ran
+    Row("python_crash", (_rx(ARGPARSE_ERROR),), None),
     # an installer that failed while the container set itself up (PIP_FAILED)
     Row("python_crash", (_rx(PIP_FAILED),), None),
     # a shell's own grammar for a program it could not run: the process never started
