@@ -1,4 +1,4 @@
-"""Passes 57-62 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+"""Passes 57-63 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
 the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
 calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
 elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
@@ -79,6 +79,10 @@ NAMED57 = [
     ("python_crash", "error: No solution found when resolving dependencies:"),
     # pass 62: argparse's usage error
     ("python_crash", "train_grpo.py: error: the following arguments are required: --config"),
+    # pass 63: ProcessGroupNCCL's timeout dump cascade, torch elastic's agent finding a worker gone or its own death signal
+    ("nccl_timeout", "[rank5]:[E1102 10:00:00.1 ProcessGroupNCCL.cpp:1413] [PG 0 (default_pg) Rank 5] Received a global dump signal from rank 1, and will start to dump the debug info"),
+    ("python_crash", "[2024-05-01 10:00:00,1] torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGHUP death signal, shutting down workers"),
+    ("python_crash", "E1102 10:00:00.1 7 torch/distributed/elastic/agent/server/local_elastic_agent.py:427] [default] worker pids do not match process_context pids. Expected: {8}, actual: set()"),
 ]
 
 

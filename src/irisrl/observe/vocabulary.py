@@ -547,6 +547,12 @@ PIP_FAILED = (r"(?:Could not find a version that satisfies|No matching distribut
 ARGPARSE_ERROR = r"^[\w.-]+\.py: error: \S"
 
 
+# torch elastic's agent finding a worker gone (torch 2.1.2 / 2.4.1 / 2.11 distributed/elastic/agent/server/
+# local_elastic_agent.py "worker pids do not match process_context pids"); not its teardown ("Unable to shutdown process %s
+# via %s, forcefully exiting via %s", "Sending process %s closing signal SIGTERM"), which a public set labels benign
+TORCH_ELASTIC_WORKER_GONE = r"worker pids do not match process_context pids"
+
+
 CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
@@ -556,7 +562,7 @@ CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTE
                        # curl's own exit report (`curl: (18) transfer closed with N bytes remaining to read`)
                        r"^\s*curl: \(\d+\) |"
                        # torch elastic's agent ending on a signal (a python_crash row below)
-                       r"Received \d+ death signal|" + ENGINE_START_FAILED + "|"
+                       r"Received (?:\d+|Signals\.SIG[A-Z]+) death signal|" + TORCH_ELASTIC_WORKER_GONE + "|" + ENGINE_START_FAILED + "|"
                        # Ray Train's NCCL watch (train/v2/_internal/callbacks/nccl_ras.py, an nccl_timeout row)
                        r"made no progress for \d+ seconds|"
                        # glibc / libstdc++ aborts (exceptions.LIBC_ABORT), the kernel's OOM records (pod_oomkilled rows)
@@ -641,7 +647,9 @@ TABLE: tuple[Row, ...] = (
     # (torch/distributed/elastic/agent/server/api.py "Received %s death signal, shutting down workers")
     # and any supervisor's WTERMSIG report, "<process> exited on signal %d" (Open MPI's "mpirun noticed that
     # process rank N with PID N on node X exited on signal 9 (Killed).", nginx unit, daemons' waitpid loops)
-    Row("python_crash", (_rx(r"exited with '?signal \d+|Received \d+ death signal|\bexited on signal \d+"),), None),
+    Row("python_crash", (_rx(r"exited with '?signal \d+|Received (?:\d+|Signals\.SIG[A-Z]+) death signal|\bexited on signal \d+"),), None),
+    # torch elastic's agent finding a worker gone (TORCH_ELASTIC_WORKER_GONE)
+    Row("python_crash", (_rx(TORCH_ELASTIC_WORKER_GONE),), None),
     # Open MPI's runtime giving up on its daemons (ompi v4.1.x orte/mca/errmgr/default_hnp/help-errmgr-default-hnp.txt
     # "ORTE has lost communication with a remote daemon.", "An ORTE daemon has unexpectedly failed after launch",
     # orte/mca/plm/base/help-plm-base.txt "ORTE was unable to reliably start one or more daemons."; v5's PRRTE says
@@ -1030,6 +1038,10 @@ TABLE: tuple[Row, ...] = (
     # PMIx's collectives are the launcher's rendezvous, not NCCL's (SchedMD/slurm @ f56e676b src/plugins/mpi/pmix/
     # pmixp_coll_ring.c "%p: collective timeout seq=%d"): the peers never met
     Row("dist_timeout", (_rx(r"(?i:\bpmix)"), _rx(_TIMEOUT)), None),
+    # ProcessGroupNCCL's flight-recorder dump, which a collective timeout on some rank signals to all (torch 2.4.1 / 2.6.0
+    # ProcessGroupNCCL.cpp: "First PG on this rank detecting the dump signal through tcpstore.", "Received a global dump signal
+    # from rank %d, and will start to dump the debug info"): the ranks' timeout cascade
+    Row("nccl_timeout", (_rx(r"detecting the dump signal|Received a (?:global )?dump signal\b"), _rx(r"ProcessGroupNCCL|\bPG \d+|\brank \d+")), None),
     Row("nccl_timeout", (_rx(_TIMEOUT + r"|[Ww]atchdog"), _rx(r"NCCL|\bnccl|collective|WorkNCCL|ProcessGroupNCCL")), None),
     # communicators that stopped advancing (ray 2.60.0 train/v2/_internal/callbacks/nccl_ras.py: "N of M
     # communicators have a collective mismatch and made no progress for S seconds"): a hung collective
