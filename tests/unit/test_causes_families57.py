@@ -1,4 +1,4 @@
-"""Passes 57-63 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+"""Passes 57-64 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
 the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
 calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
 elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
@@ -83,6 +83,13 @@ NAMED57 = [
     ("nccl_timeout", "[rank5]:[E1102 10:00:00.1 ProcessGroupNCCL.cpp:1413] [PG 0 (default_pg) Rank 5] Received a global dump signal from rank 1, and will start to dump the debug info"),
     ("python_crash", "[2024-05-01 10:00:00,1] torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGHUP death signal, shutting down workers"),
     ("python_crash", "E1102 10:00:00.1 7 torch/distributed/elastic/agent/server/local_elastic_agent.py:427] [default] worker pids do not match process_context pids. Expected: {8}, actual: set()"),
+    # pass 64: vLLM 0.6-0.10's own words
+    ("engine_init_failed", "(VllmWorkerProcess pid=9) ERROR 01-02 10:00:00 multiproc_worker_utils.py:236] Exception in worker VllmWorkerProcess while processing method load_model."),
+    ("engine_dead", "(VllmWorkerProcess pid=9) ERROR 01-02 10:00:00 multiproc_worker_utils.py:236] Exception in worker VllmWorkerProcess while processing method execute_model."),
+    ("engine_dead", "CRITICAL 01-02 10:00:00 launcher.py:99] AsyncLLMEngine has failed, terminating server process"),
+    ("engine_init_failed", "TimeoutError: Timed out waiting for engines to send initial message on input socket."),
+    ("hf_weights_missing", "RuntimeError: No model weights found in: `/models/qwen`"),
+    ("pg_unplaceable", "ValueError: Current node has no GPU available. current_node_resource={'CPU': 8.0}"),
 ]
 
 

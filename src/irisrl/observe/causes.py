@@ -444,7 +444,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # NODE_OUT_OF_MEMORY: the memory monitor's kill)
                     r"\bexits, type=NODE_OUT_OF_MEMORY\b",)),
     Cause("engine_init_failed", "a vLLM engine failed to start",
-          ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks",
+          ("Engine core initialization failed", "EngineCore failed to start", "memory for the cache blocks", "while processing method",
            "stored in KV cache", "available KV cache memory", "Engine process failed", "EngineCore hit",
            "desired GPU memory utilization", "WorkerProc failed", "server launch failed", "warmup error",
            "Error executing method", "RPC call to", "failed to start", "encountered an error", "Not enough memory to handle",
@@ -475,7 +475,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # in distributed execution.") and Aphrodite's copy (its RayWorkerAphrodite prints the name
                     # unquoted); the methods the executor calls before serving (init_device, load_model, the
                     # KV-cache profile and allocation) mean the engine never started; any other: engine_dead
-                    r"Error executing method '?" + ENGINE_START_METHODS + r"\b|RPC call to " + ENGINE_START_METHODS + r" timed out",
+                    # (and vLLM 0.6-0.8's multiproc worker, executor/multiproc_worker_utils.py: "Exception in worker %s while
+                    # processing method %s.")
+                    r"Error executing method '?" + ENGINE_START_METHODS + r"\b|RPC call to " + ENGINE_START_METHODS + r" timed out|"
+                    r"Exception in worker \S+ while processing method " + ENGINE_START_METHODS + r"\b",
                     # Hugging Face TGI (huggingface/text-generation-inference @d957e32: launcher/src/main.rs
                     # "Shard {rank} failed to start"; server/text_generation_server/interceptor.py
                     # logger.exception("Method {method} encountered an error.") for the Warmup RPC;
@@ -652,7 +655,8 @@ CATALOGUE: tuple[Cause, ...] = (
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed", "hit an exception", "Engine iteration timed out",
            "Engine background task failed", "fatal signal from worker", "the child failed", "Error executing method",
-           "crashed", "RPC call to", "watchdog timeout", "Watchdog timeout", "DataParallelController", "sigquit from a child"),
+           "crashed", "RPC call to", "watchdog timeout", "Watchdog timeout", "DataParallelController", "sigquit from a child",
+           "while processing method"),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -669,7 +673,10 @@ CATALOGUE: tuple[Cause, ...] = (
           # unexpectedly") and worker_busy_loop (logger.exception("WorkerProc hit an exception.")):
           # its traceback's final line follows and names the root cause when it is one.
           families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|"
-                    r"AsyncLLM output_handler failed|died unexpectedly(?: \(exit code: -?\d+\))?, shutting down executor|WorkerProc hit an exception",
+                    r"AsyncLLM output_handler failed|died unexpectedly(?: \(exit code: -?\d+\))?, shutting down executor|WorkerProc hit an exception|"
+                    # (vLLM 0.6-0.8's multiproc worker failing in a serving method: executor/multiproc_worker_utils.py
+                    # "Exception in worker %s while processing method %s." for execute_model / start_worker_execution_loop)
+                    r"Exception in worker \S+ while processing method",
                     # vLLM v0 engine/async_llm_engine.py: the engine loop's timeout and its background
                     # task dying ("Engine iteration timed out. This should never happen!",
                     # "Engine background task failed")

@@ -1188,6 +1188,18 @@ TABLE: tuple[Row, ...] = (
     # Servers."; v1/executor/multiproc_executor.py "Error getting async model runner output", "Worker failed with KV
     # connector output"): each exists only once the engine serves (a model runner's output, a request), so the phase is said
     Row("engine_dead", (_rx(VLLM_SERVING_FAULT),), None),
+    # vLLM 0.6-0.10's own words for engines that never came up or stopped (v1/engine/core_client.py / utils.py "Timed out waiting for
+    # engines to send initial message on input socket."; executor/multiproc_gpu_executor.py "Worker processes are not running";
+    # engine/async_llm_engine.py "The engine background task should never finish without an exception.")
+    Row("engine_init_failed", (_rx(r"Timed out waiting for (?:new )?engines to send ?initial message"),), None),
+    Row("engine_dead", (_rx(r"\bWorker processes are not running\b|[Ee]ngine background task should never finish"),), None),
+    # vLLM's Ray executor finding no GPU where its placement put a worker (vllm 0.6-0.10 executor/ray_gpu_executor.py /
+    # ray_distributed_executor.py "Ray does not allocate any GPUs on the driver node", ray_utils.py "Current node has no GPU
+    # available"): the placement, not the engine
+    Row("pg_unplaceable", (_rx(r"does not allocate any GPUs on the driver node|Current node has no GPU available"),), None),
+    # vLLM's loader finding no weight file in a model directory (vllm 0.6-0.10 model_executor/model_loader/loader.py "Cannot find any
+    # model weights with `%s`", weight_utils "No model weights found in: `%s`")
+    Row("hf_weights_missing", (_rx(r"\bNo model weights found\b|Cannot find any model weights with\b"),), None),
     # an engine declared dead outright by whoever fronts it (ray 2.60.0 llm/_internal/serve: "Suppressed %d fatal engine
     # error(s) in the last %ds. Engine is dead, awaiting replica restart.")
     Row("engine_dead", (_rx(r"\b[Ee]ngine (?:is|was) (?:already )?dead\b"),), None),
@@ -1218,7 +1230,7 @@ TABLE: tuple[Row, ...] = (
     Row("engine_init_failed", (_rx(r"ray::\w*(?:VLLM|Vllm|vLLM|LLM|Engine|SGLang|Sglang)\w*\.(?:__init__|start\w*|init\w*|load\w*)\b"),), None),
     # (a readiness wait that gave up is a start that failed: SkyRL vllm_router.py "VLLMRouter failed to become
     # healthy within 600s")
-    Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|launch|profil|kv cache|cache blocks|load(?:ing)? model|"
+    Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|\blaunch(?!er\.py)|profil|kv cache|cache blocks|load(?:ing)? model|"
                                                 r"become (?:healthy|ready))")), None),
     # (a traceback's head that names an engine: observe/analyzer.py reads the head with its "Traceback")
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|traceback|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|unhealthy|"
