@@ -1,4 +1,4 @@
-"""Passes 57-64 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+"""Passes 57-65 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
 the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
 calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
 elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
@@ -90,6 +90,11 @@ NAMED57 = [
     ("engine_init_failed", "TimeoutError: Timed out waiting for engines to send initial message on input socket."),
     ("hf_weights_missing", "RuntimeError: No model weights found in: `/models/qwen`"),
     ("pg_unplaceable", "ValueError: Current node has no GPU available. current_node_resource={'CPU': 8.0}"),
+    # pass 65: zh_CN shells, ModelScope's repo API, NCCL's /dev/shm and socket give-ups
+    ("python_crash", "已放弃 (核心已转储)"),
+    ("hf_repo_not_found", "requests.exceptions.HTTPError: 404 Client Error: Not Found for url: https://www.modelscope.cn/api/v1/models/acme/nope/revisions"),
+    ("disk_full", "node-1:9:9 [0] misc/shmutils.cc:71 NCCL WARN Error: failed to extend /dev/shm/nccl-x to 1048576 bytes"),
+    ("nccl_error", "node-1:9:9 [0] misc/socket.cc:484 NCCL WARN socketPollConnect: exceeded retries (20000)"),
 ]
 
 

@@ -174,14 +174,16 @@ CATALOGUE: tuple[Cause, ...] = (
            "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full",
            "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory", "free disk space",
            "has no capacity",
-           "shared memory limit", "Errno 27", "File too large", "EFBIG", "os error 27"),
+           "shared memory limit", "Errno 27", "File too large", "EFBIG", "os error 27", "failed to extend /dev/shm/"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep); "
           "torch's `unable to write to file </torch_...>` is /dev/shm: give the container a larger shm",
           # the errno family (exceptions.ERRNO_DISK_FULL: ENOSPC, EDQUOT, and EFBIG "File too large", a write past
           # the size the storage allows: the volume refused it, as a full one does) and the errno names
-          families=(E.ERRNO_DISK_FULL.pattern + r"|\b(?:ENOSPC|EDQUOT|EFBIG)\b|"
+          # (and NCCL's shared-memory segment that /dev/shm cannot hold, NVIDIA/nccl v2.18-v2.21 src/misc/shmutils.cc "Error:
+          # failed to extend %s to %ld bytes": the ftruncate / fallocate of /dev/shm/nccl-*, before its NCCL WARN is an NCCL error)
+          families=(E.ERRNO_DISK_FULL.pattern + r"|\b(?:ENOSPC|EDQUOT|EFBIG)\b|failed to extend /dev/shm/|"
                     # huggingface_hub file_download.py _check_disk_space warns before a download that
                     # cannot fit (a UserWarning: named, as a warning; the write fails with ENOSPC later)
                     r"Not enough free disk space to download the file|"
@@ -907,8 +909,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
            "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete",
-           # a shell's job report of the signal that ended its child
-           *E.SIGNAL_TEXTS),
+           # a shell's job report of the signal that ended its child (and its zh_CN words)
+           *E.SIGNAL_TEXTS, *E.ZH_SIGNAL_WORDS.split("|")),
           (), 8, ROOT,
           "the line names the exception and where: fix that error (the traceback above it), or report it upstream "
           "with the versions in the image; a worker ended by SIGKILL (signal 9, exitcode -9) inside a running "

@@ -285,7 +285,10 @@ REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:
                       r"(?:huggingface\.co|hf\.co)/[^/\s]+/resolve/[^/\s]+/(?:config|tokenizer_config)\.json\b|"
                       # snapshot_download's own words when its first call, the repo API, failed (huggingface_hub
                       # _snapshot_download.py: "... as remote repo cannot be accessed in `snapshot_download` (%s)")
-                      r"remote repo cannot be accessed in .snapshot_download")
+                      r"remote repo cannot be accessed in .snapshot_download|"
+                      # ModelScope's hub API (modelscope/modelscope hub/api.py list_model_revisions / get_model:
+                      # `/api/v1/models/<owner>/<name>/revisions`): the model id itself
+                      r"/api/v1/models/[^/\s?]+/[^/\s'\"?]+/revisions\b")
 
 
 # A 404 whose message says the repo id itself is wrong, not a file in it (hf_raise_for_status's
@@ -309,7 +312,9 @@ def hub_status_kind(text: str) -> str | None:
         return None
     status = int(m.group(1) or m.group(2))
     if not hub:   # another model host or mirror (DOWNLOAD_URL): its file is missing, or transient
-        return "hf_weights_missing" if status == 404 else "hf_http_error" if status == 429 or status >= 500 else None
+        if status == 404:     # (a model hub's repo API path names the model itself: ModelScope's, REPO_URL)
+            return "hf_repo_not_found" if REPO_URL.search(text) else "hf_weights_missing"
+        return "hf_http_error" if status == 429 or status >= 500 else None
     if status in (401, 403, 451):     # 451: refused for legal reasons, an access refusal like 403
         return "hf_gated"
     if status == 416:       # a resumed (ranged) download asked past the file's end: it was cut short
@@ -568,7 +573,10 @@ SIGNAL_TEXTS = ("Hangup", "Quit", "Illegal instruction", "Trace/breakpoint trap"
                 "CPU time limit exceeded", "File size limit exceeded", "Virtual timer expired", "Profiling timer expired",
                 "User defined signal 1", "User defined signal 2", "Stack fault", "Power failure")
 SIGNAL_WORDS = "|".join(map(re.escape, SIGNAL_TEXTS))
-SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|已杀死|段错误)"
+# bash's signal words under a zh_CN locale (glibc's po/zh_CN.po strsignal: Killed 已杀死, Segmentation fault 段错误, Aborted 已放弃,
+# Bus error 总线错误, Illegal instruction 非法指令, Floating point exception 浮点数例外, Terminated 已终止)
+ZH_SIGNAL_WORDS = "已杀死|段错误|已放弃|总线错误|非法指令|浮点数例外|已终止"
+SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|{ZH_SIGNAL_WORDS})"
                           rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b|"
                           # bash's job report without a script line (jobs.c pretty_print_job: `[1]+  Killed    cmd`, a
                           # non-interactive shell's `71885 Killed    cmd`): the status word padded before the command
