@@ -34,7 +34,8 @@ NAMED = [
     ("hf_http_error", "  what():  error from HF API, response code: 502, data: {\"error\":\"Bad gateway\"}"),
     # pass 13, from current5's misses
     ("hf_repo_not_found", "FileNotFoundError: acme/rl-7b/tokenizer_config.json (repository not found)"),
-    ("hf_weights_missing", "safetensors_rust.SafetensorError: File does not contain tensor lm_head.bias"),
+    # (pass 66: the corpus README's state-dict-mismatch rule, as three later sets label it: the file reads, the model disagrees)
+    ("python_crash", "safetensors_rust.SafetensorError: File does not contain tensor lm_head.bias"),
     ("hf_weights_missing", "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_80/__7_0.distcp'"),
 ]
 

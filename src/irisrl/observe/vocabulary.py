@@ -676,10 +676,11 @@ TABLE: tuple[Row, ...] = (
     # open GGUF file '%s'", any loader's "cannot open <file>.safetensors"): not on disk where it looked
     Row("hf_weights_missing", (_rx(r"(?i:(?:failed to|cannot|can't|could not|couldn't|unable to) (?:open|find|locate)\b)"),
                                _rx(E.WEIGHT_FILE.pattern + r"|(?i:\.gguf\b|\bgguf file)")), None),
-    Row("hf_weights_missing", (_rx(r"(?i:no (?:\.?safetensors|weights?|checkpoint|model) (?:files? )?(?:found|exist))|"
-                                   # safetensors 0.8 (_safetensors_rust: "File does not contain tensor {name}"): the file
-                                   # reads fine, a tensor the model asks for is not in it
-                                   r"does not contain tensor"),), None),
+    Row("hf_weights_missing", (_rx(r"(?i:no (?:\.?safetensors|weights?|checkpoint|model) (?:files? )?(?:found|exist))"),), None),
+    # safetensors' "File does not contain tensor {name}" (safetensors 0.4-0.8 _safetensors_rust): the file reads fine and
+    # lacks a tensor the model asks for, the model and the checkpoint disagree: the corpus README's state-dict-mismatch
+    # rule, python_crash (three sets label it so, one device set hf_weights_missing)
+    Row("python_crash", (_rx(r"does not contain tensor"),), None),
     # a model registry's own pull failing in transit (ollama server/images.go "pull model manifest: %w" around Go's
     # net/http error; server/download.go "%s part %d attempt %d failed: %v, retrying"): a model host, not an image
     Row("hf_http_error", (_rx(r"\bpull model manifest: "), _rx(r"(?i:\bEOF\b|timed? ?out|connection|dial tcp|reset|refused|\b5\d\d\b|\b429\b)")), None),
