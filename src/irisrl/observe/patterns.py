@@ -81,7 +81,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"rash", b"lost", b"Lost", b"navailable", b"nreachable", b"erminated", b"SIGKILL", b"ignal 9", b"OOM",
     # access denials stated without an error word (observe/vocabulary.py DENIAL), bash's translated
     # signal words (observe/exceptions.py SHELL_SIGNAL)
-    b"uthenticat", b"uthori", b"ermission", b"not allowed", "已杀死".encode(), "段错误".encode(), "已放弃".encode(), "核心已转储".encode(),
+    b"uthenticat", b"uthori", b"ermission", b"not allowed", "已杀死".encode(), "段错误".encode(),
     # nowhere to run, stated without an error word (observe/vocabulary.py CAPACITY): kube-scheduler's
     # "0/N nodes are available: ... didn't tolerate", clouds' capacity refusals
     b"nodes are available", b"RESOURCE_POOL_EXHAUSTED", b" capacity", b"trigger scale-up",
