@@ -14145,6 +14145,339 @@ CASES.update(CASES23)
 TIMEOUT_S.update({n: 60 for n in CASES23})
 
 
+# ----------------------------------------------------------------------------- older releases (set 24)
+# The Hub / loading failures of sets 1-21 as OLDER releases print them: venv A (huggingface_hub
+# 0.20.3, transformers 4.36.2, safetensors 0.4.1, tokenizers 0.15, requests, torch 2.4.1 CPU) and
+# venv B (huggingface_hub 0.26.5, transformers 4.46.3, safetensors 0.4.5, tokenizers 0.20, torch
+# 2.4.1 CPU). A case named old24a_* runs only under venv A, old24b_* only under venv B (each checks
+# the installed versions first and exits 5 with a note if `run` was started with the other venv's
+# interpreter). The loopback Hubs are sets 1 and 3's (start_hub, start_hub3): these releases fetch
+# through `requests`, and read the same X-Error-Code / X-Error-Message headers.
+
+_OLD24 = {"a": ("0.20.", "4.36."), "b": ("0.26.", "4.46.")}
+_ROOT24 = Path(tempfile.gettempdir()) / "irisrl24"
+
+
+def _old24_guard(venv: str) -> None:
+    import importlib.metadata as md
+
+    hub, tf = md.version("huggingface_hub"), md.version("transformers")
+    want = _OLD24[venv]
+    if not (hub.startswith(want[0]) and tf.startswith(want[1])):
+        print(f"PROVOKE-NOTE wrong venv for old24{venv}: huggingface_hub {hub} transformers {tf}",
+              flush=True)
+        sys.exit(5)
+
+
+def _dir24(case: str, *parts: str) -> Path:
+    """A fixed path per case (a checkpoint layout as an RL run writes it), emptied first."""
+    import shutil
+
+    d = _ROOT24.joinpath(case, *parts)
+    shutil.rmtree(_ROOT24 / case, ignore_errors=True)
+    d.mkdir(parents=True)
+    return d
+
+
+def _tokenizer24(d: Path) -> None:
+    """tokenizer.json written by the installed tokenizers release, and its config."""
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordLevel
+    from tokenizers.pre_tokenizers import Whitespace
+
+    tok = Tokenizer(WordLevel({"<unk>": 0, "a": 1, "b": 2}, unk_token="<unk>"))
+    tok.pre_tokenizer = Whitespace()
+    tok.save(str(d / "tokenizer.json"))
+    (d / "tokenizer_config.json").write_text(json.dumps(
+        {"tokenizer_class": "PreTrainedTokenizerFast", "unk_token": "<unk>"}))
+
+
+def _model24(d: Path, weights: str = "safetensors", shards: bool = False,
+             cls: str = "GPT2LMHeadModel") -> dict[str, bytes]:
+    """A tiny GPT-2 saved by the installed transformers (plus a tokenizer): the repo's files."""
+    import transformers
+
+    cfg = transformers.GPT2Config(n_layer=2 if shards else 1, n_embd=64 if shards else 8,
+                                  n_head=2, vocab_size=256 if shards else 32,
+                                  n_positions=32 if shards else 16)
+    model = getattr(transformers, cls)(cfg)
+    kw: dict[str, Any] = {"max_shard_size": "100KB"} if shards else {}
+    model.save_pretrained(d, safe_serialization=weights == "safetensors", **kw)
+    _tokenizer24(d)
+    return {p.name: p.read_bytes() for p in d.iterdir() if p.is_file()}
+
+
+_ERRORS24 = {k: v for k, v in HUB_ERRORS.items()}
+_NET24 = ("cutshort", "bigger_head", "status416")
+
+
+def start_hub24_resume(repos: dict[str, dict[str, bytes]]) -> str:
+    """A loopback Hub whose first GET of a file sends half the body and then stalls for 8 s (past
+    HF_HUB_DOWNLOAD_TIMEOUT=3: the client's read times out mid-body); a ranged GET (the client
+    resuming) is answered 206 with the rest, a second plain GET (a client that had received no
+    whole chunk: it restarts from byte 0) with the whole body. Serves repos `irisrl/<name>`."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    lock = threading.Lock()
+    seen: dict[str, int] = {}
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _head(self, code: int, headers: dict[str, str], length: int) -> None:
+            self.send_response(code)
+            self.send_header("X-Request-Id", f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}")
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(length))
+            self.end_headers()
+
+        def _route(self) -> None:
+            m = re.match(r"^/irisrl/([\w.-]+)/resolve/[^/]+/(.+)$", self.path.split("?")[0])
+            body = repos.get(m.group(1), {}).get(m.group(2)) if m else None
+            if body is None:
+                msg = b'{"error":"Entry not found"}'
+                self._head(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message":
+                                 "Entry not found", "X-Repo-Commit": COMMIT,
+                                 "Content-Type": "application/json"}, len(msg))
+                if self.command != "HEAD":
+                    self.wfile.write(msg)
+                return
+            h = {"ETag": f'"{hashlib.sha256(body).hexdigest()}"', "X-Repo-Commit": COMMIT,
+                 "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"}
+            if self.command == "HEAD":
+                self._head(200, h, len(body))
+                return
+            rng = re.match(r"bytes=(\d+)-", self.headers.get("Range", ""))
+            if rng:
+                start = int(rng.group(1))
+                h["Content-Range"] = f"bytes {start}-{len(body) - 1}/{len(body)}"
+                self._head(206, h, len(body) - start)
+                self.wfile.write(body[start:])
+                return
+            with lock:
+                seen[self.path] = n = seen.get(self.path, 0) + 1
+            self._head(200, h, len(body))
+            if n > 1:  # the retry: answered in full
+                self.wfile.write(body)
+                return
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            time.sleep(8)
+            self.close_connection = True
+
+        do_HEAD = _route
+        do_GET = _route
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def old24_hub(venv: str, variant: str, api: str) -> None:
+    """One Hub call of an older release against a loopback Hub answering `variant`."""
+    _old24_guard(venv)
+    files: dict[str, dict[str, bytes]] = {"nofiles": {"README.md": b"# empty\n"}}
+    if variant == "conn_refused":
+        endpoint = f"http://127.0.0.1:{free_port()}"  # nobody listens there
+    elif variant == "stallmid":  # benign: a read that timed out mid-body, resumed
+        endpoint = start_hub24_resume(files)
+    elif variant in _NET24 or variant in ("okshards", "okrepo", "okbin", "noweights"):
+        endpoint = start_hub3(files, {variant: variant})
+    else:
+        endpoint = start_hub(files, _ERRORS24)
+    _hub_env(endpoint)  # before huggingface_hub / transformers are imported
+    src = _dir24(f"{venv}_{variant}_{api}", "src")
+    if variant == "okshards":  # an index naming two shards, the second never uploaded
+        repo_files = _model24(src, shards=True)
+        last = sorted(n for n in repo_files if n.startswith("model-"))[-1]
+        del repo_files[last]
+    elif variant == "okbin":
+        repo_files = _model24(src, weights="bin")
+    elif variant == "noweights":
+        repo_files = {n: b for n, b in _model24(src).items() if not n.endswith(
+            (".safetensors", ".bin"))}
+    elif variant == "bigger_head":
+        repo_files = {"config.json": _big_file()}
+    else:
+        repo_files = _model24(src)
+    files[variant] = repo_files
+    files["okrepo"] = repo_files
+    if variant == "badtoken401":
+        os.environ["HF_TOKEN"] = "hf_" + "x" * 34
+    repo = {"conn_refused": "irisrl/okrepo", "entry404": "irisrl/nofiles"}.get(
+        variant, f"irisrl/{variant}")
+    revision = "v9.9" if variant == "revision404" else None
+    print(f"PROVOKE-NOTE endpoint={endpoint} repo={repo} api={api}", flush=True)
+    if api == "download":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "config.json", revision=revision))
+    elif api == "download_weights":
+        from huggingface_hub import hf_hub_download
+
+        print(hf_hub_download(repo, "model.safetensors", revision=revision))
+    elif api == "snapshot":
+        from huggingface_hub import snapshot_download
+
+        print(snapshot_download(repo, revision=revision))
+    elif api == "config":
+        from transformers import AutoConfig
+
+        print(type(AutoConfig.from_pretrained(repo, revision=revision)).__name__)
+    elif api == "tokenizer":
+        from transformers import AutoTokenizer
+
+        print(type(AutoTokenizer.from_pretrained(repo, revision=revision)).__name__)
+    elif api == "model":
+        from transformers import AutoModelForCausalLM
+
+        print(type(AutoModelForCausalLM.from_pretrained(repo, revision=revision)).__name__)
+    elif api == "seqcls":  # benign: a causal-LM checkpoint under a classification head
+        from transformers import AutoModelForSequenceClassification
+
+        print(type(AutoModelForSequenceClassification.from_pretrained(repo)).__name__)
+
+
+def old24_offline(venv: str, api: str) -> None:
+    """HF_HUB_OFFLINE=1 with an empty cache (the real huggingface.co endpoint, never asked)."""
+    _old24_guard(venv)
+    os.environ.update(HF_HOME=tempfile.mkdtemp(prefix="hfhome"), HF_HUB_OFFLINE="1")
+    repo = "Qwen/Qwen2.5-7B-Instruct"
+    if api == "download":
+        from huggingface_hub import hf_hub_download
+
+        hf_hub_download(repo, "config.json")
+    elif api == "snapshot":
+        from huggingface_hub import snapshot_download
+
+        snapshot_download(repo)
+    elif api == "tokenizer":
+        from transformers import AutoTokenizer
+
+        AutoTokenizer.from_pretrained(repo)
+    elif api == "model":
+        from transformers import AutoModelForCausalLM
+
+        AutoModelForCausalLM.from_pretrained(repo)
+
+
+def old24_local(venv: str, how: str) -> None:
+    """A checkpoint directory on local disk that is incomplete or damaged."""
+    _old24_guard(venv)
+    os.environ["HF_HUB_OFFLINE"] = "1"  # no endpoint: a local path must not reach the network
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome")
+    case = f"{venv}_{how}"
+    d = _dir24(case, "global_step_200", "actor", "huggingface")
+    if how == "no_weights":
+        _model24(d)
+        (d / "model.safetensors").unlink()
+    elif how == "missing_shard":
+        _model24(d, shards=True)
+        sorted(d.glob("model-*.safetensors"))[-1].unlink()
+    elif how in ("st_truncated", "st_truncated_numpy"):
+        _model24(d)
+        st = d / "model.safetensors"
+        st.write_bytes(st.read_bytes()[: st.stat().st_size // 2])
+    elif how in ("st_garbage", "st_garbage_numpy"):
+        _model24(d)
+        (d / "model.safetensors").write_bytes(os.urandom(4096))
+    elif how == "st_header_cut":  # the upload stopped inside the JSON header
+        _model24(d)
+        st = d / "model.safetensors"
+        st.write_bytes(st.read_bytes()[:40])
+    elif how == "config_garbage":
+        _model24(d)
+        (d / "config.json").write_text('{"architectures": ["GPT2LMHeadModel"], "n_embd": 8,\n')
+    elif how == "tokenizer_garbage":
+        _model24(d)
+        tj = d / "tokenizer.json"
+        tj.write_bytes(tj.read_bytes()[: tj.stat().st_size // 2])
+    elif how == "tokenizer_wrong_model":  # a tokenizer.json a newer tokenizers wrote
+        _model24(d)
+        tj = json.loads((d / "tokenizer.json").read_text())
+        tj["model"]["type"] = "WordPieceV2"
+        (d / "tokenizer.json").write_text(json.dumps(tj))
+    elif how == "unused_weights":  # benign: a PPO checkpoint whose file kept the value head
+        from safetensors.torch import load_file, save_file
+
+        _model24(d)
+        st = d / "model.safetensors"
+        tensors = load_file(str(st))
+        import torch
+
+        tensors["v_head.summary.weight"] = torch.zeros(1, 8)
+        tensors["v_head.summary.bias"] = torch.zeros(1)
+        save_file(tensors, str(st), metadata={"format": "pt"})
+    print(f"PROVOKE-NOTE dir={d} how={how}", flush=True)
+    if how.endswith("_numpy"):
+        from safetensors.numpy import load_file
+
+        print(sorted(load_file(str(d / "model.safetensors"))))
+    elif how.startswith("tokenizer"):
+        from transformers import AutoTokenizer
+
+        print(type(AutoTokenizer.from_pretrained(d)).__name__)
+    elif how == "config_garbage":
+        from transformers import AutoConfig
+
+        print(AutoConfig.from_pretrained(d))
+    else:
+        from transformers import AutoModelForCausalLM
+
+        print(type(AutoModelForCausalLM.from_pretrained(d)).__name__)
+
+
+_HUB24_KIND = dict(HUB_KIND, cutshort="hf_incomplete_download",
+                   bigger_head="hf_incomplete_download", status416="hf_incomplete_download",
+                   okshards="hf_weights_missing", noweights="hf_weights_missing",
+                   okbin="benign", okrepo="benign", stallmid="benign")
+_LOCAL24_KIND = {"no_weights": "hf_weights_missing", "missing_shard": "hf_weights_missing",
+                 "st_truncated": "checkpoint_corrupt", "st_truncated_numpy": "checkpoint_corrupt",
+                 "st_garbage": "checkpoint_corrupt", "st_garbage_numpy": "checkpoint_corrupt",
+                 "st_header_cut": "checkpoint_corrupt", "config_garbage": "python_crash",
+                 "tokenizer_garbage": "python_crash", "tokenizer_wrong_model": "python_crash",
+                 "unused_weights": "benign"}
+_GRID24: dict[str, list[tuple[str, str]]] = {
+    "a": [("gated401", "download"), ("gated403", "model"), ("missing404", "download"),
+          ("entry404", "download"), ("revision404", "config"), ("status429", "download"),
+          ("status500", "snapshot"), ("status502", "config"), ("status503", "model"),
+          ("conn_refused", "model"), ("cutshort", "download"), ("bigger_head", "download"),
+          ("okshards", "model"), ("noweights", "model"), ("okbin", "model"),
+          ("stallmid", "download_weights")],
+    "b": [("gated401", "tokenizer"), ("gated403", "download"), ("badtoken401", "download"),
+          ("missing404", "model"), ("entry404", "config"), ("revision404", "download"),
+          ("status429", "model"), ("status500", "download"), ("status502", "snapshot"),
+          ("status503", "tokenizer"), ("conn_refused", "config"), ("cutshort", "snapshot"),
+          ("status416", "download"), ("noweights", "model"), ("okrepo", "seqcls"),
+          ("stallmid", "download_weights")],
+}
+_OFFLINE24 = {"a": ("model",), "b": ("snapshot",)}
+_LOCAL24: dict[str, list[str]] = {
+    "a": ["no_weights", "st_truncated", "config_garbage", "tokenizer_garbage", "unused_weights"],
+    "b": ["missing_shard", "st_truncated_numpy", "st_garbage", "st_header_cut",
+          "tokenizer_wrong_model"],
+}
+
+CASES24: dict[str, Case] = {}
+for _venv, _grid in _GRID24.items():
+    for _v, _api in _grid:
+        CASES24[f"old24{_venv}_{_v}_{_api}"] = (partial(old24_hub, _venv, _v, _api),
+                                                _HUB24_KIND[_v], False)
+    for _api in _OFFLINE24[_venv]:
+        CASES24[f"old24{_venv}_offline_{_api}"] = (partial(old24_offline, _venv, _api),
+                                                  "hf_http_error", False)
+    for _how in _LOCAL24[_venv]:
+        CASES24[f"old24{_venv}_local_{_how}"] = (partial(old24_local, _venv, _how),
+                                                 _LOCAL24_KIND[_how], False)
+CASES.update(CASES24)
+TIMEOUT_S.update({n: 60 for n in CASES24})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -14401,6 +14734,13 @@ _LOG_LINE22 = re.compile(
 # error line (a worker that exits 2), torchrun's OMP_NUM_THREADS banner line.
 _LOG_LINE23 = re.compile(r"^\s+exitcode\s+: -?\d+ \(pid: \d+\)$|^[\w.-]+\.py: error: |"
                          r"^Setting OMP_NUM_THREADS environment variable ")
+# More shapes for the twenty-fourth set's cases only (older huggingface_hub / transformers): the
+# bare logger lines transformers 4.x prints for weights it did not use or newly initialized (no
+# `[transformers]` prefix before 5.0), huggingface_hub 0.20's OfflineModeIsEnabled (then in
+# huggingface_hub.utils._http), and 0.20's resume warning glued to the end of the tqdm bar it
+# interrupted (`... [00:00<?, ?B/s]Error while downloading from ...`).
+_LOG_LINE24 = re.compile(r"^Some weights of |^huggingface_hub\.utils\._http\.OfflineModeIsEnabled: |"
+                         r"B/s\]Error while downloading from ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -14422,7 +14762,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  seventeenth: bool = False, eighteenth: bool = False,
                  nineteenth: bool = False, twentieth: bool = False,
                  twentyfirst: bool = False, twentysecond: bool = False,
-                 twentythird: bool = False) -> list[str]:
+                 twentythird: bool = False, twentyfourth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -14444,7 +14784,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentieth and _LOG_LINE20.search(line)) or (
                 twentyfirst and _LOG_LINE21.search(line)) or (
                 twentysecond and _is_ray_line22(line)) or (
-                twentythird and _LOG_LINE23.search(line)):
+                twentythird and _LOG_LINE23.search(line)) or (
+                twentyfourth and _LOG_LINE24.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -15814,6 +16155,85 @@ NOTES23: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES24: list[tuple[str, str]] = [
+    # lines other corpus files already hold verbatim (public dev / heldout2 / heldout23: pasted from
+    # these releases): a held-out line must be new, so every case's copy is left out
+    (r"^(huggingface_hub\.(utils\._)?errors\.LocalEntryNotFoundError: An error happened while trying "
+     r"to locate the files? on the Hub and we cannot find the (requested files in the local cache|"
+     r"appropriate snapshot folder for the specified revision on the local disk)\. Please check "
+     r"your (internet )?connection and try again( or make sure your Internet connection is on)?\.|"
+     r"safetensors_rust\.SafetensorError: Error while deserializing header: "
+     r"(MetadataIncompleteBuffer|HeaderTooLarge))$", "drop"),
+    # requests' own HTTPError under the hub's error: labelled by its status, as set 1's httpx lines
+    # (a 404 cannot tell repo from file, so it is left out)
+    (r"^requests\.exceptions\.HTTPError: 404 ", "drop"),
+    (r"^requests\.exceptions\.HTTPError: 40[13] ", "hf_gated"),
+    (r"^requests\.exceptions\.HTTPError: 416 ", "hf_incomplete_download"),
+    (r"^requests\.exceptions\.HTTPError: (429|5\d\d) ", "hf_http_error"),
+    # a refused socket with no URL on the line: any client's (the lines below it name the Hub path)
+    (r"^ConnectionRefusedError: |^urllib3\.exceptions\.NewConnectionError: ", "drop"),
+    # the hub's resume note: the read timed out mid-body and the download was restarted
+    (r"(^|B/s\])Error while downloading from ", "benign"),
+    # set 22's rule reads a bare ValueError / FileNotFoundError as the application's (Ray tasks);
+    # safetensors' missing shard is the labelling decisions' hf_weights_missing
+    (r'^FileNotFoundError: No such file or directory: ".*\.safetensors"$', "hf_weights_missing"),
+]
+# the same line as set 1's hub_entry404_config (config.json 404, swallowed by transformers), which
+# set 22's bare-ValueError rule would read as python_crash: the case's kind, as set 1 labels it
+CASE_RULES["old24b_entry404_config"] = [(r"^ValueError: Unrecognized model in ",
+                                         "hf_weights_missing")]
+
+NOTES24: list[tuple[str, str]] = [
+    (r"MetadataIncompleteBuffer|HeaderTooLarge|InvalidHeaderLength", "safetensors < 0.5 names the "
+     "header error by its Rust enum variant (0.8 writes 'incomplete metadata, file not fully "
+     "covered' / 'header too large')"),
+    (r"LocalEntryNotFoundError: An error happened", "huggingface_hub < 1.0 turns a failed HEAD "
+     "(429 / 5xx / refused / a 401 without GatedRepo) into this cache-miss error"),
+    (r"LocalEntryNotFoundError: Cannot find an appropriate cached snapshot", "snapshot_download "
+     "under HF_HUB_OFFLINE=1 with an empty cache"),
+    (r"OfflineModeIsEnabled", "HF_HUB_OFFLINE=1 with an empty cache"),
+    (r"Consistency check failed", "the loopback Hub's HEAD announces twice the bytes its GET sends"),
+    (r"IncompleteRead|ChunkedEncodingError", "a body cut short (Content-Length larger than the body): "
+     "requests raises ChunkedEncodingError, which huggingface_hub < 1.0 does not resume"),
+    (r"B/s\]Error while downloading from ", "huggingface_hub 0.20's resume warning glued to the "
+     "tqdm bar it interrupted (a read that timed out mid-body; the restarted download succeeded)"),
+    (r"^Error while downloading from ", "a read that timed out mid-body (HF_HUB_DOWNLOAD_TIMEOUT=3); "
+     "the hub restarted the download and it succeeded"),
+    (r"_register_pytree_node", "torch 2.4's deprecation note at every import of transformers 4.36"),
+    (r"weights_only=False", "torch 2.4's note when transformers 4.36 loads pytorch_model.bin (the "
+     "load succeeded: model.safetensors was not in the repo)"),
+    (r"were not used when initializing", "a PPO checkpoint whose model file kept the value head "
+     "(v_head.*) under AutoModelForCausalLM: it loads"),
+    (r"newly initialized", "a causal-LM checkpoint under a sequence-classification head: it loads"),
+    (r"is not a valid git identifier", "transformers 4.36's wrapper of RevisionNotFoundError"),
+    (r"Unrecognized model in", "config.json 404 (EntryNotFound) swallowed by transformers 4.46; "
+     "the line lists every model type"),
+    (r"^ImportError:|protobuf", "transformers falling back to the slow tokenizer after tokenizers "
+     "could not read tokenizer.json"),
+    (r"untagged enum", "a tokenizer.json whose model type this tokenizers release does not know"),
+    (r"^requests\.exceptions\.HTTPError: ", "requests' raise_for_status line, chained under the "
+     "hub's error"),
+]
+
+
+def lib_of24(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-fourth set's printers: huggingface_hub (its errors, and the requests / urllib3
+    exceptions of its fetches, as set 1 reads httpx's), transformers, safetensors, tokenizers,
+    torch's warnings, Python's json."""
+    if "SafetensorError" in line or re.match(r'^FileNotFoundError: No such file or directory: "', line):
+        return _pick("safetensors", vers)
+    if "untagged enum" in line:
+        return _pick("tokenizers", vers)
+    if re.search(r"Warning: .*torch", line):
+        return _pick("torch", vers)
+    if re.search(r"huggingface_hub|^requests\.|^urllib3\.|Error while downloading|"
+                 r"Consistency check failed", line):
+        return _pick("huggingface_hub", vers)
+    if line.startswith("json."):
+        return _pick("python", vers)
+    return _pick("transformers", vers)
+
+
 def lib_of23(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """The twenty-third set's printers: torch (c10d, gloo, torch elastic, DCP), Python's own
     lines (bash's signal line, an argparse exit)."""
@@ -15843,6 +16263,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout18", CASES18, LINE_RULES18), ("heldout19", CASES19, LINE_RULES19),
     ("heldout20", CASES20, LINE_RULES20), ("heldout21", CASES21, LINE_RULES21),
     ("heldout22", CASES22, LINE_RULES22), ("heldout23", CASES23, LINE_RULES23),
+    ("heldout24", CASES24, LINE_RULES24),
 ]
 
 
@@ -16281,7 +16702,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
         "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": [], "heldout20": [],
-        "heldout21": [], "heldout22": [], "heldout23": []}
+        "heldout21": [], "heldout22": [], "heldout23": [], "heldout24": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -16310,25 +16731,25 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  seventeenth=seventeenth, eighteenth=case in CASES18,
                                  nineteenth=case in CASES19, twentieth=case in CASES20,
                                  twentyfirst=case in CASES21, twentysecond=case in CASES22,
-                                 twentythird=case in CASES23):
+                                 twentythird=case in CASES23, twentyfourth=case in CASES24):
             printed = line
-            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22 or case in CASES23:  # the corpus format: no trailing whitespace
+            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
-            if (case in CASES19 or case in CASES21 or case in CASES22 or case in CASES23) and _dedup_key(printed) in seen_keys:
+            if (case in CASES19 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24) and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of23 if case in CASES23 else lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of24 if case in CASES24 else lib_of23 if case in CASES23 else lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES23 if case in CASES23 else NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES24 if case in CASES24 else NOTES23 if case in CASES23 else NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
