@@ -161,7 +161,8 @@ NAMED34 = [
     ("checkpoint_corrupt", "RuntimeError: could not parse ModelProto from /models/x/tokenizer.model"),
     ("checkpoint_corrupt", "ValueError: Error parsing line b'version https://git-lfs.github.com/spec/v1' in /models/x/vocab.tiktoken"),
     ("hf_incomplete_download", "Exception: Downloading error Request: error decoding response body"),
-    ("ray_node_dead", "ConnectionError: Could not find any running Ray instance. Please specify the one to connect to."),
+    # (pass 67: a driver that finds no cluster did not join the gang's Ray, as a public set and ray_older label it)
+    ("ray_local_instance", "ConnectionError: Could not find any running Ray instance. Please specify the one to connect to."),
     ("ray_node_dead", "TimeoutError: Timed out after 60 seconds while waiting for node to startup."),
     ("pg_unplaceable", "(autoscaler +1m) No available node types can fulfill resource requests {'GPU': 16.0}*1"),
     ("pg_timeout", "2026-12-04 01:02:03,004\tWARNING reconciler.py:1 -- Instance i-7(REQUESTED) is stuck in REQUESTED for 900.0 seconds."),

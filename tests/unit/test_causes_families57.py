@@ -1,4 +1,4 @@
-"""Passes 57-65 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
+"""Passes 57-67 on issue 15 (eighth round): the families the eighth round's sets showed missing, each keyed on
 the library's own source (Slurm, Open MPI / PRRTE, Hydra's composition refusals, XLA / TF and HIP, CUDA driver
 calls, vLLM 0.34's serving-time fault words, TensorRT, ollama's registry, GGUF, botocore, Ray Data, torch
 elastic's etcd rendezvous). Our own reconstructed lines, not the corpus's, through both readers
@@ -95,6 +95,12 @@ NAMED57 = [
     ("hf_repo_not_found", "requests.exceptions.HTTPError: 404 Client Error: Not Found for url: https://www.modelscope.cn/api/v1/models/acme/nope/revisions"),
     ("disk_full", "node-1:9:9 [0] misc/shmutils.cc:71 NCCL WARN Error: failed to extend /dev/shm/nccl-x to 1048576 bytes"),
     ("nccl_error", "node-1:9:9 [0] misc/socket.cc:484 NCCL WARN socketPollConnect: exceeded retries (20000)"),
+    # pass 67: Ray 2.9-2.40's words for a node's own raylet gone, Tune's failed trial, an actor's failed creation task
+    ("ray_node_dead", "2024-01-02 10:00:00,1\tERROR worker.py:405 -- Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): The task's local raylet died. Check raylet.out for more information."),
+    ("ray_node_dead", "[2024-01-02 10:00:00,1 C 7 7] raylet_client.cc:60: Could not connect to socket /tmp/ray/session_x/sockets/raylet"),
+    ("ray_node_dead", "[2024-01-02 10:00:00,1 W 6 6] (gcs_server) gcs_health_check_manager.cc:63: Node 0a1b is dead because the health check failed."),
+    ("python_crash", "2024-01-02 10:00:00,1\tERROR tune_controller.py:1374 -- Trial task failed for trial TorchTrainer_0a1b_00000"),
+    ("ray_actor_died", "[2024-01-02 10:00:00,1 W 8 8] direct_actor_transport.cc:179: Actor creation task finished with errors, task_id: 0a"),
 ]
 
 

@@ -720,7 +720,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("ray_node_dead", "a Ray node died (missed heartbeats)",
           ("marked dead because", "mistakenly been marked", "Failed to connect to GCS", "NodeDiedError",
            "Raylet is terminated", "Unable to connect to GCS", "its node has died", "node was terminated", "Check failed",
-           "for GCS to become"),
+           "for GCS to become", "local raylet died", "local raylet failed", "sockets/raylet", "config from Raylet",
+           "because the health check failed"),
           (r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats",
            r"Exiting because this node manager has mistakenly been marked (?:as )?dead"), 3, CONSEQUENCE,
           "a node's raylet stopped (pod OOM-killed, preempted, network): check that task's state and memory "
@@ -739,6 +740,14 @@ CATALOGUE: tuple[Cause, ...] = (
                     # terminated (un)expectedly: %s"): the node's death is the most specific kind
                     # (older releases: "The actor is dead because its node has died")
                     r"actor (?:died|is dead) because its node has died|the actor's node was terminated",
+                    # a worker's / driver's own raylet gone, in Ray 2.9-2.40's words (ray 2.9.3 python/ray/exceptions.py
+                    # LocalRayletDiedError "The task's local raylet died."; core_worker.cc "Shutting down the core worker
+                    # because the local raylet failed", raylet_client.cc "Could not connect to socket .../sockets/raylet",
+                    # core_worker_process.cc "Failed to get the system config from Raylet"; gcs_health_check_manager.cc
+                    # "Node %s is dead because the health check failed"): whatever line carries it (an unhandled task error's
+                    # report included), the node's death
+                    r"\blocal raylet (?:died|failed)\b|Could not connect to socket \S*/sockets/raylet\b|"
+                    r"Failed to get the system config from Raylet|\bis dead because the health check failed",
                     # a RAY_CHECK failing in the raylet or the GCS (vocabulary.RAY_DAEMON_FATAL; the same check in a
                     # worker's core_worker.cc is the worker's: python_crash); a RAY_LOG(FATAL) there with no
                     # "Check failed" is the vocabulary's row of the same text

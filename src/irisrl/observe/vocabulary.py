@@ -172,7 +172,9 @@ NOT_ASSERTED = re.compile(
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
     r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
     r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
-    r"(?:possible|potential|some common) (?:root )?(?:causes?|reasons?)\b.*|this (?:can|could|may|might) (?:happen|be (?:caused|due))\b.*")
+    r"(?:possible|potential|some common) (?:root )?(?:causes?|reasons?)\b.*|this (?:can|could|may|might) (?:happen|be (?:caused|due))\b.*|"
+    # (Ray Train's hint "assuming that the error is not caused by your own application logic, but rather an error such as OOM")
+    r"assuming (?:that )?the error is\b[^)]*")
 
 
 LAST_RETRY = re.compile(RETRIES_EXHAUSTED)
@@ -551,6 +553,8 @@ ARGPARSE_ERROR = r"^[\w.-]+\.py: error: \S"
 # local_elastic_agent.py "worker pids do not match process_context pids"); not its teardown ("Unable to shutdown process %s
 # via %s, forcefully exiting via %s", "Sending process %s closing signal SIGTERM"), which a public set labels benign
 TORCH_ELASTIC_WORKER_GONE = r"worker pids do not match process_context pids"
+# Ray's core worker on an actor whose creation task raised (the ray_actor_died row that cites it): no error word of its own
+RAY_ACTOR_CREATION_FAILED = r"\bActor creation task finished with errors\b"
 
 
 CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
@@ -569,7 +573,7 @@ CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTE
                        + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION + "|"
                        # MPI's own ends and its mapper's refusal (MPI_ENDED, MPI_NO_SLOTS: no error word of their own)
                        + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT + "|" + RAY_DATA_NO_ROOM + "|" + GPU_NODE_UNUSABLE + "|"
-                       + ARGPARSE_ERROR)
+                       + ARGPARSE_ERROR + "|" + RAY_ACTOR_CREATION_FAILED)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -648,6 +652,11 @@ TABLE: tuple[Row, ...] = (
     # and any supervisor's WTERMSIG report, "<process> exited on signal %d" (Open MPI's "mpirun noticed that
     # process rank N with PID N on node X exited on signal 9 (Killed).", nginx unit, daemons' waitpid loops)
     Row("python_crash", (_rx(r"exited with '?signal \d+|Received (?:\d+|Signals\.SIG[A-Z]+) death signal|\bexited on signal \d+"),), None),
+    # Ray Tune's report of a trial whose task failed (ray 2.9-2.40 tune/execution/tune_controller.py "Trial task failed for trial %s")
+    # and Ray's core worker on an actor whose creation task raised (2.9.3 direct_actor_transport.cc "Actor creation task finished
+    # with errors"): the trial's process / the actor is gone
+    Row("python_crash", (_rx(r"\bTrial task failed for trial\b"),), None),
+    Row("ray_actor_died", (_rx(RAY_ACTOR_CREATION_FAILED),), None),
     # torch elastic's agent finding a worker gone (TORCH_ELASTIC_WORKER_GONE)
     Row("python_crash", (_rx(TORCH_ELASTIC_WORKER_GONE),), None),
     # Open MPI's runtime giving up on its daemons (ompi v4.1.x orte/mca/errmgr/default_hnp/help-errmgr-default-hnp.txt
@@ -1245,7 +1254,10 @@ TABLE: tuple[Row, ...] = (
     # running Ray instance", "Timed out after N seconds while waiting for node to startup"; node.py "The
     # current node timed out during startup"; utils.py "Could not read 'session_name' from GCS. Did GCS start
     # successfully?"; ray 2.60)
-    Row("ray_node_dead", (_rx(r"Could not find any running Ray instance|Did GCS start successfully|node timed out during startup|"
+    # (a driver that finds no cluster to attach to, "Could not find any running Ray instance", did not join the gang's Ray:
+    # ray_local_instance, as a public set and ray_older label it; source/ray_python labels the 2.60 wording ray_node_dead)
+    Row("ray_local_instance", (_rx(r"Could not find any running Ray instance"),), None),
+    Row("ray_node_dead", (_rx(r"Did GCS start successfully|node timed out during startup|"
                               r"waiting for (?:the )?node to start ?up|raylet failed to start ?up"),), None),
     Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
