@@ -101,6 +101,11 @@ NAMED57 = [
     ("ray_node_dead", "[2024-01-02 10:00:00,1 W 6 6] (gcs_server) gcs_health_check_manager.cc:63: Node 0a1b is dead because the health check failed."),
     ("python_crash", "2024-01-02 10:00:00,1\tERROR tune_controller.py:1374 -- Trial task failed for trial TorchTrainer_0a1b_00000"),
     ("ray_actor_died", "[2024-01-02 10:00:00,1 W 8 8] direct_actor_transport.cc:179: Actor creation task finished with errors, task_id: 0a"),
+    # pass 68 (from heldout49): TensorFlow's status text, Karpenter's provisioner, the kubelet's sandbox, bash's exec
+    ("cuda_oom", "Non-OK-status: GpuLaunchKernel(RandomKernel, blocks, threads, 0, d.stream()) status: Internal: out of memory"),
+    ("pg_unplaceable", 'Failed to schedule pod, incompatible with nodepool "gpu-a100", daemonset overhead={"cpu":"100m"}'),
+    ("python_crash", 'Failed to create pod sandbox: rpc error: code = Unknown desc = no runtime for "nvidia" is configured'),
+    ("python_crash", "/bin/bash: line 3: /opt/venv/bin/trainer: No such file or directory"),
 ]
 
 
@@ -124,6 +129,10 @@ def test_what_the_families_do_not_take(tmp_path: Path) -> None:
     assert primary(put) != "hf_http_error"
     # a Slurm banner with no reason is the scheduler's cancel: evicted; a plain Hydra job failure is not a Hydra refusal
     assert primary(both(tmp_path, ["slurmstepd: error: *** JOB 915 ON dgx-1 CANCELLED AT 2026-11-02T10:00:01 ***"])) == "evicted"
+    # a Slurm daemon's fatal() ends it; git's bare `fatal:` (a version probe in a healthy install) ends nothing
+    assert both(tmp_path, ["slurmd: fatal: gres.conf duplicate records for gpu"])["verdict"] == "KILL"
+    git = both(tmp_path, ["fatal: not a git repository (or any of the parent directories): .git"])
+    assert git["verdict"] == "NO-KILL" and git["unrecognized"]
 
 
 def test_a_serving_fault_is_not_read_as_start_up_even_before_the_first_stats_line(tmp_path: Path) -> None:

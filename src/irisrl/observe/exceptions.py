@@ -634,8 +634,10 @@ def is_warning_level(text: str) -> bool:
 # Python's CRITICAL is no such level: the program goes on.
 # (and Ray's C++ fatal level, `[2026-12-04 06:11:27,901 C 6120 6120] core_worker.cc:1774: ...`: RAY_LOG(FATAL) aborts
 # the process after writing it, ray src/ray/util/logging.cc; Apptainer / Singularity's `FATAL:   <msg>`, sylog.Fatalf
-# then os.Exit(255), apptainer/apptainer v1.5.3 pkg/sylog/sylog.go)
-FATAL_RECORD = re.compile(r"\d C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL:? |^panic: |^fatal error: ")
+# then os.Exit(255), apptainer/apptainer v1.5.3 pkg/sylog/sylog.go; a Slurm daemon's fatal(), `slurmd: fatal: <msg>` then exit,
+# SchedMD/slurm src/common/log.c: only with the daemon's name, since git's die() prints a bare `fatal: ` that setuptools-scm's
+# version probe leaves in many healthy installs)
+FATAL_RECORD = re.compile(r"\d C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|PANI)\[\d+\]|<FATAL>|\[FATAL[\] ]|^FATAL:? |^panic: |^fatal error: |^slurm\w*: fatal: ")
 
 
 # ---- the safety net: what an error-level line looks like -----------------------------------

@@ -365,6 +365,9 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
                    # pyxis_slurmstepd.c "pyxis: failed to create container filesystem", "pyxis: container exited too soon")
                    # and Apptainer's starter (apptainer/apptainer v1.5.3 internal/app/starter: "container creation failed")
                    r"container start failed|pyxis: (?:failed to create container|container exited too soon)|container creation failed|"
+                   # the kubelet's pod sandbox that could not be made (pkg/kubelet/kuberuntime "Failed to create pod sandbox: %v",
+                   # event reason FailedCreatePodSandBox; e.g. no "nvidia" runtime configured in containerd)
+                   r"Failed to create pod sandbox|"
                    r"BackoffLimitExceeded|reached the specified backoff limit|(?i:error response from daemon:[^\n]{0,40}failed to (?:create|start))|"
                    # Docker's API answering a create / start (moby client: "Error response from daemon: <msg>"),
                    # and an agent's wrapper of it ("error creating container: ..."): a pull refusal is read
@@ -381,6 +384,9 @@ CONTAINER_START = (r"OCI runtime (?:create|exec|start) failed|runc (?:create|run
 # "<script>: N: <cmd>: not found"; Slurm's step daemon exec'ing a program that is not there, slurmstepd
 # "execve(): <program>: No such file or directory")
 SHELL_NOT_FOUND = (r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+: )?[^:\n]{1,200}: (?:command )?not found\b|"
+                   # (bash's report of a path it could not exec: execute_cmd.c "%s: No such file or directory", as
+                   # `/bin/bash: line 1: /usr/sbin/sshd: No such file or directory`)
+                   r"^\s*(?:/bin/|/usr/bin/)?(?:ba|da|z|k)?sh: (?:(?:line )?\d+: )?/[^:\n]{1,200}: No such file or directory\s*$|"
                    r"^\s*\S+: (?:line )?\d+: [^:\n]{1,200}: (?:command )?not found\b|\bexecve\(\): [^:\n]{1,200}: (?:No such file or directory|Permission denied)|"
                    r"^\s*zsh: command not found: |/usr/bin/env: '?[^:\s]+'?: No such file or directory|"
                    r"executable file not found in \$PATH|exec user process caused: no such file")
@@ -790,7 +796,9 @@ TABLE: tuple[Row, ...] = (
     # a CUDA status formatted into a failure message (`Check failed: (status == cudaSuccess) is false: Failed to plan
     # prefill with error: out of memory`, flashinfer-python 0.7.4 csrc via tvm-ffi: cudaGetErrorString's text): the
     # device is out of memory
-    Row("cuda_oom", (_rx(r"\bwith error:? ['\"]?out of memory\b"),), None),
+    # (and TensorFlow's status report of the same, tensorflow/core/kernels: "Non-OK-status: GpuLaunchKernel(...) status: Internal:
+    # out of memory")
+    Row("cuda_oom", (_rx(r"\bwith error:? ['\"]?out of memory\b|\bstatus: \w+: out of memory\b"),), None),
     # a CUDA driver API call that returned an error (`cuIpcOpenMemHandle() failed: invalid argument`, UCX v1.22.0
     # src/uct/cuda/cuda_ipc/cuda_ipc_cache.c; `cuGetProcAddress(cuMemcpyBatchAsync) failed: 500`, vllm 0.34.0
     # v1/simple_kv_offload/cuda_mem_ops.py), a CUDA math library's own failure (bitsandbytes 0.50.2
@@ -1102,6 +1110,9 @@ TABLE: tuple[Row, ...] = (
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
     # Ray Data's resource manager finding no room for an operator's tasks (RAY_DATA_NO_ROOM): nothing can be placed
     Row("pg_unplaceable", (_rx(RAY_DATA_NO_ROOM),), None),
+    # Karpenter's provisioner finding no node pool for the pod (aws/karpenter-provider-aws v1 pkg/controllers/provisioning:
+    # "Failed to schedule pod, incompatible with nodepool %q, ..."): nowhere to run
+    Row("pg_unplaceable", (_rx(r"Failed to schedule pod, incompatible with (?:all )?nodepools?|incompatible with nodepool \S+, daemonset overhead"),), None),
     # kube-scheduler's event reason and its "0/N nodes are available: <count> <reason>" whatever the reason
     # (affinity, taints, ports): no node for the pod
     Row("pg_unplaceable", (_rx(r"\bFailedScheduling\b|\b\d+/\d+ nodes are available: \d+ "),), None),
