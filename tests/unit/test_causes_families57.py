@@ -106,6 +106,18 @@ NAMED57 = [
     ("pg_unplaceable", 'Failed to schedule pod, incompatible with nodepool "gpu-a100", daemonset overhead={"cpu":"100m"}'),
     ("python_crash", 'Failed to create pod sandbox: rpc error: code = Unknown desc = no runtime for "nvidia" is configured'),
     ("python_crash", "/bin/bash: line 3: /opt/venv/bin/trainer: No such file or directory"),
+    # pass 69 (from launchers_older): a loader's "not a checkpoint" and missing-part words, launchers refusing a run
+    # without the GPU it needs, a rendezvous port another process holds
+    ("checkpoint_corrupt", "ValueError: The path '/ckpt/run7/last.ckpt' does not point to a valid checkpoint. Check the path."),
+    ("checkpoint_corrupt", "ValueError: /ckpt/run7/global_step20/mp_rank_00_model_states.pt is not a zero checkpoint"),
+    ("checkpoint_corrupt", "FileNotFoundError: can't find *_optim_states.pt files in directory '/ckpt/run7/global_step20'"),
+    ("checkpoint_corrupt", "ValueError: Unable to find 'latest' file at /ckpt/run7/latest"),
+    ("checkpoint_corrupt", "ValueError: Expected 8 of '*_optim_states.pt' under '/ckpt/g40' but found 6 files. Possibly an overwrite"),
+    ("cuda_error", "lightning.fabric.utilities.exceptions.MisconfigurationException: No supported gpu backend found!"),
+    ("cuda_error", "RuntimeError: You requested to find 4 devices but only 2 are currently available. The devices [0, 1] are occupied"),
+    ("cuda_error", "ValueError: bf16 mixed precision requires a GPU"),
+    ("cuda_error", "SystemError: Cannot use bf16 without accelerator."),
+    ("dist_timeout", "ConnectionError: Tried to launch distributed communication on port `29511`, but another process is utilizing it."),
 ]
 
 
@@ -131,6 +143,11 @@ def test_what_the_families_do_not_take(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["slurmstepd: error: *** JOB 915 ON dgx-1 CANCELLED AT 2026-11-02T10:00:01 ***"])) == "evicted"
     # a Slurm daemon's fatal() ends it; git's bare `fatal:` (a version probe in a healthy install) ends nothing
     assert both(tmp_path, ["slurmd: fatal: gres.conf duplicate records for gpu"])["verdict"] == "KILL"
+    # a Ray node with no GPU for an engine is a placement failure, not a device error
+    assert primary(both(tmp_path, ["ValueError: Current node has no GPU available. vLLM engine cannot start without GPU."])) != "cuda_error"
+    # a resume that finds no checkpoint and starts fresh is no corrupt checkpoint
+    fresh = both(tmp_path, ["INFO: Unable to find 'latest' file at /ckpt/run7/latest, starting from scratch"])
+    assert primary(fresh) != "checkpoint_corrupt" and fresh["verdict"] == "NO-KILL"
     git = both(tmp_path, ["fatal: not a git repository (or any of the parent directories): .git"])
     assert git["verdict"] == "NO-KILL" and git["unrecognized"]
 

@@ -706,6 +706,9 @@ TABLE: tuple[Row, ...] = (
     # transformers' failed process-group set-up on a user's behalf (transformers 5.17 distributed/utils.py "We tried to
     # initialize torch.distributed for you, but it failed."): the rendezvous family
     Row("dist_timeout", (_rx(r"(?i:initiali[sz]e torch\.distributed\b[^\n]{0,40}\bfailed)"),), None),
+    # the rendezvous port another process holds (accelerate 0.25.0 utils/launch.py "Tried to launch distributed
+    # communication on port `%s`, but another process is utilizing it"): the group cannot form, like EADDRINUSE
+    Row("dist_timeout", (_rx(r"(?i:\bport\b[^\n]{0,40}\banother process is (?:using|utili[sz]ing) it)"),), None),
     # transformers' remote-code import check (dynamic_module_utils.py check_imports / get_imports: "Encountered exception
     # while importing %s: %s", then ImportError): the model's code cannot run
     Row("python_crash", (_rx(r"Encountered exception while importing \S+: No module named"),), None),
@@ -934,7 +937,17 @@ TABLE: tuple[Row, ...] = (
                                    # a lookup of a checkpoint path that is not there (accelerate load_state: "Tried to
                                    # find <dir>/checkpoints/checkpoint_7 but folder does not exist"): the path is the subject
                                    r"\b(?:tried to (?:find|load)|looking for|resum\w* from)\s+\S*(?:checkpoint|ckpt)\S*[^.\n]{0,40}?"
-                                   r"\b(?:not found|does ?n[o']t exist|is missing))"),),
+                                   r"\b(?:not found|does ?n[o']t exist|is missing)|"
+                                   # a path the loader says is no checkpoint of its kind (lightning 2.4.0 strategies/fsdp.py "The
+                                   # path %r does not point to a valid checkpoint"; deepspeed 0.14.4 utils/zero_to_fp32.py "%s is
+                                   # not a zero checkpoint", runtime/state_dict_factory.py "checkpoint contains neither 'model'
+                                   # or 'module' keys")
+                                   r"\b(?:does not point to|is not) an? (?:valid |\w+ )?checkpoint\b|\bcheckpoint (?:contains|has) (?:neither|no)\b|"
+                                   # a checkpoint's parts it cannot find or count (zero_to_fp32.py "can't find *_optim_states.pt
+                                   # files in directory %r", "Expected %d of '*_optim_states.pt' under %r but found %d files",
+                                   # "Unable to find 'latest' file at %s": DeepSpeed's tag file)
+                                   r"\b(?:can't|cannot|unable to|could not|failed to) find\b[^\n]{0,60}?(?:_states\.pt\b|'latest' file)|"
+                                   r"\bexpected \d+ of \S+ under \S+ but found \d+ files\b)"),),
         _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ))")),
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
@@ -945,7 +958,13 @@ TABLE: tuple[Row, ...] = (
                            r"(?i:\bno (?:available |usable |visible )?(?:GPU|CUDA|accelerator) devices? (?:was |were )?(?:found|available|detected)\b)|"
                            # (transformers 5.17 quantizers: quantizer_finegrained_fp8.py "No GPU or XPU found. A GPU or XPU is
                            # needed for FP8 quantization.", quantizer_gptq.py "GPU is required to quantize or run quantize model.")
-                           r"\bNo GPU (?:or \w+ )?found\b|\bGPU is required to\b"),), None),
+                           r"\bNo GPU (?:or \w+ )?found\b|\bGPU is required to\b|"
+                           # (the launchers' refusals: lightning 2.4.0 accelerator_connector.py "No supported gpu backend found!",
+                           # fabric/accelerators/cuda.py "You requested to find %d devices but only %d are currently available";
+                           # accelerate 0.25.0 accelerator.py "fp16 mixed precision requires a GPU"; deepspeed 0.14.4
+                           # runtime/zero/stage3.py "Cannot use fp16 without accelerator.")
+                           r"(?i:\bno supported (?:gpu|cuda|accelerator) backend\b|\brequested to find \d+ devices but only \d+\b|"
+                           r"\brequires an? (?:GPU|CUDA device|accelerator)\s*[.!]?\s*$|\b(?:cannot|can't|unable to) use \S+ without (?:an? )?(?:GPU|accelerator)\b)"),), None),
     # the node's GPU daemons and validators saying the GPUs are not usable: nvidia-persistenced (595.71.05 nvidia-persistenced.c:
     # "Failed to query NVIDIA devices", "Unable to find any NVIDIA devices", "device %s - failed to open.", "Could not Enable
     # UVM Persistence mode"), nvidia-smi's "No devices were found", DCGM's health watch ("Detected a FAILURE in health system
