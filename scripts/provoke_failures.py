@@ -1023,19 +1023,12 @@ def case_nccl_bad_proto_env() -> None:
 # ----------------------------------------------------------------------------- third set
 # Cases added for current/heldout3.jsonl (a third held-out set; none repeats an earlier case).
 
-_HUB3_LOCK = threading.Lock()
-_HUB3_SEEN: dict[str, int] = {}
+def _loopback_hub_base() -> type:
+    """The handler base the loopback Hubs here share: quiet (its access log is not library
+    output), a request id like the Hub's, and the Hub's 404 for a file a repo lacks."""
+    from http.server import BaseHTTPRequestHandler
 
-
-def start_hub3(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) -> str:
-    """A loopback Hub whose answers go wrong the way a real network does: `behaviour` maps a repo
-    name to cutshort (Content-Length larger than the body, then close), stall (no answer for
-    20 s), stall_head, flaky (the first GET cut short, a ranged retry answered), bigger_head
-    (HEAD announces twice the size GET sends), disabled (403 "Access to this resource is
-    disabled."), status410 / status416 / status451."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    class Hub(BaseHTTPRequestHandler):
+    class LoopbackHub(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, format: str, *args: Any) -> None:
@@ -1048,6 +1041,38 @@ def start_hub3(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) ->
                 self.send_header(k, v)
             self.send_header("Content-Length", str(length))
             self.end_headers()
+
+        def _entry_not_found(self) -> None:
+            body = b'{"error":"Entry not found"}'
+            self._head(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message": "Entry not found",
+                             "X-Repo-Commit": COMMIT, "Content-Type": "application/json"}, len(body))
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+    return LoopbackHub
+
+
+def _serve_loopback(handler: type) -> str:
+    """Serve `handler` on 127.0.0.1 (an ephemeral port) in a daemon thread; its base URL."""
+    from http.server import ThreadingHTTPServer
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+_HUB3_LOCK = threading.Lock()
+_HUB3_SEEN: dict[str, int] = {}
+
+
+def start_hub3(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) -> str:
+    """A loopback Hub whose answers go wrong the way a real network does: `behaviour` maps a repo
+    name to cutshort (Content-Length larger than the body, then close), stall (no answer for
+    20 s), stall_head, flaky (the first GET cut short, a ranged retry answered), bigger_head
+    (HEAD announces twice the size GET sends), disabled (403 "Access to this resource is
+    disabled."), status410 / status416 / status451."""
+    class Hub(_loopback_hub_base()):  # type: ignore[misc]
 
         def _route(self) -> None:
             path = _as_model_path(self.path.split("?")[0])[0]
@@ -1088,12 +1113,7 @@ def start_hub3(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) ->
             fm = re.match(r"^/resolve/[^/]+/(.+)$", rest)
             fname = fm.group(1) if fm else ""
             if fname not in files:
-                body = b'{"error":"Entry not found"}'
-                self._head(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message":
-                                 "Entry not found", "X-Repo-Commit": COMMIT,
-                                 "Content-Type": "application/json"}, len(body))
-                if not head:
-                    self.wfile.write(body)
+                self._entry_not_found()
                 return
             body = files[fname]
             h = {"ETag": f'"{hashlib.sha256(body).hexdigest()}"', "X-Repo-Commit": COMMIT,
@@ -1125,10 +1145,7 @@ def start_hub3(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) ->
         def do_GET(self) -> None:
             self._route()
 
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
-    srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{srv.server_address[1]}"
+    return _serve_loopback(Hub)
 
 
 def _big_file() -> bytes:
@@ -14216,35 +14233,16 @@ def start_hub24_resume(repos: dict[str, dict[str, bytes]]) -> str:
     HF_HUB_DOWNLOAD_TIMEOUT=3: the client's read times out mid-body); a ranged GET (the client
     resuming) is answered 206 with the rest, a second plain GET (a client that had received no
     whole chunk: it restarts from byte 0) with the whole body. Serves repos `irisrl/<name>`."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
     lock = threading.Lock()
     seen: dict[str, int] = {}
 
-    class Hub(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def _head(self, code: int, headers: dict[str, str], length: int) -> None:
-            self.send_response(code)
-            self.send_header("X-Request-Id", f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}")
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(length))
-            self.end_headers()
+    class Hub(_loopback_hub_base()):  # type: ignore[misc]
 
         def _route(self) -> None:
             m = re.match(r"^/irisrl/([\w.-]+)/resolve/[^/]+/(.+)$", self.path.split("?")[0])
             body = repos.get(m.group(1), {}).get(m.group(2)) if m else None
             if body is None:
-                msg = b'{"error":"Entry not found"}'
-                self._head(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message":
-                                 "Entry not found", "X-Repo-Commit": COMMIT,
-                                 "Content-Type": "application/json"}, len(msg))
-                if self.command != "HEAD":
-                    self.wfile.write(msg)
+                self._entry_not_found()
                 return
             h = {"ETag": f'"{hashlib.sha256(body).hexdigest()}"', "X-Repo-Commit": COMMIT,
                  "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"}
@@ -14272,10 +14270,7 @@ def start_hub24_resume(repos: dict[str, dict[str, bytes]]) -> str:
         do_HEAD = _route
         do_GET = _route
 
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
-    srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{srv.server_address[1]}"
+    return _serve_loopback(Hub)
 
 
 def old24_hub(venv: str, variant: str, api: str) -> None:
