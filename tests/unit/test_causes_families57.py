@@ -118,6 +118,20 @@ NAMED57 = [
     ("cuda_error", "ValueError: bf16 mixed precision requires a GPU"),
     ("cuda_error", "SystemError: Cannot use bf16 without accelerator."),
     ("dist_timeout", "ConnectionError: Tried to launch distributed communication on port `29511`, but another process is utilizing it."),
+    # pass 70 (from k8s_older): Kueue's inadmissible reasons, time limit and requeue limit; the kubelet's admission and
+    # node-shutdown pod reasons in `kubectl get pods`; its eviction manager; containerd's OOM event; the device plugin's
+    # unhealthy GPU; KubeRay's failed head pod; a container state printed whole
+    ("pg_unplaceable", "5s    Normal   Pending   workload/job-ppo-7b-1a2b3   ClusterQueue team-a-cq is inactive"),
+    ("pg_unplaceable", "2s    Normal   Pending   workload/job-ppo-7b-1a2b3   Workload namespace doesn't match ClusterQueue selector"),
+    ("pg_unplaceable", "ppo-7b-worker-2-x1y2z   0/1     OutOfcpu   0          40s"),
+    ("evicted", "9s    Warning   MaximumExecutionTimeExceeded   workload/job-ppo-7b-9z8y   The maximum execution time (3600s) exceeded"),
+    ("evicted", "ppo-7b-worker-1-q8w7e   0/1     Terminated   0          2h"),
+    ("evicted", 'I1102 10:00:00.1    900 eviction_manager.go:360] "Eviction manager: pods ranked for eviction" pods=[ns/ppo-7b-0]'),
+    ("pg_timeout", '0s    Normal   InactiveWorkload   workload/job-ppo-7b-1a2b3   Deactivated Workload "ns/job-ppo-7b-1a2b3" by reached re-queue backoffLimitCount'),
+    ("pod_oomkilled", 'time="2026-11-02T10:00:00Z" level=info msg="TaskOOM event &TaskOOM{ContainerID:4f5e6d,XXX_unrecognized:[],}"'),
+    ("cuda_error", "I1102 10:00:00.1       1 health.go:130] Marking device GPU-0a1b2c3d-0000-1111-2222-333344445555 as unhealthy: 15"),
+    ("ray_node_dead", '"reason": "The head Pod ppo-raycluster-head-4r5t status is Failed which is a terminal state."'),
+    ("python_crash", "Ray container terminated status is &ContainerStateTerminated{ExitCode:2,Signal:0,Reason:Error,Message:,}"),
 ]
 
 
@@ -143,6 +157,9 @@ def test_what_the_families_do_not_take(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["slurmstepd: error: *** JOB 915 ON dgx-1 CANCELLED AT 2026-11-02T10:00:01 ***"])) == "evicted"
     # a Slurm daemon's fatal() ends it; git's bare `fatal:` (a version probe in a healthy install) ends nothing
     assert both(tmp_path, ["slurmd: fatal: gres.conf duplicate records for gpu"])["verdict"] == "KILL"
+    # a container that ended well is no crash; a row in another status is no node shutdown
+    assert both(tmp_path, ["state &ContainerStateTerminated{ExitCode:0,Signal:0,Reason:Completed,Message:,}"])["verdict"] == "NO-KILL"
+    assert primary(both(tmp_path, ["ppo-7b-worker-1-q8w7e   1/1     Running   0          2h"])) is None
     # a Ray node with no GPU for an engine is a placement failure, not a device error
     assert primary(both(tmp_path, ["ValueError: Current node has no GPU available. vLLM engine cannot start without GPU."])) != "cuda_error"
     # a resume that finds no checkpoint and starts fresh is no corrupt checkpoint

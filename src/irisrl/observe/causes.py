@@ -505,7 +505,8 @@ CATALOGUE: tuple[Cause, ...] = (
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
            "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have",
-           "not enough resources for the tasks", "Cancelling infeasible"),   # (subsumes the group needles above: one prefilter pass for all)
+           "not enough resources for the tasks", "Cancelling infeasible",   # (subsumes the group needles above: one prefilter pass for all)
+           "ClusterQueue", "  OutOf"),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
           "(TOPO-PLACEMENT names the first group that does not place) and fix the placement or node count",
@@ -537,14 +538,22 @@ CATALOGUE: tuple[Cause, ...] = (
                     # kube-scheduler's FitError for a pod no node can hold (kubernetes pkg/scheduler/
                     # framework/types.go "0/%v nodes are available: %v.", plugins/noderesources/fit.go
                     # "Insufficient %v"): the pod waits Pending, it was never running (not evicted)
-                    r"\d+/\d+ nodes are available: .{0,200}?\bInsufficient \S+"),
+                    r"\d+/\d+ nodes are available: .{0,200}?\bInsufficient \S+",
+                    # Kueue's reasons a workload is inadmissible whatever the quota, in a Normal Pending event (kubernetes-sigs/
+                    # kueue v0.5.3-v0.9.4 pkg/scheduler/scheduler.go: "Workload namespace doesn't match ClusterQueue selector",
+                    # "ClusterQueue %s is inactive", "ClusterQueue %s doesn't exist"; pkg/queue "LocalQueue %s doesn't exist")
+                    r"\bnamespace doesn't match ClusterQueue selector\b|\b(?:ClusterQueue|LocalQueue) \S+ (?:is inactive|doesn't exist)\b",
+                    # the kubelet's admission refusal as `kubectl get pods` shows it (pod.status.reason "OutOf<resource>",
+                    # kubernetes pkg/kubelet/lifecycle/predicate.go): the pod failed on a node without the resource
+                    r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+OutOf[\w./-]+\s+\d+"),
           # (matched on the reported evidence, cut to 160 characters: stems near the start)
           soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
           ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now",
-           "pending tasks/actors", "to be scheduled", "placement group", "Scheduling timeout", "UNSCHEDULABLE", "nodes joined"),
+           "pending tasks/actors", "to be scheduled", "placement group", "Scheduling timeout", "UNSCHEDULABLE", "nodes joined",
+           "backoffLimitCount"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
@@ -567,7 +576,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"replicas? that (?:have|has) taken more than [\d.]+ ?s to be scheduled|"
                     # a framework's own wait on its group (allenai/open-instruct "Waiting for placement group to
                     # be scheduled", Ray's pg.ready() callers)
-                    r"[Ww]aiting for (?:the )?placement groups? to be (?:scheduled|ready|created)"),
+                    r"[Ww]aiting for (?:the )?placement groups? to be (?:scheduled|ready|created)",
+                    # Kueue deactivating a workload whose pods never all became ready, requeue after requeue (kubernetes-sigs/
+                    # kueue v0.9.4 pkg/controller/core/workload_controller.go: "Deactivated Workload %q by reached re-queue
+                    # backoffLimitCount"; the newer words are vocabulary.py's pg_timeout row)
+                    r"\bby reached re-queue backoffLimitCount\b"),
           soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors|to be (?:scheduled|ready|created)"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance", "ray start"), (r"Started a local Ray instance",), 3, ROOT,
@@ -831,7 +844,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
           ("OOMKilled", "Exit Code:", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
            "Out of memory: Killed", "exited with code 137", "oom-kill", "已杀死", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
-           "exitCode", "SIGKILL", "exitcode"),
+           "exitCode", "SIGKILL", "exitcode", "TaskOOM"),
           (), 4, ROOT,
           "the container hit its memory limit (host RAM, not GPU): request more memory per task or lower host "
           "memory use (dataloader workers, FSDP cpu_offload, concurrent trials); exit 137 (-9 from Iris's process "
@@ -852,7 +865,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # "process N terminated with signal SIGKILL"): that is a process's death the
                     # orchestrator did not report (python_crash; its fix says SIGKILL is usually the
                     # host's OOM killer). Kubernetes' "OOM Killed" reason (k8s <= 1.0 spelled it so).
-                    r"\bOOM[- ]Killed\b")),
+                    r"\bOOM[- ]Killed\b",
+                    # containerd's CRI plugin seeing the kernel's memcg OOM kill of a container (containerd v1.6.24 / v1.7.13
+                    # pkg/cri/server/events.go: "TaskOOM event %+v"), logged at info level
+                    r"\bTaskOOM event\b")),
     # Kubernetes image pull failures (kubelet events "Failed to pull image", "Back-off pulling image",
     # reasons ErrImagePull / ImagePullBackOff; registry "manifest unknown", "pull access denied").
     Cause("image_pull", "the container image could not be pulled",

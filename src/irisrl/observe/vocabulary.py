@@ -662,6 +662,16 @@ TABLE: tuple[Row, ...] = (
     # and Ray's core worker on an actor whose creation task raised (2.9.3 direct_actor_transport.cc "Actor creation task finished
     # with errors"): the trial's process / the actor is gone
     Row("python_crash", (_rx(r"\bTrial task failed for trial\b"),), None),
+    # the device plugin withdrawing a GPU (NVIDIA/k8s-device-plugin v0.13-v0.15 internal/rm/health.go: "Marking device
+    # %s as unhealthy: %v", "Marking all devices as unhealthy"): the device failed its health check
+    Row("cuda_error", (_rx(r"(?i:\bmarking (?:device \S+|all devices) as unhealthy\b)"),), None),
+    # KubeRay's reconciler finding the Ray head's pod ended (ray-project/kuberay v1.0.0-v1.2.2 raycluster_controller.go
+    # shouldDeletePod: "The head Pod %s status is Failed which is a terminal state"; feeaf72f's DeletedHeadPod event "Deleted
+    # head Pod %s; Pod status: %s; ..."): the GCS is gone
+    Row("ray_node_dead", (_rx(r"\b(?:The|Deleted) head Pod \S+(?: status is|; Pod status:) (?:Failed|Succeeded)\b"),), None),
+    # a Kubernetes container state printed whole (k8s.io/api core/v1 ContainerStateTerminated's %v: "&ContainerStateTerminated
+    # {ExitCode:1,Signal:0,Reason:Error,..."): a container that exited non-zero (137 and OOMKilled are read before)
+    Row("python_crash", (_rx(r"ContainerStateTerminated\{ExitCode:[1-9]"),), None),
     Row("ray_actor_died", (_rx(RAY_ACTOR_CREATION_FAILED),), None),
     # torch elastic's agent finding a worker gone (TORCH_ELASTIC_WORKER_GONE)
     Row("python_crash", (_rx(TORCH_ELASTIC_WORKER_GONE),), None),
@@ -1055,6 +1065,14 @@ TABLE: tuple[Row, ...] = (
     # reason PodsReadyTimeout; "deactivated due to exceeding the maximum number of re-queuing retries"): the
     # gang's pods never all became ready in time (the event that says Evicted stays the eviction: corpus set 13)
     Row("pg_timeout", (_rx(r"PodsReady ?[Tt]imeout|RequeuingLimitExceeded|(?i:maximum number of re-?queu)"),), _rx(r"\bEvicted")),
+    # Kueue's execution-time limit (v0.9.4 workload_controller.go: event MaximumExecutionTimeExceeded, "The maximum
+    # execution time (%ds) exceeded"): the scheduler ended the workload at its time limit, like Slurm's
+    Row("evicted", (_rx(r"MaximumExecutionTimeExceeded|\bmaximum execution time \(\d+s\) exceeded"),), None),
+    # the kubelet's eviction manager choosing its victims (pkg/kubelet/eviction/eviction_manager.go "Eviction manager:
+    # pods ranked for eviction", "Eviction manager: must evict pod(s) to reclaim"), graceful node shutdown's pod reason
+    # in `kubectl get pods` (pkg/kubelet/nodeshutdown: reason "Terminated"; older "Shutdown"), containerd's OOM event
+    Row("evicted", (_rx(r"Eviction manager: (?:pods ranked for eviction|must evict pod)|"
+                        r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Terminated|Shutdown|NodeShutdown)\s+\d+"),), None),
     # the taint manager deleting a pod on a tainted node (pkg/controller/tainteviction "Marking for deletion
     # Pod", event TaintManagerEviction) and a node that rebooted under its pods (kubelet nodestatus "Node %s
     # has been rebooted, boot id: %s")
