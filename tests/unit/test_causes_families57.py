@@ -132,6 +132,15 @@ NAMED57 = [
     ("cuda_error", "I1102 10:00:00.1       1 health.go:130] Marking device GPU-0a1b2c3d-0000-1111-2222-333344445555 as unhealthy: 15"),
     ("ray_node_dead", '"reason": "The head Pod ppo-raycluster-head-4r5t status is Failed which is a terminal state."'),
     ("python_crash", "Ray container terminated status is &ContainerStateTerminated{ExitCode:2,Signal:0,Reason:Error,Message:,}"),
+    # pass 71 (from sglang_older and heldout50): SGLang 0.4's overlap worker, its SIGTERM under a failing health check and
+    # crash dump; sglang-router's workers that never came up or that it removed; a sandbox platform's disk limit
+    ("engine_dead", "[2025-01-02 10:00:00 TP1] TpModelWorkerClient hit an exception: Traceback (most recent call last):"),
+    ("engine_dead", "[2025-01-02 10:00:00] Signal SIGTERM received while health check failed. Exiting... remaining number of requests: 3"),
+    ("engine_dead", "[2025-01-02 10:00:00] Dumping requests before crash. self.crash_dump_folder='/tmp/dump'"),
+    ("engine_dead", "[Router (Rust)] 2025-01-02 10:00:00 - WARN - Removing failed worker: http://10.1.0.7:30000"),
+    ("engine_dead", "2025-01-02 10:00:00  WARN sglang_router_rs::router: src/router.rs:600: Generate request to http://10.1.0.7:30000 failed (attempt 5/5)"),
+    ("engine_init_failed", "[Router (Rust)] 2025-01-02 10:00:00 - ERROR - Timeout 120s waiting for workers [\"http://10.1.0.7:30000\"]"),
+    ("disk_full", "Sandbox creation failed: Total disk limit exceeded. Maximum allowed: 50GiB"),
 ]
 
 
@@ -157,6 +166,9 @@ def test_what_the_families_do_not_take(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["slurmstepd: error: *** JOB 915 ON dgx-1 CANCELLED AT 2026-11-02T10:00:01 ***"])) == "evicted"
     # a Slurm daemon's fatal() ends it; git's bare `fatal:` (a version probe in a healthy install) ends nothing
     assert both(tmp_path, ["slurmd: fatal: gres.conf duplicate records for gpu"])["verdict"] == "KILL"
+    # a retry that is not the last is no dead worker; a platform that evicts for storage has evicted
+    assert primary(both(tmp_path, ["2025-01-02 10:00:00  WARN sglang_router_rs::router: Generate request to http://10.1.0.7:30000 failed (attempt 1/5)"])) != "engine_dead"
+    assert primary(both(tmp_path, ["Workload evicted, storage limit exceeded (20G)"])) == "evicted"
     # a container that ended well is no crash; a row in another status is no node shutdown
     assert both(tmp_path, ["state &ContainerStateTerminated{ExitCode:0,Signal:0,Reason:Completed,Message:,}"])["verdict"] == "NO-KILL"
     assert primary(both(tmp_path, ["ppo-7b-worker-1-q8w7e   1/1     Running   0          2h"])) is None

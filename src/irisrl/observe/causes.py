@@ -174,7 +174,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "file write failed", "unexpected pos", "iostream error", "% full", "OutOfDiskError", "disk is full",
            "unable to write to file", "insufficient shared memory", "failed with", "out of shared memory", "free disk space",
            "has no capacity",
-           "shared memory limit", "Errno 27", "File too large", "EFBIG", "os error 27", "failed to extend /dev/shm/"),
+           "shared memory limit", "Errno 27", "File too large", "EFBIG", "os error 27", "failed to extend /dev/shm/",
+           "disk limit"),
           (), 8, ROOT,
           "a node's disk (checkpoint dir, HF cache, /tmp/ray spill dir) is full: free space or point "
           "trainer.ckpt_path / HF_HOME / the Ray temp dir at a larger volume; keep fewer checkpoints (max_ckpts_to_keep); "
@@ -200,7 +201,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # network / FUSE volume that is full or failing: the same fix, the storage)
                     r"unable to write to file </torch_|insufficient shared memory \(shm\)|write\(\): fd \d+ failed with|"
                     # torch/utils/data/dataloader.py: a worker SIGBUSed on a full /dev/shm
-                    r"workers are out of shared memory|raise your shared memory limit"),
+                    r"workers are out of shared memory|raise your shared memory limit",
+                    # a sandbox or workspace platform's own disk quota, in its words (a Daytona organisation's "Total disk limit
+                    # exceeded. Maximum allowed: 30GiB"): the storage refused more, as EDQUOT does (a platform that evicts
+                    # for its "storage limit" has evicted: the evicted cause's)
+                    r"(?i:\b(?:total )?disk limit (?:exceeded|reached)\b)"),
           # inotify_add_watch's ENOSPC is the kernel's watch limit (fs.inotify.max_user_watches), not a disk
           exclude=r"inotify",
           # a threshold warned of, no write refused yet: Ray's monitor says object creation WILL fail if
@@ -708,7 +713,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # data_parallel_controller.py "DataParallelController hit an exception"), and the
                     # server's sigquit handler (entrypoints/http_server.py / engine.py) says "Received
                     # sigquit from a child process. It usually means the child failed."
-                    r"(?:Scheduler|[Tt]okenizerManager|DataParallelController) hit an exception|"
+                    # (0.4's overlap-thread worker: managers/tp_worker_overlap_thread.py "TpModelWorkerClient hit an exception")
+                    r"(?:Scheduler|[Tt]okenizerManager|DataParallelController|TpModelWorker\w*) hit an exception|"
                     # (older releases print "a child proces." with the typo)
                     r"Received sigquit from a child proc\w*|"
                     # (sglang 0.5.23 managers/tokenizer_manager.py's handler: "SIGQUIT received. signum=3, frame=...

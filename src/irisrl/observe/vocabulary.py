@@ -446,6 +446,14 @@ BUILD_FAILED = (r"^\S+:\d+:\d+: (?:fatal )?error: |^\S+\(\d+\): (?:catastrophic 
 # engine.py's sigchld handler: "Child process unexpectedly failed with an exit code %d. pid=%d" (0.4),
 # "Child process unexpectedly failed with {exitcode=}. {pid=}" (later).
 SGLANG_DEAD = (r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|tokenizer)|Rank \d+ scheduler is dead|"
+               # (sglang 0.4.6-0.5.23 tokenizer_manager.py: the server's SIGTERM while its health check fails, "Signal SIGTERM
+               # received while health check failed. Exiting..." / "Force exiting.", and its crash dump "Dumping requests
+               # before crash")
+               r"\bSIG[A-Z]+ received while health check failed\b|\bDumping requests before crash\b|"
+               # sglang-router 0.1.4 / 0.1.5 (src/router.rs, pd_router.rs): a worker it gave up on ("Removing failed worker:
+               # %s", the last of its retries "... failed (attempt 3/3)"), a P/D server answering 5xx
+               r"\bRemoving failed worker\b|\brequest to http\S+ failed \(attempt (\d+)/\1\)|"
+               r"\b(?:prefill|decode) server http\S+ returned status 5\d\d\b|"
                r"Child process unexpectedly failed with (?:an exit code|exitcode=)")
 # Ray's own words for a raylet that went away (ray 2.60.0 wheel, strings of _raylet.so / raylet /
 # gcs_server: "Exiting because the Raylet IPC connection failed and the local Raylet is dead",
@@ -476,7 +484,10 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
                        # Ray Serve's controller on a deployment (an LLM server) that never came up ("The deployment
                        # failed to start 3 times in a row. This may be due to a problem with its constructor")
                        r"The deployment failed to start \d+ times in a row|"
-                       r"\bdied during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use")
+                       r"\bdied during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use|"
+                       # a router in front of the engines giving up on their start (sglang-router 0.1.4 / 0.1.5 src/router.rs:
+                       # "Timeout %ds waiting for workers %s", "Timeout %ds waiting for worker %s to become healthy")
+                       r"\bTimeout \d+s waiting for workers?\b")
 
 ENGINE_NOT_READY = (r"(?i:\b(?:server|engine)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
                     r"\b(?:server|engine)\b[^\n]{0,40}?\bis not ready after \d+|\bfailed to start (?:the )?(?:[\w-]+ ){0,2}server\b|"
