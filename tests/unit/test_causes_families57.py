@@ -141,6 +141,20 @@ NAMED57 = [
     ("engine_dead", "2025-01-02 10:00:00  WARN sglang_router_rs::router: src/router.rs:600: Generate request to http://10.1.0.7:30000 failed (attempt 5/5)"),
     ("engine_init_failed", "[Router (Rust)] 2025-01-02 10:00:00 - ERROR - Timeout 120s waiting for workers [\"http://10.1.0.7:30000\"]"),
     ("disk_full", "Sandbox creation failed: Total disk limit exceeded. Maximum allowed: 50GiB"),
+    # pass 72 (from megatron_older, sandbox_sdks, heldout51): megatron-core's CheckpointingException read by its message,
+    # the rerun state machine's exits, NeMo's resume refusals and preemption callback, a sandbox never scheduled, a
+    # runtime's missing image, docker-py's ImageNotFound
+    ("checkpoint_corrupt", "megatron.core.dist_checkpointing.core.CheckpointingException: Object shard /ck/iter_7/rng/shard_1_8.pt not found"),
+    ("python_crash", "megatron.core.dist_checkpointing.core.CheckpointingException: Global shape mismatch for loaded (torch.Size([8, 4])) and expected ((8, 2))"),
+    ("python_crash", "megatron.core.dist_checkpointing.core.CheckpointingException: Checkpoint destination directory does not exist: /ck/iter_9"),
+    ("python_crash", "WARNING:megatron.core.rerun_state_machine:Exiting now. A checkpoint at the last iteration is being saved"),
+    ("python_crash", "ERROR:megatron.core.rerun_state_machine:Rank 3, node n-2, device 3, iteration #70: Possible persistent error!"),
+    ("checkpoint_corrupt", "nemo.utils.exp_manager.NotFoundError: There were no checkpoints found in checkpoint_dir :/ck/run3"),
+    ("checkpoint_corrupt", "ValueError: Distributed checkpoints should be a directory. Found: /ck/run3/last.ckpt."),
+    ("evicted", "[NeMo I 2025-01-02 10:00:00 nemo_logging:393] Preemption detected, saving checkpoint and exiting"),
+    ("pg_timeout", "modal.exception.TimeoutError: Sandbox was not scheduled within the timeout."),
+    ("image_pull", "openhands.core.exceptions.AgentRuntimeError: Container image ghcr.io/x/runtime:abc does not exist"),
+    ("image_pull", "docker.errors.ImageNotFound: 404 Client Error for http+docker://localhost/v1.45/images/create: Not Found"),
 ]
 
 

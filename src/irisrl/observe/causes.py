@@ -558,7 +558,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
           ("Failed to create placement group", "Waiting for creating a placement group", "cannot be scheduled right now",
            "pending tasks/actors", "to be scheduled", "placement group", "Scheduling timeout", "UNSCHEDULABLE", "nodes joined",
-           "backoffLimitCount"),
+           "backoffLimitCount", "not scheduled within"),
           (r"Failed to create placement group with \d+ bundles",), 3, ROOT,
           "SkyRL waited SKYRL_RAY_PG_TIMEOUT_IN_S (180 s) for its GPUs: a node never joined or the layout does "
           "not fit; check 'Ray nodes alive N/N' before it and `irisrl validate` (TOPO-PLACEMENT); a "
@@ -585,7 +585,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # Kueue deactivating a workload whose pods never all became ready, requeue after requeue (kubernetes-sigs/
                     # kueue v0.9.4 pkg/controller/core/workload_controller.go: "Deactivated Workload %q by reached re-queue
                     # backoffLimitCount"; the newer words are vocabulary.py's pg_timeout row)
-                    r"\bby reached re-queue backoffLimitCount\b"),
+                    r"\bby reached re-queue backoffLimitCount\b",
+                    # a sandbox service that could not place a sandbox in time (modal 1.6.4 sandbox/_common.py "Sandbox was
+                    # not scheduled within the timeout.")
+                    r"\bnot scheduled within (?:the )?timeout\b"),
           soft=r"Waiting for creating a placement group|cannot be scheduled right now|pending tasks/actors|to be (?:scheduled|ready|created)"),
     Cause("ray_local_instance", "a multi-node driver started its own Ray",
           ("Started a local Ray instance", "ray start"), (r"Started a local Ray instance",), 3, ROOT,
@@ -919,7 +922,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # TerminationByKubelet) and a cloud's preemption notice to the VM (GCE metadata server's
                     # `instance/preempted`, Iris's worker "GCP preempt signal received from metadata server")
                     r"\b(?:PreemptionByScheduler|EvictionByEvictionAPI|DeletionByTaintManager|TerminationByKubelet)\b|"
-                    r"(?i:\bpreempt(?:ion)? (?:signal|notice) received)",
+                    r"(?i:\bpreempt(?:ion)? (?:signal|notice) received)|"
+                    # a trainer's own preemption callback (NeMo 2.3 lightning/pytorch/callbacks/preemption.py "Preemption detected,
+                    # saving checkpoint and exiting")
+                    r"\bPreemption detected\b",
                     # a `kubectl get pods` row whose container the kubelet lost (evicted, node gone)
                     r"\d+/\d+\s+(?:ContainerStatus)?Unknown\s+\d|"
                     # the kubelet's eviction messages (kubernetes pkg/kubelet/eviction/helpers.go @ 008b3652: "Usage of

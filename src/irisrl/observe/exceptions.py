@@ -243,6 +243,9 @@ CLASS_KINDS: dict[str, str] = {
     # megatron-core 0.16.1 dist_checkpointing/core.py CheckpointingException: what its loader raises for a
     # checkpoint it cannot use ("... is not a distributed checkpoint", "Common file ... does not exist")
     "CheckpointingException": "checkpoint_corrupt",
+    # docker-py 7.2.0 errors.py ImageNotFound: the daemon has no such image and could not pull it (a 404 on
+    # /images/... or on containers/create)
+    "ImageNotFound": "image_pull",
     "ObjectLostError": "ray_node_dead", "ObjectReconstructionFailedError": "ray_node_dead",
 }
 # Generic Hub HTTP errors: the status on the line decides before the class.
@@ -372,6 +375,14 @@ CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_M
                                              "DistNetworkError": re.compile(DIST_MEANING),
                                              "ProtocolError": re.compile(CUT_SHORT), "RemoteProtocolError": re.compile(CUT_SHORT),
                                              "ObjectLostError": re.compile(NODE_LOST),
+                                             # megatron-core's CheckpointingException is raised for a checkpoint it cannot
+                                             # read (0.8-0.20 dist_checkpointing: "... is not a distributed checkpoint", "Object
+                                             # shard %s not found", "Checkpoint directory %s does not exist") and for a state
+                                             # dict that does not fit the checkpoint or a save with nowhere to go ("Global
+                                             # shape mismatch", "Duplicate ShardedObject keys", "Checkpoint destination
+                                             # directory (%s) is not empty"): only the first is the checkpoint's
+                                             "CheckpointingException": re.compile(r"^(?!.*\bdestination\b)(?=.*(?:\bnot found\b|\bdoes not exist\b|"
+                                                                                  r"\bis not an? (?:\w+ )?checkpoint\b|corrupt|truncated))"),
                                              "ObjectReconstructionFailedError": re.compile(NODE_LOST),
                                              # AWS ECS's stop reason reuses the name ("OutOfMemoryError: Container
                                              # killed due to memory usage"): the container's memory, not the GPU's

@@ -455,6 +455,11 @@ SGLANG_DEAD = (r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|
                r"\bRemoving failed worker\b|\brequest to http\S+ failed \(attempt (\d+)/\1\)|"
                r"\b(?:prefill|decode) server http\S+ returned status 5\d\d\b|"
                r"Child process unexpectedly failed with (?:an exit code|exitcode=)")
+# megatron-core's rerun state machine (0.10.0-0.20 megatron/core/rerun_state_machine.py) on a result it does not trust (a
+# NaN / Inf loss or grad norm): "Unexpected result ...", "Possible transient error!", "Possible persistent error!", "unexpected
+# result is not reproducible", "Got rescheduled on the same GPU", then "Exiting now. ..." (its sys.exit): the job ends
+RERUN_MACHINE = (r"rerun_state_machine\b[^\n]{0,120}?(?:(?i:exiting now)\b|Unexpected result\b|Possible (?:transient|persistent) error\b|"
+                 r"[^\n]*\bnot reproducible\b|Got rescheduled on the same GPU)")
 # Ray's own words for a raylet that went away (ray 2.60.0 wheel, strings of _raylet.so / raylet /
 # gcs_server: "Exiting because the Raylet IPC connection failed and the local Raylet is dead",
 # "Failed to notify Raylet. The raylet may have already shut down", "the raylet may have died",
@@ -574,7 +579,7 @@ TORCH_ELASTIC_WORKER_GONE = r"worker pids do not match process_context pids"
 RAY_ACTOR_CREATION_FAILED = r"\bActor creation task finished with errors\b"
 
 
-CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|"
+CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|{RERUN_MACHINE}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
@@ -673,6 +678,7 @@ TABLE: tuple[Row, ...] = (
     # and Ray's core worker on an actor whose creation task raised (2.9.3 direct_actor_transport.cc "Actor creation task finished
     # with errors"): the trial's process / the actor is gone
     Row("python_crash", (_rx(r"\bTrial task failed for trial\b"),), None),
+    Row("python_crash", (_rx(RERUN_MACHINE),), None),
     # the device plugin withdrawing a GPU (NVIDIA/k8s-device-plugin v0.13-v0.15 internal/rm/health.go: "Marking device
     # %s as unhealthy: %v", "Marking all devices as unhealthy"): the device failed its health check
     Row("cuda_error", (_rx(r"(?i:\bmarking (?:device \S+|all devices) as unhealthy\b)"),), None),
@@ -912,6 +918,9 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(r"(?i:\boom\b|out of memory)"), _rx(r"(?i:container|\bpod\b|kubelet|cgroup|slurmstepd|\bsrun\b)|\bJobId=\S+ OOM failure")), None),
     Row("image_pull", (_rx(r"PullImage|(?i:image ?service)|(?i:\bpull(?:ing|ed)?\b.{0,60}\bimage\b|\bimage\b.{0,60}\bpull|ErrImage|ImagePull|manifest (?:unknown|for|not found)|failed to (?:pull|resolve reference)|pull access denied)"),), None),
     Row("image_pull", (_rx(REGISTRY_REFUSAL),), None),
+    # a sandbox runtime that checks the image before it starts it (openhands-ai 0.59.0 runtime/impl/remote/remote_runtime.py
+    # "Container image %s does not exist"): no image to pull
+    Row("image_pull", (_rx(r"(?i:\bcontainer image \S+ does not exist\b)"),), None),
     # enroot's registry client (enroot src/docker.sh: "[ERROR] URL %s returned error code: %s") on a registry's
     # API or token endpoint (`/v2/.../manifests/...`, `/proxy_auth`, a `/token` service)
     Row("image_pull", (_rx(r"URL \S*(?:/v2/|/proxy_auth|/token\b|/manifests/|/blobs/)\S* returned error code: \d"),), None),
@@ -950,7 +959,11 @@ TABLE: tuple[Row, ...] = (
                                    # transformers Trainer's resume_from_checkpoint=True on a directory without one;
                                    # Megatron-LM training/checkpointing.py "No checkpoint found in load directory or
                                    # pretrained directory", "no checkpoint was found under load directory"
-                                   r"no (?:valid )?checkpoint (?:was )?found|"
+                                   r"no (?:valid )?checkpoints? (?:was |were )?found|"
+                                   # a checkpoint the resume logic will not use (NeMo 2.1 / 2.3 lightning/resume.py "Last checkpoint
+                                   # is unfinished and cannot be used to resume", io/pl.py "Distributed checkpoints should be a
+                                   # directory. Found: %s")
+                                   r"\bcheckpoint is unfinished\b|\bcheckpoints? should be a directory\b|"
                                    # a checkpoint whose format the loader does not know (Megatron-LM checkpointing.py
                                    # "unknown checkpoint format in %s"; TransformerEngine module/base.py "Unsupported
                                    # checkpoint format.")
@@ -969,7 +982,9 @@ TABLE: tuple[Row, ...] = (
                                    # "Unable to find 'latest' file at %s": DeepSpeed's tag file)
                                    r"\b(?:can't|cannot|unable to|could not|failed to) find\b[^\n]{0,60}?(?:_states\.pt\b|'latest' file)|"
                                    r"\bexpected \d+ of \S+ under \S+ but found \d+ files\b)"),),
-        _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ))")),
+        # (nor a save's destination: megatron-core 0.8 dist_checkpointing/serialization.py "Checkpoint destination directory does
+        # not exist: %s", a save with nowhere to go)
+        _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ)|\bdestination\b)")),
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
     # launcher/runner.py "Unable to proceed, no GPU resources available")
