@@ -155,6 +155,12 @@ NAMED57 = [
     ("pg_timeout", "modal.exception.TimeoutError: Sandbox was not scheduled within the timeout."),
     ("image_pull", "openhands.core.exceptions.AgentRuntimeError: Container image ghcr.io/x/runtime:abc does not exist"),
     ("image_pull", "docker.errors.ImageNotFound: 404 Client Error for http+docker://localhost/v1.45/images/create: Not Found"),
+    # pass 73 (from vllm_mid): an argument check naming a backend is no NCCL error; pydantic's refusal of a config;
+    # vLLM's API servers that never reported their addresses
+    ("python_crash", "ValueError: transport must be 'tcp' or 'ucx', got 'pynccl'"),
+    ("python_crash", "  Value error, pipeline size (3) must divide 8. [type=value_error, input_value=ArgsKwargs((), {'a': 1}), input_type=ArgsKwargs]"),
+    ("engine_init_failed", "RuntimeError: Timed out after 120.0s waiting for API server(s) to report bound ZMQ addresses: ['ApiServer_1']"),
+    ("engine_init_failed", "RuntimeError: API server process ApiServer_2 exited (code=1) before reporting its bound ZMQ addresses"),
 ]
 
 

@@ -460,6 +460,9 @@ SGLANG_DEAD = (r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|
 # result is not reproducible", "Got rescheduled on the same GPU", then "Exiting now. ..." (its sys.exit): the job ends
 RERUN_MACHINE = (r"rerun_state_machine\b[^\n]{0,120}?(?:(?i:exiting now)\b|Unexpected result\b|Possible (?:transient|persistent) error\b|"
                  r"[^\n]*\bnot reproducible\b|Got rescheduled on the same GPU)")
+# pydantic's ValidationError detail line (pydantic-core 2.x: "  Value error, %s [type=value_error, input_value=..., input_type=...]"):
+# a config the model class refused (vLLM 0.12-0.22's config dataclasses, any pydantic settings): the caller's, python_crash
+PYDANTIC_DETAIL = r"^\s*Value error, [^\n]*\[type=value_error, input_value="
 # Ray's own words for a raylet that went away (ray 2.60.0 wheel, strings of _raylet.so / raylet /
 # gcs_server: "Exiting because the Raylet IPC connection failed and the local Raylet is dead",
 # "Failed to notify Raylet. The raylet may have already shut down", "the raylet may have died",
@@ -492,7 +495,11 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
                        r"\bdied during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use|"
                        # a router in front of the engines giving up on their start (sglang-router 0.1.4 / 0.1.5 src/router.rs:
                        # "Timeout %ds waiting for workers %s", "Timeout %ds waiting for worker %s to become healthy")
-                       r"\bTimeout \d+s waiting for workers?\b")
+                       r"\bTimeout \d+s waiting for workers?\b|"
+                       # vLLM's API-server processes that never reported their addresses (0.22.1 v1/utils.py: "Timed out after
+                       # %ss waiting for API server(s) to report bound ZMQ addresses", "API server process %s exited (code=%s)
+                       # before reporting its bound ZMQ addresses", "API server %s closed its address pipe without reporting")
+                       r"\bwaiting for API server\(s\) to report\b|\bAPI server (?:process )?\S+ (?:exited|closed)\b[^\n]{0,60}?\breporting its bound\b")
 
 ENGINE_NOT_READY = (r"(?i:\b(?:server|engine)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
                     r"\b(?:server|engine)\b[^\n]{0,40}?\bis not ready after \d+|\bfailed to start (?:the )?(?:[\w-]+ ){0,2}server\b|"
@@ -579,7 +586,7 @@ TORCH_ELASTIC_WORKER_GONE = r"worker pids do not match process_context pids"
 RAY_ACTOR_CREATION_FAILED = r"\bActor creation task finished with errors\b"
 
 
-CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|{RERUN_MACHINE}|"
+CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|{RERUN_MACHINE}|{PYDANTIC_DETAIL}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
@@ -678,7 +685,7 @@ TABLE: tuple[Row, ...] = (
     # and Ray's core worker on an actor whose creation task raised (2.9.3 direct_actor_transport.cc "Actor creation task finished
     # with errors"): the trial's process / the actor is gone
     Row("python_crash", (_rx(r"\bTrial task failed for trial\b"),), None),
-    Row("python_crash", (_rx(RERUN_MACHINE),), None),
+    Row("python_crash", (_rx(RERUN_MACHINE + "|" + PYDANTIC_DETAIL),), None),
     # the device plugin withdrawing a GPU (NVIDIA/k8s-device-plugin v0.13-v0.15 internal/rm/health.go: "Marking device
     # %s as unhealthy: %v", "Marking all devices as unhealthy"): the device failed its health check
     Row("cuda_error", (_rx(r"(?i:\bmarking (?:device \S+|all devices) as unhealthy\b)"),), None),
@@ -1231,7 +1238,10 @@ TABLE: tuple[Row, ...] = (
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
         # (nor UCX's own records, `UCX  ERROR <IB status>` with no NCCL in view (openucx/ucx @ 8a6b06fb, v1.22.0 src/uct/ib/mlx5/ib_mlx5_log.c):
         # the same fabric under MPI or NIXL, no NCCL in view)
-        _rx(r"not supported for NCCL|^(?!.*NCCL).*\bUCX\b")),
+        # (nor an argument check that names a backend as a value: vLLM 0.22.1 weight_transfer/ipc_engine.py "ValueError: send_mode
+        # must be 'ray', 'http', or a callable, got 'nccl'", eplb_communicator.py "Elastic EP requires 'torch_nccl' or 'pynccl'",
+        # torch's "TypeError: Input tensor data type is not supported for NCCL process group": the caller's, python_crash)
+        _rx(r"not supported for NCCL|^(?!.*NCCL).*\bUCX\b|(?:^|[\s:])[\w.]*(?:ValueError|TypeError|AssertionError|NotImplementedError|KeyError): ")),
     Row("python_crash", (_rx(EMFILE),), None),
     # (not at warning level: an optional import that fell back, vLLM's "WARNING ... Failed to import from vllm._C
     # with ImportError(...)", libibverbs' start-up notice "libibverbs: Warning: couldn't load driver 'x.so'")
