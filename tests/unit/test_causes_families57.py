@@ -161,6 +161,9 @@ NAMED57 = [
     ("python_crash", "  Value error, pipeline size (3) must divide 8. [type=value_error, input_value=ArgsKwargs((), {'a': 1}), input_type=ArgsKwargs]"),
     ("engine_init_failed", "RuntimeError: Timed out after 120.0s waiting for API server(s) to report bound ZMQ addresses: ['ApiServer_1']"),
     ("engine_init_failed", "RuntimeError: API server process ApiServer_2 exited (code=1) before reporting its bound ZMQ addresses"),
+    # pass 74 (from torch_core_older): c10's third help line under a CUDA error; the DataLoader worker's signal handler
+    ("cuda_error", "[rank2]: Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."),
+    ("python_crash", "ERROR: Unexpected floating-point exception encountered in worker."),
 ]
 
 

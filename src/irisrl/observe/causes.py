@@ -396,7 +396,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "misaligned address", "CUBLAS_STATUS_", "CUDNN_STATUS_", "cuDNN error", "Xid", "ECC error",
            "CUDA-capable device", "fallen off the bus", "AcceleratorError", "Assertion `", "Cuda failure",
            "DeferredCudaCallError", "NVIDIA driver", "No CUDA GPUs", "CUDA driver initialization", "device handle for GPU",
-           "CUDA initialization: ", "asynchronously reported", "CUDA_LAUNCH_BLOCKING=1", "device may be out of range", "explicitly omitted"),
+           "CUDA initialization: ", "asynchronously reported", "CUDA_LAUNCH_BLOCKING=1", "device may be out of range", "explicitly omitted",
+           "TORCH_USE_CUDA_DSA"),
           (), 8, ROOT,
           "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
           "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
@@ -413,9 +414,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # cudaGetDeviceCount()"); c10/cuda's help lines printed only under a CUDA error report
                     # (CUDAMiscFunctions.cpp: "CUDA kernel errors might be asynchronously reported at some other API
                     # call", "For debugging consider passing CUDA_LAUNCH_BLOCKING=1", "GPU device may be out of range,
-                    # do you have enough GPUs?"; CUDAException.cpp "Device-side assertions were explicitly omitted")
+                    # do you have enough GPUs?"; CUDAException.cpp "Device-side assertions were explicitly omitted", torch 2.1-2.14
+                    # "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.")
                     r"CUDA initialization: |CUDA kernel errors might be asynchronously reported|consider passing CUDA_LAUNCH_BLOCKING=1|"
-                    r"GPU device may be out of range|Device-side assertions were explicitly omitted",
+                    r"GPU device may be out of range|Device-side assertions were explicitly omitted|Compile with .TORCH_USE_CUDA_DSA. to enable",
                     r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
                     # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
                     r"Cuda failure (?:\d+ )?'(?!out of memory)"),

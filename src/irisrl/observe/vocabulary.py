@@ -686,6 +686,9 @@ TABLE: tuple[Row, ...] = (
     # with errors"): the trial's process / the actor is gone
     Row("python_crash", (_rx(r"\bTrial task failed for trial\b"),), None),
     Row("python_crash", (_rx(RERUN_MACHINE + "|" + PYDANTIC_DETAIL),), None),
+    # torch's DataLoader worker signal handler (torch/csrc/DataLoader.cpp, 2.1-2.14: "ERROR: Unexpected segmentation fault /
+    # floating-point exception encountered in worker."; its bus error is the shm's, disk_full, read before): the worker died
+    Row("python_crash", (_rx(r"\bUnexpected [\w-]+(?: [\w-]+)? encountered in worker\b"),), None),
     # the device plugin withdrawing a GPU (NVIDIA/k8s-device-plugin v0.13-v0.15 internal/rm/health.go: "Marking device
     # %s as unhealthy: %v", "Marking all devices as unhealthy"): the device failed its health check
     Row("cuda_error", (_rx(r"(?i:\bmarking (?:device \S+|all devices) as unhealthy\b)"),), None),
