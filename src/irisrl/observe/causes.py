@@ -552,7 +552,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"\bnamespace doesn't match ClusterQueue selector\b|\b(?:ClusterQueue|LocalQueue) \S+ (?:is inactive|doesn't exist)\b",
                     # the kubelet's admission refusal as `kubectl get pods` shows it (pod.status.reason "OutOf<resource>",
                     # kubernetes pkg/kubelet/lifecycle/predicate.go): the pod failed on a node without the resource
-                    r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+OutOf[\w./-]+\s+\d+"),
+                    E.KUBECTL_POD_ROW + r"OutOf[\w./-]+\s+\d+"),
           # (matched on the reported evidence, cut to 160 characters: stems near the start)
           soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
@@ -986,7 +986,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # the shell's signal word alone, torch elastic's failure report and agent, a pod
                     # row whose container crashed (observe/exceptions.py grammars)
                     E.SHELL_SIGNAL.pattern, E.ELASTIC_FAILED.pattern,
-                    r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(?:Error|CrashLoopBackOff)\s+\d",
+                    E.KUBECTL_POD_ROW + r"(?:Init:)?(?:Error|CrashLoopBackOff)\s+\d",
                     # the kubelet restarting a container that keeps crashing (event reason BackOff,
                     # `kubectl describe pod` "Reason: CrashLoopBackOff")
                     E.KUBELET_CRASHLOOP.pattern,

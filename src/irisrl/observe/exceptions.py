@@ -563,11 +563,13 @@ NCCL_WARN_FAILURE = re.compile(
 
 
 
+# A `kubectl get pods` row up to its STATUS column (NAME, READY N/M): each family reads the status it names.
+KUBECTL_POD_ROW = r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+"
 # Kubernetes' `kubectl get pods` row: NAME READY STATUS RESTARTS AGE, the STATUS column read
 # (kubectl/pkg/printers; `Init:` prefix for init containers). The kinds: Error / CrashLoopBackOff
 # a crashed container, OOMKilled, Evicted / ContainerStatusUnknown (the kubelet lost the container
 # of a pod it evicted or whose node went away), ErrImagePull / ImagePullBackOff.
-KUBECTL_ROW = re.compile(r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Init:)?(Error|CrashLoopBackOff|OOMKilled|Evicted|"
+KUBECTL_ROW = re.compile(KUBECTL_POD_ROW + r"(?:Init:)?(Error|CrashLoopBackOff|OOMKilled|Evicted|"
                          r"ContainerStatusUnknown|ErrImagePull|ImagePullBackOff)\s+\d+")
 # The kubelet restarting a crashed container: event `Warning  BackOff ... Back-off restarting failed
 # container`, `kubectl describe pod` "Reason: CrashLoopBackOff".

@@ -1106,9 +1106,8 @@ TABLE: tuple[Row, ...] = (
     Row("evicted", (_rx(r"MaximumExecutionTimeExceeded|\bmaximum execution time \(\d+s\) exceeded"),), None),
     # the kubelet's eviction manager choosing its victims (pkg/kubelet/eviction/eviction_manager.go "Eviction manager:
     # pods ranked for eviction", "Eviction manager: must evict pod(s) to reclaim"), graceful node shutdown's pod reason
-    # in `kubectl get pods` (pkg/kubelet/nodeshutdown: reason "Terminated"; older "Shutdown"), containerd's OOM event
-    Row("evicted", (_rx(r"Eviction manager: (?:pods ranked for eviction|must evict pod)|"
-                        r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+(?:Terminated|Shutdown|NodeShutdown)\s+\d+"),), None),
+    # in `kubectl get pods` (pkg/kubelet/nodeshutdown: reason "Terminated"; older "Shutdown")
+    Row("evicted", (_rx(r"Eviction manager: (?:pods ranked for eviction|must evict pod)|" + E.KUBECTL_POD_ROW + r"(?:Terminated|Shutdown|NodeShutdown)\s+\d+"),), None),
     # the taint manager deleting a pod on a tainted node (pkg/controller/tainteviction "Marking for deletion
     # Pod", event TaintManagerEviction) and a node that rebooted under its pods (kubelet nodestatus "Node %s
     # has been rebooted, boot id: %s")
