@@ -164,6 +164,9 @@ NAMED57 = [
     # pass 74 (from torch_core_older): c10's third help line under a CUDA error; the DataLoader worker's signal handler
     ("cuda_error", "[rank2]: Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."),
     ("python_crash", "ERROR: Unexpected floating-point exception encountered in worker."),
+    # pass 75 (from nccl_mid): NCCL 2.25-2.27's socket connect / accept giving up
+    ("nccl_error", "[rank1]: socketPollConnect: connect returned No route to host, exceeded error retry count (20)"),
+    ("nccl_error", "[rank3]: socketTryAccept: exceeded error retry count after 20 attempts, Connection timed out"),
 ]
 
 

@@ -1233,8 +1233,10 @@ TABLE: tuple[Row, ...] = (
     Row("hf_http_error", (_rx(r"\((?:SlowDown|Throttling|ThrottlingException|RequestTimeout|RequestTimeTooSkewed|ServiceUnavailable|InternalError|"
                               r"RequestLimitExceeded|500|502|503|504)\) when calling the (?:Get|Head|List)Objects?(?:V2)? operation|"
                               r"Could not connect to the endpoint URL|\bRetriesExceededError\b"),), None),
-    # NCCL's socket connect giving up (v2.18-v2.30 src/misc/socket.cc "socketPollConnect: exceeded retries (%d)")
-    Row("nccl_error", (_rx(r"\bsocket\w*Connect: exceeded retries\b"),), None),
+    # NCCL's socket connect / accept giving up (v2.18-v2.30 src/misc/socket.cc "socketPollConnect: exceeded retries (%d)";
+    # v2.25-v2.27 "socketPollConnect: connect returned %s, exceeded error retry count (%d)", "socketTryAccept: exceeded error
+    # retry count after %d attempts, %s")
+    Row("nccl_error", (_rx(r"\bsocket(?:\w*Connect|TryAccept): [^\n]{0,60}?exceeded (?:error )?retr(?:ies|y count)\b"),), None),
     # (not torch's own argument check before any NCCL call, ProcessGroupNCCL.cpp "Input tensor data type is not
     # supported for NCCL process group": the caller's bug, python_crash)
     Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
