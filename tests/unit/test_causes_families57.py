@@ -167,6 +167,14 @@ NAMED57 = [
     # pass 75 (from nccl_mid): NCCL 2.25-2.27's socket connect / accept giving up
     ("nccl_error", "[rank1]: socketPollConnect: connect returned No route to host, exceeded error retry count (20)"),
     ("nccl_error", "[rank3]: socketTryAccept: exceeded error retry count after 20 attempts, Connection timed out"),
+    # pass 76 (from ray_mid): Ray Train v2's controller giving up; Ray Data's typo; the autoscaler's cancel; the core
+    # worker and raylet on a node that died
+    ("python_crash", "(TrainController pid=1) Deciding to TERMINATE, since the total failure count (4) exceeded the maximum allowed failures"),
+    ("python_crash", "(TrainController pid=1) [FailurePolicy] Decision: FailureDecision.RAISE, Error source: worker group"),
+    ("pg_unplaceable", "2025-01-02 10:00:00,1\tWARNING resource_manager.py:551 -- Cluster resources are not engough to run any task from X"),
+    ("pg_unplaceable", "[2025-01-02 10:00:00,1 W 7 7] (gcs_server) gcs_autoscaler_state_manager.cc:541: Canceling infeasible requests on node ab12"),
+    ("ray_node_dead", "(Actor pid=3, ip=10.0.0.2) [2025-01-02 10:00:00,1 I 3 9] core_worker.cc:552: Disconnect core worker client since its node is dead"),
+    ("ray_node_dead", "[2025-01-02 10:00:00,1 I 2 2] (raylet) node_manager.cc:846: The leased worker is killed because the owner node died."),
 ]
 
 

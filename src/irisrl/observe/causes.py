@@ -512,7 +512,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
            "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have",
-           "not enough resources for the tasks", "Cancelling infeasible",   # (subsumes the group needles above: one prefilter pass for all)
+           "not enough resources for the tasks", "infeasible",   # (subsumes the group needles above: one prefilter pass for all)
            "ClusterQueue", "  OutOf"),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
@@ -530,7 +530,8 @@ CATALOGUE: tuple[Cause, ...] = (
           # autoscaler could not find a node type to satisfy the request"), `ray status` demands ("N+
           # pending placement groups"). Ray retries them all: waits, fatal only once the run crashed.
           families=(r"failed to schedule because there are not enough resources for the tasks or actors on the whole cluster|"
-                    r"\bCancelling infeasible tasks?\b|"
+                    # (ray 2.44.1 gcs_autoscaler_state_manager.cc: "Canceling infeasible requests on node %s")
+                    r"\bCancell?ing infeasible (?:tasks?|requests?)\b|"
                     r"Failed to schedule placement group \S+, id: |Failed to create placement group \S+, id: \S+,? try again|"
                     r"could not find a node type to satisfy the request|\d+\+? pending placement groups",
                     # vLLM executor/ray_utils.py initialize_ray_cluster: the placement group (older releases:

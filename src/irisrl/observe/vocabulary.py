@@ -470,7 +470,8 @@ PYDANTIC_DETAIL = r"^\s*Value error, [^\n]*\[type=value_error, input_value="
 # failed.", "GCS consider this node to be dead", LOCAL_RAYLET_DIED; older core_worker.cc: "Raylet
 # failed. Shutting down.").
 RAYLET_GONE = (r"Raylet failed\. Shutting down|local Raylet is dead|raylet may have (?:already )?(?:died|shut down)|"
-               r"Disconnecting (?:raylet|core worker) client because its node is dead|Node is dead because the health check failed|"
+               # (ray 2.44.1 core_worker.cc: "Disconnect core worker client since its node is dead")
+               r"Disconnect(?:ing)? (?:raylet|core worker) client (?:because|since) its node is dead|Node is dead because the health check failed|"
                r"GCS consider this node to be dead|LOCAL_RAYLET_DIED|"
                # python/ray: dashboard/agents "Raylet is dead! Exiting ...", "Raylet is considered dead N X",
                # "...'s local raylet died."
@@ -551,7 +552,8 @@ VLLM_SERVING_FAULT = (r"\[FT\] (?:Busy loop raised|No recovery within|Recovery f
 # Ray Data's resource manager finding no room for an operator's tasks (ray 2.60.0 data/_internal/execution/resource_manager.py:
 # "Cluster resources are not enough to run any task from %s. The job may hang forever unless the cluster scales up."): no
 # error word of its own
-RAY_DATA_NO_ROOM = r"(?i:cluster resources are not enough to run any task|may hang forever unless the cluster scales up)"
+# (ray 2.49.2 data/_internal/execution/resource_manager.py spells it "not engough")
+RAY_DATA_NO_ROOM = r"(?i:cluster resources are not en\w{2,4}gh to run any task|may hang forever unless the cluster scales up)"
 
 
 # The GPU node tools' own words for GPUs that cannot be used (the cuda_error row that cites each site)
@@ -686,6 +688,11 @@ TABLE: tuple[Row, ...] = (
     # with errors"): the trial's process / the actor is gone
     Row("python_crash", (_rx(r"\bTrial task failed for trial\b"),), None),
     Row("python_crash", (_rx(RERUN_MACHINE + "|" + PYDANTIC_DETAIL),), None),
+    # Ray Train v2's controller giving up on the run (ray 2.44.1 train/v2 failure_handling/default.py "Deciding to TERMINATE,
+    # since the total failure count (%d) exceeded the maximum allowed failures", controller.py "Terminating training worker group
+    # after encountering failure(s) on %d worker(s)"; 2.49.2 "[FailurePolicy] Decision: FailureDecision.RAISE"): the run ends
+    Row("python_crash", (_rx(r"\bDeciding to TERMINATE, since\b|\bFailureDecision\.RAISE\b|"
+                             r"\bTerminating training worker group after encountering failure"),), None),
     # torch's DataLoader worker signal handler (torch/csrc/DataLoader.cpp, 2.1-2.14: "ERROR: Unexpected segmentation fault /
     # floating-point exception encountered in worker."; its bus error is the shm's, disk_full, read before): the worker died
     Row("python_crash", (_rx(r"\bUnexpected [\w-]+(?: [\w-]+)? encountered in worker\b"),), None),
@@ -1347,7 +1354,9 @@ TABLE: tuple[Row, ...] = (
     Row("ray_local_instance", (_rx(r"Could not find any running Ray instance"),), None),
     Row("ray_node_dead", (_rx(r"Did GCS start successfully|node timed out during startup|"
                               r"waiting for (?:the )?node to start ?up|raylet failed to start ?up"),), None),
-    Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
+    # (and a worker killed for its owner's node: ray 2.49.2 raylet node_manager.cc "The leased worker is killed because the owner
+    # node died.")
+    Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|\bowner node died\b|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
     Row("ray_actor_died", (_rx(r"(?i:\bactor\b)"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
