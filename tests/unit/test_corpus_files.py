@@ -203,6 +203,11 @@ HELDOUT51 = PUBLIC / "heldout51.jsonl"
 # KServe, AIBrix, Dynamo, KAITO, KubeAI, llmaz, OpenLLM and their kin): final lines of failed engines, pods and gateways and the
 # warnings the deployments went past; tiny (the first hits of every family are corpus sources); none from a repository heldout9 cites.
 HELDOUT52 = PUBLIC / "heldout52.jsonl"
+# The fifty-third fresh set (README "heldout53"): GitHub issues of agent evaluation and benchmark harnesses that run model-driven
+# episodes at scale (lm-evaluation-harness and its kin, SWE-bench / SWE-agent, OpenHands evaluation and benchmarks, Inspect, AgentBench,
+# VLMEvalKit, E2B / Modal sandboxes) and the engines they drive: final lines and the warnings the evaluations went past; small (the
+# first hits of every family are corpus sources); none from a repository heldout9 cites.
+HELDOUT53 = PUBLIC / "heldout53.jsonl"
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -258,7 +263,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
          "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30, "heldout31": HELDOUT31, "heldout32": HELDOUT32,
-         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37, "heldout39": HELDOUT39, "heldout40": HELDOUT40, "heldout41": HELDOUT41, "heldout42": HELDOUT42, "heldout43": HELDOUT43, "heldout44": HELDOUT44, "heldout45": HELDOUT45, "heldout46": HELDOUT46, "heldout47": HELDOUT47, "heldout48": HELDOUT48, "heldout49": HELDOUT49, "heldout50": HELDOUT50, "heldout51": HELDOUT51, "heldout52": HELDOUT52}   # collected later, each from sources no other file has
+         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37, "heldout39": HELDOUT39, "heldout40": HELDOUT40, "heldout41": HELDOUT41, "heldout42": HELDOUT42, "heldout43": HELDOUT43, "heldout44": HELDOUT44, "heldout45": HELDOUT45, "heldout46": HELDOUT46, "heldout47": HELDOUT47, "heldout48": HELDOUT48, "heldout49": HELDOUT49, "heldout50": HELDOUT50, "heldout51": HELDOUT51, "heldout52": HELDOUT52, "heldout53": HELDOUT53}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -268,7 +273,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
                "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12), "heldout32": (40, 12),
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10), "heldout41": (35, 10), "heldout42": (8, 5), "heldout43": (19, 9), "heldout44": (20, 12), "heldout45": (45, 14), "heldout46": (45, 14), "heldout47": (25, 9), "heldout48": (40, 15), "heldout49": (30, 12), "heldout50": (35, 15), "heldout51": (23, 8), "heldout52": (14, 6)}
+               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10), "heldout41": (35, 10), "heldout42": (8, 5), "heldout43": (19, 9), "heldout44": (20, 12), "heldout45": (45, 14), "heldout46": (45, 14), "heldout47": (25, 9), "heldout48": (40, 15), "heldout49": (30, 12), "heldout50": (35, 15), "heldout51": (23, 8), "heldout52": (14, 6), "heldout53": (24, 12)}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -284,7 +289,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
                 "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
-                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35", "heldout37", "heldout39", "heldout40", "heldout41", "heldout43", "heldout44", "heldout45", "heldout46", "heldout47", "heldout48", "heldout49", "heldout50", "heldout51", "heldout52"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35", "heldout37", "heldout39", "heldout40", "heldout41", "heldout43", "heldout44", "heldout45", "heldout46", "heldout47", "heldout48", "heldout49", "heldout50", "heldout51", "heldout52", "heldout53"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -460,6 +465,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT51, (HELDOUT9,)),
     # set 52: issues of LLM inference serving on Kubernetes and its gateways, never one set 9 cites
     (HELDOUT52, (HELDOUT9,)),
+    # set 53: issues of agent evaluation and benchmark harnesses and the engines and sandboxes they drive, never one set 9 cites
+    (HELDOUT53, (HELDOUT9,)),
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
