@@ -175,6 +175,10 @@ NAMED57 = [
     ("pg_unplaceable", "[2025-01-02 10:00:00,1 W 7 7] (gcs_server) gcs_autoscaler_state_manager.cc:541: Canceling infeasible requests on node ab12"),
     ("ray_node_dead", "(Actor pid=3, ip=10.0.0.2) [2025-01-02 10:00:00,1 I 3 9] core_worker.cc:552: Disconnect core worker client since its node is dead"),
     ("ray_node_dead", "[2025-01-02 10:00:00,1 I 2 2] (raylet) node_manager.cc:846: The leased worker is killed because the owner node died."),
+    # pass 77 (from heldout53): argparse's usage error under a console script's name, whatever the program
+    ("python_crash", "vllm: error: unrecognized arguments: --tensor-parallel 8"),
+    ("python_crash", "torchrun: error: the following arguments are required: training_script"),
+    ("python_crash", "sglang: error: argument --tp/--tp-size: invalid int value: 'eight'"),
 ]
 
 

@@ -576,8 +576,13 @@ PIP_FAILED = (r"(?:Could not find a version that satisfies|No matching distribut
 # (the phrases are the installers' own; the level word in front of them is read away before the table is)
 
 
-# argparse's usage error line (the python_crash row that cites it): no error word the net reads
-ARGPARSE_ERROR = r"^[\w.-]+\.py: error: \S"
+# argparse's usage error line (the python_crash row that cites it): no error word the net reads. Its prog is the basename
+# of argv[0], a script's `train.py` or a console script's `vllm` / `torchrun`; for the latter, argparse's own messages
+# (CPython 3.12.1 Lib/argparse.py: "unrecognized arguments: %s", "the following arguments are required: %s", "argument
+# %(argument_name)s: %(message)s", "one of the arguments %s is required", "ambiguous option: %(option)s could match ..."),
+# so that an engine's name in front of them is not read as the engine's death
+ARGPARSE_ERROR = (r"^[\w.-]+\.py: error: \S|^[\w.-]+: error: (?:unrecognized arguments: |the following arguments are required: |"
+                  r"argument -{1,2}[\w-]+(?:/-{1,2}[\w-]+)*: |one of the arguments \S.* is required|ambiguous option: )")
 
 
 # torch elastic's agent finding a worker gone (torch 2.1.2 / 2.4.1 / 2.11 distributed/elastic/agent/server/
