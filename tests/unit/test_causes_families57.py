@@ -179,6 +179,10 @@ NAMED57 = [
     ("python_crash", "vllm: error: unrecognized arguments: --tensor-parallel 8"),
     ("python_crash", "torchrun: error: the following arguments are required: training_script"),
     ("python_crash", "sglang: error: argument --tp/--tp-size: invalid int value: 'eight'"),
+    # pass 78 (from rl_frameworks_older): a framework's check of the cluster against its resource pools; a resume that
+    # could not read its checkpoint
+    ("pg_unplaceable", "ValueError: Resource pool actor_pool: 8*4 cannot be satisfied in this ray cluster"),
+    ("checkpoint_corrupt", "Exception: [deepspeed] failed to resume from checkpoint /ck/run9/_actor"),
 ]
 
 

@@ -910,7 +910,10 @@ TABLE: tuple[Row, ...] = (
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|checksum (?:mismatch|failed|did not match)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
                                    r"(?:failed|unable|cannot|can't|could not) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl(?!able)|"
-                                   r"(?:could not|couldn't|failed to|unable to) (?:re)?load (?:from )?(?:the )?(?:checkpoint|ckpt|state_dict))"),
+                                   r"(?:could not|couldn't|failed to|unable to) (?:re)?load (?:from )?(?:the )?(?:checkpoint|ckpt|state_dict)|"
+                                   # (and a resume that could not read it: transformers' and OpenRLHF's DeepSpeed resume, "[deepspeed]
+                                   # failed to resume from checkpoint %s")
+                                   r"(?:could not|couldn't|failed to|unable to) resume from (?:the )?(?:checkpoint|ckpt))"),
                                _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
                                    # a tokenizer's model file (sentencepiece "could not parse ModelProto from .../tokenizer.model")
                                    r"ModelProto|tokenizer\.model\b|"
@@ -1194,6 +1197,9 @@ TABLE: tuple[Row, ...] = (
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
     # Ray Data's resource manager finding no room for an operator's tasks (RAY_DATA_NO_ROOM): nothing can be placed
     Row("pg_unplaceable", (_rx(RAY_DATA_NO_ROOM),), None),
+    # a framework's own check of the Ray cluster against the resource pools it will ask for (verl 0.3-0.5 trainer/ppo/ray_trainer.py
+    # "Resource pool %s: %d*%d cannot be satisfied in this ray cluster"): no room for the group
+    Row("pg_unplaceable", (_rx(r"(?i:cannot be satisfied in (?:this|the) (?:ray )?cluster\b)"),), None),
     # Karpenter's provisioner finding no node pool for the pod (aws/karpenter-provider-aws v1 pkg/controllers/provisioning:
     # "Failed to schedule pod, incompatible with nodepool %q, ..."): nowhere to run
     Row("pg_unplaceable", (_rx(r"Failed to schedule pod, incompatible with (?:all )?nodepools?|incompatible with nodepool \S+, daemonset overhead"),), None),
