@@ -183,6 +183,17 @@ NAMED57 = [
     # could not read its checkpoint
     ("pg_unplaceable", "ValueError: Resource pool actor_pool: 8*4 cannot be satisfied in this ray cluster"),
     ("checkpoint_corrupt", "Exception: [deepspeed] failed to resume from checkpoint /ck/run9/_actor"),
+    # pass 79 (from sglang_mid): SGLang's P/D peer lost, its gRPC front's scheduler, the router's P/D servers and workers
+    # never healthy, warm-up failures, no accelerator, the decode batch's KV OOM
+    ("engine_dead", "[2025-01-02 10:00:00 TP1] Losing connection with prefill instance (bootstrap_addr: 10.1.0.7:8998), 4 requests affected"),
+    ("engine_dead", "[2025-01-02 10:00:00 TP1] Transfer for room 1234 failed due to node failure"),
+    ("engine_dead", "[2025-01-02 10:00:00] Service health check: Scheduler not responsive (30.0s since last receive, 2 pending requests)"),
+    ("engine_dead", "[2025-01-02 10:00:00] GrpcRequestManager hit an exception: Traceback (most recent call last):"),
+    ("engine_dead", "2025-01-02 10:00:00 ERROR sglang_router_rs::routers::http::pd_router: Prefill server failed (CRITICAL) prefill_url=http://10.1.0.7:30000"),
+    ("engine_init_failed", "2025-01-02 10:00:00 ERROR sglang_router_rs::core::worker_manager: Workers failed to become healthy after 600s."),
+    ("engine_init_failed", "[2025-01-02 10:00:00] Disaggregation warmup failed (mode=decode), status code: 500"),
+    ("cuda_error", "RuntimeError: No accelerator (CUDA, XPU) is available."),
+    ("cuda_oom", "[2025-01-02 10:00:00 TP0] ValueError: Out of memory even after retracting all other requests in the decode batch."),
 ]
 
 
@@ -211,6 +222,8 @@ def test_what_the_families_do_not_take(tmp_path: Path) -> None:
     # a retry that is not the last is no dead worker; a platform that evicts for storage has evicted
     assert primary(both(tmp_path, ["2025-01-02 10:00:00  WARN sglang_router_rs::router: Generate request to http://10.1.0.7:30000 failed (attempt 1/5)"])) != "engine_dead"
     assert primary(both(tmp_path, ["Workload evicted, storage limit exceeded (20G)"])) == "evicted"
+    # an optional kernel's warm-up that fell back, at warning level, is no failed start-up
+    assert primary(both(tmp_path, ["(Worker pid=1) WARNING 01-02 10:00:00 [mixer.py:60] Kernel warmup failed for layer 4. First call may be slow."])) is None
     # a container that ended well is no crash; a row in another status is no node shutdown
     assert both(tmp_path, ["state &ContainerStateTerminated{ExitCode:0,Signal:0,Reason:Completed,Message:,}"])["verdict"] == "NO-KILL"
     assert primary(both(tmp_path, ["ppo-7b-worker-1-q8w7e   1/1     Running   0          2h"])) is None

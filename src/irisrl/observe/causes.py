@@ -720,7 +720,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # server's sigquit handler (entrypoints/http_server.py / engine.py) says "Received
                     # sigquit from a child process. It usually means the child failed."
                     # (0.4's overlap-thread worker: managers/tp_worker_overlap_thread.py "TpModelWorkerClient hit an exception")
-                    r"(?:Scheduler|[Tt]okenizerManager|DataParallelController|TpModelWorker\w*) hit an exception|"
+                    # (0.5.8's gRPC front: grpc/grpc_request_manager.py "GrpcRequestManager hit an exception")
+                    r"(?:Scheduler|[Tt]okenizerManager|DataParallelController|TpModelWorker\w*|GrpcRequestManager) hit an exception|"
                     # (older releases print "a child proces." with the typo)
                     r"Received sigquit from a child proc\w*|"
                     # (sglang 0.5.23 managers/tokenizer_manager.py's handler: "SIGQUIT received. signum=3, frame=...

@@ -454,6 +454,16 @@ SGLANG_DEAD = (r"couldn't get a response from (?:the )?(?:detokenizer|scheduler|
                # %s", the last of its retries "... failed (attempt 3/3)"), a P/D server answering 5xx
                r"\bRemoving failed worker\b|\brequest to http\S+ failed \(attempt (\d+)/\1\)|"
                r"\b(?:prefill|decode) server http\S+ returned status 5\d\d\b|"
+               # (router 0.2.1 routers/http/pd_router.rs: "Prefill server failed (CRITICAL)", "Decode server returned error status",
+               # "Failed to select PD pair error=No available prefill workers")
+               r"(?i:\b(?:prefill|decode) server (?:failed|returned error status)\b|\bNo available (?:prefill|decode) workers?\b)|"
+               # P/D disaggregation losing its peer instance (sglang 0.5.2 / 0.5.8 disaggregation/mooncake/conn.py "Losing connection
+               # with prefill instance (bootstrap_addr: %s)", nixl/conn.py "Lost connection with prefill instance", "Let room %s be
+               # failed due to prefill down", "Transfer for room %s failed due to node failure"): the peer engine is gone
+               r"\b(?:Losing|Lost) connection with (?:prefill|decode) instance\b|\bfailed due to (?:(?:prefill|decode) down|node failure)\b|"
+               # the gRPC front's health of its scheduler (0.5.8 grpc/health_servicer.py "Service health check: Scheduler not responsive",
+               # grpc_request_manager.py "Received SIGQUIT from scheduler process. Scheduler failed")
+               r"\bScheduler not responsive\b|\bReceived SIGQUIT from scheduler process\b|"
                r"Child process unexpectedly failed with (?:an exit code|exitcode=)")
 # megatron-core's rerun state machine (0.10.0-0.20 megatron/core/rerun_state_machine.py) on a result it does not trust (a
 # NaN / Inf loss or grad norm): "Unexpected result ...", "Possible transient error!", "Possible persistent error!", "unexpected
@@ -497,6 +507,8 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
                        # a router in front of the engines giving up on their start (sglang-router 0.1.4 / 0.1.5 src/router.rs:
                        # "Timeout %ds waiting for workers %s", "Timeout %ds waiting for worker %s to become healthy")
                        r"\bTimeout \d+s waiting for workers?\b|"
+                       # (router 0.2.1 core/worker_manager.rs: "Workers failed to become healthy after %ds")
+                       r"\bWorkers failed to become healthy after\b|"
                        # vLLM's API-server processes that never reported their addresses (0.22.1 v1/utils.py: "Timed out after
                        # %ss waiting for API server(s) to report bound ZMQ addresses", "API server process %s exited (code=%s)
                        # before reporting its bound ZMQ addresses", "API server %s closed its address pipe without reporting")
@@ -675,6 +687,11 @@ TABLE: tuple[Row, ...] = (
     Row("engine_init_failed", (_rx(r"Capture cuda graph failed"),), None),
     # inference engines failing to come up in their own words (ENGINE_START_FAILED)
     Row("engine_init_failed", (_rx(ENGINE_START_FAILED),), None),
+    # an engine's warm-up failing (sglang 0.5.2 / 0.5.15 entrypoints/http_server.py "Prefill disaggregation mode warm Up Failed,
+    # status code: %s", "Disaggregation warmup failed (mode=%s)", 0.5.8 grpc_server.py "gRPC warmup request returned error";
+    # vLLM 0.34 warmup/kernel_warmup.py "JIT kernel warmup failed after %ss"): not at warning level, where a layer's optional
+    # kernel warm-up that fell back is a notice (vLLM 0.22 mamba_mixer2.py "... kernel warmup failed for layer ...")
+    Row("engine_init_failed", (_rx(r"(?i:\bwarm ?up (?:request )?(?:failed|returned error)\b)"),), None, loud=True),
     # a Python program's own usage error (CPython Lib/argparse.py ArgumentParser.error: "%(prog)s: error: %(message)s", then
     # exit 2; prog is the script's name): the program ended before it ran
     Row("python_crash", (_rx(ARGPARSE_ERROR),), None),
@@ -955,7 +972,8 @@ TABLE: tuple[Row, ...] = (
     Row("image_pull", (_rx(r"InspectFailed|InvalidImageName|(?i:couldn't parse image reference|invalid image reference|failed to apply default image tag)"),), None),
     # SGLang's KV pool exhausted on the GPU (sglang 0.5.23 srt/mem_cache/allocation.py "Prefill out of memory.
     # Try to lower your batch size.", "Decode out of memory. ...")
-    Row("cuda_oom", (_rx(r"\b(?:Prefill|Decode) out of memory\b"),), None),
+    # (and 0.5.8 managers/schedule_batch.py's "Out of memory even after retracting all other requests in the decode batch.")
+    Row("cuda_oom", (_rx(r"\b(?:Prefill|Decode) out of memory\b|\bOut of memory even after retracting\b"),), None),
     # accelerate 1.16 utils/memory.py find_executable_batch_size halving the batch on each CUDA OOM until
     # none is left ("No executable batch size found, reached zero.")
     Row("cuda_oom", (_rx(r"No executable batch size found"),), None),
@@ -1025,7 +1043,9 @@ TABLE: tuple[Row, ...] = (
                            # accelerate 0.25.0 accelerator.py "fp16 mixed precision requires a GPU"; deepspeed 0.14.4
                            # runtime/zero/stage3.py "Cannot use fp16 without accelerator.")
                            r"(?i:\bno supported (?:gpu|cuda|accelerator) backend\b|\brequested to find \d+ devices but only \d+\b|"
-                           r"\brequires an? (?:GPU|CUDA device|accelerator)\s*[.!]?\s*$|\b(?:cannot|can't|unable to) use \S+ without (?:an? )?(?:GPU|accelerator)\b)"),), None),
+                           r"\brequires an? (?:GPU|CUDA device|accelerator)\s*[.!]?\s*$|\b(?:cannot|can't|unable to) use \S+ without (?:an? )?(?:GPU|accelerator)\b|"
+                           # (sglang 0.5.8 srt/utils/common.py: "No accelerator (CUDA, XPU, HPU, NPU) is available.")
+                           r"\bNo accelerator (?:\([^)]*\) )?is available\b)"),), None),
     # the node's GPU daemons and validators saying the GPUs are not usable: nvidia-persistenced (595.71.05 nvidia-persistenced.c:
     # "Failed to query NVIDIA devices", "Unable to find any NVIDIA devices", "device %s - failed to open.", "Could not Enable
     # UVM Persistence mode"), nvidia-smi's "No devices were found", DCGM's health watch ("Detected a FAILURE in health system
