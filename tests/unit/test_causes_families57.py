@@ -194,6 +194,11 @@ NAMED57 = [
     ("engine_init_failed", "[2025-01-02 10:00:00] Disaggregation warmup failed (mode=decode), status code: 500"),
     ("cuda_error", "RuntimeError: No accelerator (CUDA, XPU) is available."),
     ("cuda_oom", "[2025-01-02 10:00:00 TP0] ValueError: Out of memory even after retracting all other requests in the decode batch."),
+    # pass 80 (from hf_trainer_older): a precision mode the host's device cannot run; a state dictionary that is corrupted
+    ("cuda_error", "ValueError: bf16 mixed precision requires a GPU (not 'cpu')."),
+    ("cuda_error", "[rank1]: ValueError: Tried to use `bf16` but it is not supported on cpu"),
+    ("cuda_error", "ValueError: Type fp16 is not supported on your device."),
+    ("checkpoint_corrupt", "ValueError: The state dictionary of the model you are trying to load is corrupted. Are you sure it was saved?"),
 ]
 
 
@@ -222,6 +227,9 @@ def test_what_the_families_do_not_take(tmp_path: Path) -> None:
     # a retry that is not the last is no dead worker; a platform that evicts for storage has evicted
     assert primary(both(tmp_path, ["2025-01-02 10:00:00  WARN sglang_router_rs::router: Generate request to http://10.1.0.7:30000 failed (attempt 1/5)"])) != "engine_dead"
     assert primary(both(tmp_path, ["Workload evicted, storage limit exceeded (20G)"])) == "evicted"
+    # a library a precision mode needs is no missing GPU; a fallback to another precision is no failure
+    assert primary(both(tmp_path, ["ImportError: Loading an FP8 model on CUDA requires fbgemm-gpu library"])) != "cuda_error"
+    assert primary(both(tmp_path, ["WARNING - accelerate.state - FP8 mixed precision training requires a GPU Hopper or higher. Will use FP16 instead."])) != "cuda_error"
     # an optional kernel's warm-up that fell back, at warning level, is no failed start-up
     assert primary(both(tmp_path, ["(Worker pid=1) WARNING 01-02 10:00:00 [mixer.py:60] Kernel warmup failed for layer 4. First call may be slow."])) is None
     # a container that ended well is no crash; a row in another status is no node shutdown

@@ -931,7 +931,7 @@ TABLE: tuple[Row, ...] = (
                                    # (and a resume that could not read it: transformers' and OpenRLHF's DeepSpeed resume, "[deepspeed]
                                    # failed to resume from checkpoint %s")
                                    r"(?:could not|couldn't|failed to|unable to) resume from (?:the )?(?:checkpoint|ckpt))"),
-                               _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
+                               _rx(r"(?i:checkpoint|ckpt|safetensors|state_dict|state dictionary|\.pth?\b|\.bin\b|weights|torch\.load|pickle|\bshard|zip archive|archive|"
                                    # a tokenizer's model file (sentencepiece "could not parse ModelProto from .../tokenizer.model")
                                    r"ModelProto|tokenizer\.model\b|"
                                    # llama.cpp's weight format (ggml-org/llama.cpp ggml/src/gguf.cpp gguf_init_from_file: "invalid magic
@@ -1045,7 +1045,15 @@ TABLE: tuple[Row, ...] = (
                            r"(?i:\bno supported (?:gpu|cuda|accelerator) backend\b|\brequested to find \d+ devices but only \d+\b|"
                            r"\brequires an? (?:GPU|CUDA device|accelerator)\s*[.!]?\s*$|\b(?:cannot|can't|unable to) use \S+ without (?:an? )?(?:GPU|accelerator)\b|"
                            # (sglang 0.5.8 srt/utils/common.py: "No accelerator (CUDA, XPU, HPU, NPU) is available.")
-                           r"\bNo accelerator (?:\([^)]*\) )?is available\b)"),), None),
+                           r"\bNo accelerator (?:\([^)]*\) )?is available\b|"
+                           # a precision mode the host's device cannot run (accelerate 1.5.2 accelerator.py "fp16 mixed precision
+                           # requires a GPU (not 'cpu').", "bf16 mixed precision requires PyTorch >= 1.10 and a supported device.";
+                           # transformers 4.40-4.46 training_args.py "FP16 Mixed precision training ... can only be used on CUDA",
+                           # "Your setup doesn't support bf16/gpu.", trainer.py "Tried to use `fp16` but it is not supported on cpu";
+                           # deepspeed 0.19.8 engine.py "Type bf16 is not supported on your device.")
+                           r"\b(?:fp16|bf16|fp8|half[- ]precision|mixed[- ]precision)\b[^\n]{0,120}?(?:\brequires (?:an? )?(?:GPU|CUDA device|accelerator)\b(?! \w)|"
+                           r"\brequires PyTorch >= [\d.]+ and a supported device\b|\bnot supported on (?:cpu|your device)\b|\bcan only be used on CUDA\b)|"
+                           r"\bdoesn't support bf16/gpu\b)"),), None),
     # the node's GPU daemons and validators saying the GPUs are not usable: nvidia-persistenced (595.71.05 nvidia-persistenced.c:
     # "Failed to query NVIDIA devices", "Unable to find any NVIDIA devices", "device %s - failed to open.", "Could not Enable
     # UVM Persistence mode"), nvidia-smi's "No devices were found", DCGM's health watch ("Detected a FAILURE in health system
