@@ -168,46 +168,22 @@ HELDOUT43 = PUBLIC / "heldout43.jsonl"
 # code, small frameworks, deployment repos) that no corpus file had cited before; small (the search index's first hits for
 # every failure family are already corpus sources); none from a repository heldout9 cites.
 HELDOUT44 = PUBLIC / "heldout44.jsonl"
-# The forty-fifth fresh set (README "heldout45"): GitHub issues and pull requests of the stacks nearest our users (agentic / RL
-# post-training stacks and the accelerator runtimes under them: JAX / XLA on TPU and GPU as marin / levanter run it, ROCm / HIP
-# and RCCL, vLLM and Ray, the kubelet), new sources only; none from a repository heldout9 cites.
-HELDOUT45 = PUBLIC / "heldout45.jsonl"
-# The forty-sixth fresh set (README "heldout46"): GitHub issues and pull requests of GPU inference / serving stacks other than
-# vLLM and SGLang (TensorRT-LLM / TensorRT, lmdeploy, llama.cpp, ollama, Xinference, MLC-LLM, DeepSpeed-MII, TEI, Megatron / NeMo,
-# Kubeflow / KAITO), Chinese pastes among them, new sources only; none from a repository heldout9 cites.
-HELDOUT46 = PUBLIC / "heldout46.jsonl"
-# The forty-seventh fresh set (README "heldout47"): GitHub issues and pull requests pasting the newest releases' output (torch
-# 2.8+ AcceleratorError / OutOfMemoryError, Blackwell sm_100 / sm_120 builds, vLLM V1 >= 0.10, SGLang 0.5, huggingface_hub 1.x,
-# CUDA 13), late 2025 and 2026 mostly; small (the first hits of every family are corpus sources); none from a repository heldout9 cites.
-HELDOUT47 = PUBLIC / "heldout47.jsonl"
-# The forty-eighth fresh set (README "heldout48"): GitHub issues and pull requests of model and framework repositories whose
-# users are largely Chinese-speaking (Qwen, LLaMA-Factory, ms-swift / ModelScope, ChatGLM, InternLM / lmdeploy, PaddleNLP, Yi,
-# Trinity-RFT, RLinf and the projects built on them), lines pasted amid Chinese text; none from a repository heldout9 cites.
-HELDOUT48 = PUBLIC / "heldout48.jsonl"
-# The forty-ninth fresh set (README "heldout49"): GitHub issues and pull requests of GPU training and batch jobs on Kubernetes
-# and cloud batch systems (Kubeflow Trainer / Pipelines, KubeRay, Kueue, Volcano, the GPU operator and device plugin, EKS / GKE / AKS
-# GPU samples, AzureML, HyperPod, Slinky / Slurm, RunPod, KAITO): pod events, kubelet / containerd and operator lines, NCCL / EFA errors
-# inside those jobs; small (the pool is mostly taken already); none from a repository heldout9 cites.
-HELDOUT49 = PUBLIC / "heldout49.jsonl"
-# The fiftieth fresh set (README "heldout50"): GitHub issues and pull requests of agentic / RL post-training runs (verl, OpenRLHF,
-# SkyRL, slime / miles, RLinf, NeMo Gym, TRL GRPO, rLLM, agent-lightning, verifiers, Trinity-RFT and verl-based projects) and the
-# sandboxes and harnesses they drive (SWE-bench / SWT-bench / Multi-SWE-bench, SWE-agent, OpenHands benchmarks, R2E-Gym on docker
-# and Kubernetes, Daytona); small (the pool is mostly taken already); none from a repository heldout9 cites.
-HELDOUT50 = PUBLIC / "heldout50.jsonl"
-# The fifty-first fresh set (README "heldout51"): GitHub issues and pull requests of the fine-tuning / post-training frameworks
-# on multi-GPU and multi-node (torchtitan, torchtune, axolotl, LLaMA-Factory, unsloth, accelerate, ms-swift, Megatron-LM,
-# DeepSpeed, Liger-Kernel, torchao): final exception lines, NCCL / c10d errors, OOMs, checkpoint and compile failures and the warnings
-# the runs went past; small (the first hits of every family are corpus sources); none from a repository heldout9 cites.
-HELDOUT51 = PUBLIC / "heldout51.jsonl"
-# The fifty-second fresh set (README "heldout52"): GitHub issues of LLM inference serving on Kubernetes and its gateways (llm-d,
-# KServe, AIBrix, Dynamo, KAITO, KubeAI, llmaz, OpenLLM and their kin): final lines of failed engines, pods and gateways and the
-# warnings the deployments went past; tiny (the first hits of every family are corpus sources); none from a repository heldout9 cites.
-HELDOUT52 = PUBLIC / "heldout52.jsonl"
-# The fifty-third fresh set (README "heldout53"): GitHub issues of agent evaluation and benchmark harnesses that run model-driven
-# episodes at scale (lm-evaluation-harness and its kin, SWE-bench / SWE-agent, OpenHands evaluation and benchmarks, Inspect, AgentBench,
-# VLMEvalKit, E2B / Modal sandboxes) and the engines they drive: final lines and the warnings the evaluations went past; small (the
-# first hits of every family are corpus sources); none from a repository heldout9 cites.
-HELDOUT53 = PUBLIC / "heldout53.jsonl"
+# The later public sets, registered in one place (README "heldoutNN" each describes its pool): GitHub issues and pull
+# requests whose collectors kept lines unpadded and cited owner/repo#N throughout, new sources only, none from a repository
+# heldout9 cites; the value is the set's floor (lines, distinct kinds). Most are small: the first hits of every failure
+# family are corpus sources already.
+LATER_PUBLIC: dict[int, tuple[int, int]] = {
+    45: (45, 14),   # the stacks nearest our users: RL stacks, JAX / XLA on TPU and GPU, ROCm / RCCL, vLLM, Ray, the kubelet
+    46: (45, 14),   # GPU inference / serving stacks other than vLLM and SGLang (TensorRT-LLM, lmdeploy, llama.cpp, ollama ...)
+    47: (25, 9),    # the newest releases' output (torch 2.8+, Blackwell sm_100 / sm_120, vLLM V1 >= 0.10, hub 1.x, CUDA 13)
+    48: (40, 15),   # repositories whose users are largely Chinese-speaking (Qwen, LLaMA-Factory, ms-swift, InternLM ...)
+    49: (30, 12),   # GPU training and batch jobs on Kubernetes and cloud batch systems (Kubeflow, KubeRay, Kueue, Volcano ...)
+    50: (35, 15),   # agentic / RL post-training runs and the sandboxes and harnesses they drive
+    51: (23, 8),    # fine-tuning / post-training frameworks on multi-GPU and multi-node
+    52: (14, 6),    # LLM inference serving on Kubernetes and its gateways (llm-d, KServe, AIBrix, Dynamo, KAITO ...)
+    53: (24, 12),   # agent evaluation and benchmark harnesses and the engines they drive
+}
+LATER_PUBLIC_PATHS = {f"heldout{n}": PUBLIC / f"heldout{n}.jsonl" for n in LATER_PUBLIC}
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 FIXTURES_README = ROOT / "tests" / "fixtures" / "README.md"
 # Kind names of the issue-15 contract (labels = `kind` in health --json causes; benign = no KILL).
@@ -263,7 +239,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
          "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30, "heldout31": HELDOUT31, "heldout32": HELDOUT32,
-         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37, "heldout39": HELDOUT39, "heldout40": HELDOUT40, "heldout41": HELDOUT41, "heldout42": HELDOUT42, "heldout43": HELDOUT43, "heldout44": HELDOUT44, "heldout45": HELDOUT45, "heldout46": HELDOUT46, "heldout47": HELDOUT47, "heldout48": HELDOUT48, "heldout49": HELDOUT49, "heldout50": HELDOUT50, "heldout51": HELDOUT51, "heldout52": HELDOUT52, "heldout53": HELDOUT53}   # collected later, each from sources no other file has
+         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37, "heldout39": HELDOUT39, "heldout40": HELDOUT40, "heldout41": HELDOUT41, "heldout42": HELDOUT42, "heldout43": HELDOUT43, "heldout44": HELDOUT44, **LATER_PUBLIC_PATHS}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -273,7 +249,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
                "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12), "heldout32": (40, 12),
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10), "heldout41": (35, 10), "heldout42": (8, 5), "heldout43": (19, 9), "heldout44": (20, 12), "heldout45": (45, 14), "heldout46": (45, 14), "heldout47": (25, 9), "heldout48": (40, 15), "heldout49": (30, 12), "heldout50": (35, 15), "heldout51": (23, 8), "heldout52": (14, 6), "heldout53": (24, 12)}
+               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10), "heldout41": (35, 10), "heldout42": (8, 5), "heldout43": (19, 9), "heldout44": (20, 12), **{f"heldout{n}": floor for n, floor in LATER_PUBLIC.items()}}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -289,7 +265,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
     if name in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout9", "heldout10", "heldout11",
                 "heldout12", "heldout13", "heldout15", "heldout16", "heldout17", "heldout19", "heldout21",
                 "heldout22", "heldout23", "heldout25", "heldout27", "heldout28",
-                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35", "heldout37", "heldout39", "heldout40", "heldout41", "heldout43", "heldout44", "heldout45", "heldout46", "heldout47", "heldout48", "heldout49", "heldout50", "heldout51", "heldout52", "heldout53"):   # their collectors kept lines unpadded and cited owner/repo#N throughout
+                "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout38", "heldout36", "heldout35", "heldout37", "heldout39", "heldout40", "heldout41", "heldout43", "heldout44") or name in LATER_PUBLIC_PATHS:   # their collectors kept lines unpadded and cited owner/repo#N throughout
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+", row["source"]), f"{row['source']}: cite owner/repo#N"
@@ -449,24 +425,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT43, (HELDOUT9,)),
     # set 44: issues of the long tail (repositories no corpus file had cited before), never one set 9 cites
     (HELDOUT44, (HELDOUT9,)),
-    # set 45: issues of the stacks nearest our users (RL stacks, JAX / TPU, ROCm, vLLM, Ray, kubelet), never one set 9 cites
-    (HELDOUT45, (HELDOUT9,)),
-    # set 46: issues of GPU inference / serving stacks other than vLLM and SGLang, never one set 9 cites
-    (HELDOUT46, (HELDOUT9,)),
-    # set 47: issues pasting the newest releases' output (torch 2.8+, Blackwell, vLLM V1, SGLang 0.5, hub 1.x), never one set 9 cites
-    (HELDOUT47, (HELDOUT9,)),
-    # set 48: issues of the model and framework repositories whose users are largely Chinese-speaking, never one set 9 cites
-    (HELDOUT48, (HELDOUT9,)),
-    # set 49: issues of GPU training and batch jobs on Kubernetes and cloud batch systems (operators, schedulers, GPU operator, Slurm-on-K8s), never one set 9 cites
-    (HELDOUT49, (HELDOUT9,)),
-    # set 50: issues of agentic / RL post-training runs and the sandboxes and harnesses they drive, never one set 9 cites
-    (HELDOUT50, (HELDOUT9,)),
-    # set 51: issues of the fine-tuning / post-training frameworks on multi-GPU and multi-node, never one set 9 cites
-    (HELDOUT51, (HELDOUT9,)),
-    # set 52: issues of LLM inference serving on Kubernetes and its gateways, never one set 9 cites
-    (HELDOUT52, (HELDOUT9,)),
-    # set 53: issues of agent evaluation and benchmark harnesses and the engines and sandboxes they drive, never one set 9 cites
-    (HELDOUT53, (HELDOUT9,)),
+    # the later public sets (LATER_PUBLIC), never one set 9 cites
+    *[(path, (HELDOUT9,)) for path in LATER_PUBLIC_PATHS.values()],
 ])
 def test_a_later_set_shares_no_repository_with_its_siblings(mine: Path, others: tuple[Path, ...]) -> None:
     """No repository feeds two sets drawn from disjoint pools; none takes from a repository set 9 cites
