@@ -870,7 +870,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
                     # (and its job report without the script line, `[1]+  Killed   cmd` / `71885 Killed   cmd`: exceptions.SHELL_SIGNAL)
-                    r"line \d+:\s+\d+ Killed\b|^(?:Killed|已杀死)$|^\s*(?:\[\d+\][+-]?\s+|\d+ )Killed\s{2,}\S",
+                    r"line \d+:\s+\d+ Killed\b|^(?:Killed|已杀死)$|" + E.JOB_REPORT_HEAD + r"Killed\s{2,}\S",
                     r"(?i:out of memory): Killed process \d+|oom-kill:|Killed process \d+ \(.*\) total-vm|Exited \(137\)|"
                     r"\bOOM[- ]killed\b",
                     # Not torch elastic's / torch.multiprocessing's report of a worker SIGKILLed

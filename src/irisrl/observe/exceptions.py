@@ -589,11 +589,12 @@ SIGNAL_WORDS = "|".join(map(re.escape, SIGNAL_TEXTS))
 # bash's signal words under a zh_CN locale (glibc's po/zh_CN.po strsignal: Killed 已杀死, Segmentation fault 段错误, Aborted 已放弃,
 # Bus error 总线错误, Illegal instruction 非法指令, Floating point exception 浮点数例外, Terminated 已终止)
 ZH_SIGNAL_WORDS = "已杀死|段错误|已放弃|总线错误|非法指令|浮点数例外|已终止"
+# bash's job report without a script line (jobs.c pretty_print_job: `[1]+  Killed    cmd`, a non-interactive shell's
+# `71885 Killed    cmd`): the job or pid, then the status word padded before the command
+JOB_REPORT_HEAD = r"^\s*(?:\[\d+\][+-]?\s+|\d+ )"
 SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|{ZH_SIGNAL_WORDS})"
                           rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b|"
-                          # bash's job report without a script line (jobs.c pretty_print_job: `[1]+  Killed    cmd`, a
-                          # non-interactive shell's `71885 Killed    cmd`): the status word padded before the command
-                          rf"^\s*(?:\[\d+\][+-]?\s+|\d+ )(?:{SIGNAL_WORDS})(?: \(core dumped\))?\s{{2,}}\S")
+                          rf"{JOB_REPORT_HEAD}(?:{SIGNAL_WORDS})(?: \(core dumped\))?\s{{2,}}\S")
 # An exit code that means the process failed: not 0, nor 130 (128 + SIGINT: an operator's Ctrl-C, e.g.
 # kubectl exec's "command terminated with exit code 130"). Every exit-code reading below uses it.
 FAILED_CODE = r"-?(?!130\b)[1-9]\d*"
