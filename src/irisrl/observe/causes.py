@@ -870,7 +870,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
                     # (and its job report without the script line, `[1]+  Killed   cmd` / `71885 Killed   cmd`: exceptions.SHELL_SIGNAL)
-                    r"line \d+:\s+\d+ Killed\b|^(?:Killed|已杀死)$|" + E.JOB_REPORT_HEAD + r"Killed\s{2,}\S",
+                    r"line \d+:\s+\d+ Killed\b|^(?:Killed|已杀死)$|" + E.JOB_REPORT_HEAD + r"Killed\s{2,}\S|" + E.GLUED_KILLED,
                     r"(?i:out of memory): Killed process \d+|oom-kill:|Killed process \d+ \(.*\) total-vm|Exited \(137\)|"
                     r"\bOOM[- ]killed\b",
                     # Not torch elastic's / torch.multiprocessing's report of a worker SIGKILLed
@@ -1031,6 +1031,11 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
 _EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut|ExceptionGroup)\b|"
                        r"\bsocket\.(?:gai|h)?error\b|" + E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+_?[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
+# A class name whose "message" is a bare count, ending the line: a tally of errors by type (an
+# end-of-run summary's "Errors by type" table), not an exception. Only inside a record printed at
+# INFO / DEBUG level (V.notice_level): a notice never states a death, and an uncaught `KeyError: 2`
+# (the key 2) prints no level at all.
+_TALLY = re.compile(r"(?:^|[\s\]|])[\w.]*[A-Z]\w*(?:Error|Exception|Interrupt|Exit): \d+\s*$")
 
 
 # A failure named only as what the line guards against (vocabulary.PRECAUTION): not a report of it.
@@ -1060,6 +1065,8 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     other uncaught exception as python_crash."""
     if ") is false: " in text:
         text = V.CHECK_CONDITION_RX.sub("", text)   # a failed check's condition asserts nothing
+    if _TALLY.search(text) and V.notice_level(text):
+        return None, None
     cause = _by_pattern(text)
     exc = E.parse(text) if _EXC_HINT.search(text) else None
     if cause is not None and cause.kind == "python_crash" and (thrown := E.terminate_kind(text)):

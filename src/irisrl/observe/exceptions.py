@@ -592,9 +592,13 @@ ZH_SIGNAL_WORDS = "已杀死|段错误|已放弃|总线错误|非法指令|浮�
 # bash's job report without a script line (jobs.c pretty_print_job: `[1]+  Killed    cmd`, a non-interactive shell's
 # `71885 Killed    cmd`): the job or pid, then the status word padded before the command
 JOB_REPORT_HEAD = r"^\s*(?:\[\d+\][+-]?\s+|\d+ )"
+# bash's `Killed` glued to its child's last output: written after a line that had no newline of its own (a
+# progress bar's `trainable%: 0.0000 Killed`), or over a `\r`-rewritten one (`Killedng 9 files:   0%|`). Not a
+# field's value (`task 17: Killed` is srun's report) nor a sentence's verb (`was Killed`).
+GLUED_KILLED = r"^Killed(?=[a-z]{2})|(?<=[^\s:])(?<! was)(?<! been)(?<! be)(?<! is)(?<! are)(?<! were)(?<! got)[ \t]+Killed\s*$"
 SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|{ZH_SIGNAL_WORDS})"
                           rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b|"
-                          rf"{JOB_REPORT_HEAD}(?:{SIGNAL_WORDS})(?: \(core dumped\))?\s{{2,}}\S")
+                          rf"{JOB_REPORT_HEAD}(?:{SIGNAL_WORDS})(?: \(core dumped\))?\s{{2,}}\S|{GLUED_KILLED}")
 # An exit code that means the process failed: not 0, nor 130 (128 + SIGINT: an operator's Ctrl-C, e.g.
 # kubectl exec's "command terminated with exit code 130"). Every exit-code reading below uses it.
 FAILED_CODE = r"-?(?!130\b)[1-9]\d*"

@@ -139,7 +139,7 @@ K8S_WARNING_EVENT = re.compile(r"(?:^|\s)Warning(?: {2,}|\t+)[A-Z]\w+(?: {2,}|\t
 # (and a library's own label at the line's head, `libibverbs: Warning: couldn't load driver ...`)
 WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|(?:^|[\[\s])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|^[\w.-]+: Warning: ")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
-NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
+NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|\[(?:INFO|DEBUG)\]|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
 # Not a failure report, whole line: NCCL's INFO channel (it never reports the failure: its WARN
 # does, observe/exceptions.py) and a Python warnings.warn line (`x.py:N: UserWarning: ...`).
@@ -568,12 +568,24 @@ VLLM_SERVING_FAULT = (r"\[FT\] (?:Busy loop raised|No recovery within|Recovery f
 RAY_DATA_NO_ROOM = r"(?i:cluster resources are not en\w{2,4}gh to run any task|may hang forever unless the cluster scales up)"
 
 
+# The NVIDIA DRIVER's user-space libraries (libcuda, libnvidia-ml, libnvidia-cfg ...: the host's driver install, which the
+# container toolkit mounts into the container) that cannot be loaded, or lack a symbol the caller needs: the node's GPU
+# stack is unusable, whoever asked. The loader's words (glibc dlerror "%s: cannot open shared object file", "wrong ELF
+# class", "undefined symbol"), triton 3.6 backends/nvidia/driver.py libcuda_dirs ("libcuda.so cannot found!"),
+# nvidia-persistenced 595.71.05 ("Failed to open libnvidia-cfg.so.1: ..."), a caller's "Failed to retrieve <sym> from
+# libcuda.so.1". The toolkit's libraries (libcublas, libcudnn, libcudart) ship with the program: not this family.
+_DRIVER_LIB = r"\blib(?:cuda|nvidia-[a-z-]+)\.so(?:\.[\d.]+)?\b"
+DRIVER_LIB_UNLOADABLE = (r"(?i:(?:fail(?:ed|s)? to (?:open|load|find|locate|dlopen)|(?:cannot|can't|could not|unable to) (?:open|find|load|locate)|"
+                         r"retriev\w* \w+ from)\b[^\n]{0,60}?" + _DRIVER_LIB + r"|" + _DRIVER_LIB +
+                         r":? (?:cannot (?:open|be (?:found|loaded|opened)|found)|not found|wrong ELF class|undefined symbol))")
+
+
 # The GPU node tools' own words for GPUs that cannot be used (the cuda_error row that cites each site)
 GPU_NODE_UNUSABLE = (r"nvidia-persistenced\[\d+\]: (?:device \S+ - (?:failed|Could not)|Failed to query NVIDIA devices|Unable to find any NVIDIA)|"
                      r"^No devices were found$|Detected a FAILURE in health system \w+|\bdriver is not ready\b|"
                      r"error validating (?:the )?(?:driver|toolkit|plugin|cuda)\b|GPU resources are not discovered by the node|"
-                     r"Driver/library version mismatch|\b0 active drivers\b|libcuda\.so[.\d]*: wrong ELF class|"
-                     r"(?i:cuda driver (?:can't|cannot|could not) be loaded)")
+                     r"Driver/library version mismatch|\b0 active drivers\b|"
+                     r"(?i:cuda driver (?:can't|cannot|could not) be loaded)|" + DRIVER_LIB_UNLOADABLE)
 # pip's and uv's own reports that an install failed (pypa/pip 26.3 src/pip/_internal: "Could not find a version that satisfies
 # the requirement", "No matching distribution found for", "ResolutionImpossible", "Cannot install %s because these package
 # versions have conflicting dependencies", "requires a different Python", "is not a supported wheel on this platform", "Failed

@@ -1,0 +1,49 @@
+"""Passes 81 and after on issue 15 (tenth round): families read from the libraries' and tools' own words (the
+NVIDIA driver's libraries that cannot be loaded, bash's `Killed` glued to a child's last output) and one
+structural rule (a tally of errors by type in a notice is no exception). Our own reconstructed lines, not the
+corpus's, through both readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, both, primary  # noqa: E402
+
+NAMED81 = [
+    # the driver's user-space libraries that the loader or a caller cannot open: the node's GPU stack is unusable
+    ("cuda_error", "RuntimeError: Failed to load libcuda.so.1"),
+    ("cuda_error", "OSError: libnvidia-ml.so.1: cannot open shared object file: No such file or directory"),
+    ("cuda_error", "AssertionError: libcuda.so cannot found!"),
+    ("cuda_error", "RuntimeError: Failed to retrieve cuGetProcAddress from libcuda.so.1"),
+    ("cuda_error", "ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: undefined symbol: cuCtxCreate_v4"),
+    # bash's Killed written after a line with no newline, or over a \r-rewritten progress bar
+    ("pod_oomkilled", "Loading checkpoint shards:  50%|█████     | 2/4 [00:31<00:31, 15.6s/it] Killed"),
+    ("pod_oomkilled", "Killedding train split: 12000 examples [00:04, 2800 examples/s]"),
+]
+
+
+@pytest.mark.parametrize(("kind", "line"), NAMED81)
+def test_a_family_line_alone_is_named(tmp_path: Path, kind: str, line: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_what_the_families_do_not_take(tmp_path: Path) -> None:
+    # a toolkit library the program ships (cuBLAS) is the program's install, not the node's driver
+    assert primary(both(tmp_path, ["ImportError: libcublas.so.12: cannot open shared object file: No such file or directory"])) != "cuda_error"
+    # srun's report of a task's signal is srun's; a sentence's "was Killed" is no shell word
+    assert primary(both(tmp_path, ["srun: error: gpu-node-03: task 17: Killed"])) == "python_crash"
+    assert primary(both(tmp_path, ["2026-01-02 10:00:00 ERROR the rollout worker was Killed"])) != "pod_oomkilled"
+
+
+def test_a_tally_of_errors_by_type_in_a_notice_is_no_exception(tmp_path: Path) -> None:
+    # an end-of-run summary counts errors by class at INFO level: no death, whatever the class
+    tally = both(tmp_path, ["[2026-01-02 10:00:00,001] [INFO] [root]   OutOfMemoryError: 3"])
+    assert tally["verdict"] == "NO-KILL" and primary(tally) is None
+    assert both(tmp_path, ["2026-01-02 10:00:00,001 - INFO - collector - TimeoutError: 12"])["verdict"] == "NO-KILL"
+    # the same class with a message is the exception; an uncaught KeyError's key may be a number
+    assert primary(both(tmp_path, ["[2026-01-02 10:00:00,001] [ERROR] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"])) == "cuda_oom"
+    assert primary(both(tmp_path, ["KeyError: 2"])) == "python_crash"
