@@ -47,3 +47,20 @@ def test_a_tally_of_errors_by_type_in_a_notice_is_no_exception(tmp_path: Path) -
     # the same class with a message is the exception; an uncaught KeyError's key may be a number
     assert primary(both(tmp_path, ["[2026-01-02 10:00:00,001] [ERROR] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"])) == "cuda_oom"
     assert primary(both(tmp_path, ["KeyError: 2"])) == "python_crash"
+
+
+def test_a_check_that_names_an_engine_is_no_engine_death(tmp_path: Path) -> None:
+    # the exception's class is no failure word of the message: a version / requirement check names vLLM without it failing
+    for line in ("AssertionError: TrainerX only supports vllm >= 0.9.0",
+                 "ValueError: vLLM's sampler requires FlashInfer.",
+                 "NotImplementedError: LoRA is only supported through AsyncLLMEngine"):
+        assert primary(both(tmp_path, [line])) == "python_crash", line
+    # the message's own failure words still name the engine's death
+    assert primary(both(tmp_path, ["RuntimeError: vLLM engine loop error: worker 3 failed"])) == "engine_dead"
+    assert primary(both(tmp_path, ["RuntimeError: Background Engine loop is dead."])) == "engine_dead"
+
+
+def test_an_assertion_that_names_cuda_is_no_device_assert(tmp_path: Path) -> None:
+    # "assert" as a CUDA failure word is the device-side assert, not Python's AssertionError class
+    assert primary(both(tmp_path, ["AssertionError: Float8 rowwise scaling requires CUDA compute capability >= 9.0"])) == "python_crash"
+    assert primary(both(tmp_path, ["RuntimeError: CUDA error: device-side assert triggered"])) == "cuda_error"

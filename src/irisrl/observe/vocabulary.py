@@ -1322,7 +1322,7 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(BUILD_FAILED),), None),
     Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
-                       _rx(r"(?i:(?<![a-z])error|fail|assert|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
+                       _rx(r"(?i:(?<![a-z])error|fail|assert(?!ion)|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
                            r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
         # (a tensor type named in an argument check, `torch.cuda.FloatTensor`, is no CUDA failure)
         _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)|\bcuda\.\w*Tensor\b")),
@@ -1391,7 +1391,10 @@ TABLE: tuple[Row, ...] = (
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|\blaunch(?!er\.py)|profil|kv cache|cache blocks|load(?:ing)? model|"
                                                 r"become (?:healthy|ready))")), None),
     # (a traceback's head that names an engine: observe/analyzer.py reads the head with its "Traceback")
-    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|exception|error|traceback|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|unhealthy|"
+    # (the failure word must be the message's: an exception's class ("AssertionError: OpenRLHF only supports vllm >= 0.7.0",
+    # "ValueError: vLLM's model runner requires Triton.") is no statement that the engine failed; a check that
+    # names an engine is judged as any other exception, python_crash)
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:\bfailed\b|\bexception|\berror|traceback|died|dead|crash|terminated|shut ?down|not running|stopped|unresponsive|unhealthy|"
                                           r"not responding|\blost\b)")), None),
     # Ray: a node's death named outright first (an actor that died with its node is the node's
     # death), then an actor, then a worker, then any other node loss
