@@ -64,3 +64,14 @@ def test_an_assertion_that_names_cuda_is_no_device_assert(tmp_path: Path) -> Non
     # "assert" as a CUDA failure word is the device-side assert, not Python's AssertionError class
     assert primary(both(tmp_path, ["AssertionError: Float8 rowwise scaling requires CUDA compute capability >= 9.0"])) == "python_crash"
     assert primary(both(tmp_path, ["RuntimeError: CUDA error: device-side assert triggered"])) == "cuda_error"
+
+
+def test_a_name_built_on_vllm_is_no_engine(tmp_path: Path) -> None:
+    # a pod named after the engine failing to mount a volume is the pod's failure, not the engine's death
+    mount = both(tmp_path, ["3m2s  Warning  FailedMount  pod/vllm-llama3-70b-0  Unable to attach or mount volumes: "
+                            "unmounted volumes=[weights], unattached volumes=[], failed to process volumes=[]: timed out waiting for the condition"])
+    assert primary(mount) != "engine_dead"
+    cache = both(tmp_path, ["(APIServer pid=9) ERROR 01-02 10:00:00 [utils.py:12] Error writing /root/.cache/vllm/modelinfos/x.json"])
+    assert primary(cache) != "engine_dead"
+    # the engine by name still is one
+    assert primary(both(tmp_path, ["RuntimeError: vLLM engine failed to respond: worker 2 crashed"])) == "engine_dead"

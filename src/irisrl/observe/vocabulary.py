@@ -244,7 +244,8 @@ _HUB = (r"(?i:hugging ?face|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|Hf
 # a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
 _MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
-# vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine);
+# vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine) nor a name built on it
+# (a pod / container `vllm-qwen3-0`, `spec.containers{vllm}`, a cache path `~/.cache/vllm/...`: the engine is not what the line is about);
 # v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py); v1's
 # executor runs the model in `WorkerProc` processes (v1/executor/multiproc_executor.py: "WorkerProc
 # initialization failed due to an exception in a background process")
@@ -253,7 +254,7 @@ _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|
 # package text_generation_server), SGLang (sglang.srt), lmdeploy (its TurboMind backend), TensorRT-LLM
 # (`[TRT-LLM]` logger prefix, tensorrt_llm package), Aphrodite (aphrodite-engine, its Ray workers
 # RayWorkerAphrodite).
-_ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|\bWorkerProc\b|(?i:(?<!docs\.)\bvllm\b(?!\.ai|\._C|\._\w*C\b))|"
+_ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loop|[Ee]ngine proc(?:ess)?\b|\bWorkerProc\b|(?i:(?<!docs\.)(?<![/{-])\bvllm\b(?!\.ai|\._C|\._\w*C\b|-\w|/|\}))|"
            r"text_generation_(?:launcher|server|router)|shard-manager|\bsglang\b|\blmdeploy\b|TurboMind|turbomind|"
            r"tensorrt_llm|TensorRT-LLM|\[TRT-LLM\]|\btrtllm\b|[Aa]phrodite|"
            # other serving frameworks' own names (xorbitsai/inference `xinference.core.worker`, mudler/LocalAI's
