@@ -75,3 +75,14 @@ def test_a_name_built_on_vllm_is_no_engine(tmp_path: Path) -> None:
     assert primary(cache) != "engine_dead"
     # the engine by name still is one
     assert primary(both(tmp_path, ["RuntimeError: vLLM engine failed to respond: worker 2 crashed"])) == "engine_dead"
+
+
+def test_a_path_component_is_no_ray_subject(tmp_path: Path) -> None:
+    # `actor` / `worker` / `node` as a directory of a checkpoint or a bucket key names no Ray actor, worker or node
+    save = both(tmp_path, ["[2026-01-02 10:00:00,001] [ERROR] [engine.py:12:_save] Failed saving model checkpoint to /ckpt/run7/actor with tag step9"])
+    assert primary(save) != "ray_actor_died"
+    up = both(tmp_path, ["urllib3.exceptions.MaxRetryError: HTTPConnectionPool(host='minio', port=9000): Max retries exceeded with url: /ckpt/worker/step_9 "
+                         "(Caused by ResponseError('too many 503 error responses'))"])
+    assert primary(up) != "ray_worker_died"
+    # the actor as the subject still is one
+    assert primary(both(tmp_path, ["ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task."])) == "ray_actor_died"

@@ -1414,11 +1414,12 @@ TABLE: tuple[Row, ...] = (
     Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|\bowner node died\b|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
-    Row("ray_actor_died", (_rx(r"(?i:\bactor\b)"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
+    # (the subject word, not a path's component: "Failed saving model checkpoint to /mnt/ckpt/actor" names no actor)
+    Row("ray_actor_died", (_rx(r"(?i:(?<![/\\])\bactor\b(?![/\\]))"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
     # core_worker_process.cc "Failed to register worker to Raylet": the worker never joined
-    Row("ray_worker_died", (_rx(r"(?i:\bworker\b)"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
+    Row("ray_worker_died", (_rx(r"(?i:(?<![/\\])\bworker\b(?![/\\]))"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
                                                           r"failed to register)"), _rx(_RAY)), None),
-    Row("ray_node_dead", (_rx(r"(?i:\bnode\b|raylet|\bgcs\b|ray cluster)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
+    Row("ray_node_dead", (_rx(r"(?i:(?<![/\\])\bnode\b(?![/\\])|raylet|\bgcs\b|ray cluster)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
                                                                      r"(?:unable|failed) to connect)"),
                           _rx(_RAY)), None),
     Row("hydra_error", (_rx(r"(?i:\bhydra\b|HYDRA_FULL_ERROR|primary config|config search path|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
