@@ -86,3 +86,13 @@ def test_a_path_component_is_no_ray_subject(tmp_path: Path) -> None:
     assert primary(up) != "ray_worker_died"
     # the actor as the subject still is one
     assert primary(both(tmp_path, ["ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task."])) == "ray_actor_died"
+
+
+def test_cuda_by_name_not_a_setting_or_directory_built_on_it(tmp_path: Path) -> None:
+    # a setting named CUDA_* or a path through /usr/local/cuda is no CUDA failure
+    assert primary(both(tmp_path, ['Exception: Error setting CUDA_VISIBLE_DEVICES: local range: [0, 16) base value: "0,1,2,3"'])) != "cuda_error"
+    assert primary(both(tmp_path, ["RuntimeError: Error: cannot find the compiler in cuda_home='/usr/local/cuda'"])) != "cuda_error"
+    # the kernel's own assert, file and line first, is the device-side assert even with its block / thread cut
+    assert primary(both(tmp_path, ["/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:144: operator(): "
+                                   "Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed."])) == "cuda_error"
+    assert primary(both(tmp_path, ["RuntimeError: CUDA error: an illegal memory access was encountered"])) == "cuda_error"

@@ -418,7 +418,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.")
                     r"CUDA initialization: |CUDA kernel errors might be asynchronously reported|consider passing CUDA_LAUNCH_BLOCKING=1|"
                     r"GPU device may be out of range|Device-side assertions were explicitly omitted|Compile with .TORCH_USE_CUDA_DSA. to enable",
-                    r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `",
+                    # a device-side assert as the kernel's __assert_fail prints it (`<file>.cu:<line>: <kernel>: block: [..],
+                    # thread: [..] Assertion `<cond>` failed.`), also when a paste cut the block / thread part
+                    r"block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `|\.cuh?:\d+: [^\n]{0,300}?\bAssertion `[^`]*` failed",
                     # NCCL's CUDACHECK (src/include/checks.h): "Cuda failure '<cudaGetErrorString>'"
                     r"Cuda failure (?:\d+ )?'(?!out of memory)"),
           # the driver grades NVLink Xids (144-150) itself: a line it calls Nonfatal is a

@@ -1321,7 +1321,8 @@ TABLE: tuple[Row, ...] = (
     # extension builder (pytorch/pytorch torch/utils/cpp_extension.py @ 26e792905bbc588fde825ef283503389673ecae1
     # _run_ninja_build: "Error building extension '<name>'"). A disk that filled mid-build is disk_full's rule.
     Row("python_crash", (_rx(BUILD_FAILED),), None),
-    Row("cuda_error", (_rx(r"CUDA|\bcuda\b|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
+    # (CUDA by name, not a setting's or a directory's name built on it: CUDA_VISIBLE_DEVICES, cuda_home, /usr/local/cuda)
+    Row("cuda_error", (_rx(r"CUDA(?!_(?!ERROR)\w)|(?<![/\\])\bcuda\b(?![/\\_])|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert(?!ion)|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
                            r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
