@@ -284,6 +284,31 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
     assert "benign" in kinds and len(kinds) >= min_kinds, f"{name} should spread over the contract kinds"
 
 
+# GitHub keeps an issue's number when its repository moves or its owner is renamed, and redirects the old name:
+# `volcengine/verl#4503` is `verl-project/verl#4503`. Sources are compared under the current name.
+RENAMED = {"volcengine/verl": "verl-project/verl", "hiyouga/llama-factory": "hiyouga/llamafactory",
+           "modelscope/swift": "modelscope/ms-swift", "lightning-ai/lightning": "lightning-ai/pytorch-lightning",
+           "microsoft/deepspeed": "deepspeedai/deepspeed", "microsoft/megatron-deepspeed": "deepspeedai/megatron-deepspeed",
+           "microsoft/deepspeedexamples": "deepspeedai/deepspeedexamples", "microsoft/deepspeed-mii": "deepspeedai/deepspeed-mii"}
+RENAMED_OWNERS = {"thudm": "zai-org"}
+
+
+def _canonical(source: str) -> str:
+    """`owner/repo#N` lower-cased under the repository's current name; any other source as it is."""
+    m = re.fullmatch(r"([\w.-]+)/([\w.-]+)(#\d+)", source)
+    if m is None:
+        return source
+    owner, repo = m.group(1).lower(), m.group(2).lower()
+    moved = RENAMED.get(f"{owner}/{repo}", f"{RENAMED_OWNERS.get(owner, owner)}/{repo}")
+    return moved + m.group(3)
+
+
+def test_renamed_repositories_compare_under_their_current_name() -> None:
+    assert _canonical("volcengine/verl#4503") == _canonical("verl-project/verl#4503") == "verl-project/verl#4503"
+    assert _canonical("THUDM/slime#7") == "zai-org/slime#7"
+    assert _canonical("https://example.com/a#b") == "https://example.com/a#b"
+
+
 @pytest.mark.parametrize("name", sorted(FRESH))
 def test_fresh_heldout_shares_no_source_or_line_with_any_other_corpus_file(name: str) -> None:
     rows = _rows(FRESH[name])
@@ -291,12 +316,12 @@ def test_fresh_heldout_shares_no_source_or_line_with_any_other_corpus_file(name:
     others += [r for other, path in FRESH.items() if other != name for r in _rows(path)]
     others += _rows(ROOT / "tests" / "fixtures" / "real_lines" / "lines.jsonl")
     others += [r for path in sorted(CURRENT.glob("*.jsonl")) for r in _rows(path)]
-    other_sources = {r.get("source") for r in others}
+    other_sources = {_canonical(str(r.get("source"))) for r in others}
     other_lines = {r.get("line") for r in others}
-    cited = set(re.findall(r"[\w.-]+/[\w.-]+#\d+", FIXTURES_README.read_text(encoding="utf-8")))
+    cited = {_canonical(c) for c in re.findall(r"[\w.-]+/[\w.-]+#\d+", FIXTURES_README.read_text(encoding="utf-8"))}
     for row in rows:
-        assert row["source"] not in other_sources, f"{row['source']} is already used by another corpus file"
-        assert row["source"] not in cited, f"{row['source']} is cited in tests/fixtures/README.md"
+        assert _canonical(row["source"]) not in other_sources, f"{row['source']} is already used by another corpus file"
+        assert _canonical(row["source"]) not in cited, f"{row['source']} is cited in tests/fixtures/README.md"
         assert row["line"] not in other_lines, f"{row['source']}: line already in another corpus file"
 
 
@@ -353,8 +378,8 @@ def test_measure_reads_unrecognized_as_surfaced() -> None:
 
 
 def _repos(rows: list[dict[str, str]]) -> set[str]:
-    """The repositories rows cite (`owner/repo` of `owner/repo#N`; a page URL cites none)."""
-    return {str(r.get("source")).split("#", 1)[0].lower() for r in rows if "#" in str(r.get("source"))}
+    """The repositories rows cite (`owner/repo` of `owner/repo#N`, under its current name; a page URL cites none)."""
+    return {_canonical(str(r.get("source"))).split("#", 1)[0] for r in rows if "#" in str(r.get("source"))}
 
 
 def test_heldout9_repositories_are_new_to_the_corpus() -> None:
