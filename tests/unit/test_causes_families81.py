@@ -23,6 +23,10 @@ NAMED81 = [
     # bash's Killed written after a line with no newline, or over a \r-rewritten progress bar
     ("pod_oomkilled", "Loading checkpoint shards:  50%|█████     | 2/4 [00:31<00:31, 15.6s/it] Killed"),
     ("pod_oomkilled", "Killedding train split: 12000 examples [00:04, 2800 examples/s]"),
+    # huggingface_hub 2.x's offline readings by class: the Hub unreachable and nothing cached
+    ("hf_http_error", "huggingface_hub.errors.RevisionResolutionError: Cannot resolve revision 'v2' for model 'org/m': "
+                      "'local_files_only=True' is set and no matching entry was found in the local cache ('/hf/refs/v2')."),
+    ("hf_http_error", "huggingface_hub.errors.CachedRepoTreeNotFoundError: No cached tree listing found for 'org/m' (revision 'main', repo_type 'model')"),
 ]
 
 

@@ -134,6 +134,11 @@ CLASS_KINDS: dict[str, str] = {
     "DisabledRepoError": "hf_repo_not_found", "HFValidationError": "hf_repo_not_found",
     "EntryNotFoundError": "hf_weights_missing", "RemoteEntryNotFoundError": "hf_weights_missing",
     "LocalEntryNotFoundError": "hf_http_error", "OfflineModeIsEnabled": "hf_http_error",
+    # huggingface_hub >= 2 (errors.py @ 2.4.0): a revision that cannot be resolved because the Hub could not be
+    # reached and the cache has no ref for it (hf_api.py resolve_revision), a cache-only tree listing that is not
+    # there (_snapshot_download.py): the offline reading, like LocalEntryNotFoundError; a Storage Bucket's 404
+    "RevisionResolutionError": "hf_http_error", "CachedRepoTreeNotFoundError": "hf_http_error",
+    "BucketNotFoundError": "hf_repo_not_found",
     "SafetensorError": "checkpoint_corrupt", "SafetensorsParsingError": "checkpoint_corrupt", "BadZipFile": "checkpoint_corrupt",
     # TensorFlow errors_impl.DataLossError ("unrecoverable data loss or corruption": a checkpoint's
     # checksum, a truncated record); ModelScope hub errors.FileIntegrityError (a download's sha256
