@@ -1067,7 +1067,7 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     other uncaught exception as python_crash."""
     if ") is false: " in text:
         text = V.CHECK_CONDITION_RX.sub("", text)   # a failed check's condition asserts nothing
-    if _TALLY.search(text) and V.notice_level(text):
+    if text.rstrip()[-1:].isdigit() and _TALLY.search(text) and V.notice_level(text):
         return None, None
     cause = _by_pattern(text)
     exc = E.parse(text) if _EXC_HINT.search(text) else None
