@@ -100,3 +100,18 @@ def test_cuda_by_name_not_a_setting_or_directory_built_on_it(tmp_path: Path) -> 
     assert primary(both(tmp_path, ["/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:144: operator(): "
                                    "Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` failed."])) == "cuda_error"
     assert primary(both(tmp_path, ["RuntimeError: CUDA error: an illegal memory access was encountered"])) == "cuda_error"
+
+
+def test_a_resume_that_finds_no_checkpoint(tmp_path: Path) -> None:
+    # a dotted setting's key names the checkpoint; an adjective before "checkpoint" keeps it one
+    assert primary(both(tmp_path, ["[rank0]: FileNotFoundError: --checkpoint.load_step=200 not found at /ckpt/run7/checkpoint/step-200"])) == "checkpoint_corrupt"
+    assert primary(both(tmp_path, ["ValueError: No resumable checkpoint was found in /ckpt/run7"])) == "checkpoint_corrupt"
+    # a weight format's "checkpoint" is the model's weights, not a training checkpoint
+    assert primary(both(tmp_path, ["FileNotFoundError: No safetensors checkpoint found in /models/m"])) != "checkpoint_corrupt"
+
+
+def test_a_message_that_says_warning_is_printed_at_warning_level(tmp_path: Path) -> None:
+    # print()'s "Warning: ..." under an actor prefix: a Hub 401 while saving a side file is no death
+    report = both(tmp_path, ["(PolicyWorker pid=7, ip=10.0.0.2) Warning: Could not save generation config for 'org/m'. "
+                             "Error: 401 Client Error. (Request ID: Root=1-0)"])
+    assert report["verdict"] != "KILL"

@@ -1008,14 +1008,18 @@ TABLE: tuple[Row, ...] = (
     # checkpoint cannot be read. A weight file of a model (.safetensors / .bin) is hf_weights_missing's; a
     # notice that the run starts fresh is none; a checkpoint's name inside a path is not the subject (torch.save's
     # "Parent directory /ckpt/global_step_300 does not exist.": a save that had nowhere to go)
-    Row("checkpoint_corrupt", (_rx(r"(?i:(?<![/\w])(?:checkpoint|ckpt|trainer[ _]state)\b[^.\n]{0,40}?\b(?:not found|does ?n[o']t exist|is missing)|"
+    # (a dotted setting's key is one word, not a sentence's end: torchtitan 0.3.0 components/checkpoint.py
+    # "--checkpoint.load_step=%d not found at %s")
+    Row("checkpoint_corrupt", (_rx(r"(?i:(?<![/\w])(?:checkpoint|ckpt|trainer[ _]state)\b(?:[^.\n]|\.(?=\w)){0,40}?\b(?:not found|does ?n[o']t exist|is missing)|"
                                    # the checkpoint's path named, however long (verl megatron_checkpoint_manager.py
                                    # "Checkpoint path %s does not exist.")
                                    r"(?<![/\w])(?:checkpoint|ckpt)(?: (?:path|dir(?:ectory)?|folder|file))?:? \S+ (?:not found|does ?n[o']t exist|is missing)|"
                                    # transformers Trainer's resume_from_checkpoint=True on a directory without one;
                                    # Megatron-LM training/checkpointing.py "No checkpoint found in load directory or
                                    # pretrained directory", "no checkpoint was found under load directory"
-                                   r"no (?:valid )?checkpoints? (?:was |were )?found|"
+                                   # (torchtune 0.6.1 training/checkpointing/_checkpointer.py "No intermediate checkpoint was found";
+                                   # a weight format's "checkpoint" is the model's weights: slime's "No safetensors checkpoint found")
+                                   r"no (?:(?!safetensors|hf|huggingface|pytorch|model)\w+ )?checkpoints? (?:was |were )?found|"
                                    # a checkpoint the resume logic will not use (NeMo 2.1 / 2.3 lightning/resume.py "Last checkpoint
                                    # is unfinished and cannot be used to resume", io/pl.py "Distributed checkpoints should be a
                                    # directory. Found: %s")
