@@ -115,3 +115,9 @@ def test_a_message_that_says_warning_is_printed_at_warning_level(tmp_path: Path)
     report = both(tmp_path, ["(PolicyWorker pid=7, ip=10.0.0.2) Warning: Could not save generation config for 'org/m'. "
                              "Error: 401 Client Error. (Request ID: Root=1-0)"])
     assert report["verdict"] != "KILL"
+
+
+def test_an_aiohttp_status_whose_reason_is_the_servers_own_text_is_no_file_fetch(tmp_path: Path) -> None:
+    # aiohttp's message= is the response's reason: an HTTP reason phrase, or an application's exception text
+    assert primary(both(tmp_path, ["ClientResponseError: 500, message=\"'NoneType' object has no attribute 'engine'\""])) == "python_crash"
+    assert primary(both(tmp_path, ["aiohttp.client_exceptions.ClientResponseError: 503, message='Service Unavailable'"])) == "hf_http_error"

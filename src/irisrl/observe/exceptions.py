@@ -29,6 +29,7 @@ This module is a leaf (stdlib only)."""
 from __future__ import annotations
 
 import re
+from http import HTTPStatus
 from typing import NamedTuple
 
 # `<dotted.Class>(Inner)?: <message>` (or the class alone at the end of the line). The class must
@@ -507,9 +508,19 @@ STATUS_CLASSES = frozenset({"HTTPError", "HTTPStatusError", "ClientResponseError
 URL = re.compile(r"https?://|\bfor url\b")
 
 
+# aiohttp's `message=` is the response's reason; a reason that is no HTTP reason phrase is the server's own text
+# (a framework that returns its exception as the reason: "500, message=\"'State' object has no attribute 'server'\""):
+# an application's API answering, not a file fetch cut before its URL.
+AIOHTTP_REASON = re.compile(r"""message=(['"])(.*?)\1""")
+REASON_PHRASES = frozenset(s.phrase for s in HTTPStatus)
+
+
 def status_class_kind(exc: Exc) -> str | None:
     """The kind an HTTP status error with no URL on its line has by its status (429/5xx)."""
     if exc.name not in STATUS_CLASSES or URL.search(exc.message):
+        return None
+    reason = AIOHTTP_REASON.search(exc.message) if exc.name == "ClientResponseError" else None
+    if reason is not None and reason.group(2) not in REASON_PHRASES:
         return None
     m = HTTP_STATUS.search(exc.message)
     status = int(m.group(1) or m.group(2)) if m else 0
