@@ -14473,6 +14473,738 @@ CASES.update(CASES24)
 TIMEOUT_S.update({n: 60 for n in CASES24})
 
 
+# ----------------------------------------------------------------------------- twenty-fifth set (H200)
+# Run-time misuse an agentic-RL GRPO trainer meets on an H200 that no earlier set provoked:
+# tensors made under torch.inference_mode() (a rollout's ids, rewards, old log-probs) reused by
+# the training step; CUDA stream-capture rules beyond a sync (a wait on uncaptured work, an event
+# recorded in a capture used outside it, a capture ended from another thread, two captures
+# merged) and make_graphed_callables' own checks; DTensor ops with no sharding strategy,
+# redistributes, cross-mesh norms, loss_parallel, mesh slicing; FSDP2 applied twice / with CPU
+# offload then moved to the GPU / given plain modules to prefetch; FSDP2 DTensor state into a
+# plain rollout model; NCCL inside a graph capture with a lazy communicator, the NCCL-only checks
+# (monitored_barrier, recv from any source, barrier device_ids), NCCL's registration hook under
+# expandable segments; RNG state and generator devices; torch.library custom ops (no fake impl
+# under torch.compile, an output aliasing its input); torch.func transforms (vmap over .item() or
+# random ops, grad of a non-scalar, functional_call with a missing key); profiler nesting; device
+# strings and pinning; benign look-alikes from the same paths.
+
+
+def _nccl25(device_id: bool = True) -> None:
+    """A world-1 NCCL process group on the GPU (device_id=False: the communicator is lazy)."""
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    if device_id:
+        dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    else:
+        torch.cuda.set_device(0)
+        dist.init_process_group("nccl")
+
+
+def case_infer25_generate_ids_backward() -> None:
+    """Rollout under torch.inference_mode() (generate on the GPU), then the policy loss over the
+    same ids with grad: the embedding saves inference-mode indices for backward."""
+    import torch
+
+    model = _llama20().cuda()
+    with torch.inference_mode():
+        ids = model.generate(_prompt20("cuda"), max_new_tokens=4, do_sample=False,
+                             pad_token_id=0)
+    model.train()
+    logp = model(ids).logits.log_softmax(-1)
+    (-logp.mean()).backward()
+
+
+def case_infer25_advantage_inplace() -> None:
+    """Rewards scored under inference_mode, then advantages normalised in place outside it."""
+    import torch
+
+    with torch.inference_mode():
+        rewards = torch.rand(8, 4, device="cuda")
+    rewards -= rewards.mean(dim=1, keepdim=True)
+    print(rewards.sum().item())
+
+
+def case_infer25_old_logp_requires_grad() -> None:
+    """Old log-probs computed under inference_mode, then requires_grad_() for the ratio."""
+    import torch
+
+    with torch.inference_mode():
+        old_logp = torch.randn(8, 16, device="cuda").log_softmax(-1)
+    old_logp.requires_grad_()
+
+
+def case_infer25_compile_inference_input() -> None:
+    """A compiled training step whose input batch was built under inference_mode."""
+    import torch
+
+    with torch.inference_mode():
+        batch = torch.randn(4, 8, device="cuda")
+    lin = torch.nn.Linear(8, 8).cuda()
+
+    @torch.compile
+    def step(x: Any) -> Any:
+        y = lin(x)
+        x.mul_(0.5)
+        return y.sum()
+
+    step(batch).backward()
+
+
+def _capture25() -> tuple[Any, Any, Any]:
+    import torch
+
+    x = torch.zeros(1024, device="cuda")
+    torch.cuda.synchronize()
+    return torch, x, torch.cuda.CUDAGraph()
+
+
+def case_cg25_wait_uncaptured_event() -> None:
+    """A capture that waits on an event recorded by uncaptured work on a side stream (a weight
+    copy stream)."""
+    torch, x, g = _capture25()
+    side = torch.cuda.Stream()
+    ev = torch.cuda.Event()
+    with torch.cuda.stream(side):
+        x.add_(1)
+        ev.record(side)
+    with torch.cuda.graph(g):
+        torch.cuda.current_stream().wait_event(ev)
+        y = x * 2
+    g.replay()
+    print(y.sum().item())
+
+
+def case_cg25_uncaptured_wait_captured_event() -> None:
+    """During a capture, an uncaptured side stream waits on an event recorded in the capture."""
+    torch, x, g = _capture25()
+    side = torch.cuda.Stream()
+    ev = torch.cuda.Event()
+    with torch.cuda.graph(g):
+        y = x + 1
+        ev.record()
+        side.wait_event(ev)
+    print(y.sum().item())
+
+
+def case_cg25_event_sync_after_capture() -> None:
+    """An event recorded inside the capture, synchronized on after capture (timing habit)."""
+    torch, x, g = _capture25()
+    ev = torch.cuda.Event()
+    with torch.cuda.graph(g):
+        y = x + 1
+        ev.record()
+    g.replay()
+    ev.synchronize()
+    print(y.sum().item())
+
+
+def case_cg25_capture_end_other_thread() -> None:
+    """capture_begin on a side stream in the main thread, capture_end from a helper thread."""
+    import threading
+
+    torch, x, g = _capture25()
+    s = torch.cuda.Stream()
+    err: list[BaseException] = []
+
+    def end() -> None:
+        try:
+            with torch.cuda.stream(s):
+                g.capture_end()
+        except BaseException as e:
+            err.append(e)
+
+    with torch.cuda.stream(s):
+        g.capture_begin()
+        y = x + 1
+        t = threading.Thread(target=end)
+        t.start()
+        t.join()
+    if err:
+        raise err[0]
+    print(y.sum().item())
+
+
+def case_cg25_two_captures_merged() -> None:
+    """Two graphs captured at once on two streams; the second waits on the first's event."""
+    torch, x, g1 = _capture25()
+    g2 = torch.cuda.CUDAGraph()
+    s1, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+    ev = torch.cuda.Event()
+    with torch.cuda.stream(s1):
+        g1.capture_begin(capture_error_mode="relaxed")
+        a = x + 1
+        ev.record(s1)
+    with torch.cuda.stream(s2):
+        g2.capture_begin(capture_error_mode="relaxed")
+        s2.wait_event(ev)
+        b = x + 2
+        g2.capture_end()
+    with torch.cuda.stream(s1):
+        g1.capture_end()
+    print(a.sum().item(), b.sum().item())
+
+
+def case_cg25_graphed_callables_hooks() -> None:
+    """make_graphed_callables of a policy head that has a forward hook (a logging hook)."""
+    import torch
+
+    head = torch.nn.Linear(16, 16).cuda()
+    head.register_forward_hook(lambda m, i, o: None)
+    torch.cuda.make_graphed_callables(head, (torch.randn(4, 16, device="cuda"),))
+
+
+def case_cg25_graphed_callables_autocast_cache() -> None:
+    """make_graphed_callables under bf16 autocast with its weight cache on (the default)."""
+    import torch
+
+    head = torch.nn.Linear(16, 16).cuda()
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        torch.cuda.make_graphed_callables(head, (torch.randn(4, 16, device="cuda"),))
+
+
+def case_cg25_graphed_callables_eval_module() -> None:
+    """make_graphed_callables of a module whose parameters are frozen (a reference model) with a
+    sample input that requires grad."""
+    import torch
+
+    ref = torch.nn.Linear(16, 16).cuda().requires_grad_(False)
+    f = torch.cuda.make_graphed_callables(ref, (torch.randn(4, 16, device="cuda",
+                                                            requires_grad=True),))
+    print(f(torch.randn(4, 16, device="cuda")).sum().item())
+
+
+def case_cg25_capture_lazy_nccl() -> None:
+    """An all_reduce captured into a CUDA graph before the (lazy) NCCL communicator existed."""
+    import torch
+    import torch.distributed as dist
+
+    _nccl25(device_id=False)
+    x = torch.ones(1024, device="cuda")
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        dist.all_reduce(x)
+    g.replay()
+    torch.cuda.synchronize()
+    print(x.sum().item())
+
+
+def _mesh25(shape: tuple[int, ...] = (1,), names: tuple[str, ...] = ("dp",)) -> Any:
+    from torch.distributed.device_mesh import init_device_mesh
+
+    _nccl25()
+    return init_device_mesh("cuda", shape, mesh_dim_names=names)
+
+
+def case_dt25_op_no_sharding_strategy() -> None:
+    """Reward bookkeeping on a sharded DTensor: ops DTensor has no sharding strategy for."""
+    import torch
+    from torch.distributed.tensor import Shard, distribute_tensor
+
+    mesh = _mesh25()
+    dt = distribute_tensor(torch.randint(0, 4, (16,), device="cuda"), mesh, [Shard(0)])
+    for op in (torch.unique, torch.nonzero, torch.bincount, torch.histc, torch.unique_consecutive):
+        try:
+            op(dt if op is not torch.histc else dt.float())
+        except NotImplementedError:
+            raise
+        except Exception as e:
+            print(f"PROVOKE-NOTE {op.__name__}: {type(e).__name__}", flush=True)
+    print("all ops ran")
+
+
+def case_dt25_redistribute_shard_to_partial() -> None:
+    """redistribute of a Shard(0) DTensor to Partial()."""
+    import torch
+    from torch.distributed.tensor import Partial, Shard, distribute_tensor
+
+    mesh = _mesh25()
+    dt = distribute_tensor(torch.randn(8, 4, device="cuda"), mesh, [Shard(0)])
+    print(dt.redistribute(mesh, [Partial()]).to_local().sum().item())
+
+
+def case_dt25_cross_mesh_clip_grad() -> None:
+    """clip_grad_norm_ over DTensor gradients living on two meshes (a dp mesh for the policy
+    body, a 2-D dp x tp mesh for the head)."""
+    import torch
+    from torch.distributed.tensor import Replicate, distribute_tensor
+
+    mesh1 = _mesh25()
+    from torch.distributed.device_mesh import init_device_mesh
+
+    mesh2 = init_device_mesh("cuda", (1, 1), mesh_dim_names=("dp", "tp"))
+    p1 = torch.nn.Parameter(distribute_tensor(torch.randn(8, device="cuda"), mesh1, [Replicate()]))
+    p2 = torch.nn.Parameter(distribute_tensor(torch.randn(8, device="cuda"), mesh2,
+                                              [Replicate(), Replicate()]))
+    (p1.sum() * 1.0).backward()
+    (p2.sum() * 2.0).backward()
+    print(torch.nn.utils.clip_grad_norm_([p1, p2], 1.0))
+
+
+def case_dt25_mesh_unknown_dim_name() -> None:
+    """mesh['sp'] on a ('dp', 'tp') mesh (a sequence-parallel config on a mesh without it)."""
+    mesh = _mesh25((1, 1), ("dp", "tp"))
+    print(mesh["sp"])
+
+
+def case_dt25_loss_parallel_replicated_logits() -> None:
+    """loss_parallel() cross-entropy over logits replicated, not sharded on the vocab dim."""
+    import torch
+    import torch.nn.functional as F
+    from torch.distributed.tensor import Replicate, distribute_tensor
+    from torch.distributed.tensor.parallel import loss_parallel
+
+    mesh = _mesh25((1,), ("tp",))
+    logits = distribute_tensor(torch.randn(4, 32, device="cuda", requires_grad=True), mesh,
+                               [Replicate()])
+    with loss_parallel():
+        loss = F.cross_entropy(logits, torch.randint(0, 32, (4,), device="cuda"))
+        loss.backward()
+    print(loss.full_tensor().item())
+
+
+def case_dt25_fsdp2_state_into_plain_model() -> None:
+    """Weight sync: the FSDP2 trainer's state_dict() (DTensors) loaded into a plain rollout copy
+    of the model."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _nccl25()
+    torch.manual_seed(0)
+    trainer = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.Linear(16, 4)).cuda()
+    rollout = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.Linear(16, 4)).cuda()
+    fully_shard(trainer)
+    rollout.load_state_dict(trainer.state_dict())
+    print(rollout(torch.randn(2, 16, device="cuda")).sum().item())
+
+
+def _fsdp25_model(torch: Any, device: str = "cuda") -> Any:
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(),
+                               torch.nn.Linear(32, 4)).to(device)
+
+
+def case_fsdp25_fully_shard_twice() -> None:
+    """fully_shard applied to the root twice (a recipe's wrap helper and the trainer both do)."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _nccl25()
+    m = _fsdp25_model(torch)
+    fully_shard(m)
+    fully_shard(m)
+    print(m(torch.randn(2, 16, device="cuda")).sum().item())
+
+
+def case_fsdp25_cpu_offload_then_cuda() -> None:
+    """fully_shard with CPUOffloadPolicy, then model.to('cuda') before the first step."""
+    import torch
+    from torch.distributed.fsdp import CPUOffloadPolicy, fully_shard
+
+    _nccl25()
+    m = _fsdp25_model(torch, "cpu")
+    fully_shard(m[0], offload_policy=CPUOffloadPolicy())
+    fully_shard(m, offload_policy=CPUOffloadPolicy())
+    m.to("cuda")
+    m(torch.randn(2, 16, device="cuda")).sum().backward()
+
+
+def case_fsdp25_prefetch_plain_module() -> None:
+    """set_modules_to_forward_prefetch given a layer fully_shard was never applied to."""
+    import torch
+    from torch.distributed.fsdp import fully_shard
+
+    _nccl25()
+    m = _fsdp25_model(torch)
+    fully_shard(m[0])
+    fully_shard(m)
+    m[0].set_modules_to_forward_prefetch([m[2]])
+    m(torch.randn(2, 16, device="cuda")).sum().backward()
+
+
+def case_nccl25_monitored_barrier() -> None:
+    """monitored_barrier (a straggler check) on the NCCL default group."""
+    import torch.distributed as dist
+    from datetime import timedelta
+
+    _nccl25()
+    dist.monitored_barrier(timeout=timedelta(seconds=10))
+
+
+def case_nccl25_recv_any_source() -> None:
+    """dist.recv without src (receive from any rank) on NCCL."""
+    import torch
+    import torch.distributed as dist
+
+    _nccl25()
+    t = torch.empty(4, device="cuda")
+    dist.recv(t)
+
+
+def case_nccl25_barrier_device_ids_bad() -> None:
+    """dist.barrier(device_ids=[LOCAL_RANK]) with LOCAL_RANK of an 8-GPU node on a 1-GPU one."""
+    import torch.distributed as dist
+
+    _nccl25(device_id=False)
+    dist.barrier(device_ids=[5])
+
+
+def case_nccl25_register_hook_expandable() -> None:
+    """TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK=1 with expandable segments on."""
+    os.environ["TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK"] = "1"
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"
+    os.environ.setdefault("NCCL_DEBUG", "WARN")
+    import torch
+    import torch.distributed as dist
+
+    _nccl25()
+    x = torch.ones(16 << 20, device="cuda")
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+    print(x[0].item())
+
+
+def case_rng25_cuda_state_from_cpu() -> None:
+    """Resume: the CPU RNG state put into the CUDA generator (states saved under swapped keys)."""
+    import torch
+
+    torch.cuda.init()
+    torch.cuda.set_rng_state(torch.get_rng_state())
+
+
+def case_rng25_generator_device_mismatch() -> None:
+    """Sampling on the GPU with a seeded CPU torch.Generator."""
+    import torch
+
+    gen = torch.Generator().manual_seed(1234)
+    probs = torch.rand(4, 128, device="cuda").softmax(-1)
+    print(torch.multinomial(probs, 1, generator=gen))
+
+
+def _op25_lib() -> Any:
+    import torch
+
+    @torch.library.custom_op("irisrl25::token_logp", mutates_args=())
+    def token_logp(logits: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        return logits.log_softmax(-1).gather(-1, ids.unsqueeze(-1)).squeeze(-1)
+
+    return token_logp
+
+
+def case_op25_custom_op_no_fake_compile() -> None:
+    """A torch.library custom op (fused token log-prob) without register_fake, under
+    torch.compile(fullgraph=True)."""
+    import torch
+
+    token_logp = _op25_lib()
+
+    @torch.compile(fullgraph=True)
+    def loss(logits: Any, ids: Any) -> Any:
+        return -token_logp(logits, ids).mean()
+
+    print(loss(torch.randn(4, 8, 32, device="cuda"), torch.randint(0, 32, (4, 8), device="cuda")))
+
+
+def case_op25_custom_op_aliases_input() -> None:
+    """A custom op that returns its input (a 'clip in place' kernel declared functional)."""
+    import torch
+
+    @torch.library.custom_op("irisrl25::clip_ratio", mutates_args=())
+    def clip_ratio(ratio: torch.Tensor) -> torch.Tensor:
+        return ratio.clamp_(0.8, 1.2)
+
+    print(clip_ratio(torch.rand(8, device="cuda") * 2).sum().item())
+
+
+def case_func25_vmap_item() -> None:
+    """vmap over a per-sample reward that calls .item()."""
+    import torch
+
+    def reward(x: Any) -> Any:
+        return x * (1.0 if x.sum().item() > 0 else -1.0)
+
+    print(torch.vmap(reward)(torch.randn(8, 4, device="cuda")))
+
+
+def case_func25_vmap_random() -> None:
+    """vmap over per-sample dropout (randomness='error', the default)."""
+    import torch
+
+    print(torch.vmap(lambda x: torch.nn.functional.dropout(x, 0.1))(
+        torch.randn(8, 4, device="cuda")))
+
+
+def case_func25_grad_non_scalar() -> None:
+    """torch.func.grad of a per-token loss (a vector, not a scalar)."""
+    import torch
+
+    print(torch.func.grad(lambda w: (w * 2).log_softmax(-1))(torch.randn(8, device="cuda")))
+
+
+def case_func25_functional_call_missing_key() -> None:
+    """functional_call with a weights dict from the rollout engine that lacks the bias."""
+    import torch
+
+    lin = torch.nn.Linear(8, 8).cuda()
+    torch.func.functional_call(lin, {"weight": torch.randn(8, 8, device="cuda")},
+                               (torch.randn(2, 8, device="cuda"),), strict=True)
+
+
+def case_prof25_nested_profilers() -> None:
+    """A trainer's torch.profiler around a step that opens a second profiler (a callback's)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    acts = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
+    with profile(activities=acts):
+        x = torch.randn(64, 64, device="cuda") @ torch.randn(64, 64, device="cuda")
+        with profile(activities=acts):
+            x = x @ x
+    print(x.sum().item())
+
+
+def case_dev25_set_device_cpu() -> None:
+    """torch.cuda.set_device(torch.device('cpu')) (a device picked from a config)."""
+    import torch
+
+    torch.cuda.set_device(torch.device("cpu"))
+
+
+def case_dev25_device_string_from_visible() -> None:
+    """torch.device(f'cuda:{CUDA_VISIBLE_DEVICES}') with CUDA_VISIBLE_DEVICES='0,1'."""
+    import torch
+
+    torch.zeros(2).to(torch.device("cuda:" + "0,1"))
+
+
+def case_dev25_negative_index() -> None:
+    """A device index from LOCAL_RANK=-1 (unset, launcher default): tensor.to('cuda:-1')."""
+    import torch
+
+    torch.zeros(2).to(f"cuda:{-1}")
+
+
+def case_pin25_pin_cuda_tensor() -> None:
+    """pin_memory() on a tensor already on the GPU (a rollout buffer moved early)."""
+    import torch
+
+    torch.randn(16, device="cuda").pin_memory()
+
+
+def case_stream25_record_stream_cpu() -> None:
+    """record_stream(side) on the pinned CPU staging buffer of an async weight copy."""
+    import torch
+
+    side = torch.cuda.Stream()
+    host = torch.randn(1 << 16).pin_memory()
+    with torch.cuda.stream(side):
+        dev = host.to("cuda", non_blocking=True)
+    host.record_stream(side)
+    print(dev.sum().item())
+
+
+# benign look-alikes
+
+def case_benign25_vmap_fallback_warning() -> None:
+    """vmap over ops without a batching rule: a performance warning, the result is right."""
+    import warnings
+
+    import torch
+
+    warnings.simplefilter("always")
+    x = torch.randn(8, 16, device="cuda")
+    for f in (lambda r: torch.histc(r, bins=4), lambda r: torch.bucketize(r, torch.zeros(3, device="cuda")),
+              lambda r: torch.linalg.lstsq(r.view(4, 4), r.view(4, 4)).solution,
+              lambda r: torch.nanmedian(r)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                torch.vmap(f)(x)
+            except Exception as e:
+                print(f"PROVOKE-NOTE {type(e).__name__}", flush=True)
+                continue
+        for w in caught:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        if caught:
+            break
+    print("vmap done")
+
+
+def case_benign25_profiler_no_warmup() -> None:
+    """torch.profiler with schedule(warmup=0) over CUDA steps; the trace is exported."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile, schedule
+
+    out = Path(tempfile.mkdtemp()) / "trace.json"
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                 schedule=schedule(wait=0, warmup=0, active=2, repeat=1),
+                 on_trace_ready=lambda p: p.export_chrome_trace(str(out))) as prof:
+        for _ in range(3):
+            (torch.randn(256, 256, device="cuda") @ torch.randn(256, 256, device="cuda")).sum()
+            prof.step()
+    print("trace", out.stat().st_size)
+
+
+def case_benign25_profiler_memory_stack() -> None:
+    """torch.profiler with profile_memory, with_stack and record_shapes over a GPU step."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    m = torch.nn.Linear(256, 256).cuda()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], profile_memory=True,
+                 with_stack=True, record_shapes=True) as prof:
+        m(torch.randn(64, 256, device="cuda")).sum().backward()
+    print(prof.key_averages().table(row_limit=3)[:80])
+
+
+def case_benign25_cublas_new_thread() -> None:
+    """A reward-model matmul in a fresh Python thread while the main thread trains."""
+    import threading
+
+    import torch
+
+    a = torch.randn(64, 64, device="cuda")
+
+    def work() -> None:
+        print((a @ a).sum().item(), flush=True)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    print(torch.autograd.grad((a.requires_grad_() @ a).sum(), a)[0].sum().item())
+
+
+def case_benign25_fsdp2_gpu_step_no_destroy() -> None:
+    """FSDP2 on the GPU (NCCL, world 1, bf16 MixedPrecisionPolicy): forward, backward, AdamW
+    step, exit without destroy_process_group."""
+    import torch
+    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+    _nccl25()
+    m = _fsdp25_model(torch)
+    mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+    fully_shard(m[0], mp_policy=mp)
+    fully_shard(m, mp_policy=mp)
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+    m(torch.randn(4, 16, device="cuda")).float().pow(2).mean().backward()
+    opt.step()
+    print("step done")
+
+
+def case_benign25_custom_op_no_autograd() -> None:
+    """A custom op without register_autograd in a forward whose input requires grad (an
+    eval-only scoring path; no backward through it)."""
+    import torch
+
+    token_logp = _op25_lib()
+    logits = torch.randn(2, 4, 32, device="cuda", requires_grad=True)
+    out = token_logp(logits, torch.randint(0, 32, (2, 4), device="cuda"))
+    print(out.detach().sum().item())
+
+
+def case_benign25_graph_capture_nccl_eager() -> None:
+    """An all_reduce captured into a CUDA graph after an eager (device_id) NCCL init, replayed."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ.setdefault("NCCL_DEBUG", "WARN")
+    _nccl25()
+    x = torch.ones(1024, device="cuda")
+    dist.all_reduce(x)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        dist.all_reduce(x)
+    g.replay()
+    torch.cuda.synchronize()
+    print(x.sum().item())
+    dist.destroy_process_group()
+
+
+def case_benign25_dtensor_uneven_full_tensor() -> None:
+    """distribute_tensor of 7 rows over a (1,)-mesh, from_local with run_check, full_tensor."""
+    import torch
+    from torch.distributed.tensor import DTensor, Shard, distribute_tensor
+
+    mesh = _mesh25()
+    dt = distribute_tensor(torch.randn(7, 4, device="cuda"), mesh, [Shard(0)])
+    dt2 = DTensor.from_local(dt.to_local(), mesh, [Shard(0)], run_check=True)
+    print(dt2.full_tensor().shape)
+
+
+CASES25: dict[str, Case] = {
+    "infer25_generate_ids_backward": (case_infer25_generate_ids_backward, "python_crash", True),
+    "infer25_advantage_inplace": (case_infer25_advantage_inplace, "python_crash", True),
+    "infer25_old_logp_requires_grad": (case_infer25_old_logp_requires_grad, "python_crash", True),
+    "infer25_compile_inference_input": (case_infer25_compile_inference_input, "python_crash",
+                                        True),
+    "cg25_wait_uncaptured_event": (case_cg25_wait_uncaptured_event, "cuda_error", True),
+    "cg25_uncaptured_wait_captured_event": (case_cg25_uncaptured_wait_captured_event, "cuda_error",
+                                            True),
+    "cg25_event_sync_after_capture": (case_cg25_event_sync_after_capture, "cuda_error", True),
+    "cg25_capture_end_other_thread": (case_cg25_capture_end_other_thread, "cuda_error", True),
+    "cg25_two_captures_merged": (case_cg25_two_captures_merged, "cuda_error", True),
+    "cg25_graphed_callables_hooks": (case_cg25_graphed_callables_hooks, "python_crash", True),
+    "cg25_graphed_callables_autocast_cache": (case_cg25_graphed_callables_autocast_cache,
+                                              "python_crash", True),
+    "cg25_graphed_callables_eval_module": (case_cg25_graphed_callables_eval_module, "python_crash",
+                                           True),
+    "cg25_capture_lazy_nccl": (case_cg25_capture_lazy_nccl, "nccl_error", True),
+    "dt25_op_no_sharding_strategy": (case_dt25_op_no_sharding_strategy, "python_crash", True),
+    "dt25_redistribute_shard_to_partial": (case_dt25_redistribute_shard_to_partial, "python_crash",
+                                           True),
+    "dt25_cross_mesh_clip_grad": (case_dt25_cross_mesh_clip_grad, "python_crash", True),
+    "dt25_mesh_unknown_dim_name": (case_dt25_mesh_unknown_dim_name, "python_crash", True),
+    "dt25_loss_parallel_replicated_logits": (case_dt25_loss_parallel_replicated_logits,
+                                             "python_crash", True),
+    "dt25_fsdp2_state_into_plain_model": (case_dt25_fsdp2_state_into_plain_model, "python_crash",
+                                          True),
+    "fsdp25_fully_shard_twice": (case_fsdp25_fully_shard_twice, "python_crash", True),
+    "fsdp25_cpu_offload_then_cuda": (case_fsdp25_cpu_offload_then_cuda, "python_crash", True),
+    "fsdp25_prefetch_plain_module": (case_fsdp25_prefetch_plain_module, "python_crash", True),
+    "nccl25_monitored_barrier": (case_nccl25_monitored_barrier, "python_crash", True),
+    "nccl25_recv_any_source": (case_nccl25_recv_any_source, "python_crash", True),
+    "nccl25_barrier_device_ids_bad": (case_nccl25_barrier_device_ids_bad, "cuda_error", True),
+    "nccl25_register_hook_expandable": (case_nccl25_register_hook_expandable, "nccl_error", True),
+    "rng25_cuda_state_from_cpu": (case_rng25_cuda_state_from_cpu, "python_crash", True),
+    "rng25_generator_device_mismatch": (case_rng25_generator_device_mismatch, "python_crash",
+                                        True),
+    "op25_custom_op_no_fake_compile": (case_op25_custom_op_no_fake_compile, "python_crash", True),
+    "op25_custom_op_aliases_input": (case_op25_custom_op_aliases_input, "python_crash", True),
+    "func25_vmap_item": (case_func25_vmap_item, "python_crash", True),
+    "func25_vmap_random": (case_func25_vmap_random, "python_crash", True),
+    "func25_grad_non_scalar": (case_func25_grad_non_scalar, "python_crash", True),
+    "func25_functional_call_missing_key": (case_func25_functional_call_missing_key, "python_crash",
+                                           True),
+    "prof25_nested_profilers": (case_prof25_nested_profilers, "python_crash", True),
+    "dev25_set_device_cpu": (case_dev25_set_device_cpu, "python_crash", True),
+    "dev25_device_string_from_visible": (case_dev25_device_string_from_visible, "python_crash",
+                                         True),
+    "dev25_negative_index": (case_dev25_negative_index, "python_crash", True),
+    "pin25_pin_cuda_tensor": (case_pin25_pin_cuda_tensor, "python_crash", True),
+    "stream25_record_stream_cpu": (case_stream25_record_stream_cpu, "python_crash", True),
+    "benign25_vmap_fallback_warning": (case_benign25_vmap_fallback_warning, "benign", True),
+    "benign25_profiler_no_warmup": (case_benign25_profiler_no_warmup, "benign", True),
+    "benign25_profiler_memory_stack": (case_benign25_profiler_memory_stack, "benign", True),
+    "benign25_cublas_new_thread": (case_benign25_cublas_new_thread, "benign", True),
+    "benign25_fsdp2_gpu_step_no_destroy": (case_benign25_fsdp2_gpu_step_no_destroy, "benign",
+                                           True),
+    "benign25_custom_op_no_autograd": (case_benign25_custom_op_no_autograd, "benign", True),
+    "benign25_graph_capture_nccl_eager": (case_benign25_graph_capture_nccl_eager, "benign", True),
+    "benign25_dtensor_uneven_full_tensor": (case_benign25_dtensor_uneven_full_tensor, "benign",
+                                            True),
+}
+CASES.update(CASES25)
+# None of them faults the whole GPU or fills it: `run` starts them all in its worker pool.
+GPU_SHARED25 = frozenset(CASES25)
+TIMEOUT_S.update({n: 90 for n in CASES25})
+TIMEOUT_S.update({"infer25_compile_inference_input": 150, "op25_custom_op_no_fake_compile": 150,
+                  "infer25_generate_ids_backward": 120})
+
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -14544,7 +15276,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -16211,6 +16943,24 @@ NOTES24: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES25: list[tuple[str, str]] = [
+]
+
+NOTES25: list[tuple[str, str]] = [
+]
+
+
+def lib_of25(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-fifth set's printers: transformers for its own lines, NCCL's own lines, torch
+    (autograd, CUDA graphs, DTensor / FSDP2, c10d, torch.library, torch.func, the profiler) for
+    the rest."""
+    if re.search(r" NCCL (INFO|WARN) ", line):
+        return _pick("nccl", vers)
+    if line.startswith("[transformers]") or "site-packages/transformers/" in line:
+        return _pick("transformers", vers)
+    return _pick("torch", vers)
+
+
 def lib_of24(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """The twenty-fourth set's printers: huggingface_hub (its errors, and the requests / urllib3
     exceptions of its fetches, as set 1 reads httpx's), transformers, safetensors, tokenizers,
@@ -16258,7 +17008,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout18", CASES18, LINE_RULES18), ("heldout19", CASES19, LINE_RULES19),
     ("heldout20", CASES20, LINE_RULES20), ("heldout21", CASES21, LINE_RULES21),
     ("heldout22", CASES22, LINE_RULES22), ("heldout23", CASES23, LINE_RULES23),
-    ("heldout24", CASES24, LINE_RULES24),
+    ("heldout24", CASES24, LINE_RULES24), ("heldout25", CASES25, LINE_RULES25),
 ]
 
 
@@ -16697,7 +17447,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
         "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
         "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": [], "heldout20": [],
-        "heldout21": [], "heldout22": [], "heldout23": [], "heldout24": []}
+        "heldout21": [], "heldout22": [], "heldout23": [], "heldout24": [], "heldout25": []}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -16728,23 +17478,23 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentyfirst=case in CASES21, twentysecond=case in CASES22,
                                  twentythird=case in CASES23, twentyfourth=case in CASES24):
             printed = line
-            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24:  # the corpus format: no trailing whitespace
+            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24 or case in CASES25:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
-            if (case in CASES19 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24) and _dedup_key(printed) in seen_keys:
+            if (case in CASES19 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24 or case in CASES25) and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of24 if case in CASES24 else lib_of23 if case in CASES23 else lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            lib_fn = (lib_of25 if case in CASES25 else lib_of24 if case in CASES24 else lib_of23 if case in CASES23 else lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES24 if case in CASES24 else NOTES23 if case in CASES23 else NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = NOTES25 if case in CASES25 else NOTES24 if case in CASES24 else NOTES23 if case in CASES23 else NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
