@@ -121,3 +121,15 @@ def test_an_aiohttp_status_whose_reason_is_the_servers_own_text_is_no_file_fetch
     # aiohttp's message= is the response's reason: an HTTP reason phrase, or an application's exception text
     assert primary(both(tmp_path, ["ClientResponseError: 500, message=\"'NoneType' object has no attribute 'engine'\""])) == "python_crash"
     assert primary(both(tmp_path, ["aiohttp.client_exceptions.ClientResponseError: 503, message='Service Unavailable'"])) == "hf_http_error"
+
+
+def test_an_actor_that_never_came_to_exist_is_no_actor_death(tmp_path: Path) -> None:
+    # Ray could not schedule it: a placement failure; its class failed to import on the worker: the program's own error
+    sched = both(tmp_path, ["2026-01-02 10:00:00,001\tERROR job_manager.py:290 -- Failed to schedule job raysubmit_x because the "
+                            "supervisor actor could not be scheduled: The actor is not schedulable: no node has 8 GPU."])
+    assert primary(sched) == "pg_unplaceable"
+    imp = both(tmp_path, ["RuntimeError: The actor with name RewardWorker failed to import on the worker. This may be because needed "
+                          "library dependencies are not installed in the worker environment"])
+    assert primary(imp) == "python_crash"
+    # an actor that died still did
+    assert primary(both(tmp_path, ["ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task."])) == "ray_actor_died"

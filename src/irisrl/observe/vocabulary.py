@@ -1420,7 +1420,13 @@ TABLE: tuple[Row, ...] = (
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
     # (the subject word, not a path's component: "Failed saving model checkpoint to /mnt/ckpt/actor" names no actor)
-    Row("ray_actor_died", (_rx(r"(?i:(?<![/\\])\bactor\b(?![/\\]))"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")), None),
+    # an actor that never came to exist is no death: one Ray could not schedule (ray 2.60 exceptions.py
+    # ActorUnschedulableError "The actor is not schedulable: %s"; dashboard/modules/job/job_manager.py "the supervisor
+    # actor could not be scheduled") cannot be placed; one whose class failed to import on the worker
+    # (_private/function_manager.py "The actor with name %s failed to import on the worker") is python_crash's
+    Row("pg_unplaceable", (_rx(r"(?i:\bactor\b[^\n]{0,60}?\b(?:is not schedulable|could not be scheduled)\b)"),), None),
+    Row("ray_actor_died", (_rx(r"(?i:(?<![/\\])\bactor\b(?![/\\]))"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")),
+        _rx(r"(?i:failed to import on the worker)")),
     # core_worker_process.cc "Failed to register worker to Raylet": the worker never joined
     Row("ray_worker_died", (_rx(r"(?i:(?<![/\\])\bworker\b(?![/\\]))"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
                                                           r"failed to register)"), _rx(_RAY)), None),
