@@ -17010,6 +17010,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout22", CASES22, LINE_RULES22), ("heldout23", CASES23, LINE_RULES23),
     ("heldout24", CASES24, LINE_RULES24), ("heldout25", CASES25, LINE_RULES25),
 ]
+_RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
 
 def later_set(case: str) -> int | None:
@@ -17438,16 +17439,19 @@ def write_format_strings(raw: Path, dest: Path, extra: list[Path]) -> None:
     dest.write_text("\n".join(out) + "\n")
 
 
+# The printers and notes of the sets from the eighteenth on, by file (the older sets' come from their rank's flags in `build`).
+LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, str]], list[tuple[str, str]]]] = {
+    "heldout18": (lib_of18, NOTES18), "heldout19": (lib_of19, NOTES19), "heldout20": (lib_of20, NOTES20),
+    "heldout21": (lib_of21, NOTES21), "heldout22": (lib_of22, NOTES22), "heldout23": (lib_of23, NOTES23),
+    "heldout24": (lib_of24, NOTES24), "heldout25": (lib_of25, NOTES25),
+}
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     dest = Path(args.dest)
     dest.mkdir(parents=True, exist_ok=True)
     recs = load_raw(list(args.raw))
-    files: dict[str, list[dict[str, str]]] = {
-        "dev": [], "heldout": [], "heldout2": [], "heldout3": [], "heldout4": [], "heldout5": [],
-        "heldout6": [], "heldout7": [], "heldout8": [], "heldout9": [], "heldout10": [],
-        "heldout11": [], "heldout12": [], "heldout13": [], "heldout14": [], "heldout15": [],
-        "heldout16": [], "heldout17": [], "heldout18": [], "heldout19": [], "heldout20": [],
-        "heldout21": [], "heldout22": [], "heldout23": [], "heldout24": [], "heldout25": []}
+    files: dict[str, list[dict[str, str]]] = {"dev": [], "heldout": [], **{name: [] for name, _, _ in LATER_SETS}}
     raws: dict[str, list[dict[str, Any]]] = {k: [] for k in files}
     seen: set[str] = set()
     seen_keys: set[str] = set()
@@ -17478,23 +17482,24 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentyfirst=case in CASES21, twentysecond=case in CASES22,
                                  twentythird=case in CASES23, twentyfourth=case in CASES24):
             printed = line
-            if case in CASES18 or case in CASES19 or case in CASES20 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24 or case in CASES25:  # the corpus format: no trailing whitespace
+            if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
             label = label_line(case, CASES[case][1], line)
             if label == "drop" or line in seen:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
-            if (case in CASES19 or case in CASES21 or case in CASES22 or case in CASES23 or case in CASES24 or case in CASES25) and _dedup_key(printed) in seen_keys:
+            if rank >= _RANK["heldout19"] and case not in CASES20 and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            lib_fn = (lib_of25 if case in CASES25 else lib_of24 if case in CASES24 else lib_of23 if case in CASES23 else lib_of22 if case in CASES22 else lib_of21 if case in CASES21 else lib_of20 if case in CASES20 else lib_of19 if case in CASES19 else lib_of18 if case in CASES18 else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
+            printers = LATER_PRINTERS.get(LATER_SETS[rank][0]) if rank >= 0 else None
+            lib_fn = (printers[0] if printers is not None else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
                       else lib_of5 if case in CASES5
                       else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = NOTES25 if case in CASES25 else NOTES24 if case in CASES24 else NOTES23 if case in CASES23 else NOTES22 if case in CASES22 else NOTES21 if case in CASES21 else NOTES20 if case in CASES20 else NOTES19 if case in CASES19 else NOTES18 if case in CASES18 else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
+            notes = printers[1] if printers is not None else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
                 NOTES6 if case in CASES6 else []) + (
                 NOTES5 if case in CASES5 or case in CASES6 else []) + (
                 NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
