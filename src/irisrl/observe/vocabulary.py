@@ -222,6 +222,11 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+def _subject(word: str) -> str:
+    """`word` (any case) as what the line is about, not a component of a path (`/ckpt/actor`, `C:\\runs\\worker`)."""
+    return rf"(?i:(?<![/\\])\b{word}\b(?![/\\]))"
+
+
 # Shared cue sets.
 _OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|(?<!device )(?<!GPU )allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
 # (and torch_memory_saver, the device-memory pool RL trainers pause and resume: "TorchMemorySaver::malloc return OOM")
@@ -1419,18 +1424,18 @@ TABLE: tuple[Row, ...] = (
     Row("ray_node_dead", (_rx(RAYLET_GONE + r"|(?i:its node has died|\bowner node died\b|node (?:was )?terminated|raylet is terminated|missed too many heartbeats|"
                               r"raylet (?:has )?(?:exited|died|crashed)|"
                               r"node\b.{0,80}\bmarked (?:as )?dead)"),), None),
-    # (the subject word, not a path's component: "Failed saving model checkpoint to /mnt/ckpt/actor" names no actor)
     # an actor that never came to exist is no death: one Ray could not schedule (ray 2.60 exceptions.py
     # ActorUnschedulableError "The actor is not schedulable: %s"; dashboard/modules/job/job_manager.py "the supervisor
     # actor could not be scheduled") cannot be placed; one whose class failed to import on the worker
     # (_private/function_manager.py "The actor with name %s failed to import on the worker") is python_crash's
     Row("pg_unplaceable", (_rx(r"(?i:\bactor\b[^\n]{0,60}?\b(?:is not schedulable|could not be scheduled)\b)"),), None),
-    Row("ray_actor_died", (_rx(r"(?i:(?<![/\\])\bactor\b(?![/\\]))"), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")),
+    # (the actor / worker / node as the line's subject, _subject: "Failed saving model checkpoint to /mnt/ckpt/actor" names no actor)
+    Row("ray_actor_died", (_rx(_subject("actor")), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")),
         _rx(r"(?i:failed to import on the worker)")),
     # core_worker_process.cc "Failed to register worker to Raylet": the worker never joined
-    Row("ray_worker_died", (_rx(r"(?i:(?<![/\\])\bworker\b(?![/\\]))"), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
+    Row("ray_worker_died", (_rx(_subject("worker")), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
                                                           r"failed to register)"), _rx(_RAY)), None),
-    Row("ray_node_dead", (_rx(r"(?i:(?<![/\\])\bnode\b(?![/\\])|raylet|\bgcs\b|ray cluster)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
+    Row("ray_node_dead", (_rx(_subject("node") + r"|(?i:raylet|\bgcs\b|ray cluster)"), _rx(r"(?i:died|\bdead\b|\blost\b|terminated|unreachable|heartbeat|disconnect|"
                                                                      r"(?:unable|failed) to connect)"),
                           _rx(_RAY)), None),
     Row("hydra_error", (_rx(r"(?i:\bhydra\b|HYDRA_FULL_ERROR|primary config|config search path|omegaconf|not in struct|ConfigKeyError|ConfigAttributeError|MissingMandatoryValue|"
