@@ -54,8 +54,8 @@ def parse_metrics(blob: str) -> dict[str, Any] | None:
         text = re.sub(r"(?<![\w.])(-?)inf\b", r"\g<1>1e999", text)
         try:
             data = ast.literal_eval(text)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return None
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None   # (TypeError: a literal that cannot be built, `{{'': 0}}` a set of dicts)
     return data if isinstance(data, dict) else None
 
 
