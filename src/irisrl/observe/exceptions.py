@@ -650,8 +650,15 @@ RAY_ERROR_RELAY = re.compile(r"WARNING worker\.py:\d+ -- ")
 
 
 # A failure the line says the program went past by another way ("nvidia-smi failed (exit code 4: Failed to initialize
-# NVML: ...). Falling back to torch.cuda.mem_get_info()", sglang srt/utils/common.py): a notice, whatever its level.
-FALLS_BACK = re.compile(r"\b[Ff]all(?:ing|s)? ?back (?:to|on)\b")
+# NVML: ...). Falling back to torch.cuda.mem_get_info()", sglang srt/utils/common.py), or by dropping the rest of the
+# work at hand ("got exception in future -- skipping remaining: ..."), or one a fault-tolerance manager took in:
+# torchft's Manager logs each error it is handed as `[<replica>/<rank> - step N] got exception in <what>: <e>` (or
+# `got exception waiting for work`) and then report_error()s it, which discards that step and reconfigures the
+# replica group at the next quorum (torchft 0.2.0 torchft/manager.py: the five report_error sites, _ManagerLogger.prefix).
+# Its give-up ("should_commit failed N times consecutively, exceeding max_retries") is no such line. A notice,
+# whatever its level.
+FALLS_BACK = re.compile(r"\b[Ff]all(?:ing|s)? ?back (?:to|on)\b|\b[Ss]kipping (?:the )?(?:remaining|rest)\b|"
+                        r"\[[^\]\s]+/\d+ - step \d+\] got exception (?:in|waiting)\b")
 
 
 def is_warning_level(text: str) -> bool:
