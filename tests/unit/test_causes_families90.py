@@ -28,3 +28,20 @@ def test_an_error_a_fault_tolerance_manager_took_in_is_no_death(tmp_path: Path) 
     assert gave_up["verdict"] == "KILL" and primary(gave_up) == "python_crash"
     assert both(tmp_path, ["[rank1]: torch.distributed.DistBackendError: NCCL Error 6: remote process exited",
                            "Command exited with code 1"])["verdict"] == "KILL"
+
+
+def test_a_taken_port_stated_as_the_error_is_the_rendezvous_family(tmp_path: Path) -> None:
+    for line in ("OSError: [Errno 98] Address already in use",
+                 "[rank0]: RuntimeError: on trainer-0.svc.cluster.local, port: 29500 already in use"):
+        assert primary(both(tmp_path, [line])) == "dist_timeout", line
+    # a launcher that moves on to another port, and an engine's own start-up, are not it
+    assert primary(both(tmp_path, ["2026-01-02 10:00:00 ERROR Port 29500 is already in use, trying port 29501"])) != "dist_timeout"
+    assert primary(both(tmp_path, ["2026-01-02 10:00:00 ERROR engine start-up still hit EADDRINUSE after 5 attempts"])) != "dist_timeout"
+
+
+def test_no_gpu_for_the_process_in_other_libraries_words_is_a_cuda_error(tmp_path: Path) -> None:
+    for line in ("ValueError: You are attempting to use Flash Attention 2 with a model not initialized on GPU and with no GPU available.",
+                 "[rank3]: RuntimeError: The device cuda:3 is not available on this machine."):
+        assert primary(both(tmp_path, [line])) == "cuda_error", line
+    # a Ray node without GPUs is a placement matter, not the device's
+    assert primary(both(tmp_path, ["ValueError: Current node has no GPU available. current_node_resource={'CPU': 64.0}"])) != "cuda_error"

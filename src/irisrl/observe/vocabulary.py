@@ -793,6 +793,11 @@ TABLE: tuple[Row, ...] = (
     # the rendezvous port another process holds (accelerate 0.25.0 utils/launch.py "Tried to launch distributed
     # communication on port `%s`, but another process is utilizing it"): the group cannot form, like EADDRINUSE
     Row("dist_timeout", (_rx(r"(?i:\bport\b[^\n]{0,40}\banother process is (?:using|utili[sz]ing) it)"),), None),
+    # EADDRINUSE itself, stated as the error (CPython's OSError "[Errno 98] Address already in use", a bare
+    # RuntimeError of it, torch elastic's utils/distributed.py "port: %s already in use" once its retries ran out): the
+    # rendezvous / store port is taken, the group cannot form. A launcher that moves on to another port says so.
+    Row("dist_timeout", (_rx(r"(?i:address already in use|\beaddrinuse\b|\[errno 98\]|\bport:? \d+ (?:is )?already in use)"),),
+        _rx(r"(?i:\btrying (?:port|another)|\battempt:? \[?\d+/|\bmaybe\b|restarting|\bengine\b)")),
     # transformers' remote-code import check (dynamic_module_utils.py check_imports / get_imports: "Encountered exception
     # while importing %s: %s", then ImportError): the model's code cannot run
     Row("python_crash", (_rx(r"Encountered exception while importing \S+: No module named"),), None),
@@ -900,7 +905,10 @@ TABLE: tuple[Row, ...] = (
                            # available", "Found no NVIDIA driver on your system"; torch/serialization.py
                            # "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False",
                            # validate_cuda_device's other branch: "... on CUDA device N but torch.cuda.device_count() is M")
-                           r"No CUDA GPUs are available|Found no NVIDIA driver|cuda\.is_available\(\) is False|"
+                           # (and the same in other libraries' words: transformers 5.25 modeling_utils "... with a model not
+                           # initialized on GPU and with no GPU available", torchtitan 0.3.0 "The device cuda:5 is not available
+                           # on this machine.")
+                           r"(?i:(?<!node has )\bno (?:cuda )?gpus? (?:is |are )?available)|\bcuda:\d+ is not available\b|Found no NVIDIA driver|cuda\.is_available\(\) is False|"
                            r"Attempting to deserialize object on (?:a )?CUDA device"),), _rx(r"(?i:\bnon-?fatal\b)|" + XID_RECOVERED)),
     # a container that cannot have its GPUs (libnvidia-container src/cli: "nvidia-container-cli: initialization
     # error: nvml error: driver not loaded"; nvidia-container-toolkit internal/modifier/cdi: "failed to inject
