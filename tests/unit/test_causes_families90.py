@@ -45,3 +45,12 @@ def test_no_gpu_for_the_process_in_other_libraries_words_is_a_cuda_error(tmp_pat
         assert primary(both(tmp_path, [line])) == "cuda_error", line
     # a Ray node without GPUs is a placement matter, not the device's
     assert primary(both(tmp_path, ["ValueError: Current node has no GPU available. current_node_resource={'CPU': 64.0}"])) != "cuda_error"
+
+
+def test_an_object_store_read_refused_is_the_gated_refusal(tmp_path: Path) -> None:
+    for code in ("403", "AccessDenied", "ExpiredToken"):
+        line = f"botocore.exceptions.ClientError: An error occurred ({code}) when calling the GetObject operation: Access Denied"
+        assert primary(both(tmp_path, [line])) == "hf_gated", code
+    # a write refused is the run's own storage, not a fetch of its weights
+    assert primary(both(tmp_path, ["botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the PutObject operation: "
+                                   "Access Denied"])) == "python_crash"

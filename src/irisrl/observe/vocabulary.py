@@ -1304,8 +1304,11 @@ TABLE: tuple[Row, ...] = (
     # data/_retry.json @ 1.40: SlowDown, Throttling, RequestTimeout, ServiceUnavailable, InternalError ...; its
     # EndpointConnectionError "Could not connect to the endpoint URL"; boto3's RetriesExceededError "Max Retries Exceeded"):
     # the corpus README's mirror / model host rule, hf_http_error; a key that is not there (NoSuchKey, a HeadObject / GetObject
-    # 404) is the weights' absence
+    # 404) is the weights' absence, and a read the store refuses (403, botocore's auth error codes: AccessDenied,
+    # ExpiredToken, InvalidAccessKeyId, SignatureDoesNotMatch) is the gated repository's refusal
     Row("hf_weights_missing", (_rx(r"\(NoSuchKey\)|\bNoSuchKey\b|\(404\) when calling the (?:Head|Get)Object operation"),), None),
+    Row("hf_gated", (_rx(r"\((?:403|AccessDenied|ExpiredToken|InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken)\) when calling the "
+                         r"(?:Get|Head|List)Objects?(?:V2)? operation"),), None),
     Row("hf_http_error", (_rx(r"\((?:SlowDown|Throttling|ThrottlingException|RequestTimeout|RequestTimeTooSkewed|ServiceUnavailable|InternalError|"
                               r"RequestLimitExceeded|500|502|503|504)\) when calling the (?:Get|Head|List)Objects?(?:V2)? operation|"
                               r"Could not connect to the endpoint URL|\bRetriesExceededError\b"),), None),
