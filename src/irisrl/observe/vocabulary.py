@@ -136,8 +136,11 @@ STATEMENT = re.compile(
 # the reason's: "Warning   Rebooted   node/n-12   ..."): Kubernetes has two event types, and every Warning
 # event in the corpora is a failure, whatever words its message uses (kueue's "couldn't assign flavors")
 K8S_WARNING_EVENT = re.compile(r"(?:^|\s)Warning(?: {2,}|\t+)[A-Z]\w+(?: {2,}|\t+)")
-# (and a library's own label at the line's head, `libibverbs: Warning: couldn't load driver ...`)
-WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|(?:^|[\[\s])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|^[\w.-]+: Warning: ")
+# Printed at warning level: exceptions.WARNING_LEVEL (the one grammar of it: Python logging's WARNING, glog's W, a
+# `Warning:` label such as `libibverbs: Warning: couldn't load driver ...`), and here also a bare WARN word (Rust's
+# tracing `  WARN target:`, NCCL's WARN channel: for the family rows a WARN record is not loud) and a glog W date
+# after a space.
+WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|\sW(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|\[(?:INFO|DEBUG)\]|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
@@ -202,7 +205,8 @@ def error_shaped(text: str, prefixed: bool = False) -> bool:
 def below_error(text: str) -> bool:
     """The record is printed at WARNING level or below (a traceback under it is no failure of its own:
     import_utils' warnings print one)."""
-    return bool(WARN_WORD.search(text[:160])) or notice_level(text)
+    head = text[:160]
+    return bool(E.WARNING_LEVEL.search(head) or WARN_WORD.search(head)) or notice_level(text)
 
 
 def notice_level(text: str) -> bool:
@@ -795,9 +799,11 @@ TABLE: tuple[Row, ...] = (
     Row("dist_timeout", (_rx(r"(?i:\bport\b[^\n]{0,40}\banother process is (?:using|utili[sz]ing) it)"),), None),
     # EADDRINUSE itself, stated as the error (CPython's OSError "[Errno 98] Address already in use", a bare
     # RuntimeError of it, torch elastic's utils/distributed.py "port: %s already in use" once its retries ran out): the
-    # rendezvous / store port is taken, the group cannot form. A launcher that moves on to another port says so.
+    # rendezvous / store port is taken, the group cannot form. A launcher that moves on to another port says so; a Go
+    # server's own listener (net's "listen tcp :9400: bind: address already in use", dcgm-exporter's metrics port) is
+    # that server's start-up.
     Row("dist_timeout", (_rx(r"(?i:address already in use|\beaddrinuse\b|\[errno 98\]|\bport:? \d+ (?:is )?already in use)"),),
-        _rx(r"(?i:\btrying (?:port|another)|\battempt:? \[?\d+/|\bmaybe\b|restarting|\bengine\b)")),
+        _rx(r"(?i:\btrying (?:port|another)|\battempt:? \[?\d+/|\bmaybe\b|restarting|\bengine\b|\blisten (?:tcp|udp)\w*\b)")),
     # transformers' remote-code import check (dynamic_module_utils.py check_imports / get_imports: "Encountered exception
     # while importing %s: %s", then ImportError): the model's code cannot run
     Row("python_crash", (_rx(r"Encountered exception while importing \S+: No module named"),), None),
