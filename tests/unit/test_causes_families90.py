@@ -54,3 +54,13 @@ def test_an_object_store_read_refused_is_the_gated_refusal(tmp_path: Path) -> No
     # a write refused is the run's own storage, not a fetch of its weights
     assert primary(both(tmp_path, ["botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the PutObject operation: "
                                    "Access Denied"])) == "python_crash"
+
+
+def test_a_process_prefix_inside_a_ray_actors_prefix_reads_as_the_inner_process(tmp_path: Path) -> None:
+    # a Ray actor relays its child's own prefixed output (SkyRL's engine actor around vLLM's engine core)
+    inner = "(EngineCore_DP0 pid=4242) RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist"
+    bare = both(tmp_path, [inner])
+    nested = both(tmp_path, ["(AsyncVLLMInferenceEngine pid=4201, ip=10.0.3.11) " + inner])
+    assert (primary(nested), nested["verdict"]) == (primary(bare), bare["verdict"]) == ("engine_init_failed", "KILL")
+    relayed = "(TaskRunner pid=12, ip=10.0.3.2) (AgentWorker pid=58144, ip=10.0.4.41) docker.errors.NotFound: 404 Client Error for http+docker://localhost/v1.45/containers/x"
+    assert primary(both(tmp_path, [relayed])) == "python_crash"

@@ -349,9 +349,13 @@ def clean(raw: bytes) -> Line:
     if text.startswith(("(head", "(worker")) and (m := SKYPILOT_PREFIX.match(text)):
         node = m.group(1)
         text = text[m.end():]
-    m = RAY_PREFIX.match(text)
-    if m:
-        actor = f"{m.group(1)} pid={m.group(2)}@{m.group(3) or '?'}"
+    ip = None
+    while m := RAY_PREFIX.match(text):
+        # nested: a Ray actor relays its child process's own prefixed output (SkyRL's
+        # `(AsyncVLLMInferenceEngine pid=N, ip=A) (EngineCore_DP0 pid=M) ...`): the innermost process
+        # printed the line, on the outer actor's node
+        ip = m.group(3) or ip
+        actor = f"{m.group(1)} pid={m.group(2)}@{ip or '?'}"
         text = text[m.end():]
     if text.startswith("(VllmWorker") and (m := VLLM_WORKER_PREFIX.match(text)):
         text = text[m.end():]
