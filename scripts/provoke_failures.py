@@ -15205,6 +15205,656 @@ TIMEOUT_S.update({"infer25_compile_inference_input": 150, "op25_custom_op_no_fak
 
 
 
+# ----------------------------------------------------------------------------- agent side (set 26)
+# The AGENT side of an agentic-RL GRPO run (SkyRL-style rollouts: agents calling a vLLM OpenAI-compatible
+# server, Daytona sandboxes), on a CPU machine: the openai SDK, litellm (hosted_vllm provider), aiohttp,
+# tenacity and the Daytona SDK talk to loopback servers started inside the case's process. The fake vLLM
+# server answers with vLLM's own error shapes: ErrorResponse {"error": {"message", "type", "param", "code"}}
+# (vllm/entrypoints/openai/engine/protocol.py, ErrorInfo / ErrorResponse), the messages of
+# vllm/entrypoints/openai/engine/serving.py (_check_model's "The model `X` does not exist." NotFoundError 404,
+# _validate_input's context-length VLLMValidationError texts, GenerationError's "Internal server error"
+# InternalServerError 500, the streaming error chunk of create_streaming_error_response), the empty 500 that
+# vllm/entrypoints/launcher.py's _add_shutdown_handlers returns for EngineDeadError before the server exits,
+# and the 503 {"error": "Server is unavailable. Please try again later."} of
+# vllm/entrypoints/serve/middleware.py's ScalingMiddleware. The fake Daytona API answers like the NestJS API
+# the SDK targets ({"statusCode", "message", "error"}) and with sandbox objects in the states the SDK waits on.
+
+_MODEL26 = "Qwen/Qwen3-8B"
+_SBX26 = "3e7b1c90-5a2d-4f86-b0e4-9c1d7a2f5e38"
+_MSGS26 = [{"role": "system", "content": "You are a coding agent. Run one shell command per turn."},
+           {"role": "user", "content": "The test tests/test_models.py::test_save fails. Fix it."}]
+
+
+def _err26(message: str, typ: str, code: int, param: str | None = None) -> bytes:
+    return json.dumps({"error": {"message": message, "type": typ, "param": param, "code": code}}).encode()
+
+
+def start_vllm26(behaviour: str) -> str:
+    """A loopback OpenAI-compatible server (/v1/chat/completions, /v1/completions, /v1/models) answering
+    the way vLLM's API server does for `behaviour`; returns its base URL (http://127.0.0.1:PORT/v1)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    state = {"n": 0}
+    unavailable = json.dumps({"error": "Server is unavailable. Please try again later."}).encode()
+
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def _send(self, status: int, body: bytes = b"", ctype: str = "application/json",
+                  extra: dict[str, str] | None = None) -> None:
+            self.send_response(status)
+            if body:
+                self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            for k, v in (extra or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            self._send(200, json.dumps({"object": "list", "data": [
+                {"id": _MODEL26, "object": "model", "owned_by": "vllm", "max_model_len": 4096}]}).encode())
+
+        def do_POST(self) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            req = json.loads(self.rfile.read(n) or b"{}")
+            state["n"] += 1
+            chat = self.path.endswith("/chat/completions")
+            b = behaviour
+            if b == "dies":  # EngineDeadError: an empty 500, then the API server exits
+                self._send(500)
+                self.close_connection = True
+                threading.Thread(target=lambda: (srv.shutdown(), srv.server_close()), daemon=True).start()
+                return
+            if b == "flaky503" and state["n"] <= 2:
+                return self._send(503, unavailable)
+            if b == "flaky429" and state["n"] <= 1:
+                return self._send(429, _err26("Too many requests: the waiting queue is full",
+                                              "TooManyRequests", 429), extra={"Retry-After": "1"})
+            if b == "ctx400":
+                if chat:
+                    return self._send(400, _err26(
+                        "This model's maximum context length is 4096 tokens. However, your request has "
+                        "5873 input tokens. Please reduce the length of the input messages.",
+                        "BadRequestError", 400, "input_tokens"))
+                return self._send(400, _err26(
+                    "'max_tokens' or 'max_completion_tokens' is too large: 2048. This model's maximum "
+                    "context length is 4096 tokens and your request has 3117 input tokens (2048 > 4096 - "
+                    "3117).", "BadRequestError", 400, "max_tokens"))
+            if b == "model404":
+                return self._send(404, _err26(f"The model `{req.get('model')}` does not exist.",
+                                              "NotFoundError", 404, "model"))
+            if b == "r429":
+                return self._send(429, _err26("Too many requests: the waiting queue is full",
+                                              "TooManyRequests", 429))
+            if b == "dead500":
+                return self._send(500)
+            if b == "gen500":
+                return self._send(500, _err26("Internal server error", "InternalServerError", 500))
+            if b == "u503":
+                return self._send(503, unavailable)
+            if b == "auth401":  # vLLM --api-key: {"error": "Unauthorized"}, 401
+                return self._send(401, json.dumps({"error": "Unauthorized"}).encode())
+            if b == "slow":
+                time.sleep(8)
+            if b == "badjson":  # a body cut inside a tool call's JSON, sent as a whole 200
+                return self._send(200, b'{"id": "chatcmpl-3f9", "object": "chat.completion", "choices": '
+                                       b'[{"index": 0, "message": {"role": "assistant", "content": '
+                                       b'"<tool_call>{\\"name\\": \\"bash\\"')
+            if b == "html":  # a proxy's page in front of the engine
+                return self._send(502, b"<html><head><title>502 Bad Gateway</title></head><body><center>"
+                                       b"<h1>502 Bad Gateway</h1></center><hr><center>nginx</center>"
+                                       b"</body></html>", ctype="text/html")
+            if req.get("stream"):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+
+                def chunk(s: str) -> None:
+                    d = s.encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(d), d))
+                    self.wfile.flush()
+                for tok in ["I", " will", " run", " pytest"]:
+                    c = {"id": "chatcmpl-3f9", "object": "chat.completion.chunk", "created": 1764900000,
+                         "model": req.get("model"), "choices": [{"index": 0, "delta": {"content": tok},
+                                                                 "finish_reason": None}]}
+                    chunk("data: " + json.dumps(c) + "\n\n")
+                if b == "streamcut":  # the process behind the socket is gone mid-chunk
+                    self.wfile.write(b"40\r\ndata: {\"id\": \"chatcmpl-3f9\", \"obj")
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
+                if b == "streamerr":
+                    chunk("data: " + _err26("Internal server error", "InternalServerError", 500).decode()
+                          + "\n\n")
+                chunk("data: [DONE]\n\n")
+                self.wfile.write(b"0\r\n\r\n")
+                return
+            usage = {"prompt_tokens": 57, "completion_tokens": 6, "total_tokens": 63}
+            if chat:
+                body = {"id": "chatcmpl-3f9", "object": "chat.completion", "created": 1764900000,
+                        "model": req.get("model"), "choices": [{"index": 0, "message": {
+                            "role": "assistant", "content": "pytest -x tests/test_models.py"},
+                            "finish_reason": "stop"}], "usage": usage}
+            else:
+                body = {"id": "cmpl-3f9", "object": "text_completion", "created": 1764900000,
+                        "model": req.get("model"), "choices": [{"index": 0, "text": "pytest -x",
+                                                                "finish_reason": "stop", "logprobs": None}],
+                        "usage": usage}
+            self._send(200, json.dumps(body).encode())
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}/v1"
+
+
+def _dead_url26(path: str = "/v1") -> str:
+    """A loopback URL nothing listens on (the engine's port after its process died)."""
+    return f"http://127.0.0.1:{free_port()}{path}"
+
+
+def _sandbox26(state: str, reason: str | None = None, **extra: Any) -> dict[str, Any]:
+    return {"id": _SBX26, "organizationId": "org-7f3a", "name": "skyrl-traj-0042", "user": "daytona",
+            "env": {}, "labels": {"code-toolbox-language": "python"}, "public": False,
+            "networkBlockAll": False, "kvm": False, "target": "us", "cpu": 1, "gpu": 0, "memory": 1, "disk": 3,
+            "state": state, "errorReason": reason, "snapshot": "daytonaio/sandbox:0.5.0",
+            "toolboxProxyUrl": "http://127.0.0.1:9/toolbox", **extra}
+
+
+def start_daytona26(behaviour: str) -> str:
+    """A loopback Daytona API (POST /sandbox, GET /sandbox/<id>; the SDK's socket.io probe gets a 200)
+    answering for `behaviour`; returns its api_url (http://127.0.0.1:PORT/api)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def _send(self, status: int, obj: Any) -> None:
+            body = json.dumps(obj).encode() if obj is not None else b""
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def handle_any(self) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(n)
+            b, post = behaviour, self.command == "POST"
+            if b == "auth401":
+                return self._send(401, {"statusCode": 401, "message": "Invalid API key",
+                                        "error": "Unauthorized"})
+            if b == "notfound" and not post:
+                return self._send(404, {"statusCode": 404, "message": f"Sandbox with ID or name "
+                                        f"{self.path.rsplit('/', 1)[-1]} not found", "error": "Not Found"})
+            if b == "disk" and post:
+                return self._send(403, {"statusCode": 403, "message": "Total disk limit exceeded. Maximum "
+                                        "allowed: 30GiB", "error": "Forbidden"})
+            if b == "e500":
+                return self._send(500, {"statusCode": 500, "message": "Internal server error"})
+            if b == "e502":
+                return self._send(502, None)
+            if b == "r429":
+                return self._send(429, {"statusCode": 429, "message": "ThrottlerException: Too Many Requests"})
+            if b == "stuck":
+                return self._send(200, _sandbox26("starting" if not post else "creating"))
+            if b == "pullfail":
+                return self._send(200, _sandbox26("pulling_snapshot") if post else _sandbox26(
+                    "build_failed", "Failed to pull image docker.io/skyrl/swe-task-django-14155:latest: "
+                    "manifest unknown"))
+            if b == "norunner":
+                return self._send(200, _sandbox26("starting") if post else _sandbox26(
+                    "error", "no runner available for the sandbox's class"))
+            if b == "queue":
+                return self._send(200, _sandbox26("pending") if post else _sandbox26(
+                    "destroyed", queueTimedOutAt="2026-12-05T06:50:00.000Z"))
+            if b == "spot":
+                return self._send(200, _sandbox26("pending") if post else _sandbox26(
+                    "destroyed", spot=True, spotEvictedAt="2026-12-05T06:50:00.000Z"))
+            return self._send(200, _sandbox26("started"))
+
+        do_GET = do_POST = do_DELETE = do_PUT = handle_any
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}/api"
+
+
+def _info_logging26() -> None:
+    """A rollout worker's logging: INFO to stderr, logging's default format (openai and httpx2 log
+    their requests and retries at INFO)."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+
+
+def _openai26(url: str, retries: int = 2, timeout: float = 20, stream: bool = False,
+              legacy: bool = False) -> None:
+    _info_logging26()
+    import openai
+
+    client = openai.OpenAI(base_url=url, api_key="EMPTY", max_retries=retries, timeout=timeout)
+    if legacy:
+        out = client.completions.create(model=_MODEL26, prompt="<|im_start|>user\nFix it.", max_tokens=2048)
+        print(out.choices[0].text)
+    elif stream:
+        for _ in client.chat.completions.create(model=_MODEL26, messages=_MSGS26, stream=True):
+            pass
+    else:
+        print(client.chat.completions.create(model=_MODEL26, messages=_MSGS26).choices[0].message.content)
+
+
+def case_agent26_openai_engine_gone() -> None:
+    """The vLLM server answers an empty 500 (EngineDeadError) and exits; the SDK's retries meet a
+    closed port."""
+    _openai26(start_vllm26("dies"))
+
+
+def case_agent26_openai_read_timeout() -> None:
+    _openai26(start_vllm26("slow"), retries=1, timeout=2)
+
+
+def case_agent26_openai_context_length() -> None:
+    _openai26(start_vllm26("ctx400"))
+
+
+def case_agent26_openai_legacy_max_tokens() -> None:
+    """/v1/completions with max_tokens past the room the prompt leaves."""
+    _openai26(start_vllm26("ctx400"), legacy=True)
+
+
+def case_agent26_openai_model_not_found() -> None:
+    _openai26(start_vllm26("model404"))
+
+
+def case_agent26_openai_rate_limited() -> None:
+    _openai26(start_vllm26("r429"), retries=1)
+
+
+def case_agent26_openai_generation_error() -> None:
+    _openai26(start_vllm26("gen500"), retries=1)
+
+
+def case_agent26_openai_unavailable() -> None:
+    _openai26(start_vllm26("u503"), retries=1)
+
+
+def case_agent26_openai_unauthorized() -> None:
+    _openai26(start_vllm26("auth401"))
+
+
+def case_agent26_openai_stream_cut() -> None:
+    _openai26(start_vllm26("streamcut"), stream=True)
+
+
+def case_agent26_openai_stream_error_chunk() -> None:
+    _openai26(start_vllm26("streamerr"), stream=True)
+
+
+def case_agent26_openai_malformed_json() -> None:
+    _openai26(start_vllm26("badjson"))
+
+
+def case_agent26_openai_proxy_html() -> None:
+    _openai26(start_vllm26("html"), retries=0)
+
+
+def case_benign26_openai_retry_then_ok() -> None:
+    """Two 503s while the server drains, then an answer: the SDK's own retries."""
+    _openai26(start_vllm26("flaky503"))
+
+
+def case_benign26_openai_retry_after_429() -> None:
+    _openai26(start_vllm26("flaky429"))
+
+
+def _litellm26(url: str, stream: bool = False, retries: int = 0, timeout: float = 20,
+               local_cost_map: bool = True) -> None:
+    if local_cost_map:  # an offline cluster: litellm would try to fetch its cost map at import
+        os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    import litellm
+
+    out = litellm.completion(model=f"hosted_vllm/{_MODEL26}", api_base=url, api_key="EMPTY",
+                             messages=_MSGS26, stream=stream, num_retries=retries, timeout=timeout)
+    if stream:
+        for _ in out:
+            pass
+    else:
+        print(out.choices[0].message.content)
+
+
+def case_agent26_litellm_engine_refused() -> None:
+    _litellm26(_dead_url26())
+
+
+def case_agent26_litellm_timeout() -> None:
+    _litellm26(start_vllm26("slow"), timeout=2)
+
+
+def case_agent26_litellm_context_window() -> None:
+    _litellm26(start_vllm26("ctx400"))
+
+
+def case_agent26_litellm_model_not_found() -> None:
+    _litellm26(start_vllm26("model404"))
+
+
+def case_agent26_litellm_rate_limited() -> None:
+    _litellm26(start_vllm26("r429"))
+
+
+def case_agent26_litellm_engine_500_empty() -> None:
+    _litellm26(start_vllm26("dead500"))
+
+
+def case_agent26_litellm_unavailable() -> None:
+    _litellm26(start_vllm26("u503"))
+
+
+def case_agent26_litellm_unauthorized() -> None:
+    _litellm26(start_vllm26("auth401"))
+
+
+def case_agent26_litellm_malformed_json() -> None:
+    _litellm26(start_vllm26("badjson"))
+
+
+def case_agent26_litellm_stream_cut() -> None:
+    _litellm26(start_vllm26("streamcut"), stream=True)
+
+
+def case_agent26_litellm_router_retries_exhausted() -> None:
+    """litellm's Router (async, num_retries=2) over one deployment whose engine is gone."""
+    import asyncio
+
+    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    from litellm import Router
+
+    router = Router(model_list=[{"model_name": "policy", "litellm_params": {
+        "model": f"hosted_vllm/{_MODEL26}", "api_base": _dead_url26(), "api_key": "EMPTY"}}],
+        num_retries=2, retry_after=0)
+    print(asyncio.run(router.acompletion(model="policy", messages=_MSGS26)))
+
+
+def case_benign26_litellm_cost_map_offline() -> None:
+    """litellm on a node without internet: its cost-map fetch fails, it falls back to the bundled
+    map and the completion succeeds."""
+    _litellm26(start_vllm26("ok"), local_cost_map=False)
+
+
+def case_benign26_litellm_retry_then_ok() -> None:
+    _litellm26(start_vllm26("flaky503"), retries=3)
+
+
+def _aiohttp26(url: str, *, stream: bool = False, raise_status: bool = False, as_json: bool = False) -> None:
+    import asyncio
+
+    import aiohttp
+
+    async def main() -> None:
+        async with aiohttp.ClientSession(raise_for_status=raise_status) as s:
+            body = {"model": _MODEL26, "messages": _MSGS26, "stream": stream}
+            async with s.post(url + "/chat/completions", json=body) as r:
+                if stream:
+                    async for _ in r.content:
+                        pass
+                elif as_json:
+                    print(await r.json())
+
+    asyncio.run(main())
+
+
+def case_agent26_aiohttp_engine_refused() -> None:
+    _aiohttp26(_dead_url26())
+
+
+def case_agent26_aiohttp_stream_cut() -> None:
+    _aiohttp26(start_vllm26("streamcut"), stream=True)
+
+
+def case_agent26_aiohttp_raise_for_status_503() -> None:
+    _aiohttp26(start_vllm26("u503"), raise_status=True)
+
+
+def case_agent26_aiohttp_html_not_json() -> None:
+    _aiohttp26(start_vllm26("html"), as_json=True)
+
+
+def case_benign26_aiohttp_unclosed_session() -> None:
+    """A rollout client that never closes its ClientSession: aiohttp's report at exit (exit 0)."""
+    import asyncio
+
+    import aiohttp
+
+    url = start_vllm26("ok")
+
+    async def main() -> None:
+        s = aiohttp.ClientSession()
+        async with s.post(url + "/chat/completions", json={"model": _MODEL26, "messages": _MSGS26}) as r:
+            print((await r.json())["choices"][0]["message"]["content"])
+
+    asyncio.run(main())
+
+
+def case_agent26_tenacity_retry_error() -> None:
+    """tenacity around a sync openai call (SDK retries off), three attempts against a gone engine."""
+    import logging
+
+    _info_logging26()
+    import openai
+    from tenacity import before_sleep_log, retry, stop_after_attempt, wait_fixed
+
+    client = openai.OpenAI(base_url=_dead_url26(), api_key="EMPTY", max_retries=0)
+
+    @retry(stop=stop_after_attempt(3), wait=wait_fixed(0.2),
+           before_sleep=before_sleep_log(logging.getLogger("skyrl.agent"), logging.WARNING))
+    def generate() -> Any:
+        return client.chat.completions.create(model=_MODEL26, messages=_MSGS26)
+
+    generate()
+
+
+def case_agent26_tenacity_async_retry_error() -> None:
+    """tenacity's AsyncRetrying around an aiohttp POST to a gone engine."""
+    import asyncio
+    import logging
+
+    _info_logging26()
+    import aiohttp
+    from tenacity import AsyncRetrying, before_sleep_log, stop_after_attempt, wait_fixed
+
+    url = _dead_url26()
+
+    async def main() -> None:
+        async for attempt in AsyncRetrying(stop=stop_after_attempt(3), wait=wait_fixed(0.2), before_sleep=(
+                before_sleep_log(logging.getLogger("skyrl.agent"), logging.WARNING))):
+            with attempt:
+                async with aiohttp.ClientSession() as s, s.post(url + "/chat/completions", json={}) as r:
+                    await r.json()
+
+    asyncio.run(main())
+
+
+def case_benign26_tenacity_retry_then_ok() -> None:
+    """tenacity retrying an aiohttp POST through two 503s, then the answer."""
+    import asyncio
+    import logging
+
+    _info_logging26()
+    import aiohttp
+    from tenacity import AsyncRetrying, before_sleep_log, stop_after_attempt, wait_fixed
+
+    url = start_vllm26("flaky503")
+
+    async def main() -> None:
+        async for attempt in AsyncRetrying(stop=stop_after_attempt(4), wait=wait_fixed(0.2), before_sleep=(
+                before_sleep_log(logging.getLogger("skyrl.agent"), logging.WARNING))):
+            with attempt:
+                async with aiohttp.ClientSession(raise_for_status=True) as s, s.post(
+                        url + "/chat/completions", json={"model": _MODEL26, "messages": _MSGS26}) as r:
+                    print((await r.json())["choices"][0]["message"]["content"])
+
+    asyncio.run(main())
+
+
+def case_agent26_gather_wait_for_timeout() -> None:
+    """16 rollouts under asyncio.gather, the batch given 2 s (asyncio.wait_for), the engine slow."""
+    import asyncio
+
+    import openai
+
+    async def main() -> None:
+        client = openai.AsyncOpenAI(base_url=start_vllm26("slow"), api_key="EMPTY", max_retries=0,
+                                    timeout=30)
+        rollouts = [client.chat.completions.create(model=_MODEL26, messages=_MSGS26) for _ in range(16)]
+        await asyncio.wait_for(asyncio.gather(*rollouts), timeout=2)
+
+    asyncio.run(main())
+
+
+def case_agent26_taskgroup_rollouts_refused() -> None:
+    """Four rollouts in an asyncio.TaskGroup (AsyncOpenAI, SDK retries off) against a gone engine."""
+    import asyncio
+
+    import openai
+
+    async def main() -> None:
+        client = openai.AsyncOpenAI(base_url=_dead_url26(), api_key="EMPTY", max_retries=0)
+        async with asyncio.TaskGroup() as tg:
+            for _ in range(4):
+                tg.create_task(client.chat.completions.create(model=_MODEL26, messages=_MSGS26))
+
+    asyncio.run(main())
+
+
+def _daytona26(url: str, get: bool = False, timeout: float = 10) -> None:
+    from daytona import CreateSandboxFromSnapshotParams, Daytona, DaytonaConfig
+
+    d = Daytona(DaytonaConfig(api_key="dtn_0f3a9c2b7e1d4a5f8b6c", api_url=url, target="us"))
+    if get:
+        print(d.get(_SBX26).state)
+    else:
+        print(d.create(CreateSandboxFromSnapshotParams(snapshot="daytonaio/sandbox:0.5.0"),
+                       timeout=timeout).id)
+
+
+def case_agent26_daytona_auth_failed() -> None:
+    _daytona26(start_daytona26("auth401"))
+
+
+def case_agent26_daytona_sandbox_not_found() -> None:
+    _daytona26(start_daytona26("notfound"), get=True)
+
+
+def case_agent26_daytona_disk_quota() -> None:
+    _daytona26(start_daytona26("disk"))
+
+
+def case_agent26_daytona_api_500() -> None:
+    _daytona26(start_daytona26("e500"))
+
+
+def case_agent26_daytona_api_502() -> None:
+    _daytona26(start_daytona26("e502"))
+
+
+def case_agent26_daytona_rate_limited() -> None:
+    _daytona26(start_daytona26("r429"))
+
+
+def case_agent26_daytona_create_timeout() -> None:
+    """The sandbox stays 'starting' past create(timeout=3)."""
+    _daytona26(start_daytona26("stuck"), timeout=3)
+
+
+def case_agent26_daytona_image_pull_failed() -> None:
+    _daytona26(start_daytona26("pullfail"))
+
+
+def case_agent26_daytona_no_runner() -> None:
+    _daytona26(start_daytona26("norunner"))
+
+
+def case_agent26_daytona_queue_timeout() -> None:
+    _daytona26(start_daytona26("queue"))
+
+
+def case_agent26_daytona_spot_evicted() -> None:
+    _daytona26(start_daytona26("spot"))
+
+
+def case_agent26_daytona_api_refused() -> None:
+    _daytona26(_dead_url26("/api"))
+
+
+CASES26: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_agent26_openai_engine_gone", case_agent26_openai_engine_gone, "python_crash"),
+    ("case_agent26_openai_read_timeout", case_agent26_openai_read_timeout, "python_crash"),
+    ("case_agent26_openai_context_length", case_agent26_openai_context_length, "python_crash"),
+    ("case_agent26_openai_legacy_max_tokens", case_agent26_openai_legacy_max_tokens, "python_crash"),
+    ("case_agent26_openai_model_not_found", case_agent26_openai_model_not_found, "python_crash"),
+    ("case_agent26_openai_rate_limited", case_agent26_openai_rate_limited, "python_crash"),
+    ("case_agent26_openai_generation_error", case_agent26_openai_generation_error, "python_crash"),
+    ("case_agent26_openai_unavailable", case_agent26_openai_unavailable, "python_crash"),
+    ("case_agent26_openai_unauthorized", case_agent26_openai_unauthorized, "python_crash"),
+    ("case_agent26_openai_stream_cut", case_agent26_openai_stream_cut, "python_crash"),
+    ("case_agent26_openai_stream_error_chunk", case_agent26_openai_stream_error_chunk, "python_crash"),
+    ("case_agent26_openai_malformed_json", case_agent26_openai_malformed_json, "python_crash"),
+    ("case_agent26_openai_proxy_html", case_agent26_openai_proxy_html, "python_crash"),
+    ("case_benign26_openai_retry_then_ok", case_benign26_openai_retry_then_ok, "benign"),
+    ("case_benign26_openai_retry_after_429", case_benign26_openai_retry_after_429, "benign"),
+    ("case_agent26_litellm_engine_refused", case_agent26_litellm_engine_refused, "python_crash"),
+    ("case_agent26_litellm_timeout", case_agent26_litellm_timeout, "python_crash"),
+    ("case_agent26_litellm_context_window", case_agent26_litellm_context_window, "python_crash"),
+    ("case_agent26_litellm_model_not_found", case_agent26_litellm_model_not_found, "python_crash"),
+    ("case_agent26_litellm_rate_limited", case_agent26_litellm_rate_limited, "python_crash"),
+    ("case_agent26_litellm_engine_500_empty", case_agent26_litellm_engine_500_empty, "python_crash"),
+    ("case_agent26_litellm_unavailable", case_agent26_litellm_unavailable, "python_crash"),
+    ("case_agent26_litellm_unauthorized", case_agent26_litellm_unauthorized, "python_crash"),
+    ("case_agent26_litellm_malformed_json", case_agent26_litellm_malformed_json, "python_crash"),
+    ("case_agent26_litellm_stream_cut", case_agent26_litellm_stream_cut, "python_crash"),
+    ("case_agent26_litellm_router_retries_exhausted", case_agent26_litellm_router_retries_exhausted,
+     "python_crash"),
+    ("case_benign26_litellm_cost_map_offline", case_benign26_litellm_cost_map_offline, "benign"),
+    ("case_benign26_litellm_retry_then_ok", case_benign26_litellm_retry_then_ok, "benign"),
+    ("case_agent26_aiohttp_engine_refused", case_agent26_aiohttp_engine_refused, "python_crash"),
+    ("case_agent26_aiohttp_stream_cut", case_agent26_aiohttp_stream_cut, "python_crash"),
+    ("case_agent26_aiohttp_raise_for_status_503", case_agent26_aiohttp_raise_for_status_503, "python_crash"),
+    ("case_agent26_aiohttp_html_not_json", case_agent26_aiohttp_html_not_json, "python_crash"),
+    ("case_benign26_aiohttp_unclosed_session", case_benign26_aiohttp_unclosed_session, "benign"),
+    ("case_agent26_tenacity_retry_error", case_agent26_tenacity_retry_error, "python_crash"),
+    ("case_agent26_tenacity_async_retry_error", case_agent26_tenacity_async_retry_error, "python_crash"),
+    ("case_benign26_tenacity_retry_then_ok", case_benign26_tenacity_retry_then_ok, "benign"),
+    ("case_agent26_gather_wait_for_timeout", case_agent26_gather_wait_for_timeout, "python_crash"),
+    ("case_agent26_taskgroup_rollouts_refused", case_agent26_taskgroup_rollouts_refused, "python_crash"),
+    ("case_agent26_daytona_auth_failed", case_agent26_daytona_auth_failed, "python_crash"),
+    ("case_agent26_daytona_sandbox_not_found", case_agent26_daytona_sandbox_not_found, "python_crash"),
+    ("case_agent26_daytona_disk_quota", case_agent26_daytona_disk_quota, "python_crash"),
+    ("case_agent26_daytona_api_500", case_agent26_daytona_api_500, "python_crash"),
+    ("case_agent26_daytona_api_502", case_agent26_daytona_api_502, "python_crash"),
+    ("case_agent26_daytona_rate_limited", case_agent26_daytona_rate_limited, "python_crash"),
+    ("case_agent26_daytona_create_timeout", case_agent26_daytona_create_timeout, "python_crash"),
+    ("case_agent26_daytona_image_pull_failed", case_agent26_daytona_image_pull_failed, "python_crash"),
+    ("case_agent26_daytona_no_runner", case_agent26_daytona_no_runner, "python_crash"),
+    ("case_agent26_daytona_queue_timeout", case_agent26_daytona_queue_timeout, "python_crash"),
+    ("case_agent26_daytona_spot_evicted", case_agent26_daytona_spot_evicted, "python_crash"),
+    ("case_agent26_daytona_api_refused", case_agent26_daytona_api_refused, "python_crash"),
+]}
+CASES.update(CASES26)
+TIMEOUT_S.update({n: 60 for n in CASES26})
+
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -15234,6 +15884,14 @@ def versions() -> dict[str, str]:
         out["driver"] = smi.stdout.strip()
     except Exception as e:
         out["cuda_probe"] = f"failed: {type(e).__name__}: {e}"
+    import importlib.metadata
+
+    for dist in ("openai", "httpx2", "httpcore2", "h11", "litellm", "aiohttp", "tenacity", "daytona",
+                 "daytona-api-client"):  # the agent side's clients (the twenty-sixth set), not imported here
+        try:
+            out[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError as e:
+            out[dist] = f"absent ({type(e).__name__})"
     out["kernel"] = os.uname().release
     try:  # ld.so's own lines (the nineteenth set)
         out["glibc"] = os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
@@ -15468,6 +16126,15 @@ _LOG_LINE23 = re.compile(r"^\s+exitcode\s+: -?\d+ \(pid: \d+\)$|^[\w.-]+\.py: er
 # interrupted (`... [00:00<?, ?B/s]Error while downloading from ...`).
 _LOG_LINE24 = re.compile(r"^Some weights of |^huggingface_hub\.utils\._http\.OfflineModeIsEnabled: |"
                          r"B/s\]Error while downloading from ")
+# More shapes for the twenty-sixth set's cases only (the agent side): the openai SDK's and httpx2's INFO lines
+# for a retried request or an error status (logging's default format), litellm's own log lines and its
+# `LiteLLM.Info:` debug hint, the Router's `LiteLLM: model group ...` line, tenacity's before_sleep_log
+# WARNING, aiohttp's unclosed-session report, an ExceptionGroup's `| `-prefixed lines (as set 21's).
+_LOG_LINE26 = re.compile(
+    r"^INFO:openai\._base_client:Retrying request |^INFO:httpx2?:HTTP Request: .*\"HTTP/[\d.]+ [45]\d\d |"
+    r"^LiteLLM\.Info: |^\d\d:\d\d:\d\d - LiteLLM[\w ]*:(WARNING|ERROR|CRITICAL): |^LiteLLM: model group '|"
+    r"^WARNING:[\w.]+:Retrying \S+ in [\d.]+ seconds as it raised |^Unclosed (client session|connector)$|"
+    r"^ *\| [\w.]*(Error|Exception|ExceptionGroup)(: |:?$)")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -15489,7 +16156,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  seventeenth: bool = False, eighteenth: bool = False,
                  nineteenth: bool = False, twentieth: bool = False,
                  twentyfirst: bool = False, twentysecond: bool = False,
-                 twentythird: bool = False, twentyfourth: bool = False) -> list[str]:
+                 twentythird: bool = False, twentyfourth: bool = False,
+                 twentysixth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -15512,7 +16180,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentyfirst and _LOG_LINE21.search(line)) or (
                 twentysecond and _is_ray_line22(line)) or (
                 twentythird and _LOG_LINE23.search(line)) or (
-                twentyfourth and _LOG_LINE24.search(line)):
+                twentyfourth and _LOG_LINE24.search(line)) or (
+                twentysixth and _LOG_LINE26.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -16950,6 +17619,115 @@ NOTES25: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES26: list[tuple[str, str]] = [
+    # a transport error of httpx / httpcore / h11 with no URL on the line: the labelling decisions read a
+    # bare httpx transport failure as the Hub's (huggingface_hub >= 1.0 fetches through httpx); here it is
+    # litellm's fetch of the vLLM server, so the line alone cannot carry its kind: left out (as set 24 left
+    # out a refused socket with no URL). openai 3's own transport, httpx2 / httpcore2, is not the Hub's
+    (r"^(h11\._util|httpx|httpcore)\.\w+: ", "drop"),
+    # INFO / WARNING lines of a request the client retries or reports with the exception on another line
+    (r"^INFO:openai\._base_client:Retrying request |^INFO:httpx2?:HTTP Request: ", "benign"),
+    (r"^LiteLLM\.Info: |^\d\d:\d\d:\d\d - LiteLLM:WARNING: .*model cost map", "benign"),
+    (r"^WARNING:[\w.]+:Retrying \S+ in [\d.]+ seconds as it raised ", "benign"),  # tenacity's before_sleep
+    (r"^Unclosed (client session|connector)$", "benign"),
+    # litellm naming the vLLM server (provider hosted_vllm) whose connection is refused or closed mid-stream:
+    # the engine's process is gone (after it served: not start-up)
+    (r"Hosted_vllmException - (\[Errno 111\] Connection refused|Cannot connect to host |peer closed "
+     r"connection without sending complete message body)", "engine_dead"),
+    # Daytona: the organisation's disk quota (as heldout50 labels the same API message), a sandbox image
+    # that cannot be pulled, a sandbox that waited out its runner queue, a spot sandbox preempted
+    (r"Total disk limit exceeded", "disk_full"),
+    (r"Failed to pull image ", "image_pull"),
+    (r"DaytonaQueueTimeoutError: .*waiting for a runner", "pg_timeout"),
+    (r"DaytonaSpotEvictedError: .*evicted by spot preemption", "evicted"),
+]
+
+NOTES26: list[tuple[str, str]] = [
+    # the Daytona SDK's lines first (their messages share words with the vLLM server's)
+    (r"^daytona_api_client\.exceptions\.", "the generated Daytona API client's exception, chained under the "
+     "SDK's (its status, reason, headers and body follow as continuation lines)"),
+    (r"Total disk limit", "the Daytona API refusing a sandbox: the organisation's disk quota (403)"),
+    (r"Failed to pull image", "the sandbox's image cannot be pulled (state build_failed)"),
+    (r"waiting for a runner", "the sandbox destroyed after its queue timeout (queueTimedOutAt set)"),
+    (r"spot preemption", "a spot sandbox preempted while starting (spotEvictedAt set)"),
+    (r"Daytona\w*Error: .*exceeded timeout", "the sandbox stayed 'starting' past create(timeout=3)"),
+    (r"no runner available", "the sandbox entered state error (the API's reason)"),
+    (r"Max retries exceeded with url: /api/", "nothing listens at the Daytona api_url"),
+    (r"Daytona", "the Daytona SDK against a loopback API answering in the NestJS error shape "
+     "({statusCode, message, error})"),
+    # tenacity
+    (r"as it raised ClientResponseError: 503", "tenacity's before_sleep_log: the retry then succeeded"),
+    (r"Retrying .* as it raised", "tenacity's before_sleep_log between attempts"),
+    (r"RetryError\[", "tenacity after stop_after_attempt(3)"),
+    # the openai SDK, httpx2, litellm, aiohttp against the loopback vLLM server
+    (r"INFO:openai\._base_client:Retrying request", "the openai SDK's own retry (max_retries=2) of a 5xx / "
+     "429 / refused connection: logged at INFO"),
+    (r"INFO:httpx2:HTTP Request: .*\" 50[03] ", "openai 3's transport (httpx2) logging the vLLM server's "
+     "answer at INFO; the SDK retries it"),
+    (r"INFO:httpx2:HTTP Request: ", "openai 3's transport (httpx2) logging the vLLM server's answer at INFO; "
+     "the exception is the next line the client raises"),
+    (r"^httpcore2\.|^httpx2\.", "openai 3.x's transport (httpx2 / httpcore2, not the Hub's httpx), chained "
+     "under the SDK's error"),
+    (r"MaskedHTTPStatusError", "litellm's httpx handler raising for the vLLM server's status (the URL is the "
+     "engine's)"),
+    (r"APIConnectionError: Connection error\.$", "the SDK's error for a refused connection (the vLLM "
+     "server's process gone): the line names no engine"),
+    (r"Error code: 500$|Hosted_vllmException -$|OpenAIError$", "vLLM's launcher answers EngineDeadError / "
+     "EngineGenerateError with an empty 500 (vllm/entrypoints/launcher.py)"),
+    (r"maximum context length", "vLLM's _validate_input message (vllm/entrypoints/openai/engine/serving.py), "
+     "in its ErrorResponse body"),
+    (r"does not exist", "vLLM's _check_model NotFoundError (a served-model-name the agent does not use)"),
+    (r"Server is unavailable|Error code: 503|Service Unavailable", "vLLM's ScalingMiddleware 503 while the "
+     "server drains (vllm/entrypoints/serve/middleware.py)"),
+    (r"Internal server error$|Internal server error\"", "vLLM's GenerationError ('Internal server error', "
+     "InternalServerError 500), as a status or as a streamed error chunk"),
+    (r"waiting queue is full", "a 429 with vLLM's ErrorResponse shape (a rate-limiting proxy in front of "
+     "the engine)"),
+    (r"Unauthorized|Error code: 401", "vLLM started with --api-key: 401 {'error': 'Unauthorized'}"),
+    (r"Unterminated string|Unable to get json", "a 200 whose JSON body is cut inside a tool call"),
+    (r"502|text/html", "an nginx 502 page in front of the engine"),
+    (r"peer closed connection|TransferEncodingError|payload is not completed", "the SSE stream cut mid-chunk "
+     "(the server's socket shut down after four tokens)"),
+    (r"timed out|Timeout passed|APITimeoutError", "the engine answers after 8 s; the client's timeout is 2 s"),
+    (r"Hosted_vllmException - (\[Errno 111\]|Cannot connect)", "litellm (provider hosted_vllm) maps a refused "
+     "connection to InternalServerError; the line names the vLLM server"),
+    (r"Cannot connect to host|Connection refused|All connection attempts failed", "nothing listens on the "
+     "engine's port (its process is gone)"),
+    (r"model group '", "litellm's Router after its retries (num_retries=2) over one deployment whose engine "
+     "is gone"),
+    (r"LiteLLM\.Info:", "litellm's debug hint, printed before every exception it raises (also before a retry "
+     "that then succeeded)"),
+    (r"model cost map", "litellm on a node without internet: the cost map falls back to the bundled copy"),
+    (r"Unclosed", "aiohttp's report for a ClientSession never closed (the run exited 0)"),
+    (r"CancelledError$|^TimeoutError$", "asyncio.wait_for(asyncio.gather(16 rollouts), 2 s) against a slow "
+     "engine"),
+    (r"\| ", "an asyncio.TaskGroup of rollouts against a gone engine (ExceptionGroup lines)"),
+]
+
+
+def lib_of26(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-sixth set's printers: the openai SDK (its errors, and its INFO retry lines), httpx2 /
+    httpcore2 (openai 3's transport: its exceptions and request log lines), litellm (its exceptions, log
+    lines and the httpx / aiohttp errors under them), aiohttp, tenacity (RetryError, before_sleep_log's
+    line), the Daytona SDK (its errors, the generated API client's and urllib3's under them), Python
+    (json, asyncio, an ExceptionGroup's own line)."""
+    body = re.sub(r"^ *\| ", "", line)
+    if case.startswith("agent26_litellm") or case.startswith("benign26_litellm") or re.search(
+            r"litellm|LiteLLM", line):
+        return _pick("litellm", vers)
+    if body.startswith(("httpx2", "httpcore2", "INFO:httpx2")):
+        return _pick("httpx2", vers)
+    if body.startswith(("openai.", "INFO:openai")):
+        return _pick("openai", vers)
+    if body.startswith("tenacity.") or " as it raised " in line:
+        return _pick("tenacity", vers)
+    if body.startswith(("daytona", "urllib3")):
+        return _pick("daytona", vers)
+    if body.startswith("aiohttp") or line.startswith("Unclosed "):
+        return _pick("aiohttp", vers)
+    return _pick("python", vers)
+
+
 def lib_of25(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """The twenty-fifth set's printers: transformers for its own lines, NCCL's own lines, torch
     (autograd, CUDA graphs, DTensor / FSDP2, c10d, torch.library, torch.func, the profiler) for
@@ -17009,6 +17787,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout20", CASES20, LINE_RULES20), ("heldout21", CASES21, LINE_RULES21),
     ("heldout22", CASES22, LINE_RULES22), ("heldout23", CASES23, LINE_RULES23),
     ("heldout24", CASES24, LINE_RULES24), ("heldout25", CASES25, LINE_RULES25),
+    ("heldout26", CASES26, LINE_RULES26),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -17443,7 +18222,7 @@ def write_format_strings(raw: Path, dest: Path, extra: list[Path]) -> None:
 LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, str]], list[tuple[str, str]]]] = {
     "heldout18": (lib_of18, NOTES18), "heldout19": (lib_of19, NOTES19), "heldout20": (lib_of20, NOTES20),
     "heldout21": (lib_of21, NOTES21), "heldout22": (lib_of22, NOTES22), "heldout23": (lib_of23, NOTES23),
-    "heldout24": (lib_of24, NOTES24), "heldout25": (lib_of25, NOTES25),
+    "heldout24": (lib_of24, NOTES24), "heldout25": (lib_of25, NOTES25), "heldout26": (lib_of26, NOTES26),
 }
 
 
@@ -17480,7 +18259,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  seventeenth=seventeenth, eighteenth=case in CASES18,
                                  nineteenth=case in CASES19, twentieth=case in CASES20,
                                  twentyfirst=case in CASES21, twentysecond=case in CASES22,
-                                 twentythird=case in CASES23, twentyfourth=case in CASES24):
+                                 twentythird=case in CASES23, twentyfourth=case in CASES24,
+                                 twentysixth=case in CASES26):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
