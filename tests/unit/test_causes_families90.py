@@ -64,3 +64,18 @@ def test_a_process_prefix_inside_a_ray_actors_prefix_reads_as_the_inner_process(
     assert (primary(nested), nested["verdict"]) == (primary(bare), bare["verdict"]) == ("engine_init_failed", "KILL")
     relayed = "(TaskRunner pid=12, ip=10.0.3.2) (AgentWorker pid=58144, ip=10.0.4.41) docker.errors.NotFound: 404 Client Error for http+docker://localhost/v1.45/containers/x"
     assert primary(both(tmp_path, [relayed])) == "python_crash"
+
+
+def test_an_inference_servers_answer_is_no_engine_death_its_silence_is(tmp_path: Path) -> None:
+    # a 5xx is the engine (or a proxy before it) answering one request: the application's error
+    for line in ("httpx.HTTPStatusError: Server error '503 Service Unavailable' for url 'http://10.0.3.21:8000/v1/chat/completions'",
+                 "aiohttp.client_exceptions.ClientResponseError: 500, message='Internal Server Error', url='http://10.0.3.12:8001/generate'"):
+        assert primary(both(tmp_path, [line])) == "python_crash", line
+    # a refused connection is the engine gone, also through an agent's client that names it by its provider
+    for line in ("requests.exceptions.ConnectionError: HTTPConnectionPool(host='10.0.3.21', port=8000): Max retries exceeded with url: "
+                 "/v1/chat/completions (Caused by NewConnectionError('Failed to establish a new connection: [Errno 111] Connection refused'))",
+                 "litellm.exceptions.InternalServerError: litellm.InternalServerError: InternalServerError: Hosted_vllmException - "
+                 "[Errno 111] Connection refused"):
+        assert primary(both(tmp_path, [line])) == "engine_dead", line
+    assert primary(both(tmp_path, ["litellm.exceptions.RateLimitError: litellm.RateLimitError: Hosted_vllmException - "
+                                   '{"error": {"message": "Too many requests"}}'])) == "python_crash"

@@ -1407,10 +1407,16 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b|exited unexpectedly)")), None),
     # a remote inference engine's HTTP API refusing or failing a generation request (vLLM / SGLang
     # servers: `/generate`, OpenAI-compatible `/v1/completions`, `/v1/chat/completions`): the engine
-    # behind it is down (a 5xx, a refused or dropped connection), not the Hub
+    # behind it is down (a refused or dropped connection), not the Hub. A 5xx is the engine answering: vLLM's
+    # own error response to one request (vllm entrypoints/openai ErrorResponse, launcher.py's 500 for an
+    # unhandled exception), or a proxy's; the corpus's labels read it as the application's error (8 of 9 lines)
     Row("engine_dead", (_rx(r"/generate\b|/v1/(?:chat/)?completions\b"),
-                        _rx(r"(?i:\b5\d\d\b|connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
+                        _rx(r"(?i:connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
                             r"remote ?protocol ?error|connection (?:closed|aborted))")), E.INFERENCE_API),
+    # the same refusal through an agent's LLM client that names the engine by its provider (LiteLLM 1.110's
+    # self-hosted vLLM provider, llms/hosted_vllm: `Hosted_vllmException - [Errno 111] Connection refused`,
+    # `... - Cannot connect to host A:P`); its other errors are the server's answers (the application's)
+    Row("engine_dead", (_rx(r"(?i:hosted_vllm)"), _rx(r"(?i:connection refused|cannot connect to host|connect call failed)")), None),
     # an inference engine's Ray actor failing in its start-up method (`ray::VLLMServerActor.start()`,
     # `ray::LLMEngineActor.__init__()`: Ray's task name is the actor's method)
     Row("engine_init_failed", (_rx(r"ray::\w*(?:VLLM|Vllm|vLLM|LLM|Engine|SGLang|Sglang)\w*\.(?:__init__|start\w*|init\w*|load\w*)\b"),), None),
