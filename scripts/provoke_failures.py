@@ -17808,6 +17808,84 @@ LINE_RULES28: list[tuple[str, str]] = [
 ]
 
 NOTES28: list[tuple[str, str]] = [
+    (r"Found multiple active Ray instances", "Train v2's PlacementGroupCleaner thread looking the "
+     "cluster up by itself while another local cluster (the other job's case) ran on this host; the "
+     "run went on"),
+    (r"has constructor arguments in the object store", "E-level note at the creation of Train's / "
+     "Data's own restartable actor; nothing failed from it"),
+    (r"cannot be scheduled right now", "the raylet's resource-deadlock warning, read back from this "
+     "session's raylet.out (Ray 2.60 does not forward it to the driver); the task ran once one of the "
+     "two actors holding the CPUs was killed"),
+    (r"RuntimeWarning: sandbox returned", "a warning six rollout tasks print; Ray's log "
+     "deduplication folds the repeats into one line"),
+    (r"RayChannelTimeoutError", "a compiled graph (ray.dag experimental_compile) whose actor step "
+     "outlasted RAY_CGRAPH_get_timeout=3"),
+    (r"BroadcastCollectiveTimeoutError", "Train v2's report barrier: rank 1 never called "
+     "ray.train.report (RAY_TRAIN_COLLECTIVE_TIMEOUT_S=6)"),
+    (r"worker group startup timed out|WorkerGroupStartupTimeoutError", "Train v2 asking 4 workers x "
+     "1 CPU on a 2-CPU node (RAY_TRAIN_WORKER_GROUP_START_TIMEOUT_S=10)"),
+    (r"Training failed due to", "Train v2's wrapper; the cause is on the line it wraps (a worker's "
+     "or the controller's)"),
+    (r"concurrency_group_manager", "the actor's core worker aborts (RAY_CHECK) on a call to a "
+     "concurrency group the actor never defined; Ray calls it a bug in Ray"),
+    (r"its owner has died", "engines created by a rollout-manager actor that then exited "
+     "(os._exit)"),
+    (r"placement group was removed", "the actor's placement group removed while its call ran"),
+    (r"The actor was restarted", "ray.kill(no_restart=False) of a max_restarts=1 actor with a call "
+     "in flight"),
+    (r"Socket closed", "an actor whose method os._exits on every try (max_restarts=3, "
+     "max_task_retries=2)"),
+    (r"retries remaining", "the raylet's note that it retries the task"),
+    (r"A worker died or was killed", "the raylet's line, forwarded with its (raylet) prefix"),
+    (r"PendingCallsLimitExceeded", "max_pending_calls=2, eight calls submitted at once"),
+    (r"ActorAlreadyExistsError", "a second actor created under the name a live actor holds"),
+    (r"info_policy|collective group|TrainWorker\.sync", "ray.util.collective.allreduce in an actor that never joined "
+     "the group"),
+    (r"Failed to look up actor", "ray.get_actor of a name no actor holds"),
+    (r"force=True is not supported", "ray.cancel(force=True) of an actor task"),
+    (r"TaskCancelledError", "ray.cancel of a running task / async actor call"),
+    (r"CancelledError$", "the cancelled await under a Ray error (a ray.cancel, or a timed-out wait "
+     "inside Ray's own actor: ray.util.queue, Train's barrier)"),
+    (r"(^|\s)TimeoutError$", "a bare TimeoutError under a Ray error (an async actor's "
+     "asyncio.wait_for, Train's barrier wait)"),
+    (r"OutOfDiskError", "spilling off, the spilling (= fallback) directory a full 256 KiB tmpfs: no "
+     "ObjectStoreFullError, the fallback allocation fails"),
+    (r"env_vars", "runtime_env env_vars holding an int"),
+    (r"Package size|approaching the maximum upload size|rollouts\.bin", "a working_dir holding a "
+     "24 MiB file under RAY_max_grpc_message_size=16 MiB"),
+    (r"prompts\.jsonl is very large", "a working_dir holding a 12 MiB file; the upload and the task "
+     "succeed"),
+    (r"remote function .* is too large", "a task closure capturing a 120 MB buffer"),
+    (r"remote function .* is very large", "a task closure capturing a 20 MB buffer; the task runs"),
+    (r"SubprocessCalledProcessError", "runtime_env pip of a local wheel path that does not exist "
+     "(pip runs in a fresh virtualenv first, ~60 s)"),
+    (r"Errno 28|errno 28", "Train v2 reporting a checkpoint to storage on a full 256 KiB tmpfs "
+     "(pyarrow's copy)"),
+    (r"Cannot create directory '/proc", "Train v2 RunConfig(storage_path=) under /proc"),
+    (r"TrainController\.__init__", "Train v2 RunConfig(storage_path=) under /proc: the controller actor dies "
+     "in its constructor"),
+    (r"add_adv|UserCodeException|Exception occurred in user code|KeyError", "Ray Data map_batches "
+     "UDF raising KeyError on a missing column"),
+    (r"RewardScorer|rm-7b|Ray Data or Ray Core internal|SystemException", "Ray Data actor-pool UDF "
+     "(a class) whose constructor raises"),
+    (r"is deprecated in Ray", "Ray Data's deprecated concurrency= argument"),
+    (r"No available node types can fulfill", "Ray Data map_batches(num_cpus=4) on a 2-CPU cluster "
+     "(the autoscaler's line; the driver gave up after 20 s)"),
+    (r"cannot fit into any bundles", "an actor asking 2 CPUs in a placement group of 1-CPU bundles"),
+    (r"bundle index 4 is invalid", "a placement group of two bundles: Ray's message says 0-2"),
+    (r"ray\.util\.queue|QueueFull|Empty\)", "ray.util.queue: get(timeout=2) on an empty queue, "
+     "put(block=False) on a full one"),
+    (r"ConnectionResetError", "a streaming generator task raising after two yields"),
+    (r"ZeroDivisionError", "a compiled graph whose actor step raises"),
+    (r"Using blocking ray\.get", "an async actor method calling ray.get; the call returns"),
+    (r"SandboxEnv|TimeoutError", "an async actor's asyncio.wait_for timing out"),
+    (r"AgentLoop|tokenizer", "an async actor's constructor raising RuntimeError from a "
+     "FileNotFoundError"),
+    (r"reward is NaN", "Train v2: rank 1 of two workers raising at step 3"),
+    (r"sandbox connection", "Train v2 with max_failures=1: the first attempt's worker raising; the "
+     "restart finished"),
+    (r"repeated \d+x across cluster", "Ray's log deduplication folding the same line from other "
+     "workers or the controller"),
 ]
 
 
