@@ -15853,6 +15853,820 @@ CASES26: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 CASES.update(CASES26)
 TIMEOUT_S.update({n: 60 for n in CASES26})
 
+# ----------------------------------------------------------------------------- Ray, second round (set 28)
+# Real Ray 2.60 failures on this CPU machine, families set 22 did not provoke: placement groups removed
+# or mis-addressed, actors killed with a restart pending / past their pending-call limit / named twice,
+# async actors, cancellation, freed objects, the object store full with spilling off, runtime_env
+# validation and package-size limits, Ray Train v2 (DataParallelTrainer: no torch here) and Ray Data
+# failures, ray.util.queue / collective misuse, compiled graphs. Each case makes its own local cluster
+# (ray.init, temp dir /tmp/c28r) that ends with the case's process.
+
+_RAY_TMP28 = "/tmp/c28r"  # short: Ray's socket paths must fit in 107 bytes
+
+
+def _ray28(**kw: Any) -> Any:
+    """ray.init of a local cluster (2 CPUs unless told) with an 80 MB object store."""
+    import ray
+
+    kw.setdefault("num_cpus", 2)
+    kw.setdefault("object_store_memory", 80 * 2**20)
+    kw.setdefault("include_dashboard", False)
+    ray.init(_temp_dir=_RAY_TMP28, **kw)
+    return ray
+
+
+def case_ray28_pg_removed_actor_in_flight() -> None:
+    """A rollout actor in a placement group; the group is removed while a call runs."""
+    ray = _ray28()
+    from ray.util.placement_group import placement_group, remove_placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 1}], strategy="STRICT_PACK")
+    ray.get(pg.ready(), timeout=30)
+
+    @ray.remote(num_cpus=1)
+    class RolloutWorker:
+        def generate(self) -> int:
+            time.sleep(20)
+            return 1
+
+    w = RolloutWorker.options(scheduling_strategy=PlacementGroupSchedulingStrategy(
+        placement_group=pg, placement_group_bundle_index=0)).remote()
+    ref = w.generate.remote()
+    time.sleep(3)
+    remove_placement_group(pg)
+    ray.get(ref, timeout=40)
+
+
+def case_ray28_pg_removed_task_pending() -> None:
+    """A task submitted into a placement group that is removed before it can start."""
+    ray = _ray28(num_cpus=1)
+    from ray.util.placement_group import placement_group, remove_placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 1}])
+    ray.get(pg.ready(), timeout=30)
+
+    @ray.remote(num_cpus=1)
+    def score(i: int) -> int:
+        time.sleep(10)
+        return i
+
+    strat = PlacementGroupSchedulingStrategy(placement_group=pg)
+    refs = [score.options(scheduling_strategy=strat).remote(i) for i in range(2)]
+    time.sleep(2)
+    remove_placement_group(pg)
+    ray.get(refs, timeout=40)
+
+
+def case_ray28_pg_bundle_index_out_of_range() -> None:
+    """A worker scheduled into bundle 4 of a two-bundle placement group."""
+    ray = _ray28()
+    from ray.util.placement_group import placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 0.5}, {"CPU": 0.5}])
+    ray.get(pg.ready(), timeout=30)
+
+    @ray.remote(num_cpus=0.5)
+    class TrainWorker:
+        def rank(self) -> int:
+            return 4
+
+    w = TrainWorker.options(scheduling_strategy=PlacementGroupSchedulingStrategy(
+        placement_group=pg, placement_group_bundle_index=4)).remote()
+    ray.get(w.rank.remote(), timeout=30)
+
+
+def case_ray28_pg_actor_bigger_than_bundle() -> None:
+    """An actor asking 2 CPUs inside a placement group whose bundles hold 1 CPU each."""
+    ray = _ray28()
+    from ray.util.placement_group import placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 1}, {"CPU": 1}])
+    ray.get(pg.ready(), timeout=30)
+
+    @ray.remote(num_cpus=2)
+    class RefModel:
+        def ping(self) -> int:
+            return 1
+
+    r = RefModel.options(scheduling_strategy=PlacementGroupSchedulingStrategy(
+        placement_group=pg)).remote()
+    ray.get(r.ping.remote(), timeout=30)
+
+
+def case_ray28_pg_strict_pack_two_nodes() -> None:
+    """STRICT_PACK of two 1-CPU bundles on a cluster of two 1-CPU nodes (fits only spread)."""
+    # Cluster writes its address to $RAY_TMPDIR/ray_current_cluster (default /tmp/ray): keep it ours
+    os.environ.update(RAY_health_check_period_ms="1000", RAY_TMPDIR=_RAY_TMP28)
+    os.makedirs(os.path.join(_RAY_TMP28, "ray"), exist_ok=True)
+    import ray
+    from ray.cluster_utils import Cluster
+    from ray.util.placement_group import placement_group
+
+    cluster = Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 1, "object_store_memory": 80 * 2**20, "include_dashboard": False,
+        "temp_dir": _RAY_TMP28})
+    cluster.add_node(num_cpus=1, object_store_memory=80 * 2**20)
+    ray.init(address=cluster.address)
+    cluster.wait_for_nodes()
+    pg = placement_group([{"CPU": 1}, {"CPU": 1}], strategy="STRICT_PACK", name="actor_rollout_pg")
+    ray.get(pg.ready(), timeout=25)
+
+
+def case_ray28_node_drained_preempted() -> None:
+    """A worker node drained for preemption (GCS DrainNode, deadline 2 s), then its raylet killed,
+    under a rollout actor; the driver calls the actor."""
+    os.environ.update(RAY_health_check_period_ms="500", RAY_health_check_timeout_ms="500",
+                      RAY_health_check_failure_threshold="3", RAY_TMPDIR=_RAY_TMP28)
+    os.makedirs(os.path.join(_RAY_TMP28, "ray"), exist_ok=True)
+    import ray
+    from ray.cluster_utils import Cluster
+    from ray.core.generated import autoscaler_pb2
+
+    cluster = Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 1, "object_store_memory": 80 * 2**20, "include_dashboard": False,
+        "temp_dir": _RAY_TMP28})
+    node = cluster.add_node(num_cpus=1, object_store_memory=80 * 2**20, resources={"rollout_node": 1})
+    ray.init(address=cluster.address)
+    cluster.wait_for_nodes()
+
+    @ray.remote(resources={"rollout_node": 1})
+    class RolloutWorker:
+        def step(self) -> int:
+            return 1
+
+    w = RolloutWorker.remote()
+    ray.get(w.step.remote(), timeout=30)
+    gcs = ray._raylet.GcsClient(address=cluster.address)
+    accepted, msg = gcs.drain_node(node.node_id, autoscaler_pb2.DrainNodeReason.Value(
+        "DRAIN_NODE_REASON_PREEMPTION"), "spot instance preempted", int(time.time() * 1000) + 2000)
+    print(f"PROVOKE-NOTE drain accepted={accepted} {msg}", flush=True)
+    time.sleep(3)
+    cluster.remove_node(node, allow_graceful=False)
+    time.sleep(5)
+    ray.get(w.step.remote(), timeout=30)
+
+
+def case_ray28_actor_kill_restart_in_flight() -> None:
+    """ray.kill(no_restart=False) of a restartable engine while a generate call is in flight."""
+    ray = _ray28()
+
+    @ray.remote(max_restarts=1)
+    class InferenceEngine:
+        def generate(self) -> str:
+            time.sleep(20)
+            return "done"
+
+    e = InferenceEngine.remote()
+    ref = e.generate.remote()
+    time.sleep(3)
+    ray.kill(e, no_restart=False)
+    ray.get(ref, timeout=40)
+
+
+def case_ray28_actor_task_retries_exhausted() -> None:
+    """An actor (max_restarts=3, max_task_retries=2) whose method kills its process every time."""
+    ray = _ray28()
+
+    @ray.remote(max_restarts=3, max_task_retries=2)
+    class RewardModel:
+        def score(self) -> float:
+            os._exit(1)
+
+    r = RewardModel.remote()
+    ray.get(r.score.remote(), timeout=60)
+
+
+def case_ray28_async_actor_wait_for_timeout() -> None:
+    """An async actor whose method times out on asyncio.wait_for (a sandbox call that hangs)."""
+    ray = _ray28()
+
+    @ray.remote
+    class SandboxEnv:
+        async def step(self, action: str) -> str:
+            import asyncio
+
+            await asyncio.wait_for(asyncio.sleep(30), timeout=1)
+            return action
+
+    env = SandboxEnv.remote()
+    ray.get(env.step.remote("ls"), timeout=40)
+
+
+def case_ray28_async_actor_init_chained() -> None:
+    """An async actor whose constructor raises RuntimeError from a missing tokenizer file."""
+    ray = _ray28()
+
+    @ray.remote
+    class AgentLoop:
+        def __init__(self, path: str) -> None:
+            try:
+                open(os.path.join(path, "tokenizer_config.json"))
+            except FileNotFoundError as e:
+                raise RuntimeError(f"cannot build the agent loop's tokenizer from {path}") from e
+
+        async def run(self) -> int:
+            return 1
+
+    a = AgentLoop.remote("/ckpt/global_step_40/actor/huggingface")
+    ray.get(a.run.remote(), timeout=40)
+
+
+def case_ray28_actor_owner_task_exited() -> None:
+    """Engines created by a rollout-manager actor that then dies (os._exit); the driver calls an
+    engine whose owner is gone."""
+    ray = _ray28()
+
+    @ray.remote(num_cpus=0)
+    class InferenceEngine:
+        def generate(self) -> str:
+            return "ok"
+
+    @ray.remote(num_cpus=0)
+    class RolloutManager:
+        def launch(self) -> list[Any]:
+            self.engines = [InferenceEngine.remote() for _ in range(2)]
+            ray.get([e.generate.remote() for e in self.engines])
+            return self.engines
+
+        def crash(self) -> None:
+            os._exit(1)
+
+    m = RolloutManager.remote()
+    engines = ray.get(m.launch.remote(), timeout=40)
+    try:
+        ray.get(m.crash.remote(), timeout=30)
+    except ray.exceptions.RayActorError:
+        pass
+    time.sleep(3)
+    print(ray.get([e.generate.remote() for e in engines], timeout=40))
+
+
+def case_ray28_actor_concurrency_group_missing() -> None:
+    """A threaded actor's method called with a concurrency group the actor does not define."""
+    ray = _ray28()
+
+    @ray.remote(concurrency_groups={"rollout": 2})
+    class Server:
+        def get_weights(self) -> int:
+            return 1
+
+    s = Server.remote()
+    ray.get(s.get_weights.options(concurrency_group="weight_sync").remote(), timeout=30)
+
+
+def case_ray28_actor_pending_calls_exceeded() -> None:
+    """A reward actor with max_pending_calls=2 sent eight calls at once."""
+    ray = _ray28()
+
+    @ray.remote(max_pending_calls=2)
+    class RewardModel:
+        def score(self, i: int) -> int:
+            time.sleep(1)
+            return i
+
+    r = RewardModel.remote()
+    refs = [r.score.remote(i) for i in range(8)]
+    ray.get(refs, timeout=40)
+
+
+def case_ray28_actor_name_taken() -> None:
+    """A second actor created under a name a live actor holds (a restarted trainer's controller)."""
+    ray = _ray28()
+
+    @ray.remote(num_cpus=0)
+    class Controller:
+        def ping(self) -> int:
+            return 1
+
+    first = Controller.options(name="grpo_controller").remote()
+    ray.get(first.ping.remote())
+    Controller.options(name="grpo_controller").remote()
+
+
+def case_ray28_get_actor_missing() -> None:
+    """ray.get_actor of a name no actor holds (the rollout manager was never started)."""
+    ray = _ray28()
+    ray.get_actor("rollout_manager", namespace="grpo")
+
+
+def case_ray28_task_cancelled() -> None:
+    """ray.cancel of a running rollout task; the driver gets its ref."""
+    ray = _ray28()
+
+    @ray.remote
+    def rollout() -> int:
+        time.sleep(30)
+        return 1
+
+    ref = rollout.remote()
+    time.sleep(3)
+    ray.cancel(ref)
+    ray.get(ref, timeout=30)
+
+
+def case_ray28_task_cancelled_force() -> None:
+    """ray.cancel(force=True) of a running task: its worker is killed."""
+    ray = _ray28()
+
+    @ray.remote
+    def rollout() -> int:
+        time.sleep(30)
+        return 1
+
+    ref = rollout.remote()
+    time.sleep(3)
+    ray.cancel(ref, force=True)
+    ray.get(ref, timeout=30)
+
+
+def case_ray28_async_actor_task_cancelled() -> None:
+    """ray.cancel of an async actor's running call."""
+    ray = _ray28()
+
+    @ray.remote
+    class Generator:
+        async def generate(self) -> int:
+            import asyncio
+
+            await asyncio.sleep(30)
+            return 1
+
+    g = Generator.remote()
+    ref = g.generate.remote()
+    time.sleep(3)
+    ray.cancel(ref)
+    ray.get(ref, timeout=30)
+
+
+def case_ray28_actor_task_cancel_force() -> None:
+    """ray.cancel(force=True) of an actor task (not supported)."""
+    ray = _ray28()
+
+    @ray.remote
+    class Generator:
+        def generate(self) -> int:
+            time.sleep(10)
+            return 1
+
+    g = Generator.remote()
+    ref = g.generate.remote()
+    time.sleep(2)
+    ray.cancel(ref, force=True)
+
+
+def case_ray28_object_store_full_no_spill() -> None:
+    """ray.put past an 80 MB store with spilling disabled and the fallback directory a full tmpfs."""
+    mnt = _full_fs()
+    ray = _ray28(_system_config={"automatic_object_spilling_enabled": False,
+                                 "object_spilling_config": json.dumps(
+                                     {"type": "filesystem", "params": {"directory_path": str(mnt)}})})
+    held = [ray.put(b"\1" * (30 << 20)) for _ in range(6)]
+    print(len(held))
+
+
+def case_ray28_task_output_store_full() -> None:
+    """Tasks returning 30 MB batches past an 80 MB store, spilling off, fallback on a full tmpfs."""
+    mnt = _full_fs()
+    ray = _ray28(_system_config={"automatic_object_spilling_enabled": False,
+                                 "object_spilling_config": json.dumps(
+                                     {"type": "filesystem", "params": {"directory_path": str(mnt)}})})
+
+    @ray.remote(max_retries=0)
+    def make_batch(i: int) -> bytes:
+        return bytes([i]) * (30 << 20)
+
+    refs = [make_batch.remote(i) for i in range(6)]
+    print(sum(len(ray.get(r, timeout=40)) for r in refs))
+
+
+def case_ray28_runtime_env_env_vars_int() -> None:
+    """runtime_env env_vars with an int value (OMP_NUM_THREADS=1 written without quotes)."""
+    ray = _ray28()
+
+    @ray.remote(runtime_env={"env_vars": {"OMP_NUM_THREADS": 1}})
+    def rollout() -> int:
+        return 1
+
+    ray.get(rollout.remote(), timeout=30)
+
+
+def case_ray28_runtime_env_package_too_large() -> None:
+    """A working_dir holding a 24 MiB file under RAY_max_grpc_message_size=16 MiB."""
+    os.environ["RAY_max_grpc_message_size"] = str(16 << 20)
+    d = Path(tempfile.mkdtemp(prefix="proj")) / "grpo_project"
+    d.mkdir()
+    (d / "train.py").write_text("print('train')\n")
+    (d / "rollouts.bin").write_bytes(os.urandom(24 << 20))
+    _ray28(runtime_env={"working_dir": str(d)})
+
+
+def case_ray28_runtime_env_pip_wheel_missing() -> None:
+    """An actor whose runtime_env pip-installs a local wheel path that does not exist."""
+    ray = _ray28()
+
+    @ray.remote(runtime_env={"pip": ["/nonexistent/wheels/reward_fns-0.1-py3-none-any.whl"]})
+    class RewardWorker:
+        def ping(self) -> int:
+            return 1
+
+    w = RewardWorker.remote()
+    ray.get(w.ping.remote(), timeout=70)
+
+
+def case_ray28_remote_fn_too_large() -> None:
+    """A task whose closure captures a 120 MB buffer (over FUNCTION_SIZE_ERROR_THRESHOLD)."""
+    ray = _ray28()
+    table = b"\1" * (120 * 10**6)
+
+    @ray.remote
+    def lookup(i: int) -> int:
+        return table[i]
+
+    ray.get(lookup.remote(3), timeout=30)
+
+
+def _train28(fn: Any, **kw: Any) -> Any:
+    os.environ["RAY_TRAIN_V2_ENABLED"] = "1"
+    ray = _ray28()
+    from ray.train import RunConfig, ScalingConfig
+    from ray.train.v2.api.data_parallel_trainer import DataParallelTrainer
+
+    storage = kw.pop("storage", str(Path(tempfile.mkdtemp(prefix="train28")) / "runs"))
+    trainer = DataParallelTrainer(
+        fn, scaling_config=kw.pop("scaling", ScalingConfig(num_workers=2, use_gpu=False)),
+        run_config=RunConfig(name="grpo_cpu", storage_path=storage, **kw))
+    return ray, trainer.fit()
+
+
+def case_ray28_train_worker_raises() -> None:
+    """Ray Train v2: rank 1 of two workers raises at step 3."""
+    def train_fn() -> None:
+        import ray.train
+
+        rank = ray.train.get_context().get_world_rank()
+        for step in range(5):
+            if rank == 1 and step == 3:
+                raise RuntimeError(f"reward is NaN at step {step}")
+            ray.train.report({"step": step})
+
+    _train28(train_fn)
+
+
+def case_ray28_train_scaling_unsatisfiable() -> None:
+    """Ray Train v2: ScalingConfig(num_workers=4, 1 CPU each) on a 2-CPU node (start timeout 10 s,
+    one controller retry)."""
+    os.environ["RAY_TRAIN_WORKER_GROUP_START_TIMEOUT_S"] = "10"
+    from ray.train import ScalingConfig
+
+    def train_fn() -> None:
+        pass
+
+    from ray.train import FailureConfig
+
+    _train28(train_fn, scaling=ScalingConfig(num_workers=4, use_gpu=False,
+                                              resources_per_worker={"CPU": 1}),
+             failure_config=FailureConfig(controller_failure_limit=1))
+
+
+def case_ray28_train_checkpoint_disk_full() -> None:
+    """Ray Train v2: a checkpoint reported to storage on a full 256 KiB tmpfs."""
+    mnt = _full_fs()
+
+    def train_fn() -> None:
+        import ray.train
+        from ray.train import Checkpoint
+
+        d = tempfile.mkdtemp(prefix="ckpt")
+        Path(d, "model.bin").write_bytes(os.urandom(1 << 20))
+        ray.train.report({"step": 1}, checkpoint=Checkpoint.from_directory(d))
+
+    from ray.train import ScalingConfig
+
+    _train28(train_fn, storage=str(mnt / "runs"), scaling=ScalingConfig(num_workers=1))
+
+
+def case_ray28_train_storage_not_writable() -> None:
+    """Ray Train v2: storage_path under /proc (no directory can be made there)."""
+    def train_fn() -> None:
+        pass
+
+    _train28(train_fn, storage="/proc/irisrl/grpo_runs")
+
+
+def case_ray28_train_report_barrier_timeout() -> None:
+    """Ray Train v2: rank 0 reports while rank 1 is stuck in a rollout (collective timeout 6 s,
+    warnings every 2 s)."""
+    os.environ.update(RAY_TRAIN_COLLECTIVE_TIMEOUT_S="6", RAY_TRAIN_COLLECTIVE_WARN_INTERVAL_S="2")
+
+    def train_fn() -> None:
+        import ray.train
+
+        if ray.train.get_context().get_world_rank() == 1:
+            time.sleep(40)
+        ray.train.report({"step": 1})
+
+    _train28(train_fn)
+
+
+def case_ray28_data_map_batches_raises() -> None:
+    """Ray Data: a map_batches UDF raising KeyError on a batch without the 'reward' column."""
+    ray = _ray28()
+    import ray.data
+
+    def add_adv(batch: dict[str, Any]) -> dict[str, Any]:
+        batch["adv"] = batch["reward"] - 0.5
+        return batch
+
+    ray.data.range(64).map_batches(add_adv, batch_size=16).take_all()
+
+
+def case_ray28_data_actor_pool_init_fails() -> None:
+    """Ray Data: a class UDF (actor pool) whose constructor fails to load its reward model."""
+    ray = _ray28()
+    import ray.data
+
+    class RewardScorer:
+        def __init__(self) -> None:
+            raise OSError(2, "No such file or directory", "/models/rm-7b/config.json")
+
+        def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+            return batch
+
+    ray.data.range(32).map_batches(RewardScorer, batch_size=8, concurrency=1).take_all()
+
+
+def case_ray28_data_udf_cpus_over_cluster() -> None:
+    """Ray Data: a map_batches UDF asking 4 CPUs per task on a 2-CPU cluster; the driver gives up
+    after 20 s."""
+    ray = _ray28()
+    import ray.data
+
+    def score(batch: dict[str, Any]) -> dict[str, Any]:
+        return batch
+
+    ds = ray.data.range(32).map_batches(score, batch_size=8, num_cpus=4)
+    t = threading.Thread(target=ds.take_all, daemon=True)
+    t.start()
+    t.join(20)
+    print("PROVOKE-NOTE dataset still running after 20 s", flush=True)
+    sys.stdout.flush()
+    os._exit(1)
+
+
+def case_ray28_queue_get_timeout() -> None:
+    """ray.util.queue.Queue.get(timeout=2) on a rollout queue nobody fills."""
+    ray = _ray28()
+    from ray.util.queue import Queue
+
+    q = Queue(maxsize=4)
+    q.get(timeout=2)
+
+
+def case_ray28_queue_put_full() -> None:
+    """ray.util.queue.Queue.put(block=False) on a full queue."""
+    ray = _ray28()
+    from ray.util.queue import Queue
+
+    q = Queue(maxsize=2)
+    for i in range(3):
+        q.put(i, block=False)
+
+
+def case_ray28_collective_no_group() -> None:
+    """ray.util.collective.allreduce in an actor that never joined a collective group."""
+    ray = _ray28()
+
+    @ray.remote
+    class TrainWorker:
+        def sync(self) -> int:
+            import numpy as np
+            import ray.util.collective as col
+
+            t = np.ones(4, dtype=np.float32)
+            col.allreduce(t, group_name="policy")
+            return int(t.sum())
+
+    w = TrainWorker.remote()
+    ray.get(w.sync.remote(), timeout=30)
+
+
+def case_ray28_streaming_generator_raises() -> None:
+    """A streaming generator task yielding two rollouts, then raising."""
+    ray = _ray28()
+
+    @ray.remote(num_returns="streaming")
+    def rollouts():  # type: ignore[no-untyped-def]
+        for i in range(2):
+            yield i
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    for ref in rollouts.remote():
+        print("rollout", ray.get(ref, timeout=30))
+
+
+def case_ray28_cgraph_get_timeout() -> None:
+    """A compiled graph (ray.dag) whose actor step outlasts RAY_CGRAPH_get_timeout=3."""
+    os.environ["RAY_CGRAPH_get_timeout"] = "3"
+    ray = _ray28()
+    from ray.dag import InputNode
+
+    @ray.remote
+    class Worker:
+        def step(self, x: int) -> int:
+            time.sleep(15)
+            return x
+
+    w = Worker.remote()
+    with InputNode() as inp:
+        dag = w.step.bind(inp)
+    cdag = dag.experimental_compile()
+    ref = cdag.execute(1)
+    ray.get(ref)
+
+
+def case_ray28_cgraph_actor_raises() -> None:
+    """A compiled graph whose actor step raises; the driver reads the result."""
+    ray = _ray28()
+    from ray.dag import InputNode
+
+    @ray.remote
+    class Worker:
+        def step(self, x: int) -> int:
+            raise ZeroDivisionError("division by zero in advantage normalisation")
+
+    w = Worker.remote()
+    with InputNode() as inp:
+        dag = w.step.bind(inp)
+    cdag = dag.experimental_compile()
+    ray.get(cdag.execute(1), timeout=30)
+
+
+# benign look-alikes Ray prints in runs that go on
+
+def case_benign28_log_dedup() -> None:
+    """Six rollouts warn the same retried sandbox error; Ray's log deduplication folds the repeats."""
+    ray = _ray28()
+
+    @ray.remote
+    def rollout(i: int) -> int:
+        import warnings
+
+        warnings.simplefilter("always")
+        warnings.warn("sandbox returned HTTP 503, retrying (attempt 1/3)", RuntimeWarning)
+        time.sleep(0.5)
+        return i
+
+    print("result", ray.get([rollout.remote(i) for i in range(6)]))
+    time.sleep(2)
+
+
+def case_benign28_resource_demand_warning() -> None:
+    """Two actors hold both CPUs; a task waits about 25 s (the raylet checks every 2 s), then runs
+    once one actor is killed; the raylet's warning is read back from its raylet.out."""
+    os.environ["RAY_debug_dump_period_milliseconds"] = "2000"
+    ray = _ray28()
+
+    @ray.remote(num_cpus=1)
+    class Engine:
+        def ping(self) -> int:
+            return 1
+
+    engines = [Engine.remote() for _ in range(2)]
+    ray.get([e.ping.remote() for e in engines])
+
+    @ray.remote(num_cpus=1)
+    def score() -> int:
+        return 1
+
+    ref = score.remote()
+    time.sleep(25)
+    ray.kill(engines[0])
+    print("result", ray.get(ref, timeout=30))
+    # the raylet writes this warning to its own log (raylet.out), not to the driver: show its W lines
+    raylet_out = Path(ray._private.worker._global_node.get_session_dir_path()) / "logs" / "raylet.out"
+    for line in raylet_out.read_text(errors="replace").splitlines():
+        if "cannot be scheduled right now" in line:
+            print(line)
+
+
+def case_benign28_blocking_get_async_actor() -> None:
+    """An async actor method calling blocking ray.get (Ray's warning); the call returns."""
+    ray = _ray28()
+
+    @ray.remote
+    def reward() -> float:
+        return 1.0
+
+    @ray.remote
+    class AgentLoop:
+        async def run(self) -> float:
+            return ray.get(reward.remote())
+
+    a = AgentLoop.remote()
+    print("result", ray.get(a.run.remote(), timeout=30))
+
+
+def case_benign28_large_remote_fn() -> None:
+    """A task whose closure captures a 20 MB table (Ray's size warning); it runs."""
+    ray = _ray28()
+    table = b"\1" * (20 * 10**6)
+
+    @ray.remote
+    def lookup(i: int) -> int:
+        return table[i]
+
+    print("result", ray.get(lookup.remote(3), timeout=30))
+    time.sleep(1)
+
+
+def case_benign28_working_dir_large_file() -> None:
+    """A working_dir holding a 12 MiB file (Ray's size warning); the task runs."""
+    d = Path(tempfile.mkdtemp(prefix="proj")) / "grpo_project"
+    d.mkdir()
+    (d / "prompts.jsonl").write_bytes(os.urandom(12 << 20))
+    ray = _ray28(runtime_env={"working_dir": str(d)})
+
+    @ray.remote
+    def count() -> int:
+        return len(os.listdir("."))
+
+    print("result", ray.get(count.remote(), timeout=60))
+
+
+def case_benign28_train_restart_succeeds() -> None:
+    """Ray Train v2 with max_failures=1: the first attempt's worker raises, the restart finishes."""
+    marker = Path(tempfile.mkdtemp(prefix="restart")) / "first"
+
+    def train_fn() -> None:
+        import ray.train
+
+        if not marker.exists():
+            marker.touch()
+            raise RuntimeError("rollout worker lost its sandbox connection")
+        ray.train.report({"step": 1})
+
+    from ray.train import FailureConfig, ScalingConfig
+
+    ray, result = _train28(train_fn, scaling=ScalingConfig(num_workers=1),
+                           failure_config=FailureConfig(max_failures=1))
+    print("result", result.metrics)
+
+
+CASES28: dict[str, Case] = {
+    "ray28_pg_removed_actor_in_flight": (case_ray28_pg_removed_actor_in_flight, "ray_actor_died", False),
+    "ray28_pg_removed_task_pending": (case_ray28_pg_removed_task_pending, "python_crash", False),
+    "ray28_pg_bundle_index_out_of_range": (case_ray28_pg_bundle_index_out_of_range, "python_crash", False),
+    "ray28_pg_actor_bigger_than_bundle": (case_ray28_pg_actor_bigger_than_bundle, "pg_unplaceable", False),
+    "ray28_pg_strict_pack_two_nodes": (case_ray28_pg_strict_pack_two_nodes, "pg_unplaceable", False),
+    "ray28_node_drained_preempted": (case_ray28_node_drained_preempted, "ray_node_dead", False),
+    "ray28_actor_kill_restart_in_flight": (case_ray28_actor_kill_restart_in_flight, "ray_actor_died", False),
+    "ray28_actor_task_retries_exhausted": (case_ray28_actor_task_retries_exhausted, "ray_actor_died", False),
+    "ray28_async_actor_wait_for_timeout": (case_ray28_async_actor_wait_for_timeout, "python_crash", False),
+    "ray28_async_actor_init_chained": (case_ray28_async_actor_init_chained, "ray_actor_died", False),
+    "ray28_actor_owner_task_exited": (case_ray28_actor_owner_task_exited, "ray_actor_died", False),
+    "ray28_actor_concurrency_group_missing": (case_ray28_actor_concurrency_group_missing, "python_crash",
+                                              False),
+    "ray28_actor_pending_calls_exceeded": (case_ray28_actor_pending_calls_exceeded, "python_crash", False),
+    "ray28_actor_name_taken": (case_ray28_actor_name_taken, "python_crash", False),
+    "ray28_get_actor_missing": (case_ray28_get_actor_missing, "python_crash", False),
+    "ray28_task_cancelled": (case_ray28_task_cancelled, "python_crash", False),
+    "ray28_task_cancelled_force": (case_ray28_task_cancelled_force, "python_crash", False),
+    "ray28_async_actor_task_cancelled": (case_ray28_async_actor_task_cancelled, "python_crash", False),
+    "ray28_actor_task_cancel_force": (case_ray28_actor_task_cancel_force, "python_crash", False),
+    "ray28_object_store_full_no_spill": (case_ray28_object_store_full_no_spill, "disk_full", False),
+    "ray28_task_output_store_full": (case_ray28_task_output_store_full, "disk_full", False),
+    "ray28_runtime_env_env_vars_int": (case_ray28_runtime_env_env_vars_int, "python_crash", False),
+    "ray28_runtime_env_package_too_large": (case_ray28_runtime_env_package_too_large, "python_crash", False),
+    "ray28_runtime_env_pip_wheel_missing": (case_ray28_runtime_env_pip_wheel_missing, "python_crash", False),
+    "ray28_remote_fn_too_large": (case_ray28_remote_fn_too_large, "python_crash", False),
+    "ray28_train_worker_raises": (case_ray28_train_worker_raises, "python_crash", False),
+    "ray28_train_scaling_unsatisfiable": (case_ray28_train_scaling_unsatisfiable, "pg_timeout", False),
+    "ray28_train_checkpoint_disk_full": (case_ray28_train_checkpoint_disk_full, "disk_full", False),
+    "ray28_train_storage_not_writable": (case_ray28_train_storage_not_writable, "python_crash", False),
+    "ray28_train_report_barrier_timeout": (case_ray28_train_report_barrier_timeout, "dist_timeout",
+                                           False),
+    "ray28_data_map_batches_raises": (case_ray28_data_map_batches_raises, "python_crash", False),
+    "ray28_data_actor_pool_init_fails": (case_ray28_data_actor_pool_init_fails, "python_crash", False),
+    "ray28_data_udf_cpus_over_cluster": (case_ray28_data_udf_cpus_over_cluster, "pg_unplaceable", False),
+    "ray28_queue_get_timeout": (case_ray28_queue_get_timeout, "python_crash", False),
+    "ray28_queue_put_full": (case_ray28_queue_put_full, "python_crash", False),
+    "ray28_collective_no_group": (case_ray28_collective_no_group, "python_crash", False),
+    "ray28_streaming_generator_raises": (case_ray28_streaming_generator_raises, "python_crash", False),
+    "ray28_cgraph_get_timeout": (case_ray28_cgraph_get_timeout, "dist_timeout", False),
+    "ray28_cgraph_actor_raises": (case_ray28_cgraph_actor_raises, "python_crash", False),
+    "benign28_log_dedup": (case_benign28_log_dedup, "benign", False),
+    "benign28_resource_demand_warning": (case_benign28_resource_demand_warning, "benign", False),
+    "benign28_blocking_get_async_actor": (case_benign28_blocking_get_async_actor, "benign", False),
+    "benign28_large_remote_fn": (case_benign28_large_remote_fn, "benign", False),
+    "benign28_working_dir_large_file": (case_benign28_working_dir_large_file, "benign", False),
+    "benign28_train_restart_succeeds": (case_benign28_train_restart_succeeds, "benign", False),
+}
+CASES.update(CASES28)
+TIMEOUT_S.update({n: 90 for n in CASES28})
 
 
 # ----------------------------------------------------------------------------- run
@@ -16135,6 +16949,13 @@ _LOG_LINE26 = re.compile(
     r"^LiteLLM\.Info: |^\d\d:\d\d:\d\d - LiteLLM[\w ]*:(WARNING|ERROR|CRITICAL): |^LiteLLM: model group '|"
     r"^WARNING:[\w.]+:Retrying \S+ in [\d.]+ seconds as it raised |^Unclosed (client session|connector)$|"
     r"^ *\| [\w.]*(Error|Exception|ExceptionGroup)(: |:?$)")
+# More shapes for the twenty-eighth set's cases only (Ray, second round): Ray's exception classes whose
+# names end in neither Error nor Exception (`ray.exceptions.TaskPlacementGroupRemoved: ...`,
+# `ray.exceptions.PendingCallsLimitExceeded: ...`), ray.util.queue's `Empty` / `Full`, the note an
+# async actor's worker prints on a blocking ray.get (a bare logger line), and the same behind a
+# worker's `(Class pid=N) ` prefix.
+_LOG_LINE28 = re.compile(r"^(\S*\([\w.]+ pid=\d+\)\S* )?(ray\.(exceptions|util\.queue)\.\w+(: |$)|"
+                         r"Using blocking ray\.get inside async actor)")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -16157,7 +16978,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  nineteenth: bool = False, twentieth: bool = False,
                  twentyfirst: bool = False, twentysecond: bool = False,
                  twentythird: bool = False, twentyfourth: bool = False,
-                 twentysixth: bool = False) -> list[str]:
+                 twentysixth: bool = False, twentyeighth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -16181,7 +17002,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentysecond and _is_ray_line22(line)) or (
                 twentythird and _LOG_LINE23.search(line)) or (
                 twentyfourth and _LOG_LINE24.search(line)) or (
-                twentysixth and _LOG_LINE26.search(line)):
+                twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -17612,6 +18433,133 @@ NOTES24: list[tuple[str, str]] = [
 ]
 
 
+LINE_RULES28: list[tuple[str, str]] = [
+    # a line another corpus file holds verbatim (the source set ray_older): a held-out line must be new
+    (r"^ray\.exceptions\.TaskPlacementGroupRemoved: The placement group corresponding to this task "
+     r"has been removed\.$", "drop"),
+    # warnings after which the run goes on: Ray's size notes on a working_dir file / package and on
+    # a remote function's closure, its E-level note on an actor whose constructor arguments sit in the
+    # object store, the blocking-ray.get-in-async-actor note, a worker's warning (deduplicated or
+    # not), Ray Data's deprecated-argument note, Train's state-API note
+    (r"packaging\.py:\d+ -- (File .* is very large|The runtime_env package for .* approaching the "
+     r"maximum upload size)|Warning: The remote function .* is very large|"
+     r"has constructor arguments in the object store and max_restarts > 0|"
+     r"Using blocking ray\.get inside async actor|pid=\d+\)\S* \S+:\d+: \w*Warning: |"
+     r"is deprecated in Ray \d|State API may be temporarily unavailable|\[FailurePolicy\] RETRY",
+     "benign"),
+    # the header line of Ray Data's stack-trace dump (the trace follows as continuation lines)
+    (r"ERROR exceptions\.py:\d+ -- Full stack trace:$", "drop"),
+    # a bare CancelledError / TimeoutError under a Ray error (its own or a worker's): the line does
+    # not say what was awaited
+    (r"^(\S*\([\w.]+ pid=\d+\)\S* )?(asyncio\.exceptions\.CancelledError|TimeoutError)$",
+     "python_crash"),
+    # a request no bundle / node combination can hold
+    (r"cannot fit into any bundles for the placement group|STRICT_PACK|No available node types can "
+     r"fulfill", "pg_unplaceable"),
+    # waits: Train's worker group that did not start in time, the raylet's resource-deadlock warning
+    (r"WorkerGroupStartupTimeoutError|worker group startup timed out|cannot be scheduled right now",
+     "pg_timeout"),
+    # a compiled graph's channel read and Train's collective (report barrier) that timed out
+    (r"RayChannelTimeoutError|CollectiveTimeoutError|collective operation timed out|"
+     r"timed out waiting for .*ranks|BroadcastCollectiveTimeoutError", "dist_timeout"),
+    # address discovery that found more than one cluster on the host
+    (r"Found multiple active Ray instances", "ray_local_instance"),
+    # Train's and Data's wrappers name no cause (the worker's own line above them does)
+    (r"WorkerGroupError: Training failed|ControllerError: Training failed|Training failed due to "
+     r"(worker|controller) error|UserCodeException|ray\.data\.exceptions\.SystemException|"
+     r"Exception occurred in (user code|Ray Data)", "python_crash"),
+    (r"actors died during initialization", "ray_actor_died"),
+    (r"its node has died|[Dd]rain|preempt", "ray_node_dead"),
+]
+
+NOTES28: list[tuple[str, str]] = [
+    (r"Found multiple active Ray instances", "Train v2's PlacementGroupCleaner thread looking the "
+     "cluster up by itself while another local cluster (the other job's case) ran on this host; the "
+     "run went on"),
+    (r"has constructor arguments in the object store", "E-level note at the creation of Train's / "
+     "Data's own restartable actor; nothing failed from it"),
+    (r"cannot be scheduled right now", "the raylet's resource-deadlock warning, read back from this "
+     "session's raylet.out (Ray 2.60 does not forward it to the driver); the task ran once one of the "
+     "two actors holding the CPUs was killed"),
+    (r"RuntimeWarning: sandbox returned", "a warning six rollout tasks print; Ray's log "
+     "deduplication folds the repeats into one line"),
+    (r"RayChannelTimeoutError", "a compiled graph (ray.dag experimental_compile) whose actor step "
+     "outlasted RAY_CGRAPH_get_timeout=3"),
+    (r"BroadcastCollectiveTimeoutError", "Train v2's report barrier: rank 1 never called "
+     "ray.train.report (RAY_TRAIN_COLLECTIVE_TIMEOUT_S=6)"),
+    (r"worker group startup timed out|WorkerGroupStartupTimeoutError", "Train v2 asking 4 workers x "
+     "1 CPU on a 2-CPU node (RAY_TRAIN_WORKER_GROUP_START_TIMEOUT_S=10)"),
+    (r"Training failed due to", "Train v2's wrapper; the cause is on the line it wraps (a worker's "
+     "or the controller's)"),
+    (r"concurrency_group_manager", "the actor's core worker aborts (RAY_CHECK) on a call to a "
+     "concurrency group the actor never defined; Ray calls it a bug in Ray"),
+    (r"its owner has died", "engines created by a rollout-manager actor that then exited "
+     "(os._exit)"),
+    (r"placement group was removed", "the actor's placement group removed while its call ran"),
+    (r"The actor was restarted", "ray.kill(no_restart=False) of a max_restarts=1 actor with a call "
+     "in flight"),
+    (r"Socket closed", "an actor whose method os._exits on every try (max_restarts=3, "
+     "max_task_retries=2)"),
+    (r"retries remaining", "the raylet's note that it retries the task"),
+    (r"A worker died or was killed", "the raylet's line, forwarded with its (raylet) prefix"),
+    (r"PendingCallsLimitExceeded", "max_pending_calls=2, eight calls submitted at once"),
+    (r"ActorAlreadyExistsError", "a second actor created under the name a live actor holds"),
+    (r"info_policy|collective group|TrainWorker\.sync", "ray.util.collective.allreduce in an actor that never joined "
+     "the group"),
+    (r"Failed to look up actor", "ray.get_actor of a name no actor holds"),
+    (r"force=True is not supported", "ray.cancel(force=True) of an actor task"),
+    (r"TaskCancelledError", "ray.cancel of a running task / async actor call"),
+    (r"CancelledError$", "the cancelled await under a Ray error (a ray.cancel, or a timed-out wait "
+     "inside Ray's own actor: ray.util.queue, Train's barrier)"),
+    (r"(^|\s)TimeoutError$", "a bare TimeoutError under a Ray error (an async actor's "
+     "asyncio.wait_for, Train's barrier wait)"),
+    (r"OutOfDiskError", "spilling off, the spilling (= fallback) directory a full 256 KiB tmpfs: no "
+     "ObjectStoreFullError, the fallback allocation fails"),
+    (r"env_vars", "runtime_env env_vars holding an int"),
+    (r"Package size|approaching the maximum upload size|rollouts\.bin", "a working_dir holding a "
+     "24 MiB file under RAY_max_grpc_message_size=16 MiB"),
+    (r"prompts\.jsonl is very large", "a working_dir holding a 12 MiB file; the upload and the task "
+     "succeed"),
+    (r"remote function .* is too large", "a task closure capturing a 120 MB buffer"),
+    (r"remote function .* is very large", "a task closure capturing a 20 MB buffer; the task runs"),
+    (r"SubprocessCalledProcessError", "runtime_env pip of a local wheel path that does not exist "
+     "(pip runs in a fresh virtualenv first, ~60 s)"),
+    (r"Errno 28|errno 28", "Train v2 reporting a checkpoint to storage on a full 256 KiB tmpfs "
+     "(pyarrow's copy)"),
+    (r"Cannot create directory '/proc", "Train v2 RunConfig(storage_path=) under /proc"),
+    (r"TrainController\.__init__", "Train v2 RunConfig(storage_path=) under /proc: the controller actor dies "
+     "in its constructor"),
+    (r"add_adv|UserCodeException|Exception occurred in user code|KeyError", "Ray Data map_batches "
+     "UDF raising KeyError on a missing column"),
+    (r"RewardScorer|rm-7b|Ray Data or Ray Core internal|SystemException", "Ray Data actor-pool UDF "
+     "(a class) whose constructor raises"),
+    (r"is deprecated in Ray", "Ray Data's deprecated concurrency= argument"),
+    (r"No available node types can fulfill", "Ray Data map_batches(num_cpus=4) on a 2-CPU cluster "
+     "(the autoscaler's line; the driver gave up after 20 s)"),
+    (r"cannot fit into any bundles", "an actor asking 2 CPUs in a placement group of 1-CPU bundles"),
+    (r"bundle index 4 is invalid", "a placement group of two bundles: Ray's message says 0-2"),
+    (r"ray\.util\.queue|QueueFull|Empty\)", "ray.util.queue: get(timeout=2) on an empty queue, "
+     "put(block=False) on a full one"),
+    (r"ConnectionResetError", "a streaming generator task raising after two yields"),
+    (r"ZeroDivisionError", "a compiled graph whose actor step raises"),
+    (r"Using blocking ray\.get", "an async actor method calling ray.get; the call returns"),
+    (r"SandboxEnv|TimeoutError", "an async actor's asyncio.wait_for timing out"),
+    (r"AgentLoop|tokenizer", "an async actor's constructor raising RuntimeError from a "
+     "FileNotFoundError"),
+    (r"reward is NaN", "Train v2: rank 1 of two workers raising at step 3"),
+    (r"sandbox connection", "Train v2 with max_failures=1: the first attempt's worker raising; the "
+     "restart finished"),
+    (r"repeated \d+x across cluster", "Ray's log deduplication folding the same line from other "
+     "workers or the controller"),
+]
+
+
+def lib_of28(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-eighth set's printers: Ray (its driver, raylet, autoscaler, Train v2, Data, and
+    the worker lines it forwards)."""
+    return _pick("ray", vers)
+
+
 LINE_RULES25: list[tuple[str, str]] = [
 ]
 
@@ -17788,6 +18736,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout22", CASES22, LINE_RULES22), ("heldout23", CASES23, LINE_RULES23),
     ("heldout24", CASES24, LINE_RULES24), ("heldout25", CASES25, LINE_RULES25),
     ("heldout26", CASES26, LINE_RULES26),
+    ("heldout28", CASES28, LINE_RULES28),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -18223,6 +19172,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout18": (lib_of18, NOTES18), "heldout19": (lib_of19, NOTES19), "heldout20": (lib_of20, NOTES20),
     "heldout21": (lib_of21, NOTES21), "heldout22": (lib_of22, NOTES22), "heldout23": (lib_of23, NOTES23),
     "heldout24": (lib_of24, NOTES24), "heldout25": (lib_of25, NOTES25), "heldout26": (lib_of26, NOTES26),
+    "heldout28": (lib_of28, NOTES28),
 }
 
 
@@ -18258,9 +19208,9 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
                                  seventeenth=seventeenth, eighteenth=case in CASES18,
                                  nineteenth=case in CASES19, twentieth=case in CASES20,
-                                 twentyfirst=case in CASES21, twentysecond=case in CASES22,
+                                 twentyfirst=case in CASES21, twentysecond=case in CASES22 or case in CASES28,
                                  twentythird=case in CASES23, twentyfourth=case in CASES24,
-                                 twentysixth=case in CASES26):
+                                 twentysixth=case in CASES26, twentyeighth=case in CASES28):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
