@@ -15204,6 +15204,898 @@ TIMEOUT_S.update({"infer25_compile_inference_input": 150, "op25_custom_op_no_fak
                   "infer25_generate_ids_backward": 120})
 
 
+# ----------------------------------------------------------------------------- set 27: torch CPU runtime
+# torch 2.11 on CPU outside torch.distributed: what a GRPO trainer process meets on its CPU side
+# (DataLoader workers, torch.multiprocessing, torch.compile / dynamo / inductor, autograd,
+# optimizer / scheduler / state_dict resumes, torch.save / torch.load, threads, signals).
+
+
+def _in_mount_ns27(case: str, mount_sh: str) -> None:
+    """Re-exec this case inside a private mount namespace after `mount_sh` (as set 4's small /dev/shm
+    case): the mount ends with the case, nothing is left mounted on the host."""
+    if os.environ.get("PROVOKE_IN_NS27") == "1":
+        return
+    cmd = f'{mount_sh} && PROVOKE_IN_NS27=1 exec "{sys.executable}" "{SCRIPT}" case {case}'
+    rc = subprocess.call(["unshare", "--mount", "--propagation", "private", "bash", "-c", cmd])
+    print(f"PROVOKE-NOTE unshare rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def _rollouts27(n: int = 16) -> Any:
+    """A map-style dataset of n prompt-token tensors."""
+    import torch
+
+    class Rollouts:
+        def __len__(self) -> int:
+            return n
+
+        def __getitem__(self, i: int) -> Any:
+            return torch.full((8,), float(i))
+
+    return Rollouts()
+
+
+
+
+def case_dl27_persistent_worker_killed_between_epochs() -> None:
+    """persistent_workers=True: epoch 1 runs, the kernel's OOM killer (SIGKILL) takes a worker while
+    the loop evaluates, epoch 2 starts."""
+    import signal
+
+    from torch.utils.data import DataLoader
+
+    dl = DataLoader(_rollouts27(), batch_size=2, num_workers=2, persistent_workers=True)
+    for _ in dl:
+        pass
+    print("epoch 1 done", flush=True)
+    for w in dl._iterator._workers:  # type: ignore[union-attr]
+        os.kill(w.pid, signal.SIGKILL)
+        break
+    time.sleep(1)
+    for _ in dl:
+        pass
+
+
+def case_dl27_worker_init_seed_range() -> None:
+    """worker_init_fn seeding numpy with base_seed + worker_id past 2**32 - 1."""
+    import numpy as np
+    import torch
+    from torch.utils.data import DataLoader
+
+    def init(worker_id: int) -> None:
+        np.random.seed(torch.initial_seed() + 2**32 + worker_id)
+
+    for _ in DataLoader(_rollouts27(), batch_size=2, num_workers=2, worker_init_fn=init):
+        pass
+
+
+def case_dl27_collate_numpy_object() -> None:
+    """Ragged reward lists stored as numpy object arrays, default_collate in the workers."""
+    import numpy as np
+    from torch.utils.data import DataLoader
+
+    class DS:
+        def __len__(self) -> int:
+            return 8
+
+        def __getitem__(self, i: int) -> Any:
+            return np.array([[1.0] * (i + 1), [0.5]], dtype=object)
+
+    for _ in DataLoader(DS(), batch_size=4, num_workers=1):
+        pass
+
+
+def case_dl27_collate_dict_key_missing() -> None:
+    """Samples as dicts, one without the 'reward' key (a failed reward call), collated in a worker."""
+    import torch
+    from torch.utils.data import DataLoader
+
+    class DS:
+        def __len__(self) -> int:
+            return 8
+
+        def __getitem__(self, i: int) -> Any:
+            d = {"input_ids": torch.arange(4), "reward": torch.tensor(1.0)}
+            if i == 6:
+                del d["reward"]
+            return d
+
+    for _ in DataLoader(DS(), batch_size=4, num_workers=1):
+        pass
+
+
+def case_dl27_shuffle_empty_dataset() -> None:
+    """shuffle=True over a prompt set that filtering left empty."""
+    from torch.utils.data import DataLoader
+
+    prompts: list[str] = [p for p in ["a" * 9000] if len(p) < 4096]
+    DataLoader(prompts, batch_size=4, shuffle=True)
+
+
+def case_dl27_prefetch_without_workers() -> None:
+    """prefetch_factor set in the config while num_workers is 0."""
+    from torch.utils.data import DataLoader
+
+    DataLoader(list(range(8)), batch_size=2, num_workers=0, prefetch_factor=4)
+
+
+def case_dl27_mp_context_typo() -> None:
+    """multiprocessing_context misspelled in the trainer config."""
+    from torch.utils.data import DataLoader
+
+    DataLoader(list(range(8)), batch_size=2, num_workers=2, multiprocessing_context="spwan")
+
+
+class _CachedRewards27:
+    """A dataset with a reward cache guarded by a threading.Lock (module level: spawn can find it)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return 4
+
+    def __getitem__(self, i: int) -> int:
+        return i
+
+
+def case_dl27_spawn_dataset_holds_lock() -> None:
+    """multiprocessing_context='spawn' with a dataset that holds a threading.Lock (a reward cache)."""
+    from torch.utils.data import DataLoader
+
+    for _ in DataLoader(_CachedRewards27(), batch_size=2, num_workers=1,
+                        multiprocessing_context="spawn"):
+        pass
+
+
+def case_dl27_shm_readonly() -> None:
+    """/dev/shm mounted read-only (a hardened pod spec), DataLoader workers returning tensors."""
+    _in_mount_ns27("dl27_shm_readonly", "mount -t tmpfs -o ro,size=8m tmpfs /dev/shm")
+    from torch.utils.data import DataLoader
+
+    for _ in DataLoader(_rollouts27(), batch_size=2, num_workers=1):
+        pass
+
+
+def case_benign27_dl_pin_memory_no_accel() -> None:
+    """pin_memory=True on a CPU-only node: torch warns and the epoch runs."""
+    from torch.utils.data import DataLoader
+
+    n = sum(1 for _ in DataLoader(_rollouts27(), batch_size=2, num_workers=1, pin_memory=True))
+    print("batches", n)
+
+
+def _producer27(q: Any) -> None:
+    import torch
+
+    q.put(torch.ones(1024))  # shared through a file descriptor; the producer exits at once
+
+
+def case_mp27_queue_producer_exited() -> None:
+    """A rollout process puts a tensor on a torch.multiprocessing queue and exits before the
+    trainer takes it (file_descriptor sharing)."""
+    import torch.multiprocessing as tmp
+
+    ctx = tmp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_producer27, args=(q,))
+    p.start()
+    p.join()
+    time.sleep(0.5)
+    print(q.get(timeout=10).sum())
+
+
+def case_mp27_spawn_no_main_guard() -> None:
+    """A trainer script that calls torch.multiprocessing.spawn at module level (no __main__ guard)."""
+    d = Path(tempfile.mkdtemp())
+    (d / "grpo_launch.py").write_text(
+        "import torch.multiprocessing as mp\n"
+        "def rollout(rank):\n"
+        "    print('rollout', rank)\n"
+        "mp.spawn(rollout, nprocs=1)\n")
+    subprocess.call([sys.executable, str(d / "grpo_launch.py")], cwd=d, timeout=50)
+    sys.exit(1)
+
+
+def case_comp27_invalid_backend() -> None:
+    """torch.compile(backend=...) with a typo from the trainer config."""
+    import torch
+
+    step = torch.compile(lambda x: torch.tanh(x) * 2, backend="inductr")
+    step(torch.randn(8))
+
+
+def case_comp27_mode_typo() -> None:
+    """torch.compile(mode='max_autotune') (underscore)."""
+    import torch
+
+    step = torch.compile(lambda x: torch.tanh(x) * 2, mode="max_autotune")
+    step(torch.randn(8))
+
+
+def case_comp27_fullgraph_tolist() -> None:
+    """fullgraph=True over a reward function that turns scores into a Python list."""
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def reward(scores: Any) -> Any:
+        return torch.tensor([s > 0.5 for s in scores.tolist()], dtype=torch.float32)
+
+    reward(torch.rand(8))
+
+
+def case_comp27_fullgraph_open() -> None:
+    """fullgraph=True over a step that appends to a log file."""
+    import torch
+
+    log = Path(tempfile.mkdtemp()) / "steps.log"
+
+    @torch.compile(fullgraph=True)
+    def step(x: Any) -> Any:
+        with open(log, "a") as f:
+            f.write("step\n")
+        return x * 2
+
+    step(torch.randn(8))
+
+
+def case_comp27_fullgraph_deepcopy() -> None:
+    """fullgraph=True over a step that deep-copies its batch dict."""
+    import copy
+
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def step(batch: Any) -> Any:
+        b = copy.deepcopy(batch)
+        return b["logp"].exp().mean()
+
+    step({"logp": torch.randn(8)})
+
+
+def case_comp27_torch_logs_typo() -> None:
+    """TORCH_LOGS with a misspelled component, set in the job's env."""
+    os.environ["TORCH_LOGS"] = "+dynmo,recompiles"
+    import torch
+
+    torch.compile(lambda x: x + 1)(torch.ones(2))
+
+
+def case_comp27_cache_noexec() -> None:
+    """TORCHINDUCTOR_CACHE_DIR on a noexec tmpfs (a hardened /tmp): inductor compiles its C++ kernel
+    and cannot map the .so."""
+    _in_mount_ns27("comp27_cache_noexec",
+                   "mkdir -p /tmp/irisrl27_noexec && mount -t tmpfs -o noexec,size=64m tmpfs "
+                   "/tmp/irisrl27_noexec")
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = "/tmp/irisrl27_noexec/inductor"
+    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
+    import torch
+
+    f = torch.compile(lambda x: torch.sin(x) * 2 + x.mean())
+    print(f(torch.randn(64)).sum().item())
+
+
+def case_comp27_cxx_missing_python_h() -> None:
+    """Inductor's C++ build on an image without the Python headers (the compiler finds no Python.h:
+    a g++ wrapper drops the python include dir, as a missing python3-dev package does)."""
+    d = Path(tempfile.mkdtemp())
+    wrapper = d / "g++"
+    wrapper.write_text('#!/bin/bash\nargs=()\nfor a in "$@"; do case "$a" in -I*/include/python3*) ;; '
+                       '*) args+=("$a");; esac; done\nexec /usr/bin/g++ "${args[@]}"\n')
+    wrapper.chmod(0o755)
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(d / "inductor")
+    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "1"
+    import torch
+    import torch._inductor.config as icfg
+
+    icfg.cpp.cxx = (str(wrapper),)
+    icfg.cpp_wrapper = True
+    f = torch.compile(lambda x: torch.sin(x) * 2 + x.mean())
+    print(f(torch.randn(64)).sum().item())
+
+
+def case_benign27_compile_suppress_errors() -> None:
+    """torch._dynamo.config.suppress_errors=True and a backend that fails: dynamo logs the error
+    and runs the step eagerly."""
+    import torch
+    import torch._dynamo
+
+    torch._dynamo.config.suppress_errors = True
+
+    def lowering(gm: Any, example_inputs: Any) -> Any:
+        raise NotImplementedError("aten::_fused_grpo_loss has no lowering")
+
+    f = torch.compile(lambda x: torch.log_softmax(x, -1).mean(), backend=lowering)
+    print("loss", f(torch.randn(4, 8)).item())
+
+
+def case_ag27_grad_unused_input() -> None:
+    """autograd.grad of the policy loss w.r.t. the value head too (not in the graph)."""
+    import torch
+
+    policy = torch.nn.Linear(8, 4)
+    value = torch.nn.Linear(8, 1)
+    loss = policy(torch.randn(2, 8)).logsumexp(-1).mean()
+    torch.autograd.grad(loss, [policy.weight, value.weight])
+
+
+def case_ag27_view_nograd_inplace() -> None:
+    """A slice of the logits taken under no_grad (for logging), then clamped in place in the loss."""
+    import torch
+
+    logits = torch.nn.Linear(8, 16)(torch.randn(2, 8))
+    with torch.no_grad():
+        first = logits[:, :4]
+    first.clamp_(-5, 5)
+
+
+def case_ag27_int_requires_grad() -> None:
+    """requires_grad_() on the token ids instead of the embeddings."""
+    import torch
+
+    ids = torch.randint(0, 100, (2, 8))
+    ids.requires_grad_()
+
+
+def case_ag27_numpy_requires_grad() -> None:
+    """Logging advantages with .numpy() before detaching them."""
+    import torch
+
+    adv = torch.nn.Linear(4, 1)(torch.randn(8, 4)).squeeze(-1)
+    print(adv.numpy().mean())
+
+
+def case_ag27_item_multi_element() -> None:
+    """.item() on a per-sequence loss (not reduced)."""
+    import torch
+
+    loss = torch.nn.Linear(4, 1)(torch.randn(8, 4)).squeeze(-1).pow(2)
+    print(loss.item())
+
+
+def case_ag27_grad_assign_size() -> None:
+    """Copying a gradient buffer from another shard layout into .grad."""
+    import torch
+
+    w = torch.nn.Linear(16, 8).weight
+    w.grad = torch.zeros(8, 8)
+
+
+def case_ag27_inplace_saved_anomaly() -> None:
+    """Anomaly mode on, ratio = exp(logp - old) then clamped in place before backward."""
+    import torch
+
+    with torch.autograd.detect_anomaly():
+        logp = torch.randn(16, requires_grad=True)
+        ratio = torch.exp(logp - torch.randn(16))
+        ratio.clamp_(0.8, 1.2)
+        (-ratio.mean()).backward()
+
+
+def case_opt27_state_shape_mismatch_step() -> None:
+    """Resume: the AdamW state of a hidden-16 policy loaded into a hidden-32 one (same parameter
+    count per group), then step()."""
+    import torch
+
+    small = torch.nn.Linear(16, 4)
+    o1 = torch.optim.AdamW(small.parameters())
+    small(torch.randn(2, 16)).sum().backward()
+    o1.step()
+    big = torch.nn.Linear(32, 4)
+    o2 = torch.optim.AdamW(big.parameters())
+    o2.load_state_dict(o1.state_dict())
+    big(torch.randn(2, 32)).sum().backward()
+    o2.step()
+
+
+def case_opt27_duplicate_params() -> None:
+    """Param groups with the LoRA weights listed in both the default group and a no-decay group."""
+    import torch
+
+    m = torch.nn.Linear(8, 8)
+    torch.optim.AdamW([{"params": m.parameters()}, {"params": [m.bias], "weight_decay": 0.0}])
+
+
+def case_opt27_plateau_no_metric() -> None:
+    """ReduceLROnPlateau stepped like the other schedulers (no metric)."""
+    import torch
+
+    o = torch.optim.AdamW(torch.nn.Linear(4, 4).parameters())
+    s = torch.optim.lr_scheduler.ReduceLROnPlateau(o)
+    o.step()
+    s.step()
+
+
+def case_opt27_sequential_milestones() -> None:
+    """SequentialLR(warmup, cosine) given two milestones."""
+    import torch
+
+    o = torch.optim.AdamW(torch.nn.Linear(4, 4).parameters())
+    warm = torch.optim.lr_scheduler.LinearLR(o, 0.1, total_iters=10)
+    cos = torch.optim.lr_scheduler.CosineAnnealingLR(o, 100)
+    torch.optim.lr_scheduler.SequentialLR(o, [warm, cos], milestones=[10, 110])
+
+
+def case_opt27_scheduler_state_other_class() -> None:
+    """Resume: a CosineAnnealingLR state loaded into the LambdaLR the new config builds."""
+    import torch
+
+    o = torch.optim.AdamW(torch.nn.Linear(4, 4).parameters())
+    saved = torch.optim.lr_scheduler.CosineAnnealingLR(o, 100).state_dict()
+    torch.optim.lr_scheduler.LambdaLR(o, lambda s: min(1.0, s / 10)).load_state_dict(saved)
+
+
+def case_opt27_lr_tensor_foreach() -> None:
+    """lr given as a tensor (from a schedule buffer) with foreach=True."""
+    import torch
+
+    torch.optim.AdamW(torch.nn.Linear(4, 4).parameters(), lr=torch.tensor(1e-6), foreach=True)
+
+
+
+def case_sd27_not_a_dict() -> None:
+    """load_state_dict given the list torch.load returned (a checkpoint of per-layer tensors)."""
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "policy.pt"
+    m = torch.nn.Linear(4, 4)
+    torch.save(list(m.state_dict().values()), p)
+    m.load_state_dict(torch.load(p))
+
+
+def case_sd27_full_checkpoint_wrapper() -> None:
+    """load_state_dict given the whole training checkpoint ({'model', 'optimizer', 'step'})."""
+    import torch
+
+    class PolicyHead(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.proj = torch.nn.Linear(8, 8)
+            self.out = torch.nn.Linear(8, 2)
+
+    m = PolicyHead()
+    o = torch.optim.AdamW(m.parameters())
+    p = Path(tempfile.mkdtemp()) / "global_step_40.pt"
+    torch.save({"model": m.state_dict(), "optimizer": o.state_dict(), "step": 40}, p)
+    PolicyHead().load_state_dict(torch.load(p))
+
+
+def case_ser27_weights_only_namespace() -> None:
+    """A checkpoint that pickled the run's argparse.Namespace, loaded with the default
+    weights_only=True."""
+    import argparse as _ap
+
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "global_step_40.pt"
+    torch.save({"w": torch.ones(4), "args": _ap.Namespace(lr=1e-6, kl_coef=0.001)}, p)
+    torch.load(p)
+
+
+def case_ser27_weights_only_dataclass() -> None:
+    """A checkpoint that pickled the trainer's state dataclass, loaded with weights_only=True."""
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "trainer_state.pt"
+    mod = Path(tempfile.mkdtemp())
+    (mod / "grpo_state27.py").write_text(
+        "import dataclasses\n@dataclasses.dataclass\nclass TrainerState:\n    step: int = 0\n"
+        "    best_reward: float = 0.0\n")
+    sys.path.insert(0, str(mod))
+    import grpo_state27  # type: ignore[import-not-found]
+
+    torch.save({"state": grpo_state27.TrainerState(step=40)}, p)
+    torch.load(p)
+
+
+def case_ser27_save_legacy_readonly_mount() -> None:
+    """torch.save(_use_new_zipfile_serialization=False) into a checkpoint dir mounted read-only."""
+    _in_mount_ns27("ser27_save_legacy_readonly_mount",
+                   "mkdir -p /tmp/irisrl27_ro && mount -t tmpfs -o ro,size=1m tmpfs /tmp/irisrl27_ro")
+    import torch
+
+    torch.save({"w": torch.ones(4)}, "/tmp/irisrl27_ro/global_step_40.pt",
+               _use_new_zipfile_serialization=False)
+
+
+
+def case_thr27_interop_set_twice() -> None:
+    """set_num_interop_threads called by the trainer after a library already set it."""
+    import torch
+
+    torch.set_num_interop_threads(2)
+    torch.set_num_interop_threads(4)
+
+
+def case_thr27_num_threads_zero() -> None:
+    """torch.set_num_threads(os.cpu_count() // 8) on a 2-CPU pod (0 threads)."""
+    import torch
+
+    torch.set_num_threads(os.cpu_count() // 8)  # type: ignore[operator]
+
+
+def case_benign27_omp_num_threads_invalid() -> None:
+    """OMP_NUM_THREADS=auto in the pod env: libgomp complains, torch runs with its default."""
+    code = ("import torch; x = torch.randn(256, 256); print('threads', torch.get_num_threads(), "
+            "float((x @ x).sum()) != 0)")
+    env = dict(os.environ, OMP_NUM_THREADS="auto")
+    sys.exit(subprocess.call([sys.executable, "-c", code], env=env, timeout=50))
+
+
+
+def case_benign27_faulthandler_sigusr1() -> None:
+    """faulthandler.register(SIGUSR1): an operator asks a slow step for its stacks; the run goes on."""
+    import faulthandler
+    import signal
+
+    import torch
+
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    x = torch.randn(64, 64)
+    os.kill(os.getpid(), signal.SIGUSR1)
+    time.sleep(0.5)
+    print("step done", float((x @ x).sum()) != 0)
+
+
+def case_num27_cross_entropy_target_oob() -> None:
+    """Token ids from a tokenizer with added tokens, scored against the base vocab's logits."""
+    import torch
+    import torch.nn.functional as F
+
+    F.cross_entropy(torch.randn(4, 32), torch.tensor([1, 2, 31, 32]))
+
+
+def case_num27_embedding_oob() -> None:
+    """An embedding table sized for the base vocab given an added token's id."""
+    import torch
+
+    torch.nn.Embedding(32, 8)(torch.tensor([[1, 2, 32]]))
+
+
+def case_num27_bernoulli_out_of_range() -> None:
+    """Dropout-like masking with p computed from a reward that overshot 1."""
+    import torch
+
+    torch.bernoulli(torch.tensor([0.2, 1.25]))
+
+
+def case_num27_sdpa_int_mask() -> None:
+    """scaled_dot_product_attention given the tokenizer's int64 attention mask."""
+    import torch
+    import torch.nn.functional as F
+
+    q = torch.randn(1, 2, 4, 8)
+    F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(4, 4, dtype=torch.long))
+
+
+def case_num27_matmul_mixed_dtype() -> None:
+    """A bf16 value head applied to the fp32 hidden states."""
+    import torch
+
+    torch.randn(2, 16) @ torch.randn(16, 1, dtype=torch.bfloat16)
+
+
+
+def case_benign27_nonleaf_grad_access() -> None:
+    """Logging logits.grad (a non-leaf) after backward: a UserWarning, the step goes on."""
+    import torch
+
+    logits = torch.nn.Linear(4, 8)(torch.randn(2, 4))
+    logits.logsumexp(-1).mean().backward()
+    print("logits grad", logits.grad)
+
+
+def case_benign27_meta_load_no_assign() -> None:
+    """A model built on the meta device loaded without assign=True: a UserWarning per tensor, the
+    run goes on (with meta weights)."""
+    import torch
+
+    with torch.device("meta"):
+        head = torch.nn.Linear(4, 2)
+    head.load_state_dict(torch.nn.Linear(4, 2).state_dict())
+    print("loaded", head.weight.device)
+
+
+
+
+
+def _weights_only27(obj: dict[str, Any], name: str) -> None:
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / name
+    torch.save(obj, p)
+    torch.load(p)
+
+
+def case_ser27_weights_only_numpy_scalar() -> None:
+    """A trainer state holding the best reward as a numpy float64, loaded with weights_only=True."""
+    import numpy as np
+    import torch
+
+    _weights_only27({"w": torch.ones(4), "best_reward": np.float64(0.731)}, "trainer_state.pt")
+
+
+def case_ser27_weights_only_posixpath() -> None:
+    """A checkpoint whose config kept output_dir as a pathlib.Path, loaded with weights_only=True."""
+    import torch
+
+    _weights_only27({"w": torch.ones(4), "output_dir": Path("/ckpt/grpo")}, "global_step_40.pt")
+
+
+def case_ser27_weights_only_defaultdict() -> None:
+    """A checkpoint holding reward counters in a collections.defaultdict, weights_only=True."""
+    import collections
+
+    import torch
+
+    _weights_only27({"w": torch.ones(4), "counts": collections.defaultdict(int, {"pass": 3})},
+                    "global_step_40.pt")
+
+
+def case_disk27_save_inodes_exhausted() -> None:
+    """torch.save onto a filesystem with free bytes but no free inodes (tmpfs nr_inodes=3)."""
+    _in_mount_ns27("disk27_save_inodes_exhausted",
+                   "mkdir -p /tmp/irisrl27_ino && mount -t tmpfs -o size=8m,nr_inodes=3 tmpfs "
+                   "/tmp/irisrl27_ino && touch /tmp/irisrl27_ino/events.0 /tmp/irisrl27_ino/events.1")
+    import torch
+
+    torch.save({"w": torch.ones(1024)}, "/tmp/irisrl27_ino/global_step_40.pt")
+
+
+def case_disk27_save_legacy_inodes_exhausted() -> None:
+    """torch.save(_use_new_zipfile_serialization=False) onto a filesystem with no free inodes."""
+    _in_mount_ns27("disk27_save_legacy_inodes_exhausted",
+                   "mkdir -p /tmp/irisrl27_ino && mount -t tmpfs -o size=8m,nr_inodes=3 tmpfs "
+                   "/tmp/irisrl27_ino && touch /tmp/irisrl27_ino/events.0 /tmp/irisrl27_ino/events.1")
+    import torch
+
+    torch.save({"w": torch.ones(1024)}, "/tmp/irisrl27_ino/global_step_40.pt",
+               _use_new_zipfile_serialization=False)
+
+
+def case_dl27_share_memory_small_shm() -> None:
+    """A rollout buffer moved to shared memory (share_memory_()) on a 1 MiB /dev/shm."""
+    _in_mount_ns27("dl27_share_memory_small_shm", "mount -t tmpfs -o size=1m tmpfs /dev/shm")
+    import torch
+
+    buf = torch.zeros(1 << 20)
+    buf.share_memory_()
+
+
+def case_num27_gather_dims() -> None:
+    """Token log-probs gathered with ids missing their trailing unsqueeze(-1)."""
+    import torch
+
+    logp = torch.randn(2, 5, 32).log_softmax(-1)
+    logp.gather(-1, torch.randint(0, 32, (2, 5)))
+
+
+def case_num27_gather_index_oob() -> None:
+    """Token log-probs gathered with an added token's id past the logits' vocab (CPU)."""
+    import torch
+
+    logp = torch.randn(2, 5, 32).log_softmax(-1)
+    ids = torch.randint(0, 32, (2, 5, 1))
+    ids[1, 3, 0] = 32
+    logp.gather(-1, ids)
+
+
+def case_num27_masked_fill_float_mask() -> None:
+    """The attention mask (float) used directly as masked_fill's mask."""
+    import torch
+
+    scores = torch.randn(2, 4)
+    scores.masked_fill(torch.ones(2, 4), float("-inf"))
+
+
+def case_num27_cat_ragged() -> None:
+    """Responses of two rollout groups concatenated without padding to one length."""
+    import torch
+
+    torch.cat([torch.ones(4, 128, dtype=torch.long), torch.ones(4, 96, dtype=torch.long)], 0)
+
+
+def case_opt27_state_dict_missing_groups() -> None:
+    """Resume from a checkpoint whose optimizer entry kept only 'state' (param_groups stripped)."""
+    import torch
+
+    o = torch.optim.AdamW(torch.nn.Linear(4, 4).parameters())
+    o.load_state_dict({"state": o.state_dict()["state"]})
+
+
+def case_cuda27_stream_no_driver() -> None:
+    """A trainer scheduled onto a node whose NVIDIA driver is gone creates its weight-sync CUDA stream
+    (its CPU-side set-up ran, the first CUDA call fails)."""
+    import torch
+
+    print("cuda available:", torch.cuda.is_available(), flush=True)
+    torch.cuda.Stream()
+
+
+def case_benign27_gradscaler_no_cuda() -> None:
+    """GradScaler('cuda') built on a CPU-only node: torch disables it with a warning, the step runs."""
+    import torch
+
+    m = torch.nn.Linear(4, 1)
+    o = torch.optim.AdamW(m.parameters())
+    scaler = torch.amp.GradScaler("cuda")
+    scaler.scale(m(torch.randn(2, 4)).sum()).backward()
+    scaler.step(o)
+    scaler.update()
+    print("step done")
+
+
+def case_dl27_batch_sampler_and_batch_size() -> None:
+    """A length-grouped batch_sampler passed next to the config's batch_size."""
+    from torch.utils.data import BatchSampler, DataLoader, SequentialSampler
+
+    bs = BatchSampler(SequentialSampler(range(16)), batch_size=4, drop_last=False)
+    DataLoader(list(range(16)), batch_size=4, batch_sampler=bs)
+
+
+def case_dl27_iterable_shuffle() -> None:
+    """A streaming prompt IterableDataset given shuffle=True."""
+    from torch.utils.data import DataLoader, IterableDataset
+
+    class Stream(IterableDataset):  # type: ignore[type-arg]
+        def __iter__(self) -> Any:
+            return iter(range(8))
+
+    DataLoader(Stream(), batch_size=2, shuffle=True)
+
+
+def case_dl27_negative_workers() -> None:
+    """num_workers=-1 (meant as 'all cores') in the trainer config."""
+    from torch.utils.data import DataLoader
+
+    DataLoader(list(range(8)), batch_size=2, num_workers=-1)
+
+
+def case_comp27_fullgraph_data_branch() -> None:
+    """fullgraph=True over a loss that branches on whether any advantage is nonzero."""
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def loss(logp: Any, adv: Any) -> Any:
+        if adv.abs().sum() > 0:
+            return -(logp * adv).mean()
+        return logp.sum() * 0
+
+    loss(torch.randn(8), torch.randn(8))
+
+
+def case_ag27_backward_grad_shape() -> None:
+    """torch.autograd.backward with grad_tensors of another shape than the outputs."""
+    import torch
+
+    out = torch.nn.Linear(4, 2)(torch.randn(3, 4))
+    torch.autograd.backward([out], [torch.ones(3, 3)])
+
+
+def case_opt27_params_module() -> None:
+    """The optimizer given the module instead of its parameters."""
+    import torch
+
+    torch.optim.AdamW(torch.nn.Linear(4, 4), lr=1e-6)  # type: ignore[arg-type]
+
+
+def case_opt27_invalid_beta() -> None:
+    """betas=(0.9, 1.2) from a config whose beta2 was meant as 0.999 (a typo)."""
+    import torch
+
+    torch.optim.AdamW(torch.nn.Linear(4, 4).parameters(), betas=(0.9, 1.2))
+
+
+def case_ser27_save_lambda_in_config() -> None:
+    """torch.save of a checkpoint that holds the config dict with its reward lambda."""
+    import torch
+
+    cfg = {"reward_fn": lambda s: float(len(s) < 100), "lr": 1e-6}
+    torch.save({"w": torch.ones(4), "config": cfg}, Path(tempfile.mkdtemp()) / "ckpt.pt")
+
+
+
+def case_num27_log_softmax_long() -> None:
+    """log_softmax over integer scores (a reward model's argmax ids)."""
+    import torch
+
+    torch.log_softmax(torch.randint(0, 5, (2, 5)), dim=-1)
+
+
+def case_num27_randint_empty_pool() -> None:
+    """Sampling prompt indices from a pool that filtering left empty."""
+    import torch
+
+    pool: list[int] = []
+    torch.randint(0, len(pool), (4,))
+
+
+CASES27: dict[str, Case] = {
+    "dl27_persistent_worker_killed_between_epochs": (
+        case_dl27_persistent_worker_killed_between_epochs, "python_crash", False),
+    "dl27_worker_init_seed_range": (case_dl27_worker_init_seed_range, "python_crash", False),
+    "dl27_collate_numpy_object": (case_dl27_collate_numpy_object, "python_crash", False),
+    "dl27_collate_dict_key_missing": (case_dl27_collate_dict_key_missing, "python_crash", False),
+    "dl27_shuffle_empty_dataset": (case_dl27_shuffle_empty_dataset, "python_crash", False),
+    "dl27_prefetch_without_workers": (case_dl27_prefetch_without_workers, "python_crash", False),
+    "dl27_mp_context_typo": (case_dl27_mp_context_typo, "python_crash", False),
+    "dl27_spawn_dataset_holds_lock": (case_dl27_spawn_dataset_holds_lock, "python_crash", False),
+    "dl27_shm_readonly": (case_dl27_shm_readonly, "python_crash", False),
+    "benign27_dl_pin_memory_no_accel": (case_benign27_dl_pin_memory_no_accel, "benign", False),
+    "mp27_queue_producer_exited": (case_mp27_queue_producer_exited, "python_crash", False),
+    "mp27_spawn_no_main_guard": (case_mp27_spawn_no_main_guard, "python_crash", False),
+    "comp27_invalid_backend": (case_comp27_invalid_backend, "python_crash", False),
+    "comp27_mode_typo": (case_comp27_mode_typo, "python_crash", False),
+    "comp27_fullgraph_tolist": (case_comp27_fullgraph_tolist, "python_crash", False),
+    "comp27_fullgraph_open": (case_comp27_fullgraph_open, "python_crash", False),
+    "comp27_fullgraph_deepcopy": (case_comp27_fullgraph_deepcopy, "python_crash", False),
+    "comp27_torch_logs_typo": (case_comp27_torch_logs_typo, "python_crash", False),
+    "comp27_cache_noexec": (case_comp27_cache_noexec, "python_crash", False),
+    "comp27_cxx_missing_python_h": (case_comp27_cxx_missing_python_h, "python_crash", False),
+    "benign27_compile_suppress_errors": (case_benign27_compile_suppress_errors, "benign", False),
+    "ag27_grad_unused_input": (case_ag27_grad_unused_input, "python_crash", False),
+    "ag27_view_nograd_inplace": (case_ag27_view_nograd_inplace, "python_crash", False),
+    "ag27_int_requires_grad": (case_ag27_int_requires_grad, "python_crash", False),
+    "ag27_numpy_requires_grad": (case_ag27_numpy_requires_grad, "python_crash", False),
+    "ag27_item_multi_element": (case_ag27_item_multi_element, "python_crash", False),
+    "ag27_grad_assign_size": (case_ag27_grad_assign_size, "python_crash", False),
+    "ag27_inplace_saved_anomaly": (case_ag27_inplace_saved_anomaly, "python_crash", False),
+    "opt27_state_shape_mismatch_step": (case_opt27_state_shape_mismatch_step, "python_crash", False),
+    "opt27_duplicate_params": (case_opt27_duplicate_params, "python_crash", False),
+    "opt27_plateau_no_metric": (case_opt27_plateau_no_metric, "python_crash", False),
+    "opt27_sequential_milestones": (case_opt27_sequential_milestones, "python_crash", False),
+    "opt27_scheduler_state_other_class": (case_opt27_scheduler_state_other_class, "python_crash",
+                                          False),
+    "opt27_lr_tensor_foreach": (case_opt27_lr_tensor_foreach, "python_crash", False),
+    "sd27_not_a_dict": (case_sd27_not_a_dict, "python_crash", False),
+    "sd27_full_checkpoint_wrapper": (case_sd27_full_checkpoint_wrapper, "python_crash", False),
+    "ser27_weights_only_namespace": (case_ser27_weights_only_namespace, "checkpoint_corrupt", False),
+    "ser27_weights_only_dataclass": (case_ser27_weights_only_dataclass, "checkpoint_corrupt", False),
+    "ser27_save_legacy_readonly_mount": (case_ser27_save_legacy_readonly_mount, "python_crash",
+                                         False),
+    "thr27_interop_set_twice": (case_thr27_interop_set_twice, "python_crash", False),
+    "thr27_num_threads_zero": (case_thr27_num_threads_zero, "python_crash", False),
+    "benign27_omp_num_threads_invalid": (case_benign27_omp_num_threads_invalid, "benign", False),
+    "benign27_faulthandler_sigusr1": (case_benign27_faulthandler_sigusr1, "benign", False),
+    "num27_cross_entropy_target_oob": (case_num27_cross_entropy_target_oob, "python_crash", False),
+    "num27_embedding_oob": (case_num27_embedding_oob, "python_crash", False),
+    "num27_bernoulli_out_of_range": (case_num27_bernoulli_out_of_range, "python_crash", False),
+    "num27_sdpa_int_mask": (case_num27_sdpa_int_mask, "python_crash", False),
+    "num27_matmul_mixed_dtype": (case_num27_matmul_mixed_dtype, "python_crash", False),
+    "ser27_weights_only_numpy_scalar": (case_ser27_weights_only_numpy_scalar, "checkpoint_corrupt",
+                                        False),
+    "ser27_weights_only_posixpath": (case_ser27_weights_only_posixpath, "checkpoint_corrupt", False),
+    "ser27_weights_only_defaultdict": (case_ser27_weights_only_defaultdict, "checkpoint_corrupt",
+                                       False),
+    "disk27_save_inodes_exhausted": (case_disk27_save_inodes_exhausted, "disk_full", False),
+    "disk27_save_legacy_inodes_exhausted": (case_disk27_save_legacy_inodes_exhausted, "disk_full",
+                                            False),
+    "dl27_share_memory_small_shm": (case_dl27_share_memory_small_shm, "python_crash", False),
+    "num27_gather_dims": (case_num27_gather_dims, "python_crash", False),
+    "num27_gather_index_oob": (case_num27_gather_index_oob, "python_crash", False),
+    "num27_masked_fill_float_mask": (case_num27_masked_fill_float_mask, "python_crash", False),
+    "num27_cat_ragged": (case_num27_cat_ragged, "python_crash", False),
+    "opt27_state_dict_missing_groups": (case_opt27_state_dict_missing_groups, "python_crash", False),
+    "cuda27_stream_no_driver": (case_cuda27_stream_no_driver, "cuda_error", False),
+    "benign27_gradscaler_no_cuda": (case_benign27_gradscaler_no_cuda, "benign", False),
+    "dl27_batch_sampler_and_batch_size": (case_dl27_batch_sampler_and_batch_size, "python_crash",
+                                          False),
+    "dl27_iterable_shuffle": (case_dl27_iterable_shuffle, "python_crash", False),
+    "dl27_negative_workers": (case_dl27_negative_workers, "python_crash", False),
+    "comp27_fullgraph_data_branch": (case_comp27_fullgraph_data_branch, "python_crash", False),
+    "ag27_backward_grad_shape": (case_ag27_backward_grad_shape, "python_crash", False),
+    "opt27_params_module": (case_opt27_params_module, "python_crash", False),
+    "opt27_invalid_beta": (case_opt27_invalid_beta, "python_crash", False),
+    "ser27_save_lambda_in_config": (case_ser27_save_lambda_in_config, "python_crash", False),
+    "num27_log_softmax_long": (case_num27_log_softmax_long, "python_crash", False),
+    "num27_randint_empty_pool": (case_num27_randint_empty_pool, "python_crash", False),
+    "benign27_nonleaf_grad_access": (case_benign27_nonleaf_grad_access, "benign", False),
+    "benign27_meta_load_no_assign": (case_benign27_meta_load_no_assign, "benign", False),
+}
+CASES.update(CASES27)
+TIMEOUT_S.update({n: 90 for n in CASES27 if n.startswith(("comp27_", "benign27_compile"))})
+
+
 
 # ----------------------------------------------------------------------------- agent side (set 26)
 # The AGENT side of an agentic-RL GRPO run (SkyRL-style rollouts: agents calling a vLLM OpenAI-compatible
@@ -16956,6 +17848,19 @@ _LOG_LINE26 = re.compile(
 # worker's `(Class pid=N) ` prefix.
 _LOG_LINE28 = re.compile(r"^(\S*\([\w.]+ pid=\d+\)\S* )?(ray\.(exceptions|util\.queue)\.\w+(: |$)|"
                          r"Using blocking ray\.get inside async actor)")
+# More shapes for the twenty-seventh set's cases only (torch 2.11 on CPU): dynamo's InvalidBackend /
+# Unsupported (class names ending in no _EXC_CLASS word), a DataLoader worker's signal-handler line,
+# the C++ compiler's fatal line under inductor (a .hpp header), faulthandler's stack-dump header,
+# libgomp's notes, the informative continuation lines of four multi-line messages (torch.load's
+# `WeightsUnpickler error:`, load_state_dict's `Missing key(s)` / `Unexpected key(s)`,
+# multiprocessing's bootstrapping-phase message, the TORCH_LOGS parser's `Invalid log settings:`).
+_LOG_LINE27 = re.compile(r"^torch\._dynamo\.exc\.(InvalidBackend|Unsupported): |"
+                         r"^ERROR: Unexpected \w+ .*in worker|"
+                         r"^\S+\.(hpp|h|cpp):\d+:\d+: fatal error: |"
+                         r"^(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$|^libgomp: |"
+                         r"^\tWeightsUnpickler error: |^\t(Missing|Unexpected) key\(s\) in state_dict: |"
+                         r"^\s+An attempt has been made to start a new process before the$|"
+                         r"^Invalid log settings: ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -16978,7 +17883,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  nineteenth: bool = False, twentieth: bool = False,
                  twentyfirst: bool = False, twentysecond: bool = False,
                  twentythird: bool = False, twentyfourth: bool = False,
-                 twentysixth: bool = False, twentyeighth: bool = False) -> list[str]:
+                 twentysixth: bool = False, twentyeighth: bool = False,
+                 twentyseventh: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -17002,7 +17908,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentysecond and _is_ray_line22(line)) or (
                 twentythird and _LOG_LINE23.search(line)) or (
                 twentyfourth and _LOG_LINE24.search(line)) or (
-                twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line)):
+                twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
+                twentyseventh and _LOG_LINE27.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -18687,6 +19594,145 @@ def lib_of25(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+LINE_RULES27: list[tuple[str, str]] = [
+    # lines a source-catalogue file (tests/fixtures/corpus/source: torch_compile_stack,
+    # gpu_status_strings) already holds verbatim: a held-out line must be new
+    (r"^torch\._inductor\.exc\.InductorError: CppCompileError: C\+\+ compile error$|"
+     r"^torch\.AcceleratorError: CUDA error: CUDA driver version is insufficient for CUDA runtime "
+     r"version$", "drop"),
+    # torch's W-level notes and UserWarnings after which the run went on
+    (r"^W\d{4} .*No CUDA runtime is found, using CUDA_HOME", "benign"),
+    # libgomp's note on an OMP_NUM_THREADS it cannot parse (it uses its default and the run goes on)
+    (r"^libgomp: Invalid value for environment variable", "benign"),
+    # faulthandler's stack dump asked for by SIGUSR1 (the process goes on)
+    (r"^(Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$", "benign"),
+    # the DataLoader's note that a worker could not be pickled: the worker never started, the
+    # epoch fails on the next line (the line says so: not a warning a run lives through)
+    (r"Got pickle error when attempting to start a worker Process", "python_crash"),
+]
+# dynamo under suppress_errors=True logs the backend's whole traceback at W level, one line per frame
+# line, and runs the step eagerly: the WON'T CONVERT line and the errors it names are kept (benign:
+# the step ran), the frames and the banner are left out
+CASE_RULES["benign27_compile_suppress_errors"] = [
+    (r"^W\d{4} [\d:.]+ \d+ torch/_dynamo/convert_frame\.py:\d+\]"
+     r"( \s| Traceback| due to| Set TORCHDYNAMO| ?$)",
+     "drop"),
+    # the backend's NotImplementedError is our own text (as compile_backend_error's RuntimeError)
+    (r"\] NotImplementedError: aten::_fused_grpo_loss", "drop")]
+# the meta-device note is printed once per tensor: the weight's copy is kept, the bias's left out
+CASE_RULES["benign27_meta_load_no_assign"] = [(r"UserWarning: for bias: copying from a non-meta",
+                                               "drop")]
+
+NOTES27: list[tuple[str, str]] = [
+    (r"killed by signal: Killed", "persistent_workers=True: a worker SIGKILLed between epochs "
+     "(as the kernel's OOM killer does), found at the next epoch"),
+    (r"exited unexpectedly", "the DataLoader's wrapper of its worker's death (the line above "
+     "names the signal)"),
+    (r"Seed must be between", "worker_init_fn seeding numpy past 2**32 - 1"),
+    (r"Caught \w+ in DataLoader worker", "the DataLoader re-raising its worker's error"),
+    (r"default_collate: batch must contain", "ragged lists stored as numpy object arrays"),
+    (r"^KeyError: 'reward'", "default_collate over dicts, one sample without the key"),
+    (r"num_samples should be a positive integer", "shuffle=True over an empty dataset"),
+    (r"prefetch_factor option", "prefetch_factor with num_workers=0"),
+    (r"multiprocessing_context option", "a misspelled start method"),
+    (r"Got pickle error when attempting|cannot pickle '_thread\.lock'", "spawn workers and a "
+     "dataset holding a threading.Lock"),
+    (r"Read-only file system$", "/dev/shm mounted read-only: the DataLoader's queue lock (a POSIX "
+     "semaphore) cannot be created"),
+    (r"pin_memory' argument is set as true but no accelerator", "pin_memory=True on a CPU node "
+     "(the epoch ran)"),
+    (r"^FileNotFoundError: \[Errno 2\] No such file or directory$", "a tensor taken off a "
+     "torch.multiprocessing queue after its producer exited (file_descriptor sharing)"),
+    (r"start a new process before the$|terminated with exit code", "torch.multiprocessing.spawn at "
+     "module level "
+     "without a __main__ guard (the child fails while importing the main module)"),
+    (r"InvalidBackend", "torch.compile with a misspelled backend"),
+    (r"Unrecognized mode=|^KeyError: 'max_autotune'", "torch.compile with a misspelled mode"),
+    (r"Unsupported: ", "dynamo refusing a graph break under fullgraph=True"),
+    (r"Invalid log settings|^ValueError:$", "TORCH_LOGS with a misspelled component (the message "
+     "starts on the line after `ValueError:`)"),
+    (r"failed to map segment from shared object", "TORCHINDUCTOR_CACHE_DIR on a noexec tmpfs"),
+    (r"CppCompileError|fatal error: ", "inductor's C++ build with the Python include dir dropped "
+     "(an image without python3-dev)"),
+    (r"No CUDA runtime is found", "torch.utils.cpp_extension's note on a CPU node (the compile "
+     "went on)"),
+    (r"WON'T CONVERT|BackendCompilerFailed|NotImplementedError: aten", "suppress_errors=True: dynamo "
+     "logs the backend's failure and runs the step eagerly (exit 0)"),
+    (r"not have been used in the graph", "autograd.grad w.r.t. a parameter outside the graph"),
+    (r"view was created in no_grad mode", "a view taken under no_grad, modified in place later"),
+    (r"can require gradients", "requires_grad_() on int64 token ids"),
+    (r"Can't call numpy\(\) on Tensor that requires grad", "logging a tensor with .numpy()"),
+    (r"cannot be converted to Scalar", ".item() on an unreduced loss"),
+    (r"assign a gradient of size", "a .grad of another shape assigned"),
+    (r"Anomaly Detection has been enabled", "detect_anomaly()'s start-up note"),
+    (r"Error detected in ExpBackward0|modified by an inplace operation", "anomaly mode on, the ratio "
+     "exp(logp - old) clamped in place before backward"),
+    (r"must match the size of tensor b", "resume: AdamW state of a smaller model loaded into a "
+     "bigger one (same group sizes), then step()"),
+    (r"appear in more than one parameter group", "a parameter listed in two groups"),
+    (r"missing 1 required positional argument: 'metrics'", "ReduceLROnPlateau.step() without a "
+     "metric"),
+    (r"Sequential Schedulers expects", "SequentialLR with one milestone too many"),
+    (r"^KeyError: 'lr_lambdas'", "resume: a CosineAnnealingLR state loaded into a LambdaLR"),
+    (r"lr as a Tensor is not supported", "a tensor lr with foreach=True"),
+    (r"Expected state_dict to be dict-like", "load_state_dict given a list"),
+    (r"in loading state_dict for PolicyHead|key\(s\) in state_dict", "load_state_dict given the "
+     "whole training checkpoint ({'model', 'optimizer', 'step'})"),
+    (r"WeightsUnpickler error: Unsupported global", "torch.load (weights_only=True by default) of a "
+     "checkpoint that pickled a Python object"),
+    (r"Weights only load failed", "torch.load (weights_only=True by default) of a checkpoint that "
+     "pickled a Python object"),
+    (r"Read-only file system: ", "torch.save (legacy format) into a read-only mount"),
+    (r"interop threads", "set_num_interop_threads called twice"),
+    (r"set_num_threads expects a positive integer", "set_num_threads(0)"),
+    (r"^libgomp: ", "OMP_NUM_THREADS=auto: libgomp's note, torch ran with its default"),
+    (r"most recent call first", "faulthandler's SIGUSR1 dump (the run went on)"),
+    (r"Target \d+ is out of bounds", "cross_entropy with a label id past the vocab"),
+    (r"index out of range in self", "an embedding lookup past the table"),
+    (r"p_in >= 0 && p_in <= 1", "bernoulli with p > 1"),
+    (r"attn_mask dtype", "scaled_dot_product_attention with an int64 mask"),
+    (r"expected m1 and m2 to have the same dtype", "fp32 @ bf16"),
+    (r"open file failed with strerror: No space left|\[Errno 28\]", "torch.save onto a tmpfs with "
+     "free bytes but no free inodes (nr_inodes=3)"),
+    (r"unable to allocate shared memory\(shm\)", "share_memory_() of a 4 MiB tensor on a 1 MiB "
+     "/dev/shm"),
+    (r"same number of dimensions as input tensor", "gather with an index missing its last dim"),
+    (r"out of bounds for dimension", "gather with a token id past the vocab"),
+    (r"masked_fill_ only supports boolean masks", "a float attention mask as masked_fill's mask"),
+    (r"Sizes of tensors must match except in dimension", "torch.cat of unpadded responses"),
+    (r"^KeyError: 'param_groups'", "resume: an optimizer state dict without param_groups"),
+    (r"CUDA driver version is insufficient|cudaErrorInsufficientDriver", "torch.cuda.Stream() on a "
+     "node without an NVIDIA driver (CUDA_VISIBLE_DEVICES='' as for every CPU case)"),
+    (r"GradScaler is enabled, but CUDA is not available", "GradScaler('cuda') on a CPU-only node: "
+     "disabled, the step ran"),
+    (r"batch_sampler option is mutually exclusive", "a batch_sampler next to batch_size"),
+    (r"IterableDataset: expected unspecified shuffle", "shuffle=True on an IterableDataset"),
+    (r"num_workers option should be non-negative", "num_workers=-1"),
+    (r"Data-dependent branching|generic_jump", "fullgraph=True over an `if tensor:` branch"),
+    (r"Mismatch in shape: grad_output", "autograd.backward with grad_tensors of another shape"),
+    (r"object is not iterable|params argument given to the optimizer", "the optimizer given the "
+     "module instead of its parameters"),
+    (r"Invalid beta parameter", "AdamW betas=(0.9, 1.2)"),
+    (r"Can't pickle local object '.*<lambda>'", "torch.save of a config dict holding a lambda"),
+    (r"not implemented for 'Long'", "log_softmax over int64"),
+    (r"random_ expects 'from' to be less than 'to'", "randint(0, 0) over an empty pool"),
+    (r"not a leaf Tensor is being accessed", "reading .grad of a non-leaf (the run went on)"),
+    (r"to a meta parameter in the current model", "a meta-device model loaded without assign=True "
+     "(the run went on with meta weights)"),
+]
+
+
+def lib_of27(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-seventh set's printers: torch for its own lines (DataLoader, dynamo / inductor,
+    autograd, optim, serialization), Python (multiprocessing, an OS error of the interpreter's own
+    I/O, faulthandler); libgomp (the copy torch's wheel ships) and the C++ compiler under inductor
+    are recorded as torch's, as set 20 records the compiler's."""
+    if re.search(r"^(FileNotFoundError|OSError: \[Errno 30\] Read-only file system$)|"
+                 r"start a new process before the$|most recent call first", line):
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 def lib_of24(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """The twenty-fourth set's printers: huggingface_hub (its errors, and the requests / urllib3
     exceptions of its fetches, as set 1 reads httpx's), transformers, safetensors, tokenizers,
@@ -18737,6 +19783,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout24", CASES24, LINE_RULES24), ("heldout25", CASES25, LINE_RULES25),
     ("heldout26", CASES26, LINE_RULES26),
     ("heldout28", CASES28, LINE_RULES28),
+    ("heldout27", CASES27, LINE_RULES27),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -19173,6 +20220,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout21": (lib_of21, NOTES21), "heldout22": (lib_of22, NOTES22), "heldout23": (lib_of23, NOTES23),
     "heldout24": (lib_of24, NOTES24), "heldout25": (lib_of25, NOTES25), "heldout26": (lib_of26, NOTES26),
     "heldout28": (lib_of28, NOTES28),
+    "heldout27": (lib_of27, NOTES27),
 }
 
 
@@ -19210,7 +20258,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  nineteenth=case in CASES19, twentieth=case in CASES20,
                                  twentyfirst=case in CASES21, twentysecond=case in CASES22 or case in CASES28,
                                  twentythird=case in CASES23, twentyfourth=case in CASES24,
-                                 twentysixth=case in CASES26, twentyeighth=case in CASES28):
+                                 twentysixth=case in CASES26, twentyeighth=case in CASES28,
+                                 twentyseventh=case in CASES27):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
