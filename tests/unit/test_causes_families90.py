@@ -79,3 +79,17 @@ def test_an_inference_servers_answer_is_no_engine_death_its_silence_is(tmp_path:
         assert primary(both(tmp_path, [line])) == "engine_dead", line
     assert primary(both(tmp_path, ["litellm.exceptions.RateLimitError: litellm.RateLimitError: Hosted_vllmException - "
                                    '{"error": {"message": "Too many requests"}}'])) == "python_crash"
+
+
+def test_ray_families_read_from_set_28(tmp_path: Path) -> None:
+    # an actor pool whose actors died coming up is an actor death, an engine's pool is the engine's start
+    pool = "2026-01-02 10:00:00,001\tERROR actor_pool_map_operator.py:414 -- MapBatches({}): actors died during initialization 2 consecutive time(s)"
+    assert primary(both(tmp_path, [pool.format("Scorer")])) == "ray_actor_died"
+    assert primary(both(tmp_path, [pool.format("vLLMEngineStageUDF")])) == "engine_init_failed"
+    # no bundle can hold the request; a compiled graph's channel wait timed out; the queue module's exceptions
+    assert primary(both(tmp_path, ["ValueError: Cannot schedule Ref with the placement group because the resource request "
+                                   "{'GPU': 2} cannot fit into any bundles for the placement group, [{'GPU': 1.0}]."])) == "pg_unplaceable"
+    assert primary(both(tmp_path, ["ray.exceptions.RayChannelTimeoutError: System error: Cannot read all channels within 30.0 seconds"])) == "dist_timeout"
+    for line in ("_queue.Empty", "ray.util.queue.Full"):
+        assert primary(both(tmp_path, [line])) == "python_crash", line
+    assert primary(both(tmp_path, ["the queue.Empty case is handled by a retry"])) is None

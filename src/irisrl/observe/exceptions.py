@@ -47,7 +47,10 @@ AFTER_HEADER = "|".join(f"(?<={re.escape(end)})" for end in HEADER_ENDS)
 # (and Python 3.11's exception groups, `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`, and the
 # socket module's lower-case classes, `socket.gaierror: [Errno -3] Temporary failure in name resolution`)
 _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError|"
-          r"(?:Base)?ExceptionGroup|socket\.(?:gaierror|herror))|"
+          r"(?:Base)?ExceptionGroup|socket\.(?:gaierror|herror)|"
+          # the queue modules' two exceptions (queue / multiprocessing.queues / asyncio's QueueEmpty aside, ray.util.queue
+          # re-raises them: `ray.util.queue.Empty`), by their module: the bare words are no class
+          r"(?:[A-Za-z_]\w*\.)*_?queue\.(?:Empty|Full))|"
           # a dotted class whose own name starts lower-case (pybind11 bindings: `nixl._bindings.nixlNotFoundError`)
           r"(?:[A-Za-z_]\w*\.)+[a-z]\w*[a-z](?:Error|Exception)|"
           rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
@@ -233,6 +236,10 @@ CLASS_KINDS: dict[str, str] = {
     # botocore 1.44.8 NoCredentialsError / ClientError (an S3 call, not a model download), grpcio
     # 1.85.3 _InactiveRpcError / AioRpcError.
     "OwnerDiedError": "ray_worker_died",
+    # Ray Compiled Graphs' channel read / write that timed out (ray 2.60 exceptions.py RayChannelTimeoutError, a
+    # RayChannelError and TimeoutError: "Timed out waiting for object available to read", "Cannot read all channels
+    # within N seconds"): a distributed wait between actors, the rendezvous family; its other channel errors stay the catch-all
+    "RayChannelTimeoutError": "dist_timeout",
     # Ray Train v2 (ray 2.60.0 wheel, python/ray/train/v2/_internal/exceptions.py): the cluster can never
     # hold the worker group (InsufficientClusterResourcesError); the group never got its workers in time
     # (WorkerGroupStartupTimeoutError: "a node goes down and only 3 GPUs are available"); a worker that

@@ -227,8 +227,8 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 def _subject(word: str) -> str:
-    """`word` (any case) as what the line is about, not a component of a path (`/ckpt/actor`, `C:\\runs\\worker`)."""
-    return rf"(?i:(?<![/\\])\b{word}\b(?![/\\]))"
+    """`word` (any case, or its plural) as what the line is about, not a component of a path (`/ckpt/actor`, `C:\\runs\\worker`)."""
+    return rf"(?i:(?<![/\\])\b{word}s?\b(?![/\\]))"
 
 
 # Shared cue sets.
@@ -513,7 +513,7 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
                        # Ray Serve's controller on a deployment (an LLM server) that never came up ("The deployment
                        # failed to start 3 times in a row. This may be due to a problem with its constructor")
                        r"The deployment failed to start \d+ times in a row|"
-                       r"\bdied during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use|"
+                       r"\bscheduler died during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use|"
                        # a router in front of the engines giving up on their start (sglang-router 0.1.4 / 0.1.5 src/router.rs:
                        # "Timeout %ds waiting for workers %s", "Timeout %ds waiting for worker %s to become healthy")
                        r"\bTimeout \d+s waiting for workers?\b|"
@@ -1104,7 +1104,10 @@ TABLE: tuple[Row, ...] = (
                       _rx(r"(?i:/dev/shm|disk|filesystem|file system|volume|\bspace in /)")), None),
     # nowhere to place the workers a serving engine asked for (vLLM 0.34 v1/engine/utils.py "Not enough
     # resources to allocate N DP ranks on DP master node X")
-    Row("pg_unplaceable", (_rx(r"(?i:not enough resources to (?:allocate|place|schedule|fit))"),), None),
+    # (and Ray's check of an actor or task against its placement group, ray 2.60 python/ray/util/scheduling_strategies /
+    # _private/utils.py: "Cannot schedule X with the placement group because the resource request {...} cannot fit into
+    # any bundles for the placement group"): no bundle can ever hold it
+    Row("pg_unplaceable", (_rx(r"(?i:not enough resources to (?:allocate|place|schedule|fit)|cannot fit into any bundles?\b)"),), None),
     # a repo id the Hub client or a loader rejects as such (vLLM 0.34 transformers_utils/config.py "Invalid
     # repository ID or local directory specified")
     Row("hf_repo_not_found", (_rx(r"(?i:invalid repo(?:sitory)? id\b)"),), None),
@@ -1404,7 +1407,9 @@ TABLE: tuple[Row, ...] = (
     # before its system endpoint was ready"; trl generation/vllm_client.py "The vLLM server can't be reached at %s
     # after %s seconds"): the engine never served
     Row("engine_init_failed", (_rx(ENGINE_NOT_READY),), None),
-    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b|exited unexpectedly)")), None),
+    # (not one that died while it came up: Ray Data's actor pool "MapBatches(vLLMEngineStageUDF): actors died during
+    # initialization", the engine_init_failed rows below)
+    Row("engine_dead", (_rx(_ENGINE), _rx(r"(?i:already dead|\bis dead\b|has died|\bdied\b(?! during initiali)|exited unexpectedly)")), None),
     # a remote inference engine's HTTP API refusing or failing a generation request (vLLM / SGLang
     # servers: `/generate`, OpenAI-compatible `/v1/completions`, `/v1/chat/completions`): the engine
     # behind it is down (a refused or dropped connection), not the Hub. A 5xx is the engine answering: vLLM's
