@@ -93,3 +93,14 @@ def test_ray_families_read_from_set_28(tmp_path: Path) -> None:
     for line in ("_queue.Empty", "ray.util.queue.Full"):
         assert primary(both(tmp_path, [line])) == "python_crash", line
     assert primary(both(tmp_path, ["the queue.Empty case is handled by a retry"])) is None
+
+
+def test_a_driver_that_cannot_tell_its_ray_and_a_lookup_that_failed(tmp_path: Path) -> None:
+    several = ("ConnectionError: Found multiple active Ray instances: {'10.0.0.2:6379', '10.0.0.2:6380'}. Please specify the one to "
+               "connect to by setting `--address` flag or `RAY_ADDRESS` environment variable.")
+    assert primary(both(tmp_path, [several])) == "ray_local_instance"
+    assert both(tmp_path, ["2026-01-02 10:00:00,001\tWARNING services.py:407 -- Found multiple active Ray instances: "
+                           "{'10.0.0.2:6379', '10.0.0.2:6380'}. Connecting to latest cluster at 10.0.0.2:6380."])["verdict"] == "NO-KILL"
+    lookup = ("ValueError: Failed to look up actor with name 'policy'. This could because 1. You are trying to look up a named actor "
+              "you didn't create. 2. The named actor died. 3. You did not use a namespace matching the namespace of the actor.")
+    assert primary(both(tmp_path, [lookup])) == "python_crash"

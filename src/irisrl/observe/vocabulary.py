@@ -175,7 +175,7 @@ NOT_ASSERTED = re.compile(
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
     r"without (?:a )?(?:fail|error)\w*|dead ?lock ?detect\w*|deadline=\S*|"
     r"\b(?:may|might|could|would)\b[^.]{0,30}\b(?:unexpected|fail|crash|be lost|time ?out)\w*|"
-    r"(?:possible|potential|some common) (?:root )?(?:causes?|reasons?)\b.*|this (?:can|could|may|might) (?:happen|be (?:caused|due))\b.*|"
+    r"(?:possible|potential|some common) (?:root )?(?:causes?|reasons?)\b.*|this (?:can|could|may|might) (?:happen|be (?:caused|due|because)|because)\b.*|"
     # (Ray Train's hint "assuming that the error is not caused by your own application logic, but rather an error such as OOM")
     r"assuming (?:that )?the error is\b[^)]*")
 
@@ -1444,7 +1444,11 @@ TABLE: tuple[Row, ...] = (
     # successfully?"; ray 2.60)
     # (a driver that finds no cluster to attach to, "Could not find any running Ray instance", did not join the gang's Ray:
     # ray_local_instance, as a public set and ray_older label it; source/ray_python labels the 2.60 wording ray_node_dead)
-    Row("ray_local_instance", (_rx(r"Could not find any running Ray instance"),), None),
+    # (and one that finds several and cannot tell which is the gang's, ray 2.60 _private/services.py find_gcs_addresses:
+    # ConnectionError "Found multiple active Ray instances: {...}. Please specify the one to connect to by setting
+    # `--address`"; older releases warned and connected to the latest: not it)
+    Row("ray_local_instance", (_rx(r"Could not find any running Ray instance|Found multiple active Ray instances"),),
+        _rx(r"Connecting to latest")),
     Row("ray_node_dead", (_rx(r"Did GCS start successfully|node timed out during startup|"
                               r"waiting for (?:the )?node to start ?up|raylet failed to start ?up"),), None),
     # (and a worker killed for its owner's node: ray 2.49.2 raylet node_manager.cc "The leased worker is killed because the owner
@@ -1458,8 +1462,10 @@ TABLE: tuple[Row, ...] = (
     # (_private/function_manager.py "The actor with name %s failed to import on the worker") is python_crash's
     Row("pg_unplaceable", (_rx(r"(?i:\bactor\b[^\n]{0,60}?\b(?:is not schedulable|could not be scheduled)\b)"),), None),
     # (the actor / worker / node as the line's subject, _subject: "Failed saving model checkpoint to /mnt/ckpt/actor" names no actor)
+    # (nor a named actor the caller cannot find, ray 2.60 worker.py get_actor: "Failed to look up actor with name 'X'. This
+    # could because 1. ... 2. The named actor died. ...": the lookup failed, whatever it lists)
     Row("ray_actor_died", (_rx(_subject("actor")), _rx(r"(?i:died|\bdead\b|killed|crash|terminated|unavailable|exited|\bfailed\b)")),
-        _rx(r"(?i:failed to import on the worker)")),
+        _rx(r"(?i:failed to import on the worker|failed to (?:look ?up|get|find) (?:the )?(?:named )?actor\b)")),
     # core_worker_process.cc "Failed to register worker to Raylet": the worker never joined
     Row("ray_worker_died", (_rx(_subject("worker")), _rx(r"(?i:died|killed|crash|exit(?:ed|s)? unexpectedly|SYSTEM_ERROR|"
                                                           r"failed to register)"), _rx(_RAY)), None),
