@@ -104,3 +104,10 @@ def test_a_driver_that_cannot_tell_its_ray_and_a_lookup_that_failed(tmp_path: Pa
     lookup = ("ValueError: Failed to look up actor with name 'policy'. This could because 1. You are trying to look up a named actor "
               "you didn't create. 2. The named actor died. 3. You did not use a namespace matching the namespace of the actor.")
     assert primary(both(tmp_path, [lookup])) == "python_crash"
+
+
+def test_a_sandbox_given_up_in_its_schedulers_queue_is_a_placement_timeout(tmp_path: Path) -> None:
+    line = ("daytona.common.errors.DaytonaQueueTimeoutError: Failed to create sandbox: Sandbox 7c1e was destroyed after waiting "
+            "for a runner (queue timed out at 2026-01-02T10:00:00Z)")
+    assert primary(both(tmp_path, [line])) == "pg_timeout"
+    assert primary(both(tmp_path, ["RuntimeError: waiting for a runner failed: runner pool is misconfigured"])) != "pg_timeout"

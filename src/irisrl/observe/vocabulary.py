@@ -1183,6 +1183,10 @@ TABLE: tuple[Row, ...] = (
     # reason PodsReadyTimeout; "deactivated due to exceeding the maximum number of re-queuing retries"): the
     # gang's pods never all became ready in time (the event that says Evicted stays the eviction: corpus set 13)
     Row("pg_timeout", (_rx(r"PodsReady ?[Tt]imeout|RequeuingLimitExceeded|(?i:maximum number of re-?queu)"),), _rx(r"\bEvicted")),
+    # a sandbox (or job) that waited in its scheduler's queue for a runner and was given up (daytona 0.226
+    # common/errors.py DaytonaQueueTimeoutError: "Sandbox X was destroyed after waiting for a runner (queue timed out
+    # at T)"): nowhere to run within the deadline
+    Row("pg_timeout", (_rx(r"(?i:\bqueue ?timed? ?out\b|QueueTimeout|waiting for an? (?:runner|slot|free node)\b[^\n]{0,40}\btimed? ?out)"),), None),
     # Kueue's execution-time limit (v0.9.4 workload_controller.go: event MaximumExecutionTimeExceeded, "The maximum
     # execution time (%ds) exceeded"): the scheduler ended the workload at its time limit, like Slurm's
     Row("evicted", (_rx(r"MaximumExecutionTimeExceeded|\bmaximum execution time \(\d+s\) exceeded"),), None),
