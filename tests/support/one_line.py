@@ -33,6 +33,22 @@ def primary(report: dict[str, Any]) -> str | None:
     return cod.get("kind") or next((c["kind"] for c in report.get("causes", [])), None)
 
 
+UNNAMED = "the safety net"   # observe/ladder.UNNAMED: a catch-all finding made from a net entry
+
+
+def ruled(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The causes a rule named (not the catch-all the safety net makes of an error no rule names)."""
+    return [c for c in report.get("causes", []) if c.get("guessed") != UNNAMED]
+
+
+def named(report: dict[str, Any]) -> str | None:
+    """The primary kind a rule named, None when only the safety net's catch-all (or nothing) reads the line."""
+    cod = report.get("cause_of_death") or {}
+    if cod.get("kind") and cod.get("guessed") != UNNAMED:
+        return str(cod["kind"])
+    return next((str(c["kind"]) for c in ruled(report)), None)
+
+
 def both(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
     """The file path's report, after checking the in-memory path agrees with it."""
     a, b = health_file(tmp_path, lines), health_fed(lines)

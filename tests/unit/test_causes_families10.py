@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both, primary  # noqa: E402
+from one_line import assert_named, both, named, primary  # noqa: E402
 
 NAMED = [
     # TGI launcher/src/main.rs, server interceptor.py, flash_causal_lm.py warmup
@@ -106,4 +106,4 @@ BENIGN = [
 @pytest.mark.parametrize("line", BENIGN)
 def test_a_look_alike_is_not_a_kill(tmp_path: Path, line: str) -> None:
     report = both(tmp_path, [line])
-    assert report["verdict"] != "KILL" and primary(report) is None, report.get("causes")
+    assert report["verdict"] != "KILL" and named(report) is None, report.get("causes")

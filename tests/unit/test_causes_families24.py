@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both, primary  # noqa: E402
+from one_line import assert_named, both, named, primary  # noqa: E402
 
 NAMED24 = [
     ("python_crash", "rollout-worker exited with exit code 134"),
@@ -267,7 +267,8 @@ def test_the_error_before_the_exit_is_what_the_process_died_of(tmp_path: Path) -
     assert primary(report) == "cuda_oom"
     odd = both(tmp_path, ["ERROR 12-04 01:02:03 [reward.py:40] reward shard 7 returned a malformed batch",
                           "[error] rollout-worker exited with exit code 1"])
-    assert primary(odd) is None and odd["reasons"][0].startswith("crashed: unrecognized error: ")
+    # named by no rule: the net's entry, the catch-all's cause of death
+    assert (named(odd), primary(odd)) == (None, "python_crash") and odd["reasons"][0].startswith("crashed: unrecognized error: ")
     assert "malformed batch" in odd["reasons"][0]
 
 
@@ -276,7 +277,7 @@ def test_a_checkpoint_notice_is_not_a_missing_checkpoint(tmp_path: Path) -> None
     the end of a sentence (no colon) is still not an exception."""
     for line in ("WARNING 12-04 01:02:03 [trainer.py:90] checkpoint not found under /ckpt/run7, training from scratch",
                  "ERROR 12-04 01:02:03 [client.py:12] request 7 will be retried on ReadTimeoutError"):
-        assert primary(both(tmp_path, [line])) is None
+        assert named(both(tmp_path, [line])) is None
     # a checkpoint's name inside a path is not what is missing: torch.save had no parent directory
     assert primary(both(tmp_path, ["RuntimeError: Parent directory /ckpt/run7/global_step_9 does not exist."])) == "python_crash"
 
@@ -328,7 +329,7 @@ def test_pinned_host_memory_that_cannot_be_had_is_no_cuda_fault(tmp_path: Path) 
     line = "ollama  | ggml_cuda_host_malloc: failed to allocate 4.00 MiB of pinned memory: no CUDA-capable device is detected"
     assert both(tmp_path, [line])["verdict"] == "NO-KILL"
     report = both(tmp_path, ["Could not fetch the shard, retrying... got 503 Service Unavailable"])
-    assert report["unrecognized"] and primary(report) is None   # shown, not named: no Hub or host on the line
+    assert report["unrecognized"] and named(report) is None   # shown, not named: no Hub or host on the line
 
 
 def test_inotifys_watch_limit_is_no_full_disk(tmp_path: Path) -> None:

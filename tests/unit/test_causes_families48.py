@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both, primary  # noqa: E402
+from one_line import assert_named, both, named, primary  # noqa: E402
 
 from irisrl.observe.patterns import clean
 
@@ -117,4 +117,4 @@ def test_a_failed_checks_condition_names_nothing_on_either_reader(tmp_path: Path
     a message no rule names is shown, not guessed a CUDA error from `cudaErrorCudartUnloading`."""
     shown = both(tmp_path, ["[12:00:01] src/runtime/pool.cc:88: Check failed: (e == cudaSuccess || "
                             "e == cudaErrorCudartUnloading) is false: the pool was released twice"])
-    assert primary(shown) is None and shown["unrecognized"]
+    assert named(shown) is None and shown["unrecognized"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both, primary  # noqa: E402
+from one_line import assert_named, both, named, primary  # noqa: E402
 
 from irisrl.observe.patterns import clean
 
@@ -179,7 +179,7 @@ def test_notices_stay_notices(tmp_path: Path) -> None:
                  "NVRM: Xid (PCI:0000:4c:00): 63, Row Remapper: New row marked for remapping, reset gpu to activate.",
                  "9m48s   Warning   InvalidDiskCapacity   node/gpu-7   invalid capacity 0 on image filesystem"]:
         report = both(tmp_path, [line])
-        assert report["verdict"] == "NO-KILL" and primary(report) in (None, "cuda_error"), line
+        assert report["verdict"] == "NO-KILL" and named(report) in (None, "cuda_error"), line
     stated = both(tmp_path, ['Failed to start model server: NVML_SUCCESS == r INTERNAL ASSERT FAILED at "CUDACachingAllocator.cpp":844'])
     assert primary(stated) == "cuda_error"
 

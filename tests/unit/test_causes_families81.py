@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both, primary  # noqa: E402
+from one_line import assert_named, both, named, primary  # noqa: E402
 
 NAMED81 = [
     # the driver's user-space libraries that the loader or a caller cannot open: the node's GPU stack is unusable
@@ -46,7 +46,7 @@ def test_what_the_families_do_not_take(tmp_path: Path) -> None:
 def test_a_tally_of_errors_by_type_in_a_notice_is_no_exception(tmp_path: Path) -> None:
     # an end-of-run summary counts errors by class at INFO level: no death, whatever the class
     tally = both(tmp_path, ["[2026-01-02 10:00:00,001] [INFO] [root]   OutOfMemoryError: 3"])
-    assert tally["verdict"] == "NO-KILL" and primary(tally) is None
+    assert tally["verdict"] == "NO-KILL" and named(tally) is None
     assert both(tmp_path, ["2026-01-02 10:00:00,001 - INFO - collector - TimeoutError: 12"])["verdict"] == "NO-KILL"
     # the same class with a message is the exception; an uncaught KeyError's key may be a number
     assert primary(both(tmp_path, ["[2026-01-02 10:00:00,001] [ERROR] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"])) == "cuda_oom"

@@ -78,7 +78,8 @@ def test_net_status_lines_are_classified_and_success_is_benign() -> None:
     assert kind(TaskStatus(0, 0, "FAILED", None, "The node was low on resource: memory.")) == "evicted"
     assert kind(TaskStatus(0, 0, "SUCCEEDED", 0, "")) is None
     assert kind(TaskStatus(0, 0, "RUNNING", None, "")) is None
-    assert kind(TaskStatus(0, 0, "FAILED", 2, "")) == "KILL"       # a failed task with no named error
+    # a failed task with no named error: the safety net's entry, as the catch-all's cause of death
+    assert kind(TaskStatus(0, 0, "FAILED", 2, "")) == "python_crash"
 
 
 def test_net_an_exception_is_python_crash_fatal_only_once_its_process_ended() -> None:

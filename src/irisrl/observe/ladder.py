@@ -488,8 +488,12 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
     findings = C.assess(st.causes + _orphan_openers(st), st.retry, st.crash, multinode=(c.n or 0) > 1, finished=st.finished,
                         ended=st.ended) + _hangs(st, cfg, now)
     death = C.cause_of_death(findings)
-    unknown = _unrecognized(st)
+    net = _net_rows(st)
+    unknown = [U.to_dict(u, status) for u, status in net]
     crashed_on = None if death is not None else next((u for u in unknown if u["status"] == "fatal"), None)
+    # the net's error-level entries are also the catch-all's findings (after every named one): an error no rule
+    # names is python_crash, fatal where its process ended on it; the entry stays in `unrecognized`
+    unnamed = [_unnamed(u, status) for u, status in net if status != U.TEARDOWN and not u.warn]
     if death is None and crashed_on is None and c.crashed and st.crash is not None:
         # a process that ended with no error line of its own ("worker exited with exit code 136"):
         # the catch-all, named by its end, or by the family its report quotes (Iris's "Exit code: 1. stderr:
@@ -505,11 +509,12 @@ def evaluate(st: State, plan: PlanInfo, cfg: LadderConfig, trials: int | None = 
         reasons.insert(0, f"cause of death: {C.describe(death)}")
     elif crashed_on is not None:
         reasons.insert(0, f"{UNRECOGNIZED_REASON}{crashed_on['first']['line']}")
+        death = next((f for f in unnamed if f.status == "fatal"), None)
     reasons += [f"seen, not fatal on its own here: {C.describe(f)}" for f in findings if f.status == "warning"][:2]
     _fail_cause_rungs(rungs, findings, death)
     return HealthReport("KILL" if kill else "NO-KILL", phase, rungs, reasons, _throughput(c), trials,
                         st.global_step, st.max_t, trial_steps=c.steps,
-                        causes=[f.to_dict() for f in findings], cause_of_death=death.to_dict() if death else None,
+                        causes=[f.to_dict() for f in findings + unnamed], cause_of_death=death.to_dict() if death else None,
                         unrecognized=unknown)
 
 
@@ -553,8 +558,17 @@ def _orphan_openers(st: State) -> list[C.CauseEvent]:
             for evidence, rank, t, seq in st.tracebacks.values() if E.TRACEBACK_OPENER.search(evidence)]
 
 
-def _unrecognized(st: State) -> list[dict[str, Any]]:
-    """The safety net's entries as the report lists them: fatal ones (the process ended on them)
+UNNAMED = "the safety net"   # CauseEvent.guessed of a catch-all finding made from a net entry
+
+
+def _unnamed(u: U.Unrecognized, status: str) -> C.Finding:
+    """A net entry as the catch-all's finding (the same line, where, when and how often)."""
+    ev = C.CauseEvent("python_crash", u.rank, u.line, u.t, u.seq, u.count, u.last_t, u.last_seq, guessed=UNNAMED)
+    return C.Finding(C.BY_KIND["python_crash"], ev, status)
+
+
+def _net_rows(st: State) -> list[tuple[U.Unrecognized, str]]:
+    """The safety net's entries with their status, as the report lists them: fatal ones (the process ended on them)
     first in log order, then the rest by count; a Traceback that never got its final line counts
     as one entry of its own."""
     entries = [dataclasses.replace(u) for u in st.unrecognized]   # counting below must not touch the state
@@ -568,4 +582,4 @@ def _unrecognized(st: State) -> list[dict[str, Any]]:
                    key=lambda r: (STATUS_TAG not in r[0].line, r[0].last_t is not None, r[0].last_t or 0.0,
                                   max(r[0].seq, r[0].last_seq)), reverse=True)
     rest = sorted((r for r in rows if r[1] != "fatal"), key=lambda r: (-r[0].count, r[0].seq))
-    return [U.to_dict(u, s) for u, s in fatal + rest]
+    return fatal + rest

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from irisrl.observe.ladder import HealthReport
+from irisrl.observe.ladder import UNNAMED, HealthReport
 
 CAUSE_REASON = "cause of death: "   # ladder.evaluate's first reason when a cause killed the run
 STATUS_STYLE = {"pass": "green", "fail": "bold red", "pending": "yellow", "n/a": "dim"}
@@ -79,12 +79,12 @@ def cause_lines(report: HealthReport) -> list[tuple[str, str]]:
     from irisrl.observe.causes import BY_KIND
 
     death = report.cause_of_death
+    if death is not None and death.get("guessed") == UNNAMED:
+        # the catch-all made from the safety net's entry: an error no rule names, its process ended on it
+        loc = where(death)
+        return [("cause of death: crashed on an error the catalogue does not name" + (f" at {loc}" if loc else ""),
+                 "bold red"), (f"  {death['line']}", "")]
     if death is None:
-        crashed = next((u for u in report.unrecognized if u["status"] == "fatal"), None)
-        if report.kill and crashed is not None:
-            loc = where(crashed["first"])
-            return [("cause of death: crashed on an error the catalogue does not name" + (f" at {loc}" if loc else ""),
-                     "bold red"), (f"  {crashed['first']['line']}", "")]
         if report.kill:
             return [("cause of death: not one the catalogue names; the reasons above are the evidence", "bold red")]
         return []
@@ -95,7 +95,7 @@ def cause_lines(report: HealthReport) -> list[tuple[str, str]]:
              (f"  {death['line']}", ""), (f"fix: {death['fix']}", "bold")]
     others: dict[str, set[str | None]] = {}
     for c in report.causes:
-        if c["kind"] != death["kind"]:
+        if c["kind"] != death["kind"] and c.get("guessed") != UNNAMED:   # (the net's entries are listed above)
             others.setdefault(f"{c['kind']} ({c['status']})", set()).add(c["rank"])
     if others:
         seen = "; ".join(f"{k} on {len(r)} rank(s)" for k, r in others.items())
