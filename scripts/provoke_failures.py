@@ -16096,6 +16096,904 @@ CASES.update(CASES27)
 TIMEOUT_S.update({n: 90 for n in CASES27 if n.startswith(("comp27_", "benign27_compile"))})
 
 
+# ----------------------------------------------------------------------------- set 29: data and generation side
+# The DATA and GENERATION side of a GRPO trainer on CPU, current releases: `datasets` / pyarrow
+# (load_dataset over local parquet / jsonl / json files that are corrupt, truncated, schema-mismatched
+# or of mixed types, casts that fail, map() raising in num_proc workers, a cache dir that is read-only
+# or full, streaming of a missing file, dataset repos on set 1's loopback Hub), chat templates that
+# raise, tokenizer checks, transformers generate() on a tiny random Llama (stopping criteria, logits
+# processors, token ids and generation configs a rollout worker gets wrong), and the parsing of
+# reward-model / rollout outputs (json, orjson, pandas).
+
+
+def _ds29_dir(name: str) -> Path:
+    d = Path(tempfile.mkdtemp(prefix="irisrl29")) / name
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def _ds29_env() -> None:
+    """datasets' cache in a fresh temp dir, no Hub (local files only)."""
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds29")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
+
+
+def _rows29(n: int = 64) -> list[dict[str, Any]]:
+    return [{"prompt": f"What is {i} + {i}?", "answer": str(2 * i), "reward": float(i % 2)}
+            for i in range(n)]
+
+
+def _parquet29(path: Path, n: int = 64) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(_rows29(n)), path)
+    return path
+
+
+def _jsonl29(path: Path, rows: list[dict[str, Any]] | None = None) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in (rows if rows is not None else _rows29())))
+    return path
+
+
+def case_ds29_parquet_footer_cut() -> None:
+    """The train split's parquet file cut in half (a copy interrupted), through load_dataset."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    p = _parquet29(_ds29_dir("gsm8k") / "train.parquet", 2000)
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    load_dataset("parquet", data_files={"train": str(p)})
+
+
+def case_ds29_parquet_zero_bytes() -> None:
+    """An empty train.parquet (a sync that created the file and never wrote it)."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    p = _ds29_dir("gsm8k") / "train.parquet"
+    p.write_bytes(b"")
+    load_dataset("parquet", data_files={"train": str(p)})
+
+
+def case_ds29_jsonl_bad_line() -> None:
+    """A prompts.jsonl with one line cut mid-object in the middle of the file."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    p = _ds29_dir("prompts") / "train.jsonl"
+    lines = [json.dumps(r) for r in _rows29(200)]
+    lines[120] = lines[120][:25]
+    p.write_text("\n".join(lines) + "\n")
+    load_dataset("json", data_files=str(p), split="train")
+
+
+
+def case_ds29_json_array_truncated() -> None:
+    """A .json file holding one JSON array, cut before its closing bracket."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    p = _ds29_dir("prompts") / "train.json"
+    text = json.dumps(_rows29(100))
+    p.write_text(text[: len(text) - 40])
+    load_dataset("json", data_files=str(p), split="train")
+
+
+def case_ds29_data_files_columns_differ() -> None:
+    """Two jsonl shards of one split, the second written by a newer pipeline with another column."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    d = _ds29_dir("mix")
+    _jsonl29(d / "part-0.jsonl")
+    _jsonl29(d / "part-1.jsonl", [{"prompt": r["prompt"], "solution": r["answer"]} for r in _rows29()])
+    load_dataset("json", data_files=[str(d / "part-0.jsonl"), str(d / "part-1.jsonl")], split="train")
+
+
+def case_ds29_features_cast_fails() -> None:
+    """load_dataset with declared Features: `reward` float64, a row holding "n/a"."""
+    _ds29_env()
+    from datasets import Features, Value, load_dataset
+
+    rows = _rows29(20)
+    rows[7]["reward"] = "n/a"
+    p = _jsonl29(_ds29_dir("scored") / "train.jsonl", rows)
+    feats = Features({"prompt": Value("string"), "answer": Value("string"), "reward": Value("float64")})
+    load_dataset("json", data_files=str(p), split="train", features=feats)
+
+
+def case_ds29_cast_column_int() -> None:
+    """Dataset.cast_column of string answers to int64 (one answer is a fraction)."""
+    _ds29_env()
+    from datasets import Dataset, Value
+
+    ds = Dataset.from_list([{"answer": "12"}, {"answer": "7"}, {"answer": "3/4"}])
+    ds.cast_column("answer", Value("int64"))
+
+
+def case_ds29_map_num_proc_raises() -> None:
+    """map(num_proc=2) whose function raises on one row (a prompt without the expected field)."""
+    _ds29_env()
+    from datasets import Dataset
+
+    rows = _rows29(40)
+    rows[33]["prompt"] = None
+
+    def fmt(ex: dict[str, Any]) -> dict[str, Any]:
+        return {"text": "Question: " + ex["prompt"]}
+
+    Dataset.from_list(rows).map(fmt, num_proc=2)
+
+
+def case_ds29_map_batched_length_mismatch() -> None:
+    """map(batched=True) whose function returns fewer rows for one column than another."""
+    _ds29_env()
+    from datasets import Dataset
+
+    def fmt(b: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        return {"text": b["prompt"], "n": [len(p) for p in b["prompt"]][:-1]}
+
+    Dataset.from_list(_rows29(16)).map(fmt, batched=True, batch_size=8)
+
+
+
+def case_ds29_streaming_missing_file() -> None:
+    """streaming=True over a data_files glob that matches nothing."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    ds = load_dataset("json", data_files="/data/rollouts/step_*.jsonl", split="train", streaming=True)
+    print(next(iter(ds)))
+
+
+def case_ds29_streaming_file_removed() -> None:
+    """streaming=True over a jsonl that is deleted after load_dataset resolved it (a rotated log)."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    p = _jsonl29(_ds29_dir("live") / "rollouts.jsonl")
+    ds = load_dataset("json", data_files=str(p), split="train", streaming=True)
+    p.unlink()
+    print(next(iter(ds)))
+
+
+def case_ds29_load_from_disk_no_state() -> None:
+    """load_from_disk of a save_to_disk folder whose state.json / dataset_info.json were not synced."""
+    _ds29_env()
+    from datasets import Dataset, load_from_disk
+
+    d = _ds29_dir("processed")
+    Dataset.from_list(_rows29()).save_to_disk(str(d))
+    for f in ("state.json", "dataset_info.json"):
+        (d / f).unlink()
+    load_from_disk(str(d))
+
+
+def case_ds29_load_from_disk_arrow_cut() -> None:
+    """load_from_disk of a save_to_disk folder whose .arrow shard is cut in half."""
+    _ds29_env()
+    from datasets import Dataset, load_from_disk
+
+    d = _ds29_dir("processed")
+    Dataset.from_list(_rows29(2000)).save_to_disk(str(d))
+    for f in d.glob("*.arrow"):
+        f.write_bytes(f.read_bytes()[: f.stat().st_size // 2])
+    print(load_from_disk(str(d))[0])
+
+
+def case_ds29_cache_readonly() -> None:
+    """HF_DATASETS_CACHE on a read-only mount (a shared cache mounted ro into the job)."""
+    _in_mount_ns27("ds29_cache_readonly", "mkdir -p /tmp/irisrl29_ro && "
+                   "mount -t tmpfs -o size=4m,ro tmpfs /tmp/irisrl29_ro")
+    from datasets import load_dataset
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl")
+    load_dataset("json", data_files=str(p), split="train", cache_dir="/tmp/irisrl29_ro/datasets")
+
+
+def case_ds29_cache_full() -> None:
+    """cache_dir on a 256 KiB tmpfs: the Arrow cache of a 2 MB jsonl does not fit."""
+    _in_mount_ns27("ds29_cache_full", "mkdir -p /tmp/irisrl29_full && "
+                   "mount -t tmpfs -o size=256k tmpfs /tmp/irisrl29_full")
+    from datasets import load_dataset
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    rows = [{"prompt": "x" * 2000, "answer": str(i)} for i in range(1000)]
+    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl", rows)
+    load_dataset("json", data_files=str(p), split="train", cache_dir="/tmp/irisrl29_full/datasets")
+
+
+def case_ds29_map_cache_full() -> None:
+    """map() writing its cache file next to a dataset saved on a tmpfs that fills."""
+    _in_mount_ns27("ds29_map_cache_full", "mkdir -p /tmp/irisrl29_mapfull && "
+                   "mount -t tmpfs -o size=1m tmpfs /tmp/irisrl29_mapfull")
+    from datasets import Dataset, load_from_disk
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds29")
+    Dataset.from_list([{"prompt": "y" * 1000} for _ in range(600)]).save_to_disk(
+        "/tmp/irisrl29_mapfull/ds")
+    ds = load_from_disk("/tmp/irisrl29_mapfull/ds")
+    ds.map(lambda ex: {"text": ex["prompt"] * 2})
+
+
+def case_ds29_save_to_disk_full() -> None:
+    """save_to_disk of the processed prompts onto a 256 KiB tmpfs."""
+    _in_mount_ns27("ds29_save_to_disk_full", "mkdir -p /tmp/irisrl29_save && "
+                   "mount -t tmpfs -o size=256k tmpfs /tmp/irisrl29_save")
+    from datasets import Dataset
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    Dataset.from_list([{"prompt": "z" * 1000} for _ in range(800)]).save_to_disk(
+        "/tmp/irisrl29_save/processed")
+
+
+def case_ds29_concat_features_differ() -> None:
+    """concatenate_datasets of two prompt sets whose `reward` columns have other types."""
+    _ds29_env()
+    from datasets import Dataset, concatenate_datasets
+
+    a = Dataset.from_list([{"prompt": "a", "reward": 1.0}])
+    b = Dataset.from_list([{"prompt": "b", "reward": "1"}])
+    concatenate_datasets([a, b])
+
+
+def case_ds29_train_test_split_too_small() -> None:
+    """train_test_split(test_size=64) of a 40-row dataset."""
+    _ds29_env()
+    from datasets import Dataset
+
+    Dataset.from_list(_rows29(40)).train_test_split(test_size=64)
+
+
+def case_ds29_remove_missing_column() -> None:
+    """remove_columns naming a column the dataset does not have."""
+    _ds29_env()
+    from datasets import Dataset
+
+    Dataset.from_list(_rows29(8)).remove_columns(["messages"])
+
+
+def case_ds29_torch_format_ragged() -> None:
+    """with_format('torch') of ragged tokenized prompts, then a DataLoader collate."""
+    _ds29_env()
+    from datasets import Dataset
+    from torch.utils.data import DataLoader
+
+    ds = Dataset.from_list([{"input_ids": list(range(i + 3))} for i in range(8)]).with_format("torch")
+    for _ in DataLoader(ds, batch_size=4):
+        pass
+
+
+def case_ds29_hub_dataset_status500() -> None:
+    """load_dataset of a dataset repo whose Hub answers 500 (set 1's loopback Hub)."""
+    _hub_env(start_hub({}))
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds29")
+    from datasets import load_dataset
+
+    load_dataset("irisrl/status500", split="train")
+
+
+def case_ds29_hub_dataset_gated401() -> None:
+    _hub_env(start_hub({}))
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds29")
+    from datasets import load_dataset
+
+    load_dataset("irisrl/gated401", split="train")
+
+
+def case_ds29_hub_dataset_missing404() -> None:
+    _hub_env(start_hub({}))
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds29")
+    from datasets import load_dataset
+
+    load_dataset("irisrl/missing404", split="train")
+
+
+def case_ds29_hub_dataset_refused() -> None:
+    """load_dataset with HF_ENDPOINT at a port nobody listens on."""
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    _hub_env(f"http://127.0.0.1:{port}")
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds29")
+    from datasets import load_dataset
+
+    load_dataset("irisrl/gsm8k-rl", split="train")
+
+
+def case_benign29_ds_num_proc_one_shard() -> None:
+    """load_dataset(num_proc=4) over one file: datasets drops back to one process (exit 0)."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl")
+    print(len(load_dataset("json", data_files=str(p), split="train", num_proc=4)))
+
+
+def case_benign29_ds_map_num_proc_over_rows() -> None:
+    """map(num_proc=8) over 4 rows (exit 0)."""
+    _ds29_env()
+    from datasets import Dataset
+
+    print(len(Dataset.from_list(_rows29(4)).map(lambda ex: {"n": 1}, num_proc=8)))
+
+
+# --- chat templates and tokenizers
+
+
+def _chat29_tok(template: str | None) -> Any:
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(_tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok",
+                                                            pad=True))
+    if template is not None:
+        tok.chat_template = template
+    return tok
+
+
+def case_chat29_tool_role_raise() -> None:
+    """A template that raises (raise_exception) on a `tool` message: the multi-turn rollout feeds
+    the sandbox's output back as role=tool to a policy whose template knows three roles."""
+    tok = _chat29_tok("{% for m in messages %}{% if m['role'] not in ['system', 'user', 'assistant'] %}"
+                      "{{ raise_exception('Only user, assistant and system roles are supported, got ' "
+                      "+ m['role'] + '.') }}{% endif %}{{ m['content'] }}{% endfor %}")
+    tok.apply_chat_template([{"role": "user", "content": "2+2?"},
+                             {"role": "assistant", "content": "<tool>python</tool>"},
+                             {"role": "tool", "content": "4"}], tokenize=False)
+
+
+def case_chat29_content_list_strip() -> None:
+    """A template calling .strip() on content, given OpenAI-style content parts (a list)."""
+    tok = _chat29_tok("{% for m in messages %}{{ m['role'] }}: {{ m['content'].strip() }}\n"
+                      "{% endfor %}")
+    tok.apply_chat_template([{"role": "user", "content": [{"type": "text", "text": "2+2?"}]}],
+                            tokenize=False)
+
+
+def case_chat29_tool_call_arguments_string() -> None:
+    """A template that iterates tool_call arguments as a mapping, given them as a JSON string."""
+    tok = _chat29_tok("{% for m in messages %}{% if m.tool_calls %}{% for c in m.tool_calls %}"
+                      "{% for k, v in c.function.arguments.items() %}{{ k }}={{ v }}{% endfor %}"
+                      "{% endfor %}{% else %}{{ m.content }}{% endif %}{% endfor %}")
+    tok.apply_chat_template([{"role": "user", "content": "run it"}, {
+        "role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {
+            "name": "python", "arguments": "{\"code\": \"print(1)\"}"}}]}], tokenize=False)
+
+
+def case_chat29_template_recursion() -> None:
+    """A template macro that calls itself without end."""
+    tok = _chat29_tok("{% macro render(m) %}{{ render(m) }}{% endmacro %}"
+                      "{% for m in messages %}{{ render(m) }}{% endfor %}")
+    tok.apply_chat_template([{"role": "user", "content": "hi"}], tokenize=False)
+
+
+def case_chat29_assistant_mask_no_generation_tag() -> None:
+    """return_assistant_tokens_mask=True with a template without {% generation %}."""
+    tok = _chat29_tok("{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}")
+    out = tok.apply_chat_template([{"role": "user", "content": "hi"},
+                                   {"role": "assistant", "content": "hello"}],
+                                  return_assistant_tokens_mask=True, return_dict=True)
+    print(out["assistant_masks"])
+
+
+def case_chat29_messages_not_list() -> None:
+    """apply_chat_template given one message dict instead of a list."""
+    tok = _chat29_tok("{% for m in messages %}{{ m['content'] }}{% endfor %}")
+    tok.apply_chat_template({"role": "user", "content": "hi"}, tokenize=False)
+
+
+def case_tok29_truncation_only_first_too_short() -> None:
+    """Pair encoding with truncation='only_first' where the prompt is shorter than the overflow."""
+    tok = _chat29_tok(None)
+    tok(["hello"], ["hello world " * 20], truncation="only_first", max_length=8)
+
+
+def case_tok29_pad_to_multiple_no_padding() -> None:
+    """tokenizer(..., return_tensors='pt') of prompts of different lengths without padding."""
+    tok = _chat29_tok(None)
+    tok(["hello world", "hello"], return_tensors="pt")
+
+
+def case_tok29_tokenizer_json_null_bytes() -> None:
+    """AutoTokenizer over a tokenizer.json that is all NUL bytes (a file preallocated, never written)."""
+    from transformers import AutoTokenizer
+
+    d = _tiny_tokenizer_dir(Path(tempfile.mkdtemp()) / "tok", pad=True)
+    size = (d / "tokenizer.json").stat().st_size
+    (d / "tokenizer.json").write_bytes(b"\x00" * size)
+    AutoTokenizer.from_pretrained(d)
+
+
+
+# --- generate() on a tiny random Llama
+
+
+def case_gen29_stopping_criteria_returns_bool() -> None:
+    """A StoppingCriteria returning a Python bool per batch as a list (an older API)."""
+    from transformers import StoppingCriteria, StoppingCriteriaList
+
+    class StopOnAnswer(StoppingCriteria):
+        def __call__(self, input_ids: Any, scores: Any, **kw: Any) -> Any:
+            return [bool(x[-1] == 5) for x in input_ids]
+
+    print(_llama20().generate(_prompt20(batch=2), max_new_tokens=4, pad_token_id=0,
+                              stopping_criteria=StoppingCriteriaList([StopOnAnswer()])))
+
+
+def case_gen29_logits_processor_nan_sample() -> None:
+    """A logits processor dividing by a temperature of 0 computed upstream: NaN scores, sampling."""
+    from transformers import LogitsProcessor, LogitsProcessorList
+
+    class Temp(LogitsProcessor):
+        def __call__(self, input_ids: Any, scores: Any) -> Any:
+            return (scores - scores) / 0.0
+
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0, do_sample=True,
+                              logits_processor=LogitsProcessorList([Temp()])))
+
+
+def case_gen29_nan_weights_sample() -> None:
+    """A policy whose lm_head went NaN (a diverged update), sampled with top_p."""
+    import torch
+
+    m = _llama20()
+    with torch.no_grad():
+        m.lm_head.weight.fill_(float("nan"))
+    print(m.generate(_prompt20(), max_new_tokens=4, pad_token_id=0, do_sample=True, top_p=0.9))
+
+
+def case_gen29_prompt_id_past_vocab() -> None:
+    """A prompt tokenized by another tokenizer: an id past the policy's vocab."""
+    import torch
+
+    print(_llama20().generate(torch.tensor([[3, 4, 151643]]), max_new_tokens=4, pad_token_id=0))
+
+
+
+
+def case_gen29_sequence_bias_bad_form() -> None:
+    """sequence_bias as a dict keyed by token strings (not tuples of ids)."""
+    print(_llama20().generate(_prompt20(), max_new_tokens=4, pad_token_id=0,
+                              sequence_bias={"</answer>": -10.0}))
+
+
+def case_gen29_generation_config_file_invalid() -> None:
+    """A checkpoint's generation_config.json with top_k as a string, loaded by GenerationConfig."""
+    from transformers import GenerationConfig
+
+    d = Path(tempfile.mkdtemp()) / "policy"
+    d.mkdir()
+    (d / "generation_config.json").write_text(json.dumps({"do_sample": True, "top_k": "50",
+                                                          "temperature": 0.7}))
+    cfg = GenerationConfig.from_pretrained(d)
+    print(_llama20().generate(_prompt20(), generation_config=cfg, max_new_tokens=4, pad_token_id=0))
+
+
+def case_gen29_empty_prompt() -> None:
+    """generate() on an empty prompt (a filtered-out sample) with no BOS token configured."""
+    import torch
+
+    print(_llama20().generate(torch.zeros((1, 0), dtype=torch.long), max_new_tokens=4,
+                              pad_token_id=0))
+
+
+def case_gen29_attention_mask_shape() -> None:
+    """An attention mask of the unpadded lengths next to padded ids."""
+    import torch
+
+    ids = _prompt20(batch=2)
+    print(_llama20().generate(ids, attention_mask=torch.ones((2, 4), dtype=torch.long),
+                              max_new_tokens=4, pad_token_id=0))
+
+
+def case_benign29_gen_max_length_and_new_tokens() -> None:
+    """Both max_length and max_new_tokens given (max_new_tokens wins, exit 0)."""
+    print(_llama20().generate(_prompt20(), max_length=8, max_new_tokens=3, pad_token_id=0))
+
+
+
+# --- reward-model / rollout outputs
+
+
+def case_json29_reward_single_quotes() -> None:
+    """A judge model answering a Python dict repr instead of JSON."""
+    out = "{'score': 0.8, 'reason': 'correct final answer'}"
+    json.loads(out)
+
+
+def case_json29_reward_extra_text() -> None:
+    """A judge answering JSON followed by an explanation."""
+    json.loads('{"score": 1} The answer is correct because 2+2=4.')
+
+
+def case_json29_reward_truncated() -> None:
+    """A judge's answer cut at max_tokens inside a string."""
+    json.loads('{"score": 0.5, "reason": "the model computed 17 * 3 as 41, which')
+
+
+def case_json29_reward_control_char() -> None:
+    """A judge's reason with a raw newline inside the string."""
+    json.loads('{"score": 0, "reason": "wrong\nanswer"}')
+
+
+def case_json29_rollouts_bom() -> None:
+    """A rollout dump written with a UTF-8 BOM, read with json.loads on the decoded text."""
+    p = _ds29_dir("dump") / "rollouts.json"
+    p.write_bytes(b"\xef\xbb\xbf" + json.dumps({"step": 3}).encode())
+    json.loads(p.read_text(encoding="utf-8"))
+
+
+def case_json29_dump_tensor_reward() -> None:
+    """json.dumps of a rollout record holding a torch scalar reward."""
+    import torch
+
+    json.dumps({"step": 12, "reward": torch.tensor(0.5)})
+
+
+def case_json29_orjson_trailing() -> None:
+    import orjson
+
+    orjson.loads(b'{"score": 1}\n{"score": 0}')
+
+
+def case_json29_orjson_truncated() -> None:
+    import orjson
+
+    orjson.loads(b'{"score": 0.25, "reason": "partial')
+
+
+def case_json29_orjson_dump_numpy() -> None:
+    """orjson.dumps of a rollout record holding a numpy float32 (no OPT_SERIALIZE_NUMPY)."""
+    import numpy as np
+    import orjson
+
+    orjson.dumps({"reward": np.float32(0.5)})
+
+
+def case_json29_orjson_nan_key() -> None:
+    """orjson.dumps of a dict keyed by ints (per-step rewards), without OPT_NON_STR_KEYS."""
+    import orjson
+
+    orjson.dumps({1: 0.5, 2: 0.25})
+
+
+def case_json29_pandas_jsonl_cut() -> None:
+    """pandas.read_json(lines=True) over a rollout log whose last line was cut by a crash."""
+    import pandas as pd
+
+    p = _ds29_dir("dump") / "rollouts.jsonl"
+    text = "".join(json.dumps(r) + "\n" for r in _rows29(20))
+    p.write_text(text[:-15])
+    pd.read_json(p, lines=True)
+
+
+def case_json29_pandas_csv_ragged() -> None:
+    """pandas.read_csv of a rollout csv whose completion column holds unquoted commas."""
+    import pandas as pd
+
+    p = _ds29_dir("dump") / "rollouts.csv"
+    p.write_text("step,reward,completion\n1,0.5,four\n2,1.0,the answer is 4, not 5\n")
+    pd.read_csv(p)
+
+
+def case_json29_pandas_json_normalize_missing() -> None:
+    """json_normalize with a record_path missing from one judge answer."""
+    import pandas as pd
+
+    pd.json_normalize([{"id": 1, "scores": [{"k": "acc", "v": 1}]}, {"id": 2}], record_path="scores",
+                      meta=["id"])
+
+
+
+def case_benign29_pandas_chained_assignment() -> None:
+    """A rewards frame modified through chained indexing (exit 0)."""
+    import pandas as pd
+
+    df = pd.DataFrame({"reward": [0.0, 1.0, 0.5], "valid": [True, False, True]})
+    df[df["valid"]]["reward"] = 0.0
+    print(df)
+
+
+
+
+
+def case_ds29_streaming_path_missing() -> None:
+    """streaming=True over a data file path that does not exist (a step not yet written)."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    ds = load_dataset("json", data_files="/data/rollouts/step_100.jsonl", split="train", streaming=True)
+    print(next(iter(ds)))
+
+
+def case_ds29_split_missing() -> None:
+    """load_dataset(split='validation') over data_files that only give a train split."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl")
+    load_dataset("json", data_files={"train": str(p)}, split="validation")
+
+
+def case_ds29_data_dir_empty() -> None:
+    """load_dataset('parquet', data_dir=...) of a directory the preprocessing never filled."""
+    _ds29_env()
+    from datasets import load_dataset
+
+    load_dataset("parquet", data_dir=str(_ds29_dir("gsm8k_processed")), split="train")
+
+
+def case_ds29_select_past_end() -> None:
+    """select(range(64)) of a 40-row eval set."""
+    _ds29_env()
+    from datasets import Dataset
+
+    print(Dataset.from_list(_rows29(40)).select(range(64))[63])
+
+
+def case_ds29_cache_inodes_exhausted() -> None:
+    """HF_DATASETS_CACHE on a tmpfs with free bytes but 8 inodes."""
+    _in_mount_ns27("ds29_cache_inodes_exhausted", "mkdir -p /tmp/irisrl29_ino && "
+                   "mount -t tmpfs -o size=64m,nr_inodes=8 tmpfs /tmp/irisrl29_ino")
+    from datasets import load_dataset
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl")
+    load_dataset("json", data_files=str(p), split="train", cache_dir="/tmp/irisrl29_ino/datasets")
+
+
+def case_ds29_to_parquet_full() -> None:
+    """Dataset.to_parquet of the scored rollouts onto a 256 KiB tmpfs."""
+    _in_mount_ns27("ds29_to_parquet_full", "mkdir -p /tmp/irisrl29_pq && "
+                   "mount -t tmpfs -o size=256k tmpfs /tmp/irisrl29_pq")
+    from datasets import Dataset
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds29")
+    Dataset.from_list([{"completion": os.urandom(600).hex()} for _ in range(800)]).to_parquet(
+        "/tmp/irisrl29_pq/rollouts_step_40.parquet")
+
+
+def case_chat29_tool_no_docstring() -> None:
+    """apply_chat_template(tools=[fn]) with a tool function whose docstring lacks an argument."""
+    tok = _chat29_tok("{% for m in messages %}{{ m['content'] }}{% endfor %}{{ tools | tojson }}")
+
+    def run_python(code: str, timeout: int) -> str:
+        """Run code in the sandbox.
+
+        Args:
+            code: the program
+        """
+        return code
+
+    tok.apply_chat_template([{"role": "user", "content": "hi"}], tools=[run_python], tokenize=False)
+
+
+def case_chat29_tool_untyped_arg() -> None:
+    """apply_chat_template(tools=[fn]) with an argument without a type hint."""
+    tok = _chat29_tok("{% for m in messages %}{{ m['content'] }}{% endfor %}{{ tools | tojson }}")
+
+    def grade(answer) -> float:  # type: ignore[no-untyped-def]
+        """Grade an answer.
+
+        Args:
+            answer: the final answer
+        """
+        return 0.0
+
+    tok.apply_chat_template([{"role": "user", "content": "hi"}], tools=[grade], tokenize=False)
+
+
+def case_gen29_unused_model_kwargs() -> None:
+    """generate(**tokenizer(...)) where the tokenizer returns token_type_ids the model does not take."""
+    import torch
+
+    ids = _prompt20()
+    print(_llama20().generate(input_ids=ids, attention_mask=torch.ones_like(ids),
+                              token_type_ids=torch.zeros_like(ids), max_new_tokens=4, pad_token_id=0))
+
+
+def case_gen29_prompt_as_list() -> None:
+    """generate() given the prompt ids as a Python list (a vLLM-style prompt_token_ids)."""
+    print(_llama20().generate([[3, 4, 5, 6]], max_new_tokens=4, pad_token_id=0))
+
+
+def case_json29_orjson_nan_score() -> None:
+    """orjson.loads of a judge answer holding a bare NaN (json.dumps' default output)."""
+    import orjson
+
+    orjson.loads(json.dumps({"score": float("nan")}))
+
+
+def case_json29_pandas_read_json_missing() -> None:
+    import pandas as pd
+
+    pd.read_json("/data/rollouts/step_40.jsonl", lines=True)
+
+
+def case_json29_pandas_parquet_is_jsonl() -> None:
+    """pandas.read_parquet of a rollout file that is jsonl under a .parquet name."""
+    import pandas as pd
+
+    p = _jsonl29(_ds29_dir("dump") / "rollouts.parquet")
+    pd.read_parquet(p)
+
+
+def case_json29_pandas_concat_empty() -> None:
+    """pd.concat of the per-worker rollout frames of a step where every worker returned nothing."""
+    import pandas as pd
+
+    frames: list[Any] = []
+    pd.concat(frames)
+
+
+def case_benign29_np_advantage_zero_std() -> None:
+    """GRPO advantages of a group whose rewards are all equal, in numpy (exit 0, NaN advantages)."""
+    import numpy as np
+
+    r = np.array([1.0, 1.0, 1.0, 1.0])
+    print((r - r.mean()) / r.std())
+
+
+def case_benign29_np_mean_empty_group() -> None:
+    """The mean reward of a group every rollout of which was filtered out (exit 0)."""
+    import numpy as np
+
+    print(np.mean(np.array([], dtype=np.float64)))
+
+
+def case_benign29_np_ratio_overflow() -> None:
+    """exp(logp_new - logp_old) for logging, over a token whose log-ratio blew up (exit 0, inf)."""
+    import numpy as np
+
+    print(np.exp(np.array([0.1, 900.0])).max())
+
+
+def case_benign29_torch_var_single_sample() -> None:
+    """torch.var over a group of one rollout (reward variance for logging, exit 0, NaN)."""
+    import torch
+
+    print(torch.tensor([[0.5]]).var(dim=0))
+
+
+def case_benign29_torch_std_single_sample() -> None:
+    """torch.std over a group of one rollout (exit 0, NaN)."""
+    import torch
+
+    print(torch.tensor([0.5]).std())
+
+
+def case_ds29_save_to_disk_inodes() -> None:
+    """save_to_disk of the processed prompts onto a tmpfs with free bytes but 4 inodes."""
+    _in_mount_ns27("ds29_save_to_disk_inodes", "mkdir -p /tmp/irisrl29_sino && "
+                   "mount -t tmpfs -o size=64m,nr_inodes=4 tmpfs /tmp/irisrl29_sino")
+    from datasets import Dataset
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    Dataset.from_list(_rows29(64)).save_to_disk("/tmp/irisrl29_sino/processed")
+
+
+
+def case_json29_pandas_to_parquet_inodes() -> None:
+    """DataFrame.to_parquet of a step's rollouts onto a tmpfs with no free inode."""
+    _in_mount_ns27("json29_pandas_to_parquet_inodes", "mkdir -p /tmp/irisrl29_pino && "
+                   "mount -t tmpfs -o size=64m,nr_inodes=2 tmpfs /tmp/irisrl29_pino && "
+                   "mkdir /tmp/irisrl29_pino/rollouts")
+    import pandas as pd
+
+    pd.DataFrame(_rows29()).to_parquet("/tmp/irisrl29_pino/rollouts/step_40.parquet")
+
+
+def case_json29_rollout_dump_inodes() -> None:
+    """The rollout logger opening its next jsonl on a tmpfs with no free inode."""
+    _in_mount_ns27("json29_rollout_dump_inodes", "mkdir -p /tmp/irisrl29_jino && "
+                   "mount -t tmpfs -o size=64m,nr_inodes=2 tmpfs /tmp/irisrl29_jino && "
+                   "mkdir /tmp/irisrl29_jino/rollouts")
+    import orjson
+
+    with open("/tmp/irisrl29_jino/rollouts/step_40.jsonl", "wb") as f:
+        for r in _rows29():
+            f.write(orjson.dumps(r) + b"\n")
+CASES29: dict[str, Case] = {
+    "ds29_parquet_footer_cut": (case_ds29_parquet_footer_cut, "python_crash", False),
+    "ds29_parquet_zero_bytes": (case_ds29_parquet_zero_bytes, "python_crash", False),
+    "ds29_jsonl_bad_line": (case_ds29_jsonl_bad_line, "python_crash", False),
+    "ds29_json_array_truncated": (case_ds29_json_array_truncated, "python_crash", False),
+    "ds29_data_files_columns_differ": (case_ds29_data_files_columns_differ, "python_crash", False),
+    "ds29_features_cast_fails": (case_ds29_features_cast_fails, "python_crash", False),
+    "ds29_cast_column_int": (case_ds29_cast_column_int, "python_crash", False),
+    "ds29_map_num_proc_raises": (case_ds29_map_num_proc_raises, "python_crash", False),
+    "ds29_map_batched_length_mismatch": (case_ds29_map_batched_length_mismatch, "python_crash", False),
+    "ds29_streaming_missing_file": (case_ds29_streaming_missing_file, "python_crash", False),
+    "ds29_streaming_file_removed": (case_ds29_streaming_file_removed, "python_crash", False),
+    "ds29_load_from_disk_no_state": (case_ds29_load_from_disk_no_state, "python_crash", False),
+    "ds29_load_from_disk_arrow_cut": (case_ds29_load_from_disk_arrow_cut, "python_crash", False),
+    "ds29_cache_readonly": (case_ds29_cache_readonly, "python_crash", False),
+    "ds29_cache_full": (case_ds29_cache_full, "disk_full", False),
+    "ds29_map_cache_full": (case_ds29_map_cache_full, "disk_full", False),
+    "ds29_save_to_disk_full": (case_ds29_save_to_disk_full, "disk_full", False),
+    "ds29_concat_features_differ": (case_ds29_concat_features_differ, "python_crash", False),
+    "ds29_train_test_split_too_small": (case_ds29_train_test_split_too_small, "python_crash", False),
+    "ds29_remove_missing_column": (case_ds29_remove_missing_column, "python_crash", False),
+    "ds29_torch_format_ragged": (case_ds29_torch_format_ragged, "python_crash", False),
+    "ds29_hub_dataset_status500": (case_ds29_hub_dataset_status500, "hf_http_error", False),
+    "ds29_hub_dataset_gated401": (case_ds29_hub_dataset_gated401, "hf_gated", False),
+    "ds29_hub_dataset_missing404": (case_ds29_hub_dataset_missing404, "hf_repo_not_found", False),
+    "ds29_hub_dataset_refused": (case_ds29_hub_dataset_refused, "hf_http_error", False),
+    "benign29_ds_num_proc_one_shard": (case_benign29_ds_num_proc_one_shard, "benign", False),
+    "benign29_ds_map_num_proc_over_rows": (case_benign29_ds_map_num_proc_over_rows, "benign", False),
+    "chat29_tool_role_raise": (case_chat29_tool_role_raise, "python_crash", False),
+    "chat29_content_list_strip": (case_chat29_content_list_strip, "python_crash", False),
+    "chat29_tool_call_arguments_string": (case_chat29_tool_call_arguments_string, "python_crash", False),
+    "chat29_template_recursion": (case_chat29_template_recursion, "python_crash", False),
+    "chat29_assistant_mask_no_generation_tag": (case_chat29_assistant_mask_no_generation_tag,
+                                                "python_crash", False),
+    "chat29_messages_not_list": (case_chat29_messages_not_list, "python_crash", False),
+    "tok29_truncation_only_first_too_short": (case_tok29_truncation_only_first_too_short,
+                                              "python_crash", False),
+    "tok29_pad_to_multiple_no_padding": (case_tok29_pad_to_multiple_no_padding, "python_crash", False),
+    "tok29_tokenizer_json_null_bytes": (case_tok29_tokenizer_json_null_bytes, "python_crash", False),
+    "gen29_stopping_criteria_returns_bool": (case_gen29_stopping_criteria_returns_bool, "python_crash",
+                                             False),
+    "gen29_logits_processor_nan_sample": (case_gen29_logits_processor_nan_sample, "python_crash",
+                                          False),
+    "gen29_nan_weights_sample": (case_gen29_nan_weights_sample, "python_crash", False),
+    "gen29_prompt_id_past_vocab": (case_gen29_prompt_id_past_vocab, "python_crash", False),
+    "gen29_sequence_bias_bad_form": (case_gen29_sequence_bias_bad_form, "python_crash", False),
+    "gen29_generation_config_file_invalid": (case_gen29_generation_config_file_invalid,
+                                             "python_crash", False),
+    "gen29_empty_prompt": (case_gen29_empty_prompt, "python_crash", False),
+    "gen29_attention_mask_shape": (case_gen29_attention_mask_shape, "python_crash", False),
+    "benign29_gen_max_length_and_new_tokens": (case_benign29_gen_max_length_and_new_tokens, "benign",
+                                               False),
+    "json29_reward_single_quotes": (case_json29_reward_single_quotes, "python_crash", False),
+    "json29_reward_extra_text": (case_json29_reward_extra_text, "python_crash", False),
+    "json29_reward_truncated": (case_json29_reward_truncated, "python_crash", False),
+    "json29_reward_control_char": (case_json29_reward_control_char, "python_crash", False),
+    "json29_rollouts_bom": (case_json29_rollouts_bom, "python_crash", False),
+    "json29_dump_tensor_reward": (case_json29_dump_tensor_reward, "python_crash", False),
+    "json29_orjson_trailing": (case_json29_orjson_trailing, "python_crash", False),
+    "json29_orjson_truncated": (case_json29_orjson_truncated, "python_crash", False),
+    "json29_orjson_dump_numpy": (case_json29_orjson_dump_numpy, "python_crash", False),
+    "json29_orjson_nan_key": (case_json29_orjson_nan_key, "python_crash", False),
+    "json29_pandas_jsonl_cut": (case_json29_pandas_jsonl_cut, "python_crash", False),
+    "json29_pandas_csv_ragged": (case_json29_pandas_csv_ragged, "python_crash", False),
+    "json29_pandas_json_normalize_missing": (case_json29_pandas_json_normalize_missing,
+                                             "python_crash", False),
+    "benign29_pandas_chained_assignment": (case_benign29_pandas_chained_assignment, "benign", False),
+    "ds29_streaming_path_missing": (case_ds29_streaming_path_missing, "python_crash", False),
+    "ds29_split_missing": (case_ds29_split_missing, "python_crash", False),
+    "ds29_data_dir_empty": (case_ds29_data_dir_empty, "python_crash", False),
+    "ds29_select_past_end": (case_ds29_select_past_end, "python_crash", False),
+    "ds29_cache_inodes_exhausted": (case_ds29_cache_inodes_exhausted, "disk_full", False),
+    "ds29_to_parquet_full": (case_ds29_to_parquet_full, "disk_full", False),
+    "chat29_tool_no_docstring": (case_chat29_tool_no_docstring, "python_crash", False),
+    "chat29_tool_untyped_arg": (case_chat29_tool_untyped_arg, "python_crash", False),
+    "gen29_unused_model_kwargs": (case_gen29_unused_model_kwargs, "python_crash", False),
+    "gen29_prompt_as_list": (case_gen29_prompt_as_list, "python_crash", False),
+    "json29_orjson_nan_score": (case_json29_orjson_nan_score, "python_crash", False),
+    "json29_pandas_read_json_missing": (case_json29_pandas_read_json_missing, "python_crash", False),
+    "json29_pandas_parquet_is_jsonl": (case_json29_pandas_parquet_is_jsonl, "python_crash", False),
+    "json29_pandas_concat_empty": (case_json29_pandas_concat_empty, "python_crash", False),
+    "benign29_np_advantage_zero_std": (case_benign29_np_advantage_zero_std, "benign", False),
+    "benign29_np_mean_empty_group": (case_benign29_np_mean_empty_group, "benign", False),
+    "benign29_torch_std_single_sample": (case_benign29_torch_std_single_sample, "benign", False),
+    "benign29_np_ratio_overflow": (case_benign29_np_ratio_overflow, "benign", False),
+    "benign29_torch_var_single_sample": (case_benign29_torch_var_single_sample, "benign", False),
+    "ds29_save_to_disk_inodes": (case_ds29_save_to_disk_inodes, "disk_full", False),
+    "json29_pandas_to_parquet_inodes": (case_json29_pandas_to_parquet_inodes, "disk_full", False),
+    "json29_rollout_dump_inodes": (case_json29_rollout_dump_inodes, "disk_full", False),
+}
+CASES.update(CASES29)
+
+
 
 # ----------------------------------------------------------------------------- agent side (set 26)
 # The AGENT side of an agentic-RL GRPO run (SkyRL-style rollouts: agents calling a vLLM OpenAI-compatible
@@ -17593,7 +18491,8 @@ def versions() -> dict[str, str]:
     import importlib.metadata
 
     for dist in ("openai", "httpx2", "httpcore2", "h11", "litellm", "aiohttp", "tenacity", "daytona",
-                 "daytona-api-client"):  # the agent side's clients (the twenty-sixth set), not imported here
+                 "daytona-api-client", "pandas", "orjson", "jinja2"):  # the agent side's clients (the
+        # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError as e:
@@ -17861,6 +18760,11 @@ _LOG_LINE27 = re.compile(r"^torch\._dynamo\.exc\.(InvalidBackend|Unsupported): |
                          r"^\tWeightsUnpickler error: |^\t(Missing|Unexpected) key\(s\) in state_dict: |"
                          r"^\s+An attempt has been made to start a new process before the$|"
                          r"^Invalid log settings: ")
+# More shapes for the twenty-ninth set's cases only (datasets / pandas): datasets' own notes when it
+# lowers num_proc (bare logger lines), and pandas 3's ChainedAssignmentError, a warning class whose
+# name ends in Error (printed by the warnings module as `<file>:<line>: ChainedAssignmentError: ...`).
+_LOG_LINE29 = re.compile(r"^Setting num_proc from \d+ back to 1 |^num_proc must be <= \d+\. Reducing num_proc|"
+                         r"^\S+:\d+: ChainedAssignmentError: ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -17884,7 +18788,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentyfirst: bool = False, twentysecond: bool = False,
                  twentythird: bool = False, twentyfourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
-                 twentyseventh: bool = False) -> list[str]:
+                 twentyseventh: bool = False, twentyninth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -17909,7 +18813,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentythird and _LOG_LINE23.search(line)) or (
                 twentyfourth and _LOG_LINE24.search(line)) or (
                 twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
-                twentyseventh and _LOG_LINE27.search(line)):
+                twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -19769,6 +20673,90 @@ def lib_of22(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
 
 # The sets built after the first capture, in order: (file, cases, the set's own line rules). A case's
 # lines are read by its set's rules, then every earlier set's back to the third, newest first.
+# The twenty-ninth set (datasets / pyarrow / chat templates / generate() / json, orjson, pandas on
+# CPU), by the line alone; the case's kind otherwise.
+LINE_RULES29: list[tuple[str, str]] = [
+    # lines a source-catalogue file (tests/fixtures/corpus/source: config_tracking_stack,
+    # hf_trainer_older) already holds verbatim: a held-out line must be new
+    (r"^datasets\.exceptions\.DatasetGenerationError: An error occurred while generating the dataset$|"
+     r"^\[transformers\] return_assistant_tokens_mask==True but chat template does not contain "
+     r"`\{% generation %\}` keyword\.$", "drop"),
+    # datasets' wrapper names no cause: the ENOSPC / cast error is the line above it
+    (r"^datasets\.exceptions\.DatasetGenerationError: An error occurred while generating the dataset$",
+     "python_crash"),
+    # the dataset repo's Hub could not be reached (500 retried out): the hub's LocalEntryNotFoundError
+    # quoted inside datasets' FileNotFoundError (the labelling decisions' hub-unreachable rule)
+    (r"^FileNotFoundError: Couldn't find any data file at .* on the Hugging Face Hub either: "
+     r"LocalEntryNotFoundError: An error happened while trying to locate", "hf_http_error"),
+    (r"No space left on device", "disk_full"),
+    # warnings and notes after which the run went on (exit 0)
+    (r"^Setting num_proc from \d+ back to 1 |^num_proc must be <= \d+\. Reducing num_proc|"
+     r"^\S+:\d+: (ChainedAssignmentError|RuntimeWarning|UserWarning): ", "benign"),
+]
+NOTES29: list[tuple[str, str]] = [
+    (r"^datasets\.exceptions\.DatasetGenerationError: An error occurred",
+     "datasets' wrapper over the builder's failure; the cause (ENOSPC, a cast) is the line above it"),
+    (r"Couldn't find any data file at .* Hugging Face Hub either",
+     "the Hub answered 500 to every retry; datasets reports a missing data file, quoting the hub's "
+     "LocalEntryNotFoundError"),
+    (r"^ConnectionError: Couldn't reach", "datasets' own ConnectionError (not requests'), Hub port refused"),
+    (r"is a gated dataset on the Hub", "401 GatedRepo from the loopback Hub, worded by datasets"),
+    (r"doesn't exist on the Hub or cannot be accessed", "404 RepoNotFound from the loopback Hub"),
+    (r"No space left on device", "a tmpfs out of blocks or inodes under the case's own mount namespace"),
+    (r"^ValueError: (Unmatched|Trailing data|Expected object or value)",
+     "pandas' JSON reader (datasets' json builder falls back to pandas.read_json after pyarrow fails)"),
+    (r"Expected to be able to read \d+ bytes for message body",
+     "pyarrow reading a save_to_disk .arrow shard cut in half (a data file, not a checkpoint)"),
+    (r"^jinja2\.exceptions\.TemplateError: ", "the template's own raise_exception()"),
+    (r"^jinja2\.exceptions\.UndefinedError: ", "a chat template meeting a message shape it does not expect"),
+    (r"^\[transformers\] return_assistant_tokens_mask",
+     "exit 0: the assistant mask comes back all zeros and the run goes on"),
+    (r"^\[transformers\] Passing `generation_config` together",
+     "a deprecation note printed before the config's own check failed"),
+    (r"`top_k` has to be a strictly positive integer, but is 50",
+     "top_k given as the string \"50\" in generation_config.json; the message prints it unquoted"),
+    (r"RuntimeWarning: overflow", "exit 0: an inf ratio in a logged metric, the step goes on"),
+    (r"RuntimeWarning|UserWarning: (std|var)\(\)", "exit 0: NaN advantages / means / variances, the step goes on"),
+    (r"ChainedAssignmentError", "pandas 3's warning class ends in Error; exit 0, the frame is unchanged"),
+    (r"num_proc", "exit 0: datasets lowers num_proc and goes on"),
+    (r"^orjson\.JSONDecodeError: ", "orjson's own wording (not the json module's)"),
+    (r"^Exception: Truncation error: ", "tokenizers' Rust error surfaces as a bare Exception"),
+]
+
+
+def lib_of29(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The twenty-ninth set's printers: by the line's own words first, then by the case's family."""
+    if line.startswith("pyarrow.") or "Expected to be able to read" in line or "Failed to open local file" in line:
+        return _pick("pyarrow", vers)
+    if line.startswith("jinja2."):
+        return _pick("jinja2", vers)
+    if line.startswith(("orjson.", "TypeError: Type is not JSON serializable", "TypeError: Dict key must be str")):
+        return _pick("orjson", vers)
+    if line.startswith(("pandas.", "ValueError: Unmatched", "ValueError: Trailing data",
+                        "ValueError: Expected object or value")) or "ChainedAssignmentError" in line or (
+            case.startswith("json29_pandas")):
+        return _pick("pandas", vers)
+    if line.startswith("Exception: Truncation error"):
+        return _pick("tokenizers", vers)
+    if " thrown while requesting " in line:
+        return _pick("huggingface_hub", vers)
+    if "RuntimeWarning" in line:
+        return _pick("numpy", vers)
+    if case.startswith("ds29_") or "num_proc" in line:
+        return _pick("datasets", vers)
+    if case.startswith(("chat29_", "tok29_")) or line.startswith("[transformers]"):
+        if line.startswith("ValueError: expected sequence of length"):
+            return _pick("torch", vers)
+        return _pick("transformers", vers)
+    if case.startswith("gen29_"):
+        if line.startswith(("RuntimeError: ", "TypeError: unsupported operand")):
+            return _pick("torch", vers)
+        return _pick("transformers", vers)
+    if case.startswith("benign29_torch") or "Object of type Tensor" in line:
+        return _pick("torch" if case.startswith("benign29_torch") else "python", vers)
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -19784,6 +20772,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout26", CASES26, LINE_RULES26),
     ("heldout28", CASES28, LINE_RULES28),
     ("heldout27", CASES27, LINE_RULES27),
+    ("heldout29", CASES29, LINE_RULES29),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -20221,6 +21210,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout24": (lib_of24, NOTES24), "heldout25": (lib_of25, NOTES25), "heldout26": (lib_of26, NOTES26),
     "heldout28": (lib_of28, NOTES28),
     "heldout27": (lib_of27, NOTES27),
+    "heldout29": (lib_of29, NOTES29),
 }
 
 
@@ -20259,7 +21249,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentyfirst=case in CASES21, twentysecond=case in CASES22 or case in CASES28,
                                  twentythird=case in CASES23, twentyfourth=case in CASES24,
                                  twentysixth=case in CASES26, twentyeighth=case in CASES28,
-                                 twentyseventh=case in CASES27):
+                                 twentyseventh=case in CASES27, twentyninth=case in CASES29):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
