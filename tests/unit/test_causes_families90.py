@@ -111,3 +111,11 @@ def test_a_sandbox_given_up_in_its_schedulers_queue_is_a_placement_timeout(tmp_p
             "for a runner (queue timed out at 2026-01-02T10:00:00Z)")
     assert primary(both(tmp_path, [line])) == "pg_timeout"
     assert primary(both(tmp_path, ["RuntimeError: waiting for a runner failed: runner pool is misconfigured"])) != "pg_timeout"
+
+
+def test_agentic_stack_families_read_from_set_56(tmp_path: Path) -> None:
+    # the driver's GPU core dump names the exception; an RL launcher's server that ended before it served;
+    # the Docker Engine API's pull endpoint failing
+    assert primary(both(tmp_path, ["(Engine pid=7) coredump: Detected an exception of type CUDBG_EXCEPTION_DEVICE_ILLEGAL_ADDRESS (13)"])) == "cuda_error"
+    assert primary(both(tmp_path, ["(SGLangEngine pid=9, ip=10.0.0.3) Exception: Server process terminated unexpectedly."])) == "engine_init_failed"
+    assert primary(both(tmp_path, ["docker.errors.APIError: 500 Server Error for http+docker://localhost/v1.45/images/create?tag=v1&fromImage=org%2Fenv"])) == "image_pull"

@@ -315,7 +315,10 @@ CUDA_DISTINCT = (
     r"an access to GPU memory space failed|"
     # torch's own words for a driver it cannot use (torch/cuda/__init__.py _check_driver, c10/cuda
     # CUDAFunctions.cpp "CUDA initialization: Unexpected error from cudaGetDeviceCount()")
-    r"NVIDIA driver on your system is too old|Found no NVIDIA driver on your system|Unexpected error from cudaGetDeviceCount")
+    r"NVIDIA driver on your system is too old|Found no NVIDIA driver on your system|Unexpected error from cudaGetDeviceCount|"
+    # the driver's GPU core dump on an exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION: "coredump: Detected an exception of
+    # type CUDBG_EXCEPTION_WARP_ILLEGAL_ADDRESS (14)", the exception names of cudadebugger.h)
+    r"\bCUDBG_EXCEPTION_(?!NONE\b)[A-Z_]+")
 CUDA_GENERIC = (
     r"unknown error|initialization error|invalid argument|invalid value|invalid resource handle|"
     r"invalid device context|context is destroyed|operation not (?:supported|permitted)|driver shutting down|"
@@ -526,7 +529,9 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
 
 ENGINE_NOT_READY = (r"(?i:\b(?:server|engine)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
                     r"\b(?:server|engine)\b[^\n]{0,40}?\bis not ready after \d+|\bfailed to start (?:the )?(?:[\w-]+ ){0,2}server\b|"
-                    r"\bterminated unexpectedly during start-?up\b|\bbefore its \w+ endpoint was ready\b|"
+                    # (and slime's / verl's launcher of an SGLang server process that ended before it served, slime
+                    # backends/sglang_utils/sglang_engine.py "Server process terminated unexpectedly.")
+                    r"\bterminated unexpectedly during start-?up\b|\bServer process terminated unexpectedly\b|\bbefore its \w+ endpoint was ready\b|"
                     r"\b(?:vLLM|SGLang|inference|LLM) server\b[^\n]{0,20}? can't be reached at \S+ after [\d.]+ seconds|"
                     # (trl experimental/async_grpo/vllm_client.py "Timed out after %ds waiting for vLLM server at %s")
                     r"\btimed out after [\d.]+ ?s(?:econds)? waiting for (?:the )?(?:vLLM|SGLang|inference|LLM) server)")
@@ -812,6 +817,9 @@ TABLE: tuple[Row, ...] = (
     Row("image_pull", (_rx(r"(?i:(?:unable to|failed to|cannot|could not|error) (?:retrieve|fetch|get|inspect|resolve|import|pull|download)(?:ing)? "
                            # (Slurm's pyxis / enroot: "pyxis: failed to import docker image")
                            r"(?:the )?(?:source |remote )?(?:docker |container |oci |squashfs )?image)"),), None),
+    # the Docker Engine API's pull endpoint failing (POST /images/create?fromImage=..., docker-py 7.2.0 api/image.py
+    # pull: "500 Server Error ... for url: http+docker://localhost/v1.43/images/create?tag=..."): the image was never pulled
+    Row("image_pull", (_rx(r"http\+docker://\S*/images/create\?"), _rx(r"(?i:\b[45]\d\d\b|error)")), None),
     # the weights' index (`weight_map` of model.safetensors.index.json) or an adapter's files not there
     # (transformers integrations/peft.py "adapter model file not found in %s")
     Row("hf_weights_missing", (_rx(r"(?i:(?:error|fail\w*|unable to|cannot|can't|could not)\b[^\n]{0,30}\bweight[ _]map\b|"
