@@ -119,3 +119,15 @@ def test_agentic_stack_families_read_from_set_56(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["(Engine pid=7) coredump: Detected an exception of type CUDBG_EXCEPTION_DEVICE_ILLEGAL_ADDRESS (13)"])) == "cuda_error"
     assert primary(both(tmp_path, ["(SGLangEngine pid=9, ip=10.0.0.3) Exception: Server process terminated unexpectedly."])) == "engine_init_failed"
     assert primary(both(tmp_path, ["docker.errors.APIError: 500 Server Error for http+docker://localhost/v1.45/images/create?tag=v1&fromImage=org%2Fenv"])) == "image_pull"
+
+
+def test_an_error_level_glog_record_is_never_dropped(tmp_path: Path) -> None:
+    # torch's C++ logger writes the month unpadded ([E915 ...]): the prefilter of both readers brings it
+    unpadded = both(tmp_path, ["[E915 03:58:12.774410127 TCPStore.cpp:301] [c10d] The libuv TCPStore backend does not support "
+                               "initialization with an listen fd."])
+    assert unpadded["unrecognized"] and primary(unpadded) == "python_crash"
+    # "no error file" is a missing file, not a count of no errors: torch elastic's report of a failed child
+    report = both(tmp_path, ["E1205 00:34:28.885000 2583 torch/distributed/elastic/multiprocessing/errors/error_handler.py:145] "
+                             "no error file defined for parent, to copy child error file (/tmp/t/error.json)"])
+    assert report["unrecognized"]
+    assert not both(tmp_path, ["2026-01-02 10:00:00 INFO validation finished: no errors found"])["unrecognized"]

@@ -719,7 +719,8 @@ ERROR_SHAPE = re.compile(
 NCCL_WARN_STEM = re.compile(r"(?:^|[\s:\]])nccl[A-Z]\w* ?: (?!.*NCCL INFO)")
 ERROR_GRAMMARS = (KUBECTL_ROW, SHELL_SIGNAL, ELASTIC_FAILED, KUBELET_CRASHLOOP, NCCL_WARN_STEM)
 # Chatter that has the word but is not an error report (e.g. `0 errors`, a metric name).
-NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
+# (a count of none, not a missing thing: torch elastic's `no error file defined for parent` is its failure report)
+NOT_ERROR = re.compile(r"(?i)\b(?:no|0|zero) errors?\b(?! file\b)|\berror[_ ]?(?:rate|count)\b|errors?=0\b")
 
 
 def is_error_line(text: str, exc: Exc | None) -> bool:

@@ -133,14 +133,16 @@ SCAN_NEEDLES: tuple[bytes, ...] = tuple(n for n in NEEDLES if not any(m != n and
 # elastic logs, also after torch's `[rank0]:[`), torch's older `[E ProcessGroupNCCL.cpp:494]`,
 # Ray's C++ `[2026-12-03 16:00:00,123 E 123 456]` and its fatal level C (RAY_CHECK: `[... C 31945
 # 31971] pb_util.h:202: Check failed`, ray-project/ray src/ray/util/logging.cc).
-GLOG_B = re.compile(rb"[EF][01]\d{3} \d\d:\d\d:\d\d|\[[EF] [A-Za-z]|,\d{3} [EFC] \d")
+# (torch's C++ logger writes the month unpadded, `[E915 03:58:12...]`: a three-digit month-day, as exceptions.ERROR_SHAPE reads it)
+GLOG_B = re.compile(rb"[EF](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d:\d\d|\[[EF] [A-Za-z]|,\d{3} [EFC] \d")
 # The pure-Python scan finds these (bytes.find is ~30x faster than a regex pass over a buffer)
-# and checks GLOG_B in a small window around each hit: the months 01-12 start with 0 or 1.
-GLOG_FIND: tuple[bytes, ...] = (b"E0", b"E1", b"F0", b"F1", b"[E ", b"[F ", b" E ", b" F ", b" C ")
+# and checks GLOG_B in a small window around each hit: the months 01-12 start with 0 or 1 (`[E` also finds torch's
+# unpadded `[E915 ...`).
+GLOG_FIND: tuple[bytes, ...] = (b"E0", b"E1", b"F0", b"F1", b"[E", b"[F", b" E ", b" F ", b" C ")
 # The scan as one extended regex (grep's prefilter). The benchmark's yardstick is the pattern as
 # it was before the safety net, pinned in bench/bench_health.py.
 GREP_PATTERN = ("|".join(re.escape(n.decode()) for n in SCAN_NEEDLES) +
-                "|[EF][01][0-9]{3} [0-9]{2}:[0-9]{2}:[0-9]{2}|\\[[EF] [A-Za-z]|,[0-9]{3} [EFC] [0-9]")
+                "|[EF]([01][0-9]{3}|[1-9][0-9]{2}) [0-9]{2}:[0-9]{2}:[0-9]{2}|\\[[EF] [A-Za-z]|,[0-9]{3} [EFC] [0-9]")
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Prefixes our `logs` pull writes into the combined file (`[3] `, `[3/1] `) and Iris's `rank3| `.
