@@ -646,7 +646,7 @@ ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*" + FAILED_CODE + r" \(pid: \d+
 # v2.30.7-1 @ 5067397c): a failure named there is never a death on its own.
 # (and a message that says so itself, print()'s `Warning: <msg>` at the line's or a prefix's head: skyrl-train
 # 0.1.0 distributed/strategy.py "Warning: Could not save generation config for '{name}'. Error: {e}")
-WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^\s*|[)\]:]\s+)Warning: |\bNCCL INFO\b|(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|\[)W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]|"
+WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^\s*|[)\]:]\s+)Warning: |\bNCCL INFO\b|(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|[\[\s:>|])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]|"
                            r"\.\d{6}: W [\w/.-]+:\d+\] ")
 
 

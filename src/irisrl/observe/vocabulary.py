@@ -138,9 +138,8 @@ STATEMENT = re.compile(
 K8S_WARNING_EVENT = re.compile(r"(?:^|\s)Warning(?: {2,}|\t+)[A-Z]\w+(?: {2,}|\t+)")
 # Printed at warning level: exceptions.WARNING_LEVEL (the one grammar of it: Python logging's WARNING, glog's W, a
 # `Warning:` label such as `libibverbs: Warning: couldn't load driver ...`), and here also a bare WARN word (Rust's
-# tracing `  WARN target:`, NCCL's WARN channel: for the family rows a WARN record is not loud) and a glog W date
-# after a space.
-WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])|\sW(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d")
+# tracing `  WARN target:`, NCCL's WARN channel: for the family rows a WARN record is not loud).
+WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
 NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|\[(?:INFO|DEBUG)\]|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
