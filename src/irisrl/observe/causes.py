@@ -857,7 +857,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
-          ("OOMKilled", "Exit Code:", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
+          ("OOMKilled", "Exit Code:", "Exit code", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
            "Out of memory: Killed", "exited with code 137", "oom-kill", "已杀死", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
            "exitCode", "SIGKILL", "exitcode", "TaskOOM"),
           (), 4, ROOT,
@@ -866,7 +866,9 @@ CATALOGUE: tuple[Cause, ...] = (
           "runtime) = SIGKILL: the OOM killer's signal, but also a manual kill -9 or the end of a preemption's grace period",
           # Iris's local process runtime reports Python's negative signal code (-9 = SIGKILL) where
           # Kubernetes says 137: the same kill in a task status line.
-          families=(r"\bOOMKilled\b|Exit Code:\s+137\b|exit_code=(?:137|-9)\b|exit(?:ed with)? code 137\b",
+          # (the code's report in any case and separator: kubectl's `Exit Code:    137`, Iris's task error `Exit code 137: ...`,
+          # a Hub Space's `Space failed. Exit code: 137`, the status line's `exit_code=137`)
+          families=(r"\bOOMKilled\b|(?i:\bexit(?:ed with)?[ _]code[:=]?\s*137)\b|exit_code=-9\b",
                     # a container status in the pod's YAML / JSON (`kubectl get pod -o yaml|json`)
                     r"\"?exitCode\"?:\s*137\b",
                     r"non-zero exit code\b.*\b137$",

@@ -304,7 +304,7 @@ REPO_URL = re.compile(r"/api/(?:models|datasets|spaces)/[^/\s?]+/[^/\s'\"?]+?(?:
                       r"remote repo cannot be accessed in .snapshot_download|"
                       # ModelScope's hub API (modelscope/modelscope hub/api.py list_model_revisions / get_model:
                       # `/api/v1/models/<owner>/<name>/revisions`): the model id itself
-                      r"/api/v1/models/[^/\s?]+/[^/\s'\"?]+/revisions\b")
+                      r"/api/v1/models/(?:[^/\s?]+/)?[^/\s'\"?]+/revisions\b")
 
 
 # A 404 whose message says the repo id itself is wrong, not a file in it (hf_raise_for_status's
@@ -586,8 +586,9 @@ NCCL_WARN_FAILURE = re.compile(
 
 
 
-# A `kubectl get pods` row up to its STATUS column (NAME, READY N/M): each family reads the status it names.
-KUBECTL_POD_ROW = r"^\s*[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+"
+# A `kubectl get pods` row up to its STATUS column (NAME, READY N/M; `-A` / `--all-namespaces` puts NAMESPACE first):
+# each family reads the status it names.
+KUBECTL_POD_ROW = r"^\s*(?:[a-z0-9][-a-z0-9.]*\s+)?[a-z0-9][-a-z0-9.]*\s+\d+/\d+\s+"
 # Kubernetes' `kubectl get pods` row: NAME READY STATUS RESTARTS AGE, the STATUS column read
 # (kubectl/pkg/printers; `Init:` prefix for init containers). The kinds: Error / CrashLoopBackOff
 # a crashed container, OOMKilled, Evicted / ContainerStatusUnknown (the kubelet lost the container

@@ -94,7 +94,8 @@ DISK_EVICTION = r"ephemeral local storage usage exceeds"
 RAY_JOB_FAILED = r"^\s*Job '[^'\s]+' failed\b"
 # a platform's verdicts on a workload in words (the Hub Spaces runtime: "Workload evicted, storage limit
 # exceeded (50G)", "Memory limit exceeded (16.0G)")
-WORKLOAD_EVICTED = r"(?i:\b(?:pod|workload|container|job|task)s? (?:was |has been )?evicted\b)"
+# (and a hosted app's unit: a Hub Space "Space evicted, storage limit exceeded (50G)", a replica, an instance, a sandbox)
+WORKLOAD_EVICTED = r"(?i:\b(?:pod|workload|container|job|task|space|replica|instance|sandbox)s? (?:was |has been )?evicted\b)"
 MEMORY_LIMIT = r"(?i:\bmemory limit exceeded\b)"
 # A failure STATEMENT is one with or without a log record around it: an access denial (a subject
 # that must be authenticated / is not allowed / is gated: huggingface_hub's "Repo model <id> is
@@ -337,7 +338,7 @@ NCCL_RESULTS = (r"remote process exited or there was a network error|internal er
                 # `NCCL WARN` head ("Last error: ..."; libnccl 2.28 strings, corpus/current/format_strings.txt):
                 # init.cc "Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx", bootstrap.cc
                 # "Bootstrap : no socket interface found", net_socket.cc "NET/Socket : no interface found"
-                r"Duplicate GPU detected : rank \d+ and rank \d+|Bootstrap ?: no socket interface found|NET/Socket ?: no interface found")
+                r"Duplicate GPU detected : rank \d+ and rank \d+|\brank \d+ and rank \d+ both on CUDA device\b|Bootstrap ?: no socket interface found|NET/Socket ?: no interface found")
 # Container registries' refusals (the OCI distribution spec's error codes as registries print them:
 # TOOMANYREQUESTS "toomanyrequests" / Docker Hub's "You have reached your pull rate limit",
 # MANIFEST_UNKNOWN, NAME_UNKNOWN "repository name not known to registry", BLOB_UNKNOWN, UNAUTHORIZED
@@ -433,7 +434,8 @@ FETCH_REFUSED = _fetch_status("40[13]")
 # Azure's allocation failures (AllocationFailed, ZonalAllocationFailed, OverconstrainedAllocationRequest),
 # GCE's GCE_STOCKOUT, the cluster autoscaler's NotTriggerScaleUp event ("pod didn't trigger scale-up")
 CAPACITY = (r"[Nn]ot enough (?:\w+ )?capacity|[Ii]nsufficient (?:\w+ )?capacity|InsufficientInstanceCapacity|ZONE_RESOURCE_POOL_EXHAUSTED|"
-            r"[Oo]ut of capacity|All provisioning attempts failed|\b\d+/\d+ nodes are available: |"
+            # (Volcano's scheduler says it the other way round, pkg/scheduler/api/unschedule_info.go "0/%d nodes are unavailable: ...")
+            r"[Oo]ut of capacity|All provisioning attempts failed|\b\d+/\d+ nodes are (?:un)?available: |"
             r"\b(?:Zonal)?AllocationFailed\b|OverconstrainedAllocationRequest|GCE_STOCKOUT|NotTriggerScaleUp|didn't trigger scale-up|"
             # SkyPilot's provisioner (sky/backends/cloud_vm_ray_backend.py: "Failed to provision all possible launchable
             # resources. Relax the task's resource requirements", "Failed to acquire resources in all zones in <region>")
@@ -528,6 +530,8 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
 
 ENGINE_NOT_READY = (r"(?i:\b(?:server|engine)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
                     r"\b(?:server|engine)\b[^\n]{0,40}?\bis not ready after \d+|\bfailed to start (?:the )?(?:[\w-]+ ){0,2}server\b|"
+                    # (a hosted inference endpoint, Hugging Face Inference Endpoints' "Endpoint failed to start.")
+                    r"\b(?:inference )?endpoint failed to (?:start|initiali[sz]e)\b|"
                     # (and slime's / verl's launcher of an SGLang server process that ended before it served, slime
                     # backends/sglang_utils/sglang_engine.py "Server process terminated unexpectedly.")
                     r"\bterminated unexpectedly during start-?up\b|\bServer process terminated unexpectedly\b|\bbefore its \w+ endpoint was ready\b|"
@@ -1291,7 +1295,8 @@ TABLE: tuple[Row, ...] = (
     Row("pg_unplaceable", (_rx(r"\s\sUnschedulable\s\s|(?i:\b(?:gang|pods?|tasks?|pod ?groups?|jobs?|workloads?)\b[^\n]{0,60}\bunschedulable\b|"
                                r"\bno nodes? (?:with|has|have) enough resources\b|\bnode\(s\) (?:didn't|did not) have enough resources\b)"),), None),
     Row("hf_gated", (_rx(r"(?i:\b40[13]\b|\bgated\b|unauthori[sz]ed|forbidden|access to (?:model|repo)|restricted|"
-                         r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)), None),
+                         r"(?:invalid|expired|missing|wrong) (?:user |access |hf )?token|authenticat)"), _rx(_HUB)),
+        E.INFERENCE_API),     # (the Hub's inference services refusing an application's call: no download)
     # a 404 on the repo as a whole (its API path or first config file: exceptions.REPO_URL)
     Row("hf_repo_not_found", (_rx(_NOT_THERE), _rx(E.REPO_URL.pattern)), None),
     # huggingface_hub file_download.py / _snapshot_download.py: the Hub could not be reached and the cache has
