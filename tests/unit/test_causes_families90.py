@@ -131,3 +131,14 @@ def test_an_error_level_glog_record_is_never_dropped(tmp_path: Path) -> None:
                              "no error file defined for parent, to copy child error file (/tmp/t/error.json)"])
     assert report["unrecognized"]
     assert not both(tmp_path, ["2026-01-02 10:00:00 INFO validation finished: no errors found"])["unrecognized"]
+
+
+def test_a_router_with_no_engine_left_to_send_to(tmp_path: Path) -> None:
+    for line in ("aiohttp.client_exceptions.ClientResponseError: 503, message='No available workers (all circuits open or unhealthy)', "
+                 "url='http://10.0.3.12:8080/v1/completions'",
+                 'E1205 04:02:07.218804       1 gateway_req_body.go:252] "no ready pod available" model="qwen3-8b"'):
+        assert primary(both(tmp_path, [line])) == "engine_dead", line
+    # a model the router does not serve is the request's error; a tracker's own proxy is no engine
+    assert primary(both(tmp_path, ["ERROR No backend available for model qwen3-8b-typo"])) != "engine_dead"
+    assert primary(both(tmp_path, ["2026/01/02 10:00:00 WARNING mlflow.system_metrics: API request failed with error code 503: "
+                                   "'no healthy upstream'"])) != "engine_dead"

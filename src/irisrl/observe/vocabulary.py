@@ -1434,6 +1434,14 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(r"/generate\b|/v1/(?:chat/)?completions\b"),
                         _rx(r"(?i:connection refused|connect(?:ion)? error|server disconnected|reset by peer|"
                             r"remote ?protocol ?error|connection (?:closed|aborted))")), E.INFERENCE_API),
+    # a router or gateway in front of the engines with none left to send to (SkyRL's router / vllm-project/router "No
+    # available workers (all circuits open or unhealthy)", AIBrix gateway_req_body.go "no ready pod available", Envoy's
+    # "no healthy upstream", Dynamo's "no instances found for endpoint", production-stack's "No prefill / decode endpoints
+    # found"): every engine behind it is gone (a model it does not serve is the request's error, not this)
+    Row("engine_dead", (_rx(r"(?i:\bno (?:healthy|available|ready|live) (?:upstreams?|workers?|backends?|endpoints?|instances?|pods?|replicas?)\b|"
+                            r"\bno (?:prefill|decode) (?:endpoints?|instances?|workers?|servers?)\b|\bno instances found for endpoint\b)"),),
+        # (nor an experiment tracker's API behind its own proxy: mlflow 3.18 system_metrics "... 503 ... 'no healthy upstream'")
+        _rx(r"(?i:\bfor model\b|\bmodel \S+ not\b|mlflow|wandb|tensorboard|\bmetrics\b)")),
     # the same refusal through an agent's LLM client that names the engine by its provider (LiteLLM 1.110's
     # self-hosted vLLM provider, llms/hosted_vllm: `Hosted_vllmException - [Errno 111] Connection refused`,
     # `... - Cannot connect to host A:P`); its other errors are the server's answers (the application's)
