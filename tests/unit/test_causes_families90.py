@@ -142,3 +142,10 @@ def test_a_router_with_no_engine_left_to_send_to(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["ERROR No backend available for model qwen3-8b-typo"])) != "engine_dead"
     assert primary(both(tmp_path, ["2026/01/02 10:00:00 WARNING mlflow.system_metrics: API request failed with error code 503: "
                                    "'no healthy upstream'"])) != "engine_dead"
+
+
+def test_a_failure_the_line_says_may_be_none_is_a_notice(tmp_path: Path) -> None:
+    hedge = both(tmp_path, ["[memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. the allocator will free "
+                            "cache and retry)"])
+    assert hedge["verdict"] == "NO-KILL" and primary(hedge) == "cuda_oom"
+    assert both(tmp_path, ["[memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY"])["verdict"] == "KILL"

@@ -665,8 +665,11 @@ RAY_ERROR_RELAY = re.compile(r"WARNING worker\.py:\d+ -- ")
 # replica group at the next quorum (torchft 0.2.0 torchft/manager.py: the five report_error sites, _ManagerLogger.prefix).
 # Its give-up ("should_commit failed N times consecutively, exceeding max_retries") is no such line. A notice,
 # whatever its level.
+# (and a line that says the failure may be none, because the caller recovers and retries: torch_memory_saver's
+# "cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)")
 FALLS_BACK = re.compile(r"\b[Ff]all(?:ing|s)? ?back (?:to|on)\b|\b[Ss]kipping (?:the )?(?:remaining|rest)\b|"
-                        r"\[[^\]\s]+/\d+ - step \d+\] got exception (?:in|waiting)\b")
+                        r"\[[^\]\s]+/\d+ - step \d+\] got exception (?:in|waiting)\b|"
+                        r"(?i:\b(?:may|might) not be an? (?:issue|problem|error)\b)")
 
 
 def is_warning_level(text: str) -> bool:
