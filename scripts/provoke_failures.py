@@ -18456,6 +18456,637 @@ CASES28: dict[str, Case] = {
     "benign28_train_restart_succeeds": (case_benign28_train_restart_succeeds, "benign", False),
 }
 CASES.update(CASES28)
+
+
+# ----------------------------------------------------------------------------- set 30: Hub 2.x downloads
+# The model / data DOWNLOAD side as the current releases print it: huggingface_hub 2.4 (httpx2),
+# transformers 5.25, datasets 5.2, safetensors 0.8 and the `hf` CLI against a loopback Hub.
+
+
+def start_hub30(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str],
+                errors: dict[str, tuple[int, str | None, str | None]] | None = None) -> str:
+    """A loopback Hub (set 1's answers: status, X-Error-Code, X-Error-Message) whose file answers can
+    go wrong per repo (`behaviour`): 429once / 503once (the first two file requests of the repo
+    answered 429 with Retry-After: 1 / 503, then served: the hub retries the first one itself,
+    silently, the second through its logged backoff), 429always (Retry-After: 1 every time), reset
+    (a weights or data file's GET sends half its body, then a TCP reset), stall (half the body,
+    then nothing for 15 s), cutshort (half the body, then a clean close), cutonce (only the first
+    GET of a weights / data file so). Weights / data files are the ones that misbehave; config and
+    tokenizer files are served. Ranged GETs are answered 206."""
+    import struct
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    answers = errors or {}
+    seen: dict[str, int] = {}
+    gets: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def big(fname: str) -> bool:
+        return fname.endswith((".safetensors", ".bin", ".parquet", ".jsonl", ".json.gz"))
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: not library output
+            pass
+
+        def _send(self, code: int, body: bytes, headers: dict[str, str], length: int | None = None,
+                  how: str = "") -> None:
+            self.send_response(code)
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body) if length is None else length))
+            self.end_headers()
+            if self.command == "HEAD":
+                return
+            if how in ("reset", "stall", "cutshort"):
+                self.wfile.write(body[:len(body) // 2])
+                self.wfile.flush()
+                if how == "stall":
+                    time.sleep(15)
+                if how == "reset":
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.close_connection = True
+                try:
+                    self.connection.shutdown(socket.SHUT_RDWR) if how == "cutshort" else None
+                finally:
+                    self.connection.close()
+                return
+            self.wfile.write(body)
+
+        def _route(self) -> None:
+            path, repo_type = _as_model_path(self.path.split("?")[0])
+            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
+            name = m.group(1) if m else ""
+            rest = (m.group(2) or "") if m else ""
+            repo = f"irisrl/{name}"
+            common = {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}"}
+            how = behaviour.get(name, "")
+            fm = re.match(r"^/resolve/[^/]+/(.+)$", rest)
+            fname = fm.group(1) if fm else ""
+            with lock:
+                if fname:
+                    seen[name] = seen.get(name, 0) + 1
+                if big(fname) and self.command == "GET":
+                    gets[name] = gets.get(name, 0) + 1
+                n = seen.get(name, 0)
+                ng = gets.get(name, 0)
+            if name in answers:
+                code, err_code, msg = answers[name]
+                h = dict(common, **{"Content-Type": "application/json"})
+                if msg:
+                    msg = msg.replace("Access to model", f"Access to {repo_type}").format(repo=repo)
+                    h["X-Error-Message"] = msg
+                if err_code:
+                    h["X-Error-Code"] = err_code
+                body = json.dumps({"error": msg} if msg else {}).encode()
+                self._send(code, body, h)
+                return
+            status_now = (how in ("429once", "503once") and n <= 2 and fname) or how == "429always"
+            if status_now:
+                code = 503 if how == "503once" else 429
+                h = dict(common)
+                if code == 429:
+                    h["Retry-After"] = "1"
+                self._send(code, b"", h)
+                return
+            repo_files = repos.get(name)
+            if repo_files is None:
+                self._send(404, b'{"error":"Repository not found"}', dict(common, **{
+                    "X-Error-Code": "RepoNotFound", "X-Error-Message": "Repository not found",
+                    "Content-Type": "application/json"}))
+                return
+            if "/tree/" in rest:
+                tree = [{"type": "file", "path": f, "size": len(b),
+                         "oid": hashlib.sha1(b).hexdigest()} for f, b in sorted(repo_files.items())]
+                self._send(200, json.dumps(tree).encode(), dict(common, **{"Content-Type": "application/json"}))
+                return
+            if path.startswith("/api/"):
+                info = {"id": repo, "modelId": repo, "sha": COMMIT, "private": False,
+                        "siblings": [{"rfilename": f} for f in sorted(repo_files)]}
+                self._send(200, json.dumps(info).encode(), dict(common, **{"Content-Type": "application/json"}))
+                return
+            if fname not in repo_files:
+                self._send(404, b'{"error":"Entry not found"}', dict(common, **{
+                    "X-Error-Code": "EntryNotFound", "X-Error-Message": "Entry not found",
+                    "Content-Type": "application/json", "X-Repo-Commit": COMMIT}))
+                return
+            body = repo_files[fname]
+            h = dict(common, **{"ETag": f'"{hashlib.sha256(body).hexdigest()}"', "X-Repo-Commit": COMMIT,
+                                "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"})
+            rng = re.match(r"bytes=(\d+)-", self.headers.get("Range") or "")
+            bad = big(fname) and self.command == "GET" and (
+                how in ("reset", "stall", "cutshort") or (how == "cutonce" and ng == 1))
+            mode = ("cutshort" if how == "cutonce" else how) if bad else ""
+            if rng and not bad:
+                start = int(rng.group(1))
+                h["Content-Range"] = f"bytes {start}-{len(body) - 1}/{len(body)}"
+                self._send(206, body[start:], h)
+                return
+            self._send(200, body, h, None, mode)
+
+        def do_HEAD(self) -> None:
+            self._route()
+
+        def do_GET(self) -> None:
+            self._route()
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self._route()
+
+    class Srv(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:  # our sockets: not library output
+            pass
+
+    srv = Srv(("127.0.0.1", 0), Hub)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+HUB_ERRORS30: dict[str, tuple[int, str | None, str | None]] = {
+    # the real Hub's 2025 wording for a gated repo the token's user was not granted
+    "gated403x": (403, "GatedRepo", "Access to model {repo} is restricted and you are not in the authorized "
+                  "list. Visit https://huggingface.co/{repo} to ask for access."),
+    "gated401": (401, "GatedRepo", "Access to model {repo} is restricted. You must have access to it and be "
+                 "authenticated to access it. Please log in."),
+    "missing404": (404, "RepoNotFound", "Repository not found"),
+    "revision404": (404, "RevisionNotFound", "Invalid rev id: v9.9"),
+    "badtoken401": (401, None, "Invalid credentials in Authorization header"),
+    "status500": (500, None, "Internal Error - We're working hard to fix this as soon as possible!"),
+    "status502": (502, None, None),
+    "status503": (503, None, None),
+}
+
+
+def _repo30(weights: str = "safetensors", big_kb: int = 0) -> dict[str, bytes]:
+    """A tiny GPT-2 repo (config, weights, a tokenizer), written by this venv's transformers."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="irisrl30")) / "tiny", weights)
+    _tiny_tokenizer_dir(d, pad=True)
+    files = {p.name: p.read_bytes() for p in d.iterdir() if p.is_file()}
+    if big_kb:
+        import torch
+        from safetensors.torch import save_file
+
+        sd = {"transformer.wte.weight": torch.randn(big_kb * 256, 1)}
+        save_file(sd, str(d / "big.safetensors"))
+        files["model.safetensors"] = (d / "big.safetensors").read_bytes()
+    return files
+
+
+def _corrupt_st30(files: dict[str, bytes]) -> dict[str, bytes]:
+    """model.safetensors whose JSON header was overwritten by a mirror's HTML error page (same length)."""
+    b = bytearray(files["model.safetensors"])
+    n = int.from_bytes(b[:8], "little")
+    page = b"<html><head><title>502 Bad Gateway</title></head></html>"
+    b[8:8 + min(n, len(page))] = page[:n]
+    return dict(files, **{"model.safetensors": bytes(b)})
+
+
+def _hf_cli30(*args: str) -> None:
+    """Run the `hf` CLI of this venv (the case's env: HF_ENDPOINT, HF_HOME) and exit with its status."""
+    hf = str(Path(sys.executable).parent / "hf")
+    print(f"PROVOKE-NOTE $ hf {' '.join(args)}", flush=True)
+    rc = subprocess.call([hf, *args])
+    print(f"PROVOKE-NOTE hf rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def _hub30(behaviour: dict[str, str] | None = None, errors: bool = True, big_kb: int = 0,
+           corrupt: bool = False) -> str:
+    """Start the loopback Hub and point HF_ENDPOINT at it BEFORE anything imports huggingface_hub
+    (it reads HF_ENDPOINT once); the repos are written afterwards into the dict it serves from."""
+    repos: dict[str, dict[str, bytes]] = {}
+    endpoint = start_hub30(repos, behaviour or {}, HUB_ERRORS30 if errors else None)
+    _hub_env(endpoint)
+    os.environ["HF_HUB_DISABLE_XET"] = "1"
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds30")
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    files = _repo30(big_kb=big_kb)
+    repos.update({n: files for n in ("okrepo", "flaky", "slow", "cut", "ratelimited", "busy")})
+    if corrupt:
+        repos["mirrorpage"] = _corrupt_st30(files)
+    repos["data"] = {"train.jsonl": b"".join(json.dumps({"prompt": f"p{i}", "answer": str(i)}).encode() + b"\n"
+                                             for i in range(2000)),
+                     "README.md": b"---\nconfigs:\n- config_name: default\n  data_files: train.jsonl\n---\n"}
+    for n in (behaviour or {}):
+        repos.setdefault(n, repos["data"] if n.startswith("data") else files)
+    print(f"PROVOKE-NOTE endpoint={endpoint}", flush=True)
+    return endpoint
+
+
+# the `hf` CLI (huggingface_hub 2.4's typer app): its `Error: ...` lines are its own wording
+def case_cli30_download_gated403() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/gated403x", "config.json")
+
+
+def case_cli30_download_gated401() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/gated401")
+
+
+def case_cli30_download_repo404() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/missing404")
+
+
+def case_cli30_download_revision404() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/revision404", "--revision", "v9.9")
+
+
+def case_cli30_download_entry404() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/okrepo", "model-00001-of-00002.safetensors")
+
+
+def case_cli30_dataset_gated401() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/gated401", "--repo-type", "dataset")
+
+
+def case_cli30_dataset_repo404() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/missing404", "--repo-type", "dataset")
+
+
+def case_cli30_download_429always() -> None:
+    _hub30({"ratelimited": "429always"})
+    _hf_cli30("download", "irisrl/ratelimited", "config.json")
+
+
+def case_cli30_download_badtoken401() -> None:
+    _hub30()
+    os.environ["HF_TOKEN"] = "hf_" + "x" * 34  # a revoked token
+    _hf_cli30("download", "irisrl/badtoken401", "config.json")
+
+
+def case_cli30_download_status503() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/status503", "config.json")
+
+
+def case_cli30_download_status500_snapshot() -> None:
+    _hub30()
+    _hf_cli30("download", "irisrl/status500")
+
+
+def case_cli30_download_refused() -> None:
+    _hub_env(f"http://127.0.0.1:{free_port()}")
+    _hf_cli30("download", "irisrl/okrepo", "model.safetensors")
+
+
+def case_cli30_download_offline_empty() -> None:
+    _hub30()
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    _hf_cli30("download", "irisrl/okrepo")
+
+
+def case_cli30_file_offline_empty() -> None:
+    _hub30()
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    _hf_cli30("download", "irisrl/okrepo", "config.json")
+
+
+def case_cli30_download_reset() -> None:
+    _hub30({"flaky": "reset"})
+    _hf_cli30("download", "irisrl/flaky", "model.safetensors")
+
+
+def case_cli30_download_incomplete_offline() -> None:
+    """A snapshot downloaded, one file of it deleted (a cleanup script), then `hf download` offline."""
+    _hub30()
+    from huggingface_hub import snapshot_download
+
+    d = Path(snapshot_download("irisrl/okrepo"))
+    (d / "model.safetensors").unlink()
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    _hf_cli30("download", "irisrl/okrepo")
+
+
+def case_disk30_cli_download_tmpfs() -> None:
+    """`hf download --local-dir` onto a 256 KiB tmpfs (the weights file is 1 MiB)."""
+    _in_mount_ns27("disk30_cli_download_tmpfs", "mkdir -p /tmp/irisrl30_full && "
+                   "mount -t tmpfs -o size=256k tmpfs /tmp/irisrl30_full")
+    _hub30(big_kb=1024)
+    _hf_cli30("download", "irisrl/okrepo", "--local-dir", "/tmp/irisrl30_full/okrepo")
+
+
+def case_disk30_model_cache_tmpfs() -> None:
+    """from_pretrained with HF_HUB_CACHE on a 256 KiB tmpfs (a 1 MiB model.safetensors)."""
+    _in_mount_ns27("disk30_model_cache_tmpfs", "mkdir -p /tmp/irisrl30_cache && "
+                   "mount -t tmpfs -o size=256k tmpfs /tmp/irisrl30_cache")
+    os.environ["HF_HUB_CACHE"] = "/tmp/irisrl30_cache/hub"  # before huggingface_hub is imported
+    _hub30(big_kb=1024)
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/okrepo")
+
+
+def case_disk30_cli_download_inodes() -> None:
+    """`hf download --local-dir` onto a tmpfs with 6 inodes: blocks to spare, no file or folder left."""
+    _in_mount_ns27("disk30_cli_download_inodes", "mkdir -p /tmp/irisrl30_inodes && "
+                   "mount -t tmpfs -o size=64m,nr_inodes=6 tmpfs /tmp/irisrl30_inodes")
+    _hub30()
+    _hf_cli30("download", "irisrl/okrepo", "--local-dir", "/tmp/irisrl30_inodes/okrepo")
+
+
+def case_disk30_snapshot_cache_inodes() -> None:
+    """snapshot_download with HF_HUB_CACHE on a tmpfs with 12 inodes."""
+    _in_mount_ns27("disk30_snapshot_cache_inodes", "mkdir -p /tmp/irisrl30_cinodes && "
+                   "mount -t tmpfs -o size=64m,nr_inodes=12 tmpfs /tmp/irisrl30_cinodes")
+    os.environ["HF_HUB_CACHE"] = "/tmp/irisrl30_cinodes/hub"  # before huggingface_hub is imported
+    _hub30()
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/okrepo")
+
+
+def case_tf30_hub_weights_wrong_shape() -> None:
+    """A Hub repo whose model.safetensors holds a wte of another shape (a resized vocab pushed)."""
+    _hub30(big_kb=64)
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/okrepo")
+
+
+# huggingface_hub's own calls
+def case_hub30_reset_download() -> None:
+    """hf_hub_download of weights whose every GET is reset mid-body (httpx2)."""
+    _hub30({"flaky": "reset"})
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/flaky", "model.safetensors")
+
+
+def case_hub30_stall_snapshot() -> None:
+    """snapshot_download whose weights GET stalls after half the body (HF_HUB_DOWNLOAD_TIMEOUT=3)."""
+    _hub30({"slow": "stall"})
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/slow")
+
+
+def case_hub30_cutshort_snapshot_workers() -> None:
+    """snapshot_download(max_workers=4) of a repo whose weights come half and closed."""
+    _hub30({"cut": "cutshort"})
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/cut", max_workers=4)
+
+
+def case_hub30_429always_download() -> None:
+    """Every answer 429 with Retry-After: 1: the hub's backoff runs out."""
+    _hub30({"ratelimited": "429always"})
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/ratelimited", "config.json")
+
+
+def case_hub30_gated403_download() -> None:
+    _hub30()
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/gated403x", "model.safetensors")
+
+
+def case_hub30_incomplete_snapshot_local_only() -> None:
+    """A snapshot one of whose files was deleted, asked again with local_files_only=True."""
+    _hub30()
+    from huggingface_hub import snapshot_download
+
+    d = Path(snapshot_download("irisrl/okrepo"))
+    (d / "tokenizer.json").unlink()
+    snapshot_download("irisrl/okrepo", local_files_only=True)
+
+
+def case_hub30_incomplete_snapshot_hub_down() -> None:
+    """A snapshot one of whose files was deleted, asked again after the Hub went away."""
+    endpoint = _hub30()
+    from huggingface_hub import snapshot_download
+
+    d = Path(snapshot_download("irisrl/okrepo"))
+    (d / "model.safetensors").unlink()
+    # the same cache, an endpoint nobody listens on (the Hub is down): a new process reads HF_ENDPOINT
+    env = dict(os.environ, HF_ENDPOINT=f"http://127.0.0.1:{free_port()}")
+    print(f"PROVOKE-NOTE {endpoint} -> {env['HF_ENDPOINT']}", flush=True)
+    sys.exit(subprocess.call([sys.executable, "-c", "from huggingface_hub import snapshot_download; "
+                              "snapshot_download('irisrl/okrepo')"], env=env))
+
+
+def case_hub30_incomplete_snapshot_offline_env() -> None:
+    """A snapshot one of whose files was deleted, asked again in a process with HF_HUB_OFFLINE=1."""
+    _hub30()
+    from huggingface_hub import snapshot_download
+
+    d = Path(snapshot_download("irisrl/okrepo"))
+    (d / "config.json").unlink()
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    sys.exit(subprocess.call([sys.executable, "-c", "from huggingface_hub import snapshot_download; "
+                              "snapshot_download('irisrl/okrepo')"], env=env))
+
+
+def case_hub30_status500_snapshot() -> None:
+    _hub30()
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/status500")
+
+
+# transformers 5.25 / datasets 5.2 through the Hub
+def case_tf30_gated403_model() -> None:
+    _hub30()
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/gated403x")
+
+
+def case_tf30_revision404_tokenizer() -> None:
+    _hub30()
+    from transformers import AutoTokenizer
+
+    AutoTokenizer.from_pretrained("irisrl/revision404", revision="v9.9")
+
+
+def case_tf30_repo404_tokenizer() -> None:
+    _hub30()
+    from transformers import AutoTokenizer
+
+    AutoTokenizer.from_pretrained("irisrl/missing404")
+
+
+def case_tf30_status502_model() -> None:
+    _hub30()
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/status502")
+
+
+def case_tf30_reset_model() -> None:
+    _hub30({"flaky": "reset"})
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/flaky")
+
+
+def case_tf30_cutshort_model() -> None:
+    _hub30({"cut": "cutshort"})
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/cut")
+
+
+def case_tf30_mirror_page_weights() -> None:
+    """model.safetensors whose header bytes are an HTML error page (downloaded fine, same size)."""
+    _hub30(corrupt=True)
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/mirrorpage")
+
+
+def case_tf30_offline_empty_tokenizer() -> None:
+    os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub is imported: read once
+    _hub30()
+    from transformers import AutoTokenizer
+
+    AutoTokenizer.from_pretrained("irisrl/okrepo")
+
+
+def case_tf30_incomplete_snapshot_model() -> None:
+    """A snapshot_download'ed model missing its weights (deleted), loaded offline through transformers."""
+    _hub30()
+    from huggingface_hub import snapshot_download
+
+    d = Path(snapshot_download("irisrl/okrepo"))
+    (d / "model.safetensors").unlink()
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    import huggingface_hub.constants as c
+
+    c.HF_HUB_OFFLINE = True
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/okrepo")
+
+
+def case_ds30_revision404_dataset() -> None:
+    _hub30()
+    from datasets import load_dataset
+
+    load_dataset("irisrl/revision404", revision="v9.9", split="train")
+
+
+def case_ds30_reset_dataset() -> None:
+    _hub30({"datareset": "reset"})
+    from datasets import load_dataset
+
+    load_dataset("irisrl/datareset", split="train")
+
+
+def case_ds30_429always_dataset() -> None:
+    _hub30({"dataratelimited": "429always"})
+    from datasets import load_dataset
+
+    load_dataset("irisrl/dataratelimited", split="train")
+
+
+# benign look-alikes: the error-shaped lines of a download that then succeeds
+def case_benign30_429once_download() -> None:
+    _hub30({"ratelimited": "429once"})
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/ratelimited", "config.json"), flush=True)
+
+
+def case_benign30_503once_model() -> None:
+    _hub30({"busy": "503once"})
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/busy")
+    print("loaded", flush=True)
+
+
+def case_benign30_cutonce_download() -> None:
+    """The first GET of the weights closed half way; the hub resumes with a Range request."""
+    _hub30({"resumable": "cutonce"})
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/resumable", "model.safetensors"), flush=True)
+
+
+def case_benign30_cli_429once() -> None:
+    _hub30({"ratelimited": "429once"})
+    _hf_cli30("download", "irisrl/ratelimited")
+
+
+def case_benign30_ds_503once() -> None:
+    _hub30({"databusy": "503once"})
+    from datasets import load_dataset
+
+    print(len(load_dataset("irisrl/databusy", split="train")), flush=True)
+
+
+def case_benign30_cutonce_model() -> None:
+    _hub30({"resumable": "cutonce"})
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/resumable")
+    print("loaded", flush=True)
+
+
+CASES30: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_cli30_download_gated403", case_cli30_download_gated403, "hf_gated"),
+    ("case_cli30_download_gated401", case_cli30_download_gated401, "hf_gated"),
+    ("case_cli30_download_repo404", case_cli30_download_repo404, "hf_repo_not_found"),
+    ("case_cli30_download_revision404", case_cli30_download_revision404, "hf_repo_not_found"),
+    ("case_cli30_download_entry404", case_cli30_download_entry404, "hf_weights_missing"),
+    ("case_cli30_download_status503", case_cli30_download_status503, "hf_http_error"),
+    ("case_cli30_dataset_gated401", case_cli30_dataset_gated401, "hf_gated"),
+    ("case_cli30_dataset_repo404", case_cli30_dataset_repo404, "hf_repo_not_found"),
+    ("case_cli30_download_429always", case_cli30_download_429always, "hf_http_error"),
+    ("case_cli30_download_badtoken401", case_cli30_download_badtoken401, "hf_gated"),
+    ("case_cli30_download_status500_snapshot", case_cli30_download_status500_snapshot, "hf_http_error"),
+    ("case_cli30_download_refused", case_cli30_download_refused, "hf_http_error"),
+    ("case_cli30_download_offline_empty", case_cli30_download_offline_empty, "hf_http_error"),
+    ("case_cli30_download_reset", case_cli30_download_reset, "hf_incomplete_download"),
+    ("case_cli30_file_offline_empty", case_cli30_file_offline_empty, "hf_http_error"),
+    ("case_hub30_incomplete_snapshot_offline_env", case_hub30_incomplete_snapshot_offline_env, "hf_http_error"),
+    ("case_hub30_status500_snapshot", case_hub30_status500_snapshot, "hf_http_error"),
+    ("case_cli30_download_incomplete_offline", case_cli30_download_incomplete_offline, "hf_http_error"),
+    ("case_disk30_cli_download_tmpfs", case_disk30_cli_download_tmpfs, "disk_full"),
+    ("case_disk30_model_cache_tmpfs", case_disk30_model_cache_tmpfs, "disk_full"),
+    ("case_disk30_cli_download_inodes", case_disk30_cli_download_inodes, "disk_full"),
+    ("case_disk30_snapshot_cache_inodes", case_disk30_snapshot_cache_inodes, "disk_full"),
+    ("case_hub30_reset_download", case_hub30_reset_download, "hf_incomplete_download"),
+    ("case_hub30_stall_snapshot", case_hub30_stall_snapshot, "hf_incomplete_download"),
+    ("case_hub30_cutshort_snapshot_workers", case_hub30_cutshort_snapshot_workers, "hf_incomplete_download"),
+    ("case_hub30_429always_download", case_hub30_429always_download, "hf_http_error"),
+    ("case_hub30_gated403_download", case_hub30_gated403_download, "hf_gated"),
+    ("case_hub30_incomplete_snapshot_local_only", case_hub30_incomplete_snapshot_local_only, "hf_http_error"),
+    ("case_hub30_incomplete_snapshot_hub_down", case_hub30_incomplete_snapshot_hub_down, "hf_http_error"),
+    ("case_tf30_gated403_model", case_tf30_gated403_model, "hf_gated"),
+    ("case_tf30_revision404_tokenizer", case_tf30_revision404_tokenizer, "hf_repo_not_found"),
+    ("case_tf30_repo404_tokenizer", case_tf30_repo404_tokenizer, "hf_repo_not_found"),
+    ("case_tf30_status502_model", case_tf30_status502_model, "hf_http_error"),
+    ("case_tf30_reset_model", case_tf30_reset_model, "hf_incomplete_download"),
+    ("case_tf30_cutshort_model", case_tf30_cutshort_model, "hf_incomplete_download"),
+    ("case_tf30_mirror_page_weights", case_tf30_mirror_page_weights, "checkpoint_corrupt"),
+    ("case_tf30_hub_weights_wrong_shape", case_tf30_hub_weights_wrong_shape, "python_crash"),
+    ("case_tf30_offline_empty_tokenizer", case_tf30_offline_empty_tokenizer, "hf_http_error"),
+    ("case_tf30_incomplete_snapshot_model", case_tf30_incomplete_snapshot_model, "hf_weights_missing"),
+    ("case_ds30_revision404_dataset", case_ds30_revision404_dataset, "hf_repo_not_found"),
+    ("case_ds30_reset_dataset", case_ds30_reset_dataset, "hf_incomplete_download"),
+    ("case_ds30_429always_dataset", case_ds30_429always_dataset, "hf_http_error"),
+    ("case_benign30_429once_download", case_benign30_429once_download, "benign"),
+    ("case_benign30_503once_model", case_benign30_503once_model, "benign"),
+    ("case_benign30_cutonce_download", case_benign30_cutonce_download, "benign"),
+    ("case_benign30_cli_429once", case_benign30_cli_429once, "benign"),
+    ("case_benign30_ds_503once", case_benign30_ds_503once, "benign"),
+    ("case_benign30_cutonce_model", case_benign30_cutonce_model, "benign"),
+]}
+CASES.update(CASES30)
 TIMEOUT_S.update({n: 90 for n in CASES28})
 
 
@@ -18765,6 +19396,9 @@ _LOG_LINE27 = re.compile(r"^torch\._dynamo\.exc\.(InvalidBackend|Unsupported): |
 # name ends in Error (printed by the warnings module as `<file>:<line>: ChainedAssignmentError: ...`).
 _LOG_LINE29 = re.compile(r"^Setting num_proc from \d+ back to 1 |^num_proc must be <= \d+\. Reducing num_proc|"
                          r"^\S+:\d+: ChainedAssignmentError: ")
+# More shapes for the thirtieth set's cases only: the `hf` CLI's own report lines (`Error: ...`,
+# `Warning: ...`), which huggingface_hub 2.4 colours with ANSI codes even into a pipe.
+_LOG_LINE30 = re.compile(r"^(\x1b\[[\d;]*m)+(Error|Warning): ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -18788,7 +19422,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentyfirst: bool = False, twentysecond: bool = False,
                  twentythird: bool = False, twentyfourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
-                 twentyseventh: bool = False, twentyninth: bool = False) -> list[str]:
+                 twentyseventh: bool = False, twentyninth: bool = False,
+                 thirtieth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -18813,7 +19448,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentythird and _LOG_LINE23.search(line)) or (
                 twentyfourth and _LOG_LINE24.search(line)) or (
                 twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
-                twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line)):
+                twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line) or
+                thirtieth and _LOG_LINE30.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -20757,6 +21393,96 @@ def lib_of29(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("python", vers)
 
 
+# The thirtieth set (huggingface_hub 2.4 / transformers 5.25 / datasets 5.2 downloads and the `hf` CLI
+# against a loopback Hub), by the line alone; the case's kind otherwise.
+LINE_RULES30: list[tuple[str, str]] = [
+    # the tiny model we write for the loopback Hub: our own config, not the failure
+    (r"^\[transformers\] Model config: (bos|eos)_token_id must be", "drop"),
+    # the socket's bare timeout under httpx2.ReadTimeout: nothing in the line says what was read
+    (r"^TimeoutError: timed out$", "drop"),
+    # transformers' wrapper over a reset (tf30_reset_model) is the cut-short case's line with another
+    # repo name: one shape, one label (the cut-short one's, hf_incomplete_download)
+    (r"^OSError: Can't load the model for 'irisrl/flaky'\.", "drop"),
+    # a body that ended before its Content-Length: the download was cut short
+    (r"^(h11\._util|httpx2|httpcore2)\.RemoteProtocolError: peer closed connection without sending "
+     r"complete message body", "hf_incomplete_download"),
+    # httpx2's transport errors with no URL: the labelling decisions read a bare httpx transport failure
+    # as the Hub's (huggingface_hub 2.x fetches through httpx2)
+    (r"^(httpx2|httpcore2)\.(ReadError|ConnectError|ReadTimeout|ConnectTimeout|WriteError): ", "hf_http_error"),
+    # a 404's status line: repo, revision or file cannot be told from it (set 1's rule for httpx's)
+    (r"^httpx2\.HTTPStatusError: .*'404 ", "drop"),
+    # the hub's free-space check warns once per folder it will write: the CLI's two (its local_dir's
+    # .cache/huggingface/download and the local_dir itself) are one warning; the cache's is kept
+    (r"UserWarning: Not enough free disk space .* /tmp/irisrl30_full/", "drop"),
+    # the failed cut-short case's resume warning is the benign resumed download's line with another repo name
+    (r"^Error while downloading from http://127\.0\.0\.1:\d+/irisrl/cut/", "drop"),
+    # the CLI's retried 429 is the hf_hub_download one's line with the commit for the branch
+    (r"^HTTP Error 429 thrown while requesting HEAD http://127\.0\.0\.1:\d+/irisrl/ratelimited/resolve/[0-9a-f]{40}/", "drop"),
+    (r"No space left on device", "disk_full"),
+    # makedirs' inner error on the way to ENOSPC (inodes exhausted): a lock folder not there
+    (r"^FileNotFoundError: \[Errno 2\] No such file or directory: '[^']*/\.locks/", "python_crash"),
+]
+NOTES30: list[tuple[str, str]] = [
+    (r"Error: Access denied\. ", "the `hf` CLI's own wording of a GatedRepoError (401 or 403 with X-Error-Code "
+     "GatedRepo); ANSI colours as printed into a pipe"),
+    (r"Error: Local entry not found\. \(Request ID", "the `hf` CLI over a 429 retried out: the status is only "
+     "on the next line"),
+    (r"Error: Local entry not found\. ", "the `hf` CLI's LocalEntryNotFoundError: its cause's text after it"),
+    (r"Error: Client error '401", "the `hf` CLI over a 401 without GatedRepo (a revoked token)"),
+    (r"Error: (Model|Dataset) '[^']*' not found", "the `hf` CLI's RepositoryNotFoundError (404 RepoNotFound)"),
+    (r"Error: Revision not found", "the `hf` CLI's RevisionNotFoundError (404 RevisionNotFound)"),
+    (r"Error: File not found", "the `hf` CLI's RemoteEntryNotFoundError (404 EntryNotFound); the URL is on the "
+     "next line"),
+    (r"IncompleteSnapshotError: .*could not be reached", "new in huggingface_hub 2.x: a cached snapshot missing a "
+     "file, the Hub down (port refused)"),
+    (r"IncompleteSnapshotError: .*Outgoing traffic is disabled", "new in huggingface_hub 2.x: a cached snapshot "
+     "missing a file, local_files_only=True (the offline-mode rule)"),
+    (r"^(h11\._util|httpx2|httpcore2)\.RemoteProtocolError", "the loopback Hub sent half the weights and "
+     "closed; the hub's resume got the same"),
+    (r"^(httpx2|httpcore2)\.ReadError", "the loopback Hub reset the connection half way through the weights "
+     "(SO_LINGER 0); huggingface_hub 2.4 does not resume a ReadError"),
+    (r"^(httpx2|httpcore2)\.ConnectError", "httpx2's connect error (the Hub port refused)"),
+    (r"No space left on device: '", "a tmpfs out of inodes (nr_inodes) under the case's own mount namespace"),
+    (r"\.locks/", "os.makedirs' first error, chained under the ENOSPC of the inode-exhausted tmpfs"),
+    (r"Not enough free disk space", "a warning: the download went on and then hit ENOSPC on the tmpfs"),
+    (r"^Error while downloading from ", "the hub's resume warning (its continuation reads 'Trying to resume "
+     "download...')"),
+    (r"HTTP Error \d+ thrown while requesting ", "the hub's backoff note; exit 0 cases: the retry succeeded"),
+    (r"Can't load the model for ", "transformers' wrapper over the cut-short weights download"),
+    (r"ignore_mismatched_sizes", "transformers 5's LOAD REPORT table above it; a state-dict mismatch "
+     "(python_crash by the labelling decisions)"),
+    (r"DatasetNotFoundError: Revision", "404 RevisionNotFound, worded by datasets"),
+    (r"Couldn't find any data file at .* Hugging Face Hub either", "429 with Retry-After retried out; datasets "
+     "quotes the hub's LocalEntryNotFoundError"),
+    (r"HTTPStatusError: Client error '429", "429 with Retry-After: 1 on every answer; the backoff ran out"),
+    (r"HTTPStatusError: Client error '40[13]", "httpx2's status line chained under the hub's GatedRepoError"),
+    (r"HTTPStatusError: Client error '404", "httpx2's status line chained under the hub's 404 error"),
+]
+
+
+def lib_of30(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirtieth set's printers: by the line's own words first, then by the case's family."""
+    if line.startswith("h11."):
+        return _pick("h11", vers)
+    if line.startswith(("httpx2.", "httpcore2.")):
+        return _pick("huggingface_hub", vers)  # its client's transport errors, counted as its
+    if line.startswith("safetensors") or "SafetensorError" in line:
+        return _pick("safetensors", vers)
+    if line.startswith(("datasets.", "[datasets")) or (case.startswith(("ds30_", "benign30_ds"))
+                                                        and not line.startswith("huggingface_hub.")
+                                                        and " thrown while requesting " not in line
+                                                        and not line.startswith(("Retrying in", "Rate limited"))):
+        return _pick("datasets", vers)
+    if line.startswith("[transformers]") or (case.startswith(("tf30_", "benign30_503once_model", "disk30_model"))
+                                             and line.startswith(("OSError: ", "ValueError: ", "EnvironmentError: "))):
+        return _pick("transformers", vers)
+    if line.startswith(("huggingface_hub.", "Retrying in", "Rate limited", "Error while downloading")) or (
+            "huggingface_hub/file_download.py" in line) or (
+            " thrown while requesting " in line) or line.startswith("\x1b"):
+        return _pick("huggingface_hub", vers)
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -20773,6 +21499,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout28", CASES28, LINE_RULES28),
     ("heldout27", CASES27, LINE_RULES27),
     ("heldout29", CASES29, LINE_RULES29),
+    ("heldout30", CASES30, LINE_RULES30),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -21211,6 +21938,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout28": (lib_of28, NOTES28),
     "heldout27": (lib_of27, NOTES27),
     "heldout29": (lib_of29, NOTES29),
+    "heldout30": (lib_of30, NOTES30),
 }
 
 
@@ -21249,7 +21977,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentyfirst=case in CASES21, twentysecond=case in CASES22 or case in CASES28,
                                  twentythird=case in CASES23, twentyfourth=case in CASES24,
                                  twentysixth=case in CASES26, twentyeighth=case in CASES28,
-                                 twentyseventh=case in CASES27, twentyninth=case in CASES29):
+                                 twentyseventh=case in CASES27, twentyninth=case in CASES29,
+                                 thirtieth=case in CASES30):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
