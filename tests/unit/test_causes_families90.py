@@ -149,3 +149,9 @@ def test_a_failure_the_line_says_may_be_none_is_a_notice(tmp_path: Path) -> None
                             "cache and retry)"])
     assert hedge["verdict"] == "NO-KILL" and primary(hedge) == "cuda_oom"
     assert both(tmp_path, ["[memory_saver.cpp] cuMemCreate CUDA_ERROR_OUT_OF_MEMORY"])["verdict"] == "KILL"
+
+
+def test_huggingface_hub_2x_local_entry_not_found_is_the_hub_unreachable(tmp_path: Path) -> None:
+    for line in ("Error: Local entry not found. [Errno 111] Connection refused",
+                 "huggingface_hub.errors.LocalEntryNotFoundError: Local entry not found. (Request ID: Root=1-6)"):
+        assert primary(both(tmp_path, [line])) == "hf_http_error", line

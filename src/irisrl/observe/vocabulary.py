@@ -1303,7 +1303,9 @@ TABLE: tuple[Row, ...] = (
     # nothing ("An error happened while trying to locate the file(s) on the Hub and we cannot find the
     # requested files / appropriate snapshot folder ... in the local cache / on the local disk"): a network
     # failure (LocalEntryNotFoundError), whatever tool prints it (torchtune's `tune download`)
-    Row("hf_http_error", (_rx(r"(?i:error happened while trying to locate the files? on the Hub)"),), None),
+    # (huggingface_hub 2.x says it in three words, LocalEntryNotFoundError's "Local entry not found." before its cause, as
+    # its `hf download` CLI prints it: `Error: Local entry not found. [Errno 111] Connection refused`)
+    Row("hf_http_error", (_rx(r"(?i:error happened while trying to locate the files? on the Hub|\bLocal entry not found\b)"),), None),
     # transformers' older offline message (file_utils.py get_from_cache: "Connection error, and we cannot find
     # the requested files in the cached path."): the Hub could not be reached and the cache had nothing
     Row("hf_http_error", (_rx(r"(?i:connection error, and we cannot find the requested files in the cached path)"),), None),
