@@ -155,3 +155,16 @@ def test_huggingface_hub_2x_local_entry_not_found_is_the_hub_unreachable(tmp_pat
     for line in ("Error: Local entry not found. [Errno 111] Connection refused",
                  "huggingface_hub.errors.LocalEntryNotFoundError: Local entry not found. (Request ID: Root=1-6)"):
         assert primary(both(tmp_path, [line])) == "hf_http_error", line
+
+
+def test_iris_and_the_raylet_in_their_own_words(tmp_path: Path) -> None:
+    # Iris's scheduler / autoscaler on a task no worker can take
+    for line in ("No worker has sufficient resources (need cpu=8 cores, memory=68719476736)",
+                 "2026-01-02 10:00:00,001 [WARNING] iris.cluster.controller.autoscaler: Unmet demand: reason=no_capacity: h200x8-a=backoff"):
+        assert primary(both(tmp_path, [line])) == "pg_unplaceable", line
+    assert primary(both(tmp_path, ["Waiting for build slots: 2 worker(s) at building limit (max 4 concurrent builds per worker), "
+                                   "but have sufficient resources for this task"])) != "pg_unplaceable"
+    # the raylet's own fatal signal is the node's death; a class built on NCCL's name is no NCCL failure
+    assert primary(both(tmp_path, ["(raylet) [2026-01-02 10:00:00,001 E 17 17] logging.cc:441: *** SIGSEGV (@0x8) received by PID 17 "
+                                   "(TID 0x7f) from PID 8; stack trace: ***"])) == "ray_node_dead"
+    assert primary(both(tmp_path, ["RuntimeError: NCCLWeightTransferEngine does not support fetch_weights"])) == "python_crash"

@@ -635,6 +635,12 @@ TORCH_ELASTIC_WORKER_GONE = r"worker pids do not match process_context pids"
 RAY_ACTOR_CREATION_FAILED = r"\bActor creation task finished with errors\b"
 
 
+# The daemon's own fatal signal, its logging.cc failure handler ("(raylet) [...] logging.cc:441: *** SIGSEGV (@0x8)
+# received by PID N ..."): the raylet is the node
+RAY_DAEMON_SIGNAL = r"\((?:raylet|gcs_server)\)[^\n]{0,80}\*\*\* SIG(?:SEGV|ABRT|BUS|ILL|FPE)\b"
+# Iris's scheduler / autoscaler on a task no worker can take (marin-iris 0.2.20 cluster/controller/scheduling/scheduler.py,
+# autoscaler/routing.py _diagnose_no_capacity): a failure statement without an error word
+IRIS_UNPLACEABLE = r"\bNo worker (?:matches constraints and )?has sufficient resources\b|\bUnmet demand: reason=no_capacity\b"
 CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|{RERUN_MACHINE}|{PYDANTIC_DETAIL}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
@@ -651,7 +657,7 @@ CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTE
                        + E.LIBC_ABORT + "|" + KERNEL_OOM + "|" + AUTOSCALER_REFUSED + "|" + AUTOSCALER_STUCK + "|" + DISK_EVICTION + "|"
                        # MPI's own ends and its mapper's refusal (MPI_ENDED, MPI_NO_SLOTS: no error word of their own)
                        + MPI_ENDED + "|" + MPI_NO_SLOTS + "|" + VLLM_SERVING_FAULT + "|" + RAY_DATA_NO_ROOM + "|" + GPU_NODE_UNUSABLE + "|"
-                       + ARGPARSE_ERROR + "|" + RAY_ACTOR_CREATION_FAILED)
+                       + ARGPARSE_ERROR + "|" + RAY_ACTOR_CREATION_FAILED + "|" + RAY_DAEMON_SIGNAL + "|" + IRIS_UNPLACEABLE)
 
 
 # Ray's C++ fatal level (RAY_CHECK / RAY_LOG(FATAL): `[... C pid tid]`, src/ray/util/logging.cc) in the raylet
@@ -664,7 +670,7 @@ RAY_DAEMON_FATAL = (r"\d C \d+ \d+\]\s*\((?:raylet|gcs_server)\)|\((?:raylet|gcs
                     r"\(pid=(?:raylet|gcs_server)\b[^)]{0,40}\)\s*F\d{4} |"
                     r"\d C \d+ \d+\]\s*(?:(?:lease_)?dependency_manager|node_manager|local_(?:task|lease|object|resource)_manager|"
                     r"cluster_(?:task|lease|resource)_\w+|worker_pool|placement_group_resource_manager|raylet|agent_manager|"
-                    r"gcs_\w+)\.cc:\d+")
+                    r"gcs_\w+)\.cc:\d+|" + RAY_DAEMON_SIGNAL)
 
 
 # The messages CPython's own exceptions print (cpython v3.12.7: Objects/abstract.c "object of type '%.200s' has
@@ -1119,6 +1125,12 @@ TABLE: tuple[Row, ...] = (
     # _private/utils.py: "Cannot schedule X with the placement group because the resource request {...} cannot fit into
     # any bundles for the placement group"): no bundle can ever hold it
     Row("pg_unplaceable", (_rx(r"(?i:not enough resources to (?:allocate|place|schedule|fit)|cannot fit into any bundles?\b)"),), None),
+    # Iris's scheduler and autoscaler on a task no worker can take (marin-iris 0.2.20 cluster/controller/scheduling/
+    # scheduler.py "No worker has sufficient resources (need cpu=..., memory=...)", "No worker matches constraints and has
+    # sufficient resources"; autoscaler/routing.py _diagnose_no_capacity "Unmet demand: reason=no_capacity: <group>=<status>"),
+    # and a launcher's count of nodes that fit short of the gang ("need 4 Ready ... nodes, but only 3 of 6 ... fit"):
+    # nowhere to run (not the scheduler's "Waiting for build slots ... but have sufficient resources": a wait)
+    Row("pg_unplaceable", (_rx(IRIS_UNPLACEABLE + r"|(?i:\bneeds? \d+ [^\n]{0,60}?\bnodes?\b[^\n]{0,40}?\bbut only \d+\b)"),), None),
     # a repo id the Hub client or a loader rejects as such (vLLM 0.34 transformers_utils/config.py "Invalid
     # repository ID or local directory specified")
     Row("hf_repo_not_found", (_rx(r"(?i:invalid repo(?:sitory)? id\b)"),), None),
@@ -1345,7 +1357,7 @@ TABLE: tuple[Row, ...] = (
     Row("nccl_error", (_rx(r"\bsocket(?:\w*Connect|TryAccept): [^\n]{0,60}?exceeded (?:error )?retr(?:ies|y count)\b"),), None),
     # (not torch's own argument check before any NCCL call, ProcessGroupNCCL.cpp "Input tensor data type is not
     # supported for NCCL process group": the caller's bug, python_crash)
-    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
+    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL(?![A-Z][a-z])|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
         # (nor UCX's own records, `UCX  ERROR <IB status>` with no NCCL in view (openucx/ucx @ 8a6b06fb, v1.22.0 src/uct/ib/mlx5/ib_mlx5_log.c):
         # the same fabric under MPI or NIXL, no NCCL in view)
         # (nor an argument check that names a backend as a value: vLLM 0.22.1 weight_transfer/ipc_engine.py "ValueError: send_mode
