@@ -16283,27 +16283,26 @@ def case_ds29_load_from_disk_arrow_cut() -> None:
     print(load_from_disk(str(d))[0])
 
 
-def case_ds29_cache_readonly() -> None:
-    """HF_DATASETS_CACHE on a read-only mount (a shared cache mounted ro into the job)."""
-    _in_mount_ns27("ds29_cache_readonly", "mkdir -p /tmp/irisrl29_ro && "
-                   "mount -t tmpfs -o size=4m,ro tmpfs /tmp/irisrl29_ro")
+def _load_json_cached_on_tmpfs29(case: str, mount: str, options: str, rows: list[dict[str, Any]] | None = None) -> None:
+    """load_dataset("json") of the prompts file with its cache_dir on a tmpfs `mount` made with `options`
+    (in the case's own mount namespace, _in_mount_ns27)."""
+    _in_mount_ns27(case, f"mkdir -p {mount} && mount -t tmpfs -o {options} tmpfs {mount}")
     from datasets import load_dataset
 
     os.environ["HF_HUB_OFFLINE"] = "1"
-    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl")
-    load_dataset("json", data_files=str(p), split="train", cache_dir="/tmp/irisrl29_ro/datasets")
+    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl", rows)
+    load_dataset("json", data_files=str(p), split="train", cache_dir=f"{mount}/datasets")
+
+
+def case_ds29_cache_readonly() -> None:
+    """HF_DATASETS_CACHE on a read-only mount (a shared cache mounted ro into the job)."""
+    _load_json_cached_on_tmpfs29("ds29_cache_readonly", "/tmp/irisrl29_ro", "size=4m,ro")
 
 
 def case_ds29_cache_full() -> None:
     """cache_dir on a 256 KiB tmpfs: the Arrow cache of a 2 MB jsonl does not fit."""
-    _in_mount_ns27("ds29_cache_full", "mkdir -p /tmp/irisrl29_full && "
-                   "mount -t tmpfs -o size=256k tmpfs /tmp/irisrl29_full")
-    from datasets import load_dataset
-
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    rows = [{"prompt": "x" * 2000, "answer": str(i)} for i in range(1000)]
-    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl", rows)
-    load_dataset("json", data_files=str(p), split="train", cache_dir="/tmp/irisrl29_full/datasets")
+    _load_json_cached_on_tmpfs29("ds29_cache_full", "/tmp/irisrl29_full", "size=256k",
+                                 [{"prompt": "x" * 2000, "answer": str(i)} for i in range(1000)])
 
 
 def case_ds29_map_cache_full() -> None:
@@ -16740,13 +16739,7 @@ def case_ds29_select_past_end() -> None:
 
 def case_ds29_cache_inodes_exhausted() -> None:
     """HF_DATASETS_CACHE on a tmpfs with free bytes but 8 inodes."""
-    _in_mount_ns27("ds29_cache_inodes_exhausted", "mkdir -p /tmp/irisrl29_ino && "
-                   "mount -t tmpfs -o size=64m,nr_inodes=8 tmpfs /tmp/irisrl29_ino")
-    from datasets import load_dataset
-
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    p = _jsonl29(_ds29_dir("prompts") / "train.jsonl")
-    load_dataset("json", data_files=str(p), split="train", cache_dir="/tmp/irisrl29_ino/datasets")
+    _load_json_cached_on_tmpfs29("ds29_cache_inodes_exhausted", "/tmp/irisrl29_ino", "size=64m,nr_inodes=8")
 
 
 def case_ds29_to_parquet_full() -> None:
