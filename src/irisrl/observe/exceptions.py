@@ -44,13 +44,16 @@ from typing import NamedTuple
 # Where a log record's header ends and its message starts: after `: `, `] `, `| ` or ` - `.
 HEADER_ENDS = (": ", "] ", "| ", " - ")
 AFTER_HEADER = "|".join(f"(?<={re.escape(end)})" for end in HEADER_ENDS)
+# glog's month-day and time after its level letter (`E1203 16:00`; torch's C++ logger leaves the month unpadded,
+# `[E915 03:58`): every level grammar below and in vocabulary.py reads the letter before it
+GLOG_DATE = r"(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d"
+# the queue modules' two exceptions (queue / multiprocessing.queues / asyncio's QueueEmpty aside, ray.util.queue
+# re-raises them: `ray.util.queue.Empty`), by their module: the bare words are no class
+QUEUE_CLASS = r"_?queue\.(?:Empty|Full)"
 # (and Python 3.11's exception groups, `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`, and the
 # socket module's lower-case classes, `socket.gaierror: [Errno -3] Temporary failure in name resolution`)
 _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError|"
-          r"(?:Base)?ExceptionGroup|socket\.(?:gaierror|herror)|"
-          # the queue modules' two exceptions (queue / multiprocessing.queues / asyncio's QueueEmpty aside, ray.util.queue
-          # re-raises them: `ray.util.queue.Empty`), by their module: the bare words are no class
-          r"(?:[A-Za-z_]\w*\.)*_?queue\.(?:Empty|Full))|"
+          r"(?:Base)?ExceptionGroup|socket\.(?:gaierror|herror)|(?:[A-Za-z_]\w*\.)*" + QUEUE_CLASS + ")|"
           # a dotted class whose own name starts lower-case (pybind11 bindings: `nixl._bindings.nixlNotFoundError`)
           r"(?:[A-Za-z_]\w*\.)+[a-z]\w*[a-z](?:Error|Exception)|"
           rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
@@ -647,7 +650,7 @@ ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*" + FAILED_CODE + r" \(pid: \d+
 # v2.30.7-1 @ 5067397c): a failure named there is never a death on its own.
 # (and a message that says so itself, print()'s `Warning: <msg>` at the line's or a prefix's head: skyrl-train
 # 0.1.0 distributed/strategy.py "Warning: Could not save generation config for '{name}'. Error: {e}")
-WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^\s*|[)\]:]\s+)Warning: |\bNCCL INFO\b|(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|[\[\s:>|])W(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]|"
+WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^\s*|[)\]:]\s+)Warning: |\bNCCL INFO\b|(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|[\[\s:>|])W" + GLOG_DATE + r"|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]|"
                            r"\.\d{6}: W [\w/.-]+:\d+\] ")
 
 
@@ -667,15 +670,16 @@ RAY_ERROR_RELAY = re.compile(r"WARNING worker\.py:\d+ -- ")
 # whatever its level.
 # (and a line that says the failure may be none, because the caller recovers and retries: torch_memory_saver's
 # "cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)")
-FALLS_BACK = re.compile(r"\b[Ff]all(?:ing|s)? ?back (?:to|on)\b|\b[Ss]kipping (?:the )?(?:remaining|rest)\b|"
+GOES_PAST = re.compile(r"\b[Ff]all(?:ing|s)? ?back (?:to|on)\b|\b[Ss]kipping (?:the )?(?:remaining|rest)\b|"
                         r"\[[^\]\s]+/\d+ - step \d+\] got exception (?:in|waiting)\b|"
                         r"(?i:\b(?:may|might) not be an? (?:issue|problem|error)\b)")
 
 
 def is_warning_level(text: str) -> bool:
-    """The line is printed at warning level (a wait or a retry, never a death on its own), or says it falls back."""
+    """The line is printed at warning level (a wait or a retry, never a death on its own), or says the program goes
+    past the failure (GOES_PAST)."""
     head = text[:160]
-    return bool(WARNING_LEVEL.search(head)) and not RAY_ERROR_RELAY.search(head) or bool(FALLS_BACK.search(text))
+    return bool(WARNING_LEVEL.search(head)) and not RAY_ERROR_RELAY.search(head) or bool(GOES_PAST.search(text))
 
 
 # A record at a level whose logger ends the process after writing it: Go's logrus (`level=fatal msg=...`,
@@ -701,7 +705,7 @@ FATAL_RECORD = re.compile(r"\d C \d+ \d+\] |\blevel=(?:fatal|panic)\b|\b(?:FATA|
 # `[rank0]:[E1203 ...]`, mpirun's `[1,0]<stderr>:E1203 ...`), Ray's C++ `[2026-12-03 16:00:00,123 E 12 34]`;
 # plus the shapes of a process dying (Traceback, terminate called, Fatal Python error, signals).
 ERROR_SHAPE = re.compile(
-    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EFC](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|\[[EFC] \w+\.\w+:\d+\]|"
+    r"\b(?:ERROR|CRITICAL|FATAL)\b|\| (?:ERROR|CRITICAL)\s*\||(?:^|[\[\s:>|])[EFC]" + GLOG_DATE + r"|\[[EFC] \w+\.\w+:\d+\]|"
     r"\.\d{6}: [EF] [\w/.-]+:\d+\] |"
     r"\d [EFC] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|[Ss]egfault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"

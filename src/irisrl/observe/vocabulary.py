@@ -58,7 +58,7 @@ ERROR_VOCAB = re.compile(
 # prefix, kubectl's columns (two gaps of 2+ spaces), a leading timestamp.
 STRUCTURE = re.compile(
     r"\b(?:INFO|WARN(?:ING)?|ERROR|CRITICAL|FATAL|DEBUG|NOTICE|SEVERE)\b|(?i:\[(?:info|warn(?:ing)?|error|fatal|debug)\]|"
-    r"\blevel=\w)|(?:^|[\[\s:>|])[IWEFD](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [IWEFC] \d+ \d+\]|"
+    r"\blevel=\w)|(?:^|[\[\s:>|])[IWEFD]" + E.GLOG_DATE + r"|,\d{3} [IWEFC] \d+ \d+\]|"
     r"[\w./-]+\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|cuh|go|rs|java|sh):\d+|"
     r"^\s*[A-Za-z][\w .()/-]{0,40}?\s?:\s+\S|\b\w+=\S|"
     r"^\s*[\[(][^\])]{1,80}[\])]|^\s*[\w.-]+\s+\|\s|"
@@ -142,7 +142,7 @@ K8S_WARNING_EVENT = re.compile(r"(?:^|\s)Warning(?: {2,}|\t+)[A-Z]\w+(?: {2,}|\t
 # tracing `  WARN target:`, NCCL's WARN channel: for the family rows a WARN record is not loud).
 WARN_WORD = re.compile(r"(?<![\w-])WARN(?:ING)?(?![\w-])")
 # Printed below the warning level: kept, but as a warning (observe/unrecognized.py).
-NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|\[(?:INFO|DEBUG)\]|(?:^|[\[\s])[ID](?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d|,\d{3} [ID] \d+ \d+\]|"
+NOTICE_LEVEL = re.compile(r"(?:^|[\s\]:|])(?:INFO|DEBUG)(?::|\s)|\[(?:INFO|DEBUG)\]|(?:^|[\[\s])[ID]" + E.GLOG_DATE + r"|,\d{3} [ID] \d+ \d+\]|"
                           r"\| (?:INFO|DEBUG)\s*\|")
 # Not a failure report, whole line: NCCL's INFO channel (it never reports the failure: its WARN
 # does, observe/exceptions.py) and a Python warnings.warn line (`x.py:N: UserWarning: ...`).
