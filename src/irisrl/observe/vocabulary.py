@@ -811,13 +811,6 @@ TABLE: tuple[Row, ...] = (
     # the rendezvous port another process holds (accelerate 0.25.0 utils/launch.py "Tried to launch distributed
     # communication on port `%s`, but another process is utilizing it"): the group cannot form, like EADDRINUSE
     Row("dist_timeout", (_rx(r"(?i:\bport\b[^\n]{0,40}\banother process is (?:using|utili[sz]ing) it)"),), None),
-    # EADDRINUSE itself, stated as the error (CPython's OSError "[Errno 98] Address already in use", a bare
-    # RuntimeError of it, torch elastic's utils/distributed.py "port: %s already in use" once its retries ran out): the
-    # rendezvous / store port is taken, the group cannot form. A launcher that moves on to another port says so; a Go
-    # server's own listener (net's "listen tcp :9400: bind: address already in use", dcgm-exporter's metrics port) is
-    # that server's start-up.
-    Row("dist_timeout", (_rx(r"(?i:address already in use|\beaddrinuse\b|\[errno 98\]|\bport:? \d+ (?:is )?already in use)"),),
-        _rx(r"(?i:\btrying (?:port|another)|\battempt:? \[?\d+/|\bmaybe\b|restarting|\bengine\b|\blisten (?:tcp|udp)\w*\b)")),
     # transformers' remote-code import check (dynamic_module_utils.py check_imports / get_imports: "Encountered exception
     # while importing %s: %s", then ImportError): the model's code cannot run
     Row("python_crash", (_rx(r"Encountered exception while importing \S+: No module named"),), None),
@@ -1467,6 +1460,13 @@ TABLE: tuple[Row, ...] = (
     # healthy within 600s")
     Row("engine_init_failed", (_rx(_ENGINE), _rx(r"(?i:\bstart|\binit|initializ|startup|\blaunch(?!er\.py)|profil|kv cache|cache blocks|load(?:ing)? model|"
                                                 r"become (?:healthy|ready))")), None),
+    # EADDRINUSE itself, stated as the error (CPython's OSError "[Errno 98] Address already in use", a bare
+    # RuntimeError of it, torch elastic's utils/distributed.py "port: %s already in use" once its retries ran out): the
+    # rendezvous / store port is taken, the group cannot form. A launcher that moves on to another port says so; a Go
+    # server's own listener (net's "listen tcp :9400: bind: address already in use", dcgm-exporter's metrics port) is
+    # that server's start-up. (After the engine rows: an engine's start-up that hit it is the engine's.)
+    Row("dist_timeout", (_rx(r"(?i:address already in use|\beaddrinuse\b|\[errno 98\]|\bport:? \d+ (?:is )?already in use)"),),
+        _rx(r"(?i:\btrying (?:port|another)|\battempt:? \[?\d+/|\bmaybe\b|restarting|\bengine\b|\blisten (?:tcp|udp)\w*\b)")),
     # (a traceback's head that names an engine: observe/analyzer.py reads the head with its "Traceback")
     # (the failure word must be the message's: an exception's class ("AssertionError: OpenRLHF only supports vllm >= 0.7.0",
     # "ValueError: vLLM's model runner requires Triton.") is no statement that the engine failed; a check that
