@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from irisrl.cli.main import cli
 from irisrl.observe.analyzer import Analyzer
+from irisrl.observe.ladder import UNNAMED   # CauseEvent.guessed of the catch-all made from a net entry
 
 
 def health_file(tmp_path: Path, lines: list[str]) -> dict[str, Any]:
@@ -31,9 +32,6 @@ def health_fed(lines: list[str]) -> dict[str, Any]:
 def primary(report: dict[str, Any]) -> str | None:
     cod = report.get("cause_of_death") or {}
     return cod.get("kind") or next((c["kind"] for c in report.get("causes", [])), None)
-
-
-UNNAMED = "the safety net"   # observe/ladder.UNNAMED: a catch-all finding made from a net entry
 
 
 def ruled(report: dict[str, Any]) -> list[dict[str, Any]]:
