@@ -19083,6 +19083,535 @@ CASES.update(CASES30)
 TIMEOUT_S.update({n: 90 for n in CASES28})
 
 
+# ----------------------------------------------------------------------------- set 32: start-up environment
+# The thirty-second set: what a node's start-up environment prints when it is wrong, for real, with the
+# newest uv and pip from PyPI (MarinSkyRL's Iris tasks start with `uv run --isolated ... python -m
+# skyrl_train...`). Packages are tiny wheels / sdists written here into a local --find-links directory or
+# a local PEP 503 directory index (no network needed), except the cases that name PyPI itself.
+
+def _tool32(name: str) -> str:
+    """uv / pip of the interpreter running the case (the scratch venv)."""
+    return str(Path(sys.executable).parent / name)
+
+
+def _env32(**extra: str) -> dict[str, str]:
+    env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_ROOT_USER_ACTION="ignore",
+               PIP_NO_COLOR="1", NO_COLOR="1", UV_NO_PROGRESS="1")
+    env.pop("VIRTUAL_ENV", None)
+    env.pop("PIP_FIND_LINKS", None)  # this machine's own pip settings are not the image's
+    env["PIP_CONFIG_FILE"] = os.devnull
+    env.setdefault("UV_CACHE_DIR", tempfile.mkdtemp(prefix="uvcache32"))
+    env.update(extra)
+    return env
+
+
+def _sh32(cmd: list[str] | str, cwd: Path | str | None = None, last: bool = True, shell: str = "bash",
+         **extra: str) -> int:
+    """Run a command with its output going where the case's goes (the shell's pipe); a string runs
+    under `bash -c` (argv0 `bash`, as a container's entrypoint shell shows it). The case exits with
+    the command's status unless more follows (`last=False`)."""
+    sys.stdout.flush()
+    rc = subprocess.call(cmd, cwd=cwd, env=_env32(**extra), shell=isinstance(cmd, str),
+                         executable=shell if isinstance(cmd, str) else None, timeout=50)
+    print(f"PROVOKE-NOTE rc={rc}", flush=True)
+    if last:
+        sys.exit(rc if rc >= 0 else 128 - rc)
+    return rc
+
+
+def _wheel32(d: Path, name: str, ver: str, requires: tuple[str, ...] = (),
+             requires_python: str | None = None, extras: tuple[str, ...] = ()) -> Path:
+    """A minimal pure-Python wheel (PEP 427): the package, METADATA, WHEEL, RECORD."""
+    import base64
+    import zipfile
+
+    dist = name.replace("-", "_")
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {ver}\n"
+    if requires_python:
+        meta += f"Requires-Python: {requires_python}\n"
+    meta += "".join(f"Provides-Extra: {e}\n" for e in extras)
+    meta += "".join(f"Requires-Dist: {r}\n" for r in requires)
+    files = {f"{dist}/__init__.py": f"__version__ = '{ver}'\n",
+             f"{dist}-{ver}.dist-info/METADATA": meta,
+             f"{dist}-{ver}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: irisrl\nRoot-Is-Purelib: true\n"
+                                              "Tag: py3-none-any\n"}
+    record = ""
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+        record += f"{path},sha256={digest},{len(text.encode())}\n"
+    record += f"{dist}-{ver}.dist-info/RECORD,,\n"
+    files[f"{dist}-{ver}.dist-info/RECORD"] = record
+    d.mkdir(parents=True, exist_ok=True)
+    whl = d / f"{dist}-{ver}-py3-none-any.whl"
+    with zipfile.ZipFile(whl, "w") as z:
+        for path, text in files.items():
+            z.writestr(path, text)
+    return whl
+
+
+def _links32() -> Path:
+    """A --find-links directory: a trainer pinning a rollout library that needs a newer core."""
+    d = Path(tempfile.mkdtemp(prefix="links32"))
+    _wheel32(d, "irisrl-core32", "1.0")
+    _wheel32(d, "irisrl-core32", "2.0")
+    _wheel32(d, "irisrl-rollout32", "1.0", requires=("irisrl-core32>=2.0",))
+    _wheel32(d, "irisrl-trainer32", "1.0", requires=("irisrl-core32<2.0", "irisrl-rollout32==1.0"))
+    _wheel32(d, "irisrl-kernels32", "0.9", requires_python=">=3.13")
+    _wheel32(d, "irisrl-kernels32", "1.0", requires_python=">=3.13")
+    _wheel32(d, "irisrl-rollout32", "0.5", requires=("irisrl-core32>=1.0",))
+    _wheel32(d, "irisrl-rollout32", "2.0", requires=("irisrl-core32>=9.0",))
+    return d
+
+
+def _sdist32(d: Path, name: str = "irisrl-flashattn32", ver: str = "0.1") -> Path:
+    """An sdist whose setup.py raises the way flash-attn's does without a CUDA toolkit."""
+    import io
+    import tarfile
+
+    dist = name.replace("-", "_")
+    setup = ("import os\n"
+             "from setuptools import setup\n"
+             "if not os.environ.get('CUDA_HOME'):\n"
+             "    raise OSError('CUDA_HOME environment variable is not set. Please set it to your CUDA install root.')\n"
+             f"setup(name='{name}', version='{ver}', packages=[])\n")
+    pkg_info = f"Metadata-Version: 2.1\nName: {name}\nVersion: {ver}\n"
+    d.mkdir(parents=True, exist_ok=True)
+    out = d / f"{dist}-{ver}.tar.gz"
+    with tarfile.open(out, "w:gz") as t:
+        for path, text in {"setup.py": setup, "PKG-INFO": pkg_info}.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"{dist}-{ver}/{path}")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return out
+
+
+def _simple_index32(yanked: str) -> Path:
+    """A PEP 503 directory index whose irisrl-policy32 1.1 is yanked (1.0 is not)."""
+    root = Path(tempfile.mkdtemp(prefix="index32"))
+    files = root / "files"
+    links = []
+    for ver in ("1.0", "1.1"):
+        whl = _wheel32(files, "irisrl-policy32", ver)
+        sha = hashlib.sha256(whl.read_bytes()).hexdigest()
+        attr = f' data-yanked="{yanked}"' if ver == "1.1" else ""
+        links.append(f'<a href="../../files/{whl.name}#sha256={sha}"{attr}>{whl.name}</a><br/>')
+    page = root / "simple" / "irisrl-policy32"
+    page.mkdir(parents=True)
+    (page / "index.html").write_text("<!DOCTYPE html><html><body>\n" + "\n".join(links) + "\n</body></html>\n")
+    (root / "simple" / "index.html").write_text('<html><body><a href="irisrl-policy32/">irisrl-policy32</a></body></html>\n')
+    return root / "simple"
+
+
+def _project32(deps: list[str], lock: bool = True, requires_python: str | None = ">=3.11") -> tuple[Path, Path]:
+    """A uv project (the trainer's pyproject.toml) resolved against the local links; uv.lock written."""
+    links = _links32()
+    proj = Path(tempfile.mkdtemp(prefix="proj32"))
+    rp = f'requires-python = "{requires_python}"\n' if requires_python else ""
+    (proj / "pyproject.toml").write_text(
+        f'[project]\nname = "grpo-trainer"\nversion = "0.1.0"\n{rp}dependencies = {json.dumps(deps)}\n'
+        f'\n[tool.uv]\nno-index = true\nfind-links = ["{links}"]\n')
+    if lock:
+        subprocess.run([_tool32("uv"), "lock", "--quiet"], cwd=proj, env=_env32(), check=True)
+    return proj, links
+
+
+# uv: resolution
+def case_uv32_conflicting_pins() -> None:
+    links = _links32()
+    _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable, "--no-index",
+           "--find-links", str(links), "irisrl-trainer32==1.0"])
+
+
+def case_uv32_version_missing() -> None:
+    links = _links32()
+    _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable, "--no-index",
+           "--find-links", str(links), "irisrl-core32==3.1.4"])
+
+
+def case_uv32_requires_python() -> None:
+    links = _links32()
+    _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable, "--no-index",
+           "--find-links", str(links), "irisrl-kernels32"])
+
+
+def case_uv32_pypi_no_such_package() -> None:
+    _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable,
+           "skyrl-train-irisrl-no-such-package"])
+
+
+def case_uv32_pypi_version_missing() -> None:
+    """A real package on PyPI (pip itself), a version it never had."""
+    _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable, "pip==0.0.999"])
+
+
+def case_uv32_sdist_build_fails() -> None:
+    d = Path(tempfile.mkdtemp(prefix="links32"))
+    _sdist32(d)
+    _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable,
+           "--find-links", str(d), "irisrl-flashattn32==0.1"])
+
+
+def case_uv32_hash_mismatch() -> None:
+    links = _links32()
+    req = links / "requirements.txt"
+    req.write_text("irisrl-core32==1.0 --hash=sha256:" + "0" * 64 + "\n")
+    target = Path(tempfile.mkdtemp(prefix="target32"))
+    _sh32([_tool32("uv"), "pip", "install", "--target", str(target), "--no-index",
+           "--find-links", str(links), "--require-hashes", "-r", str(req)])
+
+
+def case_uv32_offline_cold_cache() -> None:
+    _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable, "requests"],
+          UV_OFFLINE="1")
+
+
+def case_uv32_cache_readonly() -> None:
+    mnt = Path(tempfile.mkdtemp(prefix="rocache32"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(mnt)])
+    print(f"PROVOKE-NOTE ro tmpfs mount rc={rc}", flush=True)
+    try:
+        links = _links32()
+        _sh32([_tool32("uv"), "pip", "install", "--dry-run", "--python", sys.executable, "--no-index",
+               "--find-links", str(links), "irisrl-core32"], UV_CACHE_DIR=str(mnt / "uv"))
+    finally:
+        subprocess.call(["umount", str(mnt)])
+
+
+def case_uv32_cache_full() -> None:
+    """The uv cache on a 256 KiB tmpfs: unpacking a wheel bigger than the volume."""
+    mnt = Path(tempfile.mkdtemp(prefix="fullcache32"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)])
+    print(f"PROVOKE-NOTE tmpfs mount rc={rc}", flush=True)
+    try:
+        links = Path(tempfile.mkdtemp(prefix="links32"))
+        whl = _wheel32(links, "irisrl-weights32", "1.0")
+        import zipfile
+
+        with zipfile.ZipFile(whl, "a") as z:  # 1 MiB of incompressible data
+            z.writestr("irisrl_weights32/blob.bin", os.urandom(1 << 20))
+        target = Path(tempfile.mkdtemp(prefix="target32"))
+        _sh32([_tool32("uv"), "pip", "install", "--target", str(target), "--no-index",
+               "--find-links", str(links), "irisrl-weights32"], UV_CACHE_DIR=str(mnt / "uv"))
+    finally:
+        subprocess.call(["umount", str(mnt)])
+
+
+# uv: projects (`uv run` as the task's entrypoint runs it)
+def case_uv32_run_locked_outdated() -> None:
+    proj, _ = _project32(["irisrl-core32==1.0"])
+    text = (proj / "pyproject.toml").read_text().replace("irisrl-core32==1.0", "irisrl-core32==2.0")
+    (proj / "pyproject.toml").write_text(text)
+    _sh32([_tool32("uv"), "run", "--locked", "python", "-c", "print('train')"], cwd=proj)
+
+
+def case_uv32_sync_frozen_no_lock() -> None:
+    proj, _ = _project32(["irisrl-core32==1.0"], lock=False)
+    _sh32([_tool32("uv"), "sync", "--frozen"], cwd=proj)
+
+
+def case_uv32_sync_locked_no_lock() -> None:
+    proj, _ = _project32(["irisrl-core32==1.0"], lock=False)
+    _sh32([_tool32("uv"), "sync", "--locked"], cwd=proj)
+
+
+def case_uv32_sync_frozen_extra_missing() -> None:
+    """MarinSkyRL's bootstrap_runtime.sh shape: `UV_PROJECT_ENVIRONMENT=... uv sync --project ROOT --frozen
+    --link-mode symlink --extra <profile> --extra vllm`, in a checkout whose pyproject lacks the extra."""
+    proj, _ = _project32(["irisrl-core32==1.0"])
+    env_dir = Path(tempfile.mkdtemp(prefix="runtime32")) / "env"
+    _sh32([_tool32("uv"), "sync", "--project", str(proj), "--frozen", "--link-mode", "symlink",
+           "--extra", "fsdp", "--extra", "vllm"], UV_PROJECT_ENVIRONMENT=str(env_dir))
+
+
+def case_uv32_sync_no_pyproject() -> None:
+    empty = Path(tempfile.mkdtemp(prefix="noproj32"))
+    _sh32([_tool32("uv"), "sync"], cwd=empty)
+
+
+def case_uv32_run_project_no_pyproject() -> None:
+    empty = Path(tempfile.mkdtemp(prefix="noproj32"))
+    _sh32([_tool32("uv"), "run", "--project", str(empty / "SkyRL" / "skyrl-train"), "python", "-c", "1"],
+          cwd=empty)
+
+
+def case_uv32_run_isolated_module_missing() -> None:
+    """MarinSkyRL's task shape: `uv run --isolated ... python -m skyrl_train...` in a project that
+    does not ship skyrl_train (the wrong checkout)."""
+    proj, _ = _project32(["irisrl-core32==1.0"])
+    _sh32([_tool32("uv"), "run", "--isolated", "--frozen", "python", "-m", "skyrl_train"], cwd=proj)
+
+
+def case_uv32_run_requires_python_too_new() -> None:
+    proj, _ = _project32([], lock=False, requires_python=">=3.13")
+    _sh32([_tool32("uv"), "run", "--python", sys.executable, "python", "-c", "1"], cwd=proj)
+
+
+def case_uv32_run_conflicting_project() -> None:
+    proj, _ = _project32(["irisrl-trainer32==1.0"], lock=False)
+    _sh32([_tool32("uv"), "run", "python", "-c", "1"], cwd=proj)
+
+
+# pip
+def _pip32(*args: str, last: bool = True, **extra: str) -> int:
+    return _sh32([sys.executable, "-m", "pip", "install", *args], last=last, **extra)
+
+
+def case_pip32_conflicting_pins() -> None:
+    _pip32("--dry-run", "--no-index", "--find-links", str(_links32()), "irisrl-trainer32==1.0")
+
+
+def case_pip32_version_missing() -> None:
+    _pip32("--dry-run", "--no-index", "--find-links", str(_links32()), "irisrl-core32==3.1.4")
+
+
+def case_pip32_requires_python() -> None:
+    _pip32("--dry-run", "--no-index", "--find-links", str(_links32()), "irisrl-kernels32")
+
+
+def case_pip32_pypi_no_such_package() -> None:
+    _pip32("--dry-run", "skyrl-train-irisrl-no-such-package")
+
+
+def case_pip32_hash_mismatch() -> None:
+    links = _links32()
+    req = links / "requirements.txt"
+    req.write_text("irisrl-core32==1.0 --hash=sha256:" + "0" * 64 + "\n")
+    _pip32("--dry-run", "--no-index", "--find-links", str(links), "--require-hashes", "-r", str(req))
+
+
+def case_pip32_sdist_build_fails() -> None:
+    d = Path(tempfile.mkdtemp(prefix="links32"))
+    _sdist32(d)
+    _pip32("--dry-run", "--find-links", str(d), "irisrl-flashattn32==0.1")
+
+
+def case_pip32_target_full() -> None:
+    mnt = Path(tempfile.mkdtemp(prefix="fullsite32"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)])
+    print(f"PROVOKE-NOTE tmpfs mount rc={rc}", flush=True)
+    try:
+        links = Path(tempfile.mkdtemp(prefix="links32"))
+        whl = _wheel32(links, "irisrl-weights32", "1.0")
+        import zipfile
+
+        with zipfile.ZipFile(whl, "a") as z:
+            z.writestr("irisrl_weights32/blob.bin", os.urandom(1 << 20))
+        _pip32("--no-index", "--find-links", str(links), "--target", str(mnt / "site"), "irisrl-weights32")
+    finally:
+        subprocess.call(["umount", str(mnt)])
+
+
+def case_pip32_offline_index_unreachable() -> None:
+    """PIP_INDEX_URL pointing at a loopback port where nothing listens (a mirror that is down)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    _pip32("--dry-run", "--retries", "1", "--timeout", "3", "irisrl-core32",
+           PIP_INDEX_URL=f"http://127.0.0.1:{port}/simple")
+
+
+# the interpreter, the shell, the entrypoint
+def case_py32_module_missing() -> None:
+    _sh32([sys.executable, "-m", "skyrl_train", "--config-name", "grpo"])
+
+
+def case_py32_import_name_removed() -> None:
+    _sh32([sys.executable, "-c", "from collections import Mapping"])
+
+
+def case_py32_ext_empty_so() -> None:
+    d = Path(tempfile.mkdtemp(prefix="ext32"))
+    (d / "fused_adam_ext.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    _sh32([sys.executable, "-c", "import fused_adam_ext"], cwd=d)
+
+
+def case_py32_ext_garbage_so() -> None:
+    d = Path(tempfile.mkdtemp(prefix="ext32"))
+    (d / "rotary_ext.cpython-311-x86_64-linux-gnu.so").write_bytes(b"version https://git-lfs.github.com/spec/v1\n"
+                                                                      b"oid sha256:" + b"ab" * 32 + b"\nsize 2097152\n")
+    _sh32([sys.executable, "-c", "import rotary_ext"], cwd=d)
+
+
+def case_py32_ext_truncated_so() -> None:
+    """A real extension module (the stdlib's _json) cut to 4 KiB, as a half-copied layer leaves it."""
+    import _json
+
+    d = Path(tempfile.mkdtemp(prefix="ext32"))
+    (d / "_json_cut.cpython-311-x86_64-linux-gnu.so").write_bytes(Path(_json.__file__).read_bytes()[:4096])
+    _sh32(f'"{sys.executable}" -c "import _json_cut"; exit $?', cwd=d)  # bash reports its child's signal
+
+
+def case_sh32_command_not_found() -> None:
+    _sh32("skyrl-train --config-name grpo_qwen3_8b")
+
+
+def case_sh32_nvidia_smi_missing() -> None:
+    _sh32("nvidia-smi --query-gpu=name,memory.total --format=csv")
+
+
+def case_sh32_libcuda_missing() -> None:
+    _sh32([sys.executable, "-c", "import ctypes; ctypes.CDLL('libnvidia-ml.so.1')"])
+
+
+def case_sh32_exec_format_no_shebang() -> None:
+    d = Path(tempfile.mkdtemp(prefix="entry32"))
+    script = d / "launch_grpo.sh"
+    script.write_text("set -e\npython -m skyrl_train.entrypoints.main_base\n")
+    script.chmod(0o755)
+    _sh32([sys.executable, "-c", f"import subprocess; subprocess.run([{str(script)!r}], check=True)"])
+
+
+def case_sh32_entrypoint_not_executable_py() -> None:
+    d = Path(tempfile.mkdtemp(prefix="entry32"))
+    script = d / "run_grpo.sh"
+    script.write_text("#!/bin/bash\necho start\n")
+    script.chmod(0o644)
+    _sh32([sys.executable, "-c", f"import subprocess; subprocess.run([{str(script)!r}], check=True)"])
+
+
+def case_sh32_entrypoint_not_executable_bash() -> None:
+    d = Path(tempfile.mkdtemp(prefix="entry32"))
+    script = d / "entrypoint.sh"
+    script.write_text("#!/bin/bash\necho start\n")
+    script.chmod(0o644)
+    _sh32(f"cd {d} && ./entrypoint.sh --nnodes 2")
+
+
+def case_sh32_bad_interpreter() -> None:
+    """A shebang naming a venv that is not in the image."""
+    d = Path(tempfile.mkdtemp(prefix="entry32"))
+    script = d / "train"
+    script.write_text("#!/opt/skyrl/.venv/bin/python\nprint('start')\n")
+    script.chmod(0o755)
+    _sh32(f"{script} --config-name grpo")
+
+
+def case_py32_env_var_keyerror() -> None:
+    _sh32([sys.executable, "-c", "import os; run = os.environ['WANDB_RUN_NAME']"],
+          WANDB_RUNNAME="grpo-qwen3-8b")
+
+
+def case_py32_env_var_int() -> None:
+    _sh32([sys.executable, "-c", "import os; n = int(os.environ['NUM_INFERENCE_ENGINES'])"],
+          NUM_INFERENCE_ENGINES="4,")
+
+
+def case_py32_env_var_json() -> None:
+    _sh32([sys.executable, "-c", "import json, os; cfg = json.loads(os.environ['GENERATOR_KWARGS'])"],
+          GENERATOR_KWARGS="{'max_tokens': 4096}")
+
+
+def case_sh32_sh_command_not_found() -> None:
+    """The same entrypoint under `/bin/sh -c` (dash on Debian images)."""
+    _sh32("skyrl-train --config-name grpo_qwen3_8b", shell="/bin/sh")
+
+
+def case_sh32_sh_entrypoint_not_executable() -> None:
+    d = Path(tempfile.mkdtemp(prefix="entry32"))
+    script = d / "entrypoint.sh"
+    script.write_text("#!/bin/bash\necho start\n")
+    script.chmod(0o644)
+    _sh32(f"cd {d} && ./entrypoint.sh --nnodes 2", shell="/bin/sh")
+
+
+def case_benign32_pip_installed_conflict() -> None:
+    """pip installs into an environment whose installed packages then conflict: its ERROR line, then
+    `Successfully installed` (exit 0)."""
+    links = _links32()
+    venv = Path(tempfile.mkdtemp(prefix="venv32")) / "env"
+    subprocess.run([_tool32("uv"), "venv", "--quiet", "--python", sys.executable, str(venv)], check=True, env=_env32())
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-index",
+           "--find-links", str(links)]
+    _sh32(pip + ["--no-deps", "--quiet", "irisrl-trainer32==1.0", "irisrl-core32==1.0"], last=False)
+    _sh32(pip + ["irisrl-core32==2.0"])
+
+
+def case_py32_env_var_int_empty() -> None:
+    _sh32([sys.executable, "-c", "import os; n = int(os.environ.get('TRAINER_NNODES', ''))"],
+          TRAINER_NNODES="")
+
+
+# benign look-alikes: warnings before a run (or an install) that goes on
+def case_benign32_uv_virtual_env_mismatch() -> None:
+    proj, _ = _project32(["irisrl-core32==1.0"])
+    _sh32([_tool32("uv"), "run", "--frozen", "python", "-c", "print('train step 1')"], cwd=proj,
+          VIRTUAL_ENV="/opt/skyrl/.venv")
+
+
+def case_benign32_uv_extra_missing() -> None:
+    links = _links32()
+    target = Path(tempfile.mkdtemp(prefix="target32"))
+    _sh32([_tool32("uv"), "pip", "install", "--target", str(target), "--no-index", "--find-links", str(links),
+           "irisrl-core32[vllm]==2.0"])
+
+
+def case_benign32_pip_extra_missing() -> None:
+    _pip32("--dry-run", "--no-index", "--find-links", str(_links32()), "irisrl-core32[vllm]==2.0")
+
+
+def case_benign32_pip_backtracking() -> None:
+    """core pinned to 1.0: rollout 2.0 and 1.0 are rejected, 0.5 installs."""
+    _pip32("--dry-run", "--no-index", "--find-links", str(_links32()), "irisrl-core32==1.0", "irisrl-rollout32")
+
+
+def case_benign32_uv_yanked() -> None:
+    index = _simple_index32("data corruption in the 1.1 wheel; use 1.0")
+    target = Path(tempfile.mkdtemp(prefix="target32"))
+    _sh32([_tool32("uv"), "pip", "install", "--target", str(target), "--index-url", index.as_uri(),
+           "irisrl-policy32==1.1"])
+
+
+def case_benign32_pip_yanked() -> None:
+    index = _simple_index32("data corruption in the 1.1 wheel; use 1.0")
+    _pip32("--dry-run", "--index-url", index.as_uri(), "irisrl-policy32==1.1")
+
+
+def case_benign32_uv_no_requires_python() -> None:
+    proj, _ = _project32(["irisrl-core32==1.0"], lock=False, requires_python=None)
+    _sh32([_tool32("uv"), "run", "python", "-c", "print('train step 1')"], cwd=proj)
+
+
+def case_benign32_pip_target_exists() -> None:
+    """pip --target twice: the second install warns that the directory exists and replaces nothing."""
+    links = _links32()
+    target = Path(tempfile.mkdtemp(prefix="target32"))
+    _pip32("--quiet", "--no-index", "--find-links", str(links), "--target", str(target), "irisrl-core32==1.0",
+           last=False)
+    _pip32("--no-index", "--find-links", str(links), "--target", str(target), "irisrl-core32==2.0")
+
+
+def case_benign32_uv_run_with_warning() -> None:
+    """`uv run --isolated --with` a package whose extra does not exist, then the run goes on."""
+    proj, links = _project32(["irisrl-core32==1.0"])
+    _sh32([_tool32("uv"), "run", "--isolated", "--with", "irisrl-rollout32[fast]==1.0", "python", "-c",
+           "print('train step 1')"], cwd=proj)
+
+
+HUB32 = "2.4.0"  # huggingface_hub's newest release on PyPI at capture time (installed by `uv run --with`)
+
+
+def case_hub32_endpoint_no_scheme() -> None:
+    """HF_ENDPOINT set without its scheme (`hf-mirror.com`), the model's config fetched at start-up
+    in the task's `uv run --isolated --with ...` environment (huggingface_hub from PyPI)."""
+    _sh32([_tool32("uv"), "run", "--isolated", "--no-project", "--quiet", "--with", f"huggingface_hub=={HUB32}",
+           "python", "-c", "from huggingface_hub import hf_hub_download; hf_hub_download('Qwen/Qwen3-8B', "
+           "'config.json')"], HF_ENDPOINT="hf-mirror.com")
+
+
+CASES32: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    (n, f, "benign" if n.startswith("case_benign32_") else "python_crash")
+    for n, f in sorted(globals().items()) if n.startswith(("case_uv32_", "case_pip32_", "case_py32_",
+                                                            "case_sh32_", "case_benign32_"))
+]}
+CASES32["hub32_endpoint_no_scheme"] = (case_hub32_endpoint_no_scheme, "hf_http_error", False)
+CASES32["sh32_nvidia_smi_missing"] = (case_sh32_nvidia_smi_missing, "cuda_error", False)
+CASES32["sh32_libcuda_missing"] = (case_sh32_libcuda_missing, "cuda_error", False)
+CASES.update(CASES32)
+TIMEOUT_S.update({n: 60 for n in CASES32})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -19115,12 +19644,18 @@ def versions() -> dict[str, str]:
     import importlib.metadata
 
     for dist in ("openai", "httpx2", "httpcore2", "h11", "litellm", "aiohttp", "tenacity", "daytona",
-                 "daytona-api-client", "pandas", "orjson", "jinja2"):  # the agent side's clients (the
+                 "daytona-api-client", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError as e:
             out[dist] = f"absent ({type(e).__name__})"
+    for sh, cmd in (("bash", ["bash", "-c", "echo $BASH_VERSION"]),  # the thirty-second set's shells
+                    ("dash", ["dpkg-query", "-W", "-f=${Version}", "dash"])):
+        try:
+            out[sh] = subprocess.run(cmd, capture_output=True, text=True, timeout=10).stdout.strip()
+        except OSError as e:
+            out[sh] = f"absent ({type(e).__name__})"
     out["kernel"] = os.uname().release
     try:  # ld.so's own lines (the nineteenth set)
         out["glibc"] = os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
@@ -19392,6 +19927,16 @@ _LOG_LINE29 = re.compile(r"^Setting num_proc from \d+ back to 1 |^num_proc must 
 # More shapes for the thirtieth set's cases only: the `hf` CLI's own report lines (`Error: ...`,
 # `Warning: ...`), which huggingface_hub 2.4 colours with ANSI codes even into a pipe.
 _LOG_LINE30 = re.compile(r"^(\x1b\[[\d;]*m)+(Error|Warning): ")
+# More shapes for the thirty-second set's cases only (the start-up environment): uv's `error:` /
+# `warning:` lines and the `  cause:` lines of its error chain, uv's interpreter note, pip's `ERROR:` /
+# `WARNING:` / `INFO:` lines and its build-failure box (`  error: subprocess-exited-with-error`,
+# `  × ...`), an exception line inside a build backend's captured output (indented), the interpreter's
+# `<python>: No module named <mod>` for `-m`, the shells' own error lines (bash's `bash: line 1: ` and
+# dash's `/bin/sh: 1: `).
+_LOG_LINE32 = re.compile(r"^(error|warning): |^  cause: |^Using CPython \S+ interpreter at: |"
+                         r"^(ERROR|WARNING|INFO): |^  error: [\w-]+$|^  × |^\s+[\w.]+(Error|Exception): |"
+                         r"^\S+: No module named \S+$|^(\S*/)?(ba)?sh: (line )?\d+: |"
+                         r"^(httpx2?|httpcore2?)\.UnsupportedProtocol: ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -19416,7 +19961,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentythird: bool = False, twentyfourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
                  twentyseventh: bool = False, twentyninth: bool = False,
-                 thirtieth: bool = False) -> list[str]:
+                 thirtieth: bool = False, thirtysecond: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -19442,7 +19987,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentyfourth and _LOG_LINE24.search(line)) or (
                 twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
                 twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line) or
-                thirtieth and _LOG_LINE30.search(line)):
+                thirtieth and _LOG_LINE30.search(line) or thirtysecond and _LOG_LINE32.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -21476,6 +22021,106 @@ def lib_of30(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("python", vers)
 
 
+# The thirty-second set (the start-up environment): labels by the line alone. uv's / pip's warnings and
+# notes before a run or an install that goes on are benign; ENOSPC is disk_full; the NVIDIA tool or
+# library missing from the container is cuda_error (the case's kind); the rest is the case's kind
+# (python_crash: an environment that cannot start the trainer names no other contract kind).
+LINE_RULES32: list[tuple[str, str]] = [
+    # three lines source/startup_env.jsonl holds verbatim (a line must be new to the corpus)
+    (r"^ERROR: ResolutionImpossible: for help visit |^ERROR: THESE PACKAGES DO NOT MATCH THE HASHES |"
+     r"^error: No solution found when resolving dependencies$", "drop"),
+    (r"No space left on device|os error 28\)|\[Errno 28\]", "disk_full"),
+    (r"^warning: ", "benign"),  # uv: extra missing, yanked, VIRTUAL_ENV mismatch, requires-python default
+    (r"^Using CPython \S+ interpreter at: ", "benign"),
+    (r"^WARNING: ", "benign"),  # pip: extra missing, yanked, --target exists, a retried connection
+    (r"^INFO: pip is looking at multiple versions", "benign"),
+    (r"^ERROR: pip's dependency resolver does not currently take into account", "benign"),
+]
+NOTES32: list[tuple[str, str]] = [
+    (r"No space left on device|os error 28\)", "ENOSPC on a 256 KiB tmpfs (the uv cache / the pip --target "
+     "directory) while unpacking a 1 MiB wheel"),
+    (r"Invalid cross-device link", "pip --target moves its temporary install with os.rename first; EXDEV is "
+     "handled by shutil.move (a copy follows, which then hit ENOSPC): the chained first exception"),
+    (r"^error: No solution found", "uv's resolver; its `  cause:` line says why"),
+    (r"^  cause: .*not found in the cache", "UV_OFFLINE=1 with an empty UV_CACHE_DIR"),
+    (r"^  cause: .*not found in the package registry", "a package name PyPI does not have (real PyPI)"),
+    (r"^  cause: .*no version of pip==", "a version PyPI's pip never had (real PyPI)"),
+    (r"^  cause: .*require Python", "a wheel with Requires-Python >=3.13 under Python 3.11"),
+    (r"^  cause: Because irisrl-rollout32", "conflicting pins: the trainer wants core<2, its rollout pin core>=2"),
+    (r"^  cause: Because there is no version", "a version the --find-links directory does not hold"),
+    (r"Hash mismatch", "--require-hashes with a wrong sha256 in requirements.txt"),
+    (r"Failed to initialize cache|Read-only file system", "UV_CACHE_DIR on a read-only tmpfs"),
+    (r"needs to be updated, but `--locked`", "pyproject.toml changed after uv.lock was written"),
+    (r"Unable to find lockfile", "uv sync without a uv.lock"),
+    (r"Extra `\w+` is not defined", "uv sync --frozen --extra <x> (MarinSkyRL's bootstrap_runtime.sh shape) in a "
+     "project that does not define the extra"),
+    (r"No `pyproject.toml` found", "uv sync in a directory with no project"),
+    (r"Project directory .* does not exist", "uv run --project naming a checkout that is not there"),
+    (r"incompatible with the project's Python requirement", "requires-python >=3.13, the interpreter 3.11"),
+    (r"Failed to build|build backend|build_wheel|subprocess-exited-with-error|did not run successfully|"
+     r"CUDA_HOME", "an sdist whose setup.py raises the way flash-attn's does without CUDA_HOME"),
+    (r"No module named", "python -m of a package the environment does not have"),
+    (r"cannot import name", "a name the stdlib no longer exports (collections.Mapping, gone in 3.10)"),
+    (r"file too short", "an empty extension module (.so of 0 bytes)"),
+    (r"invalid ELF header", "an extension module that is a Git LFS pointer, not an ELF file"),
+    (r"Bus error", "an extension module cut to its first 4 KiB: the loader's mmap read past the end (SIGBUS); "
+     "bash reports its child"),
+    (r"nvidia-smi", "the NVIDIA tools are not mounted into the container (no driver injected); cuda_error: "
+     "a GPU task cannot use the GPU without them (a judgement call: the line alone is a missing command)"),
+    (r"command not found|: not found$", "the entrypoint's console script is not installed in the image"),
+    (r"libnvidia-ml", "ctypes.CDLL of NVML with no driver in the container"),
+    (r"Exec format error", "subprocess.run of an executable script with no shebang"),
+    (r"Permission denied", "an entrypoint script without the executable bit (mode 0644; root too)"),
+    (r"required file not found", "a shebang naming an interpreter that is not in the image"),
+    (r"^KeyError", "os.environ[...] of a variable set under another name (WANDB_RUNNAME)"),
+    (r"int\(\) with base 10", "int() of an environment variable's value"),
+    (r"JSONDecodeError", "json.loads of an environment variable written with single quotes"),
+    (r"THESE PACKAGES DO NOT MATCH", "--require-hashes with a wrong sha256 in requirements.txt"),
+    (r"Cannot install|ResolutionImpossible", "conflicting pins: the trainer wants core<2, its rollout pin core>=2"),
+    (r"different Python", "a wheel with Requires-Python >=3.13 under Python 3.11"),
+    (r"Could not find a version|No matching distribution", "a version / a package the index does not have"),
+    (r"^ERROR: Exception:$", "pip's header over an unexpected exception's traceback"),
+    (r"pip's dependency resolver does not currently", "benign: printed after the install succeeded (exit 0)"),
+    (r"is looking at multiple versions", "benign: the resolver backtracked and then found a solution"),
+    (r"yanked", "benign: a pinned yanked version installs with a warning"),
+    (r"does not (have an extra|provide the extra)", "benign: the extra is ignored, the install goes on"),
+    (r"VIRTUAL_ENV=", "benign: uv ignores the active venv and runs in the project's (exit 0)"),
+    (r"No `requires-python` value", "benign: uv defaults it and runs (exit 0)"),
+    (r"already exists\. Specify --upgrade", "benign: pip --target leaves the existing directory (exit 0)"),
+    (r"Retrying \(Retry", "pip's retry note before its final error (a mirror that refuses connections)"),
+    (r"^Using CPython", "benign: uv's note naming the interpreter it picked"),
+    (r"UnsupportedProtocol", "HF_ENDPOINT=hf-mirror.com (no scheme): hf_hub_download of a config at start-up; an "
+     "httpx transport error with no URL on the line is the Hub's (labelling decisions)"),
+]
+
+# uv names the interpreter it picked in many cases; one copy is enough (the benign set's), as is one
+# `INFO: pip is looking at multiple versions` (the benign backtracking case's).
+CASE_RULES.update({
+    "benign32_uv_virtual_env_mismatch": [(r"^Using CPython ", "drop")],
+    "uv32_run_requires_python_too_new": [(r"^Using CPython ", "drop")],
+    "pip32_requires_python": [(r"^INFO: pip is looking at multiple versions", "drop")],
+})
+
+
+def lib_of32(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-second set's printers: uv, pip, the shells, glibc's loader (through Python), Python."""
+    if line.startswith("bash") or re.match(r"^\S*/bash: ", line):
+        return _pick("bash", vers)
+    if line.startswith("/bin/sh"):
+        return _pick("dash", vers)
+    if re.search(r"file too short|invalid ELF header|cannot open shared object file", line):
+        return _pick("glibc", vers)
+    if re.search(r": No module named \S+$", line):
+        return _pick("python", vers)
+    if case.startswith("hub32_"):
+        return "huggingface_hub", HUB32  # its client's transport error, counted as its (as in set 30)
+    if case.startswith(("uv32_", "benign32_uv_")):
+        return _pick("uv", vers)
+    if case.startswith(("pip32_", "benign32_pip_")):
+        return _pick("pip", vers)
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -21493,6 +22138,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout27", CASES27, LINE_RULES27),
     ("heldout29", CASES29, LINE_RULES29),
     ("heldout30", CASES30, LINE_RULES30),
+    ("heldout32", CASES32, LINE_RULES32),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -21932,6 +22578,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout27": (lib_of27, NOTES27),
     "heldout29": (lib_of29, NOTES29),
     "heldout30": (lib_of30, NOTES30),
+    "heldout32": (lib_of32, NOTES32),
 }
 
 
@@ -21971,7 +22618,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentythird=case in CASES23, twentyfourth=case in CASES24,
                                  twentysixth=case in CASES26, twentyeighth=case in CASES28,
                                  twentyseventh=case in CASES27, twentyninth=case in CASES29,
-                                 thirtieth=case in CASES30):
+                                 thirtieth=case in CASES30, thirtysecond=case in CASES32):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
