@@ -19083,6 +19083,876 @@ CASES.update(CASES30)
 TIMEOUT_S.update({n: 90 for n in CASES28})
 
 
+# ----------------------------------------------------------------------------- set 31: object-store staging
+# The thirty-first set: what boto3 / botocore / s3transfer, s3fs (aiobotocore, fsspec), pyarrow.fs.S3FileSystem
+# and obstore print when staging a model / dataset through an S3-compatible store goes wrong. The store is
+# moto's ThreadedMotoServer on 127.0.0.1 (an ephemeral port, stopped by the case) or, for the answers moto cannot
+# give (throttling, 5xx, denied credentials, a reset / short / corrupt body, a stall, a 307), a small
+# http.server of ours answering S3's own XML errors. Every server lives in the case's own process.
+
+BUCKET31 = "irisrl-stage"
+KEY31 = "models/qwen3-0.6b/model-00001-of-00002.safetensors"
+S3_ERRORS31 = {  # code: (status, S3's own message)
+    "AccessDenied": (403, "Access Denied"),
+    "InvalidAccessKeyId": (403, "The AWS Access Key Id you provided does not exist in our records."),
+    "SignatureDoesNotMatch": (403, "The request signature we calculated does not match the signature you "
+                                   "provided. Check your key and signing method."),
+    "ExpiredToken": (400, "The provided token has expired."),
+    "SlowDown": (503, "Please reduce your request rate."),
+    "InternalError": (500, "We encountered an internal error. Please try again."),
+    "ServiceUnavailable": (503, "Service is unable to handle request."),
+    "RequestTimeTooSkewed": (403, "The difference between the request time and the current time is too large."),
+    "NoSuchBucket": (404, "The specified bucket does not exist"),
+}
+
+
+def _free_port31() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _aws_env31(endpoint: str | None, creds: bool = True) -> None:
+    """Credentials and endpoint through the environment, as the controller hands them to a node; no
+    config files, no instance metadata; botocore's standard retry mode with 3 attempts (short cases)."""
+    os.environ.update(AWS_DEFAULT_REGION="us-east-1", AWS_REGION="us-east-1", AWS_EC2_METADATA_DISABLED="true",
+                      AWS_RETRY_MODE="standard", AWS_MAX_ATTEMPTS="3",
+                      AWS_CONFIG_FILE="/nonexistent/aws/config", AWS_SHARED_CREDENTIALS_FILE="/nonexistent/aws/credentials")
+    for k in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_ENDPOINT_URL"):
+        os.environ.pop(k, None)
+    if creds:
+        os.environ.update(AWS_ACCESS_KEY_ID="AKIAIRISRLSTAGE00001", AWS_SECRET_ACCESS_KEY="irisrl-stage-secret-key")
+    if endpoint:
+        os.environ["AWS_ENDPOINT_URL"] = endpoint
+        os.environ["AWS_ENDPOINT_URL_S3"] = endpoint
+    print(f"PROVOKE-NOTE endpoint={endpoint}", flush=True)
+
+
+class _Moto31:
+    """moto's ThreadedMotoServer on 127.0.0.1 and an ephemeral port, with the staging bucket holding a
+    small model; stopped when the block ends (before the case's traceback is printed)."""
+
+    def __init__(self, objects: dict[str, bytes] | None = None, bucket: bool = True) -> None:
+        self.objects = {KEY31: os.urandom(64 << 10), "models/qwen3-0.6b/config.json": b'{"model_type": "qwen3"}',
+                        **(objects or {})}
+        self.bucket = bucket
+
+    def __enter__(self) -> str:
+        from moto.server import ThreadedMotoServer
+
+        port = _free_port31()
+        self.server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+        self.server.start()
+        self.endpoint = f"http://127.0.0.1:{port}"
+        _aws_env31(self.endpoint)
+        if self.bucket:
+            import boto3
+
+            s3 = boto3.client("s3")
+            s3.create_bucket(Bucket=BUCKET31)
+            for k, v in self.objects.items():
+                s3.put_object(Bucket=BUCKET31, Key=k, Body=v)
+        return self.endpoint
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.stop()
+
+
+def _s3xml31(code: str, message: str, key: str = "") -> bytes:
+    rid = os.urandom(8).hex().upper()
+    res = f"<Resource>/{BUCKET31}/{key}</Resource>" if key else ""
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>{code}</Code><Message>{message}</Message>'
+            f"{res}<RequestId>{rid}</RequestId><HostId>{os.urandom(24).hex()}</HostId></Error>").encode()
+
+
+class _FakeS3_31:
+    """A loopback S3 of ours for the answers moto cannot give. `how` is one behaviour for every request:
+    an S3 error code of S3_ERRORS31 (every time), `<code>once` (the first two requests answered so, then
+    served), reset (half the body, then a TCP reset), short (Content-Length says twice the body, then a
+    clean close), badcrc (a wrong x-amz-checksum-crc32), stall (headers, then 20 s of nothing), redirect
+    (307 to a port nobody listens on), partfail (multipart: CreateMultipartUpload answered, every UploadPart
+    500 InternalError). Objects are served from `self.body`; PUTs are accepted."""
+
+    def __init__(self, how: str, size: int = 256 << 10) -> None:
+        self.how = how
+        self.body = os.urandom(size)
+        self.count = 0
+
+    def __enter__(self) -> str:
+        import struct
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        fake = self
+        lock = threading.Lock()
+
+        class S3(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet: not library output
+                pass
+
+            def _drain(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                if n:
+                    self.rfile.read(n)
+
+            def _reply(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None,
+                       length: int | None = None) -> None:
+                self.send_response(status)
+                self.send_header("x-amz-request-id", os.urandom(8).hex().upper())
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body) if length is None else length))
+                self.end_headers()
+                if self.command != "HEAD" and body:
+                    self.wfile.write(body)
+
+            def _error(self, code: str) -> None:
+                status, msg = S3_ERRORS31[code]
+                key = self.path.split("?")[0].removeprefix(f"/{BUCKET31}/")
+                self._reply(status, _s3xml31(code, msg, key), {"Content-Type": "application/xml"})
+
+            def _route(self) -> None:
+                self._drain()
+                with lock:
+                    fake.count += 1
+                    n = fake.count
+                how = fake.how
+                path, _, query = self.path.partition("?")
+                if how in S3_ERRORS31:
+                    return self._error(how)
+                if how.endswith("once") and how[:-4] in S3_ERRORS31 and n <= 2:
+                    return self._error(how[:-4])
+                if how.endswith("thrice") and how[:-6] in S3_ERRORS31 and self.command == "GET":
+                    with lock:
+                        fake.gets = getattr(fake, "gets", 0) + 1
+                        if fake.gets <= 3:  # GETs only: HEADs are served
+                            return self._error(how[:-6])
+                if how == "redirect":
+                    dead = f"http://127.0.0.1:{_free_port31()}{self.path}"
+                    return self._reply(307, _s3xml31("TemporaryRedirect", "Please re-send this request to the "
+                                                     "specified temporary endpoint. Continue to use the original "
+                                                     "request endpoint for future requests."),
+                                       {"Location": dead, "Content-Type": "application/xml"})
+                if how == "partfail":
+                    if self.command == "POST" and "uploads" in query:
+                        up = os.urandom(16).hex()
+                        key = path.removeprefix(f"/{BUCKET31}/")
+                        return self._reply(200, (f'<?xml version="1.0" encoding="UTF-8"?>\n<InitiateMultipartUploadResult>'
+                                                 f"<Bucket>{BUCKET31}</Bucket><Key>{key}</Key><UploadId>{up}</UploadId>"
+                                                 "</InitiateMultipartUploadResult>").encode())
+                    if self.command == "PUT" and "partNumber" in query:
+                        return self._error("InternalError")
+                    if self.command == "DELETE":
+                        return self._reply(204)
+                if self.command in ("PUT", "POST", "DELETE"):
+                    return self._reply(200 if self.command != "DELETE" else 204, b"",
+                                       {"ETag": '"%s"' % hashlib.md5(b"x").hexdigest()})
+                if "list-type=2" in query or path.rstrip("/") == f"/{BUCKET31}":
+                    key = path.removeprefix(f"/{BUCKET31}/")
+                    return self._reply(200, (f'<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult>'
+                                             f"<Name>{BUCKET31}</Name><Prefix></Prefix><KeyCount>1</KeyCount>"
+                                             f"<MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated><Contents><Key>{KEY31}</Key>"
+                                             f"<Size>{len(fake.body)}</Size><ETag>&quot;x&quot;</ETag>"
+                                             "<StorageClass>STANDARD</StorageClass></Contents></ListBucketResult>").encode(),
+                                       {"Content-Type": "application/xml"})
+                body = fake.body
+                head = {"ETag": '"%s"' % hashlib.md5(body).hexdigest(), "Last-Modified": "Fri, 04 Dec 2026 10:00:00 GMT",
+                        "Content-Type": "binary/octet-stream", "Accept-Ranges": "bytes"}
+                rng = re.match(r"bytes=(\d+)-(\d*)", self.headers.get("Range") or "")
+                status = 200
+                if rng:
+                    a, b = int(rng.group(1)), int(rng.group(2) or len(body) - 1)
+                    b = min(b, len(body) - 1)
+                    head["Content-Range"] = f"bytes {a}-{b}/{len(body)}"
+                    body, status = body[a:b + 1], 206
+                if how == "badcrc":
+                    head["x-amz-checksum-crc32"] = "AAAAAA=="
+                if self.command == "HEAD" or how not in ("reset", "short", "stall"):
+                    return self._reply(status, body, head)
+                self.send_response(status)
+                for k, v in head.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body) * (2 if how == "short" else 1)))
+                self.end_headers()
+                if how == "stall":
+                    time.sleep(20)
+                    return
+                self.wfile.write(body if how == "short" else body[:len(body) // 2])
+                self.wfile.flush()
+                if how == "reset":
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                else:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                self.close_connection = True
+                self.connection.close()
+
+            do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = _route
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), S3)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
+        _aws_env31(self.endpoint)
+        return self.endpoint
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _boto31(**cfg: Any) -> Any:
+    import boto3
+    from botocore.config import Config
+
+    session = boto3.session.Session()  # a fresh session: the environment is read now, not when _Moto31 began
+    return session.client("s3", config=Config(**cfg)) if cfg else session.client("s3")
+
+
+def _dest31() -> str:
+    return os.path.join(tempfile.mkdtemp(prefix="stage31"), "model-00001-of-00002.safetensors")
+
+
+# boto3 / botocore / s3transfer
+def case_boto31_get_nosuchbucket() -> None:
+    with _Moto31(bucket=False):
+        _boto31().get_object(Bucket="irisrl-stage-typo", Key=KEY31)["Body"].read()
+
+
+def case_boto31_list_rendezvous_nosuchbucket() -> None:
+    with _Moto31(bucket=False):
+        _boto31().list_objects_v2(Bucket="irisrl-rendezvous", Prefix="run-0412/nodes/")
+
+
+def case_boto31_copy_latest_missing_key() -> None:
+    """Promote a checkpoint to `latest/` with CopyObject: the step's shard was never uploaded."""
+    with _Moto31():
+        _boto31().copy_object(Bucket=BUCKET31, Key="checkpoints/run-0412/latest/model.safetensors",
+                              CopySource={"Bucket": BUCKET31, "Key": "checkpoints/run-0412/global_step_40/model.safetensors"})
+
+
+def case_boto31_download_file_missing_key() -> None:
+    with _Moto31():
+        _boto31().download_file(BUCKET31, "models/qwen3-0.6b/model-00002-of-00002.safetensors", _dest31())
+
+
+def case_boto31_get_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31)
+
+
+def case_boto31_download_file_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _boto31().download_file(BUCKET31, KEY31, _dest31())
+
+
+def case_boto31_invalid_access_key() -> None:
+    with _FakeS3_31("InvalidAccessKeyId"):
+        _boto31().list_objects_v2(Bucket=BUCKET31, Prefix="models/")
+
+
+def case_boto31_signature_mismatch() -> None:
+    with _FakeS3_31("SignatureDoesNotMatch"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31)
+
+
+def case_boto31_expired_token() -> None:
+    with _FakeS3_31("ExpiredToken"):
+        os.environ["AWS_SESSION_TOKEN"] = "FwoGZXIvYXdzEIrisrlExpiredSessionToken"
+        _boto31().put_object(Bucket=BUCKET31, Key="rendezvous/run-0412/node-1.json", Body=b"{}")
+
+
+def case_boto31_clock_skew() -> None:
+    with _FakeS3_31("RequestTimeTooSkewed"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31)
+
+
+def case_boto31_no_credentials_upload() -> None:
+    with _Moto31():
+        _aws_env31(os.environ["AWS_ENDPOINT_URL"], creds=False)
+        src = _dest31()
+        Path(src).write_bytes(b"\0" * 1024)
+        _boto31().upload_file(src, BUCKET31, "checkpoints/run-0412/global_step_40/model.safetensors")
+
+
+def case_boto31_head_bucket_forbidden() -> None:
+    """The controller's pre-flight check of the rendezvous bucket (HeadBucket has no body: no S3 code)."""
+    with _FakeS3_31("AccessDenied"):
+        _boto31().head_bucket(Bucket=BUCKET31)
+
+
+def case_boto31_endpoint_refused() -> None:
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    _boto31().head_object(Bucket=BUCKET31, Key=KEY31)
+
+
+def case_boto31_endpoint_unresolvable() -> None:
+    _aws_env31("http://minio.irisrl-staging.invalid:9000")
+    _boto31().download_file(BUCKET31, KEY31, _dest31())
+
+
+def case_boto31_read_timeout() -> None:
+    with _FakeS3_31("stall"):
+        _boto31(read_timeout=2, retries={"max_attempts": 2, "mode": "standard"}).get_object(
+            Bucket=BUCKET31, Key=KEY31)["Body"].read()
+
+
+def case_boto31_connect_timeout() -> None:
+    _aws_env31("http://192.0.2.10:9000")  # TEST-NET-1: nothing answers
+    _boto31(connect_timeout=2, retries={"max_attempts": 1, "mode": "standard"}).get_object(Bucket=BUCKET31, Key=KEY31)
+
+
+def case_boto31_slowdown_exhausted_put() -> None:
+    with _FakeS3_31("SlowDown"):
+        _boto31().put_object(Bucket=BUCKET31, Key="checkpoints/run-0412/global_step_40/optim.pt", Body=b"\0" * 4096)
+
+
+def case_boto31_internal_error_exhausted() -> None:
+    with _FakeS3_31("InternalError"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31)
+
+
+def case_boto31_service_unavailable_download() -> None:
+    with _FakeS3_31("ServiceUnavailable"):
+        _boto31().download_file(BUCKET31, KEY31, _dest31())
+
+
+def case_boto31_multipart_part_fails() -> None:
+    with _FakeS3_31("partfail"):
+        from boto3.s3.transfer import TransferConfig
+
+        src = _dest31()
+        Path(src).write_bytes(os.urandom(12 << 20))
+        _boto31().upload_file(src, BUCKET31, "checkpoints/run-0412/global_step_40/model.safetensors",
+                              Config=TransferConfig(multipart_threshold=8 << 20, multipart_chunksize=8 << 20,
+                                                    max_concurrency=2))
+
+
+def case_boto31_get_reset_midbody() -> None:
+    with _FakeS3_31("reset"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31)["Body"].read()
+
+
+def case_boto31_get_short_body() -> None:
+    with _FakeS3_31("short"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31)["Body"].read()
+
+
+def case_boto31_get_bad_checksum() -> None:
+    with _FakeS3_31("badcrc"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31, ChecksumMode="ENABLED")["Body"].read()
+
+
+def case_boto31_download_file_short() -> None:
+    with _FakeS3_31("short"):
+        _boto31().download_file(BUCKET31, KEY31, _dest31())
+
+
+def case_boto31_download_file_reset() -> None:
+    with _FakeS3_31("reset"):
+        _boto31().download_file(BUCKET31, KEY31, _dest31())
+
+
+def case_boto31_redirect_dead_endpoint() -> None:
+    with _FakeS3_31("redirect"):
+        _boto31().get_object(Bucket=BUCKET31, Key=KEY31)["Body"].read()
+
+
+def case_boto31_download_onto_directory() -> None:
+    with _Moto31():
+        dest = _dest31()
+        os.makedirs(dest)
+        _boto31().download_file(BUCKET31, KEY31, dest)
+
+
+def case_disk31_download_file_tmpfs() -> None:
+    with _Moto31({KEY31: os.urandom(1 << 20)}):
+        mnt = _small_fs()
+        try:
+            _boto31().download_file(BUCKET31, KEY31, str((mnt or Path(tempfile.mkdtemp())) / "model.safetensors"))
+        finally:
+            if mnt:
+                subprocess.call(["umount", "-l", str(mnt)])
+
+
+def case_disk31_get_body_fsize_limit() -> None:
+    import resource
+    import signal
+
+    with _Moto31({KEY31: os.urandom(1 << 20)}):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 10, 256 << 10))
+        with open(_dest31(), "wb") as f:
+            body = _boto31().get_object(Bucket=BUCKET31, Key=KEY31)["Body"]
+            for chunk in body.iter_chunks(64 << 10):
+                f.write(chunk)
+                f.flush()
+
+
+def case_disk31_obstore_local_tmpfs() -> None:
+    """obstore stages the shard into a LocalStore on a full 256 KiB tmpfs."""
+    import obstore
+    from obstore.store import LocalStore
+
+    with _Moto31({KEY31: os.urandom(1 << 20)}):
+        mnt = _small_fs()
+        try:
+            data = obstore.get(_obs31(), KEY31).bytes()
+            obstore.put(LocalStore(str(mnt or tempfile.mkdtemp())), "model-00001-of-00002.safetensors", data)
+        finally:
+            if mnt:
+                subprocess.call(["umount", "-l", str(mnt)])
+
+
+def case_disk31_pafs_copy_files_tmpfs() -> None:
+    """pyarrow.fs.copy_files from the store into a full 256 KiB tmpfs."""
+    from pyarrow import fs
+
+    with _Moto31({KEY31: os.urandom(1 << 20)}):
+        mnt = _small_fs()
+        try:
+            fs.copy_files(f"{BUCKET31}/{KEY31}", str((mnt or Path(tempfile.mkdtemp())) / "model-00001-of-00002.safetensors"),
+                          source_filesystem=_pafs31(), destination_filesystem=fs.LocalFileSystem())
+        finally:
+            if mnt:
+                subprocess.call(["umount", "-l", str(mnt)])
+
+
+# s3fs (aiobotocore) / fsspec
+def _s3fs31(**kw: Any) -> Any:
+    import s3fs
+
+    return s3fs.S3FileSystem(endpoint_url=os.environ["AWS_ENDPOINT_URL"], **kw)
+
+
+def case_s3fs31_open_missing_shard() -> None:
+    with _Moto31():
+        with _s3fs31().open(f"{BUCKET31}/models/qwen3-0.6b/model-00002-of-00002.safetensors", "rb") as f:
+            f.read()
+
+
+def case_s3fs31_ls_missing_bucket() -> None:
+    with _Moto31(bucket=False):
+        print(_s3fs31().ls("irisrl-datasets/gsm8k/"), flush=True)
+
+
+def case_s3fs31_get_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _s3fs31().get(f"{BUCKET31}/{KEY31}", _dest31())
+
+
+def case_s3fs31_invalid_access_key() -> None:
+    with _FakeS3_31("InvalidAccessKeyId"):
+        _s3fs31().cat_file(f"{BUCKET31}/{KEY31}")
+
+
+def case_s3fs31_signature_mismatch() -> None:
+    with _FakeS3_31("SignatureDoesNotMatch"):
+        _s3fs31().cat_file(f"{BUCKET31}/{KEY31}")
+
+
+def case_s3fs31_slowdown_exhausted() -> None:
+    with _FakeS3_31("SlowDown"):
+        _s3fs31().cat_file(f"{BUCKET31}/{KEY31}")
+
+
+def case_s3fs31_service_unavailable() -> None:
+    with _FakeS3_31("ServiceUnavailable"):
+        _s3fs31().pipe_file(f"{BUCKET31}/checkpoints/run-0412/global_step_40/optim.pt", b"\0" * 4096)
+
+
+def case_s3fs31_endpoint_refused() -> None:
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    _s3fs31().ls(f"{BUCKET31}/models/")
+
+
+def case_s3fs31_read_timeout() -> None:
+    with _FakeS3_31("stall"):
+        _s3fs31(config_kwargs={"read_timeout": 2, "retries": {"max_attempts": 1}}).cat_file(f"{BUCKET31}/{KEY31}")
+
+
+def case_s3fs31_reset_midbody() -> None:
+    with _FakeS3_31("reset"):
+        _s3fs31().cat_file(f"{BUCKET31}/{KEY31}")
+
+
+def case_s3fs31_short_body() -> None:
+    with _FakeS3_31("short"):
+        _s3fs31().cat_file(f"{BUCKET31}/{KEY31}")
+
+
+def case_s3fs31_no_credentials() -> None:
+    with _Moto31():
+        _aws_env31(os.environ["AWS_ENDPOINT_URL"], creds=False)
+        _s3fs31().cat_file(f"{BUCKET31}/{KEY31}")
+
+
+def case_fsspec31_open_missing_config() -> None:
+    with _Moto31():
+        import fsspec
+
+        with fsspec.open(f"s3://{BUCKET31}/models/qwen3-0.6b/generation_config.json", "rb",
+                         client_kwargs={"endpoint_url": os.environ["AWS_ENDPOINT_URL"]}) as f:
+            f.read()
+
+
+def case_fsspec31_get_under_a_file() -> None:
+    """The local model dir's path is taken by a file (a stale download): the shard's parent is not a dir."""
+    with _Moto31():
+        import fsspec
+
+        dest = _dest31()
+        Path(dest).write_bytes(b"")
+        fs = fsspec.filesystem("s3", client_kwargs={"endpoint_url": os.environ["AWS_ENDPOINT_URL"]})
+        fs.get_file(f"{BUCKET31}/{KEY31}", os.path.join(dest, "model-00001-of-00002.safetensors"))
+
+
+def case_disk31_s3fs_get_tmpfs() -> None:
+    with _Moto31({KEY31: os.urandom(1 << 20)}):
+        mnt = _small_fs()
+        try:
+            _s3fs31().get(f"{BUCKET31}/{KEY31}", str((mnt or Path(tempfile.mkdtemp())) / "model.safetensors"))
+        finally:
+            if mnt:
+                subprocess.call(["umount", "-l", str(mnt)])
+
+
+# pyarrow.fs.S3FileSystem
+def _pafs31(log: str = "") -> Any:
+    from pyarrow import fs
+
+    if log:
+        fs.initialize_s3(getattr(fs.S3LogLevel, log))
+    ep = os.environ["AWS_ENDPOINT_URL"]
+    return fs.S3FileSystem(endpoint_override=ep.split("://", 1)[1], scheme="http", region="us-east-1",
+                           connect_timeout=2, request_timeout=3)
+
+
+def case_pafs31_open_missing_key() -> None:
+    with _Moto31():
+        _pafs31().open_input_stream(f"{BUCKET31}/models/qwen3-0.6b/model-00002-of-00002.safetensors").read()
+
+
+def case_pafs31_missing_bucket() -> None:
+    with _Moto31(bucket=False):
+        _pafs31().open_input_file(f"irisrl-stage-eu/{KEY31}").read()
+
+
+def case_pafs31_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _pafs31().open_input_stream(f"{BUCKET31}/{KEY31}").read()
+
+
+def case_pafs31_invalid_access_key() -> None:
+    with _FakeS3_31("InvalidAccessKeyId"):
+        print(_pafs31().get_file_info(f"{BUCKET31}/{KEY31}"), flush=True)
+
+
+def case_pafs31_endpoint_refused() -> None:
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    _pafs31().open_input_stream(f"{BUCKET31}/{KEY31}").read()
+
+
+def case_pafs31_slowdown_exhausted() -> None:
+    with _FakeS3_31("SlowDown"):
+        from pyarrow import fs
+
+        ep = os.environ["AWS_ENDPOINT_URL"].split("://", 1)[1]
+        fs.S3FileSystem(endpoint_override=ep, scheme="http", region="us-east-1",
+                        retry_strategy=fs.AwsStandardS3RetryStrategy(max_attempts=2)).open_input_stream(
+            f"{BUCKET31}/{KEY31}").read()
+
+
+def case_pafs31_expired_token_put() -> None:
+    with _FakeS3_31("ExpiredToken"):
+        from pyarrow import fs
+
+        ep = os.environ["AWS_ENDPOINT_URL"].split("://", 1)[1]
+        s3 = fs.S3FileSystem(endpoint_override=ep, scheme="http", region="us-east-1",
+                             session_token="FwoGZXIvYXdzEIrisrlExpiredSessionToken",
+                             access_key=os.environ["AWS_ACCESS_KEY_ID"], secret_key=os.environ["AWS_SECRET_ACCESS_KEY"])
+        with s3.open_output_stream(f"{BUCKET31}/rendezvous/run-0412/node-1.json") as f:
+            f.write(b"{}")
+
+
+def case_pafs31_read_timeout() -> None:
+    with _FakeS3_31("stall"):
+        _pafs31().open_input_stream(f"{BUCKET31}/{KEY31}").read()
+
+
+def case_pafs31_short_body() -> None:
+    with _FakeS3_31("short"):
+        _pafs31().open_input_stream(f"{BUCKET31}/{KEY31}").read()
+
+
+def case_pafs31_upload_internal_error() -> None:
+    with _FakeS3_31("InternalError"):
+        from pyarrow import fs
+
+        ep = os.environ["AWS_ENDPOINT_URL"].split("://", 1)[1]
+        s3 = fs.S3FileSystem(endpoint_override=ep, scheme="http", region="us-east-1",
+                             retry_strategy=fs.AwsStandardS3RetryStrategy(max_attempts=2))
+        with s3.open_output_stream(f"{BUCKET31}/checkpoints/run-0412/global_step_40/optim.pt") as f:
+            f.write(b"\0" * 4096)
+
+
+# obstore (object_store, Rust)
+def _obs31(bucket: str = BUCKET31, **kw: Any) -> Any:
+    from datetime import timedelta
+
+    from obstore.store import S3Store
+
+    return S3Store(bucket, endpoint=os.environ["AWS_ENDPOINT_URL"], region="us-east-1",
+                   client_options={"allow_http": True, "timeout": "5s", "connect_timeout": "2s"},
+                   retry_config={"max_retries": 2, "backoff": {"init_backoff": timedelta(seconds=0.1),
+                                                                "max_backoff": timedelta(seconds=0.5), "base": 2},
+                                 "retry_timeout": timedelta(seconds=5)}, **kw)
+
+
+def case_obs31_get_missing_key() -> None:
+    import obstore
+
+    with _Moto31():
+        obstore.get(_obs31(), "models/qwen3-0.6b/model-00002-of-00002.safetensors").bytes()
+
+
+def case_obs31_missing_bucket() -> None:
+    import obstore
+
+    with _Moto31(bucket=False):
+        obstore.get(_obs31("irisrl-stage-typo"), KEY31).bytes()
+
+
+def case_obs31_access_denied() -> None:
+    import obstore
+
+    with _FakeS3_31("AccessDenied"):
+        obstore.get(_obs31(), KEY31).bytes()
+
+
+def case_obs31_expired_token_put() -> None:
+    import obstore
+
+    with _FakeS3_31("ExpiredToken"):
+        obstore.put(_obs31(), "rendezvous/run-0412/node-1.json", b"{}")
+
+
+def case_obs31_endpoint_refused() -> None:
+    import obstore
+
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    obstore.get(_obs31(), KEY31).bytes()
+
+
+def case_obs31_slowdown_exhausted() -> None:
+    import obstore
+
+    with _FakeS3_31("SlowDown"):
+        obstore.get(_obs31(), KEY31).bytes()
+
+
+def case_obs31_list_invalid_key() -> None:
+    import obstore
+
+    with _FakeS3_31("InvalidAccessKeyId"):
+        print(list(obstore.list(_obs31(), prefix="rendezvous/run-0412/")), flush=True)
+
+
+def case_obs31_read_timeout() -> None:
+    import obstore
+
+    with _FakeS3_31("stall"):
+        obstore.get(_obs31(), KEY31).bytes()
+
+
+def case_obs31_reset_midbody() -> None:
+    import obstore
+
+    with _FakeS3_31("reset"):
+        obstore.get(_obs31(), KEY31).bytes()
+
+
+def case_obs31_no_credentials() -> None:
+    import obstore
+
+    with _Moto31():
+        _aws_env31(os.environ["AWS_ENDPOINT_URL"], creds=False)
+        obstore.get(_obs31(), KEY31).bytes()
+
+
+def case_obs31_download_onto_directory() -> None:
+    import obstore
+
+    with _Moto31():
+        from obstore.store import LocalStore
+
+        dest = tempfile.mkdtemp(prefix="stage31")
+        os.makedirs(os.path.join(dest, "model.safetensors"))
+        data = obstore.get(_obs31(), KEY31).bytes()
+        obstore.put(LocalStore(dest), "model.safetensors", data)
+
+
+# benign look-alikes: the run goes on
+def _debug_log31(*names: str) -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    for n in names:
+        logging.getLogger(n).setLevel(logging.DEBUG)
+
+
+def case_benign31_boto_slowdown_once() -> None:
+    with _FakeS3_31("SlowDownonce"):
+        _debug_log31("botocore.retries.standard", "botocore.retryhandler")
+        print(len(_boto31().get_object(Bucket=BUCKET31, Key=KEY31)["Body"].read()), flush=True)
+
+
+def case_benign31_boto_internal_once_download() -> None:
+    with _FakeS3_31("InternalErroronce"):
+        _debug_log31("botocore.retries.standard", "s3transfer.tasks")
+        _boto31().download_file(BUCKET31, KEY31, _dest31())
+        print("staged", flush=True)
+
+
+def case_benign31_s3transfer_reset_retried() -> None:
+    with _FakeS3_31("reset"):
+        import logging
+
+        _debug_log31("s3transfer.download")
+        fake_body = None
+        try:
+            _boto31().download_file(BUCKET31, KEY31, _dest31())
+        except Exception as e:  # the staging script falls back to the next mirror
+            logging.getLogger("stage").warning("mirror failed (%s), trying the next one", type(e).__name__)
+        del fake_body
+    with _Moto31():
+        _boto31().download_file(BUCKET31, KEY31, _dest31())
+        print("staged", flush=True)
+
+
+def case_benign31_s3fs_slowdown_once() -> None:
+    with _FakeS3_31("SlowDownthrice"):  # botocore's 3 attempts spent, then s3fs's own retry
+        _debug_log31("s3fs")
+        print(len(_s3fs31().cat_file(f"{BUCKET31}/{KEY31}")), flush=True)
+
+
+def case_benign31_pafs_slowdown_once_sdk_log() -> None:
+    with _FakeS3_31("SlowDownonce"):
+        print(len(_pafs31("Warn").open_input_stream(f"{BUCKET31}/{KEY31}").read()), flush=True)
+
+
+def case_benign31_pafs_head404_then_put() -> None:
+    with _Moto31():
+        from pyarrow import fs
+
+        s3 = _pafs31("Error")
+        key = f"{BUCKET31}/rendezvous/run-0412/node-1.json"
+        print(s3.get_file_info(key).type == fs.FileType.NotFound, flush=True)
+        with s3.open_output_stream(key) as f:
+            f.write(b'{"ip": "10.0.3.13"}')
+        print(s3.get_file_info(key).size, flush=True)
+
+
+def case_benign31_head404_then_put_debug() -> None:
+    with _Moto31():
+        _debug_log31("botocore.parsers", "botocore.endpoint")
+        s3 = _boto31()
+        key = "rendezvous/run-0412/node-1.json"
+        try:
+            s3.head_object(Bucket=BUCKET31, Key=key)
+        except s3.exceptions.ClientError:
+            s3.put_object(Bucket=BUCKET31, Key=key, Body=b'{"ip": "10.0.3.13"}')
+        print("registered", flush=True)
+
+
+def case_benign31_obstore_503_retried() -> None:
+    import obstore
+
+    with _FakeS3_31("ServiceUnavailableonce"):
+        _debug_log31()
+        os.environ["RUST_LOG"] = "object_store=warn"
+        print(len(obstore.get(_obs31(), KEY31).bytes()), flush=True)
+
+
+CASES31: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_boto31_get_nosuchbucket", case_boto31_get_nosuchbucket, "hf_repo_not_found"),
+    ("case_boto31_list_rendezvous_nosuchbucket", case_boto31_list_rendezvous_nosuchbucket, "hf_repo_not_found"),
+    ("case_boto31_copy_latest_missing_key", case_boto31_copy_latest_missing_key, "hf_weights_missing"),
+    ("case_boto31_download_file_missing_key", case_boto31_download_file_missing_key, "hf_weights_missing"),
+    ("case_boto31_get_access_denied", case_boto31_get_access_denied, "hf_gated"),
+    ("case_boto31_download_file_access_denied", case_boto31_download_file_access_denied, "hf_gated"),
+    ("case_boto31_invalid_access_key", case_boto31_invalid_access_key, "hf_gated"),
+    ("case_boto31_signature_mismatch", case_boto31_signature_mismatch, "hf_gated"),
+    ("case_boto31_expired_token", case_boto31_expired_token, "hf_gated"),
+    ("case_boto31_clock_skew", case_boto31_clock_skew, "hf_gated"),
+    ("case_boto31_no_credentials_upload", case_boto31_no_credentials_upload, "hf_gated"),
+    ("case_boto31_head_bucket_forbidden", case_boto31_head_bucket_forbidden, "hf_gated"),
+    ("case_boto31_endpoint_refused", case_boto31_endpoint_refused, "hf_http_error"),
+    ("case_boto31_endpoint_unresolvable", case_boto31_endpoint_unresolvable, "hf_http_error"),
+    ("case_boto31_read_timeout", case_boto31_read_timeout, "hf_http_error"),
+    ("case_boto31_connect_timeout", case_boto31_connect_timeout, "hf_http_error"),
+    ("case_boto31_slowdown_exhausted_put", case_boto31_slowdown_exhausted_put, "hf_http_error"),
+    ("case_boto31_internal_error_exhausted", case_boto31_internal_error_exhausted, "hf_http_error"),
+    ("case_boto31_service_unavailable_download", case_boto31_service_unavailable_download, "hf_http_error"),
+    ("case_boto31_multipart_part_fails", case_boto31_multipart_part_fails, "hf_http_error"),
+    ("case_boto31_get_reset_midbody", case_boto31_get_reset_midbody, "hf_incomplete_download"),
+    ("case_boto31_get_short_body", case_boto31_get_short_body, "hf_incomplete_download"),
+    ("case_boto31_get_bad_checksum", case_boto31_get_bad_checksum, "hf_incomplete_download"),
+    ("case_boto31_download_file_short", case_boto31_download_file_short, "hf_incomplete_download"),
+    ("case_boto31_download_file_reset", case_boto31_download_file_reset, "hf_incomplete_download"),
+    ("case_boto31_redirect_dead_endpoint", case_boto31_redirect_dead_endpoint, "hf_http_error"),
+    ("case_boto31_download_onto_directory", case_boto31_download_onto_directory, "python_crash"),
+    ("case_disk31_download_file_tmpfs", case_disk31_download_file_tmpfs, "disk_full"),
+    ("case_disk31_get_body_fsize_limit", case_disk31_get_body_fsize_limit, "disk_full"),
+    ("case_disk31_obstore_local_tmpfs", case_disk31_obstore_local_tmpfs, "disk_full"),
+    ("case_disk31_pafs_copy_files_tmpfs", case_disk31_pafs_copy_files_tmpfs, "disk_full"),
+    ("case_s3fs31_open_missing_shard", case_s3fs31_open_missing_shard, "hf_weights_missing"),
+    ("case_s3fs31_ls_missing_bucket", case_s3fs31_ls_missing_bucket, "hf_repo_not_found"),
+    ("case_s3fs31_get_access_denied", case_s3fs31_get_access_denied, "hf_gated"),
+    ("case_s3fs31_invalid_access_key", case_s3fs31_invalid_access_key, "hf_gated"),
+    ("case_s3fs31_signature_mismatch", case_s3fs31_signature_mismatch, "hf_gated"),
+    ("case_s3fs31_slowdown_exhausted", case_s3fs31_slowdown_exhausted, "hf_http_error"),
+    ("case_s3fs31_service_unavailable", case_s3fs31_service_unavailable, "hf_http_error"),
+    ("case_s3fs31_endpoint_refused", case_s3fs31_endpoint_refused, "hf_http_error"),
+    ("case_s3fs31_read_timeout", case_s3fs31_read_timeout, "hf_http_error"),
+    ("case_s3fs31_reset_midbody", case_s3fs31_reset_midbody, "hf_incomplete_download"),
+    ("case_s3fs31_short_body", case_s3fs31_short_body, "hf_incomplete_download"),
+    ("case_s3fs31_no_credentials", case_s3fs31_no_credentials, "hf_gated"),
+    ("case_fsspec31_open_missing_config", case_fsspec31_open_missing_config, "hf_weights_missing"),
+    ("case_fsspec31_get_under_a_file", case_fsspec31_get_under_a_file, "python_crash"),
+    ("case_disk31_s3fs_get_tmpfs", case_disk31_s3fs_get_tmpfs, "disk_full"),
+    ("case_pafs31_open_missing_key", case_pafs31_open_missing_key, "hf_weights_missing"),
+    ("case_pafs31_missing_bucket", case_pafs31_missing_bucket, "hf_repo_not_found"),
+    ("case_pafs31_access_denied", case_pafs31_access_denied, "hf_gated"),
+    ("case_pafs31_invalid_access_key", case_pafs31_invalid_access_key, "hf_gated"),
+    ("case_pafs31_endpoint_refused", case_pafs31_endpoint_refused, "hf_http_error"),
+    ("case_pafs31_slowdown_exhausted", case_pafs31_slowdown_exhausted, "hf_http_error"),
+    ("case_pafs31_expired_token_put", case_pafs31_expired_token_put, "hf_gated"),
+    ("case_pafs31_read_timeout", case_pafs31_read_timeout, "hf_http_error"),
+    ("case_pafs31_short_body", case_pafs31_short_body, "hf_incomplete_download"),
+    ("case_pafs31_upload_internal_error", case_pafs31_upload_internal_error, "hf_http_error"),
+    ("case_obs31_get_missing_key", case_obs31_get_missing_key, "hf_weights_missing"),
+    ("case_obs31_missing_bucket", case_obs31_missing_bucket, "hf_repo_not_found"),
+    ("case_obs31_access_denied", case_obs31_access_denied, "hf_gated"),
+    ("case_obs31_expired_token_put", case_obs31_expired_token_put, "hf_gated"),
+    ("case_obs31_endpoint_refused", case_obs31_endpoint_refused, "hf_http_error"),
+    ("case_obs31_slowdown_exhausted", case_obs31_slowdown_exhausted, "hf_http_error"),
+    ("case_obs31_list_invalid_key", case_obs31_list_invalid_key, "hf_gated"),
+    ("case_obs31_read_timeout", case_obs31_read_timeout, "hf_http_error"),
+    ("case_obs31_reset_midbody", case_obs31_reset_midbody, "hf_incomplete_download"),
+    ("case_obs31_no_credentials", case_obs31_no_credentials, "hf_gated"),
+    ("case_obs31_download_onto_directory", case_obs31_download_onto_directory, "python_crash"),
+    ("case_benign31_boto_slowdown_once", case_benign31_boto_slowdown_once, "benign"),
+    ("case_benign31_boto_internal_once_download", case_benign31_boto_internal_once_download, "benign"),
+    ("case_benign31_s3transfer_reset_retried", case_benign31_s3transfer_reset_retried, "benign"),
+    ("case_benign31_s3fs_slowdown_once", case_benign31_s3fs_slowdown_once, "benign"),
+    ("case_benign31_pafs_slowdown_once_sdk_log", case_benign31_pafs_slowdown_once_sdk_log, "benign"),
+    ("case_benign31_pafs_head404_then_put", case_benign31_pafs_head404_then_put, "benign"),
+    ("case_benign31_head404_then_put_debug", case_benign31_head404_then_put_debug, "benign"),
+    ("case_benign31_obstore_503_retried", case_benign31_obstore_503_retried, "benign"),
+]}
+CASES.update(CASES31)
+TIMEOUT_S.update({n: 60 for n in CASES31})
 # ----------------------------------------------------------------------------- set 32: start-up environment
 # The thirty-second set: what a node's start-up environment prints when it is wrong, for real, with the
 # newest uv and pip from PyPI (MarinSkyRL's Iris tasks start with `uv run --isolated ... python -m
@@ -19644,7 +20514,9 @@ def versions() -> dict[str, str]:
     import importlib.metadata
 
     for dist in ("openai", "httpx2", "httpcore2", "h11", "litellm", "aiohttp", "tenacity", "daytona",
-                 "daytona-api-client", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools"):  # the agent side's clients (the
+                 "daytona-api-client", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools",
+                 "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
+                 "urllib3", "aiohttp"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -19927,6 +20799,13 @@ _LOG_LINE29 = re.compile(r"^Setting num_proc from \d+ back to 1 |^num_proc must 
 # More shapes for the thirtieth set's cases only: the `hf` CLI's own report lines (`Error: ...`,
 # `Warning: ...`), which huggingface_hub 2.4 colours with ANSI codes even into a pipe.
 _LOG_LINE30 = re.compile(r"^(\x1b\[[\d;]*m)+(Error|Warning): ")
+# More shapes for the thirty-first set's cases only (object-store staging): the retry notes of botocore's standard
+# retry mode, s3transfer's download retry and s3fs's error wrapper (DEBUG, logging's default format), and the AWS
+# SDK for C++'s own log lines under pyarrow.fs (`[WARN] 2026-12-05 09:14:00.123 AWSClient [140...] ...`).
+_LOG_LINE31 = re.compile(r"^(DEBUG|INFO|WARNING|ERROR):(botocore|s3transfer|s3fs|aiobotocore|fsspec)[\w.]*:"
+                         r"(Retry needed|Retrying exception caught|Retryable error|Client error \(maybe retryable\)|"
+                         r"Nonretryable error|Max attempts of)|^\[(WARN|ERROR|FATAL)\] \d{4}-\d\d-\d\d |"
+                         r"^botocore\.errorfactory\.\w+: ")
 # More shapes for the thirty-second set's cases only (the start-up environment): uv's `error:` /
 # `warning:` lines and the `  cause:` lines of its error chain, uv's interpreter note, pip's `ERROR:` /
 # `WARNING:` / `INFO:` lines and its build-failure box (`  error: subprocess-exited-with-error`,
@@ -19961,7 +20840,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentythird: bool = False, twentyfourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
                  twentyseventh: bool = False, twentyninth: bool = False,
-                 thirtieth: bool = False, thirtysecond: bool = False) -> list[str]:
+                 thirtieth: bool = False, thirtyfirst: bool = False, thirtysecond: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -19987,7 +20866,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentyfourth and _LOG_LINE24.search(line)) or (
                 twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
                 twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line) or
-                thirtieth and _LOG_LINE30.search(line) or thirtysecond and _LOG_LINE32.search(line)):
+                thirtieth and _LOG_LINE30.search(line) or thirtyfirst and _LOG_LINE31.search(line) or
+                thirtysecond and _LOG_LINE32.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -22021,6 +22901,96 @@ def lib_of30(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("python", vers)
 
 
+# The thirty-first set's labels, by the line alone (the storage mapping of source/hub_data_stack.md: a model /
+# data / checkpoint object in a bucket takes the hf_* kind its message names).
+LINE_RULES31: list[tuple[str, str]] = [
+    # retry notes of a run that went on (botocore's standard mode, s3transfer, s3fs) and the AWS SDK for C++'s
+    # own WARN / ERROR notes under pyarrow (missing profile files, the EC2 probe, a HEAD 404, a retry wait)
+    (r"^DEBUG:(botocore\.retries|s3transfer\.download|s3fs):", "benign"),
+    (r"^\[(WARN|ERROR)\] \d{4}-", "benign"),
+    (r"^obstore\.exceptions\.GenericError: Generic S3 error: Error performing PUT http://169\.254\.169\.254/", "drop"),
+    (r"^FileNotFoundError: The specified bucket does not exist$", "drop"),  # source/hub_data_stack holds it
+    (r"^botocore\.exceptions\.NoCredentialsError: Unable to locate credentials$", "drop"),  # likewise
+    (r"^boto3\.exceptions\.RetriesExceededError: Max Retries Exceeded$", "drop"),  # likewise
+    (r"^botocore\.exceptions\.ClientError: An error occurred \(403\) when calling the HeadObject operation: Forbidden$",
+     "drop"),  # likewise
+    (r"^urllib3\.exceptions\.ProtocolError: \(\"Connection broken: ConnectionResetError\(104, 'Connection reset by peer'\)\", "
+     r"ConnectionResetError\(104, 'Connection reset by peer'\)\)$", "drop"),  # source/python_runtime holds it
+    (r"^aiohttp\.client_exceptions\.SocketTimeoutError: Timeout on reading data from socket$", "drop"),  # likewise
+    (r"RetriesExceededError: Max Retries Exceeded", "hf_http_error"),
+    (r"ResponseStreamingError|^urllib3\.exceptions\.ProtocolError: .*Connection broken|ClientPayloadError|"
+     r"ContentLengthError|Transferred a partial file|IncompleteRead|FlexibleChecksumError", "hf_incomplete_download"),
+    (r"^FileNotFoundError: (\[Errno 2\] Path does not exist '|Object at location |irisrl-stage/)", "hf_weights_missing"),
+    (r"^(RecursionError|IsADirectoryError|NotADirectoryError): ", "python_crash"),
+    (r"Unable to rename file: Is a directory", "python_crash"),
+    (r"No space left on device|\[Errno 28\]", "disk_full"),
+    (r"Error performing PUT .* 400 Bad Request", "hf_http_error"),
+]
+NOTES31: list[tuple[str, str]] = [
+    (r"^DEBUG:botocore\.retries\.standard:Max attempts", "botocore's standard retry mode notes its last attempt even "
+     "when that attempt succeeds (this case's download went on): a DEBUG note, benign"),
+    (r"^DEBUG:", "a retry note at DEBUG (logging's default format); the call was retried and the run went on"),
+    (r"HTTP response code: 404", "the AWS SDK for C++ logs every non-2xx at ERROR: here pyarrow's HEAD of a rendezvous "
+     "key before it wrote the key (the run went on)"),
+    (r"^\[(WARN|ERROR)\] ", "the AWS SDK for C++ (bundled in pyarrow) with S3LogLevel Warn / Error: a note it prints "
+     "at every client set-up or retry; the read went on"),
+    (r"NoSuchBucket", "the bucket does not exist -> hf_repo_not_found (storage mapping of source/hub_data_stack.md)"),
+    (r"NoSuchKey|\(404\) when calling the HeadObject", "a key not in the bucket -> hf_weights_missing (storage mapping)"),
+    (r"^FileNotFoundError: \[Errno 2\] Path does not exist", "pyarrow.fs's wording for a key (or, in the missing-bucket "
+     "case, a whole bucket) that is not there: by the line alone a shard path that does not exist -> hf_weights_missing"),
+    (r"^FileNotFoundError: Object at location", "obstore's NotFoundError (a FileNotFoundError); the S3 code (NoSuchKey / "
+     "NoSuchBucket) is only in the XML on the following lines -> hf_weights_missing by the line alone"),
+    (r"^FileNotFoundError: irisrl-stage/", "s3fs / fsspec map NoSuchKey / a 404 HEAD to FileNotFoundError(path) -> "
+     "hf_weights_missing"),
+    (r"AccessDenied|Access Denied|Forbidden|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|has expired|"
+     r"lacked the necessary privileges|ACCESS_DENIED", "the store refused the credentials -> hf_gated (storage mapping: "
+     "AccessDenied / ExpiredToken / 403 / no credentials)"),
+    (r"RequestTimeTooSkewed", "S3 refuses a request signed with a skewed clock (403): a credential refusal -> hf_gated"),
+    (r"400 Bad Request", "obstore prints the status only; the S3 code (ExpiredToken) is in the XML on the next lines: "
+     "by the line alone an HTTP error from the store -> hf_http_error"),
+    (r"RetriesExceededError", "s3transfer gave up after its download retries (5 reset bodies) -> exhausted retries = "
+     "hf_http_error, as source/hub_data_stack labels boto3's"),
+    (r"ResponseStreamingError|ProtocolError|ClientPayloadError|ContentLengthError|partial file|IncompleteRead",
+     "a body cut short (reset mid-body or Content-Length past the body) -> hf_incomplete_download"),
+    (r"FlexibleChecksumError", "the response's CRC32 did not match the body -> hf_incomplete_download (source set's call)"),
+    (r"RecursionError", "a 307 TemporaryRedirect to a dead endpoint: botocore's region redirector recursed until "
+     "Python's limit; by the line alone a Python crash"),
+    (r"IsADirectoryError|NotADirectoryError|Is a directory", "the local destination is a directory (or under a file): "
+     "the download itself succeeded -> python_crash"),
+    (r"No space left|os error 28", "the local disk filled while staging (256 KiB tmpfs) -> disk_full"),
+    (r"No route to host", "TEST-NET-1 endpoint: the kernel answered no route at once (no connect timeout here); a "
+     "connection failure while fetching from the store -> hf_http_error"),
+    (r"SlowDown|reduce your request rate|Service Unavailable|ServiceUnavailable|unable to handle request|"
+     r"InternalError|internal error|INTERNAL_FAILURE|HTTP status 503", "throttling / 5xx after the client's retries "
+     "-> hf_http_error"),
+    (r"Could not connect|NETWORK_CONNECTION|Failed to resolve|error sending request", "an endpoint refused or not "
+     "resolvable -> hf_http_error"),
+    (r"[Tt]imeout (was|on)|Read timeout|SocketTimeout|TimeoutError|timed out|Timed out|body error", "a read timeout against a stalled store -> hf_http_error"),
+]
+
+
+def lib_of31(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-first set's printers: by the line's own words first, then by the case's family."""
+    if line.startswith("[") and re.match(r"^\[(WARN|ERROR|FATAL)\] ", line):
+        return _pick("pyarrow", vers)  # the AWS SDK for C++ bundled in pyarrow's wheel
+    if line.startswith(("obstore", "pyo3_runtime")) or case.startswith(("obs31_", "benign31_obstore")):
+        return _pick("obstore", vers)
+    if ":s3transfer" in line or line.startswith("s3transfer"):
+        return _pick("s3transfer", vers)
+    if ":s3fs:" in line or case.startswith(("s3fs31_", "fsspec31_", "disk31_s3fs", "benign31_s3fs")):
+        if line.startswith(("aiohttp.", "aiobotocore.")):
+            return _pick(line.split(".")[0], vers)
+        if line.startswith("botocore."):
+            return _pick("aiobotocore", vers)  # botocore's classes, raised through aiobotocore
+        return _pick("fsspec" if case.startswith("fsspec31_") else "s3fs", vers)
+    if line.startswith("boto3") or "S3UploadFailedError" in line:
+        return _pick("boto3", vers)
+    if line.startswith("urllib3."):
+        return _pick("urllib3", vers)
+    if case.startswith(("pafs31_", "benign31_pafs")):
+        return _pick("pyarrow", vers)
+    if line.startswith(("botocore", "DEBUG:botocore")) or case.startswith(("boto31_", "disk31_", "benign31_")):
+        return _pick("botocore", vers)
 # The thirty-second set (the start-up environment): labels by the line alone. uv's / pip's warnings and
 # notes before a run or an install that goes on are benign; ENOSPC is disk_full; the NVIDIA tool or
 # library missing from the container is cuda_error (the case's kind); the rest is the case's kind
@@ -22138,6 +23108,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout27", CASES27, LINE_RULES27),
     ("heldout29", CASES29, LINE_RULES29),
     ("heldout30", CASES30, LINE_RULES30),
+    ("heldout31", CASES31, LINE_RULES31),
     ("heldout32", CASES32, LINE_RULES32),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
@@ -22578,6 +23549,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout27": (lib_of27, NOTES27),
     "heldout29": (lib_of29, NOTES29),
     "heldout30": (lib_of30, NOTES30),
+    "heldout31": (lib_of31, NOTES31),
     "heldout32": (lib_of32, NOTES32),
 }
 
@@ -22618,7 +23590,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentythird=case in CASES23, twentyfourth=case in CASES24,
                                  twentysixth=case in CASES26, twentyeighth=case in CASES28,
                                  twentyseventh=case in CASES27, twentyninth=case in CASES29,
-                                 thirtieth=case in CASES30, thirtysecond=case in CASES32):
+                                 thirtieth=case in CASES30, thirtyfirst=case in CASES31, thirtysecond=case in CASES32):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
