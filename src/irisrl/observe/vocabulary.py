@@ -252,6 +252,13 @@ _HUB = (r"(?i:hugging ?face|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|Hf
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
 # a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
 _MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
+# An object store by its clients' exception modules and loggers, its URLs, or botocore's ClientError grammar (`An error
+# occurred (NoSuchBucket) when calling the PutObject operation`): the storage family's rows below
+STORE = (r"\b(?:google\.(?:api_core|cloud\.storage|auth|resumable_media)|azure\.(?:core|storage)|obstore|s3transfer|"
+         r"(?:aio)?botocore|boto3|s3fs|gcsfs|adlfs|smart_open)\.|storage\.googleapis\.com|\.blob\.core\.windows\.net|"
+         r"\.amazonaws\.com\b|\b(?:s3a?|gs|gcs|az|abfss?)://|\bGeneric (?:S3|GCS|Azure\w*) error\b|\bwhen calling the \w+ operation\b")
+# an HTTP status as the stores' clients print it (`403 GET https://...`, `(403) when calling`, `status code: 403`)
+_STORE_STATUS = r"(?:^|(?<=[\s(\[:]))(?:{0})(?: (?:GET|PUT|POST|HEAD|DELETE|PATCH)\b|\))|\bstatus(?: code)?[ :=]+(?:{0})\b"
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine) nor a name built on it
 # (a pod / container `vllm-qwen3-0`, `spec.containers{vllm}`, a cache path `~/.cache/vllm/...`: the engine is not what the line is about);
@@ -276,7 +283,10 @@ _ENGINE = (r"EngineCore|[Ee]ngine core|LLMEngine|AsyncLLM|MQEngine|[Ee]ngine loo
            # a serving framework's own server (kserve model_server: "Failed to start model server: ..."); Ray Serve
            # LLM's replica class that hosts the vLLM engine (ray-project/ray python/ray/llm/_internal/serve/
            # deployments/llm/llm_server.py LLMServer @ 57dd69c502fbe6e76ce1b457afb7b4263f143c7a)
-           r"\b(?:[Mm]odel|[Ii]nference) server\b|\bLLMServer\b")
+           r"\b(?:[Mm]odel|[Ii]nference) server\b|\bLLMServer\b|"
+           # an inference engine by its class or source file in any framework's words (Huawei MindIE's
+           # `LLMInferEngine failed to init LLMInferModels`, `infer_engine_inner.cc:257] Engine init ...`: public set 61)
+           r"[A-Z]\w*InferEngine\b|\binfer(?:ence)?_engine\w*")
 # an engine as the subject of a death ("Inference engine 0 died (RayActorError)", "All inference engines have
 # died"), not an engine named elsewhere on a line about an actor (a `repr=<...vllm_engine...>` field)
 ENGINE_DIED = re.compile(rf"(?:{_ENGINE})[\w ]{{0,20}}?\b(?:has |have )?died\b")
@@ -1332,25 +1342,49 @@ TABLE: tuple[Row, ...] = (
     # labelling decisions: fetching model / tokenizer / dataset files is hf_http_error wherever they are)
     Row("hf_http_error", (_rx(r"(?i:\b429\b|\b5\d\d\b|too many requests|rate.?limit|timed? ?out|max retries|"
                               r"connection (?:refused|reset|aborted))"), _rx(_MODEL_FILE_URL)), E.INFERENCE_API),
-    # an object store's read of model files refused or cut off (botocore's retryable error codes, botocore/retryhandler.py and
-    # data/_retry.json @ 1.40: SlowDown, Throttling, RequestTimeout, ServiceUnavailable, InternalError ...; its
-    # EndpointConnectionError "Could not connect to the endpoint URL"; boto3's RetriesExceededError "Max Retries Exceeded"):
-    # the corpus README's mirror / model host rule, hf_http_error; a key that is not there (NoSuchKey, a HeadObject / GetObject
-    # 404) is the weights' absence, and a read the store refuses (403, botocore's auth error codes: AccessDenied,
-    # ExpiredToken, InvalidAccessKeyId, SignatureDoesNotMatch) is the gated repository's refusal
-    Row("hf_weights_missing", (_rx(r"\(NoSuchKey\)|\bNoSuchKey\b|\(404\) when calling the (?:Head|Get)Object operation"),), None),
-    Row("hf_gated", (_rx(r"\((?:403|AccessDenied|ExpiredToken|InvalidAccessKeyId|SignatureDoesNotMatch|InvalidToken)\) when calling the "
-                         r"(?:Get|Head|List)Objects?(?:V2)? operation"),), None),
-    Row("hf_http_error", (_rx(r"\((?:SlowDown|Throttling|ThrottlingException|RequestTimeout|RequestTimeTooSkewed|ServiceUnavailable|InternalError|"
-                              r"RequestLimitExceeded|500|502|503|504)\) when calling the (?:Get|Head|List)Objects?(?:V2)? operation|"
-                              r"Could not connect to the endpoint URL|\bRetriesExceededError\b"),), None),
+    # An object store: the bucket a run stages its model and data from and writes checkpoints to, read as the Hub is
+    # read (corpus README, Labelling decisions; source sets hub_data_stack and cloud_storage_clients): a refused read or
+    # missing credentials -> hf_gated, a missing bucket / container -> hf_repo_not_found, a missing object ->
+    # hf_weights_missing, 408 / 429 / 5xx / timeouts / exhausted retries -> hf_http_error, a body cut short or failing
+    # its checksum -> hf_incomplete_download; a refusal that is no fetch failure (412, AlreadyExists: an overwrite
+    # guard) stays the catch-all's. The store by its clients' modules and its URLs (STORE); the reading by the HTTP
+    # status (google-api-core 2.44.0 api_core/exceptions.py `403 GET https://...`, botocore 1.44.8's ClientError
+    # `(403) when calling the GetObject operation`) or by the clients' own class and code names: botocore's error
+    # codes (data/_retry.json: SlowDown, Throttling, RequestTimeout ...; AccessDenied, ExpiredToken ...) and
+    # credential classes (NoCredentialsError, MetadataRetrievalError), google-api-core's per-status classes
+    # (Forbidden, NotFound, TooManyRequests, ServiceUnavailable, DeadlineExceeded, RetryError), google-auth 2.63.0's
+    # DefaultCredentialsError / RefreshError, google-cloud-storage 3.17.1's DataCorruption, azure-core 1.41.0's
+    # ClientAuthenticationError / ResourceNotFoundError / Service{Request,Response}Error and the storage service's
+    # messages, obstore 0.12.1's PermissionDeniedError / UnauthenticatedError / NotFoundError / GenericError,
+    # s3transfer 0.19.3's S3UploadFailedError / S3DownloadFailedError / S3ValidationError, smart_open 9.0.4 s3.py
+    Row("hf_incomplete_download", (_rx(STORE), _rx(r"DataCorruption|Checksum|DownloadFailed|S3ValidationError|(?i:md5 mismatch|crc32c)|" + E.CUT_SHORT)),
+        None),
+    Row("hf_gated", (_rx(STORE), _rx(_STORE_STATUS.format("40[13]") + r"|Forbidden|Unauthori[sz]ed|PermissionDenied|Unauthenticated|"
+                                     r"Authentication|Credential|RefreshError|AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|"
+                                     r"ExpiredToken|InvalidToken|MetadataRetrieval|TokenRetrieval|(?i:not authorized|failed to authenticate|"
+                                     r"lacked (?:the necessary privileges|valid authentication)|credentials were not found|"
+                                     r"unable to locate credentials|error performing token request)")), None),
+    Row("hf_repo_not_found", (_rx(STORE), _rx(r"NoSuchBucket|(?i:\b(?:bucket|container)\b[^.]{0,60}?\b(?:does not exist|not found))|"
+                                              r"\b404 GET \S*/b/[^/\s?]+(?:/o)?(?:\?|\s|$)")), None),
+    Row("hf_weights_missing", (_rx(STORE), _rx(_STORE_STATUS.format("404") + r"|NotFound|NoSuchKey")), None),
+    Row("hf_http_error", (_rx(STORE), _rx(_STORE_STATUS.format(r"408|429|5\d\d") + r"|TooManyRequests|Unavailable|InternalServerError|"
+                                          r"InternalError|BadGateway|GatewayTimeout|DeadlineExceeded|RetriesExceeded|RetryError|"
+                                          r"Service(?:Request|Response)\w*Error|UploadFailed|SlowDown|Throttl|RequestTimeout|"
+                                          r"RequestTimeTooSkewed|RequestLimitExceeded|(?i:server is busy|within the specified time|"
+                                          r"retry attempts failed|failed\b[^.]{0,40}? after \d+ (?:attempts|retries)|could not connect to the endpoint|"
+                                          r"error performing (?:GET|PUT|POST|HEAD|DELETE)|max retries|" + _TIMEOUT_WORDS + r"|"
+                                          r"connection (?:refused|reset|aborted)|failed to resolve|name resolution)")),
+        # (a rendezvous that polls a bucket timed out on its peers, not on the store)
+        E.DIST_CONTEXT),
     # NCCL's socket connect / accept giving up (v2.18-v2.30 src/misc/socket.cc "socketPollConnect: exceeded retries (%d)";
     # v2.25-v2.27 "socketPollConnect: connect returned %s, exceeded error retry count (%d)", "socketTryAccept: exceeded error
     # retry count after %d attempts, %s")
     Row("nccl_error", (_rx(r"\bsocket(?:\w*Connect|TryAccept): [^\n]{0,60}?exceeded (?:error )?retr(?:ies|y count)\b"),), None),
+    # (HCCL is the same collective library for Ascend NPUs under torch_npu: `[ERROR] HCCL(pid,proc):<time>
+    # [hccl_socket_manager.cc:813] ...wait socket establish timeout`, Huawei's HCCL guide, public set 61)
     # (not torch's own argument check before any NCCL call, ProcessGroupNCCL.cpp "Input tensor data type is not
     # supported for NCCL process group": the caller's bug, python_crash)
-    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)NCCL(?![A-Z][a-z])|(?<![A-Za-z])nccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
+    Row("nccl_error", (_rx(NCCL_RESULTS + r"|(?<!ProcessGroup)[NH]CCL(?![A-Z][a-z])|(?<![A-Za-z])[nh]ccl\w*|\bibv_\w+|\bNET/(?:IB|Socket|OFI|Plugin|GDR\w*)\b|(?i:\brdma\b|mlx5|infiniband)"),),
         # (nor UCX's own records, `UCX  ERROR <IB status>` with no NCCL in view (openucx/ucx @ 8a6b06fb, v1.22.0 src/uct/ib/mlx5/ib_mlx5_log.c):
         # the same fabric under MPI or NIXL, no NCCL in view)
         # (nor an argument check that names a backend as a value: vLLM 0.22.1 weight_transfer/ipc_engine.py "ValueError: send_mode

@@ -1,0 +1,70 @@
+"""Passes 105 and after on issue 15 (twelfth round). Our own reconstructed lines, not the corpus's, through both
+readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import both, primary  # noqa: E402
+
+GCS = "https://storage.googleapis.com"
+
+
+def test_an_inference_engine_named_by_its_class_or_source_file(tmp_path: Path) -> None:
+    # a serving framework's engine in its own words (Huawei MindIE: a `...InferEngine` class, `infer_engine*.cc`)
+    for line in ("MyInferEngine failed to init the model pool",
+                 "2026-01-02 10:00:00.000001 4021 error infer_engine_core.cc:88] Engine init of the model runner failed."):
+        assert primary(both(tmp_path, [line])) == "engine_init_failed", line
+
+
+def test_hccl_is_the_collective_library_family(tmp_path: Path) -> None:
+    # Ascend's HCCL logs its own errors as `[ERROR] HCCL(pid,proc):<time> [file.cc:N] ...`
+    line = ("[ERROR] HCCL(4242,python3):2026-01-02-10:00:00.000.001 [hccl_socket_manager.cc:700] [4300][Wait][LinkEstablish]"
+            "wait socket establish timeout, role[1] rank[3] timeout[120 s]")
+    assert primary(both(tmp_path, [line])) == "nccl_error"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # the status the client prints decides (google-api-core's per-status classes, botocore's ClientError)
+    (f"google.api_core.exceptions.Forbidden: 403 GET {GCS}/download/storage/v1/b/rl-data/o/prompts.parquet?alt=media: denied", "hf_gated"),
+    (f"google.api_core.exceptions.NotFound: 404 GET {GCS}/download/storage/v1/b/rl-models/o/policy%2Fconfig.json?alt=media", "hf_weights_missing"),
+    (f"google.api_core.exceptions.NotFound: 404 GET {GCS}/storage/v1/b/rl-data-typo/o?prefix=prompts%2F", "hf_repo_not_found"),
+    (f"google.api_core.exceptions.ServiceUnavailable: 503 PUT {GCS}/upload/storage/v1/b/rl-ckpts/o?uploadType=resumable", "hf_http_error"),
+    ("botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the PutObject operation: Access Denied", "hf_gated"),
+    ("botocore.exceptions.ClientError: An error occurred (SlowDown) when calling the UploadPart operation: Please reduce your request rate.",
+     "hf_http_error"),
+    # else the clients' own class and message words
+    ("azure.core.exceptions.ResourceNotFoundError: The specified container does not exist.", "hf_repo_not_found"),
+    ("azure.core.exceptions.ResourceNotFoundError: The specified blob does not exist.", "hf_weights_missing"),
+    ("azure.core.exceptions.ClientAuthenticationError: Server failed to authenticate the request.", "hf_gated"),
+    ("obstore.exceptions.PermissionDeniedError: The operation lacked the necessary privileges to complete for path ckpt/step_10/rank_3.pt",
+     "hf_gated"),
+    ("google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found.", "hf_gated"),
+    ("google.resumable_media.common.DataCorruption: Checksum mismatch while downloading: the body was cut", "hf_incomplete_download"),
+    ("s3transfer.exceptions.S3UploadFailedError: Failed to upload /ckpt/rank_0.pt to rl-ckpts/rank_0.pt: An error occurred (503)",
+     "hf_http_error"),
+    # a transport failure on the store's own URL is transient
+    ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='rl-data.s3.us-east-2.amazonaws.com', port=443): "
+     "Max retries exceeded with url: /prompts.parquet (Caused by NewConnectionError('refused'))", "hf_http_error"),
+])
+def test_an_object_store_is_read_as_the_hub_is(tmp_path: Path, line: str, kind: str) -> None:
+    assert primary(both(tmp_path, [line])) == kind
+
+
+def test_what_the_store_family_leaves_to_others(tmp_path: Path) -> None:
+    # an overwrite guard is no fetch failure: the catch-all's
+    assert primary(both(tmp_path, [f"google.api_core.exceptions.PreconditionFailed: 412 POST {GCS}/upload/storage/v1/b/rl-ckpts/o"
+                                   "?ifGenerationMatch=0: At least one of the pre-conditions you specified did not hold."])) == "python_crash"
+    # a rendezvous polling a bucket timed out on its peers, not on the store
+    assert primary(both(tmp_path, ["TimeoutError: rank 5 timed out after 900s waiting for the rank-0 rendezvous at "
+                                   "s3://rl-bucket/rendezvous/run-7/head.json"])) == "dist_timeout"
+    # a full local disk under a store client is the disk's
+    assert primary(both(tmp_path, ["obstore.exceptions.GenericError: Generic LocalFileSystem error: Unable to write: "
+                                   "No space left on device (os error 28)"])) == "disk_full"
+    # and a store retrying a read that then succeeds is no death
+    assert both(tmp_path, ["WARNING:botocore.retryhandler: Retry needed, retrying request after delay of: 0.4 (503 SlowDown)",
+                           "INFO: staged 12 files from s3://rl-bucket/models/policy"])["verdict"] == "NO-KILL"
