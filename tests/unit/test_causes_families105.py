@@ -68,3 +68,17 @@ def test_what_the_store_family_leaves_to_others(tmp_path: Path) -> None:
     # and a store retrying a read that then succeeds is no death
     assert both(tmp_path, ["WARNING:botocore.retryhandler: Retry needed, retrying request after delay of: 0.4 (503 SlowDown)",
                            "INFO: staged 12 files from s3://rl-bucket/models/policy"])["verdict"] == "NO-KILL"
+
+
+def test_a_tools_own_diagnostics_without_a_level_word_are_surfaced(tmp_path: Path) -> None:
+    # CPython's exit on a missing `-m` module, pip's / uv's error bullet and the chain under a tool's error
+    for line in ("/opt/venv/bin/python3.12: No module named trainer_main",
+                 "python: can't open file '/app/train.py': [Errno 2] No such file or directory",
+                 "  × Preparing metadata (pyproject.toml) did not run successfully.",
+                 "  cause: Because rollout-lib==2.0 depends on core-lib>=3 and you require core-lib<3, we can conclude that your "
+                 "requirements are unsatisfiable.",
+                 "  Caused by: checksum of the downloaded wheel does not match the lockfile"):
+        report = both(tmp_path, [line])
+        assert primary(report) == "python_crash" and report["unrecognized"], line
+    # a Ray worker's note of an optional module it went without stays no death
+    assert both(tmp_path, ["(pid=4242) No module named 'engine._build_info'"])["verdict"] == "NO-KILL"

@@ -713,6 +713,11 @@ ERROR_SHAPE = re.compile(
     # Python's report of an exception it caught at a boundary: threading "Exception in thread X:", asyncio
     # "Exception in callback ...", a server loop's own "Exception in run_tp_server:" (SGLang)
     r"\bException in [\w.<>()-]+|"
+    # a tool's own diagnostics with no level word: CPython exiting on a missing `-m` module or script (Modules/main.c,
+    # `<exe>: No module named x`, `<exe>: can't open file '...'`), the error bullet pip's and uv's reports draw (`  × <message>`:
+    # pip 26.3 _internal/exceptions.py DiagnosticPipError, uv 0.13's miette reports) and the chain under an error (`  Caused by: `,
+    # uv's `  cause: `; current set 32)
+    r"python[\d.]*: (?:No module named|can't open file)\b|^\s*× |^\s+(?:Caused by|cause): |"
     # level words spelled in lower case by other runtimes (`fatal: ...`, Go's `panic: ...`, Rust's
     # `panicked at`), a process aborting, a timeout stated as the outcome
     r"(?<![-\w])(?i:fatal)\b|\bpanic(?:ked at|:)|\b(?i:abort(?:ed|ing)?)\b|(?i:\btimed out\b)|"

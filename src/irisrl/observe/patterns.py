@@ -122,6 +122,9 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"Losing connection", b"not responsive",   # SGLang's P/D peer and its gRPC front's scheduler, no error word (vocabulary.SGLANG_DEAD)
     b"queue.Empty", b"queue.Full",   # the queue modules' exceptions, no error word in their names (exceptions._CLASS)
     b"sufficient resources", b"Unmet demand",   # Iris's scheduler / autoscaler on a task no worker can take (vocabulary.py)
+    # CPython's exit on a missing `-m` module and the chain under a tool's error (`  Caused by: `, uv's `  cause: `), no
+    # error word of their own (exceptions.ERROR_SHAPE)
+    b"No module named", b"cause: ", b"aused by: ",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among
