@@ -82,3 +82,32 @@ def test_a_tools_own_diagnostics_without_a_level_word_are_surfaced(tmp_path: Pat
         assert primary(report) == "python_crash" and report["unrecognized"], line
     # a Ray worker's note of an optional module it went without stays no death
     assert both(tmp_path, ["(pid=4242) No module named 'engine._build_info'"])["verdict"] == "NO-KILL"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # the AWS SDK for C++ under pyarrow.fs: its error codes and the curl failure under them
+    ("OSError: When getting information for key 'policy/model-00002-of-00004.safetensors' in bucket 'rl-stage': AWS Error "
+     "ACCESS_DENIED during HeadObject operation: No response body.", "hf_gated"),
+    ("OSError: When reading information for key 'policy/config.json' in bucket 'rl-stage': AWS Error NETWORK_CONNECTION during "
+     "HeadObject operation: curlCode: 7, Couldn't connect to server", "hf_http_error"),
+    ("OSError: AWS Error NETWORK_CONNECTION during GetObject operation: curlCode: 18, Transferred a partial file", "hf_incomplete_download"),
+    # s3fs's errno-mapped throttling (EBUSY with the service's own message); the errno's own text is not it
+    ("OSError: [Errno 16] Slow down, please.", "hf_http_error"),
+    # botocore's own connection classes name the store under urllib3's errors
+    ("urllib3.exceptions.ReadTimeoutError: AWSHTTPConnectionPool(host='10.0.0.9', port=9000): Read timed out. (read timeout=60)",
+     "hf_http_error"),
+    # a skewed clock is refused as a bad signature is
+    ("botocore.exceptions.ClientError: An error occurred (RequestTimeTooSkewed) when calling the GetObject operation: skewed",
+     "hf_gated"),
+    # a key path named after the rendezvous is a path, not a rendezvous wait
+    ("obstore.exceptions.GenericError: Generic S3 error: Error performing PUT http://10.0.0.9:9000/rl-stage/rendezvous/run-3/node-0.json "
+     "in 2ms - Server returned non-2xx status code: 400 Bad Request", "hf_http_error"),
+    # aiohttp's parser on a body shorter than its Content-Length
+    ("aiohttp.http_exceptions.ContentLengthError: 400, message: Not enough data to satisfy content length header.", "hf_incomplete_download"),
+])
+def test_object_store_readings_from_set_31(tmp_path: Path, line: str, kind: str) -> None:
+    assert primary(both(tmp_path, [line])) == kind
+
+
+def test_a_busy_device_is_no_store(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["OSError: [Errno 16] Device or resource busy: '/mnt/scratch'"])) != "hf_http_error"

@@ -220,6 +220,8 @@ CLASS_KINDS: dict[str, str] = {
     "IncompleteRead": "hf_incomplete_download", "InvalidChunkLength": "hf_incomplete_download",
     "ChunkedEncodingError": "hf_incomplete_download", "ContentDecodingError": "hf_incomplete_download",
     "ClientPayloadError": "hf_incomplete_download",
+    # (and its parser's own ContentLengthError, http_exceptions.py: "Not enough data to satisfy content length header")
+    "ContentLengthError": "hf_incomplete_download",
     "ProtocolError": "hf_incomplete_download", "RemoteProtocolError": "hf_incomplete_download",
     # SkyPilot (sky/exceptions.py ResourcesUnavailableError: no cloud / zone / catalogue entry can hold the
     # task's resources): nowhere to run

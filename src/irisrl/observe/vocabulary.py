@@ -256,9 +256,14 @@ _MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin
 # occurred (NoSuchBucket) when calling the PutObject operation`): the storage family's rows below
 STORE = (r"\b(?:google\.(?:api_core|cloud\.storage|auth|resumable_media)|azure\.(?:core|storage)|obstore|s3transfer|"
          r"(?:aio)?botocore|boto3|s3fs|gcsfs|adlfs|smart_open)\.|storage\.googleapis\.com|\.blob\.core\.windows\.net|"
-         r"\.amazonaws\.com\b|\b(?:s3a?|gs|gcs|az|abfss?)://|\bGeneric (?:S3|GCS|Azure\w*) error\b|\bwhen calling the \w+ operation\b")
+         r"\.amazonaws\.com\b|\b(?:s3a?|gs|gcs|az|abfss?)://|\bGeneric (?:S3|GCS|Azure\w*) error\b|\bwhen calling the \w+ operation\b|"
+         # the AWS SDK for C++ under pyarrow.fs.S3FileSystem: `When reading information for key 'k' in bucket 'b': AWS Error
+         # ACCESS_DENIED during HeadObject operation: ...` (apache/arrow cpp/src/arrow/filesystem/s3_internal.h ErrorToStatus)
+         r"\bAWS Error [A-Z_]+ |\bin bucket '|"
+         # botocore's own connection classes in urllib3's errors (botocore/awsrequest.py AWSHTTPConnectionPool)
+         r"\bAWSHTTPS?Connection")
 # an HTTP status as the stores' clients print it (`403 GET https://...`, `(403) when calling`, `status code: 403`)
-_STORE_STATUS = r"(?:^|(?<=[\s(\[:]))(?:{0})(?: (?:GET|PUT|POST|HEAD|DELETE|PATCH)\b|\))|\bstatus(?: code)?[ :=]+(?:{0})\b"
+_STORE_STATUS = r"(?:^|(?<=[\s(\[:]))(?:{0})(?: (?:GET|PUT|POST|HEAD|DELETE|PATCH)\b|\))|\b(?:HTTP )?status(?: code)?[ :=]+(?:{0})\b"
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine) nor a name built on it
 # (a pod / container `vllm-qwen3-0`, `spec.containers{vllm}`, a cache path `~/.cache/vllm/...`: the engine is not what the line is about);
@@ -1357,25 +1362,35 @@ TABLE: tuple[Row, ...] = (
     # ClientAuthenticationError / ResourceNotFoundError / Service{Request,Response}Error and the storage service's
     # messages, obstore 0.12.1's PermissionDeniedError / UnauthenticatedError / NotFoundError / GenericError,
     # s3transfer 0.19.3's S3UploadFailedError / S3DownloadFailedError / S3ValidationError, smart_open 9.0.4 s3.py
-    Row("hf_incomplete_download", (_rx(STORE), _rx(r"DataCorruption|Checksum|DownloadFailed|S3ValidationError|(?i:md5 mismatch|crc32c)|" + E.CUT_SHORT)),
+    Row("hf_incomplete_download", (_rx(STORE), _rx(r"DataCorruption|Checksum|DownloadFailed|S3ValidationError|(?i:md5 mismatch|crc32c)|"
+                                                   r"[Pp]artial file|bytes missing|" + E.CUT_SHORT)),
         None),
     Row("hf_gated", (_rx(STORE), _rx(_STORE_STATUS.format("40[13]") + r"|Forbidden|Unauthori[sz]ed|PermissionDenied|Unauthenticated|"
-                                     r"Authentication|Credential|RefreshError|AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|"
-                                     r"ExpiredToken|InvalidToken|MetadataRetrieval|TokenRetrieval|(?i:not authorized|failed to authenticate|"
+                                     r"Authentication|Credential|RefreshError|(?i:access[ _]?denied)|InvalidAccessKeyId|SignatureDoesNotMatch|"
+                                     # (a skewed clock is refused as a signature is: S3 answers it 403, s3fs 2026.10 errors.py
+                                     # raises PermissionError)
+                                     r"RequestTimeTooSkewed|ExpiredToken|InvalidToken|MetadataRetrieval|TokenRetrieval|(?i:not authorized|failed to authenticate|"
                                      r"lacked (?:the necessary privileges|valid authentication)|credentials were not found|"
                                      r"unable to locate credentials|error performing token request)")), None),
     Row("hf_repo_not_found", (_rx(STORE), _rx(r"NoSuchBucket|(?i:\b(?:bucket|container)\b[^.]{0,60}?\b(?:does not exist|not found))|"
                                               r"\b404 GET \S*/b/[^/\s?]+(?:/o)?(?:\?|\s|$)")), None),
     Row("hf_weights_missing", (_rx(STORE), _rx(_STORE_STATUS.format("404") + r"|NotFound|NoSuchKey")), None),
-    Row("hf_http_error", (_rx(STORE), _rx(_STORE_STATUS.format(r"408|429|5\d\d") + r"|TooManyRequests|Unavailable|InternalServerError|"
+    Row("hf_http_error", (_rx(STORE), _rx(_STORE_STATUS.format(r"400|408|429|5\d\d") + r"|TooManyRequests|Unavailable|InternalServerError|"
                                           r"InternalError|BadGateway|GatewayTimeout|DeadlineExceeded|RetriesExceeded|RetryError|"
-                                          r"Service(?:Request|Response)\w*Error|UploadFailed|SlowDown|Throttl|RequestTimeout|"
-                                          r"RequestTimeTooSkewed|RequestLimitExceeded|(?i:server is busy|within the specified time|"
+                                          r"Service(?:Request|Response)\w*Error|UploadFailed|SlowDown|Throttl|RequestTimeout|RequestLimitExceeded|"
+                                          # (the AWS SDK's own codes, and curl's transport failures under it)
+                                          r"NETWORK_CONNECTION|INTERNAL_FAILURE|SERVICE_UNAVAILABLE|SLOW_DOWN|THROTTLING|REQUEST_TIMEOUT|"
+                                          r"curlCode: (?:6|7|28|35|52|56)\b|(?i:server is busy|within the specified time|"
+                                          r"request or response body error|error sending request|"
                                           r"retry attempts failed|failed\b[^.]{0,40}? after \d+ (?:attempts|retries)|could not connect to the endpoint|"
                                           r"error performing (?:GET|PUT|POST|HEAD|DELETE)|max retries|" + _TIMEOUT_WORDS + r"|"
                                           r"connection (?:refused|reset|aborted)|failed to resolve|name resolution)")),
-        # (a rendezvous that polls a bucket timed out on its peers, not on the store)
-        E.DIST_CONTEXT),
+        # (a rendezvous that polls a bucket timed out on its peers, not on the store; a key named `rendezvous/...` is a path)
+        _rx(r"(?i:\brendezvous\b(?![\w.-]*/)|c10d|TCPStore|torch\.distributed|process group)")),
+    # s3fs re-raises the store's throttling and 5xx as OSErrors whose errno is EBUSY or EREMOTEIO and whose text is the
+    # service's message, not the errno's own strerror (s3fs errors.py ERROR_CODE_TO_EXCEPTION: SlowDown,
+    # ServiceUnavailable -> EBUSY, 500 InternalError -> EREMOTEIO): `OSError: [Errno 16] Please reduce your request rate.`
+    Row("hf_http_error", (_rx(r"\[Errno (?:16|121)\] (?!Device or resource busy|Remote I/O error)"),), None),
     # NCCL's socket connect / accept giving up (v2.18-v2.30 src/misc/socket.cc "socketPollConnect: exceeded retries (%d)";
     # v2.25-v2.27 "socketPollConnect: connect returned %s, exceeded error retry count (%d)", "socketTryAccept: exceeded error
     # retry count after %d attempts, %s")
