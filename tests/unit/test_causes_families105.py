@@ -111,3 +111,21 @@ def test_object_store_readings_from_set_31(tmp_path: Path, line: str, kind: str)
 
 def test_a_busy_device_is_no_store(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["OSError: [Errno 16] Device or resource busy: '/mnt/scratch'"])) != "hf_http_error"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # the AWS SDK's UPPER_SNAKE codes are the S3 codes (pyarrow.fs under Ray Tune's syncer)
+    ("ERROR syncer.py:437 -- Caught sync error: Sync process failed: When initiating multiple part upload for key 'ckpt/x' in bucket 'b': "
+     "AWS Error INVALID_ACCESS_KEY_ID during CreateMultipartUpload operation: The key id is unknown.", "hf_gated"),
+    # botocore's transport errors name the endpoint they could not reach
+    ("ERROR upload: Connection was closed before we received a valid response from endpoint URL: \"http://minio:9000/ckpts/step_9.pt\".",
+     "hf_http_error"),
+    # a store by name
+    ("Storage initialization failed: S3 authentication failed. Set AWS_ACCESS_KEY_ID or use anonymous credentials.", "hf_gated"),
+])
+def test_object_store_readings_from_set_62(tmp_path: Path, line: str, kind: str) -> None:
+    assert primary(both(tmp_path, [line])) == kind
+
+
+def test_rays_gcs_is_no_object_store(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["RuntimeError: Failed to connect to GCS at 10.0.0.2:6379 within 60 seconds: timed out"])) != "hf_http_error"

@@ -259,7 +259,11 @@ STORE = (r"\b(?:google\.(?:api_core|cloud\.storage|auth|resumable_media)|azure\.
          r"\.amazonaws\.com\b|\b(?:s3a?|gs|gcs|az|abfss?)://|\bGeneric (?:S3|GCS|Azure\w*) error\b|\bwhen calling the \w+ operation\b|"
          # the AWS SDK for C++ under pyarrow.fs.S3FileSystem: `When reading information for key 'k' in bucket 'b': AWS Error
          # ACCESS_DENIED during HeadObject operation: ...` (apache/arrow cpp/src/arrow/filesystem/s3_internal.h ErrorToStatus)
-         r"\bAWS Error [A-Z_]+ |\bin bucket '|"
+         r"\bAWS Error (?:[A-Z_]+ |\[code \d+\])|\bin bucket '|"
+         # botocore's transport errors name the store's endpoint (exceptions.py EndpointConnectionError "Could not connect to the
+         # endpoint URL: %s", ConnectionClosedError "Connection was closed before we received a valid response from endpoint URL",
+         # Read / ConnectTimeoutError "... on endpoint URL"); the stores by name (not `GCS`: Ray's Global Control Service)
+         r"\bendpoint URL: |\bS3\b|Google Cloud Storage|Azure Blob|"
          # botocore's own connection classes in urllib3's errors (botocore/awsrequest.py AWSHTTPConnectionPool)
          r"\bAWSHTTPS?Connection")
 # an HTTP status as the stores' clients print it (`403 GET https://...`, `(403) when calling`, `status code: 403`)
@@ -1366,10 +1370,10 @@ TABLE: tuple[Row, ...] = (
                                                    r"[Pp]artial file|bytes missing|" + E.CUT_SHORT)),
         None),
     Row("hf_gated", (_rx(STORE), _rx(_STORE_STATUS.format("40[13]") + r"|Forbidden|Unauthori[sz]ed|PermissionDenied|Unauthenticated|"
-                                     r"Authentication|Credential|RefreshError|(?i:access[ _]?denied)|InvalidAccessKeyId|SignatureDoesNotMatch|"
+                                     r"Authentication|Credential|RefreshError|(?i:access[ _]?denied|invalid_?access_?key_?id|signature_?does_?not_?match)|"
                                      # (a skewed clock is refused as a signature is: S3 answers it 403, s3fs 2026.10 errors.py
                                      # raises PermissionError)
-                                     r"RequestTimeTooSkewed|ExpiredToken|InvalidToken|MetadataRetrieval|TokenRetrieval|(?i:not authorized|failed to authenticate|"
+                                     r"RequestTimeTooSkewed|(?i:expired_?token|invalid_?token)|MetadataRetrieval|TokenRetrieval|(?i:not authorized|failed to authenticate|authentication failed|"
                                      r"lacked (?:the necessary privileges|valid authentication)|credentials were not found|"
                                      r"unable to locate credentials|error performing token request)")), None),
     Row("hf_repo_not_found", (_rx(STORE), _rx(r"NoSuchBucket|(?i:\b(?:bucket|container)\b[^.]{0,60}?\b(?:does not exist|not found))|"
@@ -1384,7 +1388,7 @@ TABLE: tuple[Row, ...] = (
                                           r"request or response body error|error sending request|"
                                           r"retry attempts failed|failed\b[^.]{0,40}? after \d+ (?:attempts|retries)|could not connect to the endpoint|"
                                           r"error performing (?:GET|PUT|POST|HEAD|DELETE)|max retries|" + _TIMEOUT_WORDS + r"|"
-                                          r"connection (?:refused|reset|aborted)|failed to resolve|name resolution)")),
+                                          r"connection (?:refused|reset|aborted|was closed)|failed to resolve|name resolution)")),
         # (a rendezvous that polls a bucket timed out on its peers, not on the store; a key named `rendezvous/...` is a path)
         _rx(r"(?i:\brendezvous\b(?![\w.-]*/)|c10d|TCPStore|torch\.distributed|process group)")),
     # s3fs re-raises the store's throttling and 5xx as OSErrors whose errno is EBUSY or EREMOTEIO and whose text is the
