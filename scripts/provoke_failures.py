@@ -20482,6 +20482,760 @@ CASES.update(CASES32)
 TIMEOUT_S.update({n: 60 for n in CASES32})
 
 
+# ----------------------------------------------------------------------------- the thirty-third set
+# The ML libraries ON TOP of the object-store clients (set 31 provoked the clients themselves): datasets'
+# load_dataset("parquet", data_files="s3://...") / save_to_disk / load_from_disk, torch.distributed.checkpoint
+# through FsspecWriter / FsspecReader (world of 1, gloo), torch.load / torch.save / safetensors over
+# fsspec.open("s3://..."), pandas / pyarrow.dataset on s3:// paths, transformers' from_pretrained of a
+# directory synced from the store that is incomplete, smart_open, fsspec's simplecache:: / filecache::,
+# universal_pathlib's UPath. The stores are set 31's: moto's ThreadedMotoServer (_Moto31) and _FakeS3_31.
+
+DATA33 = "data/gsm8k/train-00000-of-00002.parquet"
+CKPT33 = "checkpoints/run-0412/global_step_40"
+
+
+def _so33() -> dict[str, Any]:
+    """storage_options as a trainer's config hands them to fsspec / s3fs."""
+    return {"endpoint_url": os.environ["AWS_ENDPOINT_URL"]}
+
+
+def _parquet33(rows: int = 64) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = pa.table({"prompt": [f"Natalia sold clips to {i} of her friends. How many?" for i in range(rows)],
+                  "answer": [str(2 * i) for i in range(rows)]})
+    buf = pa.BufferOutputStream()
+    pq.write_table(t, buf)
+    return buf.getvalue().to_pybytes()
+
+
+def _hf_env33() -> str:
+    d = tempfile.mkdtemp(prefix="hf33")
+    os.environ.update(HF_HOME=d, HF_DATASETS_CACHE=os.path.join(d, "datasets"), HF_HUB_DISABLE_TELEMETRY="1",
+                      TRANSFORMERS_VERBOSITY="warning")
+    return d
+
+
+def _ckpt_bytes33() -> bytes:
+    import io
+
+    import torch
+
+    buf = io.BytesIO()
+    torch.save({"step": 40, "model": {"w": torch.randn(64, 64)}}, buf)
+    return buf.getvalue()
+
+
+def _st_bytes33() -> bytes:
+    import torch
+    from safetensors.torch import save
+
+    return save({"model.embed_tokens.weight": torch.randn(128, 64)})
+
+
+def _pg33() -> None:
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{_free_port31()}", rank=0, world_size=1)
+
+
+def _dcp_state33() -> dict[str, Any]:
+    import torch
+
+    return {"model": {"layers.0.weight": torch.randn(32, 32), "layers.0.bias": torch.zeros(32)}, "step": 40}
+
+
+# datasets
+def case_ds33_parquet_missing_bucket() -> None:
+    with _Moto31(bucket=False):
+        _hf_env33()
+        import datasets
+
+        datasets.load_dataset("parquet", data_files={"train": "s3://irisrl-datasets/gsm8k/train-*.parquet"},
+                              storage_options=_so33())
+
+
+def case_ds33_parquet_missing_shard() -> None:
+    with _Moto31({DATA33: _parquet33()}):
+        _hf_env33()
+        import datasets
+
+        datasets.load_dataset("parquet", data_files={"train": [f"s3://{BUCKET31}/{DATA33}",
+                                                               f"s3://{BUCKET31}/data/gsm8k/train-00001-of-00002.parquet"]},
+                              storage_options=_so33())
+
+
+def case_ds33_parquet_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _hf_env33()
+        import datasets
+
+        datasets.load_dataset("parquet", data_files=f"s3://{BUCKET31}/{DATA33}", storage_options=_so33())
+
+
+def case_ds33_parquet_slowdown() -> None:
+    with _FakeS3_31("SlowDown"):
+        _hf_env33()
+        import datasets
+
+        datasets.load_dataset("parquet", data_files=f"s3://{BUCKET31}/{DATA33}", storage_options=_so33())
+
+
+def case_ds33_parquet_truncated_object() -> None:
+    with _Moto31({DATA33: _parquet33(4096)[:6000]}):
+        _hf_env33()
+        import datasets
+
+        datasets.load_dataset("parquet", data_files=f"s3://{BUCKET31}/{DATA33}", storage_options=_so33())
+
+
+def case_ds33_parquet_wrong_endpoint() -> None:
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    _hf_env33()
+    import datasets
+
+    datasets.load_dataset("parquet", data_files=f"s3://{BUCKET31}/{DATA33}", storage_options=_so33())
+
+
+def case_ds33_save_to_disk_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _hf_env33()
+        import datasets
+
+        datasets.Dataset.from_dict({"input_ids": [[1, 2, 3]] * 32}).save_to_disk(
+            f"s3://{BUCKET31}/datasets/gsm8k-tokenized", storage_options=_so33())
+
+
+def case_ds33_load_from_disk_missing_prefix() -> None:
+    with _Moto31():
+        _hf_env33()
+        import datasets
+
+        datasets.load_from_disk(f"s3://{BUCKET31}/datasets/gsm8k-tokenized", storage_options=_so33())
+
+
+def case_ds33_load_from_disk_half_written() -> None:
+    """save_to_disk onto the store, then the arrow shard is gone (a sync that stopped half way)."""
+    with _Moto31():
+        _hf_env33()
+        import datasets
+        import s3fs
+
+        path = f"s3://{BUCKET31}/datasets/gsm8k-tokenized"
+        datasets.Dataset.from_dict({"input_ids": [[1, 2, 3]] * 32}).save_to_disk(path, storage_options=_so33())
+        fs = s3fs.S3FileSystem(**_so33())
+        for p in fs.find(path):
+            if p.endswith(".arrow"):
+                fs.rm(p)
+        fs.invalidate_cache()
+        datasets.load_from_disk(path, storage_options=_so33())[0]
+
+
+def case_disk33_ds_cache_tmpfs() -> None:
+    """load_dataset of a 1 MiB parquet from the store with the datasets cache on a full 256 KiB tmpfs."""
+    with _Moto31({DATA33: _parquet33(20000)}):
+        _hf_env33()
+        mnt = _small_fs()
+        try:
+            import datasets
+
+            datasets.load_dataset("parquet", data_files=f"s3://{BUCKET31}/{DATA33}", storage_options=_so33(),
+                                  cache_dir=str(mnt or tempfile.mkdtemp()))
+        finally:
+            if mnt:
+                subprocess.call(["umount", "-l", str(mnt)])
+
+
+# torch.distributed.checkpoint through fsspec (world of 1, gloo)
+def case_dcp33_save_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _pg33()
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter
+
+        dcp.save(_dcp_state33(), storage_writer=FsspecWriter(f"s3://{BUCKET31}/{CKPT33}", **_so33()))
+
+
+def case_dcp33_save_slowdown() -> None:
+    with _FakeS3_31("SlowDown"):
+        _pg33()
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter
+
+        dcp.save(_dcp_state33(), storage_writer=FsspecWriter(f"s3://{BUCKET31}/{CKPT33}", **_so33()))
+
+
+def case_dcp33_save_expired_token() -> None:
+    with _FakeS3_31("ExpiredToken"):
+        _pg33()
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter
+
+        dcp.save(_dcp_state33(), storage_writer=FsspecWriter(f"s3://{BUCKET31}/{CKPT33}", **_so33()))
+
+
+def case_dcp33_load_missing_prefix() -> None:
+    with _Moto31():
+        _pg33()
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecReader
+
+        state = _dcp_state33()
+        dcp.load(state, storage_reader=FsspecReader(f"s3://{BUCKET31}/{CKPT33}", **_so33()))
+
+
+def _dcp_half33(drop: str) -> None:
+    with _Moto31():
+        _pg33()
+        import s3fs
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecReader, FsspecWriter
+
+        path = f"s3://{BUCKET31}/{CKPT33}"
+        dcp.save(_dcp_state33(), storage_writer=FsspecWriter(path, **_so33()))
+        fs = s3fs.S3FileSystem(**_so33())
+        names = fs.find(path)
+        print("PROVOKE-NOTE saved", [n.rsplit("/", 1)[-1] for n in names], flush=True)
+        for p in names:
+            if p.endswith(drop):
+                fs.rm(p)
+        state = _dcp_state33()
+        dcp.load(state, storage_reader=FsspecReader(path, **_so33()))
+
+
+def case_dcp33_load_shard_missing() -> None:
+    _dcp_half33(".distcp")
+
+
+def case_dcp33_load_metadata_missing() -> None:
+    _dcp_half33(".metadata")
+
+
+def case_dcp33_load_shard_truncated() -> None:
+    with _Moto31():
+        _pg33()
+        import s3fs
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecReader, FsspecWriter
+
+        path = f"s3://{BUCKET31}/{CKPT33}"
+        dcp.save(_dcp_state33(), storage_writer=FsspecWriter(path, **_so33()))
+        fs = s3fs.S3FileSystem(**_so33())
+        for p in fs.find(path):
+            if p.endswith(".distcp"):
+                fs.pipe_file(p, fs.cat_file(p)[:1000])
+        state = _dcp_state33()
+        dcp.load(state, storage_reader=FsspecReader(path, **_so33()))
+
+
+# torch.load / torch.save / safetensors over fsspec.open("s3://...")
+def case_tl33_fsspec_missing_ckpt() -> None:
+    with _Moto31():
+        import fsspec
+        import torch
+
+        with fsspec.open(f"s3://{BUCKET31}/{CKPT33}/optim.pt", "rb", **_so33()) as f:
+            torch.load(f)
+
+
+def case_tl33_fsspec_truncated_ckpt() -> None:
+    with _Moto31({f"{CKPT33}/optim.pt": _ckpt_bytes33()[:9000]}):
+        import fsspec
+        import torch
+
+        with fsspec.open(f"s3://{BUCKET31}/{CKPT33}/optim.pt", "rb", **_so33()) as f:
+            torch.load(f)
+
+
+def case_tl33_fsspec_save_expired_token() -> None:
+    with _FakeS3_31("ExpiredToken"):
+        import fsspec
+        import torch
+
+        with fsspec.open(f"s3://{BUCKET31}/{CKPT33}/optim.pt", "wb", **_so33()) as f:
+            torch.save({"step": 40, "w": torch.randn(256, 256)}, f)
+
+
+def case_tl33_fsspec_short_body() -> None:
+    import torch
+
+    fake = _FakeS3_31("short")
+    fake.body = _ckpt_bytes33()
+    with fake:
+        import fsspec
+
+        with fsspec.open(f"s3://{BUCKET31}/{CKPT33}/optim.pt", "rb", **_so33()) as f:
+            torch.load(f)
+
+
+def case_st33_load_truncated_shard() -> None:
+    with _Moto31({KEY31: _st_bytes33()[:20000]}):
+        import fsspec
+        from safetensors.torch import load
+
+        with fsspec.open(f"s3://{BUCKET31}/{KEY31}", "rb", **_so33()) as f:
+            load(f.read())
+
+
+def case_st33_save_file_to_s3_url() -> None:
+    """safetensors.torch.save_file given an s3:// URL: it writes local paths only."""
+    import torch
+    from safetensors.torch import save_file
+
+    os.chdir(tempfile.mkdtemp(prefix="st33"))
+    save_file({"w": torch.randn(8, 8)}, f"s3://{BUCKET31}/{CKPT33}/model.safetensors")
+
+
+def case_st33_load_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        import fsspec
+        from safetensors.torch import load
+
+        with fsspec.open(f"s3://{BUCKET31}/{KEY31}", "rb", **_so33()) as f:
+            load(f.read())
+
+
+# pandas / pyarrow.dataset on s3:// paths
+def case_pd33_read_parquet_missing_key() -> None:
+    with _Moto31():
+        import pandas as pd
+
+        pd.read_parquet(f"s3://{BUCKET31}/rollouts/run-0412/step_40.parquet", storage_options=_so33())
+
+
+def case_pd33_to_parquet_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        import pandas as pd
+
+        pd.DataFrame({"reward": [0.5] * 16}).to_parquet(f"s3://{BUCKET31}/rollouts/run-0412/step_40.parquet",
+                                                       storage_options=_so33())
+
+
+def case_pd33_read_parquet_internal_error() -> None:
+    with _FakeS3_31("InternalError"):
+        import pandas as pd
+
+        pd.read_parquet(f"s3://{BUCKET31}/{DATA33}", storage_options=_so33())
+
+
+def case_pads33_dataset_missing_prefix() -> None:
+    with _Moto31():
+        import pyarrow.dataset as pads
+        import s3fs
+
+        pads.dataset(f"{BUCKET31}/rollouts/run-0412/", format="parquet",
+                     filesystem=s3fs.S3FileSystem(**_so33())).to_table()
+
+
+def case_pads33_write_dataset_slowdown() -> None:
+    with _FakeS3_31("SlowDown"):
+        import pyarrow as pa
+        import pyarrow.dataset as pads
+        import s3fs
+
+        pads.write_dataset(pa.table({"reward": [0.5] * 16}), f"{BUCKET31}/rollouts/run-0412/", format="parquet",
+                           filesystem=s3fs.S3FileSystem(**_so33()))
+
+
+# transformers: a model directory synced from the store that is incomplete
+def _tiny_model33(local: str) -> None:
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    cfg = LlamaConfig(vocab_size=256, hidden_size=32, intermediate_size=64, num_hidden_layers=4,
+                      num_attention_heads=4, num_key_value_heads=4)
+    LlamaForCausalLM(cfg).save_pretrained(local, max_shard_size="40KB")
+
+
+def _sync_model33(skip: str = "", cut: str = "") -> str:
+    """Upload a tiny sharded model to the store, then sync the prefix down as a node does (`s3fs.get`),
+    with one file left out of the upload (skip) or cut to a quarter (cut)."""
+    import s3fs
+
+    src = tempfile.mkdtemp(prefix="model33src")
+    _tiny_model33(src)
+    fs = s3fs.S3FileSystem(**_so33())
+    names = sorted(os.listdir(src))
+    print("PROVOKE-NOTE model files", names, flush=True)
+    shard2 = [n for n in names if n.startswith("model-") and n.endswith(".safetensors")][1]
+    skip, cut = (shard2 if x == "shard2" else x for x in (skip, cut))
+    for n in names:
+        data = Path(src, n).read_bytes()
+        if n == skip:
+            continue
+        fs.pipe_file(f"{BUCKET31}/models/tiny-llama/{n}", data[:len(data) // 4] if n == cut else data)
+    dest = tempfile.mkdtemp(prefix="model33")
+    fs.get(f"{BUCKET31}/models/tiny-llama/", dest + "/", recursive=True)
+    return dest
+
+
+def case_tf33_from_pretrained_shard_missing() -> None:
+    with _Moto31():
+        _hf_env33()
+        from transformers import AutoModelForCausalLM
+
+        local = _sync_model33(skip="shard2")
+        AutoModelForCausalLM.from_pretrained(local)
+
+
+def case_tf33_from_pretrained_shard_cut() -> None:
+    with _Moto31():
+        _hf_env33()
+        from transformers import AutoModelForCausalLM
+
+        local = _sync_model33(cut="shard2")
+        AutoModelForCausalLM.from_pretrained(local)
+
+
+def case_tf33_from_pretrained_index_missing() -> None:
+    with _Moto31():
+        _hf_env33()
+        from transformers import AutoModelForCausalLM
+
+        local = _sync_model33(skip="model.safetensors.index.json")
+        AutoModelForCausalLM.from_pretrained(local)
+
+
+def case_tf33_from_pretrained_s3_url() -> None:
+    """from_pretrained given the s3:// URL itself (transformers reads local paths and Hub ids only)."""
+    _hf_env33()
+    from transformers import AutoConfig
+
+    AutoConfig.from_pretrained(f"s3://{BUCKET31}/models/tiny-llama")
+
+
+# smart_open
+def _smart33(**cfg: Any) -> dict[str, Any]:
+    return {"client": _boto31(**cfg)}
+
+
+def case_so33_read_missing_key() -> None:
+    with _Moto31():
+        import smart_open
+
+        with smart_open.open(f"s3://{BUCKET31}/rollouts/run-0412/step_40.jsonl", "rb", transport_params=_smart33()) as f:
+            f.read()
+
+
+def case_so33_write_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        import smart_open
+
+        with smart_open.open(f"s3://{BUCKET31}/rollouts/run-0412/step_40.jsonl", "w", transport_params=_smart33()) as f:
+            f.write('{"reward": 0.5}\n')
+
+
+def case_so33_read_missing_bucket() -> None:
+    with _Moto31(bucket=False):
+        import smart_open
+
+        with smart_open.open("s3://irisrl-rollouts/run-0412/step_40.jsonl", "rb", transport_params=_smart33()) as f:
+            f.read()
+
+
+def case_so33_read_stall() -> None:
+    with _FakeS3_31("stall"):
+        _warn_log33()
+        import smart_open
+
+        with smart_open.open(f"s3://{BUCKET31}/{KEY31}", "rb",
+                             transport_params=_smart33(read_timeout=2, retries={"max_attempts": 1})) as f:
+            f.read()
+
+
+def case_so33_write_slowdown_multipart() -> None:
+    with _FakeS3_31("partfail"):
+        import smart_open
+
+        with smart_open.open(f"s3://{BUCKET31}/{CKPT33}/optim.pt", "wb", transport_params=_smart33()) as f:
+            f.write(os.urandom(6 << 20))
+
+
+# fsspec caching
+def case_cache33_simplecache_missing() -> None:
+    with _Moto31():
+        import fsspec
+
+        with fsspec.open(f"simplecache::s3://{BUCKET31}/models/qwen3-0.6b/tokenizer.json", "rb", s3=_so33()) as f:
+            f.read()
+
+
+def case_cache33_filecache_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        import fsspec
+
+        with fsspec.open(f"filecache::s3://{BUCKET31}/{KEY31}", "rb", s3=_so33(),
+                         filecache={"cache_storage": tempfile.mkdtemp(prefix="fc33")}) as f:
+            f.read()
+
+
+def case_disk33_filecache_tmpfs() -> None:
+    with _Moto31({KEY31: os.urandom(1 << 20)}):
+        import fsspec
+
+        mnt = _small_fs()
+        try:
+            with fsspec.open(f"filecache::s3://{BUCKET31}/{KEY31}", "rb", s3=_so33(),
+                             filecache={"cache_storage": str(mnt or tempfile.mkdtemp())}) as f:
+                f.read()
+        finally:
+            if mnt:
+                subprocess.call(["umount", "-l", str(mnt)])
+
+
+def case_disk33_simplecache_fsize_limit() -> None:
+    import resource
+    import signal
+
+    with _Moto31({KEY31: os.urandom(1 << 20)}):
+        import fsspec
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 10, 256 << 10))
+        with fsspec.open(f"simplecache::s3://{BUCKET31}/{KEY31}", "rb", s3=_so33(),
+                         simplecache={"cache_storage": tempfile.mkdtemp(prefix="sc33")}) as f:
+            f.read()
+
+
+# universal_pathlib
+def case_upath33_read_missing_key() -> None:
+    with _Moto31():
+        from upath import UPath
+
+        UPath(f"s3://{BUCKET31}/models/qwen3-0.6b/generation_config.json", **_so33()).read_text()
+
+
+def case_upath33_iterdir_missing_bucket() -> None:
+    with _Moto31(bucket=False):
+        from upath import UPath
+
+        print(list(UPath("s3://irisrl-checkpoints/run-0412/", **_so33()).iterdir()), flush=True)
+
+
+def case_upath33_write_expired_token() -> None:
+    with _FakeS3_31("ExpiredToken"):
+        from upath import UPath
+
+        UPath(f"s3://{BUCKET31}/{CKPT33}/trainer_state.json", **_so33()).write_text('{"global_step": 40}')
+
+
+# benign look-alikes: the run goes on
+def case_benign33_dcp_no_process_group() -> None:
+    """DCP save through FsspecWriter with no process group: its single-process warning, then it saves."""
+    with _Moto31():
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecWriter
+
+        dcp.save(_dcp_state33(), storage_writer=FsspecWriter(f"s3://{BUCKET31}/{CKPT33}", **_so33()))
+        print("saved", flush=True)
+
+
+def case_benign33_ds_parquet_slowdown_once() -> None:
+    fake = _FakeS3_31("SlowDownonce")
+    fake.body = _parquet33()
+    with fake:
+        _hf_env33()
+        _debug_log31("s3fs", "botocore.retries.standard")
+        import datasets
+
+        print(datasets.load_dataset("parquet", data_files=f"s3://{BUCKET31}/{DATA33}", storage_options=_so33()),
+              flush=True)
+
+
+def case_benign33_pandas_internal_once() -> None:
+    fake = _FakeS3_31("InternalErroronce")
+    fake.body = _parquet33()
+    with fake:
+        _debug_log31("s3fs", "botocore.retries.standard")
+        import pandas as pd
+
+        print(len(pd.read_parquet(f"s3://{BUCKET31}/{DATA33}", storage_options=_so33())), flush=True)
+
+
+def case_benign33_upath_exists_then_write() -> None:
+    """A rendezvous key that does not exist yet (a HEAD 404 at DEBUG), then written."""
+    with _Moto31():
+        _debug_log31("s3fs")
+        from upath import UPath
+
+        p = UPath(f"s3://{BUCKET31}/rendezvous/run-0412/node-1.json", **_so33())
+        if not p.exists():
+            p.write_text('{"ip": "10.0.3.13"}')
+        print("registered", flush=True)
+
+
+def case_benign33_smart_open_slowdown_once() -> None:
+    with _FakeS3_31("SlowDownonce"):
+        _debug_log31("botocore.retries.standard", "smart_open")
+        import smart_open
+
+        with smart_open.open(f"s3://{BUCKET31}/{KEY31}", "rb", transport_params=_smart33()) as f:
+            print(len(f.read()), flush=True)
+
+
+def case_benign33_tf_from_pretrained_synced() -> None:
+    """A complete sync, then from_pretrained: transformers' notes, the load goes on."""
+    with _Moto31():
+        _hf_env33()
+        from transformers import AutoModelForCausalLM
+
+        local = _sync_model33()
+        print(type(AutoModelForCausalLM.from_pretrained(local)).__name__, flush=True)
+
+
+def case_benign33_ds_load_from_disk_ok() -> None:
+    with _Moto31():
+        _hf_env33()
+        import datasets
+
+        path = f"s3://{BUCKET31}/datasets/gsm8k-tokenized"
+        datasets.Dataset.from_dict({"input_ids": [[1, 2, 3]] * 32}).save_to_disk(path, storage_options=_so33())
+        print(len(datasets.load_from_disk(path, storage_options=_so33())), flush=True)
+
+
+def _warn_log33() -> None:
+    """A trainer's usual logging set-up: WARNING and above from every library, logging's default format."""
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)
+
+
+def case_so33_read_short_body_ckpt() -> None:
+    fake = _FakeS3_31("short")
+    fake.body = _ckpt_bytes33()
+    with fake:
+        _warn_log33()
+        import smart_open
+
+        with smart_open.open(f"s3://{BUCKET31}/{CKPT33}/optim.pt", "rb", transport_params=_smart33()) as f:
+            f.read()
+
+
+def case_so33_read_endpoint_refused() -> None:
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    _warn_log33()
+    import smart_open
+
+    with smart_open.open(f"s3://{BUCKET31}/{CKPT33}/trainer_state.json", "rb", transport_params=_smart33()) as f:
+        f.read()
+
+
+def case_upath33_endpoint_unresolvable() -> None:
+    _aws_env31("http://minio.irisrl-staging.invalid:9000")
+    from upath import UPath
+
+    UPath(f"s3://{BUCKET31}/{CKPT33}/trainer_state.json", **_so33()).read_text()
+
+
+def case_ds33_load_from_disk_state_missing() -> None:
+    """save_to_disk onto the store, then its state.json / dataset_info.json are gone (a sync cut before them)."""
+    with _Moto31():
+        _hf_env33()
+        import datasets
+        import s3fs
+
+        path = f"s3://{BUCKET31}/datasets/gsm8k-tokenized"
+        datasets.Dataset.from_dict({"input_ids": [[1, 2, 3]] * 32}).save_to_disk(path, storage_options=_so33())
+        fs = s3fs.S3FileSystem(**_so33())
+        for p in fs.find(path):
+            if p.endswith(".json"):
+                fs.rm(p)
+        fs.invalidate_cache()
+        datasets.load_from_disk(path, storage_options=_so33())
+
+
+def case_ds33_streaming_reset() -> None:
+    """load_dataset(streaming=True) over a store that resets every body half way (retries cut to 2 x 1 s)."""
+    fake = _FakeS3_31("reset")
+    fake.body = _parquet33(4096)
+    with fake:
+        _hf_env33()
+        import datasets
+
+        datasets.config.STREAMING_READ_MAX_RETRIES = 2
+        datasets.config.STREAMING_READ_RETRY_INTERVAL = 1
+        ds = datasets.load_dataset("parquet", data_files=f"s3://{BUCKET31}/{DATA33}", storage_options=_so33(),
+                                   streaming=True, split="train")
+        print(sum(1 for _ in ds), flush=True)
+
+
+def case_benign33_smart_open_reset_once() -> None:
+    """The first GET's body is reset half way; smart_open logs its retry and the second read succeeds."""
+    fake = _FakeS3_31("reset")
+    fake.body = _ckpt_bytes33()
+
+    def heal() -> None:
+        while fake.count < 1:
+            time.sleep(0.01)
+        fake.how = "served"
+
+    with fake:
+        _warn_log33()
+        threading.Thread(target=heal, daemon=True).start()
+        import smart_open
+
+        with smart_open.open(f"s3://{BUCKET31}/{CKPT33}/optim.pt", "rb", transport_params=_smart33()) as f:
+            print(len(f.read()), flush=True)
+
+
+def case_benign33_dcp_load_no_process_group() -> None:
+    with _Moto31():
+        import torch.distributed.checkpoint as dcp
+        from torch.distributed.checkpoint._fsspec_filesystem import FsspecReader, FsspecWriter
+
+        path = f"s3://{BUCKET31}/{CKPT33}"
+        dcp.save(_dcp_state33(), storage_writer=FsspecWriter(path, **_so33()))
+        state = _dcp_state33()
+        dcp.load(state, storage_reader=FsspecReader(path, **_so33()))
+        print("resumed at step", state["step"], flush=True)
+
+
+def case_benign33_tf_seqcls_new_head() -> None:
+    """A reward model initialised from the synced policy: the classification head is new (a warning)."""
+    with _Moto31():
+        _hf_env33()
+        from transformers import AutoModelForSequenceClassification
+
+        local = _sync_model33()
+        print(type(AutoModelForSequenceClassification.from_pretrained(local, num_labels=1)).__name__, flush=True)
+
+
+_KIND33 = {"ds33_parquet_missing_bucket": "hf_repo_not_found", "ds33_parquet_missing_shard": "hf_weights_missing",
+           "ds33_parquet_access_denied": "hf_gated", "ds33_parquet_slowdown": "hf_http_error",
+           "ds33_parquet_truncated_object": "python_crash", "ds33_parquet_wrong_endpoint": "hf_http_error",
+           "ds33_save_to_disk_access_denied": "hf_gated", "ds33_load_from_disk_missing_prefix": "hf_weights_missing",
+           "ds33_load_from_disk_half_written": "hf_weights_missing", "disk33_ds_cache_tmpfs": "disk_full",
+           "dcp33_save_access_denied": "hf_gated", "dcp33_save_slowdown": "hf_http_error",
+           "dcp33_save_expired_token": "hf_gated", "dcp33_load_missing_prefix": "checkpoint_corrupt",
+           "dcp33_load_shard_missing": "checkpoint_corrupt", "dcp33_load_metadata_missing": "checkpoint_corrupt",
+           "dcp33_load_shard_truncated": "checkpoint_corrupt", "tl33_fsspec_missing_ckpt": "hf_weights_missing",
+           "tl33_fsspec_truncated_ckpt": "checkpoint_corrupt", "tl33_fsspec_save_expired_token": "hf_gated",
+           "tl33_fsspec_short_body": "hf_incomplete_download", "st33_load_truncated_shard": "checkpoint_corrupt",
+           "st33_save_file_to_s3_url": "python_crash", "st33_load_access_denied": "hf_gated",
+           "pd33_read_parquet_missing_key": "hf_weights_missing", "pd33_to_parquet_access_denied": "hf_gated",
+           "pd33_read_parquet_internal_error": "hf_http_error", "pads33_dataset_missing_prefix": "hf_weights_missing",
+           "pads33_write_dataset_slowdown": "hf_http_error", "tf33_from_pretrained_shard_missing": "hf_weights_missing",
+           "tf33_from_pretrained_shard_cut": "checkpoint_corrupt", "tf33_from_pretrained_index_missing": "hf_weights_missing",
+           "tf33_from_pretrained_s3_url": "python_crash", "so33_read_missing_key": "hf_weights_missing",
+           "so33_write_access_denied": "hf_gated", "so33_read_missing_bucket": "hf_repo_not_found",
+           "so33_read_stall": "hf_http_error", "so33_write_slowdown_multipart": "hf_http_error",
+           "cache33_simplecache_missing": "hf_weights_missing", "cache33_filecache_access_denied": "hf_gated",
+           "disk33_filecache_tmpfs": "disk_full", "disk33_simplecache_fsize_limit": "disk_full",
+           "so33_read_short_body_ckpt": "hf_incomplete_download", "so33_read_endpoint_refused": "hf_http_error",
+           "upath33_endpoint_unresolvable": "hf_http_error", "ds33_load_from_disk_state_missing": "hf_weights_missing",
+           "ds33_streaming_reset": "hf_incomplete_download",
+           "upath33_read_missing_key": "hf_weights_missing", "upath33_iterdir_missing_bucket": "hf_repo_not_found",
+           "upath33_write_expired_token": "hf_gated"}
+CASES33: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign33_") else
+                                                       _KIND33[n.removeprefix("case_")], False)
+                            for n, f in sorted(globals().items())
+                            if n.startswith(("case_ds33_", "case_disk33_", "case_dcp33_", "case_tl33_", "case_st33_",
+                                             "case_pd33_", "case_pads33_", "case_tf33_", "case_so33_", "case_cache33_",
+                                             "case_upath33_", "case_benign33_"))}
+CASES.update(CASES33)
+TIMEOUT_S.update({n: 60 for n in CASES33})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -20516,7 +21270,7 @@ def versions() -> dict[str, str]:
     for dist in ("openai", "httpx2", "httpcore2", "h11", "litellm", "aiohttp", "tenacity", "daytona",
                  "daytona-api-client", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools",
                  "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
-                 "urllib3", "aiohttp"):  # the agent side's clients (the
+                 "urllib3", "aiohttp", "smart_open", "universal_pathlib"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -20816,6 +21570,13 @@ _LOG_LINE32 = re.compile(r"^(error|warning): |^  cause: |^Using CPython \S+ inte
                          r"^(ERROR|WARNING|INFO): |^  error: [\w-]+$|^  × |^\s+[\w.]+(Error|Exception): |"
                          r"^\S+: No module named \S+$|^(\S*/)?(ba)?sh: (line )?\d+: |"
                          r"^(httpx2?|httpcore2?)\.UnsupportedProtocol: ")
+# More shapes for the thirty-third set's cases only (ML libraries staging through the store): set 31's retry notes
+# and DEBUG lines of s3fs / botocore, datasets' and transformers' bare logger lines at WARNING (no handler: the
+# message alone), torch.distributed.checkpoint's warnings printed by the warnings module, smart_open's log lines.
+_LOG_LINE33 = re.compile(r"^(DEBUG|INFO|WARNING|ERROR):(botocore|s3transfer|s3fs|aiobotocore|fsspec|smart_open)[\w.]*:"
+                         r"(Retry needed|Retrying exception caught|Retryable error|Client error \(maybe retryable\)|"
+                         r"Nonretryable error|Max attempts of|.*[Ee]rror|.*[Rr]etry|.*[Ff]ail)|"
+                         r"^botocore\.errorfactory\.\w+: |^(datasets|huggingface_hub)\.errors\.\w+: ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -20840,7 +21601,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentythird: bool = False, twentyfourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
                  twentyseventh: bool = False, twentyninth: bool = False,
-                 thirtieth: bool = False, thirtyfirst: bool = False, thirtysecond: bool = False) -> list[str]:
+                 thirtieth: bool = False, thirtyfirst: bool = False, thirtysecond: bool = False,
+                 thirtythird: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -20867,7 +21629,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
                 twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line) or
                 thirtieth and _LOG_LINE30.search(line) or thirtyfirst and _LOG_LINE31.search(line) or
-                thirtysecond and _LOG_LINE32.search(line)):
+                thirtysecond and _LOG_LINE32.search(line) or thirtythird and _LOG_LINE33.search(line)):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -23091,6 +23853,127 @@ def lib_of32(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("python", vers)
 
 
+# The thirty-third set (ML libraries staging through the store): labels by the line alone, the storage mapping of
+# source/hub_data_stack.md as set 31 used it (a model / data / checkpoint object in a bucket takes the hf_* kind its
+# message names); these rules come before set 31's and the others'.
+LINE_RULES33: list[tuple[str, str]] = [
+    # three lines source/hub_data_stack.jsonl holds verbatim (a held-out line must be new to the corpus)
+    (r"^OSError: \[Errno 16\] Please reduce your request rate\.$|^PermissionError: The provided token has expired\.$|"
+     r"^botocore\.errorfactory\.NoSuchKey: An error occurred \(NoSuchKey\) when calling the GetObject operation: The "
+     r"specified key does not exist\.$", "drop"),
+    # retry notes of reads that went on (smart_open's own, botocore's standard mode, s3fs's HEAD 404 before a PUT)
+    (r"^WARNING:smart_open\.s3:.*sleeping \d+s before retry$", "benign"),
+    (r"^DEBUG:(smart_open|botocore\.retries|s3fs)[\w.]*:", "benign"),
+    # datasets: no data file matched / a data file or the saved dataset's files are not in the store
+    (r"^ValueError: At least one valid data file must be specified, all the data_files are invalid", "hf_weights_missing"),
+    (r"^FileNotFoundError: (Unable to find 's3://|Directory s3://|\[Errno 2\] No such file or directory: '\S+\.arrow')",
+     "hf_weights_missing"),
+    (r"^ConnectionError: Server Disconnected$", "hf_http_error"),
+    # a synced model directory without one shard / the index (transformers, safetensors)
+    (r"^FileNotFoundError: No such file or directory: \S+\.safetensors$", "hf_weights_missing"),
+    (r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': 's3://", "hf_repo_not_found"),
+    # smart_open's wrappers name the S3 code inside
+    (r"^FileNotFoundError: unable to access bucket: .*NoSuchBucket", "hf_repo_not_found"),
+    (r"^FileNotFoundError: unable to access bucket: .*NoSuchKey", "hf_weights_missing"),
+    (r"^ValueError: the bucket '[^']+' does not exist, or is forbidden for access \(AccessDenied", "hf_gated"),
+    (r"^OSError: smart_open\.s3\.\w+\(.*\): failed to read -?\d+ bytes after \d+ attempts$", "hf_http_error"),
+    # torch.distributed.checkpoint over fsspec: a file of the checkpoint prefix that is not in the store (the rank's
+    # re-raise of s3fs's FileNotFoundError) is a missing shard; DCP's own `metadata is None` a checkpoint it cannot read
+    (r"^\[rank\d+\]: FileNotFoundError: \S+\.distcp$", "hf_weights_missing"),
+    (r"^(\[rank\d+\]: )?AssertionError: metadata is None; ", "checkpoint_corrupt"),
+    (r"^ValueError: Seek before start of file$", "python_crash"),
+    (r"^NotADirectoryError: s3://", "python_crash"),
+    (r"^safetensors\.\S+: Error while serializing: I/O error: No such file or directory", "python_crash"),
+    (r"^(urllib3\.exceptions\.NewConnectionError|aiohttp\.client_exceptions\.ClientConnectorDNSError): ", "hf_http_error"),
+]
+NOTES33: list[tuple[str, str]] = [
+    (r"UserWarning: torch\.distributed is disabled", "DCP with no process group: it warns and saves / loads in one "
+     "process (the save / load through FsspecWriter / FsspecReader went on)"),
+    (r"^WARNING:smart_open\.s3:.*before retry", "smart_open's own retry of a body read (logging's default format at "
+     "WARNING); a note before the next attempt"),
+    (r"^DEBUG:smart_open", "smart_open's DEBUG note on the GetObject retries botocore made; the read went on"),
+    (r"^DEBUG:botocore\.retries", "botocore's standard retry mode, under s3fs / smart_open; the call was retried and "
+     "the run went on"),
+    (r"^DEBUG:s3fs:Client error \(maybe retryable\): .*\(404\)", "s3fs's note on the HEAD of a rendezvous key that "
+     "did not exist yet; UPath then wrote it (the run went on)"),
+    (r"^\[transformers\] ", "transformers 5's load report for a reward model made from the synced policy: a new "
+     "score head, the lm_head unused; the load went on"),
+    (r"At least one valid data file", "datasets' glob over a bucket that does not exist matched nothing; by the line "
+     "alone no data file was found -> hf_weights_missing"),
+    (r"Unable to find 's3://", "datasets: a data file named in data_files is not in the bucket -> hf_weights_missing"),
+    (r"Directory s3://.* not found", "load_from_disk of a prefix not in the store -> hf_weights_missing (storage "
+     "mapping: a missing key / prefix)"),
+    (r"is neither a `Dataset` directory", "save_to_disk's state.json / dataset_info.json not in the store (a sync cut "
+     "before them): the saved dataset's files are missing -> hf_weights_missing"),
+    (r"\.arrow'$", "load_from_disk copies the prefix to a local temp dir first; the arrow shard was not in the store "
+     "-> hf_weights_missing"),
+    (r"Server Disconnected", "datasets' streaming reader gave up after its retries (a body reset half way every time) "
+     "-> exhausted retries, hf_http_error"),
+    (r"No such file or directory: \S+\.safetensors$", "from_pretrained of a directory synced from the store without one "
+     "shard named in the index -> hf_weights_missing"),
+    (r"Error no file named", "the synced directory lacks model.safetensors.index.json, so transformers looks for a "
+     "single-file checkpoint -> hf_weights_missing"),
+    (r"Repo id must be", "from_pretrained given the s3:// URL: read as a Hub repo id, invalid -> hf_repo_not_found (as "
+     "the corpus labels this message for local paths)"),
+    (r"NoSuchBucket", "the bucket does not exist -> hf_repo_not_found (storage mapping)"),
+    (r"NoSuchKey", "a key not in the bucket -> hf_weights_missing (storage mapping)"),
+    (r"failed to read .* attempts", "smart_open gave up after its own 5 read attempts (each retried by botocore) -> "
+     "exhausted retries, hf_http_error"),
+    (r"\.distcp$", "DCP's reader re-raises s3fs's FileNotFoundError for a shard of a half-written checkpoint prefix -> "
+     "a missing shard, hf_weights_missing"),
+    (r"metadata is None", "DCP found no .metadata (a checkpoint prefix half written / not there) -> checkpoint_corrupt, "
+     "as the corpus labels this assertion"),
+    (r"Seek before start of file", "torch.load over fsspec.open of a truncated checkpoint: fsspec's seek error, which "
+     "names no file -> python_crash by the line alone"),
+    (r"NotADirectoryError: s3://", "UPath.iterdir() of a prefix in a bucket that does not exist: the line says only "
+     "'not a directory' -> python_crash"),
+    (r"Error while deserializing: incomplete metadata", "safetensors.torch.load of a shard cut to 20000 bytes, read "
+     "whole through fsspec.open: the file is damaged -> checkpoint_corrupt"),
+    (r"Error while serializing", "safetensors.save_file given an s3:// URL writes local paths only -> python_crash"),
+    (r"^FileNotFoundError: irisrl-stage/", "s3fs maps NoSuchKey / a 404 HEAD to FileNotFoundError(path), under "
+     "pandas / torch.load / fsspec caching / UPath / DCP -> hf_weights_missing"),
+    (r"AccessDenied|Access Denied|Forbidden|ExpiredToken|has expired", "the store refused the credentials -> hf_gated "
+     "(storage mapping)"),
+    (r"SlowDown|reduce your request rate|Internal Server Error|InternalError|internal error|Service Unavailable",
+     "throttling / 5xx after the client's retries -> hf_http_error"),
+    (r"Could not connect|Connection refused|Cannot connect to host|Name or service not known", "an endpoint refused or "
+     "not resolvable -> hf_http_error"),
+    (r"ClientPayloadError|ResponseStreamingError|IncompleteRead", "a body cut short -> hf_incomplete_download"),
+    (r"No space left|\[Errno 28\]", "the local cache filled while staging (256 KiB tmpfs) -> disk_full"),
+    (r"File too large|\[Errno 27\]", "RLIMIT_FSIZE under fsspec's cache write -> disk_full (EFBIG)"),
+]
+
+
+def lib_of33(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-third set's printers: by the line's own words first, then by the case's family."""
+    if "smart_open" in line or line.startswith(("FileNotFoundError: unable to access bucket", "ValueError: the bucket")):
+        return _pick("smart_open", vers)
+    if line.startswith(("DEBUG:botocore", "botocore.", "urllib3.", "aiohttp.", "DEBUG:s3fs")):
+        head = line.removeprefix("DEBUG:").split(".")[0].split(":")[0]
+        if head == "botocore" and not case.startswith(("so33_", "benign33_smart_open")):
+            return _pick("aiobotocore", vers)  # botocore's classes and loggers, driven through aiobotocore by s3fs
+        return _pick(head, vers)
+    if line.startswith("safetensors") or re.match(r"^FileNotFoundError: No such file or directory: \S+\.safetensors$", line):
+        return _pick("safetensors", vers)  # safe_open's own FileNotFoundError (Rust's wording), under from_pretrained
+    if line.startswith("huggingface_hub"):
+        return _pick("huggingface_hub", vers)
+    if line.startswith("[transformers]") or case.startswith(("tf33_", "benign33_tf")):
+        return _pick("transformers", vers)
+    if line.startswith("FileNotFoundError: irisrl-stage/"):
+        return _pick("s3fs", vers)  # s3fs's FileNotFoundError(path), printed in DCP's / torch.load's traceback too
+    if "torch" in line or line.startswith("[rank") or case.startswith(("dcp33_", "benign33_dcp")):
+        return _pick("torch", vers)
+    if case.startswith(("ds33_", "benign33_ds", "disk33_ds")) and not line.startswith(("PermissionError", "OSError: [Errno 1")):
+        return _pick("datasets", vers)
+    if line.startswith("NotADirectoryError"):
+        return _pick("universal_pathlib", vers)
+    if line.startswith("ValueError: Seek before"):
+        return _pick("fsspec", vers)
+    if re.search(r"\[Errno 2[78]\]", line):
+        return _pick("python", vers)
+    return _pick("s3fs", vers)  # s3fs's translations (FileNotFoundError(path), PermissionError, OSError(errno))
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -23110,6 +23993,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout30", CASES30, LINE_RULES30),
     ("heldout31", CASES31, LINE_RULES31),
     ("heldout32", CASES32, LINE_RULES32),
+    ("heldout33", CASES33, LINE_RULES33),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -23551,6 +24435,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout30": (lib_of30, NOTES30),
     "heldout31": (lib_of31, NOTES31),
     "heldout32": (lib_of32, NOTES32),
+    "heldout33": (lib_of33, NOTES33),
 }
 
 
@@ -23590,7 +24475,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentythird=case in CASES23, twentyfourth=case in CASES24,
                                  twentysixth=case in CASES26, twentyeighth=case in CASES28,
                                  twentyseventh=case in CASES27, twentyninth=case in CASES29,
-                                 thirtieth=case in CASES30, thirtyfirst=case in CASES31, thirtysecond=case in CASES32):
+                                 thirtieth=case in CASES30, thirtyfirst=case in CASES31, thirtysecond=case in CASES32,
+                                 thirtythird=case in CASES33):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
