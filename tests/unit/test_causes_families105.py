@@ -129,3 +129,22 @@ def test_object_store_readings_from_set_62(tmp_path: Path, line: str, kind: str)
 
 def test_rays_gcs_is_no_object_store(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["RuntimeError: Failed to connect to GCS at 10.0.0.2:6379 within 60 seconds: timed out"])) != "hf_http_error"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # an fsspec filesystem's missing object: FileNotFoundError(path), the bucket-relative path alone, no errno
+    ("FileNotFoundError: rl-stage/models/policy-8b/tokenizer_config.json", "hf_weights_missing"),
+    ("[rank2]: FileNotFoundError: rl-stage/rollouts/run-7/", "hf_weights_missing"),
+    # s3fs's PermissionError carries the service's refusal, not an errno
+    ("[rank0]: PermissionError: The security token included in the request is invalid.", "hf_gated"),
+    # a read the store client retried and gave up on is the transport's, not a corrupt checkpoint
+    ("OSError: smart_open.s3._SeekableReader('rl-stage', 'ckpt/step_9/optim.pt'): failed to read 4096 bytes after 5 attempts", "hf_http_error"),
+])
+def test_object_store_readings_from_set_33(tmp_path: Path, line: str, kind: str) -> None:
+    assert primary(both(tmp_path, [line])) == kind
+
+
+def test_the_os_own_missing_file_and_refusal_are_not_the_stores(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["FileNotFoundError: [Errno 2] No such file or directory: 'configs/grpo.yaml'"])) != "hf_weights_missing"
+    assert primary(both(tmp_path, ["PermissionError: [Errno 13] Permission denied: '/mnt/ckpt/token_cache'"])) != "hf_gated"
+    assert primary(both(tmp_path, ["PermissionError: Tried to overwrite /mnt/data/prompts but a dataset can't overwrite itself."])) != "hf_gated"

@@ -1003,7 +1003,10 @@ TABLE: tuple[Row, ...] = (
         # the socket: End of file": Ray's raylet connection)
         # nor Ray's own serialization of an exception it relays ("Failed to unpickle serialized exception")
         # nor a save that could not serialize an object (pickle's "Can't pickle local object"): the caller's
-        _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception|can'?t pickle|cannot pickle|PicklingError)")),
+        # (nor a read its client retried and gave up on: smart_open's "failed to read N bytes after 5 attempts" is the
+        # transport's, a corrupt file is not retried)
+        _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception|can'?t pickle|cannot pickle|PicklingError|"
+            r"\bafter \d+ (?:attempts|retries|tries)\b)")),
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
@@ -1395,6 +1398,12 @@ TABLE: tuple[Row, ...] = (
     # service's message, not the errno's own strerror (s3fs errors.py ERROR_CODE_TO_EXCEPTION: SlowDown,
     # ServiceUnavailable -> EBUSY, 500 InternalError -> EREMOTEIO): `OSError: [Errno 16] Please reduce your request rate.`
     Row("hf_http_error", (_rx(r"\[Errno (?:16|121)\] (?!Device or resource busy|Remote I/O error)"),), None),
+    # ... and a missing object or a refused access as the builtin classes with no errno, their message the object's
+    # bucket-relative path (s3fs / gcsfs / fsspec raise FileNotFoundError(path); an OS error always carries `[Errno 2]`)
+    # or the service's own refusal (s3fs: 403, AccessDenied, ExpiredToken ... -> PermissionError(message))
+    Row("hf_weights_missing", (_rx(r"\bFileNotFoundError: (?![a-z][\w+.-]*://)[\w@-][\w.@=-]*/[\w./@=-]*\s*$"),), None),
+    Row("hf_gated", (_rx(r"\bPermissionError: (?!\[Errno)(?i:[^:]*\b(?:access denied|forbidden|token|credentials?|not authori[sz]ed|signature)\b)"),),
+        None),
     # NCCL's socket connect / accept giving up (v2.18-v2.30 src/misc/socket.cc "socketPollConnect: exceeded retries (%d)";
     # v2.25-v2.27 "socketPollConnect: connect returned %s, exceeded error retry count (%d)", "socketTryAccept: exceeded error
     # retry count after %d attempts, %s")
