@@ -22,7 +22,7 @@ CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
 ORDER = ("dev.jsonl", "heldout.jsonl", *(f"heldout{n}.jsonl" for n in range(2, 25)),
          # heldout25 is written but not captured (no file yet); 26, 28 and 27 were built before it, in that order
          "heldout26.jsonl", "heldout28.jsonl", "heldout27.jsonl", "heldout29.jsonl",
-         "heldout30.jsonl", "heldout31.jsonl", "heldout32.jsonl")
+         "heldout30.jsonl", "heldout31.jsonl", "heldout32.jsonl", "heldout34.jsonl")
 
 # Issue 15 contract: the kinds a corpus line may carry.
 CONTRACT_KINDS = {
@@ -114,7 +114,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout29": ("CASES29", 65, 5),
               "heldout30": ("CASES30", 40, 7),
               "heldout31": ("CASES31", 70, 7),
-              "heldout32": ("CASES32", 65, 4)}
+              "heldout32": ("CASES32", 65, 4),
+              "heldout34": ("CASES34", 60, 7)}
 # The sets captured with OLDER releases in their own venvs (the torch that printed in them).
 OLDER_TORCH = {"heldout24": "2.4."}
 
@@ -209,7 +210,7 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout12", "heldout13", "heldout15",
                                   "heldout16", "heldout17", "heldout18", "heldout19", "heldout20",
                                   "heldout21", "heldout22", "heldout23", "heldout24", "heldout26", "heldout28", "heldout27",
-                                  "heldout29", "heldout30", "heldout31", "heldout32"])
+                                  "heldout29", "heldout30", "heldout31", "heldout32", "heldout34"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
