@@ -21234,6 +21234,637 @@ CASES33: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswit
                                              "case_upath33_", "case_benign33_"))}
 CASES.update(CASES33)
 TIMEOUT_S.update({n: 60 for n in CASES33})
+# ----------------------------------------------------------------------------- set 34: Ray's storage layer on S3
+# The thirty-fourth set: what Ray 2.60 prints when its storage layer meets a wrong object store: Ray Train v2
+# checkpoints reported to `storage_path` / `storage_filesystem` in a bucket, `Result.from_path` /
+# `Tuner.restore` of a run that is not there, Ray Data reading and writing parquet through pyarrow.fs,
+# a runtime_env `working_dir` zip in S3 (smart_open / boto3), object spilling to S3 (smart_open). The
+# stores are set 31's: moto's ThreadedMotoServer on 127.0.0.1 (`_Moto31`) or `_FakeS3_31` (S3's own XML
+# errors), threads of the case's driver process; Ray's workers reach them on 127.0.0.1 through the
+# environment they inherit. Each case makes its own local cluster (`ray.init(num_cpus=2,
+# include_dashboard=False)`, temp dir /tmp/c34r) that ends with the case's process.
+
+_RAY_TMP34 = "/tmp/c34r"  # short: Ray's socket paths must fit in 107 bytes
+BUCKET34 = "irisrl-ckpt"
+
+
+def _ray34(**kw: Any) -> Any:
+    import ray
+
+    kw.setdefault("num_cpus", 2)
+    kw.setdefault("include_dashboard", False)
+    kw.setdefault("object_store_memory", 80 * 2**20)
+    ray.init(_temp_dir=_RAY_TMP34, **kw)
+
+    def watchdog() -> None:  # a case that hangs ends itself (SIGTERM: Ray's processes go with it)
+        time.sleep(50)
+        print("PROVOKE-NOTE still running after 50 s: SIGTERM to the driver", flush=True)
+        os.kill(os.getpid(), __import__("signal").SIGTERM)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    return ray
+
+
+def _pafs34(**kw: Any) -> Any:
+    """pyarrow's S3FileSystem on the case's loopback store (short timeouts, 2 attempts unless told)."""
+    from pyarrow import fs
+
+    ep = os.environ["AWS_ENDPOINT_URL"].split("://", 1)[1]
+    kw.setdefault("connect_timeout", 2)
+    kw.setdefault("request_timeout", 4)
+    kw.setdefault("retry_strategy", fs.AwsStandardS3RetryStrategy(max_attempts=2))
+    return fs.S3FileSystem(endpoint_override=ep, scheme="http", region="us-east-1", **kw)
+
+
+def _parquet34(rows: int = 2000) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buf = pa.BufferOutputStream()
+    pq.write_table(pa.table({"prompt": [f"What is {i} + {i}?" for i in range(rows)],
+                             "answer": [str(2 * i) for i in range(rows)]}), buf)
+    return buf.getvalue().to_pybytes()
+
+
+def _train34(fn: Any, fs: Any, path: str = f"{BUCKET34}/runs", **kw: Any) -> Any:
+    """Ray Train v2 (DataParallelTrainer: no torch here), one CPU worker, storage in the bucket."""
+    os.environ["RAY_TRAIN_V2_ENABLED"] = "1"
+    ray = _ray34()
+    from ray.train import FailureConfig, RunConfig, ScalingConfig
+    from ray.train.v2.api.data_parallel_trainer import DataParallelTrainer
+
+    kw.setdefault("failure_config", FailureConfig(max_failures=0, controller_failure_limit=0))
+    trainer = DataParallelTrainer(fn, scaling_config=kw.pop("scaling", ScalingConfig(num_workers=1, use_gpu=False)),
+                                  run_config=RunConfig(name="grpo_s3", storage_path=path, storage_filesystem=fs, **kw))
+    return ray, trainer.fit()
+
+
+def _ckpt_fn34(size: int = 1 << 20) -> Any:
+    def train_fn() -> None:
+        import ray.train
+        from ray.train import Checkpoint
+
+        d = tempfile.mkdtemp(prefix="ckpt34")
+        Path(d, "model.safetensors").write_bytes(os.urandom(size))
+        Path(d, "trainer_state.json").write_text('{"global_step": 40}')
+        ray.train.report({"step": 40}, checkpoint=Checkpoint.from_directory(d))
+
+    return train_fn
+
+
+# Ray Train v2: checkpoints reported into a bucket
+def case_ray34_train_ckpt_bucket_missing() -> None:
+    with _Moto31(bucket=False):
+        _train34(_ckpt_fn34(), _pafs34())
+
+
+def case_ray34_train_ckpt_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _train34(_ckpt_fn34(), _pafs34())
+
+
+def case_ray34_train_ckpt_expired_token() -> None:
+    with _FakeS3_31("ExpiredToken"):
+        _train34(_ckpt_fn34(), _pafs34(session_token="FwoGZXIvYXdzEIrisrlExpiredSessionToken34",
+                                       access_key=os.environ["AWS_ACCESS_KEY_ID"],
+                                       secret_key=os.environ["AWS_SECRET_ACCESS_KEY"]))
+
+
+def case_ray34_train_ckpt_slowdown_exhausted() -> None:
+    with _FakeS3_31("SlowDown"):
+        _train34(_ckpt_fn34(), _pafs34())
+
+
+def case_ray34_train_ckpt_upload_parts_fail() -> None:
+    """A 24 MiB checkpoint: multipart upload whose every UploadPart is a 500."""
+    with _FakeS3_31("partfail"):
+        _train34(_ckpt_fn34(24 << 20), _pafs34())
+
+
+def case_ray34_train_ckpt_endpoint_refused() -> None:
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    _train34(_ckpt_fn34(), _pafs34())
+
+
+def case_ray34_train_storage_uri_no_region() -> None:
+    """storage_path="s3://..." with the loopback endpoint in the URI's query (no storage_filesystem)."""
+    with _Moto31() as ep:
+        hostport = ep.split("://", 1)[1]
+        os.environ["RAY_TRAIN_V2_ENABLED"] = "1"
+        _ray34()
+        from ray.train import FailureConfig, RunConfig, ScalingConfig
+        from ray.train.v2.api.data_parallel_trainer import DataParallelTrainer
+
+        DataParallelTrainer(_ckpt_fn34(), scaling_config=ScalingConfig(num_workers=1),
+                            run_config=RunConfig(name="grpo_s3",
+                                                 storage_path=f"s3://irisrl-ckpt-missing/runs?endpoint_override={hostport}"
+                                                              "&scheme=http&region=us-east-1",
+                                                 failure_config=FailureConfig(controller_failure_limit=0))).fit()
+
+
+# restore / results of a run that is not there
+def case_ray34_result_from_path_missing() -> None:
+    with _Moto31(objects={"runs/grpo_s3/.validate_storage_marker": b""}):
+        import ray.train
+
+        ray.train.Result.from_path(f"{BUCKET31}/runs/grpo_0412", storage_filesystem=_pafs34())
+
+
+def case_ray34_tune_restore_missing() -> None:
+    with _Moto31():
+        _ray34()
+        from ray import tune
+
+        def trainable(config: dict) -> None:
+            tune.report({"reward": 1.0})
+
+        tune.Tuner.restore(f"{BUCKET31}/runs/grpo_sweep_0412", trainable=trainable,
+                           storage_filesystem=_pafs34()).fit()
+
+
+def case_ray34_tune_restore_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _ray34()
+        from ray import tune
+
+        def trainable(config: dict) -> None:
+            tune.report({"reward": 1.0})
+
+        tune.Tuner.restore(f"{BUCKET31}/runs/grpo_sweep_0412", trainable=trainable,
+                           storage_filesystem=_pafs34()).fit()
+
+
+def case_ray34_tune_restore_truncated_state() -> None:
+    """The sweep's tuner.pkl in the bucket is cut short (an upload that stopped half way)."""
+    import pickle
+
+    state = pickle.dumps({"_is_restored": False, "_param_space": {"lr": [1e-6, 3e-6]}, "_tune_config": None,
+                          "_run_config": {"name": "grpo_sweep_0412"}, "_blob": os.urandom(4096)})
+    with _Moto31(objects={"runs/grpo_sweep_0412/tuner.pkl": state[:len(state) // 2]}):
+        _ray34()
+        from ray import tune
+
+        def trainable(config: dict) -> None:
+            tune.report({"reward": 1.0})
+
+        tune.Tuner.restore(f"{BUCKET31}/runs/grpo_sweep_0412", trainable=trainable,
+                           storage_filesystem=_pafs34()).fit()
+
+
+def case_ray34_train_get_checkpoint_deleted() -> None:
+    """A run's checkpoint is written to the bucket, then its shard is deleted; the result's checkpoint is
+    downloaded."""
+    with _Moto31():
+        fs = _pafs34()
+        ray, result = _train34(_ckpt_fn34(), fs, path=f"{BUCKET31}/runs")
+        path = result.checkpoint.path
+        print("PROVOKE-NOTE checkpoint", path, flush=True)
+        fs.delete_file(f"{path}/model.safetensors")
+        fs.delete_file(f"{path}/trainer_state.json")
+        result.checkpoint.to_directory(tempfile.mkdtemp(prefix="restore34"))
+        from ray.train import Checkpoint
+
+        with Checkpoint(path, filesystem=fs).as_directory() as d:
+            print("PROVOKE-NOTE", os.listdir(d), flush=True)
+            Path(d, "model.safetensors").read_bytes()
+
+
+# Ray Data on the bucket
+def _data34(fs: Any, path: str) -> None:
+    ray = _ray34()
+    print("rows", ray.data.read_parquet(path, filesystem=fs).count(), flush=True)
+
+
+def case_ray34_data_read_missing_key() -> None:
+    with _Moto31():
+        _data34(_pafs34(), f"{BUCKET31}/datasets/gsm8k/train-00000-of-00001.parquet")
+
+
+def case_ray34_data_read_bucket_missing() -> None:
+    with _Moto31(bucket=False):
+        _data34(_pafs34(), "irisrl-datasets/gsm8k/train/")
+
+
+def case_ray34_data_read_truncated_object() -> None:
+    with _Moto31(objects={"datasets/gsm8k/train.parquet": _parquet34()[:9000]}):
+        _data34(_pafs34(), f"{BUCKET31}/datasets/gsm8k/train.parquet")
+
+
+def case_ray34_data_read_access_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        _data34(_pafs34(), f"{BUCKET31}/datasets/gsm8k/train.parquet")
+
+
+def case_ray34_data_read_invalid_key_id() -> None:
+    with _FakeS3_31("InvalidAccessKeyId"):
+        _data34(_pafs34(), f"{BUCKET31}/datasets/gsm8k/")
+
+
+def case_ray34_data_read_reset_midbody() -> None:
+    fake = _FakeS3_31("reset")
+    fake.body = _parquet34(20000)
+    with fake:
+        _data34(_pafs34(), f"{BUCKET31}/datasets/gsm8k/train.parquet")
+
+
+def case_ray34_data_read_stalled_store() -> None:
+    fake = _FakeS3_31("stall")
+    fake.body = _parquet34()
+    with fake:
+        _data34(_pafs34(request_timeout=3), f"{BUCKET31}/datasets/gsm8k/train.parquet")
+
+
+def case_ray34_data_read_internal_error() -> None:
+    fake = _FakeS3_31("InternalErrorthrice")
+    fake.body = _parquet34()
+    with fake:
+        _data34(_pafs34(), f"{BUCKET31}/datasets/gsm8k/train.parquet")
+
+
+def case_ray34_data_write_bucket_missing() -> None:
+    with _Moto31(bucket=False):
+        ray = _ray34()
+        ray.data.range(1000).write_parquet("irisrl-rollouts/step_40/", filesystem=_pafs34())
+
+
+def case_ray34_data_write_slowdown() -> None:
+    with _FakeS3_31("SlowDown"):
+        ray = _ray34()
+        ray.data.range(1000).write_parquet(f"{BUCKET31}/rollouts/step_40/", filesystem=_pafs34())
+
+
+def case_ray34_data_read_endpoint_refused() -> None:
+    _aws_env31(f"http://127.0.0.1:{_free_port31()}")
+    _data34(_pafs34(), f"{BUCKET31}/datasets/gsm8k/train.parquet")
+
+
+# runtime_env working_dir in S3 (smart_open + boto3 read the endpoint from the environment)
+def case_ray34_working_dir_s3_missing() -> None:
+    with _Moto31():
+        ray = _ray34(runtime_env={"working_dir": f"s3://{BUCKET31}/pkgs/irisrl_rollout_0412.zip"})
+
+        @ray.remote
+        def f() -> str:
+            return os.getcwd()
+
+        print(ray.get(f.remote(), timeout=40))
+
+
+def case_ray34_working_dir_s3_denied() -> None:
+    with _FakeS3_31("AccessDenied"):
+        ray = _ray34()
+
+        @ray.remote
+        def f() -> str:
+            return os.getcwd()
+
+        print(ray.get(f.options(runtime_env={"working_dir": f"s3://{BUCKET31}/pkgs/irisrl_rollout_0412.zip"}).remote(),
+                      timeout=40))
+
+
+def case_ray34_working_dir_s3_not_zip() -> None:
+    """The package object holds a truncated zip."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("irisrl_rollout/__init__.py", "X = 1\n" * 4000)
+    with _Moto31(objects={"pkgs/irisrl_rollout_0412.zip": buf.getvalue()[:3000]}):
+        ray = _ray34()
+
+        @ray.remote
+        def f() -> str:
+            return os.getcwd()
+
+        print(ray.get(f.options(runtime_env={"working_dir": f"s3://{BUCKET31}/pkgs/irisrl_rollout_0412.zip"}).remote(),
+                      timeout=40))
+
+
+# object spilling to S3 (smart_open)
+def case_ray34_spill_s3_bucket_missing() -> None:
+    import json as _json
+
+    with _Moto31(bucket=False):
+        ray = _ray34(object_store_memory=80 * 2**20, _system_config={
+            "object_spilling_config": _json.dumps({"type": "smart_open",
+                                                   "params": {"uri": "s3://irisrl-spill/ray"}})})
+        import numpy as np
+
+        refs = [ray.put(np.ones(30 * 2**20 // 8)) for _ in range(4)]
+        print("sum", sum(float(ray.get(r, timeout=30)[0]) for r in refs), flush=True)
+
+
+# benign look-alikes: the run goes on
+def case_ray34_train_sync_config_removed() -> None:
+    """A checkpoint bucket with a v1-style SyncConfig under Train v2: the deprecation is raised."""
+    with _Moto31():
+        from ray.train import SyncConfig
+
+        ray, result = _train34(_ckpt_fn34(), _pafs34(), path=f"{BUCKET31}/runs",
+                               sync_config=SyncConfig(sync_artifacts=True))
+        print("result", result.checkpoint, flush=True)
+
+
+def case_ray34_tune_train_runconfig() -> None:
+    """Tune with ray.train.RunConfig (not ray.tune.RunConfig) storing into the bucket: Ray's deprecation note,
+    then tune.run fails on the Train config's verbosity."""
+    with _Moto31():
+        _ray34()
+        from ray import train, tune
+
+        def trainable(config: dict) -> None:
+            tune.report({"reward": config["lr"]})
+
+        res = tune.Tuner(trainable, param_space={"lr": tune.grid_search([0.1, 0.2])},
+                         run_config=train.RunConfig(name="grpo_sweep", storage_path=f"{BUCKET31}/runs",
+                                                    storage_filesystem=_pafs34())).fit()
+        print("best", res.get_best_result("reward", "max").config, flush=True)
+
+
+def case_ray34_tune_train_api_in_trainable() -> None:
+    """A Tune sweep whose function trainable still calls ray.train.report / get_checkpoint / Checkpoint,
+    checkpointing into the bucket: Ray 2.60 raises the deprecation in every trial."""
+    with _Moto31():
+        _ray34()
+        import ray.train
+        from ray import tune
+
+        def trainable(config: dict) -> None:
+            ckpt = ray.train.get_checkpoint()
+            d = tempfile.mkdtemp(prefix="trial34")
+            Path(d, "policy.bin").write_bytes(os.urandom(4096))
+            ray.train.report({"reward": config["lr"], "resumed": ckpt is not None},
+                             checkpoint=ray.train.Checkpoint.from_directory(d))
+
+        res = tune.Tuner(trainable, param_space={"lr": tune.grid_search([0.1, 0.2])},
+                         run_config=tune.RunConfig(name="grpo_sweep", storage_path=f"{BUCKET31}/runs",
+                                                   storage_filesystem=_pafs34())).fit()
+        print("best", res.get_best_result("reward", "max").config, flush=True)
+
+
+def case_benign34_data_filter_from_bucket() -> None:
+    """Ray Data reads prompts from the bucket and filters them with a string expression and a function
+    (Ray's notes for both), then counts them: it succeeds."""
+    with _Moto31(objects={"datasets/gsm8k/train.parquet": _parquet34()}):
+        ray = _ray34()
+        ds = ray.data.read_parquet(f"{BUCKET31}/datasets/gsm8k/train.parquet", filesystem=_pafs34())
+        ds = ds.filter(expr="answer != '0'").filter(lambda row: len(row["prompt"]) < 512)
+        print("rows", ds.count(), flush=True)
+
+
+def _sweep34(fs: Any, **env: str) -> Any:
+    """A Tune sweep of two trials, each reporting three checkpoints into the bucket (num_to_keep=1)."""
+    os.environ.update(env)
+    _ray34()
+    from ray import tune
+
+    def trainable(config: dict) -> None:
+        for step in range(3):
+            d = tempfile.mkdtemp(prefix="trial34")
+            Path(d, "policy.bin").write_bytes(os.urandom(64 << 10))
+            tune.report({"reward": config["lr"] * step}, checkpoint=tune.Checkpoint.from_directory(d))
+            time.sleep(0.5)
+
+    res = tune.Tuner(trainable, param_space={"lr": tune.grid_search([0.1, 0.2])},
+                     run_config=tune.RunConfig(name="grpo_sweep", storage_path=f"{BUCKET31}/runs",
+                                               storage_filesystem=fs,
+                                               checkpoint_config=tune.CheckpointConfig(num_to_keep=1))).fit()
+    print("best", res.get_best_result("reward", "max").config, flush=True)
+    return res
+
+
+def case_benign34_tune_sweep_sync_warnings() -> None:
+    """A sweep checkpointing into the bucket with Tune's slow / excessive experiment-sync warnings at low
+    thresholds: Tune's notes, and the sweep finishes."""
+    with _Moto31():
+        _sweep34(_pafs34(), TUNE_WARN_SLOW_EXPERIMENT_CHECKPOINT_SYNC_THRESHOLD_S="0",
+                 TUNE_WARN_EXCESSIVE_EXPERIMENT_CHECKPOINT_SYNC_THRESHOLD_S="600")
+
+
+def case_ray34_tune_state_sync_fails() -> None:
+    """The store refuses (500) every upload of Tune's experiment-state files while the trials' checkpoints
+    go through: Tune logs each failed state sync and goes on; the trials finish; the results are read back
+    from the bucket at the end."""
+    with _Moto31() as ep:
+        proxy = _Proxy34(ep)
+        with proxy:
+            proxy.fail, proxy.only = "InternalError", "experiment_state"
+            _sweep34(_pafs34())
+
+
+def case_benign34_data_write_then_read() -> None:
+    """Ray Data writes rollouts to the bucket and reads them back (Ray's storage notes only)."""
+    with _Moto31():
+        ray = _ray34()
+        fs = _pafs34()
+        ray.data.range(1000).write_parquet(f"{BUCKET31}/rollouts/step_40/", filesystem=fs, num_rows_per_file=500)
+        print("rows", ray.data.read_parquet(f"{BUCKET31}/rollouts/step_40/", filesystem=fs, columns=["id"],
+                                            ray_remote_args={"num_cpus": 1}).count(), flush=True)
+
+
+def case_benign34_train_ckpt_slowdown_retried() -> None:
+    """The store answers one SlowDown when the worker is about to report its checkpoint: pyarrow's second
+    attempt goes through and the run finishes (max_failures=1 in case it had not)."""
+    from ray.train import FailureConfig
+
+    ray, result = _midrun34("SlowDown", budget=1, failure_config=FailureConfig(max_failures=1))
+    print("result", result.metrics, flush=True)
+
+
+CASES34: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_ray34_train_ckpt_bucket_missing", case_ray34_train_ckpt_bucket_missing, "hf_repo_not_found"),
+    ("case_ray34_train_ckpt_access_denied", case_ray34_train_ckpt_access_denied, "hf_gated"),
+    ("case_ray34_train_ckpt_expired_token", case_ray34_train_ckpt_expired_token, "hf_gated"),
+    ("case_ray34_train_ckpt_slowdown_exhausted", case_ray34_train_ckpt_slowdown_exhausted, "hf_http_error"),
+    ("case_ray34_train_ckpt_upload_parts_fail", case_ray34_train_ckpt_upload_parts_fail, "hf_http_error"),
+    ("case_ray34_train_ckpt_endpoint_refused", case_ray34_train_ckpt_endpoint_refused, "hf_http_error"),
+    ("case_ray34_train_storage_uri_no_region", case_ray34_train_storage_uri_no_region, "hf_repo_not_found"),
+    ("case_ray34_result_from_path_missing", case_ray34_result_from_path_missing, "hf_weights_missing"),
+    ("case_ray34_tune_restore_missing", case_ray34_tune_restore_missing, "hf_weights_missing"),
+    ("case_ray34_tune_restore_access_denied", case_ray34_tune_restore_access_denied, "hf_gated"),
+    ("case_ray34_train_get_checkpoint_deleted", case_ray34_train_get_checkpoint_deleted, "hf_weights_missing"),
+    ("case_ray34_tune_restore_truncated_state", case_ray34_tune_restore_truncated_state, "checkpoint_corrupt"),
+    ("case_ray34_data_read_missing_key", case_ray34_data_read_missing_key, "hf_weights_missing"),
+    ("case_ray34_data_read_bucket_missing", case_ray34_data_read_bucket_missing, "hf_repo_not_found"),
+    ("case_ray34_data_read_truncated_object", case_ray34_data_read_truncated_object, "python_crash"),
+    ("case_ray34_data_read_access_denied", case_ray34_data_read_access_denied, "hf_gated"),
+    ("case_ray34_data_read_invalid_key_id", case_ray34_data_read_invalid_key_id, "hf_gated"),
+    ("case_ray34_data_read_reset_midbody", case_ray34_data_read_reset_midbody, "hf_incomplete_download"),
+    ("case_ray34_data_read_stalled_store", case_ray34_data_read_stalled_store, "hf_http_error"),
+    ("case_ray34_data_read_internal_error", case_ray34_data_read_internal_error, "hf_http_error"),
+    ("case_ray34_data_write_bucket_missing", case_ray34_data_write_bucket_missing, "hf_repo_not_found"),
+    ("case_ray34_data_write_slowdown", case_ray34_data_write_slowdown, "hf_http_error"),
+    ("case_ray34_data_read_endpoint_refused", case_ray34_data_read_endpoint_refused, "hf_http_error"),
+    ("case_ray34_working_dir_s3_missing", case_ray34_working_dir_s3_missing, "hf_weights_missing"),
+    ("case_ray34_working_dir_s3_denied", case_ray34_working_dir_s3_denied, "hf_gated"),
+    ("case_ray34_working_dir_s3_not_zip", case_ray34_working_dir_s3_not_zip, "python_crash"),
+    ("case_ray34_spill_s3_bucket_missing", case_ray34_spill_s3_bucket_missing, "hf_repo_not_found"),
+    ("case_ray34_train_sync_config_removed", case_ray34_train_sync_config_removed, "python_crash"),
+    ("case_ray34_tune_train_api_in_trainable", case_ray34_tune_train_api_in_trainable, "python_crash"),
+    ("case_benign34_data_filter_from_bucket", case_benign34_data_filter_from_bucket, "benign"),
+    ("case_benign34_tune_sweep_sync_warnings", case_benign34_tune_sweep_sync_warnings, "benign"),
+    ("case_ray34_tune_state_sync_fails", case_ray34_tune_state_sync_fails, "hf_http_error"),
+    ("case_ray34_tune_train_runconfig", case_ray34_tune_train_runconfig, "python_crash"),
+    ("case_benign34_data_write_then_read", case_benign34_data_write_then_read, "benign"),
+]}
+class _Proxy34:
+    """An HTTP proxy of ours on 127.0.0.1:0 in front of the case's moto server: it forwards every request
+    until `fail` is set (an S3 error code of S3_ERRORS31, answered with S3's XML, or "reset": the connection
+    is reset), then fails the requests whose path or query holds `only` (all when empty). The endpoint the case's
+    clients get is the proxy's."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream.split("://", 1)[1]
+        self.fail = ""
+        self.only = ""
+        self.budget: int | None = None  # failures to answer before forwarding again (None: no end)
+        self.rid = os.urandom(8).hex().upper()  # one request id for all its answers (as one S3 front end)
+
+    def __enter__(self) -> str:
+        import http.client
+        import struct
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        proxy = self
+
+        class H(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def _body(self) -> bytes:
+                if "chunked" in (self.headers.get("Transfer-Encoding") or ""):
+                    out = b""
+                    while True:
+                        size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                        if size == 0:
+                            while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                                pass
+                            return out
+                        out += self.rfile.read(size)
+                        self.rfile.readline()
+                n = int(self.headers.get("Content-Length") or 0)
+                return self.rfile.read(n) if n else b""
+
+            def _route(self) -> None:
+                body = self._body()
+                query = self.path.partition("?")[2]
+                fail = proxy.fail
+                if fail and (not proxy.only or proxy.only in self.path):
+                    if proxy.budget is not None:
+                        proxy.budget -= 1
+                        if proxy.budget <= 0:
+                            proxy.fail = ""
+                    if fail == "reset":
+                        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                        self.close_connection = True
+                        self.connection.close()
+                        return
+                    status, msg = S3_ERRORS31[fail]
+                    xml = (f'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>{fail}</Code><Message>{msg}</Message>'
+                           f"<RequestId>{proxy.rid}</RequestId><HostId>{proxy.rid.lower() * 3}</HostId></Error>").encode()
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/xml")
+                    self.send_header("Content-Length", str(len(xml)))
+                    self.end_headers()
+                    if self.command != "HEAD":
+                        self.wfile.write(xml)
+                    return
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() not in ("transfer-encoding", "content-length", "connection")}
+                headers["Content-Length"] = str(len(body))
+                c = http.client.HTTPConnection(proxy.upstream, timeout=30)
+                c.request(self.command, self.path, body=body, headers=headers)
+                r = c.getresponse()
+                data = r.read()
+                self.send_response(r.status)
+                for k, v in r.getheaders():
+                    if k.lower() not in ("transfer-encoding", "content-length", "connection", "server", "date"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+                c.close()
+
+            do_GET = do_HEAD = do_PUT = do_POST = do_DELETE = _route
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
+        _aws_env31(self.endpoint)
+        return self.endpoint
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _midrun34(fail: str, only: str = "", size: int = 1 << 20, objects: dict[str, bytes] | None = None,
+              budget: int | None = None, **kw: Any) -> Any:
+    """Ray Train v2 against moto behind _Proxy34: the run starts and validates its storage; when the
+    worker is about to report its checkpoint (it touches a marker file first) the proxy starts failing."""
+    marker = Path(tempfile.mkdtemp(prefix="flip34")) / "reporting"
+
+    def train_fn() -> None:
+        import ray.train
+        from ray.train import Checkpoint
+
+        d = tempfile.mkdtemp(prefix="ckpt34")
+        Path(d, "model.safetensors").write_bytes(os.urandom(size))
+        Path(d, "optimizer.pt").write_bytes(os.urandom(size))
+        Path(d, "trainer_state.json").write_text('{"global_step": 40}')
+        marker.touch()
+        time.sleep(1.5)
+        ray.train.report({"step": 40}, checkpoint=Checkpoint.from_directory(d))
+
+    with _Moto31(objects=objects) as ep:
+        proxy = _Proxy34(ep)
+        with proxy:
+            def watch() -> None:
+                while not marker.exists():
+                    time.sleep(0.1)
+                proxy.budget, proxy.fail, proxy.only = budget, fail, only
+                print(f"PROVOKE-NOTE the store now answers {fail} ({only or 'every request'})", flush=True)
+
+            threading.Thread(target=watch, daemon=True).start()
+            return _train34(train_fn, _pafs34(), path=f"{BUCKET31}/runs", **kw)
+
+
+def case_ray34_midrun_token_expired() -> None:
+    _midrun34("ExpiredToken")
+
+
+def case_ray34_midrun_upload_part_500() -> None:
+    """A 24 MiB shard: its multipart upload's UploadPart requests get 500 InternalError."""
+    _midrun34("InternalError", only="partNumber", size=24 << 20)
+
+
+def case_ray34_midrun_slowdown() -> None:
+    _midrun34("SlowDown")
+
+
+def case_ray34_midrun_store_resets() -> None:
+    _midrun34("reset")
+
+
+def case_ray34_midrun_access_revoked() -> None:
+    _midrun34("AccessDenied")
+
+
+CASES34.update({n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_ray34_midrun_token_expired", case_ray34_midrun_token_expired, "hf_gated"),
+    ("case_ray34_midrun_upload_part_500", case_ray34_midrun_upload_part_500, "hf_http_error"),
+    ("case_ray34_midrun_slowdown", case_ray34_midrun_slowdown, "hf_http_error"),
+    ("case_ray34_midrun_store_resets", case_ray34_midrun_store_resets, "hf_http_error"),
+    ("case_ray34_midrun_access_revoked", case_ray34_midrun_access_revoked, "hf_gated"),
+    ("case_benign34_train_ckpt_slowdown_retried", case_benign34_train_ckpt_slowdown_retried, "benign"),
+]})
+CASES.update(CASES34)
+TIMEOUT_S.update({n: 60 for n in CASES34})
 
 
 # ----------------------------------------------------------------------------- run
@@ -21577,6 +22208,12 @@ _LOG_LINE33 = re.compile(r"^(DEBUG|INFO|WARNING|ERROR):(botocore|s3transfer|s3fs
                          r"(Retry needed|Retrying exception caught|Retryable error|Client error \(maybe retryable\)|"
                          r"Nonretryable error|Max attempts of|.*[Ee]rror|.*[Rr]etry|.*[Ff]ail)|"
                          r"^botocore\.errorfactory\.\w+: |^(datasets|huggingface_hub)\.errors\.\w+: ")
+# More shapes for the thirty-fourth set's cases only (Ray's storage layer on S3): set 22's and 28's Ray shapes
+# (applied through `thirtyfourth`), plus zipfile's BadZipFile, botocore's modelled errors (their class names end in
+# no _EXC_CLASS word), a DeprecationWarning raised as an exception and Train v2's PlacementGroupCleaner note
+# (a bare line behind its actor's prefix).
+_LOG_LINE34 = re.compile(r"^zipfile\.BadZipFile: |^botocore\.errorfactory\.\w+: |^DeprecationWarning: |"
+                         r"\) Failed to query Ray Train Controller actor state\. ")
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -21602,7 +22239,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
                  twentyseventh: bool = False, twentyninth: bool = False,
                  thirtieth: bool = False, thirtyfirst: bool = False, thirtysecond: bool = False,
-                 thirtythird: bool = False) -> list[str]:
+                 thirtythird: bool = False, thirtyfourth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -21629,7 +22266,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
                 twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line) or
                 thirtieth and _LOG_LINE30.search(line) or thirtyfirst and _LOG_LINE31.search(line) or
-                thirtysecond and _LOG_LINE32.search(line) or thirtythird and _LOG_LINE33.search(line)):
+                thirtysecond and _LOG_LINE32.search(line) or thirtythird and _LOG_LINE33.search(line) or
+                thirtyfourth and (_is_ray_line22(line) or _LOG_LINE28.search(line) or _LOG_LINE34.search(line))):
             keep.setdefault(_dedup_key(line), line)
     return list(keep.values())
 
@@ -23972,6 +24610,116 @@ def lib_of33(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     if re.search(r"\[Errno 2[78]\]", line):
         return _pick("python", vers)
     return _pick("s3fs", vers)  # s3fs's translations (FileNotFoundError(path), PermissionError, OSError(errno))
+# The thirty-fourth set (Ray's storage layer on S3): labels by the line alone, with set 31's storage mapping (an
+# object in a bucket takes the hf_* kind its message names: NoSuchBucket -> hf_repo_not_found, a missing key or
+# path -> hf_weights_missing, denied / expired credentials -> hf_gated, throttling / 5xx / timeouts / refused
+# endpoints / a bare HTTP status -> hf_http_error, a body cut short -> hf_incomplete_download).
+LINE_RULES34: list[tuple[str, str]] = [
+    (r"^ray\.exceptions\.RuntimeEnvSetupError: Failed to set up runtime environment\.$", "drop"),  # public heldout10 holds it
+    (r"^botocore\.errorfactory\.NoSuchKey: An error occurred \(NoSuchKey\) when calling the GetObject operation: "
+     r"The specified key does not exist\.$", "drop"),  # source/hub_data_stack holds it
+    (r"Traceback \(most recent call last\):$", "drop"),  # the raylet's forwarded traceback header
+    (r"^\*\*\* SIGTERM received at |logging\.cc:\d+: \*\*\* SIGTERM received|^bash: line \d+: .*Aborted", "drop"),  # our watchdog
+    (r"^\S+:\d+: \w*Warning: ", "benign"),
+    (r"WARNING experiment_analysis\.py:\d+ -- Could not find best trial", "benign"),
+    (r"Failed to query Ray Train Controller actor state\. State API may be temporarily unavailable", "benign"),
+    (r"ERROR experiment_state\.py:\d+ -- Saving experiment state to storage at .* failed with exception", "benign"),
+    (r"WARNING experiment_state\.py:\d+ -- (Saving the experiment state|Experiment state snapshotting)", "benign"),
+    (r"No experiment snapshot file of form", "hf_weights_missing"),
+    (r"^_pickle\.UnpicklingError: pickle data was truncated", "checkpoint_corrupt"),  # Ray's deprecation notes (RunConfig import, ray.train APIs in Tune, ...)
+    (r"^InterruptedError$", "python_crash"),  # Ray Data's indexer thread interrupted by the teardown
+    (r"^DeprecationWarning: ", "python_crash"),  # raised, not warned: the run ends on it
+    (r"^AttributeError: ", "python_crash"),
+    (r"does not exist, or is forbidden for access \(NoSuchBucket|Bucket '[\w.-]+' not found", "hf_repo_not_found"),
+    (r"ACCESS_DENIED|\(AccessDenied\)|Access Denied", "hf_gated"),
+    (r"ExpiredToken|token has expired", "hf_gated"),
+    (r"Failing to read AWS S3 file\(s\)", "hf_gated"),
+    (r"NoSuchKey|^FileNotFoundError: |Path does not exist|Experiment folder .* doesn't exist", "hf_weights_missing"),
+    (r"during GetObject operation: curlCode: 56, Failure when receiving data", "hf_incomplete_download"),
+    (r"AWS Error (UNKNOWN \(HTTP status \d+\)|SLOW_DOWN|INTERNAL_FAILURE|NETWORK_CONNECTION)", "hf_http_error"),
+    (r"^zipfile\.BadZipFile: ", "python_crash"),
+]
+NOTES34: list[tuple[str, str]] = [
+    (r"creation task", "Ray Train v2's TrainController validates the storage in its constructor (it writes "
+     "`.validate_storage_marker`): a store failure there kills the controller actor, and the line alone names an actor "
+     "death"),
+    (r"allow_bucket_creation", "the bucket does not exist (pyarrow.fs.S3FileSystem, allow_bucket_creation off) -> "
+     "hf_repo_not_found (storage mapping of source/hub_data_stack.md, as set 31)"),
+    (r"NoSuchBucket", "object spilling to a bucket that does not exist (smart_open, through the raylet's IO worker) -> "
+     "hf_repo_not_found"),
+    (r"HTTP status 400", "ExpiredToken answered to a HEAD: no body, so the AWS SDK knows only the status -> by the "
+     "line alone an HTTP error from the store, hf_http_error"),
+    (r"ACCESS_DENIED|AccessDenied|Access Denied", "the store refused the credentials -> hf_gated (storage mapping)"),
+    (r"ExpiredToken|token has expired", "the session token expired during the run -> hf_gated (storage mapping)"),
+    (r"Failing to read AWS S3 file", "Ray Data's wrapper of the OSError above it ('check that file exists and has "
+     "properly configured access'): printed for a denied read -> hf_gated (the line names access)"),
+    (r"Experiment folder", "Result.from_path of a run that is not in the bucket -> hf_weights_missing (a restore "
+     "path that does not exist: the storage mapping's missing key; a judgement call)"),
+    (r"tuner\.pkl", "Tuner.restore of a sweep that is not in the bucket: pyarrow's missing-key wording"),
+    (r"checkpoint_tmp_", "the run's checkpoint was deleted from the bucket: Checkpoint.as_directory() downloaded "
+     "nothing and the trainer's read of the shard failed -> hf_weights_missing"),
+    (r"^FileNotFoundError: irisrl-", "Ray Data's file indexer: a key (or a bucket) that is not there -> "
+     "hf_weights_missing by the line alone"),
+    (r"NoSuchKey|unable to access bucket", "runtime_env working_dir zip not in the bucket (smart_open over boto3)"),
+    (r"BadZipFile", "runtime_env working_dir zip in the bucket is cut short: Ray's unpacking fails -> python_crash "
+     "(the object was served whole; the file itself is bad)"),
+    (r"GetObject operation: curlCode: 56", "the store reset the connection mid-body -> hf_incomplete_download"),
+    (r"curlCode: 56", "the store reset the connection on a HEAD (no body to cut short) -> a connection failure, "
+     "hf_http_error"),
+    (r"curlCode: 28|Timeout was reached", "a stalled store (headers, then nothing): the read timed out -> hf_http_error"),
+    (r"curlCode: 7|Could not connect", "an endpoint where nothing listens -> hf_http_error"),
+    (r"HTTP status 503|SLOW_DOWN", "throttling after pyarrow's 2 attempts -> hf_http_error"),
+    (r"INTERNAL_FAILURE", "500 InternalError after pyarrow's retries -> hf_http_error"),
+    (r"InterruptedError", "Ray Data's file-indexer thread interrupted while the failed read tore down (its own "
+     "`Exception in thread pool-0/completion-signaler:` report): names no cause -> python_crash"),
+    (r"sync_config", "Train v2 raises its deprecation of RunConfig(sync_config) (a DeprecationWarning raised as an "
+     "exception): the run ends on it -> python_crash"),
+    (r"'str' object has no attribute 'value'", "Tune 2.60 given ray.train.RunConfig (deprecated there): after the "
+     "warning, tune.run's verbosity check fails -> python_crash"),
+    (r"pickle data was truncated", "Tuner.restore of a sweep whose tuner.pkl in the bucket is cut in half -> "
+     "checkpoint_corrupt (the restore state is a torn file)"),
+    (r"No experiment snapshot file", "Tune could not write its experiment state to the bucket (500 on every "
+     "upload), so reading the results back at the end finds no snapshot: a file missing from the bucket -> "
+     "hf_weights_missing by the line alone"),
+    (r"Saving experiment state to storage at", "Tune logs a failed experiment-state upload at ERROR and goes on "
+     "(the trials kept running and finished): benign alone"),
+    (r"Saving the experiment state|Experiment state snapshotting", "Tune's slow / excessive experiment-sync "
+     "notes (thresholds lowered through TUNE_WARN_* so they print); the sweep finished -> benign"),
+    (r"Failed to query Ray Train Controller actor state", "Train v2's PlacementGroupCleaner note; the run finished "
+     "-> benign"),
+    (r"Could not find best trial", "Tune's warning before get_best_result raises (every trial had failed): alone, "
+     "a warning -> benign"),
+    (r"Trial task failed|Trials did not complete|No best trial found|RayTaskError\(DeprecationWarning\)|"
+     r"^DeprecationWarning: `ray\.train", "Ray 2.60 raises its deprecation of ray.train.get_checkpoint / report "
+     "inside a Tune function trainable: every trial fails -> python_crash"),
+    (r"repeated \d+x across cluster", "Ray's log deduplication of the same error from the controller and the "
+     "worker"),
+    (r"Warning: ", "a deprecation note of Ray's; the run went on -> benign"),
+    (r"constructor arguments in the object store", "Train v2's own PreemptionWatcher actor: Ray's note, benign "
+     "(set 28's reading)"),
+]
+
+# Train v2's controller dies the same way in every case whose store fails its storage validation: the
+# actor-death pair (`Exception raised in creation task: ...TrainController...`, `ActorDiedError: ...`) is kept
+# once, in the missing-bucket case (its object address makes each copy a new shape to the build).
+CASE_RULES.update({n: [(r"Exception raised in creation task: |^ray\.exceptions\.ActorDiedError: .*TrainController", "drop")]
+                   for n in ("ray34_train_ckpt_access_denied", "ray34_train_ckpt_expired_token",
+                             "ray34_train_ckpt_slowdown_exhausted", "ray34_train_ckpt_upload_parts_fail",
+                             "ray34_train_ckpt_endpoint_refused", "ray34_train_storage_uri_no_region")})
+
+
+def lib_of34(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-fourth set's printers: pyarrow (its bundled AWS SDK) for the filesystem errors Ray passes
+    on, smart_open / botocore for the runtime_env download, Python's zipfile, else Ray."""
+    if re.search(r"AWS Error|allow_bucket_creation|Path does not exist|ArrowInvalid", line):
+        return _pick("pyarrow", vers)
+    if "unable to access bucket" in line or "does not exist, or is forbidden" in line:
+        return _pick("smart_open", vers)
+    if line.startswith("botocore."):
+        return _pick("botocore", vers)
+    if line.startswith("zipfile."):
+        return _pick("python", vers)
+    return _pick("ray", vers)
 
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -23994,6 +24742,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout31", CASES31, LINE_RULES31),
     ("heldout32", CASES32, LINE_RULES32),
     ("heldout33", CASES33, LINE_RULES33),
+    ("heldout34", CASES34, LINE_RULES34),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -24436,6 +25185,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout31": (lib_of31, NOTES31),
     "heldout32": (lib_of32, NOTES32),
     "heldout33": (lib_of33, NOTES33),
+    "heldout34": (lib_of34, NOTES34),
 }
 
 
@@ -24476,7 +25226,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentysixth=case in CASES26, twentyeighth=case in CASES28,
                                  twentyseventh=case in CASES27, twentyninth=case in CASES29,
                                  thirtieth=case in CASES30, thirtyfirst=case in CASES31, thirtysecond=case in CASES32,
-                                 thirtythird=case in CASES33):
+                                 thirtythird=case in CASES33, thirtyfourth=case in CASES34):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
