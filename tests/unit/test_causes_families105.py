@@ -148,3 +148,12 @@ def test_the_os_own_missing_file_and_refusal_are_not_the_stores(tmp_path: Path) 
     assert primary(both(tmp_path, ["FileNotFoundError: [Errno 2] No such file or directory: 'configs/grpo.yaml'"])) != "hf_weights_missing"
     assert primary(both(tmp_path, ["PermissionError: [Errno 13] Permission denied: '/mnt/ckpt/token_cache'"])) != "hf_gated"
     assert primary(both(tmp_path, ["PermissionError: Tried to overwrite /mnt/data/prompts but a dataset can't overwrite itself."])) != "hf_gated"
+
+
+def test_a_missing_bucket_named_as_such_is_the_stores(tmp_path: Path) -> None:
+    # pyarrow's S3 filesystem under Ray Train's storage_path: the bucket, not the run's checkpoint, is missing
+    for line in ("OSError: Bucket 'rl-ckpts' not found. To create buckets, enable the allow_bucket_creation option.",
+                 "(TrainController pid=77) OSError: Bucket 'grpo-ckpt-eu' not found. To create buckets, enable the allow_bucket_creation option."):
+        assert primary(both(tmp_path, [line])) == "hf_repo_not_found", line
+    # the run's own checkpoint that is not there stays the checkpoint's
+    assert primary(both(tmp_path, ["FileNotFoundError: checkpoint /mnt/ckpt/step_40 not found"])) != "hf_repo_not_found"

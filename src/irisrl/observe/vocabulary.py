@@ -264,6 +264,8 @@ STORE = (r"\b(?:google\.(?:api_core|cloud\.storage|auth|resumable_media)|azure\.
          # endpoint URL: %s", ConnectionClosedError "Connection was closed before we received a valid response from endpoint URL",
          # Read / ConnectTimeoutError "... on endpoint URL"); the stores by name (not `GCS`: Ray's Global Control Service)
          r"\bendpoint URL: |\bS3\b|Google Cloud Storage|Azure Blob|"
+         # a bucket named as such (pyarrow 26 s3fs.cc: "Bucket 'b' not found. To create buckets, enable the allow_bucket_creation option.")
+         r"\b[Bb]ucket '[^'\s]+'|"
          # botocore's own connection classes in urllib3's errors (botocore/awsrequest.py AWSHTTPConnectionPool)
          r"\bAWSHTTPS?Connection")
 # an HTTP status as the stores' clients print it (`403 GET https://...`, `(403) when calling`, `status code: 403`)
@@ -1095,7 +1097,7 @@ TABLE: tuple[Row, ...] = (
                                    r"\bexpected \d+ of \S+ under \S+ but found \d+ files\b)"),),
         # (nor a save's destination: megatron-core 0.8 dist_checkpointing/serialization.py "Checkpoint destination directory does
         # not exist: %s", a save with nowhere to go)
-        _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ)|\bdestination\b)")),
+        _rx(r"(?i:\.safetensors|\.bin\b|from scratch|start(?:ing)? (?:fresh|from)|skipp|will (?:be )?(?:creat|sav|writ)|\bdestination\b|\bbucket\b)")),
     # no usable accelerator in the serving engines' and launchers' words (vLLM 0.34 config/device.py "Failed
     # to infer device type"; sglang 0.5.23 srt/utils/common.py "nvidia-smi not found"; deepspeed 0.19.8
     # launcher/runner.py "Unable to proceed, no GPU resources available")
