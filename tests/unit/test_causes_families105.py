@@ -157,3 +157,22 @@ def test_a_missing_bucket_named_as_such_is_the_stores(tmp_path: Path) -> None:
         assert primary(both(tmp_path, [line])) == "hf_repo_not_found", line
     # the run's own checkpoint that is not there stays the checkpoint's
     assert primary(both(tmp_path, ["FileNotFoundError: checkpoint /mnt/ckpt/step_40 not found"])) != "hf_repo_not_found"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # the frameworks' own words for the store
+    ("FileNotFoundError: Path not found: (<pyarrow._s3fs.S3FileSystem object at 0x7f00aa>, rl-ckpts/run-3/checkpoint_000002)",
+     "hf_weights_missing"),
+    ("RuntimeError: Access denied to GCS resource 'rl-models'. Verify permissions.", "hf_gated"),
+    ("RuntimeError: Invalid AWS credentials. Verify AWS_ACCESS_KEY_ID.", "hf_gated"),
+    ("multistorageclient.types.RetryableError: Too many request to PUT object(s) at rl-ckpts/iter_0000400/__0_0.distcp", "hf_http_error"),
+    ("ValueError: Digest mismatch for object s3://rl-data/prompts-00000-of-00004.parquet with version 7", "hf_incomplete_download"),
+])
+def test_object_store_readings_from_storage_wrappers(tmp_path: Path, line: str, kind: str) -> None:
+    assert primary(both(tmp_path, [line])) == kind
+
+
+def test_advice_to_check_credentials_is_no_refusal(tmp_path: Path) -> None:
+    line = ("CommError: Unable to connect to S3 (NoSuchBucket): The specified bucket does not exist. Check that your "
+            "authentication credentials are valid.")
+    assert primary(both(tmp_path, [line])) == "hf_repo_not_found"

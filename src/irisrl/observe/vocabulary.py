@@ -267,7 +267,12 @@ STORE = (r"\b(?:google\.(?:api_core|cloud\.storage|auth|resumable_media)|azure\.
          # a bucket named as such (pyarrow 26 s3fs.cc: "Bucket 'b' not found. To create buckets, enable the allow_bucket_creation option.")
          r"\b[Bb]ucket '[^'\s]+'|"
          # botocore's own connection classes in urllib3's errors (botocore/awsrequest.py AWSHTTPConnectionPool)
-         r"\bAWSHTTPS?Connection")
+         r"\bAWSHTTPS?Connection|"
+         # the frameworks' own words for the store (pyarrow's filesystems in Ray's "Path not found: (<pyarrow._s3fs.S3FileSystem
+         # object at ...>, b/k)"; KServe's storage initializer "S3 resource 'b' not found.", "Invalid AWS credentials."; NVIDIA's
+         # multi-storage-client "... when GET object(s) at b/k"; the Run:ai streamer's "Object storage returned ...")
+         r"\b(?:S3|Gcs|GCS|Azure)FileSystem\b|\b(?:GCS|S3|Azure) (?:resource|bucket|object)s?\b|\bAWS credentials\b|(?i:\bobject storage\b)|"
+         r"\bobject\(s\) at\b|\bmultistorageclient\.")
 # an HTTP status as the stores' clients print it (`403 GET https://...`, `(403) when calling`, `status code: 403`)
 _STORE_STATUS = r"(?:^|(?<=[\s(\[:]))(?:{0})(?: (?:GET|PUT|POST|HEAD|DELETE|PATCH)\b|\))|\b(?:HTTP )?status(?: code)?[ :=]+(?:{0})\b"
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
@@ -1372,10 +1377,11 @@ TABLE: tuple[Row, ...] = (
     # messages, obstore 0.12.1's PermissionDeniedError / UnauthenticatedError / NotFoundError / GenericError,
     # s3transfer 0.19.3's S3UploadFailedError / S3DownloadFailedError / S3ValidationError, smart_open 9.0.4 s3.py
     Row("hf_incomplete_download", (_rx(STORE), _rx(r"DataCorruption|Checksum|DownloadFailed|S3ValidationError|(?i:md5 mismatch|crc32c)|"
-                                                   r"[Pp]artial file|bytes missing|" + E.CUT_SHORT)),
+                                                   r"[Pp]artial file|bytes missing|(?i:digest mismatch|hash mismatch|unexpected number of bytes)|" + E.CUT_SHORT)),
         None),
     Row("hf_gated", (_rx(STORE), _rx(_STORE_STATUS.format("40[13]") + r"|Forbidden|Unauthori[sz]ed|PermissionDenied|Unauthenticated|"
-                                     r"Authentication|Credential|RefreshError|(?i:access[ _]?denied|invalid_?access_?key_?id|signature_?does_?not_?match)|"
+                                     r"Authentication|Credential|RefreshError|(?i:invalid (?:\w+ )?credentials|permission denied|access[ _]?denied|invalid_?access_?key_?id|"
+                                     r"signature_?does_?not_?match)|"
                                      # (a skewed clock is refused as a signature is: S3 answers it 403, s3fs 2026.10 errors.py
                                      # raises PermissionError)
                                      r"RequestTimeTooSkewed|(?i:expired_?token|invalid_?token)|MetadataRetrieval|TokenRetrieval|(?i:not authorized|failed to authenticate|authentication failed|"
@@ -1383,8 +1389,8 @@ TABLE: tuple[Row, ...] = (
                                      r"unable to locate credentials|error performing token request)")), None),
     Row("hf_repo_not_found", (_rx(STORE), _rx(r"NoSuchBucket|(?i:\b(?:bucket|container)\b[^.]{0,60}?\b(?:does not exist|not found))|"
                                               r"\b404 GET \S*/b/[^/\s?]+(?:/o)?(?:\?|\s|$)")), None),
-    Row("hf_weights_missing", (_rx(STORE), _rx(_STORE_STATUS.format("404") + r"|NotFound|NoSuchKey")), None),
-    Row("hf_http_error", (_rx(STORE), _rx(_STORE_STATUS.format(r"400|408|429|5\d\d") + r"|TooManyRequests|Unavailable|InternalServerError|"
+    Row("hf_weights_missing", (_rx(STORE), _rx(_STORE_STATUS.format("404") + r"|NotFound|NoSuchKey|(?i:not found|does not exist)")), None),
+    Row("hf_http_error", (_rx(STORE), _rx(_STORE_STATUS.format(r"400|408|429|5\d\d") + r"|TooManyRequests|(?i:unavailable|too many requests?|retryable)|InternalServerError|"
                                           r"InternalError|BadGateway|GatewayTimeout|DeadlineExceeded|RetriesExceeded|RetryError|"
                                           r"Service(?:Request|Response)\w*Error|UploadFailed|SlowDown|Throttl|RequestTimeout|RequestLimitExceeded|"
                                           # (the AWS SDK's own codes, and curl's transport failures under it)
