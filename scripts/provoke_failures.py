@@ -21867,6 +21867,664 @@ CASES.update(CASES34)
 TIMEOUT_S.update({n: 60 for n in CASES34})
 
 
+# ----------------------------------------------------------------------------- the thirty-fifth set
+# ROUTERS in front of inference engines, printed for real on a CPU machine: sglang-router's Rust
+# gateway (`python -m sglang_router.launch_router`), vllm-router (vllm-project/router, PyPI
+# `vllm-router`, `python -m vllm_router.launch_router`) and the LiteLLM proxy server (`litellm
+# --config`), each in front of loopback fake engines that answer like vLLM / SGLang and then fail.
+# Every process a case starts is ended by its PID in a `finally` (routers: SIGTERM, then SIGKILL).
+
+_MODEL35 = "Qwen/Qwen3-8B"
+
+
+def start_engine35(behaviour: str = "ok", health: int = 200) -> dict[str, Any]:
+    """A loopback fake inference engine (vLLM / SGLang shapes) on 127.0.0.1:<ephemeral>: GET /health,
+    /health_generate, /v1/models, /get_model_info, /get_server_info, /model_info, /server_info,
+    /version, /metrics; POST /generate, /v1/chat/completions, /v1/completions. Returns its state:
+    `url`, `behaviour` and `health` (both may be changed while it runs), `stop()` (closes the listening
+    socket: the port then refuses), `n` (POSTs seen)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    st: dict[str, Any] = {"behaviour": behaviour, "health": health, "n": 0, "conns": set()}
+
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def setup(self) -> None:
+            super().setup()
+            st["conns"].add(self.connection)
+
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def _send(self, status: int, body: bytes = b"", ctype: str = "application/json") -> None:
+            self.send_response(status)
+            if body:
+                self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            p = self.path.split("?")[0]
+            if p in ("/health", "/health_generate", "/ping"):
+                h = st["health"]
+                if h == "hang":
+                    time.sleep(20)
+                    h = 200
+                return self._send(h, b"" if h == 200 else json.dumps(
+                    {"error": "Server is unavailable. Please try again later."}).encode())
+            if p == "/v1/models":
+                return self._send(200, json.dumps({"object": "list", "data": [
+                    {"id": _MODEL35, "object": "model", "owned_by": "vllm", "max_model_len": 4096,
+                     "root": _MODEL35}]}).encode())
+            if p in ("/get_model_info", "/model_info"):
+                return self._send(200, json.dumps({"model_path": _MODEL35, "tokenizer_path": _MODEL35,
+                                                   "is_generation": True}).encode())
+            if p in ("/get_server_info", "/server_info"):
+                return self._send(200, json.dumps({"model_path": _MODEL35, "dp_size": 1, "tp_size": 1,
+                                                   "version": "0.5.6"}).encode())
+            if p == "/version":
+                return self._send(200, b'{"version": "0.5.6"}')
+            if p in ("/metrics", "/get_load"):
+                return self._send(200, b"", ctype="text/plain")
+            return self._send(404, json.dumps({"detail": "Not Found"}).encode())
+
+        def do_POST(self) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            try:
+                req = json.loads(self.rfile.read(n) or b"{}")
+            except ValueError:
+                req = {}
+            st["n"] += 1
+            b = st["behaviour"]
+            gen = self.path.startswith("/generate")
+            if b == "e500":  # vLLM's GenerationError / SGLang's internal error body
+                return self._send(500, json.dumps({"error": {
+                    "message": "Internal server error", "type": "InternalServerError", "param": None,
+                    "code": 500}}).encode())
+            if b == "dead500":  # vLLM's launcher answering EngineDeadError: an empty 500
+                return self._send(500)
+            if b == "e503" or (b == "first503" and st["n"] <= 1) or (b == "first2_503" and st["n"] <= 2):
+                return self._send(503, json.dumps(
+                    {"error": "Server is unavailable. Please try again later."}).encode())
+            if b == "hang":
+                time.sleep(25)
+            if b == "close":  # the engine process dies while holding the request: no answer at all
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if b == "badjson":
+                return self._send(200, b'{"text": "pytest -x tests/", "meta_info": {"id": "3f9", "finish_re'
+                                  if gen else b'{"id": "chatcmpl-3f9", "object": "chat.completion", '
+                                              b'"choices": [{"index": 0, "message": {"role": "assis')
+            if req.get("stream"):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+
+                def chunk(s: str) -> None:
+                    d = s.encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(d), d))
+                    self.wfile.flush()
+                for tok in ["I", " will", " run", " pytest"]:
+                    if gen:
+                        chunk("data: " + json.dumps({"text": tok, "meta_info": {"id": "3f9"}}) + "\n\n")
+                    else:
+                        chunk("data: " + json.dumps({"id": "chatcmpl-3f9", "object": "chat.completion.chunk",
+                                                     "created": 1764900000, "model": _MODEL35, "choices": [
+                                                         {"index": 0, "delta": {"content": tok},
+                                                          "finish_reason": None}]}) + "\n\n")
+                    time.sleep(0.05)
+                if b == "streamcut":
+                    self.wfile.write(b"40\r\ndata: {\"id\": \"chatcmpl-3f9\", \"obj")
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
+                chunk("data: [DONE]\n\n")
+                self.wfile.write(b"0\r\n\r\n")
+                return
+            usage = {"prompt_tokens": 57, "completion_tokens": 6, "total_tokens": 63}
+            if gen:
+                body: dict[str, Any] = {"text": "pytest -x tests/test_models.py", "meta_info": {
+                    "id": "3f9", "finish_reason": {"type": "stop"}, "prompt_tokens": 57,
+                    "completion_tokens": 6}}
+            elif self.path.endswith("/chat/completions"):
+                body = {"id": "chatcmpl-3f9", "object": "chat.completion", "created": 1764900000,
+                        "model": _MODEL35, "choices": [{"index": 0, "message": {
+                            "role": "assistant", "content": "pytest -x tests/test_models.py"},
+                            "finish_reason": "stop"}], "usage": usage}
+            else:
+                body = {"id": "cmpl-3f9", "object": "text_completion", "created": 1764900000,
+                        "model": _MODEL35, "choices": [{"index": 0, "text": "pytest -x",
+                                                        "finish_reason": "stop", "logprobs": None}],
+                        "usage": usage}
+            self._send(200, json.dumps(body).encode())
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+
+    def stop() -> None:  # the process is gone: its listening socket and its kept-alive connections
+        srv.shutdown()
+        srv.server_close()
+        for c in list(st["conns"]):
+            try:
+                c.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+    st.update(url=f"http://127.0.0.1:{srv.server_address[1]}", stop=stop)
+    return st
+
+
+def _wait_port35(port: int, secs: float = 40, proc: subprocess.Popen | None = None) -> bool:
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < secs and (proc is None or proc.poll() is None):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+class Router35:
+    """A router subprocess (its stdout / stderr are the case's), ended by its PID on exit."""
+
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None, wait: bool = True,
+                 settle: float = 1.0) -> None:
+        self.port = free_port()
+        argv = [a.replace("{PORT}", str(self.port)) for a in argv]
+        self.proc = subprocess.Popen(argv, env=dict(os.environ, **(env or {})))
+        if wait and not _wait_port35(self.port, proc=self.proc):
+            print(f"PROVOKE-NOTE router on {self.port} never listened", flush=True)
+        time.sleep(settle)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> "Router35":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        time.sleep(0.5)
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(8)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def _sgl35(workers: list[str], *extra: str, wait: bool = True, settle: float = 1.0) -> Router35:
+    argv = [sys.executable, "-m", "sglang_router.launch_router", "--host", "127.0.0.1", "--port", "{PORT}",
+            "--policy", "round_robin", "--prometheus-port", str(free_port()), "--log-level", "info"]
+    if workers:
+        argv += ["--worker-urls", *workers]
+    return Router35(argv + list(extra), wait=wait, settle=settle)
+
+
+def _vrt35(workers: list[str], *extra: str, wait: bool = True, settle: float = 1.0) -> Router35:
+    argv = [sys.executable, "-m", "vllm_router.launch_router", "--host", "127.0.0.1", "--port", "{PORT}",
+            "--policy", "round_robin", "--prometheus-port", str(free_port()), "--log-level", "info"]
+    if workers:
+        argv += ["--worker-urls", *workers]
+    return Router35(argv + list(extra), wait=wait, settle=settle)
+
+
+def _generate35(url: str, timeout: float = 30, stream: bool = False) -> None:
+    """A rollout worker's /generate call through `requests` (raise_for_status, then the JSON)."""
+    import requests
+
+    r = requests.post(f"{url}/generate", json={"text": "<|im_start|>user\nFix the failing test.<|im_end|>",
+                                               "sampling_params": {"max_new_tokens": 64, "temperature": 1.0},
+                                               "stream": stream}, timeout=timeout, stream=stream)
+    r.raise_for_status()
+    if stream:
+        for _ in r.iter_lines():
+            pass
+    else:
+        print(r.json()["text"])
+
+
+def _chat35(url: str, retries: int = 0, timeout: float = 30, stream: bool = False) -> None:
+    """A rollout worker's chat call through the openai SDK (INFO logging as a worker would)."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    import openai
+
+    client = openai.OpenAI(base_url=f"{url}/v1", api_key="EMPTY", max_retries=retries, timeout=timeout)
+    msgs = [{"role": "user", "content": "Fix the failing test in tests/test_models.py."}]
+    if stream:
+        for _ in client.chat.completions.create(model=_MODEL35, messages=msgs, stream=True):
+            pass
+    else:
+        print(client.chat.completions.create(model=_MODEL35, messages=msgs).choices[0].message.content)
+
+def _soft35(fn: Callable[..., None], *a: Any, **k: Any) -> None:
+    """One rollout request whose failure the worker logs (its traceback) and goes on."""
+    import traceback
+
+    try:
+        fn(*a, **k)
+    except Exception:
+        traceback.print_exc()
+
+
+_FAST_HC35 = ("--health-check-interval-secs", "1", "--health-failure-threshold", "2",
+              "--health-check-timeout-secs", "2")
+
+
+def case_rt35_sgl_no_worker_at_start() -> None:
+    """sglang-router started with a worker URL nobody listens on (the engine never came up); a rollout
+    arrives after the router gave up registering it."""
+    with _sgl35([f"http://127.0.0.1:{free_port()}"], "--worker-startup-timeout-secs", "4",
+                "--worker-startup-check-interval", "1", settle=5) as r:
+        _generate35(r.url)
+
+
+def case_rt35_sgl_all_workers_killed() -> None:
+    """Two engines behind sglang-router; one dies (its port refuses), requests go on; then the second
+    dies too while requests arrive."""
+    e, d = start_engine35(), start_engine35()
+    with _sgl35([e["url"], d["url"]], *_FAST_HC35) as r:
+        _generate35(r.url)
+        e["stop"]()
+        for _ in range(2):
+            _soft35(_generate35, r.url)
+        time.sleep(2.5)
+        d["stop"]()
+        time.sleep(3)
+        _soft35(_generate35, r.url)
+        _chat35(r.url)
+
+
+def case_rt35_sgl_worker_500() -> None:
+    e = start_engine35("e500")
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _chat35(r.url)
+
+
+def case_rt35_sgl_worker_503() -> None:
+    """The engine behind the router answers vLLM's draining 503 to every generate."""
+    e = start_engine35("e503")
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _generate35(r.url)
+
+
+def case_rt35_sgl_worker_dies_holding_request() -> None:
+    """The engine's process dies while it holds the request: the connection closes with no answer."""
+    e = start_engine35("close")
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _generate35(r.url)
+
+
+def case_rt35_sgl_worker_hangs() -> None:
+    """The engine holds the request past the router's --request-timeout-secs."""
+    e = start_engine35("hang")
+    with _sgl35([e["url"]], "--request-timeout-secs", "3", *_FAST_HC35) as r:
+        _generate35(r.url)
+
+
+def case_rt35_sgl_stream_cut() -> None:
+    e = start_engine35("streamcut")
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _chat35(r.url, stream=True)
+
+
+def case_rt35_sgl_health_check_fails() -> None:
+    """The engine still answers generate but its /health says 503 (its scheduler is gone): the router's
+    health checker takes it out, and the next rollouts find no worker."""
+    e = start_engine35()
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _generate35(r.url)
+        e["health"] = 503
+        time.sleep(4)
+        _generate35(r.url)
+
+
+def case_rt35_sgl_never_healthy() -> None:
+    """The engine listens but its /health never turns 200 (stuck loading weights)."""
+    e = start_engine35(health=503)
+    with _sgl35([e["url"]], "--worker-startup-timeout-secs", "4", "--worker-startup-check-interval", "1",
+                settle=5) as r:
+        _chat35(r.url)
+
+
+def case_rt35_sgl_malformed_json() -> None:
+    e = start_engine35("badjson")
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _generate35(r.url)
+
+
+def case_benign35_sgl_health_flaps() -> None:
+    """/health fails for ~3 s (the engine busy with a weight sync), then answers again; rollouts after
+    that succeed."""
+    e = start_engine35()
+    with _sgl35([e["url"]], "--health-check-interval-secs", "1", "--health-failure-threshold", "5",
+                "--health-success-threshold", "1") as r:
+        _generate35(r.url)
+        e["health"] = 503
+        time.sleep(3)
+        e["health"] = 200
+        time.sleep(2)
+        _generate35(r.url)
+
+
+def case_benign35_sgl_retry_succeeds() -> None:
+    """The engine answers 503 once; the router retries and the rollout gets its answer."""
+    e = start_engine35("first503")
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _generate35(r.url)
+
+
+def case_benign35_sgl_startup_wait() -> None:
+    """The engine comes up 4 s after the router (health 503, then 200): the router waits, then serves."""
+    e = start_engine35(health=503)
+    threading.Timer(4, lambda: e.__setitem__("health", 200)).start()
+    with _sgl35([e["url"]], "--worker-startup-timeout-secs", "30", "--worker-startup-check-interval", "1",
+                settle=7) as r:
+        _generate35(r.url)
+
+
+def case_rt35_vrt_no_worker_at_start() -> None:
+    """vllm-router started with a worker URL nobody listens on and a short startup timeout."""
+    with _vrt35([f"http://127.0.0.1:{free_port()}"], "--worker-startup-timeout-secs", "4",
+                "--worker-startup-check-interval", "1", settle=3) as r:
+        r.proc.wait(20)
+        _generate35(r.url)
+
+
+def case_rt35_vrt_all_workers_killed() -> None:
+    e, d = start_engine35(), start_engine35()
+    with _vrt35([e["url"], d["url"]], "--health-check-interval-secs", "1", "--health-failure-threshold", "2") as r:
+        _generate35(r.url)
+        e["stop"]()
+        for _ in range(2):
+            _soft35(_generate35, r.url)
+        time.sleep(2.5)
+        d["stop"]()
+        time.sleep(3)
+        _soft35(_generate35, r.url)
+        _chat35(r.url)
+
+
+def case_rt35_vrt_worker_dies_holding_request() -> None:
+    e = start_engine35("close")
+    with _vrt35([e["url"]]) as r:
+        _chat35(r.url)
+
+
+def case_rt35_vrt_worker_hangs() -> None:
+    e = start_engine35("hang")
+    with _vrt35([e["url"]], "--request-timeout-secs", "3") as r:
+        _chat35(r.url)
+
+
+def case_rt35_vrt_worker_500() -> None:
+    e = start_engine35("dead500")
+    with _vrt35([e["url"]]) as r:
+        _generate35(r.url)
+
+
+def case_rt35_vrt_health_check_fails() -> None:
+    e = start_engine35()
+    with _vrt35([e["url"]], "--health-check-interval-secs", "1", "--health-failure-threshold", "2") as r:
+        _chat35(r.url)
+        e["health"] = 503
+        time.sleep(4)
+        _chat35(r.url)
+
+
+def case_rt35_vrt_stream_cut() -> None:
+    e = start_engine35("streamcut")
+    with _vrt35([e["url"]]) as r:
+        _generate35(r.url, stream=True)
+
+
+def case_benign35_vrt_startup_wait() -> None:
+    e = start_engine35(health=503)
+    threading.Timer(4, lambda: e.__setitem__("health", 200)).start()
+    with _vrt35([e["url"]], "--worker-startup-timeout-secs", "30", "--worker-startup-check-interval", "1",
+                settle=2) as r:
+        _generate35(r.url)
+
+
+_LKEY35 = "sk-grpo-7f3a9c2e1b4d4e6f8a0b1c2d3e4f5a6b"
+
+
+def _lpx35(api_bases: list[str], retries: int = 1, timeout: float = 5, key: bool = True,
+           extra: str = "") -> Router35:
+    """The LiteLLM proxy server (`litellm --config`) with one deployment per engine in model group
+    `policy` (hosted_vllm provider), as a rollout fleet's gateway."""
+    cfg = Path(tempfile.mkdtemp(prefix="lpx35_")) / "config.yaml"
+    deps = "".join(f"""  - model_name: policy
+    litellm_params:
+      model: hosted_vllm/{_MODEL35}
+      api_base: {b}/v1
+      api_key: EMPTY
+""" for b in api_bases)
+    cfg.write_text(f"model_list:\n{deps}router_settings:\n  num_retries: {retries}\n  allowed_fails: 1\n"
+                   f"  cooldown_time: 30\nlitellm_settings:\n  request_timeout: {timeout}\n{extra}")
+    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    if key:
+        env["LITELLM_MASTER_KEY"] = _LKEY35
+    exe = str(Path(sys.executable).parent / "litellm")
+    return Router35([exe, "--config", str(cfg), "--host", "127.0.0.1", "--port", "{PORT}"], env=env,
+                    settle=0.5)
+
+
+def _lchat35(url: str, stream: bool = False) -> None:
+    import openai
+
+    client = openai.OpenAI(base_url=f"{url}/v1", api_key=_LKEY35, max_retries=0, timeout=30)
+    msgs = [{"role": "user", "content": "Fix the failing test in tests/test_models.py."}]
+    if stream:
+        for _ in client.chat.completions.create(model="policy", messages=msgs, stream=True):
+            pass
+    else:
+        print(client.chat.completions.create(model="policy", messages=msgs).choices[0].message.content)
+
+
+def case_rt35_lpx_no_master_key() -> None:
+    """The LiteLLM proxy started without a master key (a pod spec that forgot the secret)."""
+    e = start_engine35()
+    with _lpx35([e["url"]], key=False) as r:
+        r.proc.wait(20)
+        _lchat35(r.url)
+
+
+def case_rt35_lpx_engine_refused() -> None:
+    with _lpx35([f"http://127.0.0.1:{free_port()}"]) as r:
+        _lchat35(r.url)
+
+
+def case_rt35_lpx_engine_500() -> None:
+    e = start_engine35("dead500")
+    with _lpx35([e["url"]]) as r:
+        _lchat35(r.url)
+
+
+def case_rt35_lpx_engine_503() -> None:
+    e = start_engine35("e503")
+    with _lpx35([e["url"]]) as r:
+        _lchat35(r.url)
+
+
+def case_rt35_lpx_engine_timeout() -> None:
+    e = start_engine35("hang")
+    with _lpx35([e["url"]], retries=0, timeout=3) as r:
+        _lchat35(r.url)
+
+
+def case_rt35_lpx_all_deployments_cooled_down() -> None:
+    """Both engines of the model group die; after the failures put them in cooldown, the next rollouts
+    find no deployment."""
+    e, d = start_engine35(), start_engine35()
+    with _lpx35([e["url"], d["url"]], retries=0) as r:
+        _lchat35(r.url)
+        e["stop"]()
+        d["stop"]()
+        for _ in range(3):
+            _soft35(_lchat35, r.url)
+        _lchat35(r.url)
+
+
+def case_rt35_lpx_stream_cut() -> None:
+    e = start_engine35("streamcut")
+    with _lpx35([e["url"]]) as r:
+        _lchat35(r.url, stream=True)
+
+
+def case_rt35_lpx_malformed_json() -> None:
+    e = start_engine35("badjson")
+    with _lpx35([e["url"]], retries=0) as r:
+        _lchat35(r.url)
+
+
+def case_benign35_lpx_retry_other_deployment() -> None:
+    """One engine of two is gone; the proxy's retry lands on the other and the rollout is answered."""
+    e = start_engine35()
+    with _lpx35([f"http://127.0.0.1:{free_port()}", e["url"]], retries=3) as r:
+        for _ in range(3):
+            _lchat35(r.url)
+
+
+def case_benign35_lpx_engine_503_then_ok() -> None:
+    e = start_engine35("first2_503")
+    with _lpx35([e["url"]], retries=3) as r:
+        _lchat35(r.url)
+
+
+def start_hub35(status: int) -> str:
+    """A loopback Hub answering every API / file request with `status` (the Hub's JSON error and
+    X-Error-Code); returns its URL for HF_ENDPOINT (the router's Rust hub client reads it)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    msg, code = {401: ("Access to model Qwen/Qwen3-8B is restricted. You must have access to it and be "
+                       "authenticated to access it. Please log in.", "GatedRepo"),
+                 404: ("Repository not found", "RepoNotFound"),
+                 503: ("Service Unavailable", "")}[status]
+
+    class H(BaseHTTPRequestHandler):
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            body = json.dumps({"error": msg}).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            if code:
+                self.send_header("X-Error-Code", code)
+                self.send_header("X-Error-Message", msg)
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_HEAD = do_GET
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def _sgl_tok35(status: int) -> None:
+    """sglang-router started with `--tokenizer-path Qwen/Qwen3-8B` (the tokenizer for its cache-aware
+    policy and /v1 endpoints) where the Hub answers `status`."""
+    e = start_engine35()
+    r = Router35([sys.executable, "-m", "sglang_router.launch_router", "--host", "127.0.0.1", "--port", "{PORT}",
+                  "--worker-urls", e["url"], "--tokenizer-path", _MODEL35, "--log-level", "info",
+                  "--prometheus-port", str(free_port())],
+                 env={"HF_ENDPOINT": start_hub35(status), "HF_TOKEN": "hf_grpoRolloutToken0000000000000000"},
+                 settle=1)
+    with r:
+        r.proc.wait(20)
+        _generate35(r.url)
+
+
+def case_rt35_sgl_tokenizer_hub_401() -> None:
+    _sgl_tok35(401)
+
+
+def case_rt35_sgl_tokenizer_hub_404() -> None:
+    _sgl_tok35(404)
+
+
+def case_rt35_sgl_tokenizer_hub_503() -> None:
+    _sgl_tok35(503)
+
+
+def case_benign35_sgl_worker_tokenizer_hub_401() -> None:
+    """The router registers a worker and fails to fetch its tokenizer from a Hub that answers 401 (a
+    gated repo, no token): a WARN, and the router serves /generate anyway."""
+    e = start_engine35()
+    r = Router35([sys.executable, "-m", "sglang_router.launch_router", "--host", "127.0.0.1", "--port", "{PORT}",
+                  "--worker-urls", e["url"], "--log-level", "info", "--prometheus-port", str(free_port())],
+                 env={"HF_ENDPOINT": start_hub35(401)}, settle=2)
+    with r:
+        _generate35(r.url)
+
+
+def case_rt35_sgl_worker_removed() -> None:
+    """The only worker is removed through the router's API (DELETE /workers/<id>, a scale-down) while
+    rollouts go on."""
+    import requests
+
+    e = start_engine35()
+    with _sgl35([e["url"]], *_FAST_HC35) as r:
+        _generate35(r.url)
+        wid = requests.get(f"{r.url}/workers", timeout=10).json()["workers"][0]["id"]
+        resp = requests.delete(f"{r.url}/workers/{wid}", timeout=10)
+        print(resp.status_code, resp.text[:300])
+        time.sleep(2)
+        _generate35(r.url)
+
+
+CASES35: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_rt35_sgl_no_worker_at_start", case_rt35_sgl_no_worker_at_start, "engine_init_failed"),
+    ("case_rt35_sgl_all_workers_killed", case_rt35_sgl_all_workers_killed, "engine_dead"),
+    ("case_rt35_sgl_worker_500", case_rt35_sgl_worker_500, "python_crash"),
+    ("case_rt35_sgl_worker_503", case_rt35_sgl_worker_503, "python_crash"),
+    ("case_rt35_sgl_worker_dies_holding_request", case_rt35_sgl_worker_dies_holding_request, "engine_dead"),
+    ("case_rt35_sgl_worker_hangs", case_rt35_sgl_worker_hangs, "python_crash"),
+    ("case_rt35_sgl_stream_cut", case_rt35_sgl_stream_cut, "engine_dead"),
+    ("case_rt35_sgl_health_check_fails", case_rt35_sgl_health_check_fails, "engine_dead"),
+    ("case_rt35_sgl_never_healthy", case_rt35_sgl_never_healthy, "engine_init_failed"),
+    ("case_rt35_sgl_malformed_json", case_rt35_sgl_malformed_json, "python_crash"),
+    ("case_rt35_sgl_worker_removed", case_rt35_sgl_worker_removed, "engine_dead"),
+    ("case_rt35_sgl_tokenizer_hub_401", case_rt35_sgl_tokenizer_hub_401, "hf_gated"),
+    ("case_rt35_sgl_tokenizer_hub_404", case_rt35_sgl_tokenizer_hub_404, "hf_repo_not_found"),
+    ("case_rt35_sgl_tokenizer_hub_503", case_rt35_sgl_tokenizer_hub_503, "hf_http_error"),
+    ("case_benign35_sgl_worker_tokenizer_hub_401", case_benign35_sgl_worker_tokenizer_hub_401, "benign"),
+    ("case_benign35_sgl_health_flaps", case_benign35_sgl_health_flaps, "benign"),
+    ("case_benign35_sgl_retry_succeeds", case_benign35_sgl_retry_succeeds, "benign"),
+    ("case_benign35_sgl_startup_wait", case_benign35_sgl_startup_wait, "benign"),
+    ("case_rt35_vrt_no_worker_at_start", case_rt35_vrt_no_worker_at_start, "engine_init_failed"),
+    ("case_rt35_vrt_all_workers_killed", case_rt35_vrt_all_workers_killed, "engine_dead"),
+    ("case_rt35_vrt_worker_dies_holding_request", case_rt35_vrt_worker_dies_holding_request, "engine_dead"),
+    ("case_rt35_vrt_worker_hangs", case_rt35_vrt_worker_hangs, "python_crash"),
+    ("case_rt35_vrt_worker_500", case_rt35_vrt_worker_500, "python_crash"),
+    ("case_rt35_vrt_health_check_fails", case_rt35_vrt_health_check_fails, "engine_dead"),
+    ("case_rt35_vrt_stream_cut", case_rt35_vrt_stream_cut, "engine_dead"),
+    ("case_benign35_vrt_startup_wait", case_benign35_vrt_startup_wait, "benign"),
+    ("case_rt35_lpx_no_master_key", case_rt35_lpx_no_master_key, "python_crash"),
+    ("case_rt35_lpx_engine_refused", case_rt35_lpx_engine_refused, "engine_dead"),
+    ("case_rt35_lpx_engine_500", case_rt35_lpx_engine_500, "python_crash"),
+    ("case_rt35_lpx_engine_503", case_rt35_lpx_engine_503, "python_crash"),
+    ("case_rt35_lpx_engine_timeout", case_rt35_lpx_engine_timeout, "python_crash"),
+    ("case_rt35_lpx_all_deployments_cooled_down", case_rt35_lpx_all_deployments_cooled_down, "engine_dead"),
+    ("case_rt35_lpx_stream_cut", case_rt35_lpx_stream_cut, "engine_dead"),
+    ("case_rt35_lpx_malformed_json", case_rt35_lpx_malformed_json, "python_crash"),
+    ("case_benign35_lpx_retry_other_deployment", case_benign35_lpx_retry_other_deployment, "benign"),
+    ("case_benign35_lpx_engine_503_then_ok", case_benign35_lpx_engine_503_then_ok, "benign"),
+]}
+CASES.update(CASES35)
+TIMEOUT_S.update({n: 60 for n in CASES35})
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -21901,7 +22559,8 @@ def versions() -> dict[str, str]:
     for dist in ("openai", "httpx2", "httpcore2", "h11", "litellm", "aiohttp", "tenacity", "daytona",
                  "daytona-api-client", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools",
                  "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
-                 "urllib3", "aiohttp", "smart_open", "universal_pathlib"):  # the agent side's clients (the
+                 "urllib3", "aiohttp", "smart_open", "universal_pathlib",
+                 "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -22214,6 +22873,23 @@ _LOG_LINE33 = re.compile(r"^(DEBUG|INFO|WARNING|ERROR):(botocore|s3transfer|s3fs
 # (a bare line behind its actor's prefix).
 _LOG_LINE34 = re.compile(r"^zipfile\.BadZipFile: |^botocore\.errorfactory\.\w+: |^DeprecationWarning: |"
                          r"\) Failed to query Ray Train Controller actor state\. ")
+# The thirty-fifth set (routers): the Rust routers' tracing lines at WARN / ERROR (ANSI colours kept, as
+# they print them into a pipe), their Python launcher's `Error starting router:`, the LiteLLM proxy's own
+# WARNING / ERROR log lines, its model-group note, uvicorn's start-up failure and LiteLLM's refusal text.
+_LOG_LINE35 = re.compile(r"^\x1b\[2m\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\x1b\[0m \x1b\[3[13]m ?(WARN|ERROR)\x1b\[0m |"
+                         r"^Error starting router: |^\d\d:\d\d:\d\d - LiteLLM Proxy:(WARNING|ERROR): |"
+                         r"^LiteLLM: model group '|^ERROR: +Application startup failed|"
+                         r"^LiteLLM proxy refused to start: ")
+
+
+def _dedup_key35(line: str) -> str:
+    """The set-35 shape of a line: request ids, workflow instance ids, LiteLLM call ids and object
+    addresses differ from run to run, so they are masked before the usual key."""
+    line = re.sub(r'"(gnt|chatcmpl|req|cmpl)-[A-Za-z0-9]+"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-'
+                  r"[0-9a-f]{12}|0x[0-9a-f]+", "X", line)
+    return _dedup_key(line)
+
+
 _RAY_PREFIX22 = re.compile(r"^(\x1b\[[\d;]*m)?\((raylet|gcs_server|autoscaler \+[\dhms]+|"
                            r"[\w.]+ pid=\d+(, ip=[\d.]+)?)\)(\x1b\[[\d;]*m)? ?")
 
@@ -22239,7 +22915,7 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
                  twentyseventh: bool = False, twentyninth: bool = False,
                  thirtieth: bool = False, thirtyfirst: bool = False, thirtysecond: bool = False,
-                 thirtythird: bool = False, thirtyfourth: bool = False) -> list[str]:
+                 thirtythird: bool = False, thirtyfourth: bool = False, thirtyfifth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -22267,8 +22943,9 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line) or
                 thirtieth and _LOG_LINE30.search(line) or thirtyfirst and _LOG_LINE31.search(line) or
                 thirtysecond and _LOG_LINE32.search(line) or thirtythird and _LOG_LINE33.search(line) or
-                thirtyfourth and (_is_ray_line22(line) or _LOG_LINE28.search(line) or _LOG_LINE34.search(line))):
-            keep.setdefault(_dedup_key(line), line)
+                thirtyfourth and (_is_ray_line22(line) or _LOG_LINE28.search(line) or _LOG_LINE34.search(line)) or
+                thirtyfifth and _LOG_LINE35.search(line)):
+            keep.setdefault(_dedup_key35(line) if thirtyfifth else _dedup_key(line), line)
     return list(keep.values())
 
 
@@ -24722,6 +25399,89 @@ def lib_of34(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("ray", vers)
 
 
+# The thirty-fifth set's rules (by the line alone; see the README section of set 35).
+LINE_RULES35: list[tuple[str, str]] = [
+    # the router goes on after these (a tokenizer it could not fetch, a retried start-up probe, one failed
+    # health probe under the failure threshold, its queue stopping at shutdown, LiteLLM's config hint)
+    (r"WARN.*register_tokenizer.*Failed to load tokenizer", "benign"),
+    (r"WARN.*Step failed .*step_id\S*=\S*detect_connection_mode.*will_retry\S*=\S*true", "benign"),
+    (r"WARN.*Step failed .*step_id\S*=\S*detect_connection_mode.*will_retry\S*=\S*false", "engine_init_failed"),
+    (r"WARN.*HTTP health check returned non-success status", "benign"),
+    (r"Concurrency queue processor shutting down", "benign"),
+    (r"LiteLLM Proxy:WARNING: login_throttle\.py", "benign"),
+    # the router's own tokenizer fetch from the Hub at start-up: the status decides (contract)
+    (r"Failed to download tokenizer from HuggingFace: .*\(401 Unauthorized\)", "hf_gated"),
+    (r"Failed to download tokenizer from HuggingFace: .*\(404 Not Found\)", "hf_repo_not_found"),
+    (r"Failed to download tokenizer from HuggingFace: .*\((429|5\d\d) ", "hf_http_error"),
+    # the router gave up on its workers at start-up
+    (r"Timeout \d+s waiting for hosts .* to become healthy", "engine_init_failed"),
+    (r"Workflow failed .*failed_step\S*=\S*detect_connection_mode|Failed job: type=AddWorker", "engine_init_failed"),
+    # the router cannot reach an engine / has none left
+    (r"Failed to send typed request .*error sending request|HTTP health check failed for .*Connection ?refused|"
+     r"No available workers", "engine_dead"),
+    (r"Hosted_vllmException - (Cannot connect to host|Response payload is not completed)", "engine_dead"),
+    # a status the router or the proxy answered, naming no engine: the request's error
+    (r"status_code\S*=\S*5\d\d .*request failed with server error", "python_crash"),
+    (r"^requests\.exceptions\.HTTPError: \d{3} .* for url: http://127\.0\.0\.1:\d+/(generate|v1/)", "python_crash"),
+    (r"^LiteLLM: model group '\w+' failed with the error above", "python_crash"),
+    # the client's refused connect to a router that never started: the URL is the router's /generate
+    (r"^(urllib3\.exceptions\.MaxRetryError|requests\.exceptions\.ConnectionError): .*url: /generate", "python_crash"),
+    # no URL, no process named: the settled rules would read these as the Hub's (set 26 left the same out)
+    (r"^urllib3\.exceptions\.NewConnectionError: |^h11\._util\.RemoteProtocolError: |"
+     r"^(urllib3\.exceptions\.ProtocolError|requests\.exceptions\.ChunkedEncodingError): Response ended prematurely",
+     "drop"),
+]
+NOTES35: list[tuple[str, str]] = [
+    (r"register_tokenizer.*Failed to load tokenizer",
+     "the router could not fetch the model's tokenizer while registering a worker; it serves on without it"),
+    (r"Step failed .*detect_connection_mode.*will_retry\S*=\S*true",
+     "one attempt of the router's worker-registration probe; it retries"),
+    (r"Step failed .*detect_connection_mode.*will_retry\S*=\S*false",
+     "the last attempt of the router's worker-registration probe (start-up): the worker is not added"),
+    (r"HTTP health check returned non-success", "one failed health probe; the worker stays until the failure threshold"),
+    (r"Concurrency queue processor shutting down", "printed at the router's shutdown (SIGTERM by the case)"),
+    (r"login_throttle", "LiteLLM's start-up config hint"),
+    (r"Failed to download tokenizer from HuggingFace", "the router's --tokenizer-path fetch at start-up, Hub answering the status"),
+    (r"waiting for hosts", "vllm-router gave up waiting for its only worker at start-up"),
+    (r"Workflow failed|Failed job: type=AddWorker", "sglang-router gave up registering its worker (start-up)"),
+    (r"Failed to send typed request", "the router's request to the engine failed (connection closed / refused; a timeout prints the same)"),
+    (r"HTTP health check failed for .*Connection ?refused", "the engine's port refuses the router's health probe"),
+    (r"No available workers", "the router has no healthy worker left"),
+    (r"Cannot connect to host", "the LiteLLM proxy's deployment (a hosted_vllm engine) refuses connections"),
+    (r"Response payload is not completed", "the engine's stream cut mid-response, through the LiteLLM proxy"),
+    (r"request failed with server error", "the router's access line for a 5xx it answered"),
+    (r"^requests\.exceptions\.HTTPError", "the rollout worker's raise_for_status on the router's answer"),
+    (r"master key|Application startup failed", "the LiteLLM proxy refusing to start without LITELLM_MASTER_KEY"),
+    (r"Hosted_vllmException - $|Hosted_vllmException -$", "the engine's empty 500 passed through by the proxy"),
+    (r"REDACTED", "the proxy redacts the engine's host in the error it returns"),
+]
+
+
+def lib_of35(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-fifth set's printers: sglang-router's and vllm-router's Rust cores (their tracing lines,
+    their launchers' `Error starting router:` / RuntimeError), the LiteLLM proxy (its log lines and
+    exceptions, uvicorn's start-up failure under it), and the rollout worker's clients (openai with
+    httpx2 / httpcore2 / h11 under it, requests with urllib3 under it), Python's own (json, sockets)."""
+    if "smg::" in line or (case.startswith(("rt35_sgl", "benign35_sgl")) and re.match(
+            r"^(Error starting router|RuntimeError): ", line)):
+        return _pick("sglang-router", vers)
+    if "vllm_router" in line or (case.startswith(("rt35_vrt", "benign35_vrt")) and re.match(
+            r"^(Error starting router|RuntimeError): ", line)):
+        return _pick("vllm-router", vers)
+    if line.startswith(("openai.", "INFO:openai")):
+        return _pick("openai", vers)
+    if re.search(r"litellm|LiteLLM", line) or line.startswith(("aiohttp.", "ERROR:    Application")) and (
+            case.startswith(("rt35_lpx", "benign35_lpx"))):
+        return _pick("litellm", vers)
+    if line.startswith(("httpx2", "httpcore2", "INFO:httpx2", "h11.")):
+        return _pick("httpx2", vers)
+    if line.startswith("requests."):
+        return _pick("requests", vers)
+    if line.startswith("urllib3."):
+        return _pick("urllib3", vers)
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -24743,6 +25503,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout32", CASES32, LINE_RULES32),
     ("heldout33", CASES33, LINE_RULES33),
     ("heldout34", CASES34, LINE_RULES34),
+    ("heldout35", CASES35, LINE_RULES35),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -25186,6 +25947,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout32": (lib_of32, NOTES32),
     "heldout33": (lib_of33, NOTES33),
     "heldout34": (lib_of34, NOTES34),
+    "heldout35": (lib_of35, NOTES35),
 }
 
 
@@ -25226,7 +25988,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentysixth=case in CASES26, twentyeighth=case in CASES28,
                                  twentyseventh=case in CASES27, twentyninth=case in CASES29,
                                  thirtieth=case in CASES30, thirtyfirst=case in CASES31, thirtysecond=case in CASES32,
-                                 thirtythird=case in CASES33, thirtyfourth=case in CASES34):
+                                 thirtythird=case in CASES33, thirtyfourth=case in CASES34,
+                                 thirtyfifth=case in CASES35):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
@@ -25235,10 +25998,14 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
+            if case in CASES35 and _dedup_key35(line) in seen_keys:
+                continue  # set 35: the same shape up to request / call ids
             if rank >= _RANK["heldout19"] and case not in CASES20 and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
+            if case in CASES35:
+                seen_keys.add(_dedup_key35(line))
             printers = LATER_PRINTERS.get(LATER_SETS[rank][0]) if rank >= 0 else None
             lib_fn = (printers[0] if printers is not None else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
                       else lib_of6 if case in CASES6
