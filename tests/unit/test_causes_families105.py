@@ -176,3 +176,14 @@ def test_advice_to_check_credentials_is_no_refusal(tmp_path: Path) -> None:
     line = ("CommError: Unable to connect to S3 (NoSuchBucket): The specified bucket does not exist. Check that your "
             "authentication credentials are valid.")
     assert primary(both(tmp_path, [line])) == "hf_repo_not_found"
+
+
+def test_rust_and_go_records_at_their_warning_level_kill_nothing_alone(tmp_path: Path) -> None:
+    # tracing-subscriber's `<time>  WARN target: msg` (the routers in front of the engines), logrus' `WARN[0001]`
+    for line in ("2026-01-02T10:00:00.123Z  WARN router::core::tokenizer: Failed to fetch model 'org/m' from HuggingFace: "
+                 "HTTP status client error (401 Unauthorized) for url (http://10.0.0.5/api/models/org/m)",
+                 "WARN[0003] failed to pull image cache layer, retrying: connection reset by peer"):
+        assert both(tmp_path, [line])["verdict"] == "NO-KILL", line
+    # NCCL's WARN is its error channel, not a level: its failure stays named
+    nccl = "[2026-01-02 10:00:00] gpu-3:412:500 [0] transport/net.cc:254 NCCL WARN Call to connect returned Connection refused"
+    assert primary(both(tmp_path, [nccl])) == "nccl_error"

@@ -653,7 +653,13 @@ ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*" + FAILED_CODE + r" \(pid: \d+
 # (and a message that says so itself, print()'s `Warning: <msg>` at the line's or a prefix's head: skyrl-train
 # 0.1.0 distributed/strategy.py "Warning: Could not save generation config for '{name}'. Error: {e}")
 WARNING_LEVEL = re.compile(r"\.py:\d+: [A-Z]\w*Warning: |(?:^\s*|[)\]:]\s+)Warning: |\bNCCL INFO\b|(?:^|[\s\]:|])WARNING(?::|\s)|(?:^|[\[\s:>|])W" + GLOG_DATE + r"|\[W [\w.]+:\d+\]|,\d{3} W \d+ \d+\]|"
-                           r"\.\d{6}: W [\w/.-]+:\d+\] ")
+                           r"\.\d{6}: W [\w/.-]+:\d+\] |"
+                           # Rust's tracing and Go's logrus at their warning level: the bare word after the record's time
+                           # (tracing-subscriber's fmt `2026-12-05T10:04:50Z  WARN crate::module: msg`, as sglang-router /
+                           # vllm-router print it), logrus' TTY `WARN[0001] msg`; never NCCL's WARN channel, which follows its
+                           # `host:pid:tid [dev]` head, not a time
+                           # (the cleaner strips an RFC 3339 time at the line's start as a container's: then a Rust path follows)
+                           r"\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]?\s+WARN\s|^\s*WARN\s+[a-z_]\w*::|^WARN\[\d+\]")
 
 
 # Ray's driver relays the errors the GCS publishes (a node marked dead, a worker killed, the
