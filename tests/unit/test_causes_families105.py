@@ -187,3 +187,17 @@ def test_rust_and_go_records_at_their_warning_level_kill_nothing_alone(tmp_path:
     # NCCL's WARN is its error channel, not a level: its failure stays named
     nccl = "[2026-01-02 10:00:00] gpu-3:412:500 [0] transport/net.cc:254 NCCL WARN Call to connect returned Connection refused"
     assert primary(both(tmp_path, [nccl])) == "nccl_error"
+
+
+def test_a_router_that_cannot_reach_its_engine(tmp_path: Path) -> None:
+    # the request could not be sent to the worker at all: the engine is gone
+    dead = ("2026-01-02 10:00:00 ERROR router_rs::routers::http::router: src/routers/http/router.rs:2006: Failed to send typed request "
+            "worker_url=http://10.0.0.7:8000 route=/generate error=error sending request for url (http://10.0.0.7:8000/generate)")
+    assert primary(both(tmp_path, [dead])) == "engine_dead"
+    # the router's start-up gave up waiting for its engines
+    start = "RuntimeError: Timeout 30s waiting for hosts [\"http://10.0.0.7:8000\"] to become healthy."
+    assert primary(both(tmp_path, [start])) == "engine_init_failed"
+    # the Hub's own Rust client saying the same words is the Hub's
+    hub = ("2026-01-02T10:00:00Z ERROR hf_xet::download: error sending request for url "
+           "(https://huggingface.co/api/models/org/m/revision/main)")
+    assert primary(both(tmp_path, [hub])) != "engine_dead"

@@ -545,8 +545,9 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
                        r"The deployment failed to start \d+ times in a row|"
                        r"\bscheduler died during initiali[sz]ation\b|memory capacity is unbalanced|port \d+ is already in use|"
                        # a router in front of the engines giving up on their start (sglang-router 0.1.4 / 0.1.5 src/router.rs:
-                       # "Timeout %ds waiting for workers %s", "Timeout %ds waiting for worker %s to become healthy")
-                       r"\bTimeout \d+s waiting for workers?\b|"
+                       # "Timeout %ds waiting for workers %s", "Timeout %ds waiting for worker %s to become healthy"; vllm-router 0.1.17,
+                       # its fork: "Timeout %ds waiting for hosts %s to become healthy", current set 35)
+                       r"\bTimeout \d+s waiting for (?:workers?|hosts?)\b|"
                        # (router 0.2.1 core/worker_manager.rs: "Workers failed to become healthy after %ds")
                        r"\bWorkers failed to become healthy after\b|"
                        # vLLM's API-server processes that never reported their addresses (0.22.1 v1/utils.py: "Timed out after
@@ -1523,6 +1524,10 @@ TABLE: tuple[Row, ...] = (
     # self-hosted vLLM provider, llms/hosted_vllm: `Hosted_vllmException - [Errno 111] Connection refused`,
     # `... - Cannot connect to host A:P`); its other errors are the server's answers (the application's)
     Row("engine_dead", (_rx(r"(?i:hosted_vllm)"), _rx(r"(?i:connection refused|cannot connect to host|connect call failed)")), None),
+    # a router that could not send a request to its engine at all (reqwest's "error sending request for url": the worker's
+    # port refused or dropped the connection; sglang-router / vllm-router src/routers/http/router.rs "Failed to send typed
+    # request worker_url=... error=error sending request for url (...)"): the engine is gone, as a refused connection is
+    Row("engine_dead", (_rx(r"\berror sending request for url\b"), _rx(r"\bworker_url=|/generate\b|/v1/(?:chat/)?completions\b|\bworkers?\b")), None),
     # an inference engine's Ray actor failing in its start-up method (`ray::VLLMServerActor.start()`,
     # `ray::LLMEngineActor.__init__()`: Ray's task name is the actor's method)
     Row("engine_init_failed", (_rx(r"ray::\w*(?:VLLM|Vllm|vLLM|LLM|Engine|SGLang|Sglang)\w*\.(?:__init__|start\w*|init\w*|load\w*)\b"),), None),
