@@ -275,6 +275,31 @@ STORE = (r"\b(?:google\.(?:api_core|cloud\.storage|auth|resumable_media)|azure\.
          r"\bobject\(s\) at\b|\bmultistorageclient\.")
 # an HTTP status as the stores' clients print it (`403 GET https://...`, `(403) when calling`, `status code: 403`)
 _STORE_STATUS = r"(?:^|(?<=[\s(\[:]))(?:{0})(?: (?:GET|PUT|POST|HEAD|DELETE|PATCH)\b|\))|\b(?:HTTP )?status(?: code)?[ :=]+(?:{0})\b"
+# The store family's readings, in the rows' order (class and code names case-sensitive, the services' words not):
+# a body cut short or failing its checksum; a refusal of the caller's credentials or access (a skewed clock is
+# refused as a signature is: S3 answers it 403, s3fs errors.py raises PermissionError); a missing bucket / container;
+# a missing object; the transient rest (the AWS SDK for C++'s own codes and curl's transport failures under it).
+_STORE_CUT = (r"DataCorruption|Checksum|DownloadFailed|S3ValidationError|[Pp]artial file|bytes missing|" + E.CUT_SHORT + "|"
+              r"(?i:md5 mismatch|crc32c|digest mismatch|hash mismatch|unexpected number of bytes)")
+_STORE_REFUSED = (_STORE_STATUS.format("40[13]") + r"|Forbidden|Unauthori[sz]ed|PermissionDenied|Unauthenticated|Authentication|"
+                  r"Credential|RefreshError|RequestTimeTooSkewed|MetadataRetrieval|TokenRetrieval|"
+                  r"(?i:invalid (?:\w+ )?credentials|permission denied|access[ _]?denied|invalid_?access_?key_?id|"
+                  r"signature_?does_?not_?match|expired_?token|invalid_?token|not authorized|failed to authenticate|"
+                  r"authentication failed|lacked (?:the necessary privileges|valid authentication)|credentials were not found|"
+                  r"unable to locate credentials|error performing token request)")
+_STORE_NO_BUCKET = (r"NoSuchBucket|\b404 GET \S*/b/[^/\s?]+(?:/o)?(?:\?|\s|$)|"
+                    r"(?i:\b(?:bucket|container)\b[^.]{0,60}?\b(?:does not exist|not found))")
+_STORE_NO_OBJECT = _STORE_STATUS.format("404") + r"|NotFound|NoSuchKey|(?i:not found|does not exist)"
+_STORE_TRANSIENT = (_STORE_STATUS.format(r"400|408|429|5\d\d") + r"|TooManyRequests|InternalServerError|InternalError|BadGateway|"
+                    r"GatewayTimeout|DeadlineExceeded|RetriesExceeded|RetryError|Service(?:Request|Response)\w*Error|UploadFailed|"
+                    r"SlowDown|Throttl|RequestTimeout|RequestLimitExceeded|"
+                    r"NETWORK_CONNECTION|INTERNAL_FAILURE|SERVICE_UNAVAILABLE|SLOW_DOWN|THROTTLING|REQUEST_TIMEOUT|"
+                    r"curlCode: (?:6|7|28|35|52|56)\b|"
+                    r"(?i:unavailable|too many requests?|retryable|server is busy|within the specified time|"
+                    r"request or response body error|error sending request|retry attempts failed|"
+                    r"failed\b[^.]{0,40}? after \d+ (?:attempts|retries)|could not connect to the endpoint|"
+                    r"error performing (?:GET|PUT|POST|HEAD|DELETE)|max retries|" + _TIMEOUT_WORDS + r"|"
+                    r"connection (?:refused|reset|aborted|was closed)|failed to resolve|name resolution)")
 _NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine) nor a name built on it
 # (a pod / container `vllm-qwen3-0`, `spec.containers{vllm}`, a cache path `~/.cache/vllm/...`: the engine is not what the line is about);
@@ -1377,30 +1402,11 @@ TABLE: tuple[Row, ...] = (
     # ClientAuthenticationError / ResourceNotFoundError / Service{Request,Response}Error and the storage service's
     # messages, obstore 0.12.1's PermissionDeniedError / UnauthenticatedError / NotFoundError / GenericError,
     # s3transfer 0.19.3's S3UploadFailedError / S3DownloadFailedError / S3ValidationError, smart_open 9.0.4 s3.py
-    Row("hf_incomplete_download", (_rx(STORE), _rx(r"DataCorruption|Checksum|DownloadFailed|S3ValidationError|(?i:md5 mismatch|crc32c)|"
-                                                   r"[Pp]artial file|bytes missing|(?i:digest mismatch|hash mismatch|unexpected number of bytes)|" + E.CUT_SHORT)),
-        None),
-    Row("hf_gated", (_rx(STORE), _rx(_STORE_STATUS.format("40[13]") + r"|Forbidden|Unauthori[sz]ed|PermissionDenied|Unauthenticated|"
-                                     r"Authentication|Credential|RefreshError|(?i:invalid (?:\w+ )?credentials|permission denied|access[ _]?denied|invalid_?access_?key_?id|"
-                                     r"signature_?does_?not_?match)|"
-                                     # (a skewed clock is refused as a signature is: S3 answers it 403, s3fs 2026.10 errors.py
-                                     # raises PermissionError)
-                                     r"RequestTimeTooSkewed|(?i:expired_?token|invalid_?token)|MetadataRetrieval|TokenRetrieval|(?i:not authorized|failed to authenticate|authentication failed|"
-                                     r"lacked (?:the necessary privileges|valid authentication)|credentials were not found|"
-                                     r"unable to locate credentials|error performing token request)")), None),
-    Row("hf_repo_not_found", (_rx(STORE), _rx(r"NoSuchBucket|(?i:\b(?:bucket|container)\b[^.]{0,60}?\b(?:does not exist|not found))|"
-                                              r"\b404 GET \S*/b/[^/\s?]+(?:/o)?(?:\?|\s|$)")), None),
-    Row("hf_weights_missing", (_rx(STORE), _rx(_STORE_STATUS.format("404") + r"|NotFound|NoSuchKey|(?i:not found|does not exist)")), None),
-    Row("hf_http_error", (_rx(STORE), _rx(_STORE_STATUS.format(r"400|408|429|5\d\d") + r"|TooManyRequests|(?i:unavailable|too many requests?|retryable)|InternalServerError|"
-                                          r"InternalError|BadGateway|GatewayTimeout|DeadlineExceeded|RetriesExceeded|RetryError|"
-                                          r"Service(?:Request|Response)\w*Error|UploadFailed|SlowDown|Throttl|RequestTimeout|RequestLimitExceeded|"
-                                          # (the AWS SDK's own codes, and curl's transport failures under it)
-                                          r"NETWORK_CONNECTION|INTERNAL_FAILURE|SERVICE_UNAVAILABLE|SLOW_DOWN|THROTTLING|REQUEST_TIMEOUT|"
-                                          r"curlCode: (?:6|7|28|35|52|56)\b|(?i:server is busy|within the specified time|"
-                                          r"request or response body error|error sending request|"
-                                          r"retry attempts failed|failed\b[^.]{0,40}? after \d+ (?:attempts|retries)|could not connect to the endpoint|"
-                                          r"error performing (?:GET|PUT|POST|HEAD|DELETE)|max retries|" + _TIMEOUT_WORDS + r"|"
-                                          r"connection (?:refused|reset|aborted|was closed)|failed to resolve|name resolution)")),
+    Row("hf_incomplete_download", (_rx(STORE), _rx(_STORE_CUT)), None),
+    Row("hf_gated", (_rx(STORE), _rx(_STORE_REFUSED)), None),
+    Row("hf_repo_not_found", (_rx(STORE), _rx(_STORE_NO_BUCKET)), None),
+    Row("hf_weights_missing", (_rx(STORE), _rx(_STORE_NO_OBJECT)), None),
+    Row("hf_http_error", (_rx(STORE), _rx(_STORE_TRANSIENT)),
         # (a rendezvous that polls a bucket timed out on its peers, not on the store; a key named `rendezvous/...` is a path)
         _rx(r"(?i:\brendezvous\b(?![\w.-]*/)|c10d|TCPStore|torch\.distributed|process group)")),
     # s3fs re-raises the store's throttling and 5xx as OSErrors whose errno is EBUSY or EREMOTEIO and whose text is the
