@@ -201,3 +201,17 @@ def test_a_router_that_cannot_reach_its_engine(tmp_path: Path) -> None:
     hub = ("2026-01-02T10:00:00Z ERROR hf_xet::download: error sending request for url "
            "(https://huggingface.co/api/models/org/m/revision/main)")
     assert primary(both(tmp_path, [hub])) != "engine_dead"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # the kubelet refusing a pod at admission: it never ran on that node
+    ("  Message:          Pod was rejected: Allocate failed due to rpc error: code = Unknown desc = no healthy GPUs left", "pg_unplaceable"),
+    ("trainer-0-3-x7k2p   0/1     TopologyAffinityError   0          12s", "pg_unplaceable"),
+    # Kueue turning the workload down at its admission checks, or its queue stopped
+    ("5s   Warning   AdmissionCheckRejected   workload/grpo-run-7   The ProvisioningRequest could not be satisfied", "pg_unplaceable"),
+    ("    Message:               ClusterQueue cq-gpu is stopped", "pg_unplaceable"),
+    # the kubelet's other image reasons
+    ("trainer-0-1-q2w3e   0/1     ImageInspectError   0          40s", "image_pull"),
+])
+def test_kubernetes_readings_from_k8s_newest(tmp_path: Path, line: str, kind: str) -> None:
+    assert primary(both(tmp_path, [line])) == kind

@@ -515,7 +515,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "Failed to create placement group", "could not find a node type", "pending placement groups",
            "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have",
            "not enough resources for the tasks", "infeasible",   # (subsumes the group needles above: one prefilter pass for all)
-           "ClusterQueue", "  OutOf"),
+           "ClusterQueue", "  OutOf", "LocalQueue", "Pod was rejected", "AdmissionError", "TopologyAffinityError", "AdmissionCheck"),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
           "the layout asks for more GPUs/CPUs in one bundle or group than a node has: run `irisrl validate` "
           "(TOPO-PLACEMENT names the first group that does not place) and fix the placement or node count",
@@ -552,7 +552,15 @@ CATALOGUE: tuple[Cause, ...] = (
                     # Kueue's reasons a workload is inadmissible whatever the quota, in a Normal Pending event (kubernetes-sigs/
                     # kueue v0.5.3-v0.9.4 pkg/scheduler/scheduler.go: "Workload namespace doesn't match ClusterQueue selector",
                     # "ClusterQueue %s is inactive", "ClusterQueue %s doesn't exist"; pkg/queue "LocalQueue %s doesn't exist")
-                    r"\bnamespace doesn't match ClusterQueue selector\b|\b(?:ClusterQueue|LocalQueue) \S+ (?:is inactive|doesn't exist)\b",
+                    r"\bnamespace doesn't match ClusterQueue selector\b|\b(?:ClusterQueue|LocalQueue) \S+ (?:is inactive|is stopped|doesn't exist)\b",
+                    # ... and a workload its admission checks turned down (Kueue 0.20 pkg/controller/core/workload_controller.go:
+                    # the AdmissionCheckRejected event, "EvictedDueToAdmissionCheck", "The workload is deactivated due to
+                    # AdmissionCheck"; a ProvisioningRequest the cluster autoscaler could not satisfy): it held no node
+                    r"\bAdmissionCheckRejected\b|\bEvictedDueToAdmissionCheck\b|\bdeactivated due to AdmissionCheck\b",
+                    # the kubelet refusing a pod at admission (pkg/kubelet/lifecycle "Pod was rejected: %s"; the reasons
+                    # UnexpectedAdmissionError (a device plugin's Allocate failed) and TopologyAffinityError (the topology
+                    # manager could not align the devices)): the pod never ran on that node
+                    r"\bPod was rejected: |\b(?:UnexpectedAdmissionError|TopologyAffinityError)\b",
                     # the kubelet's admission refusal as `kubectl get pods` shows it (pod.status.reason "OutOf<resource>",
                     # kubernetes pkg/kubelet/lifecycle/predicate.go): the pod failed on a node without the resource
                     E.KUBECTL_POD_ROW + r"OutOf[\w./-]+\s+\d+"),
@@ -891,11 +899,14 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("image_pull", "the container image could not be pulled",
           ("ErrImagePull", "ImagePullBackOff", "Back-off pulling image", "Failed to pull image", "manifest unknown",
            "pull access denied", "InvalidImageName", "ErrImageNeverPull", "failed to pull and unpack", "image service failed",
-           "failed to extract layer", "failed to unpack"),
+           "failed to extract layer", "failed to unpack", "ImageInspectError", "SignatureValidationFailed", "RegistryUnavailable"),
           (), 1, ROOT,
           "the image reference is wrong or not readable from the cluster: check the image name and digest "
           "(`irisrl validate`), the registry credentials (imagePullSecrets) and that the tag was pushed",
-          families=(r"ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|Back-off pulling image|"
+          # (and the kubelet's other image reasons, pkg/kubelet/images/types.go: ImageInspectError, SignatureValidationFailed,
+          # RegistryUnavailable)
+          families=(r"ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|ImageInspectError|SignatureValidationFailed|"
+                    r"RegistryUnavailable|Back-off pulling image|"
                     r"Failed to pull image|manifest unknown|pull access denied|failed to pull and unpack image|"
                     # containerd's unpacker (core/unpack, ctr): a layer that cannot be extracted onto the snapshot
                     r"failed to (?:extract|unpack) (?:layer|image)\b",
