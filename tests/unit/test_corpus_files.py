@@ -201,6 +201,7 @@ LATER_PUBLIC: dict[int, tuple[int, int]] = {
     60: (21, 9),    # the RL stack's own repositories (Marin / Iris, SkyRL PRs, Daytona) and crash-fixing PRs of vLLM, SGLang and Ray, aimed at a multi-node GRPO run; small: most hits are corpus sources already
     62: (33, 8),    # object storage under ML training, fine-tuning, RL and serving (S3 / MinIO / GCS / Azure via boto3, pyarrow, s3fs, TF's S3 fs, runai streamer, Ray Train / Tune / Data, KServe, W&B)
     63: (27, 10),   # RL post-training stacks the corpus cites less (the Gensyn RL-swarm GRPO nodes, ROLL, AReaL, prime-rl, SkyRL, verl, TRL / open-r1, vLLM-Omni / vLLM-Ascend); small: the first hits of the big stacks are corpus sources already
+    64: (26, 9),    # the Kubernetes layer under GPU training (Volcano / kube-batch, KAI, mpi-operator, Kubeflow trainer, GPU operator / device plugin / DCGM exporter, NCCL in pods, OpenPAI); small: most hits are corpus sources already
 }
 LATER_PUBLIC_PATHS = {f"heldout{n}": PUBLIC / f"heldout{n}.jsonl" for n in LATER_PUBLIC}
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
