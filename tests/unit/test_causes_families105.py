@@ -215,3 +215,17 @@ def test_a_router_that_cannot_reach_its_engine(tmp_path: Path) -> None:
 ])
 def test_kubernetes_readings_from_k8s_newest(tmp_path: Path, line: str, kind: str) -> None:
     assert primary(both(tmp_path, [line])) == kind
+
+
+def test_our_orchestrator_and_launcher_in_their_own_words(tmp_path: Path) -> None:
+    # Iris: a task whose worker failed under it
+    for line in ("iris.client.client.JobFailedError: Job /rl/grpo-7 JOB_STATE_WORKER_FAILED: Pod not found",
+                 "[0/0] irisrl-task-status: state=WORKER_FAILED exit_code=none error=\"worker lost\" pending=\"\""):
+        assert primary(both(tmp_path, [line])) == "evicted", line
+    # MarinSkyRL's task runtime ending the run: shown, never dropped
+    for line in ("=== TERMINATION ARTIFACT task=_rl_grpo-7_0 ts=1796467822 reason=driver exit_code=1 (head rank 0) ===",
+                 "[task-runtime] driver stalled after 5400s without stdout/stderr progress (head rank 0)"):
+        assert both(tmp_path, [line])["unrecognized"], line
+    # its Hub mirror finding a file shorter than listed
+    assert primary(both(tmp_path, ["ValueError: Hugging Face size mismatch for model-00002-of-00004.safetensors: expected 4000, "
+                                   "found 2048"])) == "hf_incomplete_download"

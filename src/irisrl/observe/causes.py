@@ -921,7 +921,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "ContainerStatusUnknown", "imminent node shutdown", "EvictionByEvictionAPI", "DeletionByTaintManager",
            "Unknown  ",   # (a kubectl row's padded status column, not every "Unknown")
            "exceeds the limit", "ephemeral storage limit", "DisruptionTarget",
-           "TerminationByKubelet"),
+           "TerminationByKubelet", "WORKER_FAILED", "reconcile failure"),
           (), 3, ROOT,
           "the node reclaimed the pod (resource pressure or a higher-priority job): with --max-retries >= 1 the "
           "gang is brought up again; request resources that leave the node headroom (ephemeral storage, memory)",
@@ -945,6 +945,12 @@ CATALOGUE: tuple[Cause, ...] = (
                     # a trainer's own preemption callback (NeMo 2.3 lightning/pytorch/callbacks/preemption.py "Preemption detected,
                     # saving checkpoint and exiting")
                     r"\bPreemption detected\b",
+                    # Iris's own word for a task whose worker (the node or pod beneath it) failed: the job state in its
+                    # client's JobFailedError ("JOB_STATE_WORKER_FAILED: Evicted", "...: Pod not found") and our status
+                    # line's state, and the controller giving up on a worker it cannot reconcile (marin lib/iris
+                    # cluster/controller/controller.py "worker reconcile failure threshold exceeded"; source sets
+                    # iris_stack, iris_newest)
+                    r"\b(?:JOB|TASK)_STATE_WORKER_FAILED\b|\bstate=WORKER_FAILED\b|\bworker reconcile failure threshold exceeded\b",
                     # a `kubectl get pods` row whose container the kubelet lost (evicted, node gone)
                     r"\d+/\d+\s+(?:ContainerStatus)?Unknown\s+\d|"
                     # the kubelet's eviction messages (kubernetes pkg/kubelet/eviction/helpers.go @ 008b3652: "Usage of

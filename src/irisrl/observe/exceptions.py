@@ -726,6 +726,9 @@ ERROR_SHAPE = re.compile(
     # pip 26.3 _internal/exceptions.py DiagnosticPipError, uv 0.13's miette reports) and the chain under an error (`  Caused by: `,
     # uv's `  cause: `; current set 32)
     r"python[\d.]*: (?:No module named|can't open file)\b|^\s*× |^\s+(?:Caused by|cause): |"
+    # MarinSkyRL's task runtime ending the run (cloud/iris/task_runtime.py @ 006eddce: the `=== TERMINATION ARTIFACT task=...
+    # reason=... ===` banner, and its driver watchdog's "driver stalled after Ns without stdout/stderr progress")
+    r"=== TERMINATION ARTIFACT |\bdriver stalled after \d+s\b|"
     # level words spelled in lower case by other runtimes (`fatal: ...`, Go's `panic: ...`, Rust's
     # `panicked at`), a process aborting, a timeout stated as the outcome
     r"(?<![-\w])(?i:fatal)\b|\bpanic(?:ked at|:)|\b(?i:abort(?:ed|ing)?)\b|(?i:\btimed out\b)|"

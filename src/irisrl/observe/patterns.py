@@ -125,6 +125,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # CPython's exit on a missing `-m` module and the chain under a tool's error (`  Caused by: `, uv's `  cause: `), no
     # error word of their own (exceptions.ERROR_SHAPE)
     b"No module named", b"cause: ", b"aused by: ",
+    b"TERMINATION ARTIFACT", b"stalled after",   # MarinSkyRL's task runtime ending the run (exceptions.ERROR_SHAPE)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

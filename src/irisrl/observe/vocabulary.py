@@ -1409,6 +1409,9 @@ TABLE: tuple[Row, ...] = (
     Row("hf_http_error", (_rx(STORE), _rx(_STORE_TRANSIENT)),
         # (a rendezvous that polls a bucket timed out on its peers, not on the store; a key named `rendezvous/...` is a path)
         _rx(r"(?i:\brendezvous\b(?![\w.-]*/)|c10d|TCPStore|torch\.distributed|process group)")),
+    # a downloaded file whose size is not the one its listing promised (MarinSkyRL cloud/iris/hf_model_cache.py @ 55e9f45c:
+    # "Hugging Face size mismatch for %s: expected %d, found %d"): the download was cut short
+    Row("hf_incomplete_download", (_rx(r"(?i:\bsize mismatch for \S+: expected \d+)"), _rx(_HUB)), None),
     # s3fs re-raises the store's throttling and 5xx as OSErrors whose errno is EBUSY or EREMOTEIO and whose text is the
     # service's message, not the errno's own strerror (s3fs errors.py ERROR_CODE_TO_EXCEPTION: SlowDown,
     # ServiceUnavailable -> EBUSY, 500 InternalError -> EREMOTEIO): `OSError: [Errno 16] Please reduce your request rate.`
