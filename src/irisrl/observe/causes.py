@@ -219,7 +219,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # GatedRepoError) and transformers utils/hub.py cached_files ("You are trying to access a gated
     # repo."); the Hub's own text "Access to model X is restricted". A 401/403 from the Hub on any
     # other HTTPError is decided by its status (observe/exceptions.py hub_status_kind).
-    Cause("hf_gated", "HF Hub refused access (gated repo, bad or missing token)",
+    Cause("hf_gated", "HF Hub or the object store refused access (gated repo, bad or missing token / credentials)",
           ("gated repo", "is a gated", "is restricted", "GatedRepoError", "Invalid user token", "Invalid credentials in Authorization",
            "Invalid token passed", "specific connection error", "awaiting a review", "Invalid username or password",
            "Cannot access content at", "Your request to access"),
@@ -247,7 +247,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # huggingface_hub errors.py RepositoryNotFoundError / RevisionNotFoundError (hf_raise_for_status:
     # "Repository Not Found for url", "Revision Not Found for url"), HFValidationError ("Repo id must
     # be in the form"), transformers' "is not a local folder and is not a valid model identifier".
-    Cause("hf_repo_not_found", "model repo / revision / local path not found",
+    Cause("hf_repo_not_found", "model repo / revision / local path / bucket not found",
           ("Not Found for url", "RepositoryNotFoundError", "RevisionNotFoundError", "not a valid model identifier",
            "Repo id must", "Invalid rev id", "is not a valid git identifier", "Incorrect path_or_model_id"),
           (), 4, ROOT,
@@ -259,7 +259,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # transformers 5.x: a path that is neither a directory nor a repo id
                     r"Incorrect path_or_model_id"),
           soft=HUB_FALLBACK),
-    Cause("hf_incomplete_download", "HF download cut short (consistency check failed)",
+    Cause("hf_incomplete_download", "HF or object-store download cut short (consistency / checksum check failed)",
           ("Consistency check failed",), (r"Consistency check failed: file should be of size \d+ but has size \d+",),
           4, ROOT,
           "a weight file arrived truncated: remove the partial blob from the HF cache and download again "
@@ -313,7 +313,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     # THPStorage_(readFileRaw): the stored storage size disagrees with the bytes read
                     # ("storage has wrong size: expected %ld got %ld"): a truncated or overwritten file
                     r"Error: storage has wrong size: expected -?\d+ got \d+")),
-    Cause("hf_weights_missing", "model weights not found (HF hub or local dir)",
+    Cause("hf_weights_missing", "model weights / data not found (HF hub, a bucket or a local dir)",
           ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError", "Error: Unrecognized model in",
            "Can't find '", "Can't find weights for"),
           (r"does not appear to have (?:a file|files) named", r"Error no file named \S+"), 4, ROOT,
@@ -336,7 +336,7 @@ CATALOGUE: tuple[Cause, ...] = (
           "the image predates the HF retry wrapper (MarinSkyRL 0b2b05b): pass --skyrl-ref with the fix or "
           "bump the image digest, and launch with --max-retries 1 (runbook section 8, rung 4)",
           derived=True),
-    Cause("hf_http_error", "HF Hub HTTP error (5xx, 429, connection cut)",
+    Cause("hf_http_error", "HF Hub or object-store HTTP error (5xx, 429, connection cut)",
           ("Server Error", "Too Many Requests", "Max retries exceeded", "couldn't connect to", "LocalEntryNotFoundError",
            "OfflineModeIsEnabled", "huggingface.co", "thrown while requesting"),
           (r"\b5\d\d Server Error: [^\n]*(?i:for url): \S*(?:huggingface\.co|hf\.co)",
