@@ -14162,6 +14162,569 @@ CASES.update(CASES23)
 TIMEOUT_S.update({n: 60 for n in CASES23})
 
 
+# ----------------------------------------------------------------------------- torch.distributed on CPU, second round (set 36)
+# Real torch 2.13 (CPU wheel) torch.distributed failures with gloo on a CPU machine, families set 23 did not
+# provoke: DTensor / DeviceMesh, FSDP2 `fully_shard` misuse, DCP state-dict / planner / async-save failures,
+# torchrun's own argument checks and `--tee` prefixed worker logs, object collectives, `device_id=` checks.
+
+
+def _mesh36(torch: Any, shape: tuple[int, ...] = (2,), names: tuple[str, ...] | None = None) -> Any:
+    from torch.distributed.device_mesh import init_device_mesh
+
+    return init_device_mesh("cpu", shape, mesh_dim_names=names)
+
+
+def case_td36_dtensor_cross_mesh_add() -> None:
+    """Two DTensors on two different 1-D meshes (the ref model's and the policy's) added."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import DeviceMesh, Shard, distribute_tensor
+
+        m1 = DeviceMesh("cpu", [0, 1])
+        m2 = DeviceMesh("cpu", [1, 0])
+        a = distribute_tensor(torch.ones(4, 4), m1, [Shard(0)])
+        b = distribute_tensor(torch.ones(4, 4), m2, [Shard(0)])
+        print((a + b).to_local().sum())
+
+    _ranks23(2, body)
+
+
+def case_td36_dtensor_mixed_plain_tensor() -> None:
+    """A DTensor (the sharded logits) times a plain torch.Tensor (the advantages) on 2 ranks."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import Shard, distribute_tensor
+
+        logits = distribute_tensor(torch.randn(8, 4), _mesh36(torch), [Shard(0)])
+        adv = torch.randn(4, 4)
+        print((logits * adv).sum())
+
+    _ranks23(2, body)
+
+
+def case_td36_dtensor_placements_too_many() -> None:
+    """distribute_tensor on a 1-D mesh with two placements."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import Replicate, Shard, distribute_tensor
+
+        distribute_tensor(torch.randn(8, 4), _mesh36(torch), [Shard(0), Replicate()])
+
+    _ranks23(2, body)
+
+
+def case_td36_dtensor_shard_dim_out_of_range() -> None:
+    """distribute_tensor of a 1-D tensor with Shard(1)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import Shard, distribute_tensor
+
+        distribute_tensor(torch.randn(8), _mesh36(torch), [Shard(1)])
+
+    _ranks23(2, body)
+
+
+def case_td36_dtensor_from_local_uneven_run_check() -> None:
+    """DTensor.from_local with local shards of different lengths per rank, then full_tensor()."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import DTensor, Shard
+
+        local = torch.ones(3 if rank == 0 else 5, 4)
+        dt = DTensor.from_local(local, _mesh36(torch), [Shard(0)], run_check=True)
+        print(dt.full_tensor().shape)
+
+    _ranks23(2, body)
+
+
+def case_td36_dtensor_full_tensor_one_rank() -> None:
+    """Only rank 0 calls full_tensor() (logging a sharded metric); rank 1 goes on to its barrier."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import Shard, distribute_tensor
+
+        dt = distribute_tensor(torch.randn(8, 4), _mesh36(torch), [Shard(0)])
+        if rank == 0:
+            print(dt.full_tensor().sum())
+        else:
+            time.sleep(12)
+
+    _ranks23(2, body, timeout_s=6)
+
+
+def case_td36_device_mesh_2d_wrong_names() -> None:
+    """A 2-D mesh ("dp", "tp") indexed by a name it does not have ("fsdp")."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        mesh = _mesh36(torch, (2, 2), ("dp", "tp"))
+        print(mesh["fsdp"])
+
+    _ranks23(4, body)
+
+
+def case_td36_device_mesh_names_count() -> None:
+    """init_device_mesh with three dim names for a 2-D shape."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        _mesh36(torch, (2, 2), ("dp", "tp", "pp"))
+
+    _ranks23(4, body)
+
+
+def _fsdp36(torch: Any, mesh: Any) -> Any:
+    from torch.distributed.fsdp import fully_shard
+
+    model = _fsdp2_model23(torch)
+    for layer in model:
+        if isinstance(layer, torch.nn.Linear):
+            fully_shard(layer, mesh=mesh)
+    fully_shard(model, mesh=mesh)
+    return model
+
+
+def case_td36_fsdp2_rank_skips_backward() -> None:
+    """FSDP2 on 2 ranks: rank 1's micro-batch is empty so it skips backward; rank 0 waits in
+    the reduce-scatter (gloo timeout 6 s)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        model = _fsdp36(torch, _mesh36(torch))
+        loss = model(torch.randn(8, 16)).pow(2).mean()
+        if rank == 0:
+            loss.backward()
+            print("rank 0 backward done", flush=True)
+        else:
+            time.sleep(12)
+
+    _ranks23(2, body, timeout_s=6)
+
+
+def case_td36_fsdp2_rank_skips_forward() -> None:
+    """FSDP2 on 2 ranks: rank 1 skips the forward (no prompts left); rank 0 waits in all-gather."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        model = _fsdp36(torch, _mesh36(torch))
+        if rank == 0:
+            print(model(torch.randn(8, 16)).sum(), flush=True)
+        else:
+            time.sleep(12)
+
+    _ranks23(2, body, timeout_s=6)
+
+
+def case_td36_fsdp2_clip_grad_mixed_params() -> None:
+    """clip_grad_norm_ over an FSDP2 policy's DTensor grads and a plain value head's grads."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        model = _fsdp36(torch, _mesh36(torch))
+        head = torch.nn.Linear(4, 1)
+        loss = head(model(torch.randn(8, 16))).pow(2).mean()
+        loss.backward()
+        params = list(model.parameters()) + list(head.parameters())
+        print(torch.nn.utils.clip_grad_norm_(params, 1.0))
+
+    _ranks23(2, body)
+
+
+def case_td36_fsdp2_input_wrong_features() -> None:
+    """FSDP2 forward with a batch of the wrong width (the sharded weight's shape in the error)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        model = _fsdp36(torch, _mesh36(torch))
+        model(torch.randn(8, 24))
+
+    _ranks23(2, body)
+
+
+def case_td36_fsdp2_shard_twice_other_mesh() -> None:
+    """fully_shard on a module already sharded, with another mesh."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.fsdp import fully_shard
+        from torch.distributed.tensor import DeviceMesh
+
+        model = _fsdp36(torch, _mesh36(torch))
+        fully_shard(model, mesh=DeviceMesh("cpu", [1, 0]))
+        model(torch.randn(8, 16)).sum().backward()
+
+    _ranks23(2, body)
+
+
+def _dcp36_save(rank: int, torch: Any, dist: Any, d: Path) -> dict[str, Any]:
+    import torch.distributed.checkpoint as dcp
+
+    sd = {"model": {"w": torch.full((64, 16), float(rank)), "b": torch.ones(16)}, "step": 300}
+    dcp.save(sd, checkpoint_id=str(d))
+    dist.barrier()
+    return sd
+
+
+def case_td36_dcp_metadata_deleted() -> None:
+    """dcp.load on 2 ranks after `.metadata` was deleted (a sync that skipped dot files)."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        sd = _dcp36_save(rank, torch, dist, d)
+        if rank == 0:
+            (d / ".metadata").unlink()
+        dist.barrier()
+        dcp.load(sd, checkpoint_id=str(d))
+
+    _ranks23(2, body)
+
+
+def case_td36_dcp_metadata_empty() -> None:
+    """dcp.load on 2 ranks with a zero-byte `.metadata` (the writer died before it flushed)."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        sd = _dcp36_save(rank, torch, dist, d)
+        if rank == 0:
+            (d / ".metadata").write_bytes(b"")
+        dist.barrier()
+        dcp.load(sd, checkpoint_id=str(d))
+
+    _ranks23(2, body)
+
+
+def case_td36_dcp_load_extra_key() -> None:
+    """dcp.load of a state dict that has a key the checkpoint lacks (a value head added since)."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        sd = _dcp36_save(rank, torch, dist, d)
+        sd["model"]["value_head.weight"] = torch.zeros(1, 16)
+        dcp.load(sd, checkpoint_id=str(d))
+
+    _ranks23(2, body)
+
+
+def case_td36_dcp_load_shape_differs() -> None:
+    """dcp.load into a tensor of another shape (the checkpoint of a wider model)."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        sd = _dcp36_save(rank, torch, dist, d)
+        sd["model"]["w"] = torch.zeros(64, 32)
+        dcp.load(sd, checkpoint_id=str(d))
+
+    _ranks23(2, body)
+
+
+def case_td36_dcp_save_rank_missing() -> None:
+    """Rank 1 skips dcp.save (its save-interval check differed); rank 0 waits in the plan gather."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "global_step_300"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        if rank == 0:
+            dcp.save({"w": torch.ones(64, 16)}, checkpoint_id=str(d))
+        else:
+            time.sleep(12)
+
+    _ranks23(2, body, timeout_s=6)
+
+
+def case_td36_dcp_async_save_fsize() -> None:
+    """dcp.async_save on 2 ranks with RLIMIT_FSIZE at 64 KiB (SIGXFSZ ignored: EFBIG)."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "global_step_300"
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, resource.RLIM_INFINITY))
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        fut = dcp.async_save({"w": torch.full((256, 256), float(rank))}, checkpoint_id=str(d))
+        fut.result()
+
+    _ranks23(2, body)
+
+
+def case_td36_dcp_async_save_tmpfs() -> None:
+    """dcp.async_save on 2 ranks into a full 256 KiB tmpfs; the future's result raises."""
+    mnt = _full_fs()
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.checkpoint as dcp
+
+        fut = dcp.async_save({"w": torch.full((256, 64), float(rank))}, checkpoint_id=str(mnt / "step_300"))
+        fut.result()
+
+    _ranks23(2, body)
+
+
+def case_td36_all_gather_object_lambda() -> None:
+    """all_gather_object of a reward-function dict holding a lambda."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        out: list[Any] = [None, None]
+        dist.all_gather_object(out, {"rank": rank, "reward_fn": lambda s: len(s)})
+
+    _ranks23(2, body)
+
+
+def case_td36_broadcast_object_list_lock() -> None:
+    """broadcast_object_list from rank 0 of an object holding a threading.Lock."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import threading
+
+        objs = [{"sampler": threading.Lock()}] if rank == 0 else [None]
+        dist.broadcast_object_list(objs, src=0)
+
+    _ranks23(2, body)
+
+
+def case_td36_gather_object_dst_list_on_nondst() -> None:
+    """gather_object with object_gather_list passed on a rank that is not dst."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.gather_object({"r": rank}, [None, None], dst=0)
+
+    _ranks23(2, body)
+
+
+def case_td36_new_group_duplicate_ranks() -> None:
+    """new_group([1, 0, 1]) (a rank listed twice, out of order)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        g = dist.new_group([1, 0, 1])
+        dist.all_reduce(torch.ones(4), group=g)
+
+    _ranks23(2, body)
+
+
+def case_td36_collective_after_destroy() -> None:
+    """A barrier after destroy_process_group() (the eval hook ran after teardown)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.destroy_process_group()
+        dist.barrier()
+
+    _ranks23(2, body)
+
+
+def case_td36_init_device_id_cuda_on_cpu() -> None:
+    """init_process_group("gloo", device_id=torch.device("cuda", rank)) on a node without a GPU."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from datetime import timedelta
+
+        dist.init_process_group("gloo", device_id=torch.device("cuda", rank), timeout=timedelta(seconds=6))
+
+    _ranks23(2, body, init=False)
+
+
+def case_td36_init_device_id_int() -> None:
+    """init_process_group(device_id=rank) (an int, not a torch.device)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from datetime import timedelta
+
+        dist.init_process_group("gloo", device_id=rank, timeout=timedelta(seconds=6))
+
+    _ranks23(2, body, init=False)
+
+
+def case_td36_init_twice() -> None:
+    """init_process_group called a second time (the trainer and the reward model both init)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.init_process_group("gloo")
+
+    _ranks23(2, body)
+
+
+def case_td36_torchrun_nproc_gpu_on_cpu() -> None:
+    """torchrun --nproc-per-node=gpu on a node without a GPU."""
+    _torchrun23(["--standalone", "--nproc-per-node=gpu"], "ok")
+
+
+def case_td36_torchrun_tee_raise() -> None:
+    """torchrun --tee 3 (worker lines prefixed `[defaultN]:`): rank 1 raises under @record."""
+    _torchrun23(_standalone23() + ["--tee", "3", "--log-dir", tempfile.mkdtemp(prefix="tl36")], "raise")
+
+
+def case_td36_torchrun_tee_sigkill_restarts() -> None:
+    """torchrun --tee 3 --max-restarts=1: rank 1 SIGKILLs itself in both attempts."""
+    _torchrun23(_standalone23() + ["--tee", "3", "--max-restarts=1",
+                                   "--log-dir", tempfile.mkdtemp(prefix="tl36")], "sigkill")
+
+
+def case_td36_torchrun_elastic_min_nodes_never() -> None:
+    """torchrun --nnodes=2:3 with the c10d rendezvous on this host; the second node never joins
+    (rendezvous last_call / join timeout 8 s)."""
+    port = free_port()
+    _torchrun23(["--nnodes=2:3", "--nproc-per-node=1", "--rdzv-backend=c10d",
+                 f"--rdzv-endpoint=127.0.0.1:{port}", "--rdzv-id=grpo36", "--rdzv-conf=join_timeout=8",
+                 "--max-restarts=0"], "ok")
+
+
+def case_td36_tp_colwise_on_relu() -> None:
+    """parallelize_module with ColwiseParallel on a ReLU (the plan's key off by one layer)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+
+        model = _fsdp2_model23(torch)
+        parallelize_module(model, _mesh36(torch), {"1": ColwiseParallel(), "2": RowwiseParallel()})
+        print(model(torch.randn(4, 16)).shape)
+
+    _ranks23(2, body)
+
+
+def case_td36_fsdp2_reshard_after_forward_bad_int() -> None:
+    """fully_shard(reshard_after_forward=3) on a world of 2."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.fsdp import fully_shard
+
+        fully_shard(_fsdp2_model23(torch), mesh=_mesh36(torch), reshard_after_forward=3)
+
+    _ranks23(2, body)
+
+
+def case_td36_fsdp2_mesh_3d() -> None:
+    """fully_shard on a 3-D mesh (dp x fsdp x tp) of 4 ranks."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.fsdp import fully_shard
+
+        fully_shard(_fsdp2_model23(torch), mesh=_mesh36(torch, (1, 2, 2), ("dp", "fsdp", "tp")))
+
+    _ranks23(4, body)
+
+
+def case_td36_all_to_all_split_sizes() -> None:
+    """all_to_all_single with input split sizes that do not add up to the tensor's dim 0."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        out = torch.empty(8)
+        dist.all_to_all_single(out, torch.ones(8), output_split_sizes=[4, 4], input_split_sizes=[3, 3])
+
+    _ranks23(2, body)
+
+
+def case_td36_reduce_scatter_tensor_bad_size() -> None:
+    """reduce_scatter_tensor with an output that is not input / world_size."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.reduce_scatter_tensor(torch.empty(5), torch.ones(8))
+
+    _ranks23(2, body)
+
+
+def case_td36_torchrun_tee_ckpt_enospc() -> None:
+    """torchrun --tee 3: rank 0's torch.save of the policy onto a full 256 KiB tmpfs (worker lines prefixed)."""
+    mnt = _full_fs()
+    _torchrun23(_standalone23() + ["--tee", "3", "--log-dir", tempfile.mkdtemp(prefix="tl36")], "enospc", str(mnt))
+
+
+def case_benign36_fsdp1_state_dict_type() -> None:
+    """FSDP1 on a gloo CPU group: a sharded state dict through FSDP.state_dict_type (deprecated API)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import warnings
+
+        warnings.simplefilter("default")
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from torch.distributed.fsdp import StateDictType
+
+        model = FSDP(_fsdp2_model23(torch), device_id=torch.device("cpu"))
+        model(torch.randn(8, 16)).pow(2).mean().backward()
+        with FSDP.state_dict_type(model, StateDictType.SHARDED_STATE_DICT):
+            print(len(model.state_dict()), flush=True)
+        dist.destroy_process_group()
+
+    _ranks23(2, body)
+
+
+def case_benign36_shard_checkpoint_import() -> None:
+    """The old `torch.distributed._shard.checkpoint` / `_sharded_tensor` import paths (then a clean save)."""
+    import warnings
+
+    warnings.simplefilter("default")
+    import torch
+    import torch.distributed._shard.checkpoint  # noqa: F401
+    import torch.distributed._sharded_tensor  # noqa: F401
+
+    print(torch.ones(2).sum(), flush=True)
+
+
+def case_benign36_dcp_deprecated_save_state_dict() -> None:
+    """dcp.save_state_dict / load_state_dict (the deprecated names) on 2 ranks; the round trip works."""
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "global_step_10"
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import warnings
+
+        warnings.simplefilter("default")
+        import torch.distributed.checkpoint as dcp
+
+        sd = {"w": torch.ones(8, 8)}
+        dcp.save_state_dict(sd, storage_writer=dcp.FileSystemWriter(str(d)))
+        dcp.load_state_dict(sd, storage_reader=dcp.FileSystemReader(str(d)))
+        dist.destroy_process_group()
+
+    _ranks23(2, body)
+
+
+def case_benign36_dcp_save_no_process_group() -> None:
+    """dcp.save / dcp.load in one process with no process group (an export script): works."""
+    import warnings
+
+    warnings.simplefilter("default")
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = Path(tempfile.mkdtemp(prefix="ckpt36")) / "export"
+    sd = {"w": torch.ones(8, 8)}
+    dcp.save(sd, checkpoint_id=str(d))
+    dcp.load(sd, checkpoint_id=str(d))
+    print("exported", flush=True)
+
+
+def case_benign36_torchrun_tee_restart_ok() -> None:
+    """torchrun --tee 3 --max-restarts=2: rank 1 exits once, the restarted group succeeds."""
+    marker = Path(tempfile.mkdtemp(prefix="grpo36")) / "crashed_once"
+    _torchrun23(_standalone23() + ["--tee", "3", "--max-restarts=2",
+                                   "--log-dir", tempfile.mkdtemp(prefix="tl36")], "restart_once", str(marker))
+
+
+CASES36: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_td36_dtensor_cross_mesh_add", case_td36_dtensor_cross_mesh_add, "python_crash"),
+    ("case_td36_dtensor_mixed_plain_tensor", case_td36_dtensor_mixed_plain_tensor, "python_crash"),
+    ("case_td36_dtensor_placements_too_many", case_td36_dtensor_placements_too_many, "python_crash"),
+    ("case_td36_dtensor_shard_dim_out_of_range", case_td36_dtensor_shard_dim_out_of_range, "python_crash"),
+    ("case_td36_dtensor_from_local_uneven_run_check", case_td36_dtensor_from_local_uneven_run_check,
+     "python_crash"),
+    ("case_td36_dtensor_full_tensor_one_rank", case_td36_dtensor_full_tensor_one_rank, "dist_timeout"),
+    ("case_td36_device_mesh_2d_wrong_names", case_td36_device_mesh_2d_wrong_names, "python_crash"),
+    ("case_td36_device_mesh_names_count", case_td36_device_mesh_names_count, "python_crash"),
+    ("case_td36_fsdp2_rank_skips_backward", case_td36_fsdp2_rank_skips_backward, "dist_timeout"),
+    ("case_td36_fsdp2_rank_skips_forward", case_td36_fsdp2_rank_skips_forward, "dist_timeout"),
+    ("case_td36_fsdp2_clip_grad_mixed_params", case_td36_fsdp2_clip_grad_mixed_params, "python_crash"),
+    ("case_td36_fsdp2_input_wrong_features", case_td36_fsdp2_input_wrong_features, "python_crash"),
+    ("case_td36_fsdp2_shard_twice_other_mesh", case_td36_fsdp2_shard_twice_other_mesh, "python_crash"),
+    ("case_td36_dcp_metadata_deleted", case_td36_dcp_metadata_deleted, "checkpoint_corrupt"),
+    ("case_td36_dcp_metadata_empty", case_td36_dcp_metadata_empty, "checkpoint_corrupt"),
+    ("case_td36_dcp_load_extra_key", case_td36_dcp_load_extra_key, "python_crash"),
+    ("case_td36_dcp_load_shape_differs", case_td36_dcp_load_shape_differs, "python_crash"),
+    ("case_td36_dcp_save_rank_missing", case_td36_dcp_save_rank_missing, "dist_timeout"),
+    ("case_td36_dcp_async_save_fsize", case_td36_dcp_async_save_fsize, "disk_full"),
+    ("case_td36_dcp_async_save_tmpfs", case_td36_dcp_async_save_tmpfs, "disk_full"),
+    ("case_td36_all_gather_object_lambda", case_td36_all_gather_object_lambda, "python_crash"),
+    ("case_td36_broadcast_object_list_lock", case_td36_broadcast_object_list_lock, "python_crash"),
+    ("case_td36_gather_object_dst_list_on_nondst", case_td36_gather_object_dst_list_on_nondst, "python_crash"),
+    ("case_td36_new_group_duplicate_ranks", case_td36_new_group_duplicate_ranks, "python_crash"),
+    ("case_td36_collective_after_destroy", case_td36_collective_after_destroy, "python_crash"),
+    ("case_td36_init_device_id_cuda_on_cpu", case_td36_init_device_id_cuda_on_cpu, "python_crash"),
+    ("case_td36_init_device_id_int", case_td36_init_device_id_int, "python_crash"),
+    ("case_td36_init_twice", case_td36_init_twice, "python_crash"),
+    ("case_td36_torchrun_nproc_gpu_on_cpu", case_td36_torchrun_nproc_gpu_on_cpu, "python_crash"),
+    ("case_td36_torchrun_tee_raise", case_td36_torchrun_tee_raise, "python_crash"),
+    ("case_td36_torchrun_tee_sigkill_restarts", case_td36_torchrun_tee_sigkill_restarts, "python_crash"),
+    ("case_td36_torchrun_elastic_min_nodes_never", case_td36_torchrun_elastic_min_nodes_never, "dist_timeout"),
+    ("case_td36_tp_colwise_on_relu", case_td36_tp_colwise_on_relu, "python_crash"),
+    ("case_td36_fsdp2_reshard_after_forward_bad_int", case_td36_fsdp2_reshard_after_forward_bad_int, "python_crash"),
+    ("case_td36_fsdp2_mesh_3d", case_td36_fsdp2_mesh_3d, "python_crash"),
+    ("case_td36_all_to_all_split_sizes", case_td36_all_to_all_split_sizes, "python_crash"),
+    ("case_td36_reduce_scatter_tensor_bad_size", case_td36_reduce_scatter_tensor_bad_size, "python_crash"),
+    ("case_td36_torchrun_tee_ckpt_enospc", case_td36_torchrun_tee_ckpt_enospc, "disk_full"),
+    ("case_benign36_fsdp1_state_dict_type", case_benign36_fsdp1_state_dict_type, "benign"),
+    ("case_benign36_shard_checkpoint_import", case_benign36_shard_checkpoint_import, "benign"),
+    ("case_benign36_dcp_deprecated_save_state_dict", case_benign36_dcp_deprecated_save_state_dict, "benign"),
+    ("case_benign36_dcp_save_no_process_group", case_benign36_dcp_save_no_process_group, "benign"),
+    ("case_benign36_torchrun_tee_restart_ok", case_benign36_torchrun_tee_restart_ok, "benign"),
+]}
+CASES.update(CASES36)
+TIMEOUT_S.update({n: 60 for n in CASES36})
+
+
 # ----------------------------------------------------------------------------- older releases (set 24)
 # The Hub / loading failures of sets 1-21 as OLDER releases print them: venv A (huggingface_hub
 # 0.20.3, transformers 4.36.2, safetensors 0.4.1, tokenizers 0.15, requests, torch 2.4.1 CPU) and
@@ -22878,6 +23441,11 @@ _LOG_LINE35 = re.compile(r"^\x1b\[2m\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\x1b\[0m \x1b\
                          r"^Error starting router: |^\d\d:\d\d:\d\d - LiteLLM Proxy:(WARNING|ERROR): |"
                          r"^LiteLLM: model group '|^ERROR: +Application startup failed|"
                          r"^LiteLLM proxy refused to start: ")
+# More shapes for the thirty-sixth set's cases only (torch 2.13 distributed, second round): a worker line
+# behind torchrun's `--tee` prefix (`[default1]:`), an exception or a warning there.
+_LOG_LINE36 = re.compile(r"^\[default\d+\]:(\[rank\d+\]: ?)?([\w.]+(Error|Exception|Interrupt): |\S+:\d+: \w*Warning: |"
+                         r"\[[EWI]\d{4} |\[\S+debug_logger\.cc:\d+\] ERROR )|"
+                         r"^\s+exitcode\s+: -?\d+ \(pid: \d+\)( +\(SIG\w+\))?\s*$")
 
 
 def _dedup_key35(line: str) -> str:
@@ -22913,7 +23481,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                  twentysixth: bool = False, twentyeighth: bool = False,
                  twentyseventh: bool = False, twentyninth: bool = False,
                  thirtieth: bool = False, thirtyfirst: bool = False, thirtysecond: bool = False,
-                 thirtythird: bool = False, thirtyfourth: bool = False, thirtyfifth: bool = False) -> list[str]:
+                 thirtythird: bool = False, thirtyfourth: bool = False, thirtyfifth: bool = False,
+                 thirtysixth: bool = False) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
     chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
     continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
@@ -22942,7 +23511,8 @@ def select_lines(output: str, third: bool = False, fourth: bool = False,
                 thirtieth and _LOG_LINE30.search(line) or thirtyfirst and _LOG_LINE31.search(line) or
                 thirtysecond and _LOG_LINE32.search(line) or thirtythird and _LOG_LINE33.search(line) or
                 thirtyfourth and (_is_ray_line22(line) or _LOG_LINE28.search(line) or _LOG_LINE34.search(line)) or
-                thirtyfifth and _LOG_LINE35.search(line)):
+                thirtyfifth and _LOG_LINE35.search(line) or
+                thirtysixth and (_LOG_LINE23.search(line) or _LOG_LINE36.search(line))):
             keep.setdefault(_dedup_key35(line) if thirtyfifth else _dedup_key(line), line)
     return list(keep.values())
 
@@ -25506,6 +26076,55 @@ def lib_of35(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
         return _pick("urllib3", vers)
     return _pick("python", vers)
 
+# torch elastic's error-file line names a random temp dir and its table rows a pid, so each torchrun case's copy is a
+# new shape: the plain raising case keeps them, the SIGKILL and ENOSPC cases leave them to it
+CASE_RULES.update({n: [(r"no error file defined for parent|^\s+exitcode\s+: ", "drop")] for n in (
+    "td36_torchrun_tee_sigkill_restarts", "td36_torchrun_tee_ckpt_enospc")})
+
+LINE_RULES36: list[tuple[str, str]] = [
+    # pickle's bare message on a zero-byte .metadata: other corpus files hold the line verbatim
+    (r"^EOFError: Ran out of input$", "drop"),
+    # gloo's connect retry note while it still retries (willRetry=1): the next line decides; the last try fails
+    (r"debug_logger\.cc:\d+\] ERROR failed to connect, willRetry=1", "benign"),
+    (r"debug_logger\.cc:\d+\] ERROR failed to connect, willRetry=0", "dist_timeout"),
+    # a DCP checkpoint's own metadata file not on disk: the checkpoint is incomplete (as set 23's `metadata is None`),
+    # not a Hub weight shard (the earlier FileNotFoundError rules would say hf_weights_missing)
+    (r"FileNotFoundError: .*/(__\d+)?\.metadata'", "checkpoint_corrupt"),
+    # torch's deprecation notes on a run that goes on
+    (r"(Future|Deprecation|User)Warning: .*(deprecat|assuming the intent is to (save|load) in a single process|"
+     r"Multiple backends are registered)", "benign"),
+]
+NOTES36: list[tuple[str, str]] = [
+    (r"willRetry=1", "gloo's connect retry (a restarted worker group dialing a peer address of the failed attempt)"),
+    (r"willRetry=0", "gloo's last connect attempt: connectFullMesh fails next"),
+    (r"connectFullMesh failed", "torchrun's restarted worker group could not reach its peer (a stale address of the failed attempt)"),
+    (r"\.metadata'", "dcp.load: the checkpoint's .metadata (or the per-rank __N.metadata fallback of torch 2.13) is not on disk"),
+    (r"metadata is None", "dcp.load: no readable .metadata"),
+    (r"Ran out of input", "dcp.load of a zero-byte .metadata (unpickling it)"),
+    (r"different meshes", "DTensors of two different DeviceMeshes in one op"),
+    (r"mixed torch\.Tensor and DTensor", "a plain tensor mixed with DTensors (FSDP2 / DTensor)"),
+    (r"Timed out waiting \d+ms", "gloo: the peer rank never joined the collective (FSDP2 all-gather, DTensor full_tensor, DCP plan)"),
+    (r"Connection closed by peer", "gloo: the peer rank raised and exited"),
+    (r"exitcode\s+: -?\d+ \(pid: \d+\) +\(SIG", "torch elastic's ChildFailedError table row (2.13 adds the signal name)"),
+    (r"exitcode\s+: ", "torch elastic's ChildFailedError table: the root-cause rank's exit code"),
+    (r"no error file defined for parent", "torch elastic after a child under @record failed"),
+    (r"^\[default\d+\]:", "a worker's line behind torchrun's --tee prefix"),
+    (r"save_state_dict|load_state_dict", "the deprecated DCP entry points; the round trip succeeded"),
+    (r"single process", "dcp.save / dcp.load without a process group (an export script); it succeeded"),
+    (r"state_dict_type|ShardedTensor|_get_pg_default_device|Multiple backends", "FSDP1's sharded state dict on gloo CPU; the run went on"),
+    (r"_shard\.checkpoint|_sharded_tensor", "an old import path; the run went on"),
+]
+
+
+def lib_of36(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-sixth set's printers: torch (DTensor, FSDP2, DCP, c10d, gloo, torch elastic) and
+    Python's own lines (pickle's errors under an object collective)."""
+    if re.match(r"^(\[default\d+\]:)?(\[rank\d+\]: )?(_pickle\.PicklingError|AttributeError: Can't (pickle|get local)|"
+                r"TypeError: cannot pickle)", line):
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
@@ -25529,6 +26148,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout33", CASES33, LINE_RULES33),
     ("heldout34", CASES34, LINE_RULES34),
     ("heldout35", CASES35, LINE_RULES35),
+    ("heldout36", CASES36, LINE_RULES36),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -25973,6 +26593,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout33": (lib_of33, NOTES33),
     "heldout34": (lib_of34, NOTES34),
     "heldout35": (lib_of35, NOTES35),
+    "heldout36": (lib_of36, NOTES36),
 }
 
 
@@ -26014,7 +26635,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                                  twentyseventh=case in CASES27, twentyninth=case in CASES29,
                                  thirtieth=case in CASES30, thirtyfirst=case in CASES31, thirtysecond=case in CASES32,
                                  thirtythird=case in CASES33, thirtyfourth=case in CASES34,
-                                 thirtyfifth=case in CASES35):
+                                 thirtyfifth=case in CASES35, thirtysixth=case in CASES36):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
