@@ -225,7 +225,8 @@ CATALOGUE: tuple[Cause, ...] = (
            "Cannot access content at", "Your request to access"),
           (), 4, ROOT,
           "the model is gated or private: accept its licence on huggingface.co with the account whose token the "
-          "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model)",
+          "job uses, and pass HF_TOKEN to every node (irisrl secrets); or prestage the model (--prestage-model); "
+          "from a bucket: give every node credentials that can read (and, for checkpoints, write) it",
           families=(r"Cannot access gated repo|You are trying to access a gated repo|Access to model \S+ is restricted",
                     # (datasets 5.2 load.py: "Dataset 'x' is a gated dataset on the Hub. You must be authenticated")
                     r"GatedRepoError|is a gated (?:repository|repo|dataset|model|space)\b|awaiting a review from the repo authors",
@@ -343,7 +344,7 @@ CATALOGUE: tuple[Cause, ...] = (
            r"\b429 Client Error: Too Many Requests (?i:for url): \S*(?:huggingface\.co|hf\.co)",
            r"host='(?:huggingface\.co|hf\.co|cdn-lfs[\w.-]*)', port=\d+\): Max retries exceeded"),
           4, ROOT,
-          "the HF Hub failed a request: transient; keep the retry wrapper and --max-retries 1; durable: "
+          "the HF Hub (or the bucket) failed a request: transient; keep the retry wrapper and --max-retries 1; durable: "
           "prestage the model on every node (--prestage-model) with HF_HUB_OFFLINE=1, or raise HF_HUB_DOWNLOAD_TIMEOUT",
           # the Hub's inference services are an application's API, not a download (exceptions.INFERENCE_API)
           cleared_by_retry=True, exclude=RETRY_EXCLUDE + "|" + E.INFERENCE_API.pattern,
