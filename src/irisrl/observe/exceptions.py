@@ -441,7 +441,8 @@ TRANSPORT_CLASS = re.compile(r"^(?:Connection\w*Error|ProxyError|SSLError|RetryE
                              r"ServerDisconnectedError|RemoteDisconnected|gaierror|ProtocolError|RemoteProtocolError|URLError|"
                              # httpx / requests giving up on a redirect loop (a proxy or mirror misrouting the download)
                              r"TooManyRedirects)$")
-DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|rendezvous|process group|store based barrier|monitored_?barrier|key-value store|"
+# (a path component named `rendezvous/` is a key or a folder, not a rendezvous: MarinSkyRL's bucket keys `.../rendezvous/run-N/...`)
+DIST_CONTEXT = re.compile(r"(?i)c10d|gloo|TCPStore|\brendezvous\b(?![\w.-]*/)|process group|store based barrier|monitored_?barrier|key-value store|"
                           r"connect\(\) timed out|MASTER_ADDR|torch\.distributed")
 # The Hub's inference services (serverless Inference API, Inference Providers' router, Inference
 # Endpoints: huggingface_hub inference/_client.py and constants.py INFERENCE_PROXY_TEMPLATE): an

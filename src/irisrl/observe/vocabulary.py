@@ -1407,8 +1407,8 @@ TABLE: tuple[Row, ...] = (
     Row("hf_repo_not_found", (_rx(STORE), _rx(_STORE_NO_BUCKET)), None),
     Row("hf_weights_missing", (_rx(STORE), _rx(_STORE_NO_OBJECT)), None),
     Row("hf_http_error", (_rx(STORE), _rx(_STORE_TRANSIENT)),
-        # (a rendezvous that polls a bucket timed out on its peers, not on the store; a key named `rendezvous/...` is a path)
-        _rx(r"(?i:\brendezvous\b(?![\w.-]*/)|c10d|TCPStore|torch\.distributed|process group)")),
+        # (a rendezvous that polls a bucket timed out on its peers, not on the store)
+        E.DIST_CONTEXT),
     # a downloaded file whose size is not the one its listing promised (MarinSkyRL cloud/iris/hf_model_cache.py @ 55e9f45c:
     # "Hugging Face size mismatch for %s: expected %d, found %d"): the download was cut short
     Row("hf_incomplete_download", (_rx(r"(?i:\bsize mismatch for \S+: expected \d+)"), _rx(_HUB)), None),
