@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import both, primary  # noqa: E402
+from one_line import assert_named, both, primary  # noqa: E402
 
 GCS = "https://storage.googleapis.com"
 
@@ -18,17 +18,18 @@ def test_an_inference_engine_named_by_its_class_or_source_file(tmp_path: Path) -
     # a serving framework's engine in its own words (Huawei MindIE: a `...InferEngine` class, `infer_engine*.cc`)
     for line in ("MyInferEngine failed to init the model pool",
                  "2026-01-02 10:00:00.000001 4021 error infer_engine_core.cc:88] Engine init of the model runner failed."):
-        assert primary(both(tmp_path, [line])) == "engine_init_failed", line
+        assert_named(tmp_path, "engine_init_failed", line)
 
 
 def test_hccl_is_the_collective_library_family(tmp_path: Path) -> None:
     # Ascend's HCCL logs its own errors as `[ERROR] HCCL(pid,proc):<time> [file.cc:N] ...`
     line = ("[ERROR] HCCL(4242,python3):2026-01-02-10:00:00.000.001 [hccl_socket_manager.cc:700] [4300][Wait][LinkEstablish]"
             "wait socket establish timeout, role[1] rank[3] timeout[120 s]")
-    assert primary(both(tmp_path, [line])) == "nccl_error"
+    assert_named(tmp_path, "nccl_error", line)
 
 
 @pytest.mark.parametrize(("line", "kind"), [
+    # ---- the object store, read as the Hub is read (passes 106-112)
     # the status the client prints decides (google-api-core's per-status classes, botocore's ClientError)
     (f"google.api_core.exceptions.Forbidden: 403 GET {GCS}/download/storage/v1/b/rl-data/o/prompts.parquet?alt=media: denied", "hf_gated"),
     (f"google.api_core.exceptions.NotFound: 404 GET {GCS}/download/storage/v1/b/rl-models/o/policy%2Fconfig.json?alt=media", "hf_weights_missing"),
@@ -95,9 +96,18 @@ def test_hccl_is_the_collective_library_family(tmp_path: Path) -> None:
     ("RuntimeError: Invalid AWS credentials. Verify AWS_ACCESS_KEY_ID.", "hf_gated"),
     ("multistorageclient.types.RetryableError: Too many request to PUT object(s) at rl-ckpts/iter_0000400/__0_0.distcp", "hf_http_error"),
     ("ValueError: Digest mismatch for object s3://rl-data/prompts-00000-of-00004.parquet with version 7", "hf_incomplete_download"),
+    # ---- Kubernetes: source set k8s_newest (pass 115)
+    # the kubelet refusing a pod at admission: it never ran on that node
+    ("  Message:          Pod was rejected: Allocate failed due to rpc error: code = Unknown desc = no healthy GPUs left", "pg_unplaceable"),
+    ("trainer-0-3-x7k2p   0/1     TopologyAffinityError   0          12s", "pg_unplaceable"),
+    # Kueue turning the workload down at its admission checks, or its queue stopped
+    ("5s   Warning   AdmissionCheckRejected   workload/grpo-run-7   The ProvisioningRequest could not be satisfied", "pg_unplaceable"),
+    ("    Message:               ClusterQueue cq-gpu is stopped", "pg_unplaceable"),
+    # the kubelet's other image reasons
+    ("trainer-0-1-q2w3e   0/1     ImageInspectError   0          40s", "image_pull"),
 ])
-def test_an_object_store_is_read_as_the_hub_is(tmp_path: Path, line: str, kind: str) -> None:
-    assert primary(both(tmp_path, [line])) == kind
+def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+    assert_named(tmp_path, kind, line)
 
 
 def test_what_the_store_family_leaves_to_others(tmp_path: Path) -> None:
@@ -147,7 +157,7 @@ def test_a_missing_bucket_named_as_such_is_the_stores(tmp_path: Path) -> None:
     # pyarrow's S3 filesystem under Ray Train's storage_path: the bucket, not the run's checkpoint, is missing
     for line in ("OSError: Bucket 'rl-ckpts' not found. To create buckets, enable the allow_bucket_creation option.",
                  "(TrainController pid=77) OSError: Bucket 'grpo-ckpt-eu' not found. To create buckets, enable the allow_bucket_creation option."):
-        assert primary(both(tmp_path, [line])) == "hf_repo_not_found", line
+        assert_named(tmp_path, "hf_repo_not_found", line)
     # the run's own checkpoint that is not there stays the checkpoint's
     assert primary(both(tmp_path, ["FileNotFoundError: checkpoint /mnt/ckpt/step_40 not found"])) != "hf_repo_not_found"
 
@@ -155,7 +165,7 @@ def test_a_missing_bucket_named_as_such_is_the_stores(tmp_path: Path) -> None:
 def test_advice_to_check_credentials_is_no_refusal(tmp_path: Path) -> None:
     line = ("CommError: Unable to connect to S3 (NoSuchBucket): The specified bucket does not exist. Check that your "
             "authentication credentials are valid.")
-    assert primary(both(tmp_path, [line])) == "hf_repo_not_found"
+    assert_named(tmp_path, "hf_repo_not_found", line)
 
 
 def test_rust_and_go_records_at_their_warning_level_kill_nothing_alone(tmp_path: Path) -> None:
@@ -166,42 +176,28 @@ def test_rust_and_go_records_at_their_warning_level_kill_nothing_alone(tmp_path:
         assert both(tmp_path, [line])["verdict"] == "NO-KILL", line
     # NCCL's WARN is its error channel, not a level: its failure stays named
     nccl = "[2026-01-02 10:00:00] gpu-3:412:500 [0] transport/net.cc:254 NCCL WARN Call to connect returned Connection refused"
-    assert primary(both(tmp_path, [nccl])) == "nccl_error"
+    assert_named(tmp_path, "nccl_error", nccl)
 
 
 def test_a_router_that_cannot_reach_its_engine(tmp_path: Path) -> None:
     # the request could not be sent to the worker at all: the engine is gone
     dead = ("2026-01-02 10:00:00 ERROR router_rs::routers::http::router: src/routers/http/router.rs:2006: Failed to send typed request "
             "worker_url=http://10.0.0.7:8000 route=/generate error=error sending request for url (http://10.0.0.7:8000/generate)")
-    assert primary(both(tmp_path, [dead])) == "engine_dead"
+    assert_named(tmp_path, "engine_dead", dead)
     # the router's start-up gave up waiting for its engines
     start = "RuntimeError: Timeout 30s waiting for hosts [\"http://10.0.0.7:8000\"] to become healthy."
-    assert primary(both(tmp_path, [start])) == "engine_init_failed"
+    assert_named(tmp_path, "engine_init_failed", start)
     # the Hub's own Rust client saying the same words is the Hub's
     hub = ("2026-01-02T10:00:00Z ERROR hf_xet::download: error sending request for url "
            "(https://huggingface.co/api/models/org/m/revision/main)")
     assert primary(both(tmp_path, [hub])) != "engine_dead"
 
 
-@pytest.mark.parametrize(("line", "kind"), [
-    # the kubelet refusing a pod at admission: it never ran on that node
-    ("  Message:          Pod was rejected: Allocate failed due to rpc error: code = Unknown desc = no healthy GPUs left", "pg_unplaceable"),
-    ("trainer-0-3-x7k2p   0/1     TopologyAffinityError   0          12s", "pg_unplaceable"),
-    # Kueue turning the workload down at its admission checks, or its queue stopped
-    ("5s   Warning   AdmissionCheckRejected   workload/grpo-run-7   The ProvisioningRequest could not be satisfied", "pg_unplaceable"),
-    ("    Message:               ClusterQueue cq-gpu is stopped", "pg_unplaceable"),
-    # the kubelet's other image reasons
-    ("trainer-0-1-q2w3e   0/1     ImageInspectError   0          40s", "image_pull"),
-])
-def test_kubernetes_readings_from_k8s_newest(tmp_path: Path, line: str, kind: str) -> None:
-    assert primary(both(tmp_path, [line])) == kind
-
-
 def test_our_orchestrator_and_launcher_in_their_own_words(tmp_path: Path) -> None:
     # Iris: a task whose worker failed under it
     for line in ("iris.client.client.JobFailedError: Job /rl/grpo-7 JOB_STATE_WORKER_FAILED: Pod not found",
                  "[0/0] irisrl-task-status: state=WORKER_FAILED exit_code=none error=\"worker lost\" pending=\"\""):
-        assert primary(both(tmp_path, [line])) == "evicted", line
+        assert_named(tmp_path, "evicted", line)
     # MarinSkyRL's task runtime ending the run: shown, never dropped
     for line in ("=== TERMINATION ARTIFACT task=_rl_grpo-7_0 ts=1796467822 reason=driver exit_code=1 (head rank 0) ===",
                  "[task-runtime] driver stalled after 5400s without stdout/stderr progress (head rank 0)"):
