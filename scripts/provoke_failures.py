@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -23470,51 +23470,43 @@ def _is_ray_line22(line: str) -> bool:
     return bool(_is_exception_line(rest) or _LOG_LINE.search(rest) or _LOG_LINE22.search(rest))
 
 
-def select_lines(output: str, third: bool = False, fourth: bool = False,
-                 sixth: bool = False, seventh: bool = False, eighth: bool = False,
-                 ninth: bool = False, eleventh: bool = False,
-                 thirteenth: bool = False, fifteenth: bool = False,
-                 seventeenth: bool = False, eighteenth: bool = False,
-                 nineteenth: bool = False, twentieth: bool = False,
-                 twentyfirst: bool = False, twentysecond: bool = False,
-                 twentythird: bool = False, twentyfourth: bool = False,
-                 twentysixth: bool = False, twentyeighth: bool = False,
-                 twentyseventh: bool = False, twentyninth: bool = False,
-                 thirtieth: bool = False, thirtyfirst: bool = False, thirtysecond: bool = False,
-                 thirtythird: bool = False, thirtyfourth: bool = False, thirtyfifth: bool = False,
-                 thirtysixth: bool = False) -> list[str]:
+def select_lines(output: str, pickers: Sequence[Callable[[str], object]] = (),
+                 dedup: Callable[[str], str] | None = None) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
-    chained), torch C++ / NCCL log lines, warnings, the process-ended lines. Traceback frames,
-    continuation lines of multi-line messages and C++ stack frames are left out; lines equal up
-    to their numbers (64 `Channel NN/64` lines, one assert per GPU thread) count once."""
+    chained), torch C++ / NCCL log lines, warnings, the process-ended lines, and whatever one of
+    the case's set's `pickers` (case_pickers) keeps. Traceback frames, continuation lines of
+    multi-line messages and C++ stack frames are left out; lines equal up to their numbers (64
+    `Channel NN/64` lines, one assert per GPU thread) count once (`dedup`'s key)."""
+    key = dedup or _dedup_key
     keep: dict[str, str] = {}
     for line in output.splitlines():
         if line.startswith("PROVOKE-NOTE"):
             continue
-        if _is_exception_line(line) or _LOG_LINE.search(line) or (
-                third and _LOG_LINE3.search(line)) or (fourth and _LOG_LINE4.search(line)) or (
-                sixth and _LOG_LINE6.search(line)) or (seventh and _LOG_LINE7.search(line)) or (
-                eighth and _LOG_LINE8.search(line)) or (ninth and _LOG_LINE9.search(line)) or (
-                eleventh and _LOG_LINE11.search(line)) or (
-                thirteenth and _LOG_LINE13.search(line)) or (
-                fifteenth and _LOG_LINE15.search(line)) or (
-                seventeenth and _LOG_LINE17.search(line)) or (
-                eighteenth and _LOG_LINE18.search(line)) or (
-                nineteenth and _LOG_LINE19.search(line)) or (
-                twentieth and _LOG_LINE20.search(line)) or (
-                twentyfirst and _LOG_LINE21.search(line)) or (
-                twentysecond and _is_ray_line22(line)) or (
-                twentythird and _LOG_LINE23.search(line)) or (
-                twentyfourth and _LOG_LINE24.search(line)) or (
-                twentysixth and _LOG_LINE26.search(line) or twentyeighth and _LOG_LINE28.search(line) or
-                twentyseventh and _LOG_LINE27.search(line) or twentyninth and _LOG_LINE29.search(line) or
-                thirtieth and _LOG_LINE30.search(line) or thirtyfirst and _LOG_LINE31.search(line) or
-                thirtysecond and _LOG_LINE32.search(line) or thirtythird and _LOG_LINE33.search(line) or
-                thirtyfourth and (_is_ray_line22(line) or _LOG_LINE28.search(line) or _LOG_LINE34.search(line)) or
-                thirtyfifth and _LOG_LINE35.search(line) or
-                thirtysixth and (_LOG_LINE23.search(line) or _LOG_LINE36.search(line))):
-            keep.setdefault(_dedup_key35(line) if thirtyfifth else _dedup_key(line), line)
+        if _is_exception_line(line) or _LOG_LINE.search(line) or any(pick(line) for pick in pickers):
+            keep.setdefault(key(line), line)
     return list(keep.values())
+
+
+def case_pickers(case: str) -> list[Callable[[str], object]]:
+    """The extra line shapes a case's set keeps: the early sets' shapes apply to their set and every later one (by
+    `_set_rank`), a later set's only to its own cases (set 22's Ray shapes also to set 28's, set 34's to Ray's and
+    set 28's, set 36's to set 23's)."""
+    rank = _set_rank(case)
+    by_rank = ((1, _LOG_LINE3), (2, _LOG_LINE4), (4, _LOG_LINE6), (5, _LOG_LINE7), (6, _LOG_LINE8), (7, _LOG_LINE9),
+               (9, _LOG_LINE11), (11, _LOG_LINE13), (13, _LOG_LINE15), (15, _LOG_LINE17))
+    by_set: tuple[tuple[dict[str, Case], tuple[Callable[[str], object], ...]], ...] = (
+        (CASES18, (_LOG_LINE18.search,)), (CASES19, (_LOG_LINE19.search,)), (CASES20, (_LOG_LINE20.search,)),
+        (CASES21, (_LOG_LINE21.search,)), (CASES22, (_is_ray_line22,)), (CASES23, (_LOG_LINE23.search,)),
+        (CASES24, (_LOG_LINE24.search,)), (CASES26, (_LOG_LINE26.search,)), (CASES27, (_LOG_LINE27.search,)),
+        (CASES28, (_is_ray_line22, _LOG_LINE28.search)), (CASES29, (_LOG_LINE29.search,)), (CASES30, (_LOG_LINE30.search,)),
+        (CASES31, (_LOG_LINE31.search,)), (CASES32, (_LOG_LINE32.search,)), (CASES33, (_LOG_LINE33.search,)),
+        (CASES34, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE34.search)), (CASES35, (_LOG_LINE35.search,)),
+        (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)))
+    picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
+    for cases, own in by_set:
+        if case in cases:
+            picks += own
+    return picks
 
 
 # Lines whose kind does not follow from the case: (regex, label), first match wins; "drop"
@@ -26624,18 +26616,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         fifteenth = rank >= 13
         sixteenth = rank >= 14
         seventeenth = rank >= 15
-        for line in select_lines(rec["output"], third=later, fourth=rank >= 2, sixth=rank >= 4,
-                                 seventh=rank >= 5, eighth=rank >= 6, ninth=ninth,
-                                 eleventh=eleventh, thirteenth=thirteenth, fifteenth=fifteenth,
-                                 seventeenth=seventeenth, eighteenth=case in CASES18,
-                                 nineteenth=case in CASES19, twentieth=case in CASES20,
-                                 twentyfirst=case in CASES21, twentysecond=case in CASES22 or case in CASES28,
-                                 twentythird=case in CASES23, twentyfourth=case in CASES24,
-                                 twentysixth=case in CASES26, twentyeighth=case in CASES28,
-                                 twentyseventh=case in CASES27, twentyninth=case in CASES29,
-                                 thirtieth=case in CASES30, thirtyfirst=case in CASES31, thirtysecond=case in CASES32,
-                                 thirtythird=case in CASES33, thirtyfourth=case in CASES34,
-                                 thirtyfifth=case in CASES35, thirtysixth=case in CASES36):
+        for line in select_lines(rec["output"], case_pickers(case), _dedup_key35 if case in CASES35 else None):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
