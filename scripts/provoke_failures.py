@@ -26573,6 +26573,12 @@ def write_format_strings(raw: Path, dest: Path, extra: list[Path]) -> None:
 
 # The printers and notes of the sets from the eighteenth on, by file (the older sets' come from their rank's flags in `build`).
 LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, str]], list[tuple[str, str]]]] = {
+    "heldout2": (lib_of, NOTES), "heldout3": (lib_of3, NOTES3 + NOTES), "heldout4": (lib_of4, NOTES4 + NOTES3 + NOTES),
+    "heldout5": (lib_of5, NOTES5 + NOTES4 + NOTES3 + NOTES), "heldout6": (lib_of6, NOTES6 + NOTES5 + NOTES4 + NOTES3 + NOTES),
+    "heldout7": (lib_of7, NOTES7), "heldout8": (lib_of8, NOTES8), "heldout9": (lib_of9, NOTES9),
+    "heldout10": (lib_of10, NOTES10), "heldout11": (lib_of11, NOTES11), "heldout12": (lib_of12, NOTES12),
+    "heldout13": (lib_of13, NOTES13), "heldout14": (lib_of14, NOTES14), "heldout15": (lib_of15, NOTES15),
+    "heldout16": (lib_of16, NOTES16), "heldout17": (lib_of17, NOTES17),
     "heldout18": (lib_of18, NOTES18), "heldout19": (lib_of19, NOTES19), "heldout20": (lib_of20, NOTES20),
     "heldout21": (lib_of21, NOTES21), "heldout22": (lib_of22, NOTES22), "heldout23": (lib_of23, NOTES23),
     "heldout24": (lib_of24, NOTES24), "heldout25": (lib_of25, NOTES25), "heldout26": (lib_of26, NOTES26),
@@ -26587,6 +26593,11 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout35": (lib_of35, NOTES35),
     "heldout36": (lib_of36, NOTES36),
 }
+
+
+def printer_of(rank: int) -> tuple[Callable[[str, str, dict[str, str]], tuple[str, str]], list[tuple[str, str]]]:
+    """The `lib` / `version` reader and the notes of the set at `rank` (-1: the first capture, read like the second)."""
+    return LATER_PRINTERS[LATER_SETS[max(rank, 0)][0]]
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -26607,15 +26618,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         raws[split].append(rec)
         rank = _set_rank(case)   # the line-selection rules of a set apply to it and every later one
         later = rank >= 1        # the third set on
-        ninth = rank >= 7
-        tenth = rank >= 8
-        eleventh = rank >= 9
-        twelfth = rank >= 10
-        thirteenth = rank >= 11
-        fourteenth = rank >= 12
-        fifteenth = rank >= 13
-        sixteenth = rank >= 14
-        seventeenth = rank >= 15
+        lib_fn, notes = printer_of(rank)
         for line in select_lines(rec["output"], case_pickers(case), _dedup_key35 if case in CASES35 else None):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
@@ -26633,17 +26636,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             seen_keys.add(_dedup_key(line))
             if case in CASES35:
                 seen_keys.add(_dedup_key35(line))
-            printers = LATER_PRINTERS.get(LATER_SETS[rank][0]) if rank >= 0 else None
-            lib_fn = (printers[0] if printers is not None else lib_of17 if seventeenth else lib_of16 if sixteenth else lib_of15 if fifteenth else lib_of14 if fourteenth else lib_of13 if thirteenth else lib_of12 if twelfth else lib_of11 if eleventh else lib_of10 if tenth else lib_of9 if ninth else lib_of8 if case in CASES8 else lib_of7 if case in CASES7
-                      else lib_of6 if case in CASES6
-                      else lib_of5 if case in CASES5
-                      else lib_of4 if case in CASES4 else lib_of3 if later else lib_of)
             lib, ver = lib_fn(case, line, rec["versions"])
-            notes = printers[1] if printers is not None else NOTES17 if seventeenth else NOTES16 if sixteenth else NOTES15 if fifteenth else NOTES14 if fourteenth else NOTES13 if thirteenth else NOTES12 if twelfth else NOTES11 if eleventh else NOTES10 if tenth else NOTES9 if ninth else NOTES8 if case in CASES8 else NOTES7 if case in CASES7 else (
-                NOTES6 if case in CASES6 else []) + (
-                NOTES5 if case in CASES5 or case in CASES6 else []) + (
-                NOTES4 if case in CASES4 or case in CASES5 or case in CASES6 else []) + (
-                NOTES3 if later else []) + NOTES
             note = next((n for pat, n in notes if re.search(pat, line)), "")
             files[split].append({
                 "kind": label, "line": line, "source": f"device:{case}", "lib": lib,
