@@ -959,6 +959,11 @@ TABLE: tuple[Row, ...] = (
     # (and TensorFlow's status report of the same, tensorflow/core/kernels: "Non-OK-status: GpuLaunchKernel(...) status: Internal:
     # out of memory")
     Row("cuda_oom", (_rx(r"\bwith error:? ['\"]?out of memory\b|\bstatus: \w+: out of memory\b"),), None),
+    # the CUDA driver API's status as a number (cuda.h enum CUresult: CUDA_ERROR_OUT_OF_MEMORY = 2), as a wrapper
+    # reports it: torch_memory_saver's check macro, "CUresult error result=%d file=%s func=%s line=%d" (as pasted
+    # in fzyzcjy/torch_memory_saver#4, public set 65), "cuMemCreate failed with CUresult 2"; any other non-zero status is a CUDA error
+    Row("cuda_oom", (_rx(r"\bCUresult\b\D{0,30}(?<![\w.])2\b(?!\.\d)"),), None),
+    Row("cuda_error", (_rx(r"\bCUresult\b\D{0,30}(?<![\w.])(?!0\b)\d+\b"),), None),
     # a CUDA driver API call that returned an error (`cuIpcOpenMemHandle() failed: invalid argument`, UCX v1.22.0
     # src/uct/cuda/cuda_ipc/cuda_ipc_cache.c; `cuGetProcAddress(cuMemcpyBatchAsync) failed: 500`, vllm 0.34.0
     # v1/simple_kv_offload/cuda_mem_ops.py), a CUDA math library's own failure (bitsandbytes 0.50.2
