@@ -14725,6 +14725,561 @@ CASES.update(CASES36)
 TIMEOUT_S.update({n: 60 for n in CASES36})
 
 
+# ----------------------------------------------------------------------------- set 39: the RL trainers' start-up checks
+# verl 0.9.1 (its hydra trainer config and validate_config), TRL (GRPOConfig / GRPOTrainer), megatron-core 0.16.1
+# (TransformerConfig / ModelParallelConfig checks, parallel_state on a gloo CPU world) and OpenRLHF 0.11.2's argument
+# checks, all before a GPU is needed, in a scratch venv on a CPU machine.
+
+
+def _verl_cli39(*args: str, module: str = "verl.trainer.main_ppo") -> None:
+    """verl's own trainer entry point with hydra overrides: hydra's parse fails before Ray starts."""
+    p = subprocess.run([sys.executable, "-m", module, *args], timeout=50)
+    sys.exit(p.returncode)
+
+
+def _verl_cfg39(overrides: list[str], config_name: str = "ppo_trainer") -> Any:
+    """verl's trainer config composed by hydra with `overrides`, as main_ppo composes it."""
+    import verl
+    from hydra import compose, initialize_config_dir
+
+    d = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
+    with initialize_config_dir(config_dir=d, version_base=None):
+        return compose(config_name=config_name, overrides=overrides)
+
+
+def _verl_validate39(overrides: list[str], use_ref: bool = True, use_critic: bool = False) -> None:
+    from verl.utils.config import validate_config
+
+    cfg = _verl_cfg39(["actor_rollout_ref.model.path=/tmp/no-model-needed", *overrides])
+    validate_config(cfg, use_reference_policy=use_ref, use_critic=use_critic)
+    print("config ok", flush=True)
+
+
+_VERL_BASE39 = ["data.train_batch_size=16", "actor_rollout_ref.actor.ppo_mini_batch_size=8",
+                "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2",
+                "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2",
+                "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=2",
+                "trainer.n_gpus_per_node=8", "trainer.nnodes=1", "actor_rollout_ref.rollout.n=4",
+                "actor_rollout_ref.rollout.name=vllm"]
+
+
+def _verl_base39(*changes: str) -> list[str]:
+    keys = {c.split("=")[0].lstrip("+~") for c in changes}
+    return [o for o in _VERL_BASE39 if o.split("=")[0] not in keys] + list(changes)
+
+
+def case_vl39_cli_override_typo() -> None:
+    """verl.trainer.main_ppo with a misspelt override key (data.train_batch_siz)."""
+    _verl_cli39("data.train_batch_siz=256", "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct")
+
+
+def case_vl39_cli_override_bad_syntax() -> None:
+    """verl.trainer.main_ppo with an override whose list is not closed."""
+    _verl_cli39("trainer.logger=[console,wandb", "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct")
+
+
+def case_vl39_cli_config_name_missing() -> None:
+    """verl.trainer.main_ppo --config-name of a config file that does not exist."""
+    _verl_cli39("--config-name", "ppo_megatron_trainr", "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct")
+
+
+def case_vl39_cli_group_option_unknown() -> None:
+    """verl.trainer.main_ppo selecting an option a config group does not have (actor@... = a missing yaml)."""
+    _verl_cli39("actor_rollout_ref/rollout=sglang_async", "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct")
+
+
+def case_vl39_cli_append_existing_key() -> None:
+    """verl.trainer.main_ppo appending (+key) a key the config already has."""
+    _verl_cli39("+trainer.total_epochs=3", "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct")
+
+
+def case_vl39_cli_delete_missing_key() -> None:
+    """verl.trainer.main_ppo deleting (~key) a key the config lacks."""
+    _verl_cli39("~trainer.max_epochs", "actor_rollout_ref.model.path=Qwen/Qwen2.5-0.5B-Instruct")
+
+
+def case_vl39_batch_not_divisible_by_gpus() -> None:
+    """validate_config: train_batch_size * rollout.n not divisible by the 8 GPUs."""
+    _verl_validate39(_verl_base39("data.train_batch_size=5", "actor_rollout_ref.rollout.n=1"))
+
+
+def case_vl39_mini_batch_not_divisible() -> None:
+    """validate_config: a PPO mini batch that the (deprecated, global) micro batch does not divide."""
+    _verl_validate39(_verl_base39("actor_rollout_ref.actor.ppo_mini_batch_size=6",
+                                  "actor_rollout_ref.actor.ppo_micro_batch_size=4",
+                                  "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=null"))
+
+
+def case_vl39_rollout_name_unset() -> None:
+    """The rollout config turned into its dataclass with actor_rollout_ref.rollout.name left unset (???)."""
+    from verl.utils.config import omega_conf_to_dataclass
+
+    cfg = _verl_cfg39([o for o in _verl_base39() if not o.startswith("actor_rollout_ref.rollout.name=")])
+    print(omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout))
+
+
+def case_vl39_mini_batch_larger_than_train() -> None:
+    """validate_config: ppo_mini_batch_size larger than train_batch_size."""
+    _verl_validate39(_verl_base39("actor_rollout_ref.actor.ppo_mini_batch_size=64"))
+
+
+def case_vl39_micro_batch_both_set() -> None:
+    """validate_config: rollout log_prob_micro_batch_size and its _per_gpu form both set."""
+    _verl_validate39(_verl_base39("actor_rollout_ref.rollout.log_prob_micro_batch_size=8"))
+
+
+def case_vl39_ref_micro_batch_unset() -> None:
+    """validate_config: the reference policy's log-prob micro batch left unset."""
+    _verl_validate39(_verl_base39("actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=null"))
+
+
+def case_vl39_megatron_tp_not_divisible() -> None:
+    """validate_config (megatron strategy): TP 3 x PP 1 does not divide the 8 GPUs."""
+    _verl_validate39(_verl_base39(
+        "actor_rollout_ref.actor.strategy=megatron", "+actor_rollout_ref.actor.megatron.tensor_model_parallel_size=3",
+        "+actor_rollout_ref.actor.megatron.pipeline_model_parallel_size=1",
+        "+actor_rollout_ref.actor.megatron.context_parallel_size=1"))
+
+
+def case_vl39_val_sample_temperature_zero() -> None:
+    """validate_config: validation sampling with temperature 0."""
+    _verl_validate39(_verl_base39("actor_rollout_ref.rollout.val_kwargs.do_sample=True",
+                                  "actor_rollout_ref.rollout.temperature=0"))
+
+
+def case_vl39_rollout_tp_over_gpus() -> None:
+    """The rollout config (dataclass) with tensor_model_parallel_size 16 on 8 GPUs, expert parallel set."""
+    from verl.utils.config import omega_conf_to_dataclass
+
+    cfg = _verl_cfg39(_verl_base39("actor_rollout_ref.rollout.tensor_model_parallel_size=16",
+                                   "actor_rollout_ref.rollout.expert_parallel_size=3"))
+    print(omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout))
+
+
+def case_vl39_rollout_name_unknown() -> None:
+    """An unknown rollout engine name (tgi) as verl's rollout registry looks it up."""
+    from verl.utils.config import omega_conf_to_dataclass
+
+    cfg = _verl_cfg39(_verl_base39("actor_rollout_ref.rollout.name=tgi"))
+    rc = omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout)
+    from verl.workers.rollout.replica import get_rollout_replica_class
+
+    print(get_rollout_replica_class(rc.name))
+
+
+def case_vl39_dataset_file_missing() -> None:
+    """verl's RLHFDataset on a train parquet that is not on disk."""
+    from omegaconf import OmegaConf
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+
+    tok = _tiny_tok39()
+    cfg = OmegaConf.create({"prompt_key": "prompt", "max_prompt_length": 64, "filter_overlong_prompts": False})
+    RLHFDataset(data_files=["/data/gsm8k/train.parquet"], tokenizer=tok, config=cfg)
+
+
+def case_benign39_verl_val_batch_deprecated() -> None:
+    """validate_config with data.val_batch_size set and in-reward KL + KL loss: notes, the config passes."""
+    _verl_validate39(_verl_base39("data.val_batch_size=64", "algorithm.use_kl_in_reward=True",
+                                  "actor_rollout_ref.actor.use_kl_loss=True"))
+
+
+def _tiny_tok39() -> Any:
+    """A tiny fast tokenizer (word level, 32 ids) with pad / eos tokens and a chat template."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = {w: i for i, w in enumerate(["[UNK]", "[PAD]", "[EOS]"] + [f"w{i}" for i in range(29)])}
+    t = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    t.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok = PreTrainedTokenizerFast(tokenizer_object=t, unk_token="[UNK]", pad_token="[PAD]", eos_token="[EOS]")
+    tok.chat_template = "{% for m in messages %}{{ m['content'] }} {% endfor %}"
+    return tok
+
+
+def _grpo_config39(**kw: Any) -> Any:
+    from trl import GRPOConfig
+
+    kw.setdefault("use_cpu", True)
+    kw.setdefault("bf16", False)
+    kw.setdefault("report_to", "none")
+    return GRPOConfig(output_dir=tempfile.mkdtemp(prefix="grpo39"), **kw)
+
+
+def _grpo_trainer39(model: str | None = None, **kw: Any) -> None:
+    from datasets import Dataset
+    from trl import GRPOTrainer
+
+    if model is None:
+        d = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="pol39")) / "policy", "safetensors")
+        _tiny_tok39().save_pretrained(d)
+        model = str(d)
+    ds = Dataset.from_dict({"prompt": ["w1 w2 w3"] * 8})
+    trainer_kw = {k: kw.pop(k) for k in list(kw) if k in ("reward_weights_funcs",)}
+    funcs = trainer_kw.get("reward_weights_funcs") or [lambda completions, **_: [1.0] * len(completions)]
+    args = _grpo_config39(per_device_train_batch_size=4, num_generations=4, max_completion_length=8, **kw)
+    GRPOTrainer(model=model, reward_funcs=funcs, args=args, train_dataset=ds)
+    print("trainer built", flush=True)
+
+
+def case_trl39_grpo_config_bf16_on_cpu() -> None:
+    """GRPOConfig with its defaults (bf16) on a CPU-only machine."""
+    from trl import GRPOConfig
+
+    GRPOConfig(output_dir=tempfile.mkdtemp(prefix="grpo39"), report_to="none")
+
+
+def case_trl39_generation_batch_vs_num_generations() -> None:
+    """GRPOConfig: a generation batch (3 per device x 1 step) that num_generations=4 does not divide."""
+    _grpo_config39(per_device_train_batch_size=3, num_generations=4)
+
+
+def case_trl39_generation_batch_vs_global_batch() -> None:
+    """GRPOConfig: generation_batch_size=10 with a global batch of 4."""
+    _grpo_config39(per_device_train_batch_size=4, generation_batch_size=10, num_generations=2)
+
+
+def case_trl39_num_generations_one() -> None:
+    """GRPOConfig: num_generations=1 (no group to compute an advantage over)."""
+    _grpo_config39(per_device_train_batch_size=4, num_generations=1)
+
+
+def case_trl39_batch_and_steps_both() -> None:
+    """GRPOConfig: generation_batch_size and steps_per_generation both set."""
+    _grpo_config39(per_device_train_batch_size=4, generation_batch_size=16, steps_per_generation=4)
+
+
+def case_trl39_auto_find_batch_size() -> None:
+    """GRPOConfig: auto_find_batch_size=True."""
+    _grpo_config39(per_device_train_batch_size=4, num_generations=4, auto_find_batch_size=True)
+
+
+def case_trl39_log_completions_hub_repo() -> None:
+    """GRPOConfig: log_completions_hub_repo without log_completions."""
+    _grpo_config39(per_device_train_batch_size=4, num_generations=4,
+                   log_completions_hub_repo="irisrl/grpo-completions")
+
+
+def case_trl39_is_clip_min_over_max() -> None:
+    """GRPOConfig: importance-sampling clip min above its max."""
+    _grpo_config39(per_device_train_batch_size=4, num_generations=4,
+                   vllm_importance_sampling_clip_min=3.0, vllm_importance_sampling_clip_max=2.0)
+
+
+def case_trl39_eval_batch_vs_num_generations() -> None:
+    """GRPOConfig: an eval batch (3) that num_generations=4 does not divide, eval on."""
+    _grpo_config39(per_device_train_batch_size=4, num_generations=4, per_device_eval_batch_size=3,
+                   eval_strategy="steps", eval_steps=10, do_eval=True)
+
+
+def case_trl39_trainer_use_vllm_absent() -> None:
+    """GRPOTrainer with use_vllm=True where vLLM is not installed (a CPU trainer image)."""
+    _grpo_trainer39(use_vllm=True, vllm_mode="colocate")
+
+
+def case_trl39_trainer_router_aux_not_moe() -> None:
+    """GRPOTrainer: router_aux_loss_coef on a dense (GPT-2) policy."""
+    _grpo_trainer39(router_aux_loss_coef=0.01)
+
+
+def case_trl39_trainer_model_dir_no_weights() -> None:
+    """GRPOTrainer on a local model dir that holds config.json and a tokenizer but no weights."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="pol39")) / "policy", "safetensors")
+    (d / "model.safetensors").unlink()
+    _tiny_tok39().save_pretrained(d)
+    _grpo_trainer39(model=str(d))
+
+
+def case_trl39_trainer_reward_weights_mismatch() -> None:
+    """GRPOTrainer: two reward functions, three reward_weights."""
+    f = lambda completions, **_: [1.0] * len(completions)  # noqa: E731
+    _grpo_trainer39(reward_weights_funcs=[f, f], reward_weights=[1.0, 0.5, 0.2])
+
+
+def _grpo_hub39(policy: str, reward: str | None = None) -> None:
+    """GRPOTrainer with a policy (and a reward model) named by Hub id, against a loopback Hub (HF_ENDPOINT) that
+    answers repos of set 39's own names with the Hub's 404 / 401 answers."""
+    errors = {"qwen25-05b-grpo-sft": HUB_ERRORS["missing404"], "qwen25-rm-gsm8k": HUB_ERRORS["missing404"],
+              "llama31-8b-grpo-gated": HUB_ERRORS["gated401"]}
+    endpoint = start_hub({}, errors)
+    _hub_env(endpoint)  # before huggingface_hub is imported (tiny_gpt2_dir imports it): it reads HF_ENDPOINT once
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="pol39")) / "policy", "safetensors")
+    print(f"PROVOKE-NOTE endpoint={endpoint} policy={policy} reward={reward}", flush=True)
+    if reward is None:
+        _grpo_trainer39(model=policy)
+    else:
+        _tiny_tok39().save_pretrained(d)
+        _grpo_trainer39(model=str(d), reward_weights_funcs=[reward])
+
+
+def case_trl39_trainer_policy_repo_missing() -> None:
+    """GRPOTrainer(model='irisrl/qwen25-05b-grpo-sft'): the Hub answers 404 RepoNotFound."""
+    _grpo_hub39("irisrl/qwen25-05b-grpo-sft")
+
+
+def case_trl39_trainer_reward_model_missing() -> None:
+    """GRPOTrainer with a local policy and reward_funcs='irisrl/qwen25-rm-gsm8k': the Hub answers 404 RepoNotFound."""
+    _grpo_hub39("local", reward="irisrl/qwen25-rm-gsm8k")
+
+
+def case_trl39_trainer_policy_gated() -> None:
+    """GRPOTrainer(model='irisrl/llama31-8b-grpo-gated') without access: the Hub answers 401 GatedRepo."""
+    _grpo_hub39("irisrl/llama31-8b-grpo-gated")
+
+def case_benign39_trl_paged_deprecated() -> None:
+    """GRPOConfig with the deprecated use_transformers_paged / vllm_importance_sampling_cap: the config is built."""
+    _grpo_config39(per_device_train_batch_size=4, num_generations=4, use_transformers_paged=True,
+                   vllm_importance_sampling_cap=2.0)
+    print("config ok", flush=True)
+
+
+def _mcore_cfg39(**kw: Any) -> None:
+    import torch
+    from megatron.core.transformer import TransformerConfig
+
+    base: dict[str, Any] = dict(num_layers=4, hidden_size=64, num_attention_heads=8, pipeline_dtype=torch.float32)
+    base.update(kw)
+    print(TransformerConfig(**base))
+
+
+def case_mc39_heads_not_divisible_by_tp() -> None:
+    """TransformerConfig: 6 heads, tensor_model_parallel_size 4."""
+    _mcore_cfg39(num_attention_heads=6, tensor_model_parallel_size=4)
+
+
+def case_mc39_sequence_parallel_without_tp() -> None:
+    """ModelParallelConfig: sequence_parallel=True with TP 1."""
+    _mcore_cfg39(sequence_parallel=True)
+
+
+def case_mc39_moe_tp_without_sp() -> None:
+    """TransformerConfig: MoE with TP 2 and no sequence parallelism."""
+    _mcore_cfg39(num_moe_experts=4, moe_router_topk=2, tensor_model_parallel_size=2, moe_ffn_hidden_size=64)
+
+
+def case_mc39_fp8_param_without_fp8() -> None:
+    """TransformerConfig: fp8_param=True without an fp8 mode."""
+    _mcore_cfg39(fp8_param=True)
+
+
+def case_mc39_fp8_fp4_both() -> None:
+    """TransformerConfig: fp8 and fp4 at once."""
+    _mcore_cfg39(fp8="hybrid", fp4="nvfp4")
+
+
+def case_mc39_fp8_without_te() -> None:
+    """A megatron GPT layer spec for fp8 with Transformer Engine absent."""
+    _mcore_cfg39(fp8="hybrid")
+    from megatron.core.models.gpt.gpt_layer_specs import get_gpt_layer_with_transformer_engine_spec
+
+    print(get_gpt_layer_with_transformer_engine_spec())
+
+
+def case_mc39_pipeline_dtype_missing() -> None:
+    """ModelParallelConfig: pipeline parallelism without pipeline_dtype."""
+    from megatron.core.transformer import TransformerConfig
+
+    print(TransformerConfig(num_layers=4, hidden_size=64, num_attention_heads=8, pipeline_model_parallel_size=2))
+
+
+def _mcore_ranks39(world: int, body: Callable[[int, Any], None], timeout_s: int = 8) -> None:
+    """body(rank, parallel_state) on a forked gloo CPU world of `world` ranks."""
+    def run(rank: int, torch: Any, dist: Any) -> None:
+        from megatron.core import parallel_state
+
+        body(rank, parallel_state)
+
+    _ranks23(world, run, timeout_s=timeout_s)
+
+
+def case_mc39_ps_world_not_divisible() -> None:
+    """initialize_model_parallel(tp=3) on a 4-rank gloo world."""
+    _mcore_ranks39(4, lambda r, ps: ps.initialize_model_parallel(tensor_model_parallel_size=3))
+
+
+def case_mc39_ps_bad_order() -> None:
+    """initialize_model_parallel with an order string naming a dimension that does not exist."""
+    _mcore_ranks39(2, lambda r, ps: ps.initialize_model_parallel(tensor_model_parallel_size=2, order="tp-cp-ep-dq-pp"))
+
+
+def case_mc39_ps_vpp_without_pp() -> None:
+    """initialize_model_parallel(virtual_pipeline_model_parallel_size=2) with pipeline size 1."""
+    _mcore_ranks39(2, lambda r, ps: ps.initialize_model_parallel(virtual_pipeline_model_parallel_size=2))
+
+
+def case_mc39_ps_expert_not_divisible() -> None:
+    """initialize_model_parallel: expert_model_parallel_size 3 on a 2-rank world."""
+    _mcore_ranks39(2, lambda r, ps: ps.initialize_model_parallel(expert_model_parallel_size=3))
+
+
+def case_mc39_ps_rank_skips_init() -> None:
+    """Rank 1 of 2 never calls initialize_model_parallel: rank 0 waits in new_group."""
+    def body(rank: int, ps: Any) -> None:
+        if rank == 0:  # megatron's groups take their own timeout (minutes): 0.1 = 6 s
+            ps.initialize_model_parallel(tensor_model_parallel_size=2, distributed_timeout_minutes=0.1)
+        else:
+            time.sleep(12)
+
+    _mcore_ranks39(2, body, timeout_s=6)
+
+
+def case_mc39_ps_group_before_init() -> None:
+    """get_tensor_model_parallel_group() before initialize_model_parallel."""
+    _mcore_ranks39(1, lambda r, ps: print(ps.get_tensor_model_parallel_group()))
+
+
+def case_mc39_ps_init_twice() -> None:
+    """initialize_model_parallel called twice without destroy_model_parallel."""
+    def body(rank: int, ps: Any) -> None:
+        ps.initialize_model_parallel(tensor_model_parallel_size=2)
+        ps.initialize_model_parallel(tensor_model_parallel_size=1)
+
+    _mcore_ranks39(2, body)
+
+
+def case_mc39_ps_no_process_group() -> None:
+    """initialize_model_parallel before torch.distributed.init_process_group."""
+    from megatron.core import parallel_state
+
+    parallel_state.initialize_model_parallel(tensor_model_parallel_size=2)
+
+
+def _mcore_dcp39(body: Callable[[Any, Any], None]) -> None:
+    """body(torch, dist_checkpointing) on a one-rank gloo world (megatron's dist_checkpointing needs a process group)."""
+    def run(rank: int, torch: Any, dist: Any) -> None:
+        from megatron.core import dist_checkpointing
+
+        body(torch, dist_checkpointing)
+
+    _ranks23(1, run)
+
+
+def _mcore_sd39(torch: Any, n: int = 4, size: int = 64) -> dict[str, Any]:
+    from megatron.core.dist_checkpointing import ShardedTensor
+
+    return {f"decoder.layers.{i}.mlp.weight": ShardedTensor.from_rank_offsets(
+        f"decoder.layers.{i}.mlp.weight", torch.ones(size, size)) for i in range(n)}
+
+
+def case_mc39_dcp_load_empty_dir() -> None:
+    """dist_checkpointing.load from an iteration directory that holds nothing (a save that never ran)."""
+    d = Path(tempfile.mkdtemp(prefix="mcore39")) / "iter_0000500"
+    d.mkdir()
+    _mcore_dcp39(lambda torch, dc: dc.load(_mcore_sd39(torch), str(d)))
+
+
+def case_mc39_dcp_load_metadata_truncated() -> None:
+    """dist_checkpointing.load where the checkpoint's metadata.json was cut short (megatron's save cannot run on a
+    CPU build of torch, so the file is written as megatron writes it, then cut)."""
+    d = Path(tempfile.mkdtemp(prefix="mcore39")) / "iter_0000500"
+    d.mkdir()
+    (d / "metadata.json").write_text('{"sharded_backend": "torch_dist", "sharded_backend_vers')
+    _mcore_dcp39(lambda torch, dc: dc.load(_mcore_sd39(torch), str(d)))
+
+
+def case_mc39_dcp_load_common_missing() -> None:
+    """dist_checkpointing.load of a checkpoint whose metadata.json is whole but whose common.pt and shards are not
+    there (the upload stopped after the first file)."""
+    d = Path(tempfile.mkdtemp(prefix="mcore39")) / "iter_0000500"
+    d.mkdir()
+    (d / "metadata.json").write_text(json.dumps({"sharded_backend": "torch_dist", "sharded_backend_version": 1,
+                                                 "common_backend": "torch", "common_backend_version": 1}))
+    _mcore_dcp39(lambda torch, dc: dc.load(_mcore_sd39(torch), str(d)))
+
+
+def case_mc39_dcp_save_dir_not_empty() -> None:
+    """dist_checkpointing.save into an iteration directory that already holds a partial checkpoint (it warns and
+    goes on; on a CPU build of torch the save then fails in its CUDA preload)."""
+    d = Path(tempfile.mkdtemp(prefix="mcore39")) / "iter_0000500"
+    d.mkdir()
+
+    (d / "common.pt").write_bytes(b"partial")
+
+    def body(torch: Any, dc: Any) -> None:
+        dc.save(_mcore_sd39(torch), str(d))
+
+    _mcore_dcp39(body)
+
+
+def case_benign39_mcore_import_fallbacks() -> None:
+    """Importing megatron-core's optimizer and GPT model on a host without TE / Apex: fallback notes, it goes on."""
+    from megatron.core.models.gpt import GPTModel  # noqa: F401
+    from megatron.core.optimizer import OptimizerConfig
+
+    print(OptimizerConfig(lr=1e-5), flush=True)
+
+
+def case_benign39_mcore_ps_ok_world2() -> None:
+    """initialize_model_parallel(tp=2) on a 2-rank gloo world: it works (notes only)."""
+    def body(rank: int, ps: Any) -> None:
+        ps.initialize_model_parallel(tensor_model_parallel_size=2)
+        print(rank, ps.get_tensor_model_parallel_world_size(), flush=True)
+        ps.destroy_model_parallel()
+
+    _mcore_ranks39(2, body)
+
+
+CASES39: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_vl39_cli_override_typo", case_vl39_cli_override_typo, "hydra_error"),
+    ("case_vl39_cli_override_bad_syntax", case_vl39_cli_override_bad_syntax, "hydra_error"),
+    ("case_vl39_cli_config_name_missing", case_vl39_cli_config_name_missing, "hydra_error"),
+    ("case_vl39_cli_group_option_unknown", case_vl39_cli_group_option_unknown, "hydra_error"),
+    ("case_vl39_cli_append_existing_key", case_vl39_cli_append_existing_key, "hydra_error"),
+    ("case_vl39_cli_delete_missing_key", case_vl39_cli_delete_missing_key, "hydra_error"),
+    ("case_vl39_batch_not_divisible_by_gpus", case_vl39_batch_not_divisible_by_gpus, "python_crash"),
+    ("case_vl39_mini_batch_not_divisible", case_vl39_mini_batch_not_divisible, "python_crash"),
+    ("case_vl39_mini_batch_larger_than_train", case_vl39_mini_batch_larger_than_train, "python_crash"),
+    ("case_vl39_micro_batch_both_set", case_vl39_micro_batch_both_set, "python_crash"),
+    ("case_vl39_ref_micro_batch_unset", case_vl39_ref_micro_batch_unset, "python_crash"),
+    ("case_vl39_megatron_tp_not_divisible", case_vl39_megatron_tp_not_divisible, "python_crash"),
+    ("case_vl39_val_sample_temperature_zero", case_vl39_val_sample_temperature_zero, "python_crash"),
+    ("case_vl39_rollout_tp_over_gpus", case_vl39_rollout_tp_over_gpus, "python_crash"),
+    ("case_vl39_rollout_name_unset", case_vl39_rollout_name_unset, "hydra_error"),
+    ("case_vl39_rollout_name_unknown", case_vl39_rollout_name_unknown, "python_crash"),
+    ("case_vl39_dataset_file_missing", case_vl39_dataset_file_missing, "python_crash"),
+    ("case_benign39_verl_val_batch_deprecated", case_benign39_verl_val_batch_deprecated, "benign"),
+    ("case_trl39_grpo_config_bf16_on_cpu", case_trl39_grpo_config_bf16_on_cpu, "python_crash"),
+    ("case_trl39_generation_batch_vs_num_generations", case_trl39_generation_batch_vs_num_generations, "python_crash"),
+    ("case_trl39_generation_batch_vs_global_batch", case_trl39_generation_batch_vs_global_batch, "python_crash"),
+    ("case_trl39_num_generations_one", case_trl39_num_generations_one, "python_crash"),
+    ("case_trl39_batch_and_steps_both", case_trl39_batch_and_steps_both, "python_crash"),
+    ("case_trl39_auto_find_batch_size", case_trl39_auto_find_batch_size, "python_crash"),
+    ("case_trl39_log_completions_hub_repo", case_trl39_log_completions_hub_repo, "python_crash"),
+    ("case_trl39_is_clip_min_over_max", case_trl39_is_clip_min_over_max, "python_crash"),
+    ("case_trl39_eval_batch_vs_num_generations", case_trl39_eval_batch_vs_num_generations, "python_crash"),
+    ("case_trl39_trainer_use_vllm_absent", case_trl39_trainer_use_vllm_absent, "python_crash"),
+    ("case_trl39_trainer_router_aux_not_moe", case_trl39_trainer_router_aux_not_moe, "python_crash"),
+    ("case_trl39_trainer_model_dir_no_weights", case_trl39_trainer_model_dir_no_weights, "hf_weights_missing"),
+    ("case_trl39_trainer_reward_weights_mismatch", case_trl39_trainer_reward_weights_mismatch, "python_crash"),
+    ("case_trl39_trainer_policy_repo_missing", case_trl39_trainer_policy_repo_missing, "hf_repo_not_found"),
+    ("case_trl39_trainer_reward_model_missing", case_trl39_trainer_reward_model_missing, "hf_repo_not_found"),
+    ("case_trl39_trainer_policy_gated", case_trl39_trainer_policy_gated, "hf_gated"),
+    ("case_benign39_trl_paged_deprecated", case_benign39_trl_paged_deprecated, "benign"),
+    ("case_mc39_heads_not_divisible_by_tp", case_mc39_heads_not_divisible_by_tp, "python_crash"),
+    ("case_mc39_sequence_parallel_without_tp", case_mc39_sequence_parallel_without_tp, "python_crash"),
+    ("case_mc39_moe_tp_without_sp", case_mc39_moe_tp_without_sp, "python_crash"),
+    ("case_mc39_fp8_param_without_fp8", case_mc39_fp8_param_without_fp8, "python_crash"),
+    ("case_mc39_fp8_fp4_both", case_mc39_fp8_fp4_both, "python_crash"),
+    ("case_mc39_fp8_without_te", case_mc39_fp8_without_te, "python_crash"),
+    ("case_mc39_pipeline_dtype_missing", case_mc39_pipeline_dtype_missing, "python_crash"),
+    ("case_mc39_ps_world_not_divisible", case_mc39_ps_world_not_divisible, "python_crash"),
+    ("case_mc39_ps_bad_order", case_mc39_ps_bad_order, "python_crash"),
+    ("case_mc39_ps_vpp_without_pp", case_mc39_ps_vpp_without_pp, "python_crash"),
+    ("case_mc39_ps_expert_not_divisible", case_mc39_ps_expert_not_divisible, "python_crash"),
+    ("case_mc39_ps_rank_skips_init", case_mc39_ps_rank_skips_init, "dist_timeout"),
+    ("case_mc39_ps_group_before_init", case_mc39_ps_group_before_init, "python_crash"),
+    ("case_mc39_ps_init_twice", case_mc39_ps_init_twice, "python_crash"),
+    ("case_mc39_ps_no_process_group", case_mc39_ps_no_process_group, "python_crash"),
+    ("case_mc39_dcp_load_empty_dir", case_mc39_dcp_load_empty_dir, "checkpoint_corrupt"),
+    ("case_mc39_dcp_load_metadata_truncated", case_mc39_dcp_load_metadata_truncated, "checkpoint_corrupt"),
+    ("case_mc39_dcp_load_common_missing", case_mc39_dcp_load_common_missing, "checkpoint_corrupt"),
+    ("case_mc39_dcp_save_dir_not_empty", case_mc39_dcp_save_dir_not_empty, "python_crash"),
+    ("case_benign39_mcore_import_fallbacks", case_benign39_mcore_import_fallbacks, "benign"),
+    ("case_benign39_mcore_ps_ok_world2", case_benign39_mcore_ps_ok_world2, "benign"),
+]}
+CASES.update(CASES39)
+TIMEOUT_S.update({n: 60 for n in CASES39})
+
+
 # ----------------------------------------------------------------------------- older releases (set 24)
 # The Hub / loading failures of sets 1-21 as OLDER releases print them: venv A (huggingface_hub
 # 0.20.3, transformers 4.36.2, safetensors 0.4.1, tokenizers 0.15, requests, torch 2.4.1 CPU) and
@@ -23121,7 +23676,8 @@ def versions() -> dict[str, str]:
                  "daytona-api-client", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools",
                  "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
                  "urllib3", "aiohttp", "smart_open", "universal_pathlib",
-                 "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests"):  # the agent side's clients (the
+                 "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
+                 "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -23447,6 +24003,17 @@ _LOG_LINE36 = re.compile(r"^\[default\d+\]:(\[rank\d+\]: ?)?([\w.]+(Error|Except
                          r"\[[EWI]\d{4} |\[\S+debug_logger\.cc:\d+\] ERROR )|"
                          r"^\s+exitcode\s+: -?\d+ \(pid: \d+\)( +\(SIG\w+\))?\s*$")
 
+# The thirty-ninth set's cases only (the RL trainers' start-up checks): hydra's own error lines as verl's trainer
+# entry point prints them (bare lines: `Could not override '...'.`, `Key '...' is not in struct`, the parser's
+# `mismatched input ...`, `Cannot find primary config ...`, `In 'ppo_trainer': Could not find ...`), its
+# HYDRA_FULL_ERROR footer, verl's own logger lines (`WARNING:2026-12-05 12:00:00,000:...`) and its bare
+# `WARNING:` / `NOTICE:` prints from validate_config.
+_LOG_LINE39 = re.compile(r"^Could not (override|append|delete|load|find) |^Key '[^']+' is not in struct$|"
+                         r"^Error (merging|parsing) override|^Cannot find primary config |^In '[^']+': |"
+                         r"^Set the environment variable HYDRA_FULL_ERROR=1 |mismatched input |no viable alternative|"
+                         r"^(WARNING|ERROR):\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+:|^(WARNING|NOTICE): |"
+                         r"^omegaconf\.errors\.\w+: |^Overwriting old incomplete / corrupted checkpoint")
+
 
 def _dedup_key35(line: str) -> str:
     """The set-35 shape of a line: request ids, workflow instance ids, LiteLLM call ids and object
@@ -23501,7 +24068,7 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES28, (_is_ray_line22, _LOG_LINE28.search)), (CASES29, (_LOG_LINE29.search,)), (CASES30, (_LOG_LINE30.search,)),
         (CASES31, (_LOG_LINE31.search,)), (CASES32, (_LOG_LINE32.search,)), (CASES33, (_LOG_LINE33.search,)),
         (CASES34, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE34.search)), (CASES35, (_LOG_LINE35.search,)),
-        (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)))
+        (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -26117,6 +26684,73 @@ def lib_of36(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+LINE_RULES39: list[tuple[str, str]] = [
+    # a local data file (verl's RLHFDataset parquet) that is not on disk: no Hub weight shard (set 29's datasets line
+    # of this shape is python_crash); the earlier FileNotFoundError rules would say hf_weights_missing
+    (r"^FileNotFoundError: Unable to find '\S+\.(parquet|jsonl?)'", "python_crash"),
+    # megatron's torch_dist save preloads with torch.cuda.synchronize(): a CPU build of torch refuses (no CUDA fault)
+    (r"Torch not compiled with CUDA enabled", "python_crash"),
+    # megatron's own bug while it reports a missing common.pt (it calls .iterdir() on the path string): a Python error
+    (r"AttributeError: 'str' object has no attribute 'iterdir'", "python_crash"),
+    # megatron's save into a non-empty directory: a logged note, the save goes on
+    (r"^Overwriting old incomplete / corrupted checkpoint", "benign"),
+    # the libraries' fallback / deprecation notes on a run that goes on
+    (r"(User|Future|Deprecation)Warning: ", "benign"),
+    (r"^WARNING:\d{4}-|^WARNING: |^NOTICE: ", "benign"),
+    # hydra's lines stay the config's failure wherever they print
+    (r"^Could not (override|append|delete|load|find) |^Key '[^']+' is not in struct$|^Error (merging|parsing) override|"
+     r"^Cannot find primary config |^In '[^']+': |^Set the environment variable HYDRA_FULL_ERROR=1 |"
+     r"hydra\.errors\.|omegaconf\.errors\.", "hydra_error"),
+]
+NOTES39: list[tuple[str, str]] = [
+    (r"HYDRA_FULL_ERROR", "hydra's footer under a failed composition of verl's trainer config"),
+    (r"^Could not|not in struct|override|primary config", "hydra: verl.trainer.main_ppo's overrides do not compose"),
+    (r"^WARNING:\d{4}-", "verl's platform note at import on a CPU host; the run goes on"),
+    (r"val_batch_size is deprecated|NOTICE: ", "verl's validate_config note; the config passes"),
+    (r"Transformer Engine|Apex", "megatron-core's fallback note without TE / Apex; the run goes on"),
+    (r"FutureWarning|DeprecationWarning", "a deprecation note; the run goes on"),
+    (r"must be divisible|must be a multiple|not divisible", "a start-up batch / parallel-size check"),
+    (r"bf16/gpu", "GRPOConfig's defaults (bf16) on a CPU-only host"),
+    (r"vLLM is not available", "use_vllm without vLLM installed"),
+    (r"no viable alternative|mismatched input", "hydra's override parser: a list value left open"),
+    (r"Missing mandatory value", "verl's rollout config: a ??? value (the engine name) left unset"),
+    (r"InstantiationException", "hydra instantiating verl's RolloutConfig: its __post_init__ check failed (the line above)"),
+    (r"is not a distributed checkpoint", "megatron dist_checkpointing.load: the iteration directory has no metadata.json"),
+    (r"Unterminated string", "megatron dist_checkpointing.load: metadata.json cut short"),
+    (r"common\.pt", "megatron dist_checkpointing.load: metadata.json there, common.pt and the shards not"),
+    (r"iterdir", "megatron's own error path while it reports the missing common.pt"),
+    (r"Torch not compiled with CUDA", "megatron's torch_dist save preloads with torch.cuda.synchronize() on a CPU build"),
+    (r"Overwriting old incomplete", "megatron dist_checkpointing.save into a non-empty directory: a logged note, it goes on"),
+    (r"TESpecProvider", "megatron's TE layer spec with Transformer Engine absent"),
+    (r"KeyError: 'dq'", "initialize_model_parallel's order string names a dimension that does not exist"),
+    (r"^(\[rank0\]: )?AssertionError$", "initialize_model_parallel before init_process_group (a bare assert)"),
+    (r"is not a local folder", "GRPOTrainer: the Hub answered 404 RepoNotFound for the model id"),
+    (r"no file named", "GRPOTrainer on a local model dir without weights"),
+    (r"Unable to find '", "verl's RLHFDataset: the train parquet is not on disk"),
+    (r"Unknown rollout mode", "verl's rollout registry: an engine name it does not know"),
+]
+
+
+def lib_of39(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-ninth set's printers: hydra (verl's trainer config), verl, TRL (and transformers under it),
+    megatron-core, torch (gloo under parallel_state) and Python's own lines."""
+    if re.search(r"^Could not (override|append|delete|load|find) |^Key '|^Error (merging|parsing) override|"
+                 r"^Cannot find primary config |^In '|HYDRA_FULL_ERROR|hydra\.errors|omegaconf\.errors|"
+                 r"mismatched input |no viable alternative", line):
+        return _pick("hydra-core", vers)
+    if re.search(r"megatron", line) or case.startswith(("mc39_", "benign39_mcore")) and not re.search(
+            r"Gloo|gloo|torch\.distributed|DistStoreError|DistBackendError|\[rank\d+\]:\[", line):
+        return _pick("megatron-core", vers)
+    if case.startswith(("mc39_", "benign39_mcore")):
+        return _pick("torch", vers)
+    if case.startswith(("vl39_", "benign39_verl")):
+        return _pick("verl", vers)
+    if case.startswith(("trl39_", "benign39_trl")):
+        if re.search(r"safetensors|pytorch_model\.bin|OSError", line):
+            return _pick("transformers", vers)
+        return _pick("trl", vers)
+    return _pick("python", vers)
+
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
@@ -26141,6 +26775,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout34", CASES34, LINE_RULES34),
     ("heldout35", CASES35, LINE_RULES35),
     ("heldout36", CASES36, LINE_RULES36),
+    ("heldout39", CASES39, LINE_RULES39),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -26592,6 +27227,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout34": (lib_of34, NOTES34),
     "heldout35": (lib_of35, NOTES35),
     "heldout36": (lib_of36, NOTES36),
+    "heldout39": (lib_of39, NOTES39),
 }
 
 
