@@ -15278,6 +15278,552 @@ CASES39: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 ]}
 CASES.update(CASES39)
 TIMEOUT_S.update({n: 60 for n in CASES39})
+# ----------------------------------------------------------------------------- SkyRL 0.3.0 on CPU (set 38)
+# What SkyRL 0.3.0 (PyPI `skyrl`, its skyrl-train extra's CPU deps, skyrl-gym 0.4.0) prints before a GPU is
+# needed: its CLI override layer (`SkyRLTrainConfig.from_cli_overrides`: OmegaConf.from_cli into dataclasses; 0.3.0
+# has no Hydra entry point), `validate_cfg`, PromptDataset, skyrl-gym registration, the trainer's checkpoint resume,
+# the tracker and a placement group on a CPU-only Ray. The entry point runs as users run it
+# (`python -m skyrl.train.entrypoints.main_base key=value ...`); checks that need a built trainer call SkyRL's own
+# method with a stub `self` holding only the attributes that method reads.
+_SKYRL_BASE38 = ["trainer.logger=console"]  # the default logger (wandb) asserts on WANDB_API_KEY first
+# SkyRL 0.3.0 cannot build its config on Python 3.11 (pydantic refuses skyrl.tinker.types' typing.TypedDict): one case
+# runs the entry point under a 3.11 venv; the others run under the capture's interpreter (3.12)
+_PY311_38 = os.environ.get("SKYRL38_PY311", "/tmp/s38/venv/bin/python")
+
+
+def _skyrl_main38(*overrides: str, env: dict[str, str] | None = None, python: str | None = None,
+                  base: bool = True) -> None:
+    """`python -m skyrl.train.entrypoints.main_base <overrides>` in a child; its output is the case's."""
+    args = [python or sys.executable, "-m", "skyrl.train.entrypoints.main_base",
+            *(_SKYRL_BASE38 if base else []), *overrides]
+    print("PROVOKE-NOTE " + " ".join(args[1:]), flush=True)
+    child_env = dict(os.environ, **(env or {}))
+    child_env.pop("WANDB_API_KEY", None)
+    p = subprocess.run(args, env=child_env, timeout=55)
+    sys.exit(p.returncode)
+
+
+def _skyrl_validate38(*overrides: str) -> Any:
+    """What main() does before Ray: parse the overrides and validate_cfg; a run that goes on prints its notes."""
+    import warnings
+
+    warnings.simplefilter("default")
+    from skyrl.train.config import SkyRLTrainConfig
+    from skyrl.train.utils import validate_cfg
+
+    cfg = SkyRLTrainConfig.from_cli_overrides([*_SKYRL_BASE38, *overrides])
+    validate_cfg(cfg)
+    print("PROVOKE-NOTE validated", flush=True)
+    return cfg
+
+
+def _skyrl_resume38(root: Path, mode: str, resume_path: str | None = None, interval: int = 10) -> None:
+    """RayPPOTrainer.load_checkpoints (SkyRL's resume) with a stub trainer: no workers, a no-op dispatch."""
+    from types import SimpleNamespace
+
+    from skyrl.train.trainer import RayPPOTrainer
+    from skyrl.train.utils.trainer_utils import ResumeMode
+
+    stub = SimpleNamespace(
+        cfg=SimpleNamespace(trainer=SimpleNamespace(ckpt_path=str(root), resume_path=resume_path,
+                                                    ckpt_interval=interval)),
+        resume_mode=ResumeMode(mode), has_critic=False,
+        train_dataloader=SimpleNamespace(load_state_dict=lambda state: None),
+        dispatch=SimpleNamespace(load_checkpoint=lambda *a, **k: None))
+    step, path = RayPPOTrainer.load_checkpoints(stub)
+    print(f"PROVOKE-NOTE resumed at {step} from {path}", flush=True)
+
+
+def _skyrl_ckpt_dir38(step: int, state: bytes | None = None, data: bytes | None = None) -> Path:
+    """A SkyRL checkpoint root with global_step_<step>/ (trainer_state.pt and data.pt as given) and its latest file."""
+    import torch
+
+    root = Path(tempfile.mkdtemp(prefix="ckpt38")) / "ckpts"
+    d = root / f"global_step_{step}"
+    (d / "policy").mkdir(parents=True)
+    if state is None:
+        torch.save({"global_step": step, "config": {"seed": 42}}, d / "trainer_state.pt")
+    elif state:
+        (d / "trainer_state.pt").write_bytes(state)
+    if data:
+        (d / "data.pt").write_bytes(data)
+    (root / "latest_ckpt_global_step.txt").write_text(str(step))
+    return root
+
+
+def _skyrl_parquet38(rows: list[dict[str, Any]], name: str = "train.parquet") -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(tempfile.mkdtemp(prefix="data38")) / name
+    table = pa.Table.from_pylist(rows) if rows else pa.table({"prompt": pa.array([], type=pa.list_(
+        pa.struct([("role", pa.string()), ("content", pa.string())]))), "env_class": pa.array([], type=pa.string())})
+    pq.write_table(table, path)
+    return path
+
+
+# the CLI override layer (keys / overrides the config rejects) ------------------------------------------------
+def case_sk38_cli_unknown_trainer_key() -> None:
+    """A typo'd trainer key (`trainer.micro_batch_size_per_gpu`): the dataclass config rejects it."""
+    _skyrl_main38("trainer.micro_batch_size_per_gpu=4")
+
+
+def case_sk38_cli_unknown_generator_key() -> None:
+    """A key of an older SkyRL (`generator.backend`, now generator.inference_engine.backend)."""
+    _skyrl_main38("generator.backend=vllm")
+
+
+def case_sk38_cli_plus_prefix() -> None:
+    """Hydra's `+key=value` (add a key), which SkyRL 0.3.0's parser refuses."""
+    _skyrl_main38("+trainer.policy.model.lora.alpha=32")
+
+
+def case_sk38_cli_rope_theta_override() -> None:
+    """`trainer.rope_theta=...`, a native override removed in 0.3.0."""
+    _skyrl_main38("trainer.rope_theta=1000000")
+
+
+def case_sk38_cli_async_engine_false() -> None:
+    """`generator.inference_engine.async_engine=false` (removed: only the async HTTP path is left)."""
+    _skyrl_main38("generator.inference_engine.async_engine=false")
+
+
+def case_sk38_cli_remote_urls() -> None:
+    """`generator.inference_engine.remote_urls=[...]` (removed for external_server_urls)."""
+    _skyrl_main38("generator.inference_engine.remote_urls=[127.0.0.1:8001]")
+
+
+def case_sk38_cli_sample_packing_and_padding() -> None:
+    """The deprecated `use_sample_packing` and its new name together."""
+    _skyrl_main38("trainer.use_sample_packing=true", "trainer.remove_microbatch_padding=true")
+
+
+def case_sk38_cli_batch_size_not_int() -> None:
+    """`trainer.train_batch_size=1k`: no type check at parse time; validate_cfg's comparison fails."""
+    _skyrl_main38("trainer.train_batch_size=1k")
+
+
+def case_sk38_cli_persistent_workers_zero() -> None:
+    _skyrl_main38("data.dataloader.persistent_workers=true", "data.dataloader.num_workers=0")
+
+
+def case_sk38_cli_logprobs_chunk_none_fsdp() -> None:
+    _skyrl_main38("trainer.logprobs_chunk_size=null")
+
+
+def case_sk38_cli_python311_pydantic() -> None:
+    """The same entry point under Python 3.11 (skyrl 0.3.0 says Requires-Python >=3.11)."""
+    _skyrl_main38("trainer.train_batch_size=64", python=_PY311_38)
+
+
+# validate_cfg -------------------------------------------------------------------------------------------------
+def case_sk38_val_batch_not_divisible() -> None:
+    _skyrl_main38("trainer.train_batch_size=96", "trainer.policy_mini_batch_size=64")
+
+
+def case_sk38_val_mini_batch_per_gpu_zero() -> None:
+    """4 policy GPUs per node and a mini batch of 2 prompts x 1 sample: less than one per GPU."""
+    _skyrl_main38("trainer.placement.policy_num_gpus_per_node=4", "trainer.policy_mini_batch_size=2",
+                  "trainer.train_batch_size=8", "generator.n_samples_per_prompt=1",
+                  "generator.inference_engine.num_engines=4")
+
+
+def case_sk38_val_colocate_all_gpu_mismatch() -> None:
+    _skyrl_main38("trainer.placement.colocate_all=true", "trainer.placement.policy_num_gpus_per_node=8",
+                  "generator.inference_engine.num_engines=2", "generator.inference_engine.tensor_parallel_size=2")
+
+
+def case_sk38_val_colocate_policy_ref_nodes() -> None:
+    _skyrl_main38("trainer.placement.colocate_all=false", "trainer.placement.colocate_policy_ref=true",
+                  "trainer.algorithm.use_kl_loss=true", "trainer.placement.policy_num_nodes=2",
+                  "trainer.placement.ref_num_nodes=1")
+
+
+def case_sk38_val_policy_loss_unknown() -> None:
+    _skyrl_main38("trainer.algorithm.policy_loss_type=grpo_clip")
+
+
+def case_sk38_val_advantage_estimator_unknown() -> None:
+    _skyrl_main38("trainer.algorithm.advantage_estimator=dr_grpo")
+
+
+def case_sk38_val_gae_without_critic() -> None:
+    _skyrl_main38("trainer.algorithm.advantage_estimator=gae")
+
+
+def case_sk38_val_kl_in_reward_and_loss() -> None:
+    _skyrl_main38("trainer.algorithm.use_kl_in_reward=true", "trainer.algorithm.use_kl_loss=true")
+
+
+def case_sk38_val_logprobs_gt_one() -> None:
+    _skyrl_main38("generator.sampling_params.logprobs=20")
+
+
+def case_sk38_val_max_ckpts_zero() -> None:
+    _skyrl_main38("trainer.max_ckpts_to_keep=0")
+
+
+def case_sk38_val_loss_reduction_unknown() -> None:
+    _skyrl_main38("trainer.algorithm.loss_reduction=token_sum")
+
+
+def case_sk38_val_seq_norm_without_max_len() -> None:
+    _skyrl_main38("trainer.algorithm.loss_reduction=seq_mean_token_sum_norm")
+
+
+def case_sk38_val_stepwise_reinforce_pp() -> None:
+    _skyrl_main38("generator.step_wise_trajectories=true", "trainer.algorithm.advantage_estimator=reinforce++")
+
+
+def case_sk38_val_wandb_no_api_key() -> None:
+    """The default logger (wandb) with no WANDB_API_KEY in the environment."""
+    _skyrl_main38("trainer.project_name=grpo_gsm8k", base=False)
+
+
+def case_sk38_val_pd_too_few_engines() -> None:
+    _skyrl_main38("generator.inference_engine.enable_pd=true", "generator.inference_engine.num_prefill=1",
+                  "generator.inference_engine.num_engines=1")
+
+
+def case_sk38_val_engines_not_local_no_url() -> None:
+    _skyrl_main38("generator.inference_engine.run_engines_locally=false")
+
+
+def case_sk38_val_external_url_colocated() -> None:
+    _skyrl_main38("trainer.placement.colocate_all=true",
+                  "generator.inference_engine.external_proxy_url=http://127.0.0.1:8000")
+
+
+def case_sk38_val_sequence_parallel_backend() -> None:
+    _skyrl_main38("trainer.sequence_parallel_backend=ring")
+
+
+def case_sk38_val_max_training_steps_zero() -> None:
+    _skyrl_main38("trainer.max_training_steps=0")
+
+
+# the dataset ----------------------------------------------------------------------------------------------------
+def _skyrl_tokenizer38() -> Any:
+    """A tiny local word-level tokenizer with a chat template (no Hub): what PromptDataset's length filter needs."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    words = "<unk> <eos> user assistant system : What is 2 + 3 ? Solve the problem step by step".split()
+    tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(dict.fromkeys(words))}, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    t = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", eos_token="<eos>", pad_token="<eos>")
+    t.chat_template = ("{% for m in messages %}{{ m['role'] }} : {{ m['content'] }} {% endfor %}"
+                       "{% if add_generation_prompt %}assistant :{% endif %}")
+    return t
+
+
+def _skyrl_train_dataset38(path: Path, train_batch_size: int = 64) -> None:
+    """BasePPOExp.get_train_dataset (PromptDataset, then its size check) with a stub experiment."""
+    from types import SimpleNamespace
+
+    from skyrl.train.entrypoints.main_base import BasePPOExp
+
+    stub = SimpleNamespace(tokenizer=_skyrl_tokenizer38(), cfg=SimpleNamespace(
+        data=SimpleNamespace(train_data=[str(path)]),
+        trainer=SimpleNamespace(max_prompt_length=512, train_batch_size=train_batch_size)))
+    ds = BasePPOExp.get_train_dataset(stub)
+    print(f"PROVOKE-NOTE {len(ds)} prompts", flush=True)
+
+
+_ROW38 = {"prompt": [{"role": "user", "content": "What is 2 + 3 ?"}], "env_class": "gsm8k",
+          "reward_spec": {"method": "rule", "ground_truth": "5"}}
+
+
+def case_sk38_data_parquet_missing() -> None:
+    _skyrl_train_dataset38(Path("/data/gsm8k/train.parquet"))
+
+
+def case_sk38_data_no_prompt_column() -> None:
+    """A parquet whose prompts are in `question` (the raw GSM8K layout), not `prompt`."""
+    _skyrl_train_dataset38(_skyrl_parquet38([{"question": "What is 2 + 3 ?", "answer": "5", "env_class": "gsm8k"}] * 4))
+
+
+def case_sk38_data_empty_train_set() -> None:
+    """A train parquet with the right columns and no rows."""
+    _skyrl_train_dataset38(_skyrl_parquet38([]))
+
+
+def case_sk38_data_all_prompts_too_long() -> None:
+    """Every prompt longer than max_prompt_length (here 4 tokens): the length filter leaves none (two rows: the
+    filter's worker processes are spawned, one per row up to 8)."""
+    from types import SimpleNamespace
+
+    from skyrl.train.entrypoints.main_base import BasePPOExp
+
+    stub = SimpleNamespace(tokenizer=_skyrl_tokenizer38(), cfg=SimpleNamespace(
+        data=SimpleNamespace(train_data=[str(_skyrl_parquet38([_ROW38] * 2))]),
+        trainer=SimpleNamespace(max_prompt_length=4, train_batch_size=2)))
+    BasePPOExp.get_train_dataset(stub)
+
+
+def case_sk38_data_json_not_json() -> None:
+    """A `.jsonl` train file that holds a parquet's bytes (a renamed file)."""
+    from skyrl.train.dataset import PromptDataset
+
+    src = _skyrl_parquet38([{"prompt": [{"role": "user", "content": "2+3?"}], "env_class": "gsm8k"}])
+    bad = src.with_name("train.jsonl")
+    bad.write_bytes(src.read_bytes())
+    PromptDataset(datasets=[str(bad)], tokenizer=_skyrl_tokenizer38(), max_prompt_length=512, num_workers=1)
+
+
+def case_sk38_data_local_dir_split_missing() -> None:
+    """`data.val_data=<dir>:validation` on a local dataset folder that has only a train split."""
+    from skyrl.train.dataset import PromptDataset
+
+    src = _skyrl_parquet38([{"prompt": [{"role": "user", "content": "2+3?"}], "env_class": "gsm8k"}])
+    PromptDataset(datasets=[f"{src.parent}:validation"], tokenizer=_skyrl_tokenizer38(), max_prompt_length=512,
+                  num_workers=1)
+
+
+def case_sk38_data_hub_name_offline() -> None:
+    """A Hub dataset name with HF_HUB_OFFLINE=1 and an empty cache (no outgoing traffic)."""
+    os.environ.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=tempfile.mkdtemp(prefix="hf38"))
+    from skyrl.train.dataset import PromptDataset
+
+    PromptDataset(datasets=["novasky-ai/irisrl-gsm8k-no-such-set"], tokenizer=_skyrl_tokenizer38(), max_prompt_length=512,
+                  num_workers=1)
+
+
+# skyrl-gym ------------------------------------------------------------------------------------------------------
+def case_sk38_gym_make_unregistered() -> None:
+    import skyrl_gym
+
+    skyrl_gym.make("gsm8k_multi_turn_v2")
+
+
+def case_sk38_gym_register_duplicate() -> None:
+    import skyrl_gym
+
+    skyrl_gym.register(id="gsm8k", entry_point="skyrl_gym.envs.gsm8k.env:GSM8kEnv")
+
+
+def case_sk38_gym_entry_point_no_colon() -> None:
+    import skyrl_gym
+
+    skyrl_gym.register(id="my_math_env", entry_point="my_envs.math_env.MathEnv")
+    skyrl_gym.make("my_math_env")
+
+
+def case_sk38_gym_env_missing_extras() -> None:
+    """gsm8k's env built without the `extras` (reward_spec) SkyRLGymGenerator passes."""
+    import skyrl_gym
+
+    skyrl_gym.make("gsm8k", env_config={}, extras={})
+
+
+# checkpoint resume ---------------------------------------------------------------------------------------------
+def case_sk38_ckpt_resume_path_missing() -> None:
+    _skyrl_resume38(Path(tempfile.mkdtemp(prefix="ckpt38")), "from_path",
+                    resume_path="/mnt/ckpts/grpo_qwen3/global_step_120")
+
+
+def case_sk38_ckpt_resume_path_not_global_step() -> None:
+    root = _skyrl_ckpt_dir38(40)
+    _skyrl_resume38(root, "from_path", resume_path=str(root))
+
+
+def case_sk38_ckpt_latest_file_garbage() -> None:
+    """latest_ckpt_global_step.txt holding a directory name instead of a step number."""
+    root = _skyrl_ckpt_dir38(40)
+    (root / "latest_ckpt_global_step.txt").write_text("global_step_40\n")
+    _skyrl_resume38(root, "latest")
+
+
+def case_sk38_ckpt_latest_file_empty() -> None:
+    """latest_ckpt_global_step.txt empty (the save was cut before its write)."""
+    root = _skyrl_ckpt_dir38(40)
+    (root / "latest_ckpt_global_step.txt").write_text("")
+    _skyrl_resume38(root, "latest")
+
+
+def case_sk38_ckpt_latest_behind_folder() -> None:
+    """The latest file says 20, the folder holds global_step_60 of an older run (ckpt_interval 10)."""
+    root = _skyrl_ckpt_dir38(20)
+    (root / "global_step_60").mkdir()
+    _skyrl_resume38(root, "latest")
+
+
+def case_sk38_ckpt_latest_points_nowhere() -> None:
+    root = _skyrl_ckpt_dir38(40)
+    (root / "latest_ckpt_global_step.txt").write_text("50")
+    _skyrl_resume38(root, "latest")
+
+
+def case_sk38_ckpt_trainer_state_missing() -> None:
+    root = _skyrl_ckpt_dir38(40, state=b"")
+    _skyrl_resume38(root, "latest")
+
+
+def case_sk38_ckpt_trainer_state_truncated() -> None:
+    import io as _io
+
+    import torch
+
+    buf = _io.BytesIO()
+    torch.save({"global_step": 40, "optimizer": torch.zeros(4096)}, buf)
+    root = _skyrl_ckpt_dir38(40, state=buf.getvalue()[:5000])
+    _skyrl_resume38(root, "latest")
+
+
+def case_sk38_ckpt_trainer_state_html() -> None:
+    """trainer_state.pt that is an object store's error page (a failed download staged as the file)."""
+    root = _skyrl_ckpt_dir38(40, state=b"<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code></Error>\n")
+    _skyrl_resume38(root, "latest")
+
+
+def case_sk38_ckpt_resume_mode_unknown() -> None:
+    """`trainer.resume_mode=auto` (not none / latest / from_path): parsed as a string, checked at trainer init."""
+    from skyrl.train.utils.trainer_utils import ResumeMode
+
+    ResumeMode("auto")
+
+
+# tracker and Ray -------------------------------------------------------------------------------------------------
+def case_sk38_tracker_backend_unknown() -> None:
+    from skyrl.train.utils.tracking import Tracking
+
+    Tracking(project_name="grpo_gsm8k", experiment_name="qwen3-0.6b", backend="neptune")
+
+
+def case_sk38_ray_pg_gpu_bundles_on_cpu_node() -> None:
+    """SkyRL's get_ray_pg_ready_with_timeout on a 1-CPU Ray with no GPU (colocate_all's per-GPU bundles)."""
+    import ray
+    from ray.util.placement_group import placement_group
+
+    from skyrl.train.utils.utils import get_ray_pg_ready_with_timeout
+
+    ray.init(num_cpus=1, include_dashboard=False)
+    try:
+        pg = placement_group([{"GPU": 1, "CPU": 1}] * 2, strategy="PACK")
+        get_ray_pg_ready_with_timeout(pg, timeout=8)
+    finally:
+        ray.shutdown()
+
+
+# benign: notes on runs that go on --------------------------------------------------------------------------------
+def case_benign38_strategy_fsdp2_renamed() -> None:
+    _skyrl_validate38("trainer.strategy=fsdp2")
+
+
+def case_benign38_use_sample_packing_renamed() -> None:
+    _skyrl_validate38("trainer.use_sample_packing=true")
+
+
+def case_benign38_use_tis_deprecated() -> None:
+    _skyrl_validate38("trainer.algorithm.use_tis=true", "trainer.algorithm.tis_imp_ratio_cap=2.0")
+
+
+def case_benign38_off_policy_sets_logprobs() -> None:
+    _skyrl_validate38("trainer.algorithm.off_policy_correction.tis_ratio_type=sequence",
+                      "generator.sampling_params.logprobs=null")
+
+
+def case_benign38_multi_turn_stop_strings() -> None:
+    _skyrl_validate38("generator.max_turns=4", "generator.max_input_length=4096", "generator.use_conversation_multi_turn=true",
+                      "generator.sampling_params.stop=['</answer>']",
+                      "generator.append_eos_token_after_stop_str_in_multi_turn=false")
+
+
+def case_benign38_lora_enforce_eager() -> None:
+    _skyrl_validate38("trainer.policy.model.lora.rank=16", "generator.inference_engine.enforce_eager=true")
+
+
+def case_benign38_ckpt_no_dataloader_state() -> None:
+    """Resume from a checkpoint without data.pt, whose trainer state names another step: warnings, it goes on."""
+    import torch
+
+    root = _skyrl_ckpt_dir38(40)
+    torch.save({"global_step": 39}, root / "global_step_40" / "trainer_state.pt")
+    _skyrl_resume38(root, "latest")
+
+
+def case_benign38_ckpt_dataloader_state_corrupt() -> None:
+    root = _skyrl_ckpt_dir38(40, data=b"\x80\x02}q\x00(X\x05\x00\x00\x00")
+    _skyrl_resume38(root, "latest")
+
+
+def case_benign38_tracker_wandb_offline() -> None:
+    """The wandb tracker with WANDB_MODE=offline (no key, no network): it logs locally and finishes."""
+    os.environ.update(WANDB_MODE="offline", WANDB_DIR=tempfile.mkdtemp(prefix="wandb38"), WANDB_SILENT="false")
+    from skyrl.train.utils.tracking import Tracking
+
+    cfg = _skyrl_validate38()
+    t = Tracking(project_name="grpo_gsm8k", experiment_name="qwen3-0.6b", backend="wandb", config=cfg)
+    t.log({"reward/mean": 0.25}, step=1, commit=True)
+    t.finish()
+
+
+CASES38: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_sk38_cli_unknown_trainer_key", case_sk38_cli_unknown_trainer_key, "hydra_error"),
+    ("case_sk38_cli_unknown_generator_key", case_sk38_cli_unknown_generator_key, "hydra_error"),
+    ("case_sk38_cli_plus_prefix", case_sk38_cli_plus_prefix, "hydra_error"),
+    ("case_sk38_cli_rope_theta_override", case_sk38_cli_rope_theta_override, "hydra_error"),
+    ("case_sk38_cli_async_engine_false", case_sk38_cli_async_engine_false, "hydra_error"),
+    ("case_sk38_cli_remote_urls", case_sk38_cli_remote_urls, "hydra_error"),
+    ("case_sk38_cli_sample_packing_and_padding", case_sk38_cli_sample_packing_and_padding, "hydra_error"),
+    ("case_sk38_cli_batch_size_not_int", case_sk38_cli_batch_size_not_int, "python_crash"),
+    ("case_sk38_cli_persistent_workers_zero", case_sk38_cli_persistent_workers_zero, "python_crash"),
+    ("case_sk38_cli_logprobs_chunk_none_fsdp", case_sk38_cli_logprobs_chunk_none_fsdp, "python_crash"),
+    ("case_sk38_cli_python311_pydantic", case_sk38_cli_python311_pydantic, "python_crash"),
+    ("case_sk38_val_batch_not_divisible", case_sk38_val_batch_not_divisible, "python_crash"),
+    ("case_sk38_val_mini_batch_per_gpu_zero", case_sk38_val_mini_batch_per_gpu_zero, "python_crash"),
+    ("case_sk38_val_colocate_all_gpu_mismatch", case_sk38_val_colocate_all_gpu_mismatch, "python_crash"),
+    ("case_sk38_val_colocate_policy_ref_nodes", case_sk38_val_colocate_policy_ref_nodes, "python_crash"),
+    ("case_sk38_val_policy_loss_unknown", case_sk38_val_policy_loss_unknown, "python_crash"),
+    ("case_sk38_val_advantage_estimator_unknown", case_sk38_val_advantage_estimator_unknown, "python_crash"),
+    ("case_sk38_val_gae_without_critic", case_sk38_val_gae_without_critic, "python_crash"),
+    ("case_sk38_val_kl_in_reward_and_loss", case_sk38_val_kl_in_reward_and_loss, "python_crash"),
+    ("case_sk38_val_logprobs_gt_one", case_sk38_val_logprobs_gt_one, "python_crash"),
+    ("case_sk38_val_max_ckpts_zero", case_sk38_val_max_ckpts_zero, "python_crash"),
+    ("case_sk38_val_loss_reduction_unknown", case_sk38_val_loss_reduction_unknown, "python_crash"),
+    ("case_sk38_val_seq_norm_without_max_len", case_sk38_val_seq_norm_without_max_len, "python_crash"),
+    ("case_sk38_val_stepwise_reinforce_pp", case_sk38_val_stepwise_reinforce_pp, "python_crash"),
+    ("case_sk38_val_wandb_no_api_key", case_sk38_val_wandb_no_api_key, "python_crash"),
+    ("case_sk38_val_pd_too_few_engines", case_sk38_val_pd_too_few_engines, "python_crash"),
+    ("case_sk38_val_engines_not_local_no_url", case_sk38_val_engines_not_local_no_url, "python_crash"),
+    ("case_sk38_val_external_url_colocated", case_sk38_val_external_url_colocated, "python_crash"),
+    ("case_sk38_val_sequence_parallel_backend", case_sk38_val_sequence_parallel_backend, "python_crash"),
+    ("case_sk38_val_max_training_steps_zero", case_sk38_val_max_training_steps_zero, "python_crash"),
+    ("case_sk38_data_parquet_missing", case_sk38_data_parquet_missing, "python_crash"),
+    ("case_sk38_data_no_prompt_column", case_sk38_data_no_prompt_column, "python_crash"),
+    ("case_sk38_data_empty_train_set", case_sk38_data_empty_train_set, "python_crash"),
+    ("case_sk38_data_all_prompts_too_long", case_sk38_data_all_prompts_too_long, "python_crash"),
+    ("case_sk38_data_json_not_json", case_sk38_data_json_not_json, "python_crash"),
+    ("case_sk38_data_local_dir_split_missing", case_sk38_data_local_dir_split_missing, "python_crash"),
+    ("case_sk38_data_hub_name_offline", case_sk38_data_hub_name_offline, "hf_http_error"),
+    ("case_sk38_gym_make_unregistered", case_sk38_gym_make_unregistered, "python_crash"),
+    ("case_sk38_gym_register_duplicate", case_sk38_gym_register_duplicate, "python_crash"),
+    ("case_sk38_gym_entry_point_no_colon", case_sk38_gym_entry_point_no_colon, "python_crash"),
+    ("case_sk38_gym_env_missing_extras", case_sk38_gym_env_missing_extras, "python_crash"),
+    ("case_sk38_ckpt_resume_path_missing", case_sk38_ckpt_resume_path_missing, "python_crash"),
+    ("case_sk38_ckpt_resume_path_not_global_step", case_sk38_ckpt_resume_path_not_global_step, "python_crash"),
+    ("case_sk38_ckpt_latest_file_garbage", case_sk38_ckpt_latest_file_garbage, "python_crash"),
+    ("case_sk38_ckpt_latest_file_empty", case_sk38_ckpt_latest_file_empty, "python_crash"),
+    ("case_sk38_ckpt_latest_behind_folder", case_sk38_ckpt_latest_behind_folder, "python_crash"),
+    ("case_sk38_ckpt_latest_points_nowhere", case_sk38_ckpt_latest_points_nowhere, "python_crash"),
+    ("case_sk38_ckpt_trainer_state_missing", case_sk38_ckpt_trainer_state_missing, "checkpoint_corrupt"),
+    ("case_sk38_ckpt_trainer_state_truncated", case_sk38_ckpt_trainer_state_truncated, "checkpoint_corrupt"),
+    ("case_sk38_ckpt_trainer_state_html", case_sk38_ckpt_trainer_state_html, "checkpoint_corrupt"),
+    ("case_sk38_ckpt_resume_mode_unknown", case_sk38_ckpt_resume_mode_unknown, "python_crash"),
+    ("case_sk38_tracker_backend_unknown", case_sk38_tracker_backend_unknown, "python_crash"),
+    ("case_sk38_ray_pg_gpu_bundles_on_cpu_node", case_sk38_ray_pg_gpu_bundles_on_cpu_node, "pg_timeout"),
+    ("case_benign38_strategy_fsdp2_renamed", case_benign38_strategy_fsdp2_renamed, "benign"),
+    ("case_benign38_use_sample_packing_renamed", case_benign38_use_sample_packing_renamed, "benign"),
+    ("case_benign38_use_tis_deprecated", case_benign38_use_tis_deprecated, "benign"),
+    ("case_benign38_off_policy_sets_logprobs", case_benign38_off_policy_sets_logprobs, "benign"),
+    ("case_benign38_multi_turn_stop_strings", case_benign38_multi_turn_stop_strings, "benign"),
+    ("case_benign38_lora_enforce_eager", case_benign38_lora_enforce_eager, "benign"),
+    ("case_benign38_ckpt_no_dataloader_state", case_benign38_ckpt_no_dataloader_state, "benign"),
+    ("case_benign38_ckpt_dataloader_state_corrupt", case_benign38_ckpt_dataloader_state_corrupt, "benign"),
+    ("case_benign38_tracker_wandb_offline", case_benign38_tracker_wandb_offline, "benign"),
+]}
+CASES.update(CASES38)
+TIMEOUT_S.update({n: 60 for n in CASES38})
 
 
 # ----------------------------------------------------------------------------- older releases (set 24)
@@ -23677,7 +24223,7 @@ def versions() -> dict[str, str]:
                  "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
                  "urllib3", "aiohttp", "smart_open", "universal_pathlib",
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
-                 "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft"):  # the agent side's clients (the
+                 "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -24015,6 +24561,12 @@ _LOG_LINE39 = re.compile(r"^Could not (override|append|delete|load|find) |^Key '
                          r"^omegaconf\.errors\.\w+: |^Overwriting old incomplete / corrupted checkpoint")
 
 
+# More shapes for the thirty-eighth set's cases only (SkyRL 0.3.0 on CPU): loguru's WARNING / ERROR lines in loguru's
+# default format (SkyRL logs through loguru: `2026-12-05 12:33:51.136 | WARNING  | skyrl.train...:389 - ...`), and set 22's
+# Ray shapes (`_is_ray_line22`, applied through case_pickers) for the placement-group case.
+_LOG_LINE38 = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| (WARNING|ERROR|CRITICAL) +\| ")
+
+
 def _dedup_key35(line: str) -> str:
     """The set-35 shape of a line: request ids, workflow instance ids, LiteLLM call ids and object
     addresses differ from run to run, so they are masked before the usual key."""
@@ -24057,7 +24609,7 @@ def select_lines(output: str, pickers: Sequence[Callable[[str], object]] = (),
 def case_pickers(case: str) -> list[Callable[[str], object]]:
     """The extra line shapes a case's set keeps: the early sets' shapes apply to their set and every later one (by
     `_set_rank`), a later set's only to its own cases (set 22's Ray shapes also to set 28's, set 34's to Ray's and
-    set 28's, set 36's to set 23's)."""
+    set 28's, set 36's to set 23's, set 22's Ray shapes to set 38's)."""
     rank = _set_rank(case)
     by_rank = ((1, _LOG_LINE3), (2, _LOG_LINE4), (4, _LOG_LINE6), (5, _LOG_LINE7), (6, _LOG_LINE8), (7, _LOG_LINE9),
                (9, _LOG_LINE11), (11, _LOG_LINE13), (13, _LOG_LINE15), (15, _LOG_LINE17))
@@ -24068,7 +24620,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES28, (_is_ray_line22, _LOG_LINE28.search)), (CASES29, (_LOG_LINE29.search,)), (CASES30, (_LOG_LINE30.search,)),
         (CASES31, (_LOG_LINE31.search,)), (CASES32, (_LOG_LINE32.search,)), (CASES33, (_LOG_LINE33.search,)),
         (CASES34, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE34.search)), (CASES35, (_LOG_LINE35.search,)),
-        (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)))
+        (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)),
+        (CASES38, (_is_ray_line22, _LOG_LINE38.search)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -26750,6 +27303,72 @@ def lib_of39(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
             return _pick("transformers", vers)
         return _pick("trl", vers)
     return _pick("python", vers)
+LINE_RULES38: list[tuple[str, str]] = [
+    # the source-catalogue sets (tests/fixtures/corpus/source/skyrl_stack.jsonl, skyrl_latest.jsonl) already hold these
+    # three messages verbatim, rendered from the same raise sites: a held-out line must be new
+    (r"^ValueError: (`rope_scaling`, `rope_theta`, and `rope_parameters` are no longer supported as native config|"
+     r"`remote_urls` is no longer supported, external inference servers|`async_engine=False` is no longer supported;)",
+     "drop"),
+    # the second line of SkyRL's placement-group RuntimeError (`Error: <the ray.get error>`): a continuation line
+    (r"^Error: Get timed out", "drop"),
+    # SkyRL's own placement-group give-up: SKYRL's wait for its bundles timed out (the contract's pg_timeout)
+    (r"^RuntimeError: Failed to create placement group with \d+ bundles", "pg_timeout"),
+    # SkyRL's CLI override layer refusing a key / an override (0.3.0's form of Hydra rejecting one)
+    (r"^ValueError: (Invalid fields \{.*\} for \w+Config\.|The '\+' prefix for adding new config fields is not supported|"
+     r"`rope_scaling`, `rope_theta`, and `rope_parameters` are no longer supported as native config overrides|"
+     r"`async_engine=False` is no longer supported|`remote_urls` is no longer supported|"
+     r"Specify only one of trainer\.use_sample_packing)", "hydra_error"),
+    # a SkyRL checkpoint folder that lacks what resume needs (the global_step_N dir the latest file or resume_path names,
+    # its trainer_state.pt): the checkpoint is missing / incomplete, as set 36's missing DCP .metadata (not a Hub weight
+    # shard, which the earlier FileNotFoundError rules would read)
+    (r"^FileNotFoundError: (Checkpoint path|Trainer state file) not found: ", "checkpoint_corrupt"),
+    # a train data file that is not there: datasets' message, no weights and no Hub in it
+    (r"^FileNotFoundError: Unable to find '\S+\.(parquet|jsonl?)'", "python_crash"),
+    # torch.load of a cut trainer_state.pt through SkyRL's fsspec file object: only a seek error, nothing names the file
+    (r"^OSError: \[Errno 22\] Invalid argument$", "python_crash"),
+    # the raylet's disk-pressure note (this machine's disk was over 95 % full): error-shaped, the run went on
+    (r"file_system_monitor\.cc:\d+: .* is over \d+% full", "benign"),
+    # loguru's WARNING lines of SkyRL on a run that goes on (deprecated keys, a resume without dataloader state)
+    (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| WARNING +\| ", "benign"),
+]
+NOTES38: list[tuple[str, str]] = [
+    (r"Invalid fields", "SkyRL 0.3.0's CLI parser (from_cli_overrides): a key the config dataclass does not have"),
+    (r"'\+' prefix", "SkyRL 0.3.0's CLI parser: Hydra's +key=value is refused"),
+    (r"no longer supported", "SkyRL 0.3.0's CLI parser: an override of a removed config field"),
+    (r"use_sample_packing", "SkyRL 0.3.0's CLI parser: the deprecated key and its new name given together"),
+    (r"TypedDict", "skyrl 0.3.0 under Python 3.11: pydantic refuses skyrl.tinker.types' typing.TypedDict at import"),
+    (r"Failed to create placement group", "SkyRL's get_ray_pg_ready_with_timeout on a CPU-only Ray (GPU bundles)"),
+    (r"autoscaler", "Ray's autoscaler on a CPU-only local instance: the GPU bundles cannot be placed"),
+    (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| WARNING", "SkyRL's loguru warning; the run went on"),
+    (r"Warning: ", "a deprecation / config note from SkyRL's config layer; validation passed"),
+    (r"Checkpoint path|latest|global_step|Trainer state|load key|zip archive|Inconsistent checkpoint",
+     "SkyRL's RayPPOTrainer.load_checkpoints (resume) on a prepared checkpoint folder"),
+    (r"registered|entry_point|Env|env", "skyrl-gym 0.4.0 registration / make"),
+    (r"Dataset|dataset|parquet|Split|prompt|JSON|json", "SkyRL's PromptDataset (datasets.load_dataset under it)"),
+    (r"supported|must|should|invalid|Must|divisible|required", "SkyRL's validate_cfg / config __post_init__ before Ray starts"),
+]
+
+
+def lib_of38(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-eighth set's printers: SkyRL 0.3.0 (its config layer, validate_cfg, trainer, dataset, tracker),
+    skyrl-gym 0.4.0, Ray (the placement-group case's lines), datasets / pyarrow under PromptDataset, torch.load,
+    pydantic (the Python 3.11 import) and Python's own exceptions."""
+    # the first captures' versions.json did not list skyrl / skyrl-gym / pydantic: the versions pip installed (the same in
+    # the 3.11 and the 3.12 venv) stand in where a record lacks them
+    if line.startswith("ValueError: not enough values to unpack"):
+        return _pick("python", vers)
+    if case.startswith("sk38_gym_"):
+        return "skyrl-gym", vers.get("skyrl-gym", "0.4.0")
+    if line.startswith("pydantic."):
+        return "pydantic", vers.get("pydantic", "2.14.4")
+    if case.startswith("sk38_ray_") and not line.startswith("RuntimeError: Failed to create placement group"):
+        return _pick("ray", vers)
+    if line.startswith(("datasets.", "FileNotFoundError: Unable to find", "ConnectionError: Couldn't reach",
+                        "UnicodeDecodeError")) or "pyarrow" in line or "JSON" in line:
+        return _pick("datasets", vers)
+    if line.startswith(("_pickle.", "RuntimeError: PytorchStreamReader", "EOFError", "OSError: [Errno 22]")):
+        return _pick("torch", vers)
+    return "skyrl", vers.get("skyrl", "0.3.0")
 
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -26776,6 +27395,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout35", CASES35, LINE_RULES35),
     ("heldout36", CASES36, LINE_RULES36),
     ("heldout39", CASES39, LINE_RULES39),
+    ("heldout38", CASES38, LINE_RULES38),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -27228,6 +27848,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout35": (lib_of35, NOTES35),
     "heldout36": (lib_of36, NOTES36),
     "heldout39": (lib_of39, NOTES39),
+    "heldout38": (lib_of38, NOTES38),
 }
 
 
