@@ -17,6 +17,15 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("[saver.cpp] CUresult error result=2 file=csrc/saver.cpp func=cu_mem_create line=88", "cuda_oom"),
     ("cuMemMap failed with CUresult 2", "cuda_oom"),
     ("[saver.cpp] CUresult error result=719 file=csrc/saver.cpp func=cu_mem_unmap line=91", "cuda_error"),
+    # ---- the override grammar's syntax errors (Hydra / OmegaConf parse with ANTLR 4 and raise its message)
+    ("no viable alternative at input '[a,b'", "hydra_error"),
+    ("mismatched input '}' expecting <EOF>", "hydra_error"),
+    ("extraneous input ',' expecting {<EOF>, ']'}", "hydra_error"),
+    ("token recognition error at: '@'", "hydra_error"),
+    # ---- a dataclass config layer refusing an override key (SkyRL >= 0.3 replaced Hydra with one)
+    ("ValueError: Invalid fields {'lr_sched'} for OptimizerConfig. Valid fields are {'lr', 'weight_decay'}", "hydra_error"),
+    ("ValueError: The '+' prefix for adding new config fields is not supported: '+trainer.extra=1'.", "hydra_error"),
+    ("KeyError: unknown config keys ['epochz']; valid keys are ['epochs', 'seed']", "hydra_error"),
 ])
 def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
@@ -24,3 +33,9 @@ def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> 
 
 def test_a_successful_curesult_is_no_failure(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["cuMemCreate returned CUresult 0 for a 2 MiB chunk"])) is None
+
+
+def test_an_unknown_key_outside_a_run_config_is_no_override_error(tmp_path: Path) -> None:
+    # the allocator's own settings string is no training config: the caller's bug
+    line = "ValueError: Unrecognized key 'max_split' in CUDA allocator config."
+    assert primary(both(tmp_path, [line])) == "python_crash"

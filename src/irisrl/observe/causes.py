@@ -133,7 +133,8 @@ CATALOGUE: tuple[Cause, ...] = (
           ("Could not override", "is not in struct", "Error merging", "Could not append to config", "' not in '", "Cannot find primary config",
            "Key not found: '", "Missing mandatory value", "Could not delete", "defaults list", "Ambiguous value for argument",
            "requires --multirun", "config group", "raised while composing", "Multiple values for", "=<OPTION>", "Duplicate _self_",
-           "LexerNoViableAlt"),
+           "LexerNoViableAlt", "viable alternative at input", "mismatched input", "extraneous input", "token recognition error",
+           "alid fields", "alid keys", "new config fields"),
           (r"Could not override '[^']+'", r"(?i:Key '[^']+' is not in struct)", r"Error merging override \S",
            r"Could not append to config\. An item is already at"),
           7, ROOT,
@@ -163,7 +164,19 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"looks like a config group override, but config group '|In '[^']*': \w+ raised while composing config|"
                     r"force-add of config groups is not supported|Multiple values for \S+\. To override a value use 'override |"
                     r"You must specify '[^']*', e\.g, \S+=<OPTION>|appears more than once in the final defaults list|"
-                    r"Duplicate _self_ defined in|\bLexerNoViableAltException: \S+=")),
+                    r"Duplicate _self_ defined in|\bLexerNoViableAltException: \S+=",
+                    # the override / interpolation grammars' syntax errors: Hydra's and OmegaConf's parsers are ANTLR 4
+                    # parsers whose error listener raises ANTLR's own message (antlr4 runtime DefaultErrorStrategy: "no viable
+                    # alternative at input %s", "mismatched input %s expecting %s", "extraneous input %s expecting %s"; Lexer:
+                    # "token recognition error at: %s"), printed bare above Hydra's footer
+                    r"^\s*(?:no viable alternative at input |(?:mismatched|extraneous) input .+ expecting |token recognition error at: )",
+                    # a dataclass config layer's own override refusals, where it replaced Hydra: SkyRL >= 0.3
+                    # skyrl/train/config/config.py from_cli_overrides ("The '+' prefix for adding new config fields is not
+                    # supported: '%s'") and its strict key check ("Invalid fields {...} for TrainerConfig. Valid fields are
+                    # {...}"); any config schema's unknown-key refusal that names the config class or lists the valid keys
+                    r"prefix for adding new config fields is not supported|"
+                    r"\b(?:[Ii]nvalid|[Uu]nknown|[Uu]nexpected|[Uu]nrecognized|[Ee]xtra) (?:config )?(?:fields?|keys?)\b.{0,160}?"
+                    r"(?:\bfor \w*Config\b|[Vv]alid (?:fields|keys) are\b)")),
     # ENOSPC in any wrapper (OSError [Errno 28], RayTaskError(OSError), a failed torch.save):
     # torch caffe2/serialize/inline_container.cc (PytorchStreamWriter "failed writing file",
     # "file write failed", "unexpected pos N vs M"), Ray src/ray/common/file_system_monitor.cc
