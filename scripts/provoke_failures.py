@@ -24187,6 +24187,472 @@ CASES.update(CASES35)
 TIMEOUT_S.update({n: 60 for n in CASES35})
 
 
+# ----------------------------------------------------------------------------- vLLM on a CPU machine (set 37)
+# vLLM 0.34.0 (the CUDA wheel from PyPI) on a machine with no GPU and no NVIDIA driver: what it prints before it
+# needs a GPU (argument / config validation, the platform check, tokenizer and model-dir loading, the Hub through a
+# loopback server, the OpenAI server's start-up) and at the point it gives up. The model is a tiny GPT-2 written
+# offline (`tiny_gpt2_dir` + `_tiny_tokenizer_dir`); no real Hub is reached (HF_HUB_OFFLINE=1 except where a
+# loopback Hub answers). `VLLM_TARGET_DEVICE=cpu` selects vLLM's CPU platform on the CUDA wheel where a case says so.
+
+
+_T0_37: list[float] = []
+
+
+def _watchdog37(limit: float = 50.0) -> None:
+    """End this case's own descendants (vLLM's EngineCore / workers, by pid) and the case itself `limit` s after it
+    started, before the run's 60 s limit kills only the case's shell and leaves them behind."""
+    def watch() -> None:
+        time.sleep(max(1.0, limit - (time.monotonic() - _T0_37[0])))
+        import psutil
+
+        print(f"PROVOKE-NOTE watchdog: {limit:.0f} s passed, ending the case's processes", flush=True)
+        for child in psutil.Process().children(recursive=True):
+            try:
+                child.kill()
+            except psutil.Error:
+                pass
+        os._exit(124)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _env37(cpu: bool = False, offline: bool = True) -> None:
+    _T0_37.append(time.monotonic())
+    os.environ["VLLM_NO_USAGE_STATS"] = "1"
+    os.environ["DO_NOT_TRACK"] = "1"
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome37")
+    os.environ["VLLM_CACHE_ROOT"] = tempfile.mkdtemp(prefix="vllmcache37")
+    os.environ["TOKENIZERS_PARALLELISM"] = "false"
+    if offline:
+        os.environ["HF_HUB_OFFLINE"] = "1"
+    if cpu:
+        os.environ["VLLM_TARGET_DEVICE"] = "cpu"
+        os.environ["VLLM_CPU_KVCACHE_SPACE"] = "1"
+
+
+def _tiny37(variant: str = "ok") -> Path:
+    """A tiny GPT-2 model dir (config.json, model.safetensors, a WordLevel tokenizer), then `variant`'s damage."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="policy37")) / "tiny-gpt2", "safetensors")
+    _tiny_tokenizer_dir(d, pad=True)
+    cfg = d / "config.json"
+    if variant == "config_broken":
+        cfg.write_text(cfg.read_text()[:-40])
+    elif variant == "arch_unknown":
+        c = json.loads(cfg.read_text())
+        c["architectures"] = ["IrisPolicyForCausalLM"]
+        c["model_type"] = "iris_policy"
+        cfg.write_text(json.dumps(c))
+    elif variant == "no_tokenizer":
+        for p in d.iterdir():
+            if p.name.startswith(("tokenizer", "special_tokens", "vocab", "merges")):
+                p.unlink()
+    elif variant == "genconfig_broken":
+        (d / "generation_config.json").write_text('{"do_sample": true, "temperature": ')
+    elif variant == "no_weights":
+        (d / "model.safetensors").unlink()
+    elif variant == "weights_corrupt":
+        b = bytearray((d / "model.safetensors").read_bytes())
+        b[8:40] = b"<html><body>502 Bad Gateway</bo"
+        (d / "model.safetensors").write_bytes(bytes(b))
+    elif variant == "weights_cut":
+        b = (d / "model.safetensors").read_bytes()
+        (d / "model.safetensors").write_bytes(b[: len(b) // 2])
+    return d
+
+
+def _engine_config37(**kw: Any) -> None:
+    from vllm.engine.arg_utils import EngineArgs
+
+    EngineArgs(**kw).create_engine_config()
+    print("PROVOKE-NOTE engine config created", flush=True)
+
+
+def _llm37(**kw: Any) -> None:
+    _watchdog37()
+    from vllm import LLM, SamplingParams
+
+    llm = LLM(**kw)
+    out = llm.generate(["hello world"], SamplingParams(max_tokens=4))
+    print("PROVOKE-NOTE generated", len(out), flush=True)
+
+
+def _cli37(*args: str, hold_port: bool = False, limit: float = 50.0) -> None:
+    """`vllm <args>` (this venv's console script) with the case's env; its output is the case's; exit with its status."""
+    import signal
+
+    exe = str(Path(sys.executable).parent / "vllm")
+    argv = [exe, *args]
+    held = None
+    if hold_port:
+        import socket
+
+        held = socket.socket()
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        argv += ["--host", "127.0.0.1", "--port", str(held.getsockname()[1])]
+    print(f"PROVOKE-NOTE $ vllm {' '.join(argv[1:])}", flush=True)
+    p = subprocess.Popen(argv, start_new_session=True)
+    try:
+        rc = p.wait(timeout=max(2.0, limit - (time.monotonic() - _T0_37[0])))
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=4)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            rc = p.wait()
+        print("PROVOKE-NOTE vllm still running at the limit: ended", flush=True)
+    finally:
+        if held is not None:
+            held.close()
+    print(f"PROVOKE-NOTE vllm rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def case_vl37_tp_size_no_gpus() -> None:
+    """EngineArgs(tensor_parallel_size=4).create_engine_config() on a machine with no GPU."""
+    _env37()
+    _engine_config37(model=str(_tiny37()), tensor_parallel_size=4)
+
+
+def case_vl37_cpu_tp_exceeds_world() -> None:
+    """The CPU platform with tensor_parallel_size=3 and pipeline_parallel_size=2 (6 ranks on 2 cores)."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), tensor_parallel_size=3, pipeline_parallel_size=2)
+
+
+def case_vl37_max_model_len_above_model() -> None:
+    """max_model_len=32768 for a GPT-2 whose n_positions is 16 (the CPU platform)."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), max_model_len=32768)
+
+
+def case_vl37_quantization_unknown() -> None:
+    """quantization='awq_marlin4' (no such method)."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), quantization="awq_marlin4")
+
+
+def case_vl37_quantization_not_in_checkpoint() -> None:
+    """quantization='gptq' for a checkpoint with no quantization_config."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), quantization="gptq")
+
+
+def case_vl37_dtype_unknown() -> None:
+    """dtype='float8' (not a dtype vLLM takes for a model)."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), dtype="float8")
+
+
+def case_vl37_lora_rank_unsupported() -> None:
+    """enable_lora with max_lora_rank=7 (not a supported rank)."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), enable_lora=True, max_lora_rank=7)
+
+
+def case_vl37_lora_max_loras_above_cpu_loras() -> None:
+    """enable_lora with max_loras=8 and max_cpu_loras=2."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), enable_lora=True, max_loras=8, max_cpu_loras=2)
+
+
+def case_vl37_spec_ngram_no_tokens() -> None:
+    """speculative_config={'method': 'ngram'} without num_speculative_tokens."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), speculative_config={"method": "ngram"})
+
+
+def case_vl37_spec_draft_missing() -> None:
+    """speculative_config naming a draft model directory that does not exist."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), speculative_config={
+        "model": "/tmp/irisrl37/draft-missing", "num_speculative_tokens": 3})
+
+
+def case_vl37_model_path_missing() -> None:
+    """A model path that does not exist (offline: no Hub to ask)."""
+    _env37(cpu=True)
+    _engine_config37(model="/tmp/irisrl37/checkpoints/global_step_120/actor/huggingface")
+
+
+def case_vl37_config_json_broken() -> None:
+    """A local model dir whose config.json is cut short."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37("config_broken")))
+
+
+def case_vl37_arch_unknown() -> None:
+    """config.json naming an architecture / model_type no library knows."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37("arch_unknown")))
+
+
+def case_vl37_generation_config_broken() -> None:
+    """generation_config.json cut short (vLLM reads it for default sampling params)."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37("genconfig_broken")))
+
+
+def case_vl37_llm_no_platform() -> None:
+    """LLM(tiny) on the CUDA wheel with no GPU and no platform selected."""
+    _env37()
+    _llm37(model=str(_tiny37()))
+
+
+def case_vl37_llm_cpu_platform() -> None:
+    """LLM(tiny) on the CUDA wheel with VLLM_TARGET_DEVICE=cpu (the CPU platform, CUDA kernels)."""
+    _env37(cpu=True)
+    _llm37(model=str(_tiny37()), max_model_len=16)
+
+
+def case_vl37_llm_tokenizer_missing() -> None:
+    """LLM(tiny) with the tokenizer files removed (the CPU platform)."""
+    _env37(cpu=True)
+    _llm37(model=str(_tiny37("no_tokenizer")), max_model_len=16)
+
+
+def case_vl37_weights_header_corrupt() -> None:
+    """vLLM's safetensors weight iterator over a shard whose header is an HTML error page."""
+    _env37(cpu=True)
+    from vllm.model_executor.model_loader.weight_utils import safetensors_weights_iterator
+
+    d = _tiny37("weights_corrupt")
+    for name, _ in safetensors_weights_iterator([str(d / "model.safetensors")], use_tqdm_on_load=False):
+        print(name)
+
+
+def case_vl37_weights_cut_short() -> None:
+    """vLLM's safetensors weight iterator over a shard cut to half its size."""
+    _env37(cpu=True)
+    from vllm.model_executor.model_loader.weight_utils import safetensors_weights_iterator
+
+    d = _tiny37("weights_cut")
+    for name, _ in safetensors_weights_iterator([str(d / "model.safetensors")], use_tqdm_on_load=False):
+        print(name)
+
+
+def _prepare_weights37(d: Path) -> None:
+    """vLLM's default loader resolving the weight files of a local model dir (the step before it reads them)."""
+    from vllm.config import LoadConfig
+    from vllm.model_executor.model_loader.default_loader import DefaultModelLoader
+
+    folder, files, use_st, _ = DefaultModelLoader(LoadConfig())._prepare_weights(str(d), None, None, True, None)
+    print("PROVOKE-NOTE weights", files, flush=True)
+
+
+def case_vl37_loader_no_weights() -> None:
+    """vLLM's DefaultModelLoader over a model dir whose model.safetensors is gone (config and tokenizer there)."""
+    _env37(cpu=True)
+    _prepare_weights37(_tiny37("no_weights"))
+
+
+def case_vl37_loader_index_shard_missing() -> None:
+    """vLLM's DefaultModelLoader over a sharded checkpoint whose index names a second shard that was never copied."""
+    _env37(cpu=True)
+    d = _tiny37()
+    st = d / "model.safetensors"
+    from safetensors import safe_open
+
+    with safe_open(str(st), framework="pt") as f:
+        keys = list(f.keys())
+    st.rename(d / "model-00001-of-00002.safetensors")
+    wm = {k: ("model-00001-of-00002.safetensors" if i % 2 == 0 else "model-00002-of-00002.safetensors")
+          for i, k in enumerate(keys)}
+    (d / "model.safetensors.index.json").write_text(json.dumps({"metadata": {"total_size": 0}, "weight_map": wm}))
+    _prepare_weights37(d)
+
+
+def _hub37(repo: str) -> None:
+    _env37(cpu=True, offline=False)
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}))
+    os.environ["HF_HUB_ETAG_TIMEOUT"] = "3"
+    _engine_config37(model=f"irisrl/{repo}")
+
+
+def case_vl37_hub_gated() -> None:
+    """A model id whose repo is gated (the loopback Hub answers 401 GatedRepo)."""
+    _hub37("gated401")
+
+
+def case_vl37_hub_repo_missing() -> None:
+    """A model id the Hub does not know (404 RepoNotFound)."""
+    _hub37("missing404")
+
+
+def case_vl37_hub_503() -> None:
+    """A model id while the Hub answers 503."""
+    _hub37("status503")
+
+
+def case_vl37_hub_offline_not_cached() -> None:
+    """HF_HUB_OFFLINE=1 with a Hub model id that is not in the cache."""
+    _env37(cpu=True)
+    _engine_config37(model="Qwen/Qwen3-0.6B")
+
+
+def case_vl37_serve_port_in_use() -> None:
+    """`vllm serve` on a 127.0.0.1 port another socket listens on."""
+    _env37(cpu=True)
+    _cli37("serve", str(_tiny37()), "--max-model-len", "16", hold_port=True)
+
+
+def case_vl37_serve_tool_parser_unknown() -> None:
+    """`vllm serve --enable-auto-tool-choice --tool-call-parser hermes2` (no such parser)."""
+    _env37(cpu=True)
+    _cli37("serve", str(_tiny37()), "--enable-auto-tool-choice", "--tool-call-parser", "hermes2")
+
+
+def case_vl37_serve_auto_tool_no_parser() -> None:
+    """`vllm serve --enable-auto-tool-choice` without --tool-call-parser."""
+    _env37(cpu=True)
+    _cli37("serve", str(_tiny37()), "--enable-auto-tool-choice")
+
+
+def case_vl37_serve_chat_template_missing() -> None:
+    """`vllm serve --chat-template` naming a file that does not exist."""
+    _env37(cpu=True)
+    _cli37("serve", str(_tiny37()), "--chat-template", "/tmp/irisrl37/templates/qwen3_tool.jinja")
+
+
+def case_vl37_serve_bad_int_arg() -> None:
+    """`vllm serve --tensor-parallel-size two` (argparse rejects it)."""
+    _env37(cpu=True)
+    _cli37("serve", str(_tiny37()), "--tensor-parallel-size", "two")
+
+
+def case_vl37_serve_unknown_flag() -> None:
+    """`vllm serve --max-num-seq 64` (a misspelled flag)."""
+    _env37(cpu=True)
+    _cli37("serve", str(_tiny37()), "--max-num-seq", "64", "--gpu-memory-utilisation", "0.8")
+
+
+def case_vl37_serve_cpu_platform() -> None:
+    """`vllm serve` of the tiny model with VLLM_TARGET_DEVICE=cpu (the engine core starts, then fails)."""
+    _env37(cpu=True)
+    _cli37("serve", str(_tiny37()), "--host", "127.0.0.1", "--port", "0", "--max-model-len", "16")
+
+
+def case_vl37_sampling_n_zero() -> None:
+    """SamplingParams(n=0)."""
+    _env37()
+    from vllm import SamplingParams
+
+    SamplingParams(n=0)
+
+
+def case_vl37_sampling_temperature_negative() -> None:
+    """SamplingParams(temperature=-0.7)."""
+    _env37()
+    from vllm import SamplingParams
+
+    SamplingParams(temperature=-0.7)
+
+
+def case_vl37_sampling_top_p_above_one() -> None:
+    """SamplingParams(top_p=1.5)."""
+    _env37()
+    from vllm import SamplingParams
+
+    SamplingParams(top_p=1.5)
+
+
+def case_vl37_sampling_logprobs_negative() -> None:
+    """SamplingParams(logprobs=-3)."""
+    _env37()
+    from vllm import SamplingParams
+
+    SamplingParams(logprobs=-3)
+
+
+def case_vl37_sampling_min_tokens_above_max() -> None:
+    """SamplingParams(min_tokens=64, max_tokens=16)."""
+    _env37()
+    from vllm import SamplingParams
+
+    SamplingParams(min_tokens=64, max_tokens=16)
+
+
+def case_benign37_engine_config_cpu_ok() -> None:
+    """EngineArgs for the tiny model on the CPU platform: the config is created (warnings only)."""
+    _env37(cpu=True)
+    _engine_config37(model=str(_tiny37()), max_model_len=16, enforce_eager=False)
+
+
+def case_benign37_engine_config_no_platform_ok() -> None:
+    """EngineArgs for the tiny model on no platform, device='cpu'-free defaults: whatever vLLM notes on the way."""
+    _env37()
+    import vllm  # noqa: F401
+    from vllm.platforms import current_platform
+
+    print("PROVOKE-NOTE platform", type(current_platform).__name__, flush=True)
+
+
+def case_benign37_sampling_params_ok() -> None:
+    """SamplingParams a rollout worker builds (seed, logprobs, stop strings): accepted."""
+    _env37()
+    import warnings
+
+    warnings.simplefilter("default")
+    from vllm import SamplingParams
+
+    print(SamplingParams(n=4, temperature=1.0, top_p=1.0, max_tokens=64, logprobs=1, seed=0, stop=["</answer>"]))
+
+
+def case_benign37_collect_env() -> None:
+    """`vllm collect-env` on a machine with no GPU (a support report; it finishes)."""
+    _env37()
+    _cli37("collect-env")
+
+
+CASES37: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_vl37_tp_size_no_gpus", case_vl37_tp_size_no_gpus, "python_crash"),
+    ("case_vl37_cpu_tp_exceeds_world", case_vl37_cpu_tp_exceeds_world, "python_crash"),
+    ("case_vl37_max_model_len_above_model", case_vl37_max_model_len_above_model, "python_crash"),
+    ("case_vl37_quantization_unknown", case_vl37_quantization_unknown, "python_crash"),
+    ("case_vl37_quantization_not_in_checkpoint", case_vl37_quantization_not_in_checkpoint, "python_crash"),
+    ("case_vl37_dtype_unknown", case_vl37_dtype_unknown, "python_crash"),
+    ("case_vl37_lora_rank_unsupported", case_vl37_lora_rank_unsupported, "python_crash"),
+    ("case_vl37_lora_max_loras_above_cpu_loras", case_vl37_lora_max_loras_above_cpu_loras, "python_crash"),
+    ("case_vl37_spec_ngram_no_tokens", case_vl37_spec_ngram_no_tokens, "python_crash"),
+    ("case_vl37_spec_draft_missing", case_vl37_spec_draft_missing, "python_crash"),
+    ("case_vl37_model_path_missing", case_vl37_model_path_missing, "python_crash"),
+    ("case_vl37_config_json_broken", case_vl37_config_json_broken, "python_crash"),
+    ("case_vl37_arch_unknown", case_vl37_arch_unknown, "python_crash"),
+    ("case_vl37_generation_config_broken", case_vl37_generation_config_broken, "benign"),
+    ("case_vl37_llm_no_platform", case_vl37_llm_no_platform, "engine_init_failed"),
+    ("case_vl37_llm_cpu_platform", case_vl37_llm_cpu_platform, "engine_init_failed"),
+    ("case_vl37_llm_tokenizer_missing", case_vl37_llm_tokenizer_missing, "python_crash"),
+    ("case_vl37_loader_no_weights", case_vl37_loader_no_weights, "hf_weights_missing"),
+    ("case_vl37_loader_index_shard_missing", case_vl37_loader_index_shard_missing, "hf_weights_missing"),
+    ("case_vl37_weights_header_corrupt", case_vl37_weights_header_corrupt, "checkpoint_corrupt"),
+    ("case_vl37_weights_cut_short", case_vl37_weights_cut_short, "checkpoint_corrupt"),
+    ("case_vl37_hub_gated", case_vl37_hub_gated, "hf_gated"),
+    ("case_vl37_hub_repo_missing", case_vl37_hub_repo_missing, "hf_repo_not_found"),
+    ("case_vl37_hub_503", case_vl37_hub_503, "hf_http_error"),
+    ("case_vl37_hub_offline_not_cached", case_vl37_hub_offline_not_cached, "hf_http_error"),
+    ("case_vl37_serve_port_in_use", case_vl37_serve_port_in_use, "python_crash"),
+    ("case_vl37_serve_tool_parser_unknown", case_vl37_serve_tool_parser_unknown, "python_crash"),
+    ("case_vl37_serve_auto_tool_no_parser", case_vl37_serve_auto_tool_no_parser, "python_crash"),
+    ("case_vl37_serve_chat_template_missing", case_vl37_serve_chat_template_missing, "python_crash"),
+    ("case_vl37_serve_bad_int_arg", case_vl37_serve_bad_int_arg, "python_crash"),
+    ("case_vl37_serve_unknown_flag", case_vl37_serve_unknown_flag, "python_crash"),
+    ("case_vl37_serve_cpu_platform", case_vl37_serve_cpu_platform, "engine_init_failed"),
+    ("case_vl37_sampling_n_zero", case_vl37_sampling_n_zero, "python_crash"),
+    ("case_vl37_sampling_temperature_negative", case_vl37_sampling_temperature_negative, "python_crash"),
+    ("case_vl37_sampling_top_p_above_one", case_vl37_sampling_top_p_above_one, "python_crash"),
+    ("case_vl37_sampling_logprobs_negative", case_vl37_sampling_logprobs_negative, "python_crash"),
+    ("case_vl37_sampling_min_tokens_above_max", case_vl37_sampling_min_tokens_above_max, "python_crash"),
+    ("case_benign37_engine_config_cpu_ok", case_benign37_engine_config_cpu_ok, "benign"),
+    ("case_benign37_engine_config_no_platform_ok", case_benign37_engine_config_no_platform_ok, "benign"),
+    ("case_benign37_sampling_params_ok", case_benign37_sampling_params_ok, "benign"),
+    ("case_benign37_collect_env", case_benign37_collect_env, "benign"),
+]}
+CASES.update(CASES37)
+TIMEOUT_S.update({n: 60 for n in CASES37})
+
+
+
 # ----------------------------------------------------------------------------- run
 
 
@@ -24223,7 +24689,7 @@ def versions() -> dict[str, str]:
                  "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
                  "urllib3", "aiohttp", "smart_open", "universal_pathlib",
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
-                 "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb"):  # the agent side's clients (the
+                 "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -24567,6 +25033,15 @@ _LOG_LINE39 = re.compile(r"^Could not (override|append|delete|load|find) |^Key '
 _LOG_LINE38 = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \| (WARNING|ERROR|CRITICAL) +\| ")
 
 
+# More shapes for the thirty-seventh set's cases only (vLLM on a CPU machine): vLLM's own log lines at WARNING and
+# above (`(APIServer pid=N) WARNING 12-05 12:30:00 [file.py:123] ...`, ANSI colours where it prints them), argparse's
+# `vllm serve: error: ...` line, and the message line of a pydantic ValidationError (`  Value error, ...`, `  Input
+# should be ...`): vLLM's configs are pydantic dataclasses, so every config check prints as `ValidationError: 1
+# validation error for ModelConfig` with the check's own text on the indented line below (the one line that says why).
+_LOG_LINE37 = re.compile(r"^(\x1b\[[\d;]*m)*\([\w-]+ pid=\d+\)(\x1b\[[\d;]*m)* ?(\x1b\[[\d;]*m)*(WARNING|ERROR|CRITICAL)\b|"
+                         r"^vllm[\w -]*: error: |^  (Value|Assertion) error, |^  Input should be ")
+
+
 def _dedup_key35(line: str) -> str:
     """The set-35 shape of a line: request ids, workflow instance ids, LiteLLM call ids and object
     addresses differ from run to run, so they are masked before the usual key."""
@@ -24621,7 +25096,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES31, (_LOG_LINE31.search,)), (CASES32, (_LOG_LINE32.search,)), (CASES33, (_LOG_LINE33.search,)),
         (CASES34, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE34.search)), (CASES35, (_LOG_LINE35.search,)),
         (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)),
-        (CASES38, (_is_ray_line22, _LOG_LINE38.search)))
+        (CASES38, (_is_ray_line22, _LOG_LINE38.search)),
+        (CASES37, (_LOG_LINE37.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -27371,6 +27847,96 @@ def lib_of38(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return "skyrl", vers.get("skyrl", "0.3.0")
 
 
+LINE_RULES37: list[tuple[str, str]] = [
+    # a multi-line vLLM log message: its blank continuation under the prefix says nothing
+    (r"^\([\w-]+ pid=\d+\) \w+ [\d-]+ [\d:]+ \[[\w.]+:\d+\]$", "drop"),
+    # a traceback logged through vLLM's logger (logger.exception): each frame, code and caret line carries the
+    # prefix; they are frames, not entries (the exception's own line below them is kept)
+    (r"^\([\w-]+ pid=\d+\) ERROR [\d-]+ [\d:]+ \[[\w.]+:\d+\] (Traceback \(most recent call last\):$|  |\s*\^+$)", "drop"),
+    # the torch-op namespace of the CUDA wheel has no CPU op: an attribute lookup, nothing names the engine
+    (r"AttributeError: '_OpNamespace' '_C' object has no attribute ", "python_crash"),
+    # the same warning from the engine core and worker processes (the main process's copy is kept), and the two
+    # further import-time notes of the same torch import (its first note is kept): one look-alike per shape family
+    (r"^\((EngineCore|VllmWorker-\d+|APIServer)\S* pid=\d+\) WARNING .*Failed to import from vllm\._C", "drop"),
+    (r"^W\d{4} .*(register_opaque_type|typ='value') is deprecated", "drop"),
+    # the continuation of transformers' multi-line "does not recognize this architecture" message, which vLLM's
+    # logger prints line by line under its prefix (the message's first line is kept)
+    (r"ERROR .*\[repo_utils\.py:\d+\] You can update Transformers with the command", "drop"),
+    # lines another corpus file already holds verbatim (public heldout3, source vllm_sglang / vllm_internals):
+    # a held-out line must be new
+    (r"^RuntimeError: Engine core initialization failed\. See root cause above\. Failed core proc\(s\): \{\}$|"
+     r"^RuntimeError: Failed to infer device type, please set the environment variable|"
+     r"^Exception: WorkerProc initialization failed due to an exception in a background process\.|"
+     r"^huggingface_hub\.errors\.LocalEntryNotFoundError: Cannot find an appropriate cached snapshot folder|"
+     r"^OSError: \[Errno 98\] Address already in use$", "drop"),
+    (r"^\((EngineCore|VllmWorker-\d+|APIServer)\S* pid=\d+\) WARNING .*Reset SSM cache type", "drop"),
+    # the API server could not raise its open-files limit and serves on
+    (r"WARNING .*Found ulimit of \d+ and failed to automatically increase", "benign"),
+    # vLLM's loader finding no weight file / an index naming a shard that is not on disk (an earlier set's
+    # RuntimeError rule would read the first as python_crash)
+    (r"Cannot find any model weights with |Weight files referenced in index but missing", "hf_weights_missing"),
+    # the API server's own word that the engine core did not come up (an earlier set's rule reads the bare
+    # RuntimeError as python_crash; the line says initialization)
+    (r"^RuntimeError: Engine core initialization failed\. See root cause above\.", "engine_init_failed"),
+    # torch 2.14's import-time notes on a run that goes on (no GPU, renamed internals)
+    (r"^W\d{4} .*(is deprecated, use |No CUDA runtime is found)", "benign"),
+    # vLLM's notes on the CPU platform of a CUDA wheel, on a run that goes on
+    (r"WARNING .*Failed to import from vllm\._C|WARNING .*Reset SSM cache type", "benign"),
+    # vLLM's file-list lookup: a retry, and its own word that it goes on with an empty list
+    (r"ERROR .*\[repo_utils\.py:\d+\] .*retrying \d+ of \d+$|Returning an empty list\.$", "benign"),
+    # a local path that is not there, read as a repo id (the earlier sets' label for the same hub text)
+    (r"Repo id must be in the form 'repo_name' or 'namespace/repo_name'|"
+     r"Invalid repository ID or local directory specified: ", "hf_repo_not_found"),
+    # no platform: the device string vLLM derives is empty; nothing on the line names the engine or a GPU
+    (r"^RuntimeError: Device string must not be empty$", "python_crash"),
+    # a config.json / generation_config.json that does not parse: python_crash (the settled rule)
+    (r"not a valid JSON file|^json\.decoder\.JSONDecodeError", "python_crash"),
+]
+NOTES37: list[tuple[str, str]] = [
+    (r"Device string must not be empty", "vLLM on the CUDA wheel with no GPU and no platform selected: the device type it infers is empty"),
+    (r"vllm\._C", "the CUDA wheel on vLLM's CPU platform: no CPU kernels module; the run went on"),
+    (r"retrying \d+ of", "vLLM's file-list lookup retries"),
+    (r"Returning an empty list", "vLLM's file-list lookup gives up and goes on"),
+    (r"^pydantic_core\._pydantic_core\.ValidationError: ", "vLLM's config is a pydantic dataclass: the check's text is on the next (indented) line"),
+    (r"^  (Value|Assertion) error, |^  Input should be ", "the message line of the pydantic ValidationError above it"),
+    (r"is deprecated, use ", "torch 2.14's import-time deprecation note"),
+    (r"No CUDA runtime is found", "torch.utils.cpp_extension on a machine with no CUDA runtime; the run went on"),
+    (r"Repo id must be in the form", "a local model / draft path that does not exist, read as a Hub repo id"),
+    (r"iris_policy", "config.json naming a model_type no library knows"),
+    (r"Engine core initialization failed|EngineCore failed to start|WorkerProc initialization failed", "vllm serve on vLLM's CPU platform of the CUDA wheel: the worker fails (no CPU ops), the engine core and then the API server give up"),
+    (r"Found ulimit", "the API server could not raise RLIMIT_NOFILE; it went on"),
+    (r"Cannot find any model weights|referenced in index but missing", "vLLM's DefaultModelLoader resolving the weight files of a local model dir"),
+    (r"WorkerProc failed to start", "vLLM's CPU platform on the CUDA wheel: the worker process fails at start-up; the engine core then waited (no exit) until the case ended it"),
+    (r"init_cpu_memory_env", "the CUDA wheel has no CPU kernels: torch.ops._C lacks vLLM's CPU ops"),
+    (r"Failed to infer device type", "vllm collect-env with no GPU and no platform selected"),
+    (r"Address already in use", "vllm serve: the API server binds its port before the engine starts"),
+    (r"VLLMValidationError: (n|temperature|top_p|logprobs|min_tokens) ", "SamplingParams' own check"),
+    (r"chat template string", "vllm serve --chat-template naming a path that does not exist"),
+    (r"invalid tool call parser", "vllm serve --tool-call-parser naming a parser vLLM does not have"),
+    (r"^vllm[\w ]*: error: ", "argparse's error line of the vllm CLI (exit 2)"),
+    (r"tool-call-parser|tool_parser", "vllm serve's tool-calling flags"),
+    (r"LocalEntryNotFoundError|outgoing traffic has been disabled", "HF_HUB_OFFLINE=1 and the model is not in the cache"),
+    (r"'(401|503) ", "the loopback Hub's answer for the model's config.json"),
+]
+
+
+def lib_of37(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The thirty-seventh set's printers: vLLM (its log lines, its pydantic config checks, its CLI and sampling
+    checks), torch (its import-time notes), transformers and huggingface_hub (the config / Hub lines under vLLM's
+    model resolution), Python's json."""
+    if re.match(r"^[EWI]\d{4} ", line):
+        return _pick("torch", vers)
+    if line.startswith("[transformers]") or (line.startswith("OSError") and "config" in line):
+        return _pick("transformers", vers)
+    if line.startswith("OSError"):
+        return _pick("python", vers)
+    if line.startswith(("huggingface_hub.", "httpx2.", "httpcore2.")):
+        return _pick("huggingface_hub", vers)
+    if line.startswith("json."):
+        return _pick("python", vers)
+    return _pick("vllm", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -27396,6 +27962,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout36", CASES36, LINE_RULES36),
     ("heldout39", CASES39, LINE_RULES39),
     ("heldout38", CASES38, LINE_RULES38),
+    ("heldout37", CASES37, LINE_RULES37),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -27849,6 +28416,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout36": (lib_of36, NOTES36),
     "heldout39": (lib_of39, NOTES39),
     "heldout38": (lib_of38, NOTES38),
+    "heldout37": (lib_of37, NOTES37),
 }
 
 
