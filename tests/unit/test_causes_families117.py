@@ -26,6 +26,12 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("ValueError: Invalid fields {'lr_sched'} for OptimizerConfig. Valid fields are {'lr', 'weight_decay'}", "hydra_error"),
     ("ValueError: The '+' prefix for adding new config fields is not supported: '+trainer.extra=1'.", "hydra_error"),
     ("KeyError: unknown config keys ['epochz']; valid keys are ['epochs', 'seed']", "hydra_error"),
+    # ---- a program's usage error, also from a subcommand's parser (prog "<parent> <command>")
+    ("vllm serve: error: argument --max-model-len: invalid int value: 'lots'", "python_crash"),
+    # ---- a validator refusing the caller's value: the caller's bug, whatever module raised it
+    ("vllm.exceptions.VLLMValidationError: top_k must be -1 (disable) or at least 1, got 0.", "python_crash"),
+    # ---- one refusal line of a pydantic ValidationError report
+    ("  Input should be greater than 0 [type=greater_than, input_value=-2, input_type=int]", "python_crash"),
 ])
 def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
@@ -39,3 +45,9 @@ def test_an_unknown_key_outside_a_run_config_is_no_override_error(tmp_path: Path
     # the allocator's own settings string is no training config: the caller's bug
     line = "ValueError: Unrecognized key 'max_split' in CUDA allocator config."
     assert primary(both(tmp_path, [line])) == "python_crash"
+
+
+def test_a_clients_check_of_a_servers_answer_is_no_refused_input(tmp_path: Path) -> None:
+    # a ranged GET answered with the wrong range: the transfer's failure, not the caller's value
+    line = "s3transfer.exceptions.S3ValidationError: Response range start `0` does not match requested start `4096`"
+    assert primary(both(tmp_path, [line])) == "hf_incomplete_download"

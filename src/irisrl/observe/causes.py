@@ -984,7 +984,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
-           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete",
+           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete", "input_type=",
            # a shell's job report of the signal that ended its child (and its zh_CN words)
            *E.SIGNAL_TEXTS, *E.ZH_SIGNAL_WORDS.split("|")),
           (), 8, ROOT,
@@ -993,6 +993,10 @@ CATALOGUE: tuple[Cause, ...] = (
           "container was usually killed by the host's OOM killer (check dmesg / host RAM), else by a kill -9",
           families=(r"Fatal Python error|terminate called (?:after throwing|without an active exception|recursively)|"
                     r"(?i:segmentation fault)|Segfault encountered|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b",
+                    # one refusal of a pydantic ValidationError, on its own indented line under "N validation errors for
+                    # <Model>" (pydantic-core's display: "  {msg} [type={type}, input_value={input}, input_type={type}]"):
+                    # a config or argument value the model refused (vLLM's EngineArgs / ModelConfig, any pydantic config)
+                    r"\[type=[a-z_]+, input_value=.*, input_type=\w+\]\s*$",
                     # glog / Ray C++ fatal checks (`F0213 ...` / Ray's `C` level): "Check failed: <cond>"
                     r"(?:\d [CF] \d+ \d+\]|[CF][01]\d{3} \d\d:\d\d:\d\d)[^\n]*Check failed",
                     # DeepSpeed's launcher killing the group after a rank failed
@@ -1122,7 +1126,9 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     if status is not None or kind is not None:
         return BY_KIND[status or kind or ""], exc
     if exc is not None and E.is_crash_class(exc):
-        return guess(text) or BY_KIND["python_crash"], exc
+        # (a validator's refusal is the caller's value, not the family its module or message names: vllm.exceptions'
+        # "VLLMValidationError: n must be at least 1" is no engine's death)
+        return (None if E.refused_input(exc) else guess(text)) or BY_KIND["python_crash"], exc
     return None, exc
 
 

@@ -273,6 +273,18 @@ DOTTED_KINDS: dict[str, str] = {"ray.exceptions.OutOfMemoryError": "ray_oom_kill
 # Classes that say nothing by themselves: a line whose only exception is one of these (and no
 # message family names it) is not a crash of its own (a warning-level report of a retry etc.).
 NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
+# A validator refusing its input (pydantic's ValidationError, vLLM's VLLMValidationError for a request's sampling
+# parameters, huggingface_hub's StrictDataclass*ValidationError): the caller's bad value, a python_crash whatever the
+# message mentions, unless its class is mapped (CLASS_KINDS: HFValidationError is a repo id the Hub cannot have).
+# Not a client's check of what a server sent back (s3transfer 0.19.3 download.py "S3ValidationError: Response range
+# start ... does not match requested start ...": the transfer's family reads it).
+VALIDATION_CLASS = re.compile(r"ValidationError$")
+VALIDATED_RESPONSE = re.compile(r"(?i)\bresponse\b")
+
+
+def refused_input(exc: Exc) -> bool:
+    """The exception is a validator refusing the caller's value (VALIDATION_CLASS)."""
+    return bool(VALIDATION_CLASS.search(exc.name)) and not VALIDATED_RESPONSE.search(exc.message)
 
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
 # without its URL.

@@ -674,8 +674,9 @@ PIP_FAILED = (r"(?:Could not find a version that satisfies|No matching distribut
 # of argv[0], a script's `train.py` or a console script's `vllm` / `torchrun`; for the latter, argparse's own messages
 # (CPython 3.12.1 Lib/argparse.py: "unrecognized arguments: %s", "the following arguments are required: %s", "argument
 # %(argument_name)s: %(message)s", "one of the arguments %s is required", "ambiguous option: %(option)s could match ..."),
-# so that an engine's name in front of them is not read as the engine's death
-ARGPARSE_ERROR = (r"^[\w.-]+\.py: error: \S|^[\w.-]+: error: (?:unrecognized arguments: |the following arguments are required: |"
+# so that an engine's name in front of them is not read as the engine's death (a subcommand's parser writes its prog as
+# "<parent prog> <command>": `vllm serve: error: argument --tensor-parallel-size/-tp: invalid int value: 'two'`, current set 37)
+ARGPARSE_ERROR = (r"^[\w.-]+\.py: error: \S|^[\w.-]+(?: [\w.-]+){0,2}: error: (?:unrecognized arguments: |the following arguments are required: |"
                   r"argument -{1,2}[\w-]+(?:/-{1,2}[\w-]+)*: |one of the arguments \S.* is required|ambiguous option: )")
 
 
