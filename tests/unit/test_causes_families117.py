@@ -51,3 +51,12 @@ def test_a_clients_check_of_a_servers_answer_is_no_refused_input(tmp_path: Path)
     # a ranged GET answered with the wrong range: the transfer's failure, not the caller's value
     line = "s3transfer.exceptions.S3ValidationError: Response range start `0` does not match requested start `4096`"
     assert primary(both(tmp_path, [line])) == "hf_incomplete_download"
+
+
+def test_vllms_hub_retry_wrapper_is_named_but_no_death_on_its_own(tmp_path: Path) -> None:
+    # vLLM logs the Hub error before re-raising it, and one caller returns [] and goes on: fatal once the run crashed
+    line = ("ERROR 01-02 10:00:00 [repo_utils.py:126] Error retrieving file list: Repo id must be in the form "
+            "'repo_name' or 'namespace/repo_name': '/models/none'.")
+    report = both(tmp_path, [line])
+    assert primary(report) == "hf_repo_not_found"
+    assert report["verdict"] != "KILL"

@@ -45,7 +45,10 @@ STALE_IMAGE_FILE = "model.safetensors"   # the runbook's stale-image symptom nam
 # snapshot_download answered by a local dir it already has (huggingface_hub _snapshot_download.py logs
 # "Returning existing local_dir `%s` as remote repo cannot be accessed ..." at WARNING and goes on): the
 # repo's status is named, and is fatal only once the run crashed
-HUB_FALLBACK = r"Returning existing local_dir"
+# (and vLLM's Hub retry wrapper, transformers_utils/repo_utils.py with_retry @ 01775b5e: logger.error("%s: %s[, retrying
+# %d of %d]", "Error retrieving file list", e) before it re-raises, where list_filtered_repo_files logs once more and returns
+# [] for the caller to go on: current set 37's run went past it)
+HUB_FALLBACK = r"Returning existing local_dir|\bError retrieving file list: "
 
 
 @dataclass(frozen=True)
