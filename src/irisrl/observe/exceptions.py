@@ -286,6 +286,7 @@ def refused_input(exc: Exc) -> bool:
     """The exception is a validator refusing the caller's value (VALIDATION_CLASS)."""
     return bool(VALIDATION_CLASS.search(exc.name)) and not VALIDATED_RESPONSE.search(exc.message)
 
+
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
 # without its URL.
 # A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes
