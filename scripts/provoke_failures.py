@@ -24652,6 +24652,518 @@ CASES.update(CASES37)
 TIMEOUT_S.update({n: 60 for n in CASES37})
 
 
+# ----------------------------------------------------------------------------- SGLang on a CPU machine (set 41)
+# SGLang 0.5.23 (the newest on PyPI, its CUDA build: torch 2.14.1+cu130) on a machine with no GPU and no NVIDIA driver:
+# what `python -m sglang.launch_server`'s argument parsing and ServerArgs resolution print (parallel sizes, memory
+# fraction, backends, quantization, context length, chunked prefill, model path / config / architecture, chat template,
+# tool / reasoning parsers, LoRA, speculative decoding, a port in use), `sglang.Engine(...)` on a tiny local model,
+# SamplingParams' own checks, the loopback Hub, and what SGLang prints at the point it gives up without a GPU. The
+# model is set 37's tiny GPT-2 (`tiny_gpt2_dir` + `_tiny_tokenizer_dir`) in a dir of this set's own; HF_HUB_OFFLINE=1
+# except where a loopback Hub answers.
+
+
+_T0_41: list[float] = []
+
+
+def _env41(offline: bool = True) -> None:
+    _T0_41.append(time.monotonic())
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome41")
+    os.environ["TOKENIZERS_PARALLELISM"] = "false"
+    os.environ["SGLANG_DISABLE_REQUEST_LOGGING"] = "1"
+    os.environ["DO_NOT_TRACK"] = "1"
+    if offline:
+        os.environ["HF_HUB_OFFLINE"] = "1"
+
+
+def _watchdog41(limit: float = 50.0) -> None:
+    """End this case's own descendants (SGLang's scheduler / detokenizer processes, by pid) and the case itself `limit`
+    s after it started, before the run's 60 s limit kills only the case's shell and leaves them behind (set 37's)."""
+    def watch() -> None:
+        time.sleep(max(1.0, limit - (time.monotonic() - _T0_41[0])))
+        import psutil
+
+        print(f"PROVOKE-NOTE watchdog: {limit:.0f} s passed, ending the case's processes", flush=True)
+        for child in psutil.Process().children(recursive=True):
+            try:
+                child.kill()
+            except psutil.Error:
+                pass
+        os._exit(124)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _tiny41(variant: str = "ok") -> Path:
+    """A tiny GPT-2 model dir (config.json, model.safetensors, a WordLevel tokenizer), then `variant`'s damage."""
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="policy41")) / "tiny-gpt2", "safetensors")
+    _tiny_tokenizer_dir(d, pad=True)
+    cfg = d / "config.json"
+    if variant == "config_broken":
+        cfg.write_text(cfg.read_text()[:-40])
+    elif variant == "arch_unknown":
+        c = json.loads(cfg.read_text())
+        c["architectures"] = ["IrisRolloutForCausalLM"]
+        c["model_type"] = "iris_rollout"
+        cfg.write_text(json.dumps(c))
+    elif variant == "no_tokenizer":
+        for p in d.iterdir():
+            if p.name.startswith(("tokenizer", "special_tokens", "vocab", "merges")):
+                p.unlink()
+    elif variant == "no_weights":
+        (d / "model.safetensors").unlink()
+    return d
+
+
+def _launch41(*args: str, model: str | None = None, hold_port: bool = False, limit: float = 50.0) -> None:
+    """`python -m sglang.launch_server --model-path <model> <args>` (this venv's interpreter, 127.0.0.1 only) as a child in
+    its own session; its output is the case's; exit with its status. The child's group is ended at the limit."""
+    import signal
+
+    argv = [sys.executable, "-m", "sglang.launch_server"]
+    if model is not None:
+        argv += ["--model-path", model]
+    held = None
+    port = None
+    if hold_port:
+        held = socket.socket()
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        port = held.getsockname()[1]
+    else:
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+    argv += ["--host", "127.0.0.1", "--port", str(port), *args]
+    print(f"PROVOKE-NOTE $ python {' '.join(argv[1:])}", flush=True)
+    p = subprocess.Popen(argv, start_new_session=True)
+    try:
+        rc = p.wait(timeout=max(2.0, limit - (time.monotonic() - _T0_41[0])))
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=4)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            rc = p.wait()
+        print("PROVOKE-NOTE launch_server still running at the limit: ended", flush=True)
+    finally:
+        if held is not None:
+            held.close()
+    print(f"PROVOKE-NOTE launch_server rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def _sampling41(**kw: Any) -> None:
+    _env41()
+    from sglang.srt.sampling.sampling_params import SamplingParams
+
+    sp = SamplingParams(**kw)
+    sp.verify(32)
+    print("PROVOKE-NOTE sampling params accepted", flush=True)
+
+
+def _engine41(**kw: Any) -> None:
+    _watchdog41()
+    import sglang as sgl
+
+    llm = sgl.Engine(**kw)
+    try:
+        print("PROVOKE-NOTE generated", llm.generate("hello world", {"max_new_tokens": 4}), flush=True)
+    finally:
+        llm.shutdown()
+
+def case_sg41_launch_no_gpu() -> None:
+    """`python -m sglang.launch_server` of the tiny model on a machine with no GPU and no platform selected."""
+    _env41()
+    _launch41(model=str(_tiny41()))
+
+
+def case_sg41_launch_cpu_engine() -> None:
+    """launch_server of the tiny model with SGLANG_USE_CPU_ENGINE=1 (SGLang's CPU platform on the CUDA build)."""
+    _env41()
+    os.environ["SGLANG_USE_CPU_ENGINE"] = "1"
+    _launch41("--device", "cpu", model=str(_tiny41()))
+
+
+def case_sg41_launch_model_path_missing() -> None:
+    """launch_server with a model path that does not exist (offline: no Hub to ask)."""
+    _env41()
+    _launch41(model="/tmp/irisrl41/checkpoints/global_step_80/policy/huggingface")
+
+
+def case_sg41_launch_config_json_broken() -> None:
+    """launch_server of a local model dir whose config.json is cut short."""
+    _env41()
+    _launch41(model=str(_tiny41("config_broken")))
+
+
+def case_sg41_launch_arch_unknown() -> None:
+    """launch_server of a model dir whose config.json names a model_type / architecture no library knows."""
+    _env41()
+    _launch41(model=str(_tiny41("arch_unknown")))
+
+
+
+
+def case_sg41_launch_attention_backend_unknown() -> None:
+    """--attention-backend flashinfer3 (no such backend)."""
+    _env41()
+    _launch41("--attention-backend", "flashinfer3", model=str(_tiny41()))
+
+
+def case_sg41_launch_sampling_backend_unknown() -> None:
+    """--sampling-backend triton (not a sampling backend)."""
+    _env41()
+    _launch41("--sampling-backend", "triton", model=str(_tiny41()))
+
+
+def case_sg41_launch_quantization_unknown() -> None:
+    """--quantization awq_marlin4 (no such method)."""
+    _env41()
+    _launch41("--quantization", "awq_marlin4", model=str(_tiny41()))
+
+
+
+def case_sg41_launch_tool_parser_unknown() -> None:
+    """--tool-call-parser hermes2 (no such parser)."""
+    _env41()
+    _launch41("--tool-call-parser", "hermes2", model=str(_tiny41()))
+
+
+def case_sg41_launch_reasoning_parser_unknown() -> None:
+    """--reasoning-parser deepseek-r2 (no such parser)."""
+    _env41()
+    _launch41("--reasoning-parser", "deepseek-r2", model=str(_tiny41()))
+
+
+
+
+def case_sg41_launch_bad_int_arg() -> None:
+    """--tp-size two (argparse rejects it)."""
+    _env41()
+    _launch41("--tp-size", "two", model=str(_tiny41()))
+
+
+def case_sg41_launch_unknown_flag() -> None:
+    """--max-running-request 64 (a misspelled flag)."""
+    _env41()
+    _launch41("--max-running-request", "64", "--gpu-memory-utilization", "0.8", model=str(_tiny41()))
+
+
+def case_sg41_launch_no_model_path() -> None:
+    """launch_server with no --model-path at all."""
+    _env41()
+    _launch41()
+
+
+def case_sg41_launch_ssl_key_without_cert() -> None:
+    """--ssl-keyfile without --ssl-certfile."""
+    _env41()
+    _launch41("--ssl-keyfile", "/tmp/irisrl41/tls/server.key", model=str(_tiny41()))
+
+
+def case_sg41_launch_ssl_cert_missing() -> None:
+    """--ssl-keyfile / --ssl-certfile naming files that do not exist."""
+    _env41()
+    _launch41("--ssl-keyfile", "/tmp/irisrl41/tls/server.key", "--ssl-certfile", "/tmp/irisrl41/tls/server.crt",
+              model=str(_tiny41()))
+
+
+def case_sg41_launch_config_yaml_broken() -> None:
+    """--config naming a YAML file that does not parse."""
+    _env41()
+    y = Path(tempfile.mkdtemp(prefix="cfg41")) / "rollout.yaml"
+    y.write_text("tp-size: 1\nmem-fraction-static: [0.8\n")
+    _launch41("--config", str(y), model=str(_tiny41()))
+
+
+def case_sg41_launch_config_yaml_unknown_key() -> None:
+    """--config naming a YAML file with a key SGLang has no flag for."""
+    _env41()
+    y = Path(tempfile.mkdtemp(prefix="cfg41")) / "rollout.yaml"
+    y.write_text("tp-size: 1\nmax-num-seqs: 64\n")
+    _launch41("--config", str(y), model=str(_tiny41()))
+
+
+def case_sg41_launch_config_yaml_missing() -> None:
+    """--config naming a YAML file that does not exist."""
+    _env41()
+    _launch41("--config", "/tmp/irisrl41/configs/rollout.yaml", model=str(_tiny41()))
+
+
+def case_sg41_engine_no_gpu() -> None:
+    """sglang.Engine(model_path=tiny) on a machine with no GPU (no platform selected)."""
+    _env41()
+    _engine41(model_path=str(_tiny41()), log_level="warning")
+
+
+def case_sg41_engine_cpu_engine() -> None:
+    """sglang.Engine(model_path=tiny, device='cpu') with SGLANG_USE_CPU_ENGINE=1."""
+    _env41()
+    os.environ["SGLANG_USE_CPU_ENGINE"] = "1"
+    _engine41(model_path=str(_tiny41()), device="cpu", log_level="warning")
+
+
+def _hub41(repo: str) -> None:
+    _env41(offline=False)
+    _hub_env(start_hub({"okrepo": {"config.json": b'{"model_type": "gpt2"}'}}))
+    os.environ["HF_HUB_ETAG_TIMEOUT"] = "3"
+    _launch41(model=f"irisrl/{repo}")
+
+
+def case_sg41_hub_gated() -> None:
+    """launch_server with a model id whose repo is gated (the loopback Hub answers 401 GatedRepo)."""
+    _hub41("gated401")
+
+
+def case_sg41_hub_repo_missing() -> None:
+    """launch_server with a model id the Hub does not know (404 RepoNotFound)."""
+    _hub41("missing404")
+
+
+def case_sg41_hub_503() -> None:
+    """launch_server with a model id while the Hub answers 503."""
+    _hub41("status503")
+
+
+def case_sg41_hub_offline_not_cached() -> None:
+    """launch_server with HF_HUB_OFFLINE=1 and a Hub model id that is not in the cache."""
+    _env41()
+    _launch41(model="Qwen/Qwen3-0.6B")
+
+
+def case_sg41_sampling_temperature_negative() -> None:
+    """SGLang's SamplingParams(temperature=-0.7).verify()."""
+    _sampling41(temperature=-0.7)
+
+
+def case_sg41_sampling_top_k_zero() -> None:
+    """SamplingParams(top_k=0).verify()."""
+    _sampling41(top_k=0)
+
+
+def case_sg41_sampling_min_p_above_one() -> None:
+    """SamplingParams(min_p=1.5).verify()."""
+    _sampling41(min_p=1.5)
+
+
+def case_sg41_sampling_frequency_penalty() -> None:
+    """SamplingParams(frequency_penalty=3.0).verify()."""
+    _sampling41(frequency_penalty=3.0)
+
+
+def case_sg41_sampling_repetition_penalty_zero() -> None:
+    """SamplingParams(repetition_penalty=0.0).verify()."""
+    _sampling41(repetition_penalty=0.0)
+
+
+def case_sg41_sampling_min_new_above_max() -> None:
+    """SamplingParams(min_new_tokens=64, max_new_tokens=16).verify()."""
+    _sampling41(min_new_tokens=64, max_new_tokens=16)
+
+
+def case_sg41_sampling_logit_bias_out_of_vocab() -> None:
+    """SamplingParams(logit_bias={'50000': 5.0}).verify() for a 32-token vocabulary."""
+    _sampling41(logit_bias={"50000": 5.0})
+
+
+def case_sg41_sampling_two_grammars() -> None:
+    """SamplingParams with both regex and json_schema."""
+    _sampling41(regex=r"\d+", json_schema='{"type": "object"}')
+
+
+def case_benign41_sampling_params_ok() -> None:
+    """SamplingParams a rollout worker builds: accepted."""
+    import warnings
+
+    warnings.simplefilter("default")
+    _sampling41(temperature=1.0, top_p=1.0, top_k=-1, max_new_tokens=64, stop=["</answer>"], n=1)
+
+
+def case_benign41_import_sglang() -> None:
+    """`import sglang` and its server args module on a machine with no GPU: whatever it notes on the way."""
+    _env41()
+    import sglang  # noqa: F401
+    from sglang.srt.server_args import prepare_server_args
+
+    sa = prepare_server_args(["--model-path", str(_tiny41()), "--host", "127.0.0.1"])
+    print("PROVOKE-NOTE server args", type(sa).__name__, flush=True)
+
+
+def case_benign41_check_env() -> None:
+    """`python -m sglang.check_env` on a machine with no GPU (a support report)."""
+    _env41()
+    import signal
+
+    p = subprocess.Popen([sys.executable, "-m", "sglang.check_env"], start_new_session=True)
+    try:
+        rc = p.wait(timeout=45)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        rc = p.wait()
+    print(f"PROVOKE-NOTE check_env rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def _log41() -> None:
+    """SGLang's server log format (`[%(asctime)s] %(message)s`, launch_server's basicConfig) for in-process cases."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="[%(asctime)s] %(message)s", datefmt="%Y-%m-%d %H:%M:%S", force=True)
+
+
+def _tools41() -> list[Any]:
+    from sglang.srt.entrypoints.openai.protocol import Function, Tool
+
+    return [Tool(type="function", function=Function(
+        name="search", description="search the corpus",
+        parameters={"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}))]
+
+
+def case_sg41_tool_call_parser_unknown() -> None:
+    """SGLang's FunctionCallParser(tools, 'hermes2') (no such parser; the server path a rollout's tool call takes)."""
+    _env41()
+    _log41()
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+
+    FunctionCallParser(_tools41(), "hermes2")
+
+
+def case_sg41_reasoning_parser_unknown() -> None:
+    """SGLang's ReasoningParser('deepseek-r2') (no such model type)."""
+    _env41()
+    _log41()
+    from sglang.srt.parser.reasoning_parser import ReasoningParser
+
+    ReasoningParser("deepseek-r2")
+
+
+def case_sg41_chat_request_invalid() -> None:
+    """SGLang's OpenAI ChatCompletionRequest with temperature='hot' (the server's request validation)."""
+    _env41()
+    from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
+
+    ChatCompletionRequest(model="policy", messages=[{"role": "user", "content": "hello"}], temperature="hot")
+
+
+
+def case_sg41_get_tokenizer_missing() -> None:
+    """SGLang's get_tokenizer over the tiny model dir with its tokenizer files removed."""
+    _env41()
+    _log41()
+    from sglang.srt.utils.hf_transformers_utils import get_tokenizer
+
+    get_tokenizer(str(_tiny41("no_tokenizer")))
+
+
+def case_benign41_tool_call_malformed_json() -> None:
+    """The qwen25 tool-call parser over a model output whose JSON is cut: SGLang logs it and returns no call."""
+    _env41()
+    _log41()
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+
+    p = FunctionCallParser(_tools41(), "qwen25")
+    print("PROVOKE-NOTE", p.parse_non_stream('<tool_call>\n{"name": "search", "arguments": {"query": "gsm8k"\n</tool_call>'))
+
+
+def case_benign41_tool_call_undefined_function() -> None:
+    """The qwen25 tool-call parser over a call to a function the request did not offer: logged, no call returned."""
+    _env41()
+    _log41()
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+
+    p = FunctionCallParser(_tools41(), "qwen25")
+    print("PROVOKE-NOTE", p.parse_non_stream('<tool_call>\n{"name": "web_fetch", "arguments": {"url": "x"}}\n</tool_call>'))
+
+
+def case_benign41_tool_call_hermes_malformed() -> None:
+    """The hermes tool-call parser over a truncated call (max_new_tokens hit mid-call): logged, no call returned."""
+    _env41()
+    _log41()
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+
+    p = FunctionCallParser(_tools41(), "hermes")
+    print("PROVOKE-NOTE", p.parse_non_stream('<tool_call>\n{"name": "search", "arguments": {"query": '))
+
+
+def case_sg41_wait_for_server_process_exited() -> None:
+    """sglang.utils' notebook helpers: launch_server_cmd of the tiny model (no GPU, no platform), then
+    wait_for_server(process=...) while the server process exits."""
+    _env41()
+    from sglang.utils import launch_server_cmd, terminate_process, wait_for_server
+
+    proc, port = launch_server_cmd(f"{sys.executable} -m sglang.launch_server --model-path {_tiny41()} "
+                                   "--host 127.0.0.1", host="127.0.0.1")
+    try:
+        wait_for_server(f"http://127.0.0.1:{port}", timeout=40, process=proc)
+    finally:
+        if proc.poll() is None:
+            terminate_process(proc)
+
+
+def case_sg41_wait_for_server_timeout() -> None:
+    """sglang.utils.wait_for_server on a 127.0.0.1 port where no server ever comes up (timeout 6 s)."""
+    _env41()
+    from sglang.utils import wait_for_server
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    wait_for_server(f"http://127.0.0.1:{port}", timeout=6)
+
+
+CASES41: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_sg41_launch_no_gpu", case_sg41_launch_no_gpu, "engine_init_failed"),
+    ("case_sg41_launch_cpu_engine", case_sg41_launch_cpu_engine, "engine_init_failed"),
+    ("case_sg41_launch_model_path_missing", case_sg41_launch_model_path_missing, "python_crash"),
+    ("case_sg41_launch_config_json_broken", case_sg41_launch_config_json_broken, "python_crash"),
+    ("case_sg41_launch_arch_unknown", case_sg41_launch_arch_unknown, "python_crash"),
+    ("case_sg41_launch_attention_backend_unknown", case_sg41_launch_attention_backend_unknown, "python_crash"),
+    ("case_sg41_launch_sampling_backend_unknown", case_sg41_launch_sampling_backend_unknown, "python_crash"),
+    ("case_sg41_launch_quantization_unknown", case_sg41_launch_quantization_unknown, "python_crash"),
+    ("case_sg41_launch_tool_parser_unknown", case_sg41_launch_tool_parser_unknown, "python_crash"),
+    ("case_sg41_launch_reasoning_parser_unknown", case_sg41_launch_reasoning_parser_unknown, "python_crash"),
+    ("case_sg41_launch_bad_int_arg", case_sg41_launch_bad_int_arg, "python_crash"),
+    ("case_sg41_launch_unknown_flag", case_sg41_launch_unknown_flag, "python_crash"),
+    ("case_sg41_launch_no_model_path", case_sg41_launch_no_model_path, "python_crash"),
+    ("case_sg41_launch_ssl_key_without_cert", case_sg41_launch_ssl_key_without_cert, "python_crash"),
+    ("case_sg41_launch_ssl_cert_missing", case_sg41_launch_ssl_cert_missing, "python_crash"),
+    ("case_sg41_launch_config_yaml_broken", case_sg41_launch_config_yaml_broken, "python_crash"),
+    ("case_sg41_launch_config_yaml_unknown_key", case_sg41_launch_config_yaml_unknown_key, "python_crash"),
+    ("case_sg41_launch_config_yaml_missing", case_sg41_launch_config_yaml_missing, "python_crash"),
+    ("case_sg41_engine_no_gpu", case_sg41_engine_no_gpu, "engine_init_failed"),
+    ("case_sg41_engine_cpu_engine", case_sg41_engine_cpu_engine, "engine_init_failed"),
+    ("case_sg41_hub_gated", case_sg41_hub_gated, "hf_gated"),
+    ("case_sg41_hub_repo_missing", case_sg41_hub_repo_missing, "hf_repo_not_found"),
+    ("case_sg41_hub_503", case_sg41_hub_503, "hf_http_error"),
+    ("case_sg41_hub_offline_not_cached", case_sg41_hub_offline_not_cached, "hf_http_error"),
+    ("case_sg41_sampling_temperature_negative", case_sg41_sampling_temperature_negative, "python_crash"),
+    ("case_sg41_sampling_top_k_zero", case_sg41_sampling_top_k_zero, "python_crash"),
+    ("case_sg41_sampling_min_p_above_one", case_sg41_sampling_min_p_above_one, "python_crash"),
+    ("case_sg41_sampling_frequency_penalty", case_sg41_sampling_frequency_penalty, "python_crash"),
+    ("case_sg41_sampling_repetition_penalty_zero", case_sg41_sampling_repetition_penalty_zero, "python_crash"),
+    ("case_sg41_sampling_min_new_above_max", case_sg41_sampling_min_new_above_max, "python_crash"),
+    ("case_sg41_sampling_logit_bias_out_of_vocab", case_sg41_sampling_logit_bias_out_of_vocab, "python_crash"),
+    ("case_sg41_sampling_two_grammars", case_sg41_sampling_two_grammars, "python_crash"),
+    ("case_benign41_sampling_params_ok", case_benign41_sampling_params_ok, "benign"),
+    ("case_benign41_import_sglang", case_benign41_import_sglang, "benign"),
+    ("case_benign41_check_env", case_benign41_check_env, "benign"),
+    ("case_sg41_tool_call_parser_unknown", case_sg41_tool_call_parser_unknown, "python_crash"),
+    ("case_sg41_reasoning_parser_unknown", case_sg41_reasoning_parser_unknown, "python_crash"),
+    ("case_sg41_chat_request_invalid", case_sg41_chat_request_invalid, "python_crash"),
+    ("case_sg41_get_tokenizer_missing", case_sg41_get_tokenizer_missing, "benign"),
+    ("case_benign41_tool_call_malformed_json", case_benign41_tool_call_malformed_json, "benign"),
+    ("case_benign41_tool_call_undefined_function", case_benign41_tool_call_undefined_function, "benign"),
+    ("case_benign41_tool_call_hermes_malformed", case_benign41_tool_call_hermes_malformed, "benign"),
+    ("case_sg41_wait_for_server_process_exited", case_sg41_wait_for_server_process_exited, "engine_dead"),
+    ("case_sg41_wait_for_server_timeout", case_sg41_wait_for_server_timeout, "engine_init_failed"),
+]}
+CASES.update(CASES41)
+TIMEOUT_S.update({n: 60 for n in CASES41})
+
+
 
 # ----------------------------------------------------------------------------- run
 
@@ -24689,7 +25201,8 @@ def versions() -> dict[str, str]:
                  "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
                  "urllib3", "aiohttp", "smart_open", "universal_pathlib",
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
-                 "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm"):  # the agent side's clients (the
+                 "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
+                 "sglang", "sglang-kernel", "flashinfer-python"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -25042,6 +25555,15 @@ _LOG_LINE37 = re.compile(r"^(\x1b\[[\d;]*m)*\([\w-]+ pid=\d+\)(\x1b\[[\d;]*m)* ?
                          r"^vllm[\w -]*: error: |^  (Value|Assertion) error, |^  Input should be ")
 
 
+# More shapes for the 41-th set's cases only (SGLang on a CPU machine): SGLang's own log lines, which carry no level
+# word (launch_server's `[%(asctime)s] %(message)s`: `[2026-12-05 12:59:07] ...`; LINE_RULES41 drops its housekeeping
+# line), sgl_kernel's `[sgl_kernel] CRITICAL: ...` report and the `- ImportError: ...` detail lines under it, argparse's
+# `sglang serve: error: ...` line, and the message line of a pydantic ValidationError (`  Input should be ...`, `  Value
+# error, ...`) of SGLang's OpenAI request models.
+_LOG_LINE41 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] |^\[sgl_kernel\] [A-Z]+: |^- (ImportError|OSError): |"
+                         r"^sglang[\w -]*: error: |^  (Value|Assertion) error, |^  Input should be ")
+
+
 def _dedup_key35(line: str) -> str:
     """The set-35 shape of a line: request ids, workflow instance ids, LiteLLM call ids and object
     addresses differ from run to run, so they are masked before the usual key."""
@@ -25097,7 +25619,7 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES34, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE34.search)), (CASES35, (_LOG_LINE35.search,)),
         (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)),
         (CASES38, (_is_ray_line22, _LOG_LINE38.search)),
-        (CASES37, (_LOG_LINE37.search,)))
+        (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -27937,6 +28459,93 @@ def lib_of37(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("vllm", vers)
 
 
+LINE_RULES41: list[tuple[str, str]] = [
+    # SGLang's own housekeeping line as launch_server exits (every failing launch prints it): says nothing
+    (r"\] kill_process_tree called: ", "drop"),
+    # the bare exception line sgl_kernel raises (its text starts on the next line): says nothing alone
+    (r"^ImportError:$", "drop"),
+    # the bare NotImplementedError of the base platform's get_device, chained under SGLang's own "No accelerator" line
+    (r"^NotImplementedError$", "drop"),
+    # one look-alike per family: the second quantization-module import note and the second tokenizer fix-up note of the
+    # same load (the first of each is kept)
+    (r"UserWarning: Only CUDA, MUSA and NPU support GGUF|\] _fix_v5_add_bos_eos_token: ", "drop"),
+    # no GPU and no platform selected: SGLang's device lookup (an earlier source file labels its 0.5.8 wording cuda_error)
+    (r"No accelerator \(CUDA, XPU, HPU, NPU, MUSA, MPS\) or platform plugin is available", "cuda_error"),
+    # SGLang's CPU platform on the CUDA build: sgl_kernel's compiled ops need the NVIDIA driver (libcuda.so.1)
+    (r"^\[sgl_kernel\] CRITICAL: Could not load any common_ops library|^- ImportError: libcuda\.so\.1: ", "cuda_error"),
+    # import-time notes of SGLang on a machine with no GPU and its launcher's entry-point note: the run goes on
+    (r"UserWarning: 'python -m sglang\.launch_server' is still supported|UserWarning: Only CUDA, [\w ,]+ support ",
+     "benign"),
+    # transformers' note on the tiny GPT-2's bos / eos ids outside its 32-token vocabulary: the config loads, the run goes on
+    (r"^\[transformers\] Model config: (bos|eos)_token_id must be `None` or an integer within the vocabulary", "benign"),
+    # SGLang's tool-call parsers on a model output they cannot use: logged, the request is answered without a call
+    (r"\] Failed to parse JSON part: |\] Model attempted to call undefined function: |\] Error in detect_and_parse: ",
+     "benign"),
+    # sglang.utils' wait_for_server: the server process it waits for died (no word of start-up on the line)
+    (r"^RuntimeError: Server process exited with code \d+$", "engine_dead"),
+    # SGLang's transformers-5 tokenizer fix-ups over a model dir with no tokenizer files: logged, the tokenizer loads
+    # without them (the case exits 0); checked before the Hub rule below, which their text would meet
+    (r"\] _fix_v5_\w+: .*will not be applied: ", "benign"),
+    # `python -m sglang.check_env` on a machine with no NVIDIA driver: its GPU report runs nvidia-smi, which is not there
+    (r"No such file or directory: 'nvidia-smi'", "cuda_error"),
+    # the Hub's 503 for the model's files, through launch_server's log format (huggingface_hub's own retry lines)
+    (r"\] HTTP Error 503 thrown while requesting ", "hf_http_error"),
+    (r"\] Retrying in \d+s \[Retry \d+/\d+\]\.$", "benign"),
+    # argparse's line and SGLang's own argument / parser / request checks name no contract kind
+    (r"^sglang[\w -]*: error: ", "python_crash"),
+    (r"Unsupported tool_call_parser: |Unsupported model type: |SSL (key|certificate) file not found|"
+     r"--ssl-\w+ requires --ssl-\w+", "python_crash"),
+    # a local path that is not there, read as a repo id (the earlier sets' label for the same hub text)
+    (r"Repo id must be in the form 'repo_name' or 'namespace/repo_name'", "hf_repo_not_found"),
+    # a config.json that does not parse / a model type no library knows: python_crash (the settled rule)
+    (r"not a valid JSON file|^json\.decoder\.JSONDecodeError|does not recognize this architecture", "python_crash"),
+]
+NOTES41: list[tuple[str, str]] = [
+    (r"No accelerator", "SGLang's CUDA build on a machine with no GPU and no platform selected: ServerArgs resolution asks for the device"),
+    (r"sgl_kernel|libcuda", "SGLANG_USE_CPU_ENGINE=1 on the CUDA build: ServerArgs resolution imports sgl_kernel, whose ops need the NVIDIA driver"),
+    (r"sglang\.launch_server' is still supported", "launch_server's note that `sglang serve` is the new entry point; the launch went on"),
+    (r"Only CUDA, ", "SGLang's quantization modules at import on a machine with no GPU; the run went on"),
+    (r"_token_id must be `None`", "the tiny GPT-2's bos / eos ids lie outside its 32-token vocabulary; the config loaded"),
+    (r"Server process exited with code", "sglang.utils.wait_for_server(process=...) while the launched server exits (no GPU, no platform) before it is ready"),
+    (r"did not become ready within timeout", "sglang.utils.wait_for_server on a port where no server comes up"),
+    (r"Failed to parse JSON part|undefined function|Error in detect_and_parse", "SGLang's tool-call parser on a model output it cannot use; it returned no call and went on"),
+    (r"^sglang[\w -]*: error: ", "argparse's error line of launch_server (exit 2)"),
+    (r"Unsupported tool_call_parser", "SGLang's FunctionCallParser with a parser name it does not have"),
+    (r"Unsupported model type", "SGLang's ReasoningParser with a model type it does not have"),
+    (r"SSL|ssl", "launch_server's SSL argument checks (before any model work)"),
+    (r"_fix_v5_", "SGLang's get_tokenizer over a model dir with no tokenizer files: its fix-up steps give up and the tokenizer loads"),
+    (r"Repo id must be in the form", "a local model path that does not exist, read as a Hub repo id"),    (r"Repo id must be in the form", "a local model path that does not exist, read as a Hub repo id"),
+    (r"iris_rollout", "config.json naming a model_type no library knows"),
+    (r"^  Input should be |^  Value error, ", "the message line of the pydantic ValidationError of SGLang's OpenAI request model"),
+    (r"'(401|503) |HTTP Error 503|Retrying in", "the loopback Hub's answer for the model's files (launch_server's log format)"),
+    (r"nvidia-smi", "python -m sglang.check_env on a machine with no NVIDIA driver"),
+]
+
+
+def lib_of41(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 41-th set's printers: SGLang (its log lines, argument / parser / request checks), sgl_kernel (PyPI
+    `sglang-kernel`), transformers and huggingface_hub (the config / Hub lines under SGLang's model resolution), pydantic,
+    Python's json."""
+    def sgl(dist: str) -> tuple[str, str]:
+        v = vers.get(dist, "")
+        return dist, (v if v and not v.startswith("absent") else {"sglang": "0.5.23", "sglang-kernel": "0.4.10"}[dist])
+
+    if line.startswith(("[sgl_kernel]", "- ImportError")):
+        return sgl("sglang-kernel")
+    if line.startswith("[transformers]") or line.startswith("KeyError: 'iris_") or (
+            line.startswith(("OSError", "ValueError")) and ("config.json" in line or "Transformers" in line)):
+        return _pick("transformers", vers)
+    if line.startswith(("huggingface_hub.", "httpx2.", "httpcore2.")) or re.search(r"\] (HTTP Error \d+ thrown while|Retrying in)", line):
+        return _pick("huggingface_hub", vers)
+    if line.startswith("json."):
+        return _pick("python", vers)
+    if line.startswith("yaml."):
+        return "pyyaml", "6.0.4"
+    if line.startswith("pydantic_core.") or line.startswith("  "):
+        return _pick("pydantic", vers) if vers.get("pydantic") else sgl("sglang")
+    return sgl("sglang")
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -27963,6 +28572,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout39", CASES39, LINE_RULES39),
     ("heldout38", CASES38, LINE_RULES38),
     ("heldout37", CASES37, LINE_RULES37),
+    ("heldout41", CASES41, LINE_RULES41),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -28417,6 +29027,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout39": (lib_of39, NOTES39),
     "heldout38": (lib_of38, NOTES38),
     "heldout37": (lib_of37, NOTES37),
+    "heldout41": (lib_of41, NOTES41),
 }
 
 
