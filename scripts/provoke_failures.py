@@ -24032,6 +24032,9 @@ CASES.update(CASES40)
 # run in the worker pool. Not captured yet: both `run` calls of the session that wrote them (branch
 # corpus-device40, 2026-12-05 12:19 and 12:22 UTC, kind nvidia-h100-x1) were refused, so LATER_SETS'
 # heldout40 has no raw file and LINE_RULES40 / NOTES40 are still empty (to be filled from the capture).
+# A second session (same branch) was refused too: 12:29 UTC kind nvidia-h200 ("no device machine could
+# be started right now", 90 s of device time) and 12:30 nvidia-h100-x1 ("none tried for about 4 min",
+# 15 s). The set-40 code resolves every `torch.` name it uses and its imports under CPU torch 2.13.
 GPU_SHARED40 = frozenset(CASES40) - {"palloc40_host_malloc_as_device", "palloc40_mempool_with_pluggable"}
 TIMEOUT_S.update({n: 60 for n in CASES40})
 TIMEOUT_S.update({n: 120 for n in CASES40 if n.startswith("ipc40_") or "ipc" in n})
