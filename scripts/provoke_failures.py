@@ -23962,6 +23962,62 @@ def case_benign40_mem_get_info_fraction() -> None:
     print(x.numel(), torch.cuda.mem_get_info()[0] > 0)
 
 
+def case_benign40_memory_cached_renamed() -> None:
+    """A colocated trainer logging the cache it leaves the engine through the old name."""
+    import torch
+
+    torch.ones(1 << 20, device="cuda")
+    print(torch.cuda.memory_cached())
+
+
+def case_benign40_max_memory_cached_renamed() -> None:
+    import torch
+
+    torch.ones(1 << 20, device="cuda")
+    print(torch.cuda.max_memory_cached())
+
+
+def case_benign40_pin_memory_device_arg() -> None:
+    """Offloaded weights pinned with the old device argument before the copy back to the GPU."""
+    import torch
+
+    host = torch.zeros(1 << 16).pin_memory("cuda")
+    print(host.to("cuda", non_blocking=True).sum().item())
+
+
+def case_benign40_is_pinned_device_arg() -> None:
+    import torch
+
+    host = torch.zeros(1 << 16, pin_memory=True)
+    print(host.is_pinned("cuda"))
+
+
+def case_benign40_storage_pin_memory_device_arg() -> None:
+    import torch
+
+    st = torch.zeros(1 << 16).untyped_storage().pin_memory("cuda")
+    print(st.is_pinned())
+
+
+def case_benign40_ndarray_list_to_weights() -> None:
+    """Weights received from the engine as a list of numpy arrays, stacked with torch.tensor."""
+    import numpy as np
+    import torch
+
+    shards = [np.ones(256, dtype=np.float32) for _ in range(64)]
+    w = torch.tensor(shards, device="cuda")
+    print(w.sum().item())
+
+
+def case_benign40_dlpack_weight_view() -> None:
+    """A weight handed to the engine through a DLPack capsule (the older to_dlpack path)."""
+    import torch
+    from torch.utils.dlpack import from_dlpack, to_dlpack
+
+    w = torch.ones(1 << 16, device="cuda")
+    print(from_dlpack(to_dlpack(w)).sum().item())
+
+
 CASES40: dict[str, Case] = {n.removeprefix("case_"): (f, k, True) for n, f, k in [
     ("case_ipc40_rebuild_after_producer_exit", case_ipc40_rebuild_after_producer_exit, "cuda_error"),
     ("case_ipc40_event_of_exited_process", case_ipc40_event_of_exited_process, "cuda_error"),
@@ -24026,6 +24082,13 @@ CASES40: dict[str, Case] = {n.removeprefix("case_"): (f, k, True) for n, f, k in
     ("case_benign40_ipc_collect_after_release", case_benign40_ipc_collect_after_release, "benign"),
     ("case_benign40_ipc_limbo_many_blocks", case_benign40_ipc_limbo_many_blocks, "benign"),
     ("case_benign40_mem_get_info_fraction", case_benign40_mem_get_info_fraction, "benign"),
+    ("case_benign40_memory_cached_renamed", case_benign40_memory_cached_renamed, "benign"),
+    ("case_benign40_max_memory_cached_renamed", case_benign40_max_memory_cached_renamed, "benign"),
+    ("case_benign40_pin_memory_device_arg", case_benign40_pin_memory_device_arg, "benign"),
+    ("case_benign40_is_pinned_device_arg", case_benign40_is_pinned_device_arg, "benign"),
+    ("case_benign40_storage_pin_memory_device_arg", case_benign40_storage_pin_memory_device_arg, "benign"),
+    ("case_benign40_ndarray_list_to_weights", case_benign40_ndarray_list_to_weights, "benign"),
+    ("case_benign40_dlpack_weight_view", case_benign40_dlpack_weight_view, "benign"),
 ]}
 CASES.update(CASES40)
 # All but the two cases whose GPU kernels write host-malloc pointers (they may fault their context)
@@ -26927,9 +26990,51 @@ def lib_of36(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
 
 
 LINE_RULES40: list[tuple[str, str]] = [
+    # a memory snapshot written into a directory that does not exist: a profiling path, no Hub weight shard
+    # (the earlier FileNotFoundError rules would say hf_weights_missing)
+    (r"FileNotFoundError: .*memory_snapshot\.pickle'", "python_crash"),
+    # cudaHostRegister's own status in torch's pin_memory helper: the line names the CUDA runtime's error
+    (r"Registering memory failed with cudaError: \d+", "cuda_error"),
+    # torch's deprecation / rename / performance notes on a run that goes on
+    (r"(Future|Deprecation|User)Warning: .*(deprecat|has been renamed|now calls torch\.cuda\.|extremely slow|"
+     r"buffer is not writable)", "benign"),
+    (r"CudaIPCTypes\.cpp:\d+\] Producer process tried to deallocate over \d+ memory blocks", "benign"),
 ]
 
 NOTES40: list[tuple[str, str]] = [
+    (r"No such file or directory: .*memory_snapshot", "torch.cuda.memory._dump_snapshot into a profile directory that was never made"),
+    (r"Permission denied: .*memory_snapshot", "torch.cuda.memory._dump_snapshot onto a read-only mount (/sys)"),
+    (r"Is a directory", "torch.cuda.memory._dump_snapshot given a directory instead of a file"),
+    (r"Index out of bounds in ConfigTokenizer", "an allocator-config key with no value: the C++ tokenizer's assert aborts the process"),
+    (r"Unrecognized key|Unknown allocator backend|ConfigTokenizer|roundups|register threads",
+     "an allocator-config string refused (PYTORCH_ALLOC_CONF / PYTORCH_CUDA_ALLOC_CONF at the first CUDA allocation, or torch.cuda.memory._set_allocator_settings)"),
+    (r"parsed at runtime != allocator backend parsed at load time",
+     "_set_allocator_settings switching the backend after the allocator was loaded"),
+    (r"_set_allocator_settings is deprecated", "the deprecated setter's note, printed before the call fails"),
+    (r"Allocator not initialized for device", "set_per_process_memory_fraction for a device the process cannot see"),
+    (r"CUDA out of memory", "an allocation past set_per_process_memory_fraction(0.0)"),
+    (r"shareIpcHandle", "a CUDA tensor put on a torch.multiprocessing queue under backend:cudaMallocAsync"),
+    (r"No CUDA GPUs are available", "the engine process (CUDA_VISIBLE_DEVICES empty) rebuilding a CUDA tensor the trainer shared"),
+    (r"Cowardly refusing to serialize", "a non-leaf grad-requiring weight put on a torch.multiprocessing queue"),
+    (r"invalid resource handle", "rebuild_cuda_tensor of an IPC handle whose producer process had exited"),
+    (r"not resizable", "resize_ of a storage that was shared over CUDA IPC / pinned (the sleep trick on a non-resizable storage)"),
+    (r"setStorage: .* out of bounds for storage of size", "a module whose weight storages were resized to 0 (or woken too short) used in a forward"),
+    (r"recordHistory", "_record_memory_history under an allocator that does not record (pluggable / cudaMallocAsync)"),
+    (r"cannot open shared object file", "CUDAPluggableAllocator given a .so that is not there (ctypes.CDLL)"),
+    (r"undefined symbol", "CUDAPluggableAllocator given a .so without the named malloc symbol (ctypes)"),
+    (r"cudaError\.\?\?\?", "cudaHostRegister through torch.cuda.cudart() of a bad pointer, checked with torch.cuda.check_error"),
+    (r"Registering memory failed", "torch's pin_memory helper registering a host buffer a second time (cudaErrorHostMemoryAlreadyRegistered)"),
+    (r"Unpinning shared memory failed", "torch's unpin_memory helper on a buffer never registered (cudaErrorHostMemoryNotRegistered)"),
+    (r"capture_begin\(\): incompatible function arguments", "a MemPool object given to CUDAGraph.capture_begin instead of its id"),
+    (r"uc >= 0 INTERNAL ASSERT", "a MemPool's use count released twice: the allocator's assert, then the abort"),
+    (r"Invalid device argument", "use_mem_pool with a device index the process cannot see"),
+    (r"expected (state|context) to be", "_record_memory_history given a value it does not take"),
+    (r"snapshot with backend:cudaMallocAsync", "memory._snapshot under backend:cudaMallocAsync"),
+    (r"buffer is not writable", "weights received as bytes viewed with torch.frombuffer; the run went on"),
+    (r"Producer process tried to deallocate over", "the trainer freeing over 1000 blocks an engine process still held; the run went on"),
+    (r"has been renamed|now calls torch\.cuda\.", "an old torch.cuda memory-stat name; the run went on"),
+    (r"argument 'device' of", "the deprecated device argument of pinning; the run went on"),
+    (r"extremely slow", "weights stacked from a list of numpy arrays; the run went on"),
 ]
 
 
@@ -26937,6 +27042,9 @@ def lib_of40(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     """The fortieth set's printers: torch (the caching allocator and its settings, CUDA IPC through
     torch.multiprocessing, MemPool, the pluggable allocator, memory history, storages) and Python's
     own lines (multiprocessing's queue, ctypes, file errors)."""
+    if re.search(r"^(OSError: .*cannot open shared object file|AttributeError: .*undefined symbol|"
+                 r"(FileNotFoundError|PermissionError|IsADirectoryError): \[Errno \d+\])", line):
+        return _pick("python", vers)
     return _pick("torch", vers)
 
 

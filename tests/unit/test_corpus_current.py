@@ -24,7 +24,7 @@ ORDER = ("dev.jsonl", "heldout.jsonl", *(f"heldout{n}.jsonl" for n in range(2, 2
          # leaves their files unchanged); 26, 28 and 27 were built in that order
          "heldout26.jsonl", "heldout28.jsonl", "heldout27.jsonl", "heldout29.jsonl",
          "heldout30.jsonl", "heldout31.jsonl", "heldout32.jsonl", "heldout33.jsonl", "heldout34.jsonl",
-         "heldout35.jsonl", "heldout36.jsonl")
+         "heldout35.jsonl", "heldout36.jsonl", "heldout40.jsonl")
 
 # Issue 15 contract: the kinds a corpus line may carry.
 CONTRACT_KINDS = {
@@ -121,7 +121,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout33": ("CASES33", 45, 6),
               "heldout34": ("CASES34", 60, 7),
               "heldout35": ("CASES35", 50, 6),
-              "heldout36": ("CASES36", 60, 4)}
+              "heldout36": ("CASES36", 60, 4),
+              "heldout40": ("CASES40", 35, 3)}
 # The sets captured with other (older, or for set 33 newer) torch releases in their own venvs (the torch that printed in them).
 OLDER_TORCH = {"heldout24": "2.4.",
                "heldout33": "2.13.", "heldout36": "2.13."}  # not older: set 33's scratch venv took torch 2.13.0+cpu
@@ -219,7 +220,7 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout16", "heldout17", "heldout18", "heldout19", "heldout20",
                                   "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "heldout28", "heldout27",
                                   "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34",
-                                  "heldout35", "heldout36"])
+                                  "heldout35", "heldout36", "heldout40"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
