@@ -24098,6 +24098,10 @@ CASES.update(CASES40)
 # A second session (same branch) was refused too: 12:29 UTC kind nvidia-h200 ("no device machine could
 # be started right now", 90 s of device time) and 12:30 nvidia-h100-x1 ("none tried for about 4 min",
 # 15 s). The set-40 code resolves every `torch.` name it uses and its imports under CPU torch 2.13.
+# A third session (same branch) captured them: 12:57 UTC, kind nvidia-h200 (an NVIDIA H200), one call,
+# all 63 cases; the seven benign40 cases after benign40_mem_get_info_fraction were written after that
+# capture and run at 13:07 UTC on kind nvidia-h100-x1 (an H100, same software) after a refused
+# nvidia-h200 call; raw_heldout40.jsonl holds both calls' records (70).
 GPU_SHARED40 = frozenset(CASES40) - {"palloc40_host_malloc_as_device", "palloc40_mempool_with_pluggable"}
 TIMEOUT_S.update({n: 60 for n in CASES40})
 TIMEOUT_S.update({n: 120 for n in CASES40 if n.startswith("ipc40_") or "ipc" in n})
