@@ -24,7 +24,8 @@ ORDER = ("dev.jsonl", "heldout.jsonl", *(f"heldout{n}.jsonl" for n in range(2, 2
          # leaves their files unchanged); 26, 28 and 27 were built in that order
          "heldout26.jsonl", "heldout28.jsonl", "heldout27.jsonl", "heldout29.jsonl",
          "heldout30.jsonl", "heldout31.jsonl", "heldout32.jsonl", "heldout33.jsonl", "heldout34.jsonl",
-         "heldout35.jsonl", "heldout36.jsonl", "heldout39.jsonl", "heldout38.jsonl", "heldout37.jsonl")
+         "heldout35.jsonl", "heldout36.jsonl", "heldout39.jsonl", "heldout38.jsonl", "heldout37.jsonl",
+         "heldout42.jsonl")
 
 # Issue 15 contract: the kinds a corpus line may carry.
 CONTRACT_KINDS = {
@@ -124,11 +125,12 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout36": ("CASES36", 60, 4),
               "heldout39": ("CASES39", 70, 5),
               "heldout38": ("CASES38", 55, 5),
-              "heldout37": ("CASES37", 45, 6)}
+              "heldout37": ("CASES37", 45, 6),
+              "heldout42": ("CASES42", 45, 6)}
 # The sets captured with other (older, or for set 33 newer) torch releases in their own venvs (the torch that printed in them).
 OLDER_TORCH = {"heldout24": "2.4.",
                "heldout33": "2.13.", "heldout36": "2.13.", "heldout39": "2.13.", "heldout38": "2.14.",  # not older: set 33's scratch venv took torch 2.13.0+cpu
-               "heldout37": "2.14."}  # newer: vLLM 0.34.0 pins torch 2.14.0 (its CUDA wheel, on a CPU machine)
+               "heldout37": "2.14.", "heldout42": "2.13."}  # newer: vLLM 0.34.0 pins torch 2.14.0 (its CUDA wheel, on a CPU machine)
 
 
 @pytest.mark.parametrize("name", sorted(LATER_SETS))
@@ -223,7 +225,7 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout16", "heldout17", "heldout18", "heldout19", "heldout20",
                                   "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "heldout28", "heldout27",
                                   "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34",
-                                  "heldout35", "heldout36", "heldout39", "heldout38", "heldout37"])
+                                  "heldout35", "heldout36", "heldout39", "heldout38", "heldout37", "heldout42"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
