@@ -650,7 +650,8 @@ def start_hub(files: dict[str, dict[str, bytes]],
                     path = f"/api/models/irisrl/{json.loads(body or b'{}').get('name', '')}"
                 except ValueError:
                     path = "/api/models/irisrl/"
-            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
+            # /api/kernels/<repo>/...: the `kernels` hub loader's revision lookup (set 42; no earlier case asks it)
+            m = re.match(r"^/(?:api/(?:models|kernels)/)?irisrl/([\w.-]+)(/.*)?$", path)
             name = m.group(1) if m else ""
             rest = (m.group(2) or "") if m else ""
             repo = f"irisrl/{name}"
@@ -25162,6 +25163,616 @@ CASES41: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 ]}
 CASES.update(CASES41)
 TIMEOUT_S.update({n: 60 for n in CASES41})
+# ----------------------------------------------------------------------------- set 42: the policy side's training
+# libraries around transformers on CPU (peft, accelerate, transformers' Trainer / TrainingArguments, liger-kernel,
+# bitsandbytes, the `kernels` hub loader), printed for real by their newest releases in a scratch venv over torch
+# 2.13.0+cpu. No case repeats a family of sets 8, 12, 18 or 20 (their peft target / rank / base / type, accelerate
+# load_state / fp16 / fp8 / launch cases, Trainer resume / save cases, flash-attn / hub kernel offline cases).
+def _peft42(**kw: Any) -> Any:
+    """A LoRA PeftModel over set 18's tiny GPT-2 (Conv1D: fan_in_fan_out=True)."""
+    from peft import LoraConfig, get_peft_model
+
+    kw.setdefault("target_modules", ["c_attn"])
+    return get_peft_model(_peft18_base(), LoraConfig(r=4, fan_in_fan_out=True, **kw))
+
+
+def _adapter_dir42() -> Path:
+    d = Path(tempfile.mkdtemp(prefix="lora42")) / "adapter-step-200"
+    _peft42().save_pretrained(d)
+    return d
+
+
+def case_pf42_lora_r_zero() -> None:
+    """get_peft_model with LoraConfig(r=0): a rank read from a sweep config as 0 (LoraConfig itself accepts it)."""
+    from peft import LoraConfig, get_peft_model
+
+    get_peft_model(_peft18_base(), LoraConfig(r=0, target_modules=["c_attn"], fan_in_fan_out=True))
+
+
+def case_pf42_target_layernorm() -> None:
+    """LoRA aimed at the final LayerNorm (a module type LoRA has no layer for)."""
+    _peft42(target_modules=["ln_f"])
+
+
+def case_pf42_layers_to_transform_str() -> None:
+    """layers_to_transform together with a regex string as target_modules."""
+    _peft42(target_modules=r".*\.c_attn", layers_to_transform=[0])
+
+
+def case_pf42_modules_to_save_overlap() -> None:
+    """modules_to_save naming the very module LoRA targets."""
+    _peft42(modules_to_save=["c_attn"])
+
+
+def case_pf42_adapter_config_cut() -> None:
+    """PeftModel.from_pretrained on an adapter dir whose adapter_config.json was cut mid-copy."""
+    from peft import PeftModel
+
+    d = _adapter_dir42()
+    _truncate(d / "adapter_config.json")
+    PeftModel.from_pretrained(_peft18_base(), d)
+
+
+def case_pf42_adapter_weights_missing() -> None:
+    """An adapter dir (a str path) that holds adapter_config.json but no adapter_model.safetensors."""
+    from peft import PeftModel
+
+    d = _adapter_dir42()
+    (d / "adapter_model.safetensors").unlink()
+    PeftModel.from_pretrained(_peft18_base(), str(d))
+
+
+def case_pf42_adapter_weights_missing_pathlib() -> None:
+    """The same adapter dir without weights, passed as a pathlib.Path (peft then asks the Hub with it)."""
+    from peft import PeftModel
+
+    d = _adapter_dir42()
+    (d / "adapter_model.safetensors").unlink()
+    PeftModel.from_pretrained(_peft18_base(), d)
+
+
+def case_pf42_adapter_weights_cut() -> None:
+    """An adapter whose adapter_model.safetensors was cut to half."""
+    from peft import PeftModel
+
+    d = _adapter_dir42()
+    _truncate(d / "adapter_model.safetensors")
+    PeftModel.from_pretrained(_peft18_base(), d)
+
+
+def case_pf42_add_adapter_name_taken() -> None:
+    """add_adapter under the name of the adapter already there ('default')."""
+    from peft import LoraConfig
+
+    m = _peft42()
+    m.add_adapter("default", LoraConfig(r=4, target_modules=["c_attn"], fan_in_fan_out=True))
+
+
+def case_pf42_set_adapter_unknown() -> None:
+    """set_adapter('ppo_step_400') on a model that only holds 'default'."""
+    _peft42().set_adapter("ppo_step_400")
+
+
+def case_pf42_load_adapter_other_type() -> None:
+    """load_adapter of a LoRA adapter into a PeftModel built with IA3 (mixing adapter types)."""
+    from peft import IA3Config, get_peft_model
+
+    d = _adapter_dir42()
+    m = get_peft_model(_peft18_base(), IA3Config(target_modules=["c_attn"], feedforward_modules=[],
+                                                 fan_in_fan_out=True))
+    m.load_adapter(str(d), adapter_name="lora_sft")
+    m.set_adapter("lora_sft")
+
+
+def case_benign42_peft_merge_twice() -> None:
+    """merge_adapter() called twice (the second call has nothing to do); the run goes on."""
+    m = _peft42()
+    m.merge_adapter()
+    m.merge_adapter()
+    m.unmerge_adapter()
+    m.unmerge_adapter()
+    print("merged / unmerged", flush=True)
+
+
+
+
+def case_benign42_peft_missing_adapter_keys() -> None:
+    """A saved adapter with one of its tensors left out of adapter_model.safetensors: PeftModel.from_pretrained
+    warns about the missing key and the run goes on."""
+    from peft import PeftModel
+    from safetensors.torch import load_file, save_file
+
+    d = _adapter_dir42()
+    sd = load_file(str(d / "adapter_model.safetensors"))
+    sd.pop(sorted(sd)[0])
+    save_file(sd, str(d / "adapter_model.safetensors"))
+    PeftModel.from_pretrained(_peft18_base(), d)
+    print("loaded", flush=True)
+
+
+def case_ac42_launch_config_yaml_broken() -> None:
+    """accelerate launch --config_file with a YAML whose indentation was broken by a hand edit."""
+    cfg = Path(tempfile.mkdtemp()) / "accelerate_cpu.yaml"
+    cfg.write_text("compute_environment: LOCAL_MACHINE\ndistributed_type: NO\n  mixed_precision: 'no'\n"
+                   "num_processes: 1\nuse_cpu: true\n")
+    _accelerate("--config_file", str(cfg), str(SCRIPT), "child", "ok")
+
+
+def case_ac42_launch_config_missing() -> None:
+    """accelerate launch --config_file naming a file that is not there (a path from another node)."""
+    _accelerate("--config_file", "/etc/accelerate/fsdp_8gpu.yaml", str(SCRIPT), "child", "ok")
+
+
+def case_ac42_launch_config_env_unknown() -> None:
+    """An accelerate config whose compute_environment accelerate does not know."""
+    cfg = Path(tempfile.mkdtemp()) / "accelerate_cpu.yaml"
+    cfg.write_text("compute_environment: KUBERNETES\ndistributed_type: 'NO'\nmixed_precision: 'no'\n"
+                   "num_processes: 1\nuse_cpu: true\n")
+    _accelerate("--config_file", str(cfg), str(SCRIPT), "child", "ok")
+
+
+def case_ac42_launch_config_distributed_unknown() -> None:
+    """An accelerate config with distributed_type: MULTI_CPUS (a typo of MULTI_CPU)."""
+    cfg = Path(tempfile.mkdtemp()) / "accelerate_cpu.yaml"
+    cfg.write_text("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_CPUS\nmixed_precision: 'no'\n"
+                   "num_processes: 2\nuse_cpu: true\n")
+    _accelerate("--config_file", str(cfg), str(SCRIPT), "child", "ok")
+
+
+def case_ac42_launch_mixed_precision_bad() -> None:
+    """accelerate launch --mixed_precision fp32 (not one of its choices)."""
+    _accelerate("--cpu", "--num_processes=1", "--mixed_precision=fp32", str(SCRIPT), "child", "ok")
+
+
+def case_ac42_launch_num_processes_not_int() -> None:
+    """accelerate launch --num_processes auto (a value other launchers take)."""
+    _accelerate("--cpu", "--num_processes=auto", str(SCRIPT), "child", "ok")
+
+
+def case_ac42_state_changed_after_init() -> None:
+    """A second Accelerator with another mixed_precision in the same process."""
+    from accelerate import Accelerator
+
+    Accelerator(cpu=True)
+    Accelerator(cpu=True, mixed_precision="bf16")
+
+
+def case_ac42_grad_accum_steps_and_plugin() -> None:
+    """Accelerator with gradient_accumulation_steps and a GradientAccumulationPlugin both."""
+    from accelerate import Accelerator
+    from accelerate.utils import GradientAccumulationPlugin
+
+    Accelerator(cpu=True, gradient_accumulation_steps=4,
+                gradient_accumulation_plugin=GradientAccumulationPlugin(num_steps=4))
+
+
+def case_ac42_register_without_state_dict() -> None:
+    """register_for_checkpointing of an object with no state_dict (a plain config dict)."""
+    from accelerate import Accelerator
+
+    Accelerator(cpu=True).register_for_checkpointing({"kl_coef": 0.05, "step": 300})
+
+
+def case_ac42_save_state_auto_naming_no_dir() -> None:
+    """ProjectConfiguration(automatic_checkpoint_naming=True) without a project_dir, then save_state()."""
+    import torch
+    from accelerate import Accelerator
+    from accelerate.utils import ProjectConfiguration
+
+    acc = Accelerator(cpu=True, project_config=ProjectConfiguration(automatic_checkpoint_naming=True))
+    acc.prepare(torch.nn.Linear(4, 4))
+    acc.save_state()
+
+
+def case_ac42_save_state_under_file() -> None:
+    """save_state into a path whose parent is a regular file (the output 'dir' was a log file)."""
+    import torch
+    from accelerate import Accelerator
+
+    base = Path(tempfile.mkdtemp()) / "outputs"
+    base.write_text("log\n")
+    acc = Accelerator(cpu=True)
+    acc.prepare(torch.nn.Linear(4, 4))
+    acc.save_state(str(base / "checkpoint_100"))
+
+
+def _accel_saved42() -> tuple[Any, Path]:
+    import torch
+    from accelerate import Accelerator
+
+    acc = Accelerator(cpu=True)
+    model = torch.nn.Linear(16, 16)
+    acc.prepare(model, torch.optim.AdamW(model.parameters()))
+    d = Path(tempfile.mkdtemp()) / "checkpoint_100"
+    acc.save_state(str(d))
+    print("PROVOKE-NOTE saved " + " ".join(sorted(p.name for p in d.iterdir())), flush=True)
+    return acc, d
+
+
+def case_ac42_load_state_optimizer_missing() -> None:
+    """load_state of a checkpoint whose optimizer.bin was not copied."""
+    acc, d = _accel_saved42()
+    (d / "optimizer.bin").unlink()
+    acc.load_state(str(d))
+
+
+
+
+
+
+
+
+def case_tr42_lr_scheduler_unknown() -> None:
+    """lr_scheduler_type='cosine_warmup' (a name from another trainer)."""
+    from transformers import TrainingArguments
+
+    TrainingArguments(output_dir=tempfile.mkdtemp(), lr_scheduler_type="cosine_warmup", use_cpu=True, report_to=[])
+
+
+def case_tr42_optim_unknown() -> None:
+    """optim='adamw_8bit_paged' (the words of paged_adamw_8bit in another order)."""
+    from transformers import TrainingArguments
+
+    TrainingArguments(output_dir=tempfile.mkdtemp(), optim="adamw_8bit_paged", use_cpu=True, report_to=[])
+
+
+def case_tr42_eval_no_dataset() -> None:
+    """eval_strategy='steps' with no eval_dataset given to the Trainer."""
+    _trainer(Path(tempfile.mkdtemp()) / "run", max_steps=2, eval_strategy="steps", eval_steps=1).train()
+
+
+def case_tr42_best_model_strategy_mismatch() -> None:
+    """load_best_model_at_end with eval per epoch and saves per step."""
+    from transformers import TrainingArguments
+
+    TrainingArguments(output_dir=tempfile.mkdtemp(), use_cpu=True, report_to=[], load_best_model_at_end=True,
+                      eval_strategy="epoch", save_strategy="steps", save_steps=50)
+
+
+def case_tr42_best_model_steps_not_multiple() -> None:
+    """load_best_model_at_end with save_steps=50 and eval_steps=30."""
+    from transformers import TrainingArguments
+
+    TrainingArguments(output_dir=tempfile.mkdtemp(), use_cpu=True, report_to=[], load_best_model_at_end=True,
+                      eval_strategy="steps", eval_steps=30, save_strategy="steps", save_steps=50)
+
+
+def case_tr42_metric_for_best_missing() -> None:
+    """metric_for_best_model='eval_reward' where the evaluation returns only eval_loss."""
+    from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+    args = TrainingArguments(output_dir=tempfile.mkdtemp(), per_device_train_batch_size=2, report_to=[],
+                             use_cpu=True, max_steps=2, eval_strategy="steps", eval_steps=1, save_steps=1,
+                             load_best_model_at_end=True, metric_for_best_model="eval_reward")
+    model = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=16))
+    Trainer(model=model, args=args, train_dataset=_TinyDs(), eval_dataset=_TinyDs()).train()
+
+
+def case_tr42_iterable_no_max_steps() -> None:
+    """A streaming (iterable) train dataset and no max_steps."""
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+    class Stream(torch.utils.data.IterableDataset):
+        def __iter__(self) -> Any:
+            for _ in range(8):
+                ids = torch.arange(8) % 32
+                yield {"input_ids": ids, "labels": ids}
+
+    args = TrainingArguments(output_dir=tempfile.mkdtemp(), per_device_train_batch_size=2, report_to=[],
+                             use_cpu=True)
+    model = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=16))
+    Trainer(model=model, args=args, train_dataset=Stream()).train()
+
+
+def case_tr42_model_returns_no_loss() -> None:
+    """A batch without labels: the model returns logits only and the Trainer has no loss."""
+    import torch
+
+    class NoLabels(_TinyDs):
+        def __getitem__(self, i: int) -> dict[str, Any]:
+            return {"input_ids": torch.arange(8) % 32}
+
+    from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+    args = TrainingArguments(output_dir=tempfile.mkdtemp(), per_device_train_batch_size=2, report_to=[],
+                             use_cpu=True, max_steps=1)
+    model = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=16))
+    Trainer(model=model, args=args, train_dataset=NoLabels()).train()
+
+
+def case_tr42_resume_trainer_state_cut() -> None:
+    """A checkpoint whose trainer_state.json was cut short (a copy killed mid-way), then a resume."""
+    out, ck = _trainer_ckpt()
+    _truncate(ck / "trainer_state.json")
+    _trainer(out, max_steps=2, save_steps=1).train(resume_from_checkpoint=str(ck))
+
+
+def case_tr42_resume_trainer_state_empty() -> None:
+    """A checkpoint whose trainer_state.json is zero bytes (the node died before the flush)."""
+    out, ck = _trainer_ckpt()
+    (ck / "trainer_state.json").write_bytes(b"")
+    _trainer(out, max_steps=2, save_steps=1).train(resume_from_checkpoint=str(ck))
+
+
+def case_tr42_attn_hub_kernel_missing() -> None:
+    """attn_implementation='irisrl/flash-attn-cpu' (a Hub kernel repo) answered 404 by the loopback Hub."""
+    _hub_env(start_hub({}, {"flash-attn-cpu": HUB_ERRORS["missing404"]}))
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(_llama20_dir(), attn_implementation="irisrl/flash-attn-cpu")
+
+
+def case_tr42_warmup_ratio_removed() -> None:
+    """TrainingArguments(warmup_ratio=0.1) from a 4.x training recipe (transformers 5 removed the argument)."""
+    _trainer(Path(tempfile.mkdtemp()) / "run", max_steps=1, warmup_ratio=0.1, save_strategy="no").train()
+
+
+def case_benign42_trainer_unused_columns() -> None:
+    """A dataset with an extra column the model's forward does not take: the Trainer drops it (datasets)."""
+    from datasets import Dataset
+    from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+    ds = Dataset.from_dict({"input_ids": [[1, 2, 3, 4]] * 4, "labels": [[1, 2, 3, 4]] * 4,
+                            "reward": [0.5] * 4})
+    args = TrainingArguments(output_dir=tempfile.mkdtemp(), per_device_train_batch_size=2, report_to=[],
+                             use_cpu=True, max_steps=1, save_strategy="no")
+    model = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=16))
+    Trainer(model=model, args=args, train_dataset=ds).train()
+    print("trained", flush=True)
+
+
+def _liger_llama42() -> Any:
+    from liger_kernel.transformers import apply_liger_kernel_to_llama
+
+    apply_liger_kernel_to_llama()
+    return _llama20()
+
+
+def case_lk42_llama_forward_cpu() -> None:
+    """apply_liger_kernel_to_llama() then a forward pass of a tiny Llama on a CPU-only host."""
+    import torch
+
+    m = _liger_llama42()
+    ids = torch.arange(3, 9).unsqueeze(0)
+    m(input_ids=ids, labels=ids)
+
+
+def case_lk42_rms_norm_cpu() -> None:
+    """LigerRMSNorm on a CPU tensor."""
+    import torch
+    from liger_kernel.transformers import LigerRMSNorm
+
+    LigerRMSNorm(64)(torch.randn(2, 4, 64))
+
+
+def case_lk42_fused_linear_ce_cpu() -> None:
+    """LigerFusedLinearCrossEntropyLoss on CPU tensors (the GRPO loss path)."""
+    import torch
+    from liger_kernel.transformers import LigerFusedLinearCrossEntropyLoss
+
+    w = torch.randn(128, 64, requires_grad=True)
+    LigerFusedLinearCrossEntropyLoss()(w, torch.randn(8, 64), torch.randint(0, 128, (8,)))
+
+
+def case_lk42_grpo_loss_cpu() -> None:
+    """liger's chunked GRPO loss called without reference log-probs (its use_ref_model defaults to True)."""
+    import torch
+    from liger_kernel.chunked_loss import LigerFusedLinearGRPOLoss
+
+    loss = LigerFusedLinearGRPOLoss()
+    x = torch.randn(2, 4, 64, requires_grad=True)
+    w = torch.randn(128, 64, requires_grad=True)
+    sel = torch.randint(0, 128, (2, 4))
+    loss(x, w, sel, torch.ones(2, 4), torch.tensor([1.0, -1.0]))
+
+
+def case_benign42_bnb_paged_adamw_cpu() -> None:
+    """bitsandbytes' PagedAdamW8bit stepping CPU parameters."""
+    import bitsandbytes as bnb
+    import torch
+
+    p = torch.nn.Parameter(torch.randn(4096))
+    opt = bnb.optim.PagedAdamW8bit([p], lr=1e-4)
+    p.grad = torch.randn(4096)
+    opt.step()
+    print("stepped", flush=True)
+
+
+
+
+def case_benign42_bnb_trainer_paged_cpu() -> None:
+    """TrainingArguments(optim='paged_adamw_8bit') on a CPU-only host: one step."""
+    _trainer(Path(tempfile.mkdtemp()) / "run", max_steps=1, optim="paged_adamw_8bit", save_strategy="no").train()
+    print("trained", flush=True)
+
+
+
+
+def case_benign42_bnb_load_8bit_cpu() -> None:
+    """from_pretrained with BitsAndBytesConfig(load_in_8bit=True) on a CPU-only host, then a forward."""
+    import torch
+    from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+    m = AutoModelForCausalLM.from_pretrained(_llama20_dir(), quantization_config=BitsAndBytesConfig(load_in_8bit=True))
+    print(m(torch.arange(3, 9).unsqueeze(0)).logits.shape, flush=True)
+
+
+def case_kh42_get_kernel_repo_missing() -> None:
+    """kernels.get_kernel('irisrl/rmsnorm-kernel') answered 404 RepoNotFound by the loopback Hub."""
+    _hub_env(start_hub({}, {"rmsnorm-kernel": HUB_ERRORS["missing404"]}))
+    from kernels import get_kernel
+
+    get_kernel("irisrl/rmsnorm-kernel", revision="main", trust_remote_code=True)
+
+
+def case_kh42_get_kernel_gated() -> None:
+    """kernels.get_kernel of a kernel repo the token may not read (401 GatedRepo)."""
+    _hub_env(start_hub({}, {"fa3-kernel": HUB_ERRORS["gated401"]}))
+    from kernels import get_kernel
+
+    get_kernel("irisrl/fa3-kernel", revision="main", trust_remote_code=True)
+
+
+
+
+def case_kh42_get_kernel_server_error() -> None:
+    """kernels.get_kernel while the Hub answers 503."""
+    _hub_env(start_hub({}, {"act-kernel": HUB_ERRORS["status503"]}))
+    from kernels import get_kernel
+
+    get_kernel("irisrl/act-kernel", revision="main", trust_remote_code=True)
+
+
+
+def case_kh42_get_kernel_no_revision() -> None:
+    """kernels.get_kernel('irisrl/rmsnorm-kernel') with neither version nor revision (a call written for kernels 0.10)."""
+    _hub_env(start_hub({}, {}))
+    from kernels import get_kernel
+
+    get_kernel("irisrl/rmsnorm-kernel")
+
+
+
+def _hub_adapter42(repo: str) -> None:
+    """PeftModel.from_pretrained(base, 'irisrl/<repo>') against set 1's loopback Hub (HF_ENDPOINT set before anything
+    imports huggingface_hub): a repo with adapter_config.json only (set 16 took peft's 404 / 401 answers)."""
+    cfg = {"peft_type": "LORA", "r": 4, "lora_alpha": 8, "target_modules": ["c_attn"], "fan_in_fan_out": True,
+           "task_type": "CAUSAL_LM", "base_model_name_or_path": None}
+    files = {"qwen25-lora-grpo-noweights": {"adapter_config.json": json.dumps(cfg).encode(), "README.md": b"# lora\n"}}
+    _hub_env(start_hub(files, {}))
+    from peft import PeftModel
+
+    PeftModel.from_pretrained(_peft18_base(), f"irisrl/{repo}")
+
+
+
+
+
+
+def case_pf42_hub_adapter_no_weights() -> None:
+    """PeftModel.from_pretrained of an adapter repo that holds adapter_config.json and no adapter weights."""
+    _hub_adapter42("qwen25-lora-grpo-noweights")
+
+
+def case_tr42_trainer_tokenizer_kwarg() -> None:
+    """Trainer(..., tokenizer=tok) from a 4.x recipe (transformers 5 takes processing_class)."""
+    from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+    args = TrainingArguments(output_dir=tempfile.mkdtemp(), per_device_train_batch_size=2, report_to=[],
+                             use_cpu=True, max_steps=1)
+    model = GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=32, n_positions=16))
+    Trainer(model=model, args=args, train_dataset=_TinyDs(), tokenizer=None)
+
+
+def case_ac42_load_state_custom_missing() -> None:
+    """load_state of a checkpoint whose custom_checkpoint_0.pkl (a registered KL controller) was not copied."""
+    import torch
+    from accelerate import Accelerator
+
+    class KLController:
+        def __init__(self) -> None:
+            self.value = 0.05
+
+        def state_dict(self) -> dict[str, float]:
+            return {"value": self.value}
+
+        def load_state_dict(self, sd: dict[str, float]) -> None:
+            self.value = sd["value"]
+
+    acc = Accelerator(cpu=True)
+    acc.register_for_checkpointing(KLController())
+    acc.prepare(torch.nn.Linear(16, 16))
+    d = Path(tempfile.mkdtemp()) / "checkpoint_200"
+    acc.save_state(str(d))
+    print("PROVOKE-NOTE saved " + " ".join(sorted(p.name for p in d.iterdir())), flush=True)
+    (d / "custom_checkpoint_0.pkl").unlink()
+    acc.load_state(str(d))
+
+
+
+
+
+def case_tr42_logging_steps_zero() -> None:
+    """logging_strategy='steps' with logging_steps=0 (a value templated from an unset variable)."""
+    from transformers import TrainingArguments
+
+    TrainingArguments(output_dir=tempfile.mkdtemp(), use_cpu=True, report_to=[], logging_strategy="steps",
+                      logging_steps=0)
+
+
+
+def case_pf42_task_type_invalid() -> None:
+    """LoraConfig(task_type='CAUSAL'), a shortened CAUSAL_LM."""
+    from peft import LoraConfig
+
+    LoraConfig(r=4, target_modules=["c_attn"], task_type="CAUSAL")
+
+
+def case_pf42_layers_to_transform_past_depth() -> None:
+    """layers_to_transform=[5] on a one-layer model (a layer list from a deeper policy's recipe)."""
+    _peft42(layers_to_transform=[5])
+
+
+CASES42: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_pf42_lora_r_zero", case_pf42_lora_r_zero, "python_crash"),
+    ("case_pf42_target_layernorm", case_pf42_target_layernorm, "python_crash"),
+    ("case_pf42_layers_to_transform_str", case_pf42_layers_to_transform_str, "python_crash"),
+    ("case_pf42_modules_to_save_overlap", case_pf42_modules_to_save_overlap, "python_crash"),
+    ("case_pf42_adapter_config_cut", case_pf42_adapter_config_cut, "python_crash"),
+    ("case_pf42_adapter_weights_missing", case_pf42_adapter_weights_missing, "hf_weights_missing"),
+    ("case_pf42_adapter_weights_missing_pathlib", case_pf42_adapter_weights_missing_pathlib, "python_crash"),
+    ("case_pf42_adapter_weights_cut", case_pf42_adapter_weights_cut, "checkpoint_corrupt"),
+    ("case_pf42_add_adapter_name_taken", case_pf42_add_adapter_name_taken, "python_crash"),
+    ("case_pf42_set_adapter_unknown", case_pf42_set_adapter_unknown, "python_crash"),
+    ("case_pf42_load_adapter_other_type", case_pf42_load_adapter_other_type, "python_crash"),
+    ("case_benign42_peft_merge_twice", case_benign42_peft_merge_twice, "benign"),
+    ("case_benign42_peft_missing_adapter_keys", case_benign42_peft_missing_adapter_keys, "benign"),
+    ("case_ac42_launch_config_yaml_broken", case_ac42_launch_config_yaml_broken, "python_crash"),
+    ("case_ac42_launch_config_missing", case_ac42_launch_config_missing, "python_crash"),
+    ("case_ac42_launch_config_env_unknown", case_ac42_launch_config_env_unknown, "python_crash"),
+    ("case_ac42_launch_config_distributed_unknown", case_ac42_launch_config_distributed_unknown, "python_crash"),
+    ("case_ac42_launch_mixed_precision_bad", case_ac42_launch_mixed_precision_bad, "python_crash"),
+    ("case_ac42_launch_num_processes_not_int", case_ac42_launch_num_processes_not_int, "python_crash"),
+    ("case_ac42_state_changed_after_init", case_ac42_state_changed_after_init, "python_crash"),
+    ("case_ac42_grad_accum_steps_and_plugin", case_ac42_grad_accum_steps_and_plugin, "python_crash"),
+    ("case_ac42_register_without_state_dict", case_ac42_register_without_state_dict, "python_crash"),
+    ("case_ac42_save_state_auto_naming_no_dir", case_ac42_save_state_auto_naming_no_dir, "python_crash"),
+    ("case_ac42_save_state_under_file", case_ac42_save_state_under_file, "python_crash"),
+    ("case_ac42_load_state_optimizer_missing", case_ac42_load_state_optimizer_missing, "checkpoint_corrupt"),
+    ("case_tr42_lr_scheduler_unknown", case_tr42_lr_scheduler_unknown, "python_crash"),
+    ("case_tr42_optim_unknown", case_tr42_optim_unknown, "python_crash"),
+    ("case_tr42_eval_no_dataset", case_tr42_eval_no_dataset, "python_crash"),
+    ("case_tr42_best_model_strategy_mismatch", case_tr42_best_model_strategy_mismatch, "python_crash"),
+    ("case_tr42_best_model_steps_not_multiple", case_tr42_best_model_steps_not_multiple, "python_crash"),
+    ("case_tr42_metric_for_best_missing", case_tr42_metric_for_best_missing, "python_crash"),
+    ("case_tr42_iterable_no_max_steps", case_tr42_iterable_no_max_steps, "python_crash"),
+    ("case_tr42_model_returns_no_loss", case_tr42_model_returns_no_loss, "python_crash"),
+    ("case_tr42_resume_trainer_state_cut", case_tr42_resume_trainer_state_cut, "checkpoint_corrupt"),
+    ("case_tr42_resume_trainer_state_empty", case_tr42_resume_trainer_state_empty, "checkpoint_corrupt"),
+    ("case_tr42_attn_hub_kernel_missing", case_tr42_attn_hub_kernel_missing, "hf_repo_not_found"),
+    ("case_tr42_warmup_ratio_removed", case_tr42_warmup_ratio_removed, "python_crash"),
+    ("case_benign42_trainer_unused_columns", case_benign42_trainer_unused_columns, "benign"),
+    ("case_lk42_llama_forward_cpu", case_lk42_llama_forward_cpu, "python_crash"),
+    ("case_lk42_rms_norm_cpu", case_lk42_rms_norm_cpu, "python_crash"),
+    ("case_lk42_fused_linear_ce_cpu", case_lk42_fused_linear_ce_cpu, "python_crash"),
+    ("case_lk42_grpo_loss_cpu", case_lk42_grpo_loss_cpu, "python_crash"),
+    ("case_benign42_bnb_paged_adamw_cpu", case_benign42_bnb_paged_adamw_cpu, "benign"),
+    ("case_benign42_bnb_trainer_paged_cpu", case_benign42_bnb_trainer_paged_cpu, "benign"),
+    ("case_benign42_bnb_load_8bit_cpu", case_benign42_bnb_load_8bit_cpu, "benign"),
+    ("case_kh42_get_kernel_repo_missing", case_kh42_get_kernel_repo_missing, "hf_repo_not_found"),
+    ("case_kh42_get_kernel_gated", case_kh42_get_kernel_gated, "hf_gated"),
+    ("case_kh42_get_kernel_server_error", case_kh42_get_kernel_server_error, "hf_http_error"),
+    ("case_kh42_get_kernel_no_revision", case_kh42_get_kernel_no_revision, "python_crash"),
+    ("case_pf42_hub_adapter_no_weights", case_pf42_hub_adapter_no_weights, "hf_weights_missing"),
+    ("case_tr42_trainer_tokenizer_kwarg", case_tr42_trainer_tokenizer_kwarg, "python_crash"),
+    ("case_tr42_logging_steps_zero", case_tr42_logging_steps_zero, "python_crash"),
+    ("case_pf42_task_type_invalid", case_pf42_task_type_invalid, "python_crash"),
+    ("case_pf42_layers_to_transform_past_depth", case_pf42_layers_to_transform_past_depth, "python_crash"),
+    ("case_ac42_load_state_custom_missing", case_ac42_load_state_custom_missing, "checkpoint_corrupt"),
+]}
+CASES.update(CASES42)
+TIMEOUT_S.update({n: 60 for n in CASES42})
 
 
 
@@ -25202,7 +25813,7 @@ def versions() -> dict[str, str]:
                  "urllib3", "aiohttp", "smart_open", "universal_pathlib",
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
-                 "sglang", "sglang-kernel", "flashinfer-python"):  # the agent side's clients (the
+                 "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -26438,6 +27049,12 @@ _LOG_LINE37 = re.compile(r"^(\x1b\[[\d;]*m)*\([\w-]+ pid=\d+\)(\x1b\[[\d;]*m)* ?
 # error, ...`) of SGLang's OpenAI request models.
 _LOG_LINE41 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] |^\[sgl_kernel\] [A-Z]+: |^- (ImportError|OSError): |"
                          r"^sglang[\w -]*: error: |^  (Value|Assertion) error, |^  Input should be ")
+# More shapes for the forty-second set's cases only (the training libraries around transformers on CPU): argparse's
+# `accelerate <command> [<args>] launch: error: ...` line, bitsandbytes' import-time kernel-hub note (`Failed to load CPU
+# gemm_4bit_forward from kernels-community: ...`, a logger warning with no handler: the message alone) and its 8-bit
+# matmul note (`MatMul8bitLt: inputs will be cast ...`).
+_LOG_LINE42 = re.compile(r"^accelerate [^:]*: error: |^Failed to load CPU \w+ from kernels-community: |"
+                         r"^MatMul8bitLt: ")
 
 
 def _dedup_key35(line: str) -> str:
@@ -26495,7 +27112,7 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES34, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE34.search)), (CASES35, (_LOG_LINE35.search,)),
         (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)),
         (CASES38, (_is_ray_line22, _LOG_LINE38.search)),
-        (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)))
+        (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)), (CASES42, (_LOG_LINE42.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -29479,6 +30096,117 @@ def lib_of40(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
         return _pick("python", vers)
     return _pick("torch", vers)
 
+LINE_RULES42: list[tuple[str, str]] = [
+    # the source-catalogue sets (tests/fixtures/corpus/source/config_tracking_stack.jsonl, hf_trainer_older.jsonl,
+    # hf_training_runtime.jsonl, startup_env.jsonl) already hold these four lines verbatim: a held-out line must be new
+    (r"^yaml\.scanner\.ScannerError: mapping values are not allowed here$|"
+     r"^ValueError: You can only pass one of `gradient_accumulation_steps` and `gradient_accumulation_plugin`|"
+     r"^KeyError: \"The `metric_for_best_model` training argument is set to 'eval_reward'|"
+     r"^RuntimeError: 0 active drivers \(\[\]\)\. There should only be one\.$", "drop"),
+    # the libraries' notes on a run that goes on: deprecations, peft's merge / wrap / missing-key warnings,
+    # bitsandbytes' CPU fallbacks, transformers' config / loss / tied-weight notes
+    (r"(User|Future|Deprecation)Warning: ", "benign"),
+    (r"^Failed to load CPU \w+ from kernels-community: |^MatMul8bitLt: ", "benign"),
+    (r"^\[transformers\] ", "benign"),
+    # the kernels hub loader's trust check refusing an unverified publisher (the Hub's 404 on the org is the line
+    # above it): a check of the caller's settings
+    (r"could not verify publisher trust status", "python_crash"),
+    # a file a launcher / loader was pointed at that is not there, and a checkpoint file that is not there
+    (r"^FileNotFoundError: The passed configuration file", "python_crash"),
+    (r"^FileNotFoundError: .*/optimizer\.bin'", "checkpoint_corrupt"),
+    # peft, its adapter weights not in the local dir, hands the dir path to the Hub as a repo id: the corpus labels a
+    # local path validated as a repo id hf_repo_not_found (the public sets' many lines of this shape), the Path form too
+    (r"HFValidationError: Repo id must be (in the form|a string)", "hf_repo_not_found"),
+    # triton (under liger-kernel) with no GPU driver: the public corpus labels this very line cuda_error
+    (r"0 active drivers \(\[\]\)", "cuda_error"),
+    # a registered object's custom_checkpoint_N.pkl not in the folder: the checkpoint is incomplete
+    (r"Number of custom checkpoints in folder", "checkpoint_corrupt"),
+    # the adapter repo is there, its weight file is not
+    (r"Can't find weights for \S+ in \S+ or in the Hugging Face Hub", "hf_weights_missing"),
+]
+NOTES42: list[tuple[str, str]] = [
+    (r"gemm_4bit_forward", "bitsandbytes' import on a CPU host: its CPU kernel from the kernel hub is not loaded; it goes on"),
+    (r"MatMul8bitLt", "bitsandbytes' 8-bit matmul on CPU casts its inputs; the forward finishes"),
+    (r"Paged optimizers are not supported on CPU", "bitsandbytes' paged optimizer on CPU falls back; the step runs"),
+    (r"already merged|Already unmerged", "peft: a second merge / unmerge has nothing to do; the run goes on"),
+    (r"missing adapter keys", "peft: an adapter file with a tensor left out loads with a warning"),
+    (r"FutureWarning|DeprecationWarning", "a deprecation note; the run goes on"),
+    (r"^\[transformers\] ", "transformers' logged note; the run goes on"),
+    (r"should be a positive integer", "get_peft_model with LoRA r=0"),
+    (r"Target module .* is not supported", "LoRA aimed at a LayerNorm"),
+    (r"You specified 'layers_to_transform'", "peft: layers_to_transform names a layer past the model's depth"),
+    (r"layers_to_transform", "peft: layers_to_transform with a regex target_modules"),
+    (r"Invalid task type", "LoraConfig(task_type='CAUSAL'), not CAUSAL_LM"),
+    (r"No modules were targeted", "peft: modules_to_save names the LoRA target itself"),
+    (r"already exists", "peft: add_adapter under a name already taken"),
+    (r"Adapter \S+ not found", "peft: set_adapter of a name the model does not hold"),
+    (r"different peft types", "peft: a LoRA adapter loaded into an IA3 PeftModel"),
+    (r"Unterminated string|Expecting value", "a JSON file cut short / empty (adapter_config.json or trainer_state.json)"),
+    (r"Repo id must be in the form", "peft: adapter weights not in the local dir, so the dir path is tried as a Hub repo id"),
+    (r"Repo id must be a string", "peft: adapter weights not on disk and the dir given as a pathlib.Path"),
+    (r"Error while deserializing header", "an adapter_model.safetensors cut short"),
+    (r"ScannerError|mapping values", "accelerate launch: a config YAML with broken indentation"),
+    (r"passed configuration file", "accelerate launch --config_file naming a file that is not there"),
+    (r"unknown keys", "accelerate launch: a config whose compute_environment it does not know"),
+    (r"not a valid DistributedType", "accelerate launch: distributed_type MULTI_CPUS (a typo)"),
+    (r"invalid choice|invalid int value", "accelerate launch: an argument value argparse refuses"),
+    (r"one of `gradient_accumulation_steps`", "Accelerator with gradient_accumulation_steps and a plugin both"),
+    (r"AcceleratorState has already been initialized", "a second Accelerator with another mixed_precision"),
+    (r"state_dict` and `load_state_dict`", "register_for_checkpointing of a plain dict"),
+    (r"expected str, bytes or os.PathLike object, not NoneType", "save_state with automatic checkpoint naming and no project_dir"),
+    (r"Not a directory", "save_state under a path whose parent is a regular file"),
+    (r"optimizer\.bin", "Accelerator.load_state: the checkpoint's optimizer.bin was not copied"),
+    (r"custom checkpoints", "Accelerator.load_state: a registered object's custom_checkpoint_0.pkl was not copied"),
+    (r"unexpected keyword argument 'tokenizer'", "Trainer(tokenizer=...) from a 4.x recipe: transformers 5 takes processing_class"),
+    (r"Can't find weights for", "PeftModel.from_pretrained: the Hub repo holds adapter_config.json and no adapter weights"),
+    (r"SchedulerType", "TrainingArguments: an lr_scheduler_type it does not know"),
+    (r"OptimizerNames", "TrainingArguments: an optim name it does not know"),
+    (r"eval_dataset", "Trainer: eval_strategy set and no eval_dataset"),
+    (r"strategy to match", "load_best_model_at_end with eval per epoch and saves per step"),
+    (r"round multiple", "load_best_model_at_end: save_steps not a multiple of eval_steps"),
+    (r"metric_for_best_model|KeyError: 'eval_reward'", "metric_for_best_model names a metric the evaluation does not return"),
+    (r"does not implement __len__", "an iterable train dataset and no max_steps"),
+    (r"did not return a loss", "a batch without labels: the model returned logits only"),
+    (r"warmup_ratio", "TrainingArguments(warmup_ratio=...) from a 4.x recipe: transformers 5 removed it"),
+    (r"non-zero --logging_steps", "TrainingArguments: logging_strategy='steps' with logging_steps=0"),
+    (r"0 active drivers", "liger-kernel's triton kernel on a CPU-only host (no GPU driver)"),
+    (r"use_ref_model", "liger's GRPO loss without the reference log-probs it is set to use"),
+    (r"version or revision must be specified", "kernels.get_kernel without version / revision (kernels >= 0.19)"),
+    (r"publisher trust", "the kernels hub loader could not verify the publisher (the Hub answered 404)"),
+    (r"401|GatedRepo|gated", "the loopback Hub answered 401 GatedRepo for the repo"),
+    (r"503", "the loopback Hub answered 503 for the kernel repo"),
+    (r"404|Repository Not Found|RepositoryNotFound", "the loopback Hub answered 404 for the repo"),
+]
+
+
+def lib_of42(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The forty-second set's printers: peft, accelerate, transformers, liger-kernel (triton under it), bitsandbytes,
+    kernels (huggingface_hub / httpx2 under it), PyYAML and Python's own lines."""
+    if re.search(r"gemm_4bit_forward|MatMul8bitLt|bitsandbytes|Paged optimizers", line):
+        return _pick("bitsandbytes", vers)
+    if line.startswith("[transformers]") or "transformers/" in line or "LlamaModel.forward" in line:
+        return _pick("transformers", vers)
+    if re.search(r"huggingface_hub\.errors", line):
+        return _pick("huggingface_hub", vers)
+    if line.startswith("httpx2."):
+        return _pick("httpx2", vers)
+    if line.startswith("yaml."):
+        return _pick("pyyaml", vers)
+    if line.startswith("json."):
+        return _pick("python", vers)
+    if line.startswith("safetensors"):
+        return _pick("safetensors", vers)
+    if "peft/" in line or case.startswith(("pf42_", "benign42_peft")):
+        return _pick("peft", vers)
+    if case.startswith("ac42_"):
+        return _pick("accelerate", vers)
+    if "0 active drivers" in line:
+        return _pick("triton", vers)
+    if case.startswith("lk42_"):
+        return _pick("liger_kernel", vers)
+    if case.startswith("kh42_"):
+        return _pick("kernels", vers)
+    return _pick("transformers", vers)
 
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -29509,6 +30237,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout37", CASES37, LINE_RULES37),
     ("heldout41", CASES41, LINE_RULES41),
     ("heldout40", CASES40, LINE_RULES40),
+    ("heldout42", CASES42, LINE_RULES42),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -29965,6 +30694,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout37": (lib_of37, NOTES37),
     "heldout41": (lib_of41, NOTES41),
     "heldout40": (lib_of40, NOTES40),
+    "heldout42": (lib_of42, NOTES42),
 }
 
 
