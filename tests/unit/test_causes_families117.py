@@ -26,6 +26,15 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("ValueError: Invalid fields {'lr_sched'} for OptimizerConfig. Valid fields are {'lr', 'weight_decay'}", "hydra_error"),
     ("ValueError: The '+' prefix for adding new config fields is not supported: '+trainer.extra=1'.", "hydra_error"),
     ("KeyError: unknown config keys ['epochz']; valid keys are ['epochs', 'seed']", "hydra_error"),
+    # ---- a checkpoint's state file missing (the savers' own names): the checkpoint cannot be resumed
+    ("[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/ck/iter_0000200/common.pt'", "checkpoint_corrupt"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/checkpoint-40/rng_state_3.pth'", "checkpoint_corrupt"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/step_9/__2.metadata'", "checkpoint_corrupt"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/global_step_9/actor/optim_world_size_4_rank_1.pt'",
+     "checkpoint_corrupt"),
+    # (a weight shard beside them is still the weights')
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/global_step_9/actor/model_world_size_4_rank_1.pt'",
+     "hf_weights_missing"),
     # ---- a program's usage error, also from a subcommand's parser (prog "<parent> <command>")
     ("vllm serve: error: argument --max-model-len: invalid int value: 'lots'", "python_crash"),
     # ---- a validator refusing the caller's value: the caller's bug, whatever module raised it

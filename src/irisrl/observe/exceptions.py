@@ -508,7 +508,20 @@ WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.jso
                          r"\.distcp\b|"
                          # a per-rank shard of a sharded checkpoint (verl's FSDP checkpoint manager
                          # `model_world_size_8_rank_3.pt`, DeepSpeed's `mp_rank_00_model_states.pt`)
-                         r"(?:world_size_\d+_)?rank_?\d+(?:_model_states)?\.(?:pt|pth|bin|safetensors)\b")
+                         # (not verl's optimizer / extra-state shards beside it, `optim_world_size_8_rank_3.pt`: CHECKPOINT_STATE_FILE)
+                         r"(?:(?<!\w)|(?<=model_)|(?<=mp_))(?:world_size_\d+_)?rank_?\d+(?:_model_states)?\.(?:pt|pth|bin|safetensors)\b")
+# The files a training checkpoint keeps its STATE in beside the weights, by the savers' own names: transformers' Trainer
+# (trainer_utils / trainer.py: optimizer.pt, scheduler.pt, scaler.pt, trainer_state.json, rng_state[_N].pth), accelerate's
+# save_state (utils/constants.py: optimizer.bin, scheduler.bin, sampler.bin, random_states_N.pkl, custom_checkpoint_N.pkl),
+# Megatron (common.pt, model_optim_rng.pt, latest_checkpointed_iteration.txt), DeepSpeed (`*_optim_states.pt`), verl's FSDP
+# checkpoint manager (optim_ / extra_state_world_size_N_rank_M.pt), SkyRL (trainer_state.pt), torch.distributed.checkpoint's
+# `.metadata` and per-rank `__N.metadata`: one missing is a checkpoint that cannot be resumed (the corpus labels it
+# checkpoint_corrupt), not a missing download
+CHECKPOINT_STATE_FILE = re.compile(
+    r"(?<![\w.-])(?:optimizer|scheduler|scaler|sampler)\.(?:pt|bin|safetensors)\b|(?<![\w.-])rng_state(?:_\d+)?\.pth\b|"
+    r"\brandom_states_\d+\.pkl\b|\bcustom_checkpoint_\d+\.pkl\b|(?<![\w.-])trainer_state\.(?:json|pt)\b|(?<![\w.-])common\.pt\b|"
+    r"\bmodel_optim_rng\.pt\b|\blatest_checkpointed_iteration\.txt\b|\b(?:optim|extra_state)_world_size_\d+_rank_\d+\.pt\b|"
+    r"_optim_states\.pt\b|/(?:__\d+)?\.metadata\b|(?<![\w.])__\d+\.metadata\b")
 ERRNO_NETWORK = re.compile(r"\[Errno (?:104|111|110|101|113|103|-[23])\]|(?i:Connection reset by peer|Connection refused|"
                            r"Connection timed out|Network is unreachable|No route to host|Name or service not known|"
                            r"Temporary failure in name resolution)")
@@ -520,6 +533,8 @@ def errno_kind(text: str) -> str | None:
         return "disk_full"
     if ERRNO_MISSING.search(text) and WEIGHT_FILE.search(text):
         return "hf_weights_missing"
+    if ERRNO_MISSING.search(text) and CHECKPOINT_STATE_FILE.search(text):
+        return "checkpoint_corrupt"
     if ERRNO_NETWORK.search(text) and is_download(text):
         return "hf_http_error"
     return None
