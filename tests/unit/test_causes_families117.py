@@ -35,6 +35,15 @@ from one_line import assert_named, both, primary  # noqa: E402
     # (a weight shard beside them is still the weights')
     ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/global_step_9/actor/model_world_size_4_rank_1.pt'",
      "hf_weights_missing"),
+    # ---- the Hub by its API paths on any host, the kernels library's kernel repos too
+    ("httpx.HTTPStatusError: Client error '403 Forbidden' for url 'http://127.0.0.1:9/api/kernels/acme/attn/revision/main'", "hf_gated"),
+    # ---- torch's caching allocator's own invariant: torch's bookkeeping, not the device (unless NVML's query failed)
+    ('RuntimeError: ok INTERNAL ASSERT FAILED at "/pytorch/c10/cuda/CUDACachingAllocator.cpp":12, please report a bug to PyTorch.',
+     "python_crash"),
+    # ---- no usable GPU in a framework's words, and an endpoint that never became ready
+    ("RuntimeError: No accelerator (CUDA, XPU) or platform plugin is available.", "cuda_error"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'nvidia-smi'", "cuda_error"),
+    ("TimeoutError: Endpoint http://10.0.0.5:30000/health did not become ready within timeout period", "engine_init_failed"),
     # ---- a program's usage error, also from a subcommand's parser (prog "<parent> <command>")
     ("vllm serve: error: argument --max-model-len: invalid int value: 'lots'", "python_crash"),
     # ---- a validator refusing the caller's value: the caller's bug, whatever module raised it

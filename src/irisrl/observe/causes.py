@@ -48,7 +48,7 @@ STALE_IMAGE_FILE = "model.safetensors"   # the runbook's stale-image symptom nam
 # (and vLLM's Hub retry wrapper, transformers_utils/repo_utils.py with_retry @ 01775b5e: logger.error("%s: %s[, retrying
 # %d of %d]", "Error retrieving file list", e) before it re-raises, where list_filtered_repo_files logs once more and returns
 # [] for the caller to go on: current set 37's run went past it)
-HUB_FALLBACK = r"Returning existing local_dir|\bError retrieving file list: "
+HUB_FALLBACK = r"Returning existing local_dir|\b" + E.VLLM_FILE_LIST + ": "
 
 
 @dataclass(frozen=True)

@@ -290,11 +290,12 @@ def refused_input(exc: Exc) -> bool:
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
 # without its URL.
 # A Hub URL on any endpoint (HF_ENDPOINT may be a mirror or a loopback server): its path shapes
-# (huggingface_hub hf_api.py: /api/{repo_type}s/{id}/..., /api/repos/create|delete|move). (And
-# vLLM's report of a failed repo file listing, which names no URL.)
+# (huggingface_hub hf_api.py: /api/{repo_type}s/{id}/..., /api/repos/create|delete|move; the `kernels` library's
+# kernel repos, /api/kernels/{id}/revision/{rev}: kernels 0.19.1, current set 42). (And vLLM's report of a failed repo
+# file listing, which names no URL.)
 VLLM_FILE_LIST = "Error retrieving file list"   # vLLM 0.34 transformers_utils/repo_utils.py list_repo_files
 HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|" + VLLM_FILE_LIST + "|"
-                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces|repos)/|/api/whoami(?:-v2)?\b")
+                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces|kernels|repos)/|/api/whoami(?:-v2)?\b")
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
 # Case-insensitive: issues paste lower-cased errors (`hfhubhttperror: 500 server error: ...`). A

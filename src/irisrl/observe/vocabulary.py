@@ -580,7 +580,9 @@ ENGINE_START_FAILED = (r"\bport \d+ is used by process\b|Ray workers have not st
                        # before reporting its bound ZMQ addresses", "API server %s closed its address pipe without reporting")
                        r"\bwaiting for API server\(s\) to report\b|\bAPI server (?:process )?\S+ (?:exited|closed)\b[^\n]{0,60}?\breporting its bound\b")
 
-ENGINE_NOT_READY = (r"(?i:\b(?:server|engine)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
+# (and an endpoint waited on the same way: SGLang 0.5.23's wait_for_server helper, "Endpoint <url> did not become ready
+# within timeout period" as current set 41 printed it)
+ENGINE_NOT_READY = (r"(?i:\b(?:server|engine|endpoint)s?\b[^\n]{0,60}?\b(?:did not|didn't|never|failed to) become (?:ready|healthy)\b|"
                     r"\b(?:server|engine)\b[^\n]{0,40}?\bis not ready after \d+|\bfailed to start (?:the )?(?:[\w-]+ ){0,2}server\b|"
                     # (a hosted inference endpoint, Hugging Face Inference Endpoints' "Endpoint failed to start.")
                     r"\b(?:inference )?endpoint failed to (?:start|initiali[sz]e)\b|"
@@ -1459,6 +1461,14 @@ TABLE: tuple[Row, ...] = (
     # extension builder (pytorch/pytorch torch/utils/cpp_extension.py @ 26e792905bbc588fde825ef283503389673ecae1
     # _run_ninja_build: "Error building extension '<name>'"). A disk that filled mid-build is disk_full's rule.
     Row("python_crash", (_rx(BUILD_FAILED),), None),
+    # an invariant of torch's CUDA caching allocator or its settings parser that failed (TORCH_INTERNAL_ASSERT in
+    # c10/cuda/CUDACachingAllocator.cpp, CUDAAllocatorConfig.cpp: a MemPool released twice, a malformed PYTORCH_ALLOC_CONF):
+    # torch's bookkeeping, not a device fault; unless the condition is a device query's (`NVML_SUCCESS == r`)
+    Row("python_crash", (_rx(r"INTERNAL ASSERT FAILED at \"[^\"]*c10/cuda/CUDA\w*Allocator\w*\.(?:cpp|h)\""),), _rx(r"NVML|nvml")),
+    # no usable GPU in any framework's words: a device registry that found none (SGLang 0.5.23 "No accelerator (CUDA, XPU,
+    # HPU, NPU, MUSA, MPS) or platform plugin is available.", current set 41) and the driver's own tool missing from the
+    # container (`nvidia-smi` not on disk: no driver mounted; the shell's "command not found" is its own row)
+    Row("cuda_error", (_rx(r"\bNo accelerator\b[^.\n]{0,80}\b(?:is|are) available\b|No such file or directory: '(?:[^']*/)?nvidia-smi'"),), None),
     # (CUDA by name, not a setting's or a directory's name built on it: CUDA_VISIBLE_DEVICES, cuda_home, /usr/local/cuda)
     Row("cuda_error", (_rx(r"CUDA(?!_(?!ERROR)\w)|(?<![/\\])\bcuda\b(?![/\\_])|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
