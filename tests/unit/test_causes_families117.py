@@ -78,3 +78,8 @@ def test_vllms_hub_retry_wrapper_is_named_but_no_death_on_its_own(tmp_path: Path
     report = both(tmp_path, [line])
     assert primary(report) == "hf_repo_not_found"
     assert report["verdict"] != "KILL"
+
+
+def test_a_settings_file_that_does_not_parse_is_no_checkpoint(tmp_path: Path) -> None:
+    line = "[2026-01-02 10:00:00] Failed to read config file /etc/rl/rollout.yaml: while parsing a block mapping"
+    assert primary(both(tmp_path, [line])) != "checkpoint_corrupt"

@@ -1046,8 +1046,10 @@ TABLE: tuple[Row, ...] = (
         # nor a save that could not serialize an object (pickle's "Can't pickle local object"): the caller's
         # (nor a read its client retried and gave up on: smart_open's "failed to read N bytes after 5 attempts" is the
         # transport's, a corrupt file is not retried)
+        # (nor a launcher's own config file it could not parse, `Failed to read config file rollout.yaml: while parsing a
+        # flow sequence`, SGLang 0.5.23's --config, current set 41: a YAML / TOML / INI settings file is no checkpoint)
         _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception|can'?t pickle|cannot pickle|PicklingError|"
-            r"\bafter \d+ (?:attempts|retries|tries)\b)")),
+            r"\bafter \d+ (?:attempts|retries|tries)\b|\bconfig file\b|\.(?:ya?ml|toml|ini)\b)")),
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
