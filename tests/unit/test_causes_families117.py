@@ -44,6 +44,10 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("RuntimeError: No accelerator (CUDA, XPU) or platform plugin is available.", "cuda_error"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'nvidia-smi'", "cuda_error"),
     ("TimeoutError: Endpoint http://10.0.0.5:30000/health did not become ready within timeout period", "engine_init_failed"),
+    # ---- Ascend NPUs (torch_npu / CANN) read as CUDA's kinds
+    ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 3; 60.96 GiB total capacity)", "cuda_oom"),
+    ("[ERROR] 2026-01-02-10:00:00 (PID:9, Device:3, RankID:3) ERR00100 PTA call acl api failed", "cuda_error"),
+    ("RuntimeError: NPU function error: aclrtSynchronizeStream, error code is 507018", "cuda_error"),
     # ---- a program's usage error, also from a subcommand's parser (prog "<parent> <command>")
     ("vllm serve: error: argument --max-model-len: invalid int value: 'lots'", "python_crash"),
     # ---- a validator refusing the caller's value: the caller's bug, whatever module raised it

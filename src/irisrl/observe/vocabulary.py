@@ -955,6 +955,13 @@ TABLE: tuple[Row, ...] = (
     # HIP's (ROCm's CUDA) error names and its allocator's OOM (ROCm/HIP hip_runtime_api.h hipError_t: hipErrorNoBinaryForGpu,
     # hipErrorIllegalAddress ...; torch's "HIP out of memory"): the same kinds as CUDA's
     Row("cuda_oom", (_rx(r"\bHIP out of memory\b|hipErrorOutOfMemory|hipErrorMemoryAllocation"),), None),
+    # Ascend NPUs under torch_npu / CANN, read as CUDA's kinds (the contract has no NPU kinds; HCCL is NCCL's row): the
+    # device's memory (`NPU out of memory`) and its runtime's faults in torch_npu's and CANN's words ("NPU function error:",
+    # "NPU error, error code is N", "PTA call acl api failed", "CANN execute error", the runtime's "kernel task happen error"
+    # and aicpu / aicore timeouts, the EZ9999 / EE9999 inner-error codes), as public sets 54, 61 and 66 paste them
+    Row("cuda_oom", (_rx(r"\bNPU out of memory\b"),), None),
+    Row("cuda_error", (_rx(r"\bNPU (?:function )?error\b|\bcall acl api failed\b|\bCANN execute error\b|\bkernel task happen error\b|"
+                           r"\bai(?:cpu|core) (?:timeout|exception|error)\b|\bE[EZ]9999\b"),), None),
     Row("cuda_error", (_rx(r"\bhipError(?!OutOfMemory|MemoryAllocation)[A-Z]\w+|\bHIP error: "),), _rx(r"(?i:\bnon-?fatal\b)")),
     # a CUDA status formatted into a failure message (`Check failed: (status == cudaSuccess) is false: Failed to plan
     # prefill with error: out of memory`, flashinfer-python 0.7.4 csrc via tvm-ffi: cudaGetErrorString's text): the
