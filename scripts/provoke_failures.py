@@ -25775,6 +25775,870 @@ CASES.update(CASES42)
 TIMEOUT_S.update({n: 60 for n in CASES42})
 
 
+# ----------------------------------------------------------------------------- set 44: a full disk in every writer
+# The writers of a GRPO run no earlier set filled, each on a small tmpfs mounted in a private mount namespace (set 27's
+# `_in_mount_ns27`: the mount ends with the case) or under RLIMIT_FSIZE: Python's logging handlers, tensorboard's
+# writers (torch.utils.tensorboard, tensorboardX), a wandb offline run dir, pyarrow's feather and streaming parquet
+# writers, numpy's memmap, a rollout-writer thread, tarfile / zipfile / gzip archives, shutil.move across filesystems,
+# transformers' config save, matplotlib's savefig and font cache, sqlite3 with no inode left, orjson / msgpack dumps;
+# then a resume reading what the full disk left half-written; benign look-alikes from the same paths.
+
+_ROOT44 = "/tmp/irisrl44"
+
+
+def _fs44(case: str, size: str = "256k", inodes: int | None = None) -> Path:
+    """This case re-run in a private mount namespace on a fresh tmpfs at /tmp/irisrl44/<case>; returns its path."""
+    mnt = Path(_ROOT44) / case.removeprefix("disk44_").removeprefix("benign44_").removeprefix("resume44_")
+    opts = f"size={size}" + (f",nr_inodes={inodes}" if inodes else "")
+    _in_mount_ns27(case, f"mkdir -p {mnt} && mount -t tmpfs -o {opts} tmpfs {mnt}")
+    return mnt
+
+
+def _fill44(mnt: Path, keep: int = 0) -> None:
+    """Fill a tmpfs to its last `keep` bytes (a run's earlier checkpoints)."""
+    try:
+        with open(mnt / "ckpt-old.bin", "wb") as f:
+            while True:
+                f.write(b"\0" * 4096)
+                f.flush()
+    except OSError:
+        pass
+    if keep:
+        os.truncate(mnt / "ckpt-old.bin", max(0, os.path.getsize(mnt / "ckpt-old.bin") - keep))
+
+
+def _rollouts44(n: int = 400) -> list[dict[str, Any]]:
+    return [{"step": 300, "prompt": f"Solve {i} + {i * 7}", "completion": os.urandom(96).hex(), "reward": (i % 5) / 4,
+             "advantage": ((i % 5) - 2) / 2.0} for i in range(n)]
+
+
+def case_disk44_logging_filehandler() -> None:
+    """The trainer's metrics log (logging.FileHandler) on a full tmpfs: logging reports and the loop goes on."""
+    import logging
+
+    mnt = _fs44("disk44_logging_filehandler", "256k")
+    log = logging.getLogger("irisrl.train")
+    log.setLevel(logging.INFO)
+    log.addHandler(logging.FileHandler(mnt / "train.log"))
+    _fill44(mnt)
+    for step in range(3):
+        log.info("step %d reward %.3f kl %.4f", step, 0.25 * step, 0.001 * step)
+    print("training loop finished", flush=True)
+
+
+def case_disk44_rotating_handler_rollover() -> None:
+    """RotatingFileHandler rolling over on a full tmpfs (the rollover opens a new file; no inode is left)."""
+    import logging
+    from logging.handlers import RotatingFileHandler
+
+    mnt = _fs44("disk44_rotating_handler_rollover", "1m", inodes=4)
+    log = logging.getLogger("irisrl.rollout")
+    log.setLevel(logging.INFO)
+    log.addHandler(RotatingFileHandler(mnt / "rollouts.log", maxBytes=4096, backupCount=3))
+    for i in range(200):
+        log.info("rollout %d: %s", i, os.urandom(32).hex())
+    print("rollouts logged", flush=True)
+
+
+def case_disk44_logging_filehandler_open() -> None:
+    """logging.FileHandler opened at start-up on a tmpfs with no inode left: the handler cannot be made."""
+    import logging
+
+    mnt = _fs44("disk44_logging_filehandler_open", "1m", inodes=2)
+    (mnt / "run").mkdir()
+    logging.basicConfig(level=logging.INFO, handlers=[logging.FileHandler(mnt / "run" / "train.log")])
+
+
+def case_disk44_tb_summarywriter() -> None:
+    """torch.utils.tensorboard's SummaryWriter logging scalars and histograms onto a 64 KiB tmpfs."""
+    import numpy as np
+    from torch.utils.tensorboard import SummaryWriter
+
+    mnt = _fs44("disk44_tb_summarywriter", "64k")
+    w = SummaryWriter(log_dir=str(mnt / "tb"))
+    for step in range(50):
+        w.add_scalar("train/reward", 0.1 * step, step)
+        w.add_histogram("train/advantages", np.random.randn(4096), step)
+    w.flush()
+    w.close()
+    print("writer closed", flush=True)
+
+
+def case_disk44_tbx_summarywriter() -> None:
+    """tensorboardX's SummaryWriter onto a 64 KiB tmpfs."""
+    import numpy as np
+    from tensorboardX import SummaryWriter
+
+    mnt = _fs44("disk44_tbx_summarywriter", "64k")
+    import faulthandler
+
+    faulthandler.dump_traceback_later(20, exit=True)  # close() waits on the dead writer thread's queue for ever
+    w = SummaryWriter(logdir=str(mnt / "tbx"))
+    for step in range(50):
+        w.add_scalar("train/reward", 0.1 * step, step)
+        w.add_histogram("train/advantages", np.random.randn(4096), step)
+    w.flush()
+    w.close()
+    print("writer closed", flush=True)
+
+
+def case_disk44_wandb_offline() -> None:
+    """A wandb offline run (WANDB_DIR) on a 512 KiB tmpfs, logging tables of rollouts."""
+    mnt = _fs44("disk44_wandb_offline", "512k")
+    os.environ.update(WANDB_MODE="offline", WANDB_DIR=str(mnt), WANDB_SILENT="false", WANDB_CONSOLE="off")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", name="step300")
+    for step in range(40):
+        rows = [[r["prompt"], r["completion"], r["reward"]] for r in _rollouts44(50)]
+        run.log({"rollouts": wandb.Table(columns=["prompt", "completion", "reward"], data=rows), "reward": 0.5}, step=step)
+    run.finish()
+    print("run finished", flush=True)
+
+
+def case_disk44_feather_write() -> None:
+    """pyarrow.feather (Arrow IPC, lz4) of a rollout batch onto a 256 KiB tmpfs."""
+    import pyarrow as pa
+    import pyarrow.feather as feather
+
+    mnt = _fs44("disk44_feather_write")
+    t = pa.table({k: [r[k] for r in _rollouts44(4000)] for k in ("prompt", "completion", "reward")})
+    feather.write_feather(t, str(mnt / "rollouts-step300.arrow"), compression="uncompressed")
+
+
+def case_disk44_parquet_writer_stream() -> None:
+    """A streaming pq.ParquetWriter (one row group per step) onto a 256 KiB tmpfs."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    mnt = _fs44("disk44_parquet_writer_stream")
+    schema = pa.schema([("prompt", pa.string()), ("completion", pa.string()), ("reward", pa.float64())])
+    with pq.ParquetWriter(str(mnt / "rollouts.parquet"), schema, compression="none") as w:
+        for _ in range(20):
+            rs = _rollouts44(500)
+            w.write_table(pa.table({k: [r[k] for r in rs] for k in ("prompt", "completion", "reward")}, schema=schema))
+
+
+def case_disk44_ipc_stream_writer() -> None:
+    """pyarrow's IPC stream writer (a rollout buffer spilled to disk) onto a 256 KiB tmpfs."""
+    import pyarrow as pa
+
+    mnt = _fs44("disk44_ipc_stream_writer")
+    rs = _rollouts44(500)
+    batch = pa.record_batch({k: [r[k] for r in rs] for k in ("prompt", "completion", "reward")})
+    with pa.OSFile(str(mnt / "buffer.arrows"), "wb") as sink, pa.ipc.new_stream(sink, batch.schema) as w:
+        for _ in range(20):
+            w.write_batch(batch)
+
+
+def _fs44_shell(case: str, size: str = "256k") -> Path:
+    """As _fs44, but the case runs as a child of the namespace's bash (not exec'd), so bash reports a signal."""
+    mnt = Path(_ROOT44) / case.removeprefix("disk44_")
+    if os.environ.get("PROVOKE_IN_NS27") == "1":
+        return mnt
+    cmd = (f'mkdir -p {mnt} && mount -t tmpfs -o size={size} tmpfs {mnt} && '
+           f'PROVOKE_IN_NS27=1 "{sys.executable}" "{SCRIPT}" case {case}; exit $?')
+    rc = subprocess.call(["unshare", "--mount", "--propagation", "private", "bash", "-c", cmd])
+    print(f"PROVOKE-NOTE unshare rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def case_disk44_numpy_memmap() -> None:
+    """An advantages buffer as np.memmap on a 256 KiB tmpfs: the file is sparse, the page faults find no space."""
+    import numpy as np
+
+    mnt = _fs44_shell("disk44_numpy_memmap")
+    buf = np.memmap(mnt / "advantages.f32", dtype=np.float32, mode="w+", shape=(1 << 20,))
+    buf[:] = 1.0
+    buf.flush()
+    print("memmap flushed", flush=True)
+
+
+def case_disk44_numpy_tofile_fsize() -> None:
+    """ndarray.tofile of logits under RLIMIT_FSIZE 64 KiB (SIGXFSZ ignored: EFBIG)."""
+    import resource
+    import signal
+
+    import numpy as np
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))
+    d = Path(tempfile.mkdtemp(prefix="logits44"))
+    np.random.rand(1 << 16).astype(np.float32).tofile(d / "logits.f32")
+
+
+def case_disk44_rollout_thread_jsonl() -> None:
+    """A background thread writing rollouts as JSONL onto a 64 KiB tmpfs; the main loop goes on and ends."""
+    import threading
+
+    mnt = _fs44("disk44_rollout_thread_jsonl", "64k")
+
+    def writer() -> None:
+        with open(mnt / "rollouts.jsonl", "w") as f:
+            for r in _rollouts44(2000):
+                f.write(json.dumps(r) + "\n")
+
+    t = threading.Thread(target=writer, name="rollout-writer")
+    t.start()
+    t.join()
+    print("step 300 done", flush=True)
+
+
+def case_disk44_pickle_rollouts_fsize() -> None:
+    """pickle.dump of a rollout buffer under RLIMIT_FSIZE 64 KiB (SIGXFSZ ignored)."""
+    import pickle
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))
+    d = Path(tempfile.mkdtemp(prefix="buf44"))
+    with open(d / "replay.pkl", "wb") as f:
+        pickle.dump(_rollouts44(2000), f, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def case_disk44_tarfile_ckpt() -> None:
+    """tarfile (w:gz) of a checkpoint folder onto a 256 KiB tmpfs (the upload staging)."""
+    import tarfile
+
+    mnt = _fs44("disk44_tarfile_ckpt")
+    src = Path(tempfile.mkdtemp(prefix="ckpt44"))
+    (src / "optim.bin").write_bytes(os.urandom(1 << 20))
+    (src / "trainer_state.json").write_text(json.dumps({"global_step": 300}))
+    with tarfile.open(mnt / "step300.tar.gz", "w:gz") as tar:
+        tar.add(src, arcname="step300")
+
+
+def case_disk44_zipfile_ckpt() -> None:
+    """zipfile of a checkpoint folder onto a 256 KiB tmpfs."""
+    import zipfile
+
+    mnt = _fs44("disk44_zipfile_ckpt")
+    with zipfile.ZipFile(mnt / "step300.zip", "w") as z:
+        z.writestr("optim.bin", os.urandom(1 << 20))
+        z.writestr("trainer_state.json", json.dumps({"global_step": 300}))
+
+
+def case_disk44_gzip_jsonl() -> None:
+    """gzip.open('wt') of rollouts (random text: gzip cannot shrink it) onto a 64 KiB tmpfs."""
+    import gzip
+
+    mnt = _fs44("disk44_gzip_jsonl", "64k")
+    with gzip.open(mnt / "rollouts.jsonl.gz", "wt") as f:
+        for r in _rollouts44(2000):
+            f.write(json.dumps(r) + "\n")
+
+
+def case_disk44_shutil_move_xdev() -> None:
+    """shutil.move of a finished checkpoint from local scratch onto a 256 KiB tmpfs (another filesystem)."""
+    import shutil
+
+    mnt = _fs44("disk44_shutil_move_xdev")
+    src = Path(tempfile.mkdtemp(prefix="scratch44")) / "model-step300.safetensors"
+    src.write_bytes(os.urandom(1 << 20))
+    shutil.move(src, mnt / "model-step300.safetensors")
+
+
+def case_disk44_shutil_make_archive() -> None:
+    """shutil.make_archive (zip) of a checkpoint folder onto a 256 KiB tmpfs."""
+    import shutil
+
+    mnt = _fs44("disk44_shutil_make_archive")
+    src = Path(tempfile.mkdtemp(prefix="ckpt44"))
+    (src / "optim.bin").write_bytes(os.urandom(1 << 20))
+    shutil.make_archive(str(mnt / "step300"), "zip", root_dir=src)
+
+
+def case_disk44_config_save_pretrained() -> None:
+    """transformers' PretrainedConfig.save_pretrained into a tmpfs with no inode left."""
+    from transformers import GPT2Config
+
+    mnt = _fs44("disk44_config_save_pretrained", "1m", inodes=2)
+    (mnt / "ckpt").mkdir()
+    GPT2Config(n_layer=2).save_pretrained(mnt / "ckpt" / "step300")
+
+
+def case_disk44_matplotlib_savefig() -> None:
+    """matplotlib savefig of a reward curve (PNG, 300 dpi) onto a 64 KiB tmpfs."""
+    os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="mpl44")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    mnt = _fs44("disk44_matplotlib_savefig", "64k")
+    fig, ax = plt.subplots(figsize=(12, 8))
+    ax.scatter(np.random.rand(20000), np.random.rand(20000), s=1)
+    fig.savefig(mnt / "reward_curve.png", dpi=300)
+
+
+def case_disk44_matplotlib_savefig_pdf() -> None:
+    """matplotlib savefig as PDF onto a 64 KiB tmpfs."""
+    os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="mpl44")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    mnt = _fs44("disk44_matplotlib_savefig_pdf", "64k")
+    fig, ax = plt.subplots()
+    ax.plot(np.random.rand(50000))
+    fig.savefig(mnt / "kl_curve.pdf")
+
+
+def case_disk44_sqlite_no_inode() -> None:
+    """sqlite3 metrics database created on a tmpfs with no inode left."""
+    import sqlite3
+
+    mnt = _fs44("disk44_sqlite_no_inode", "1m", inodes=2)
+    (mnt / "db").mkdir()
+    db = sqlite3.connect(str(mnt / "db" / "metrics.db"))
+    db.execute("CREATE TABLE m (step INTEGER, reward REAL)")
+
+
+def case_disk44_sqlite_journal_full() -> None:
+    """sqlite3 with its rollback journal: the database fits, the journal of a big transaction does not."""
+    import sqlite3
+
+    mnt = _fs44("disk44_sqlite_journal_full", "256k")
+    db = sqlite3.connect(str(mnt / "metrics.db"))
+    db.execute("CREATE TABLE m (step INTEGER, blob BLOB)")
+    db.execute("INSERT INTO m VALUES (0, ?)", (os.urandom(100_000),))
+    db.commit()
+    db.execute("UPDATE m SET blob = ?", (os.urandom(150_000),))
+    db.commit()
+
+
+def case_disk44_orjson_dump() -> None:
+    """orjson.dumps of rollouts written with os.write onto a 64 KiB tmpfs (a short write, then ENOSPC)."""
+    import orjson
+
+    mnt = _fs44("disk44_orjson_dump", "64k")
+    data = orjson.dumps(_rollouts44(2000), option=orjson.OPT_INDENT_2)
+    fd = os.open(mnt / "rollouts.json", os.O_WRONLY | os.O_CREAT)
+    n = os.write(fd, data)
+    print(f"PROVOKE-NOTE wrote {n} of {len(data)}", flush=True)
+    os.write(fd, data[n:])
+
+
+def case_disk44_msgpack_stream() -> None:
+    """msgpack.Packer streaming rollouts into an unbuffered file on a 64 KiB tmpfs."""
+    import msgpack
+
+    mnt = _fs44("disk44_msgpack_stream", "64k")
+    packer = msgpack.Packer()
+    with open(mnt / "rollouts.msgpack", "wb", buffering=0) as f:
+        for r in _rollouts44(2000):
+            f.write(packer.pack(r))
+
+
+def case_disk44_tempfile_spooled() -> None:
+    """A SpooledTemporaryFile rolling over into a full TMPDIR (a 64 KiB tmpfs)."""
+    mnt = _fs44("disk44_tempfile_spooled", "64k")
+    os.environ["TMPDIR"] = str(mnt)
+    tempfile.tempdir = None
+    with tempfile.SpooledTemporaryFile(max_size=1 << 16) as f:
+        for _ in range(64):
+            f.write(os.urandom(1 << 14))
+
+
+def case_resume44_tar_cut() -> None:
+    """The resume after a full disk: tarfile reads the step300.tar.gz the full tmpfs cut short."""
+    import tarfile
+
+    mnt = _fs44("resume44_tar_cut")
+    src = Path(tempfile.mkdtemp(prefix="ckpt44"))
+    (src / "optim.bin").write_bytes(os.urandom(1 << 20))
+    try:
+        with tarfile.open(mnt / "step300.tar.gz", "w:gz") as tar:
+            tar.add(src, arcname="step300")
+    except OSError:
+        pass
+    with tarfile.open(mnt / "step300.tar.gz", "r:gz") as tar:
+        tar.extractall(Path(tempfile.mkdtemp(prefix="restore44")), filter="data")
+
+
+def case_resume44_feather_cut() -> None:
+    """The resume: pyarrow.feather reads the rollout file the full tmpfs cut short."""
+    import pyarrow as pa
+    import pyarrow.feather as feather
+
+    mnt = _fs44("resume44_feather_cut")
+    t = pa.table({k: [r[k] for r in _rollouts44(4000)] for k in ("prompt", "completion", "reward")})
+    try:
+        feather.write_feather(t, str(mnt / "rollouts-step300.arrow"), compression="uncompressed")
+    except OSError:
+        pass
+    feather.read_table(str(mnt / "rollouts-step300.arrow"))
+
+
+def case_resume44_pickle_cut() -> None:
+    """The resume: pickle.load of the replay buffer RLIMIT_FSIZE cut at 64 KiB."""
+    import pickle
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    d = Path(tempfile.mkdtemp(prefix="buf44"))
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, hard))
+    try:
+        with open(d / "replay.pkl", "wb") as f:
+            pickle.dump(_rollouts44(2000), f, protocol=pickle.HIGHEST_PROTOCOL)
+    except OSError:
+        pass
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    with open(d / "replay.pkl", "rb") as f:
+        pickle.load(f)
+
+
+def case_resume44_zip_cut() -> None:
+    """The resume: zipfile opens the step300.zip whose central directory the full tmpfs never got."""
+    import zipfile
+
+    mnt = _fs44("resume44_zip_cut")
+    try:
+        with zipfile.ZipFile(mnt / "step300.zip", "w") as z:
+            z.writestr("optim.bin", os.urandom(1 << 20))
+    except OSError:
+        pass
+    zipfile.ZipFile(mnt / "step300.zip").extractall(tempfile.mkdtemp(prefix="restore44"))
+
+
+def case_resume44_gzip_cut() -> None:
+    """The resume: reading the rollouts.jsonl.gz the full tmpfs cut short."""
+    import gzip
+
+    mnt = _fs44("resume44_gzip_cut", "64k")
+    try:
+        with gzip.open(mnt / "rollouts.jsonl.gz", "wt") as f:
+            for r in _rollouts44(2000):
+                f.write(json.dumps(r) + "\n")
+    except OSError:
+        pass
+    with gzip.open(mnt / "rollouts.jsonl.gz", "rt") as f:
+        print(sum(1 for _ in f), flush=True)
+
+
+def case_resume44_npz_cut() -> None:
+    """The resume: np.load of an advantages .npz the full tmpfs cut short."""
+    import numpy as np
+
+    mnt = _fs44("resume44_npz_cut", "128k")
+    try:
+        np.savez(mnt / "adv.npz", adv=np.random.rand(1 << 15), ret=np.random.rand(1 << 15))
+    except OSError:
+        pass
+    print(np.load(mnt / "adv.npz")["ret"].sum(), flush=True)
+
+
+def case_benign44_matplotlib_font_cache() -> None:
+    """MPLCONFIGDIR on a full tmpfs: matplotlib cannot save its font cache, says so, and plots."""
+    mnt = _fs44("benign44_matplotlib_font_cache", "256k")
+    _fill44(mnt)
+    os.environ["MPLCONFIGDIR"] = str(mnt)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3])
+    ax.set_title("reward")
+    fig.savefig(Path(tempfile.mkdtemp(prefix="plot44")) / "reward.png")
+    print("plot saved", flush=True)
+
+
+def case_benign44_matplotlib_configdir_no_inode() -> None:
+    """MPLCONFIGDIR pointing under a tmpfs with no inode left: matplotlib falls back to a temporary dir and plots."""
+    mnt = _fs44("benign44_matplotlib_configdir_no_inode", "1m", inodes=1)
+    os.environ["MPLCONFIGDIR"] = str(mnt / "mpl")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3])
+    fig.savefig(Path(tempfile.mkdtemp(prefix="plot44")) / "reward.png")
+    print("plot saved", flush=True)
+
+
+
+
+
+
+def case_disk44_pyarrow_open_no_inode() -> None:
+    """pq.write_table into a tmpfs with no inode left: pyarrow cannot create the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    mnt = _fs44("disk44_pyarrow_open_no_inode", "1m", inodes=2)
+    (mnt / "rollouts").mkdir()
+    pq.write_table(pa.table({"reward": [0.5] * 10}), str(mnt / "rollouts" / "step300.parquet"))
+
+
+def case_disk44_arrow_memory_map_create() -> None:
+    """pa.create_memory_map of a 4 MiB rollout buffer on a 256 KiB tmpfs."""
+    import pyarrow as pa
+
+    mnt = _fs44_shell("disk44_arrow_memory_map_create")
+    mm = pa.create_memory_map(str(mnt / "buffer.arrow"), 4 << 20)
+    mm.write(b"x" * (4 << 20))
+    mm.close()
+
+
+def case_disk44_h5py_dataset_write() -> None:
+    """h5py: a rollout dataset written into an HDF5 file on a 256 KiB tmpfs."""
+    import h5py
+    import numpy as np
+
+    mnt = _fs44("disk44_h5py_dataset_write")
+    with h5py.File(mnt / "rollouts.h5", "w") as f:
+        f.create_dataset("logprobs", data=np.random.rand(1 << 17))
+
+
+def case_disk44_h5py_create_no_inode() -> None:
+    """h5py.File('w') in a tmpfs with no inode left."""
+    import h5py
+
+    mnt = _fs44("disk44_h5py_create_no_inode", "1m", inodes=2)
+    (mnt / "buf").mkdir()
+    h5py.File(mnt / "buf" / "rollouts.h5", "w")
+
+
+def case_disk44_loguru_file_sink() -> None:
+    """loguru's file sink on a full tmpfs: loguru reports the sink's error and the loop goes on."""
+    from loguru import logger
+
+    mnt = _fs44("disk44_loguru_file_sink", "256k")
+    logger.remove()
+    logger.add(mnt / "train.log", level="INFO")
+    _fill44(mnt)
+    for step in range(2):
+        logger.info("step {} reward {:.3f}", step, 0.25 * step)
+    print("training loop finished", flush=True)
+
+
+def case_disk44_loguru_sink_no_inode() -> None:
+    """loguru.add of a file sink in a tmpfs with no inode left (at start-up)."""
+    from loguru import logger
+
+    mnt = _fs44("disk44_loguru_sink_no_inode", "1m", inodes=2)
+    (mnt / "logs").mkdir()
+    logger.add(mnt / "logs" / "train_{time}.log")
+
+
+def case_disk44_shutil_move_dir_xdev() -> None:
+    """shutil.move of a checkpoint folder onto a 256 KiB tmpfs (copytree across filesystems, then rmtree)."""
+    import shutil
+
+    mnt = _fs44("disk44_shutil_move_dir_xdev")
+    src = Path(tempfile.mkdtemp(prefix="scratch44")) / "step300"
+    src.mkdir()
+    (src / "optim.bin").write_bytes(os.urandom(1 << 20))
+    (src / "trainer_state.json").write_text(json.dumps({"global_step": 300}))
+    shutil.move(src, mnt / "step300")
+
+
+def case_disk44_atomic_replace_xdev() -> None:
+    """An atomic checkpoint save: written to a temp file in local /tmp, then os.replace onto the checkpoint tmpfs."""
+    mnt = _fs44("disk44_atomic_replace_xdev", "4m")
+    fd, tmp = tempfile.mkstemp(suffix=".pt.tmp")
+    os.write(fd, os.urandom(1 << 16))
+    os.close(fd)
+    os.replace(tmp, mnt / "ckpt-step300.pt")
+
+
+def case_disk44_tb_writer_no_inode() -> None:
+    """torch.utils.tensorboard's SummaryWriter with its log_dir under a tmpfs with no inode left."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    mnt = _fs44("disk44_tb_writer_no_inode", "1m", inodes=2)
+    (mnt / "runs").mkdir()
+    w = SummaryWriter(log_dir=str(mnt / "runs" / "grpo-step300"))
+    w.add_scalar("train/reward", 0.5, 0)
+    w.close()
+
+
+def case_disk44_wandb_dir_no_inode() -> None:
+    """wandb.init (offline) with WANDB_DIR under a tmpfs with no inode left."""
+    mnt = _fs44("disk44_wandb_dir_no_inode", "1m", inodes=2)
+    (mnt / "wb").mkdir()
+    os.environ.update(WANDB_MODE="offline", WANDB_DIR=str(mnt / "wb"), WANDB_CONSOLE="off")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", name="step300")
+    run.log({"reward": 0.5})
+    run.finish()
+    print("run finished", flush=True)
+
+
+
+
+def case_disk44_sqlite_wal_full() -> None:
+    """sqlite3 in WAL mode on a nearly full tmpfs: the -wal file cannot grow."""
+    import sqlite3
+
+    mnt = _fs44("disk44_sqlite_wal_full", "256k")
+    db = sqlite3.connect(str(mnt / "metrics.db"))
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE m (step INTEGER, blob BLOB)")
+    db.commit()
+    _fill44(mnt, keep=8192)
+    for i in range(100):
+        db.execute("INSERT INTO m VALUES (?, ?)", (i, os.urandom(4096)))
+        db.commit()
+
+
+def case_disk44_matplotlib_savefig_no_inode() -> None:
+    """savefig of a reward curve into a tmpfs with no inode left."""
+    os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="mpl44")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    mnt = _fs44("disk44_matplotlib_savefig_no_inode", "1m", inodes=2)
+    (mnt / "plots").mkdir()
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3])
+    fig.savefig(mnt / "plots" / "reward.png")
+
+
+def case_benign44_joblib_cache_full() -> None:
+    """joblib.Memory caching a reward function onto a full tmpfs: joblib warns and returns the result."""
+    mnt = _fs44("benign44_joblib_cache_full", "256k")
+    import joblib
+
+    mem = joblib.Memory(location=str(mnt / "cache"), verbose=0)
+    _fill44(mnt, keep=4096)
+
+    @mem.cache
+    def score(n: int) -> list[float]:
+        return [0.5] * n
+
+    print(len(score(100000)), flush=True)
+
+
+def case_benign44_wandb_dir_unwritable() -> None:
+    """wandb.init with WANDB_DIR on a read-only tmpfs: wandb falls back and the run goes on."""
+    mnt = Path(_ROOT44) / "wandb_dir_unwritable"
+    _in_mount_ns27("benign44_wandb_dir_unwritable", f"mkdir -p {mnt} {_ROOT44}/tmp && mount -t tmpfs -o size=1m,ro tmpfs {mnt}"
+                   f" && mount -t tmpfs -o size=16m tmpfs {_ROOT44}/tmp")
+    os.environ.update(WANDB_MODE="offline", WANDB_DIR=str(mnt), WANDB_CONSOLE="off", TMPDIR=f"{_ROOT44}/tmp")
+    tempfile.tempdir = None  # wandb's fallback (tempfile.gettempdir()) lands on the namespace's own tmpfs
+    os.chdir(f"{_ROOT44}/tmp")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", name="step300")
+    run.log({"reward": 0.5})
+    run.finish()
+    print("run finished", flush=True)
+
+
+def case_disk44_logging_dictconfig_no_inode() -> None:
+    """logging.config.dictConfig with a file handler whose file cannot be created (no inode left)."""
+    import logging.config
+
+    mnt = _fs44("disk44_logging_dictconfig_no_inode", "1m", inodes=2)
+    (mnt / "logs").mkdir()
+    logging.config.dictConfig({"version": 1, "handlers": {"file": {"class": "logging.FileHandler",
+                               "filename": str(mnt / "logs" / "train.log")}}, "root": {"handlers": ["file"]}})
+
+
+def case_disk44_tarfile_open_no_inode() -> None:
+    """tarfile.open('w:gz') of the checkpoint archive in a tmpfs with no inode left."""
+    import tarfile
+
+    mnt = _fs44("disk44_tarfile_open_no_inode", "1m", inodes=2)
+    (mnt / "upload").mkdir()
+    with tarfile.open(mnt / "upload" / "step300.tar.gz", "w:gz") as tar:
+        tar.add(__file__, arcname="provoke_failures.py")
+
+
+def _hydra44(case: str, size: str, inodes: int | None) -> None:
+    mnt = _fs44(case, size, inodes)
+    (mnt / "outputs").mkdir(exist_ok=True)
+    if inodes is None:
+        _fill44(mnt)
+    import hydra
+    from omegaconf import DictConfig
+
+    @hydra.main(version_base=None, config_path=None, config_name=None)
+    def train(cfg: DictConfig) -> None:
+        print("training with", dict(cfg), flush=True)
+
+    sys.argv = ["train.py", f"hydra.run.dir={mnt}/outputs/grpo-step300", "+trainer.lr=1e-6"]
+    train()
+
+
+def case_disk44_hydra_run_dir_no_inode() -> None:
+    """A Hydra entry point whose run dir (hydra.run.dir) sits on a tmpfs with no inode left."""
+    _hydra44("disk44_hydra_run_dir_no_inode", "1m", 3)
+
+
+def case_disk44_hydra_run_dir_full() -> None:
+    """A Hydra entry point whose run dir sits on a full tmpfs (the dir is made, .hydra/config.yaml is not written)."""
+    _hydra44("disk44_hydra_run_dir_full", "256k", None)
+
+
+def _fsize44(limit: int = 1 << 16) -> Path:
+    """RLIMIT_FSIZE at `limit` bytes with SIGXFSZ ignored (Python's default), so a write past it is EFBIG."""
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return Path(tempfile.mkdtemp(prefix="fsize44"))
+
+
+def case_disk44_h5py_fsize() -> None:
+    """h5py writing a rollout dataset past RLIMIT_FSIZE 64 KiB (EFBIG in HDF5's words)."""
+    import h5py
+    import numpy as np
+
+    d = _fsize44()
+    with h5py.File(d / "rollouts.h5", "w") as f:
+        f.create_dataset("logprobs", data=np.random.rand(1 << 15))
+
+
+def case_disk44_parquet_fsize() -> None:
+    """pq.write_table of rollouts past RLIMIT_FSIZE 64 KiB (EFBIG in pyarrow's words)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    d = _fsize44()
+    rs = _rollouts44(2000)
+    pq.write_table(pa.table({k: [r[k] for r in rs] for k in ("prompt", "completion")}), str(d / "rollouts.parquet"),
+                   compression="none")
+
+
+def case_disk44_sqlite_fsize() -> None:
+    """sqlite3 metrics past RLIMIT_FSIZE 64 KiB."""
+    import sqlite3
+
+    d = _fsize44()
+    db = sqlite3.connect(str(d / "metrics.db"))
+    db.execute("CREATE TABLE m (step INTEGER, blob BLOB)")
+    for i in range(100):
+        db.execute("INSERT INTO m VALUES (?, ?)", (i, os.urandom(4096)))
+        db.commit()
+
+
+def case_disk44_wandb_fsize() -> None:
+    """A wandb offline run under RLIMIT_FSIZE 64 KiB (wandb-core inherits the limit), logging a table."""
+    import faulthandler
+
+    faulthandler.dump_traceback_later(40, exit=True)
+    d = _fsize44()
+    os.environ.update(WANDB_MODE="offline", WANDB_DIR=str(d), WANDB_CONSOLE="off")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", name="step300")
+    for step in range(20):
+        rows = [[r["prompt"], r["completion"], r["reward"]] for r in _rollouts44(100)]
+        run.log({"rollouts": wandb.Table(columns=["prompt", "completion", "reward"], data=rows)}, step=step)
+    run.finish()
+    print("run finished", flush=True)
+
+
+def case_disk44_open_memmap_no_inode() -> None:
+    """np.lib.format.open_memmap of an advantages buffer in a tmpfs with no inode left."""
+    import numpy as np
+
+    mnt = _fs44("disk44_open_memmap_no_inode", "1m", inodes=2)
+    (mnt / "buf").mkdir()
+    np.lib.format.open_memmap(mnt / "buf" / "advantages.npy", mode="w+", dtype=np.float32, shape=(1024,))
+
+
+def case_disk44_zipfile_open_no_inode() -> None:
+    """zipfile.ZipFile('w') of the checkpoint archive in a tmpfs with no inode left."""
+    import zipfile
+
+    mnt = _fs44("disk44_zipfile_open_no_inode", "1m", inodes=2)
+    (mnt / "upload").mkdir()
+    with zipfile.ZipFile(mnt / "upload" / "step300.zip", "w") as z:
+        z.writestr("trainer_state.json", "{}")
+
+
+def case_disk44_gzip_open_no_inode() -> None:
+    """gzip.open('wt') of the rollouts file in a tmpfs with no inode left."""
+    import gzip
+
+    mnt = _fs44("disk44_gzip_open_no_inode", "1m", inodes=2)
+    (mnt / "rollouts").mkdir()
+    with gzip.open(mnt / "rollouts" / "step300.jsonl.gz", "wt") as f:
+        f.write("{}\n")
+
+
+CASES44: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_disk44_logging_filehandler", case_disk44_logging_filehandler, "disk_full"),
+    ("case_disk44_rotating_handler_rollover", case_disk44_rotating_handler_rollover, "disk_full"),
+    ("case_disk44_logging_filehandler_open", case_disk44_logging_filehandler_open, "disk_full"),
+    ("case_disk44_tb_summarywriter", case_disk44_tb_summarywriter, "disk_full"),
+    ("case_disk44_tbx_summarywriter", case_disk44_tbx_summarywriter, "disk_full"),
+    ("case_disk44_wandb_offline", case_disk44_wandb_offline, "disk_full"),
+    ("case_disk44_feather_write", case_disk44_feather_write, "disk_full"),
+    ("case_disk44_parquet_writer_stream", case_disk44_parquet_writer_stream, "disk_full"),
+    ("case_disk44_ipc_stream_writer", case_disk44_ipc_stream_writer, "disk_full"),
+    ("case_disk44_numpy_memmap", case_disk44_numpy_memmap, "disk_full"),
+    ("case_disk44_numpy_tofile_fsize", case_disk44_numpy_tofile_fsize, "disk_full"),
+    ("case_disk44_rollout_thread_jsonl", case_disk44_rollout_thread_jsonl, "disk_full"),
+    ("case_disk44_pickle_rollouts_fsize", case_disk44_pickle_rollouts_fsize, "disk_full"),
+    ("case_disk44_tarfile_ckpt", case_disk44_tarfile_ckpt, "disk_full"),
+    ("case_disk44_zipfile_ckpt", case_disk44_zipfile_ckpt, "disk_full"),
+    ("case_disk44_gzip_jsonl", case_disk44_gzip_jsonl, "disk_full"),
+    ("case_disk44_shutil_move_xdev", case_disk44_shutil_move_xdev, "disk_full"),
+    ("case_disk44_shutil_make_archive", case_disk44_shutil_make_archive, "disk_full"),
+    ("case_disk44_config_save_pretrained", case_disk44_config_save_pretrained, "disk_full"),
+    ("case_disk44_matplotlib_savefig", case_disk44_matplotlib_savefig, "disk_full"),
+    ("case_disk44_matplotlib_savefig_pdf", case_disk44_matplotlib_savefig_pdf, "disk_full"),
+    ("case_disk44_sqlite_no_inode", case_disk44_sqlite_no_inode, "disk_full"),
+    ("case_disk44_sqlite_journal_full", case_disk44_sqlite_journal_full, "disk_full"),
+    ("case_disk44_orjson_dump", case_disk44_orjson_dump, "disk_full"),
+    ("case_disk44_msgpack_stream", case_disk44_msgpack_stream, "disk_full"),
+    ("case_disk44_tempfile_spooled", case_disk44_tempfile_spooled, "disk_full"),
+    ("case_resume44_tar_cut", case_resume44_tar_cut, "checkpoint_corrupt"),
+    ("case_resume44_feather_cut", case_resume44_feather_cut, "checkpoint_corrupt"),
+    ("case_resume44_pickle_cut", case_resume44_pickle_cut, "checkpoint_corrupt"),
+    ("case_resume44_zip_cut", case_resume44_zip_cut, "checkpoint_corrupt"),
+    ("case_resume44_gzip_cut", case_resume44_gzip_cut, "checkpoint_corrupt"),
+    ("case_resume44_npz_cut", case_resume44_npz_cut, "checkpoint_corrupt"),
+    ("case_benign44_matplotlib_font_cache", case_benign44_matplotlib_font_cache, "benign"),
+    ("case_benign44_matplotlib_configdir_no_inode", case_benign44_matplotlib_configdir_no_inode, "benign"),
+    ("case_disk44_h5py_fsize", case_disk44_h5py_fsize, "disk_full"),
+    ("case_disk44_parquet_fsize", case_disk44_parquet_fsize, "disk_full"),
+    ("case_disk44_sqlite_fsize", case_disk44_sqlite_fsize, "disk_full"),
+    ("case_disk44_wandb_fsize", case_disk44_wandb_fsize, "disk_full"),
+    ("case_disk44_open_memmap_no_inode", case_disk44_open_memmap_no_inode, "disk_full"),
+    ("case_disk44_zipfile_open_no_inode", case_disk44_zipfile_open_no_inode, "disk_full"),
+    ("case_disk44_gzip_open_no_inode", case_disk44_gzip_open_no_inode, "disk_full"),
+    ("case_disk44_logging_dictconfig_no_inode", case_disk44_logging_dictconfig_no_inode, "disk_full"),
+    ("case_disk44_tarfile_open_no_inode", case_disk44_tarfile_open_no_inode, "disk_full"),
+    ("case_disk44_hydra_run_dir_no_inode", case_disk44_hydra_run_dir_no_inode, "disk_full"),
+    ("case_disk44_hydra_run_dir_full", case_disk44_hydra_run_dir_full, "disk_full"),
+    ("case_disk44_pyarrow_open_no_inode", case_disk44_pyarrow_open_no_inode, "disk_full"),
+    ("case_disk44_arrow_memory_map_create", case_disk44_arrow_memory_map_create, "disk_full"),
+    ("case_disk44_h5py_dataset_write", case_disk44_h5py_dataset_write, "disk_full"),
+    ("case_disk44_h5py_create_no_inode", case_disk44_h5py_create_no_inode, "disk_full"),
+    ("case_disk44_loguru_file_sink", case_disk44_loguru_file_sink, "disk_full"),
+    ("case_disk44_loguru_sink_no_inode", case_disk44_loguru_sink_no_inode, "disk_full"),
+    ("case_disk44_shutil_move_dir_xdev", case_disk44_shutil_move_dir_xdev, "disk_full"),
+    ("case_disk44_atomic_replace_xdev", case_disk44_atomic_replace_xdev, "python_crash"),
+    ("case_disk44_tb_writer_no_inode", case_disk44_tb_writer_no_inode, "disk_full"),
+    ("case_disk44_wandb_dir_no_inode", case_disk44_wandb_dir_no_inode, "disk_full"),
+    ("case_disk44_sqlite_wal_full", case_disk44_sqlite_wal_full, "disk_full"),
+    ("case_disk44_matplotlib_savefig_no_inode", case_disk44_matplotlib_savefig_no_inode, "disk_full"),
+    ("case_benign44_joblib_cache_full", case_benign44_joblib_cache_full, "benign"),
+    ("case_benign44_wandb_dir_unwritable", case_benign44_wandb_dir_unwritable, "benign"),
+]}
+CASES.update(CASES44)
+TIMEOUT_S.update({n: 60 for n in CASES44})
+
+
 
 # ----------------------------------------------------------------------------- run
 
@@ -25813,7 +26677,8 @@ def versions() -> dict[str, str]:
                  "urllib3", "aiohttp", "smart_open", "universal_pathlib",
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
-                 "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml"):  # the agent side's clients (the
+                 "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
+                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -27055,6 +27920,14 @@ _LOG_LINE41 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] |^\[sgl_kernel\] 
 # matmul note (`MatMul8bitLt: inputs will be cast ...`).
 _LOG_LINE42 = re.compile(r"^accelerate [^:]*: error: |^Failed to load CPU \w+ from kernels-community: |"
                          r"^MatMul8bitLt: ")
+# More shapes for the 44-th set's cases only (a full disk in every writer): stdlib logging's and loguru's own reports of
+# a handler that could not write (`--- Logging error ---`, `--- Logging error in Loguru Handler #1 ---`, `--- End of
+# logging error ---`), threading's report of a writer thread, matplotlib's logger lines (no handler: the message alone:
+# the config-dir, temporary-cache and font-cache notes), wandb's `wandb: ERROR` / `wandb: WARNING` lines, Hydra's footer.
+_LOG_LINE44 = re.compile(r"^--- Logging error ---$|^--- Logging error in Loguru Handler #\d+ ---$|^--- End of logging error ---$|"
+                         r"^Exception in thread |^Matplotlib created a temporary |^mkdir -p failed for path |"
+                         r"^Could not save font_manager cache |^wandb: (ERROR|WARNING) |"
+                         r"^Set the environment variable HYDRA_FULL_ERROR=1 ")
 
 
 def _dedup_key35(line: str) -> str:
@@ -27112,7 +27985,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES34, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE34.search)), (CASES35, (_LOG_LINE35.search,)),
         (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)),
         (CASES38, (_is_ray_line22, _LOG_LINE38.search)),
-        (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)), (CASES42, (_LOG_LINE42.search,)))
+        (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)), (CASES42, (_LOG_LINE42.search,)),
+        (CASES44, (_LOG_LINE44.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -30209,6 +31083,98 @@ def lib_of42(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("transformers", vers)
 
 
+
+LINE_RULES44: list[tuple[str, str]] = [
+    # the public sets already hold these lines verbatim (a held-out line must be new); the faulthandler watchdog that
+    # ends the hung tensorboardX case is ours
+    (r"^--- Logging error ---$|^Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace\.$|"
+     r"^Timeout \(\d+:\d\d:\d\d\)!$", "drop"),
+    # the writers' notes on a run that goes on: loguru's report of a sink that failed (catch=True), matplotlib's
+    # config-dir / cache fallbacks and its font cache not saved, wandb's fallback to a temporary dir, joblib's cache
+    (r"^--- (Logging error in Loguru Handler #\d+|End of logging error) ---$", "benign"),
+    (r"^Could not save font_manager cache |^Matplotlib created a temporary |^mkdir -p failed for path ", "benign"),
+    (r"^wandb: WARNING ", "benign"),
+    (r"CacheWarning: Unable to cache to disk", "benign"),
+    # the wrappers' own lines name no cause: threading's report, dictConfig's handler error, a chained AttributeError
+    (r"^Exception in thread ", "python_crash"),
+    (r"^ValueError: Unable to configure handler ", "python_crash"),
+    (r"^AttributeError: ", "python_crash"),
+    # a rename across filesystems (EXDEV) is no space error; a shell's Bus error line alone says nothing of the
+    # sparse mmap behind it; sqlite's CANTOPEN does not say why
+    (r"Invalid cross-device link", "python_crash"),
+    (r"^bash: line \d+: +\d+ Bus error", "python_crash"),
+    (r"unable to open database file|^sqlite3\.OperationalError: disk I/O error$", "python_crash"),
+    # a resume reading a file the full disk cut short: the archive / stream is truncated
+    (r"^EOFError: Compressed file ended before|^zipfile\.BadZipFile: |pickle data was truncated", "checkpoint_corrupt"),
+    # pyarrow.feather removes what it could not finish: the resume finds no file (a rollouts file, no weight shard)
+    (r"^FileNotFoundError: \[Errno 2\] Failed to open local file", "python_crash"),
+    # any line that says ENOSPC / errno 28 / EFBIG in its own words
+    (r"\[Errno 28\]|errno = 2[78]\b|\[errno 2[78]\]|No space left on device|\[Errno 27\] File too large|"
+     r"database or disk is full|\d+ requested and \d+ written", "disk_full"),
+]
+NOTES44: list[tuple[str, str]] = [
+    (r"Loguru Handler|End of logging error", "loguru's report of a file sink that failed on a full tmpfs; the loop goes on"),
+    (r"font_manager cache", "MPLCONFIGDIR on a full tmpfs: matplotlib cannot save its font cache and plots anyway"),
+    (r"Matplotlib created a temporary|mkdir -p failed", "MPLCONFIGDIR under a tmpfs with no inode left: matplotlib falls back to a temporary dir"),
+    (r"wandb: WARNING", "WANDB_DIR on a read-only mount: wandb falls back to the temporary dir; the run goes on"),
+    (r"CacheWarning", "joblib.Memory on a full tmpfs: the result is not cached, the function's value is returned"),
+    (r"Exception in thread rollout-writer", "a rollout-writer thread died on a full tmpfs; the main loop went on"),
+    (r"Exception in thread Thread-1", "tensorboard's event-writer thread died on a full tmpfs"),
+    (r"Unable to configure handler", "logging.config.dictConfig (Hydra's job logging too) with its log file on a tmpfs with no inode left"),
+    (r"_idat", "matplotlib's PNG writer (Pillow) on a full tmpfs: the AttributeError is the context of the ENOSPC below it"),
+    (r"Invalid cross-device link", "os.replace / shutil.move's first rename across filesystems (EXDEV)"),
+    (r"Bus error", "a sparse mmap (np.memmap / pa.create_memory_map) on a full tmpfs: the page fault finds no space (SIGBUS)"),
+    (r"unable to open database file", "sqlite3 creating its database on a tmpfs with no inode left"),
+    (r"disk I/O error", "sqlite3 past RLIMIT_FSIZE 64 KiB (SIGXFSZ ignored): SQLITE_IOERR, the EFBIG not named"),
+    (r"decrement id ref count", "h5py past RLIMIT_FSIZE 64 KiB: closing the file cannot extend it (EFBIG in HDF5's words)"),
+    (r"Compressed file ended", "the resume: gzip / tar.gz cut short by the full tmpfs"),
+    (r"BadZipFile", "the resume: a zip / .npz whose central directory the full tmpfs never got"),
+    (r"pickle data was truncated", "the resume: a pickle cut at RLIMIT_FSIZE"),
+    (r"Failed to open local file", "pyarrow.feather deletes the file it could not finish; the resume finds nothing"),
+    (r"shutil\.Error", "shutil.move of a folder across filesystems: copytree's collected errors"),
+    (r"Can't synchronously write data", "h5py / HDF5 writing a dataset on a full tmpfs (the message goes on, with the file name, on the next line)"),
+    (r"Unable to synchronously create file", "h5py creating its file on a tmpfs with no inode left"),
+    (r"Error writing bytes to file|Failed to open local file '.*errno 28", "pyarrow's writer on a full tmpfs"),
+    (r"requested and", "ndarray.tofile past RLIMIT_FSIZE (SIGXFSZ ignored): numpy's short-write wording"),
+    (r"No space left on device: '", "the writer could not create / fill the named file (tmpfs full or out of inodes)"),
+    (r"No space left on device", "a write on a full tmpfs"),
+]
+
+
+def lib_of44(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 44-th set's printers: Python's stdlib writers (logging, threading, pickle, tarfile, zipfile, gzip, shutil,
+    sqlite3, tempfile), numpy, pyarrow, h5py, tensorboard (under torch.utils.tensorboard), tensorboardX, wandb, loguru,
+    joblib, Hydra (its job logging through logging.config), matplotlib, transformers, bash (a child's signal line);
+    orjson / msgpack bytes are written by Python."""
+    if line.startswith("bash: "):
+        return _pick("bash", vers)
+    if line.startswith("wandb") or case.startswith(("disk44_wandb", "benign44_wandb")):
+        return _pick("wandb", vers)
+    if "_h5py_" in case:
+        return _pick("h5py", vers)
+    if "loguru" in case:
+        return _pick("loguru", vers)
+    if "joblib" in case:
+        return _pick("joblib", vers)
+    if "hydra" in case:
+        return _pick("hydra-core", vers)
+    if "sqlite" in case:
+        return _pick("python", vers)
+    if line.startswith("pyarrow") or "_feather" in case or "parquet" in case or "ipc_stream" in case:
+        return _pick("pyarrow", vers)
+    if case.startswith("disk44_tbx_"):
+        return _pick("tensorboardX", vers)
+    if case.startswith("disk44_tb_"):
+        return _pick("torch", vers) if "torch" in line else _pick("tensorboard", vers)
+    if "matplotlib" in case or line.startswith(("Matplotlib", "Could not save font_manager")):
+        return _pick("matplotlib", vers)
+    if "numpy" in case or "npz" in case or line.startswith("numpy"):
+        return _pick("numpy", vers)
+    if "save_pretrained" in case:
+        return _pick("transformers", vers)
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -30238,6 +31204,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout41", CASES41, LINE_RULES41),
     ("heldout40", CASES40, LINE_RULES40),
     ("heldout42", CASES42, LINE_RULES42),
+    ("heldout44", CASES44, LINE_RULES44),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -30695,6 +31662,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout41": (lib_of41, NOTES41),
     "heldout40": (lib_of40, NOTES40),
     "heldout42": (lib_of42, NOTES42),
+    "heldout44": (lib_of44, NOTES44),
 }
 
 
