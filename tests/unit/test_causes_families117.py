@@ -87,3 +87,12 @@ def test_vllms_hub_retry_wrapper_is_named_but_no_death_on_its_own(tmp_path: Path
 def test_a_settings_file_that_does_not_parse_is_no_checkpoint(tmp_path: Path) -> None:
     line = "[2026-01-02 10:00:00] Failed to read config file /etc/rl/rollout.yaml: while parsing a block mapping"
     assert primary(both(tmp_path, [line])) != "checkpoint_corrupt"
+
+
+def test_a_cache_the_program_could_not_write_is_no_death(tmp_path: Path) -> None:
+    # the program goes on without its cache (matplotlib's font cache, its config dir probe that falls back to a temp dir)
+    for line in ("Could not save font_manager cache [Errno 28] No space left on device",
+                 "mkdir -p failed for path /home/u/.config/matplotlib: [Errno 28] No space left on device: '/home/u/.config/matplotlib'"):
+        report = both(tmp_path, [line])
+        assert primary(report) == "disk_full"
+        assert report["verdict"] != "KILL"
