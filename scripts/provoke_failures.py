@@ -26637,6 +26637,877 @@ CASES44: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 ]}
 CASES.update(CASES44)
 TIMEOUT_S.update({n: 60 for n in CASES44})
+# ----------------------------------------------------------------------------- Ray, third round (set 43)
+# How a Ray cluster of this machine's own processes dies, printed for real: signals other than set 22's
+# (SIGTERM), a node's raylet SIGTERMed, the head's own raylet and its agents killed under the driver, a detached
+# actor looked up after its node died, a spill worker under RLIMIT_FSIZE, the session dir on a tiny tmpfs, a
+# bundle asking more memory than the node has, a worker that never registers, Ray Data / Train workers killed,
+# Ray Data's task killed by the memory monitor. Every cluster is the case's own (ray.init, or
+# ray.cluster_utils.Cluster, whose processes are the driver's children) and is shut down by the case; no
+# `ray stop`; a process the case kills is one it found under its own raylet.
+
+_RAY_TMP43 = "/tmp/s43r"  # short: Ray's socket paths must fit in 107 bytes
+
+
+def _ray43(**kw: Any) -> Any:
+    """ray.init of a local cluster (2 CPUs unless told) with an 80 MB object store."""
+    import ray
+
+    kw.setdefault("num_cpus", 2)
+    kw.setdefault("object_store_memory", 80 * 2**20)
+    kw.setdefault("include_dashboard", False)
+    ray.init(_temp_dir=kw.pop("_temp_dir", _RAY_TMP43), **kw)
+    return ray
+
+
+def _cluster43(worker: bool = True, **env: str) -> tuple[Any, Any]:
+    """A head (1 CPU) and, unless told, one worker node (1 CPU, resource rollout_node) on this host."""
+    os.environ.update(env)
+    os.environ["RAY_TMPDIR"] = _RAY_TMP43
+    Path(_RAY_TMP43, "ray").mkdir(parents=True, exist_ok=True)  # Cluster writes ray_current_cluster there
+    import ray
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 1, "object_store_memory": 80 * 2**20, "include_dashboard": False, "temp_dir": _RAY_TMP43})
+    node = cluster.add_node(num_cpus=1, object_store_memory=80 * 2**20,
+                            resources={"rollout_node": 1}) if worker else None
+    ray.init(address=cluster.address, namespace="rl43")
+    cluster.wait_for_nodes()
+    return cluster, node
+
+
+def _health43() -> dict[str, str]:
+    return {"RAY_health_check_period_ms": "500", "RAY_health_check_timeout_ms": "500",
+            "RAY_health_check_failure_threshold": "3"}
+
+
+def _raylet_pid43(node: Any) -> int:
+    return node.all_processes["raylet"][0].process.pid
+
+
+def _agent_pid43(needle: str) -> int:
+    """The pid of an agent process of the case's own cluster (matched in the cmdlines of the driver's
+    descendants: the Cluster's processes are its children)."""
+    import psutil
+
+    seen = []
+    for _ in range(40):
+        for child in psutil.Process(os.getpid()).children(recursive=True):
+            try:
+                cmd = " ".join(child.cmdline())
+            except psutil.Error:
+                continue
+            if needle in cmd:
+                return child.pid
+            seen.append(cmd[:120])
+        time.sleep(0.5)
+    raise SystemExit(f"PROVOKE-NOTE no {needle} among {sorted(set(seen))}")
+
+
+def case_ray43_actor_sigterm() -> None:
+    """A rollout actor's worker SIGTERMed from outside (a supervisor's stop signal); the driver calls it."""
+    import signal
+
+    ray = _ray43()
+
+    @ray.remote
+    class RolloutWorker:
+        def pid(self) -> int:
+            return os.getpid()
+
+        def rollout(self) -> int:
+            return 1
+
+    w = RolloutWorker.remote()
+    os.kill(ray.get(w.pid.remote()), signal.SIGTERM)
+    time.sleep(2)
+    try:
+        ray.get(w.rollout.remote())
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_task_sigterm() -> None:
+    """A reward task (no retries) whose worker is SIGTERMed from outside while it runs."""
+    import signal
+
+    ray = _ray43()
+    pid_file = Path(tempfile.mkdtemp(prefix="pid43")) / "pid"
+
+    @ray.remote(max_retries=0)
+    def score(p: str) -> float:
+        Path(p).write_text(str(os.getpid()))
+        time.sleep(30)
+        return 0.5
+
+    ref = score.remote(str(pid_file))
+    for _ in range(100):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        time.sleep(0.2)
+    os.kill(int(pid_file.read_text()), signal.SIGTERM)
+    try:
+        ray.get(ref, timeout=30)
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_node_raylet_sigterm() -> None:
+    """A worker node's raylet SIGTERMed (a node being stopped) under an actor placed there; the driver calls it."""
+    import signal
+
+    cluster, node = _cluster43(**_health43())
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1})
+    class RolloutWorker:
+        def step(self) -> int:
+            return 1
+
+    w = RolloutWorker.remote()
+    ray.get(w.step.remote())
+    os.kill(_raylet_pid43(node), signal.SIGTERM)
+    time.sleep(6)
+    try:
+        ray.get(w.step.remote(), timeout=20)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_node_raylet_sigterm_task() -> None:
+    """A worker node's raylet SIGTERMed while a task (no retries) runs there."""
+    import signal
+
+    cluster, node = _cluster43(**_health43())
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1}, max_retries=0)
+    def rollout() -> int:
+        time.sleep(30)
+        return 1
+
+    ref = rollout.remote()
+    time.sleep(3)
+    os.kill(_raylet_pid43(node), signal.SIGTERM)
+    try:
+        ray.get(ref, timeout=30)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_actor_sigsegv_external() -> None:
+    """A generation actor's worker sent SIGSEGV from outside (os.kill, as the brief's kill-by-pid family); the driver
+    calls it."""
+    import signal
+
+    ray = _ray43()
+
+    @ray.remote
+    class Generator:
+        def pid(self) -> int:
+            return os.getpid()
+
+        def generate(self) -> str:
+            return "ok"
+
+    g = Generator.remote()
+    os.kill(ray.get(g.pid.remote()), signal.SIGSEGV)
+    time.sleep(2)
+    try:
+        ray.get(g.generate.remote(), timeout=20)
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_task_sigbus_external() -> None:
+    """A reward task (no retries) whose worker is sent SIGBUS from outside while it runs (a truncated mmap'd file's
+    signal)."""
+    import signal
+
+    ray = _ray43()
+    pid_file = Path(tempfile.mkdtemp(prefix="pid43")) / "pid"
+
+    @ray.remote(max_retries=0)
+    def score(p: str) -> float:
+        Path(p).write_text(str(os.getpid()))
+        time.sleep(30)
+        return 0.5
+
+    ref = score.remote(str(pid_file))
+    for _ in range(100):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        time.sleep(0.2)
+    os.kill(int(pid_file.read_text()), signal.SIGBUS)
+    try:
+        ray.get(ref, timeout=30)
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_node_raylet_sigterm_object() -> None:
+    """An object a task stored on a worker node whose raylet is then SIGTERMed; ray.get of it afterwards."""
+    import signal
+
+    cluster, node = _cluster43(**_health43())
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1}, max_retries=0)
+    def make_batch() -> bytes:
+        return b"\1" * (2 << 20)  # in the node's object store, not inlined
+
+    ref = make_batch.remote()
+    ray.wait([ref], fetch_local=False)
+    os.kill(_raylet_pid43(node), signal.SIGTERM)
+    time.sleep(6)
+    try:
+        ray.get(ref, timeout=20)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_pg_custom_resource_timeout() -> None:
+    """A placement group of two bundles asking a custom resource no node has ({"TPU": 4}), STRICT_PACK; ready() waited
+    12 s."""
+    ray = _ray43()
+    from ray.util.placement_group import placement_group
+
+    pg = placement_group([{"CPU": 1, "TPU": 4}] * 2, strategy="STRICT_PACK")
+    try:
+        ray.get(pg.ready(), timeout=12)
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_data_write_disk_full() -> None:
+    """Ray Data: rollouts written as parquet onto a full 256 KiB tmpfs."""
+    mnt = _full_fs()
+    ray = _ray43()
+    try:
+        ray.data.range(20000, override_num_blocks=2).map_batches(
+            lambda b: {"id": b["id"], "text": ["rollout " * 20] * len(b["id"])}).write_parquet(str(mnt / "rollouts"))
+    finally:
+        ray.shutdown()
+        subprocess.call(["umount", "-l", str(mnt)])
+
+
+def case_ray43_detached_actor_node_died() -> None:
+    """A detached, named KV-cache actor on a worker node whose raylet is SIGKILLed; the driver looks it up by
+    name afterwards and calls it."""
+    import signal
+
+    cluster, node = _cluster43(**_health43())
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1})
+    class KVCacheServer:
+        def get(self) -> int:
+            return 1
+
+    a = KVCacheServer.options(name="kv_cache_server", lifetime="detached").remote()
+    ray.get(a.get.remote())
+    del a
+    os.kill(_raylet_pid43(node), signal.SIGKILL)
+    time.sleep(6)
+    try:
+        again = ray.get_actor("kv_cache_server")
+        ray.get(again.get.remote(), timeout=20)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_head_raylet_killed() -> None:
+    """The head node's own raylet (the driver's local raylet) SIGKILLed; the driver submits a task."""
+    import signal
+
+    cluster, _ = _cluster43(worker=False)
+    import ray
+
+    @ray.remote
+    def step() -> int:
+        return 1
+
+    ray.get(step.remote())
+    os.kill(_raylet_pid43(cluster.head_node), signal.SIGKILL)
+    deadline = time.time() + 40
+    try:
+        while time.time() < deadline:  # the driver's core worker notices its raylet is gone in its own time
+            try:
+                ray.get(step.remote(), timeout=5)
+            except ray.exceptions.GetTimeoutError:
+                continue
+        print("PROVOKE-NOTE the driver outlived its raylet for 40 s", flush=True)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_dashboard_agent_killed() -> None:
+    """The head node's dashboard agent (a child of its raylet) SIGKILLed; the driver goes on submitting."""
+    import signal
+
+    cluster, _ = _cluster43(worker=False)
+    import ray
+
+    @ray.remote
+    def step() -> int:
+        return 1
+
+    ray.get(step.remote())
+    os.kill(_agent_pid43("dashboard/agent.py"), signal.SIGKILL)
+    time.sleep(5)
+    try:
+        for _ in range(10):
+            ray.get(step.remote(), timeout=10)
+            time.sleep(1)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_runtime_env_agent_killed() -> None:
+    """The head node's runtime-env agent SIGKILLed; the driver then starts an actor with a runtime_env."""
+    import signal
+
+    cluster, _ = _cluster43(worker=False)
+    import ray
+
+    @ray.remote
+    class Engine:
+        def ping(self) -> int:
+            return 1
+
+    ray.get(Engine.remote().ping.remote())
+    os.kill(_agent_pid43("runtime_env/agent/main.py"), signal.SIGKILL)
+    time.sleep(5)
+    try:
+        e = Engine.options(runtime_env={"env_vars": {"VLLM_USE_V1": "1"}}).remote()
+        ray.get(e.ping.remote(), timeout=20)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_spill_worker_fsize() -> None:
+    """Spilling whose spill workers run under RLIMIT_FSIZE = 1 MiB (set on them once they started): the next
+    spill cannot write its file."""
+    import psutil
+    import resource
+
+    ray = _ray43(num_cpus=1)
+    held = [ray.put(b"\1" * (30 << 20)) for _ in range(4)]  # the first spill starts the IO workers
+    time.sleep(2)
+    raylet = next(p for p in psutil.Process(os.getpid()).children(recursive=True) if "raylet" in p.name())
+    limited = 0
+    for child in raylet.children(recursive=True):
+        try:
+            if "SpillWorker" in " ".join(child.cmdline()) or "IDLE_Spill" in child.name():
+                resource.prlimit(child.pid, resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+                limited += 1
+        except psutil.Error:
+            continue
+    print(f"PROVOKE-NOTE limited {limited} spill workers", flush=True)
+    @ray.remote
+    def rollout_batch(i: int) -> bytes:
+        return bytes([i]) * (30 << 20)
+
+    try:  # the returns need room in the store, which only spilling can make
+        print("sizes", [len(b) for b in ray.get([rollout_batch.remote(i) for i in range(6)], timeout=20)])
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_session_dir_tiny_tmpfs() -> None:
+    """ray.init whose temp dir (session dir, logs, sockets) is a 256 KiB tmpfs; the tasks print ~1 MB each (their
+    stdout goes to log files in the session dir)."""
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    try:
+        ray = _ray43(_temp_dir=str(mnt))
+
+        @ray.remote
+        def step() -> bytes:
+            for i in range(2000):  # the worker's stdout goes to its log file in the session dir
+                print(f"rollout {i}: " + "x" * 500)
+            return b"\1" * (2 << 20)
+
+        print(len(ray.get([step.remote() for _ in range(4)], timeout=30)))
+    finally:
+        import ray
+
+        ray.shutdown()
+        subprocess.call(["umount", "-l", str(mnt)])
+
+
+def case_ray43_pg_memory_bundle() -> None:
+    """A placement group whose bundle asks 64 GiB of Ray `memory` on a 23 GiB node (ready() waited 10 s)."""
+    ray = _ray43()
+    from ray.util.placement_group import placement_group
+
+    pg = placement_group([{"CPU": 1, "memory": 64 * 2**30}], strategy="PACK")
+    try:
+        ray.get(pg.ready(), timeout=12)
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_worker_register_timeout() -> None:
+    """A runtime_env whose PYTHONPATH holds a sitecustomize.py that sleeps 20 s (a slow NFS import), with
+    RAY_worker_register_timeout_seconds=3: the worker never registers in time."""
+    os.environ["RAY_worker_register_timeout_seconds"] = "3"
+    site = Path(tempfile.mkdtemp(prefix="site43"))
+    (site / "sitecustomize.py").write_text("import time\ntime.sleep(20)\n")
+    ray = _ray43()
+
+    @ray.remote(runtime_env={"env_vars": {"PYTHONPATH": str(site)}})
+    def rollout() -> int:
+        return 1
+
+    try:
+        ray.get(rollout.remote(), timeout=25)
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_data_task_sigkill() -> None:
+    """Ray Data: a map_batches UDF whose worker is SIGKILLed mid-block (no retries)."""
+    import signal
+
+    ray = _ray43()
+
+    def tokenize(batch: dict) -> dict:
+        if int(batch["id"][0]) >= 50:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return batch
+
+    try:
+        ray.data.range(100, override_num_blocks=4).map_batches(tokenize, max_retries=0).take_all()
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_data_oom_kill() -> None:
+    """Ray Data: a map_batches UDF that grows, killed by Ray's memory monitor (threshold: used now + 1.5 GiB),
+    no retries."""
+    _oom_env22()
+    ray = _ray43()
+
+    def featurize(batch: dict) -> dict:
+        held = []
+        for _ in range(60):
+            held.append(b"\1" * (200 << 20))
+            time.sleep(0.2)
+        return batch
+
+    try:
+        ray.data.range(8, override_num_blocks=1).map_batches(featurize, max_retries=0).take_all()
+    finally:
+        ray.shutdown()
+
+
+def _train43(fn: Callable[[], None], **kw: Any) -> Any:
+    os.environ.setdefault("RAY_TRAIN_V2_ENABLED", "1")
+    ray = _ray43()
+    from ray.train import FailureConfig, RunConfig, ScalingConfig
+    from ray.train.v2.api.data_parallel_trainer import DataParallelTrainer
+
+    trainer = DataParallelTrainer(
+        fn, scaling_config=ScalingConfig(num_workers=2, use_gpu=False),
+        run_config=RunConfig(name="grpo43", storage_path=str(Path(tempfile.mkdtemp(prefix="train43")) / "runs"),
+                             failure_config=kw.pop("failure_config", FailureConfig(max_failures=0)), **kw))
+    try:
+        return trainer.fit()
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_train_worker_sigkill() -> None:
+    """Ray Train v2: rank 1 of two workers SIGKILLed (the kernel's OOM killer's signal) at step 2."""
+    def train_fn() -> None:
+        import signal
+
+        import ray.train
+
+        rank = ray.train.get_context().get_world_rank()
+        for step in range(5):
+            if rank == 1 and step == 2:
+                os.kill(os.getpid(), signal.SIGKILL)
+            ray.train.report({"step": step})
+            time.sleep(0.5)
+
+    _train43(train_fn)
+
+
+def case_ray43_train_worker_sigterm() -> None:
+    """Ray Train v2: rank 0 of two workers SIGTERMed at step 1 (a preempted host's stop signal)."""
+    def train_fn() -> None:
+        import signal
+
+        import ray.train
+
+        rank = ray.train.get_context().get_world_rank()
+        for step in range(5):
+            if rank == 0 and step == 1:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)
+            ray.train.report({"step": step})
+            time.sleep(0.5)
+
+    _train43(train_fn)
+
+
+def case_ray43_torch_train_gloo_peer_killed() -> None:
+    """Ray Train v2 TorchTrainer (gloo on CPU): rank 1 SIGKILLs itself before the second all_reduce; rank 0 waits
+    in the all_reduce."""
+    os.environ.setdefault("RAY_TRAIN_V2_ENABLED", "1")
+    ray = _ray43()
+    from ray.train import FailureConfig, RunConfig, ScalingConfig
+    from ray.train.torch import TorchConfig, TorchTrainer
+
+    def train_fn() -> None:
+        import signal
+
+        import torch
+        import torch.distributed as dist
+
+        rank = dist.get_rank()
+        t = torch.ones(4)
+        dist.all_reduce(t)
+        if rank == 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+        dist.all_reduce(t)
+
+    trainer = TorchTrainer(
+        train_fn, torch_config=TorchConfig(backend="gloo", timeout_s=20),
+        scaling_config=ScalingConfig(num_workers=2, use_gpu=False),
+        run_config=RunConfig(name="gloo43", storage_path=str(Path(tempfile.mkdtemp(prefix="train43")) / "runs"),
+                             failure_config=FailureConfig(max_failures=0)))
+    try:
+        trainer.fit()
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_torch_train_gloo_peer_stalled() -> None:
+    """Ray Train v2 TorchTrainer (gloo on CPU, process-group timeout 10 s): rank 1 stalls 40 s before the second
+    all_reduce (a hung rollout); rank 0 waits in it."""
+    os.environ.setdefault("RAY_TRAIN_V2_ENABLED", "1")
+    ray = _ray43()
+    from ray.train import FailureConfig, RunConfig, ScalingConfig
+    from ray.train.torch import TorchConfig, TorchTrainer
+
+    def train_fn() -> None:
+        import torch
+        import torch.distributed as dist
+
+        t = torch.ones(4)
+        dist.all_reduce(t)
+        if dist.get_rank() == 1:
+            time.sleep(40)
+        dist.all_reduce(t)
+
+    trainer = TorchTrainer(
+        train_fn, torch_config=TorchConfig(backend="gloo", timeout_s=10),
+        scaling_config=ScalingConfig(num_workers=2, use_gpu=False),
+        run_config=RunConfig(name="gloo43", storage_path=str(Path(tempfile.mkdtemp(prefix="train43")) / "runs"),
+                             failure_config=FailureConfig(max_failures=0)))
+    try:
+        trainer.fit()
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_actor_restart_init_raises() -> None:
+    """A weight-server actor (max_restarts=2) SIGKILLed; its restart's constructor raises (the shard it loads was
+    cleaned up after the first start); the driver calls it."""
+    import signal
+
+    ray = _ray43()
+    shard = Path(tempfile.mkdtemp(prefix="shard43")) / "policy-00001-of-00002.bin"
+    shard.write_bytes(b"\1" * 16)
+
+    @ray.remote(max_restarts=2)
+    class WeightServer:
+        def __init__(self, p: str) -> None:
+            with open(p, "rb") as f:
+                self.w = f.read()
+            os.unlink(p)
+
+        def pid(self) -> int:
+            return os.getpid()
+
+        def weights(self) -> int:
+            return len(self.w)
+
+    s = WeightServer.remote(str(shard))
+    os.kill(ray.get(s.pid.remote()), signal.SIGKILL)
+    time.sleep(6)
+    try:
+        ray.get(s.weights.remote(), timeout=20)
+    finally:
+        ray.shutdown()
+
+
+def case_ray43_node_raylet_sigstop() -> None:
+    """A worker node's raylet stopped (SIGSTOP, a hung host) for 6 s, past the health check (500 ms x 3), then
+    continued; the driver calls the actor placed there."""
+    import signal
+
+    cluster, node = _cluster43(**_health43())
+    import ray
+
+    @ray.remote(resources={"rollout_node": 1})
+    class RolloutWorker:
+        def step(self) -> int:
+            return 1
+
+    w = RolloutWorker.remote()
+    ray.get(w.step.remote())
+    pid = _raylet_pid43(node)
+    os.kill(pid, signal.SIGSTOP)
+    time.sleep(6)
+    os.kill(pid, signal.SIGCONT)
+    time.sleep(4)
+    try:
+        ray.get(w.step.remote(), timeout=20)
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def case_ray43_spill_file_deleted() -> None:
+    """Objects spilled to a directory whose files are deleted (a tmp cleaner) before they are read back."""
+    spill = Path(tempfile.mkdtemp(prefix="spill43"))
+    ray = _ray43(num_cpus=1, _system_config={"object_spilling_config": json.dumps(
+        {"type": "filesystem", "params": {"directory_path": str(spill)}})})
+    held = [ray.put(bytes([i]) * (30 << 20)) for i in range(5)]
+    time.sleep(2)
+    removed = [p.unlink() for p in spill.rglob("*") if p.is_file()]
+    print(f"PROVOKE-NOTE removed {len(removed)} spill files", flush=True)
+    try:
+        print("sizes", [len(ray.get(r, timeout=20)) for r in held])
+    finally:
+        ray.shutdown()
+
+
+
+# benign look-alikes Ray prints on runs that go on
+
+def case_benign43_data_actor_pool_actor_restarted() -> None:
+    """Ray Data: an actor-pool map_batches (2 reward-model actors), one of whose actors SIGKILLs itself once
+    mid-block; Data restarts it and retries the block, and the dataset finishes."""
+    import signal
+
+    ray = _ray43()
+    marker = Path(tempfile.mkdtemp(prefix="pool43")) / "first"
+
+    class RewardModel:
+        def __call__(self, batch: dict) -> dict:
+            if int(batch["id"][0]) >= 100 and not marker.exists():
+                marker.write_text("x")
+                os.kill(os.getpid(), signal.SIGKILL)
+            return batch
+
+    try:
+        print("result", len(ray.data.range(200, override_num_blocks=4).map_batches(
+            RewardModel, compute=ray.data.ActorPoolStrategy(size=2), num_cpus=1).take_all()))
+    finally:
+        ray.shutdown()
+
+
+def case_benign43_data_max_errored_blocks() -> None:
+    """Ray Data with DataContext.max_errored_blocks=2: one of eight blocks fails in the UDF (a malformed prompt); the
+    dataset finishes without it."""
+    ray = _ray43()
+    from ray.data import DataContext
+
+    DataContext.get_current().max_errored_blocks = 2
+
+    def parse(batch: dict) -> dict:
+        if int(batch["id"][0]) == 75:
+            raise ValueError("prompt 75 is not valid JSON")
+        return batch
+
+    try:
+        print("result", ray.data.range(200, override_num_blocks=8).map_batches(parse, batch_size=None).count())
+    finally:
+        ray.shutdown()
+
+
+def case_benign43_actor_class_large() -> None:
+    """An actor class whose definition captures a 20 MB array (a tokenizer table): Ray warns; the actor runs."""
+    ray = _ray43()
+    table = b"\1" * (20 << 20)
+
+    @ray.remote
+    class Tokenizer:
+        def size(self) -> int:
+            return len(table)
+
+    try:
+        print("result", ray.get(Tokenizer.remote().size.remote(), timeout=40))
+    finally:
+        ray.shutdown()
+
+
+def case_benign43_retry_exceptions_succeeds() -> None:
+    """A reward task with retry_exceptions=True whose first attempt raises ConnectionResetError (a reward
+    service that dropped the socket); the retry succeeds."""
+    ray = _ray43()
+    marker = Path(tempfile.mkdtemp(prefix="retry43")) / "first"
+
+    @ray.remote(max_retries=2, retry_exceptions=True)
+    def score(m: str) -> float:
+        if not os.path.exists(m):
+            open(m, "w").close()
+            raise ConnectionResetError(104, "Connection reset by peer")
+        return 0.5
+
+    try:
+        print("result", ray.get(score.remote(str(marker))))
+    finally:
+        ray.shutdown()
+
+
+def case_benign43_many_workers_warning() -> None:
+    """Twelve zero-CPU env actors on a 1-CPU node (the raylet warns about the number of workers); all answer."""
+    ray = _ray43(num_cpus=1)
+
+    @ray.remote(num_cpus=0)
+    class EnvWorker:
+        def ping(self) -> int:
+            return 1
+
+    try:
+        envs = [EnvWorker.remote() for _ in range(12)]
+        print("result", sum(ray.get([e.ping.remote() for e in envs], timeout=50)))
+    finally:
+        ray.shutdown()
+
+
+def case_benign43_actor_sigterm_restarted() -> None:
+    """An engine actor (max_restarts=1, max_task_retries=1) SIGTERMed once from outside; it restarts and the next
+    call succeeds."""
+    import signal
+
+    ray = _ray43()
+
+    @ray.remote(max_restarts=1, max_task_retries=1)
+    class Engine:
+        def pid(self) -> int:
+            return os.getpid()
+
+        def generate(self) -> str:
+            return "ok"
+
+    e = Engine.remote()
+    os.kill(ray.get(e.pid.remote()), signal.SIGTERM)
+    time.sleep(3)
+    try:
+        print("result", ray.get(e.generate.remote(), timeout=30))
+    finally:
+        ray.shutdown()
+
+
+def case_benign43_data_concurrency_over_cpus() -> None:
+    """Ray Data: an actor-pool map_batches asking 4 actors of 1 CPU on a 2-CPU cluster, as an autoscaling pool
+    (1, 4); the job finishes on what fits."""
+    ray = _ray43()
+
+    class Scorer:
+        def __call__(self, batch: dict) -> dict:
+            return batch
+
+    try:
+        n = ray.data.range(200, override_num_blocks=8).map_batches(Scorer, concurrency=(1, 4), num_cpus=1).count()
+        print("result", n)
+    finally:
+        ray.shutdown()
+
+
+def case_benign43_train_restart_after_sigkill() -> None:
+    """Ray Train v2: rank 1 SIGKILLed at step 1 of the first attempt; FailureConfig(max_failures=1) restarts the
+    group and the second attempt finishes."""
+    marker = Path(tempfile.mkdtemp(prefix="restart43")) / "first"
+
+    def train_fn() -> None:
+        import signal
+
+        import ray.train
+
+        rank = ray.train.get_context().get_world_rank()
+        for step in range(3):
+            if rank == 1 and step == 1 and not marker.exists():
+                marker.write_text("x")
+                os.kill(os.getpid(), signal.SIGKILL)
+            ray.train.report({"step": step})
+
+    from ray.train import FailureConfig
+
+    print("result", _train43(train_fn, failure_config=FailureConfig(max_failures=1)))
+
+
+def case_benign43_ray_init_twice() -> None:
+    """ray.init called a second time with ignore_reinit_error=True (a trainer and its reward module both
+    initialising Ray); the run goes on."""
+    ray = _ray43()
+    ray.init(ignore_reinit_error=True)
+
+    @ray.remote
+    def step() -> int:
+        return 1
+
+    try:
+        print("result", ray.get(step.remote()))
+    finally:
+        ray.shutdown()
+
+
+CASES43: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_ray43_actor_sigterm", case_ray43_actor_sigterm, "ray_actor_died"),
+    ("case_ray43_task_sigterm", case_ray43_task_sigterm, "ray_worker_died"),
+    ("case_ray43_node_raylet_sigterm", case_ray43_node_raylet_sigterm, "ray_node_dead"),
+    ("case_ray43_node_raylet_sigterm_task", case_ray43_node_raylet_sigterm_task, "ray_node_dead"),
+    ("case_ray43_actor_sigsegv_external", case_ray43_actor_sigsegv_external, "ray_actor_died"),
+    ("case_ray43_task_sigbus_external", case_ray43_task_sigbus_external, "ray_worker_died"),
+    ("case_ray43_node_raylet_sigterm_object", case_ray43_node_raylet_sigterm_object, "ray_node_dead"),
+    ("case_ray43_pg_custom_resource_timeout", case_ray43_pg_custom_resource_timeout, "pg_unplaceable"),
+    ("case_ray43_data_write_disk_full", case_ray43_data_write_disk_full, "disk_full"),
+    ("case_ray43_detached_actor_node_died", case_ray43_detached_actor_node_died, "ray_node_dead"),
+    ("case_ray43_head_raylet_killed", case_ray43_head_raylet_killed, "ray_node_dead"),
+    ("case_ray43_dashboard_agent_killed", case_ray43_dashboard_agent_killed, "ray_node_dead"),
+    ("case_ray43_runtime_env_agent_killed", case_ray43_runtime_env_agent_killed, "ray_node_dead"),
+    ("case_ray43_spill_worker_fsize", case_ray43_spill_worker_fsize, "disk_full"),
+    ("case_ray43_session_dir_tiny_tmpfs", case_ray43_session_dir_tiny_tmpfs, "disk_full"),
+    ("case_ray43_pg_memory_bundle", case_ray43_pg_memory_bundle, "pg_unplaceable"),
+    ("case_ray43_worker_register_timeout", case_ray43_worker_register_timeout, "ray_worker_died"),
+    ("case_ray43_data_task_sigkill", case_ray43_data_task_sigkill, "ray_worker_died"),
+    ("case_ray43_data_oom_kill", case_ray43_data_oom_kill, "ray_oom_kill"),
+    ("case_ray43_train_worker_sigkill", case_ray43_train_worker_sigkill, "ray_actor_died"),
+    ("case_ray43_train_worker_sigterm", case_ray43_train_worker_sigterm, "ray_actor_died"),
+    ("case_ray43_torch_train_gloo_peer_killed", case_ray43_torch_train_gloo_peer_killed, "ray_actor_died"),
+    ("case_ray43_torch_train_gloo_peer_stalled", case_ray43_torch_train_gloo_peer_stalled, "dist_timeout"),
+    ("case_ray43_actor_restart_init_raises", case_ray43_actor_restart_init_raises, "ray_actor_died"),
+    ("case_ray43_node_raylet_sigstop", case_ray43_node_raylet_sigstop, "ray_node_dead"),
+    ("case_ray43_spill_file_deleted", case_ray43_spill_file_deleted, "python_crash"),
+    ("case_benign43_data_actor_pool_actor_restarted", case_benign43_data_actor_pool_actor_restarted, "benign"),
+    ("case_benign43_data_max_errored_blocks", case_benign43_data_max_errored_blocks, "benign"),
+    ("case_benign43_actor_class_large", case_benign43_actor_class_large, "benign"),
+    ("case_benign43_retry_exceptions_succeeds", case_benign43_retry_exceptions_succeeds, "benign"),
+    ("case_benign43_many_workers_warning", case_benign43_many_workers_warning, "benign"),
+    ("case_benign43_actor_sigterm_restarted", case_benign43_actor_sigterm_restarted, "benign"),
+    ("case_benign43_data_concurrency_over_cpus", case_benign43_data_concurrency_over_cpus, "benign"),
+    ("case_benign43_train_restart_after_sigkill", case_benign43_train_restart_after_sigkill, "benign"),
+    ("case_benign43_ray_init_twice", case_benign43_ray_init_twice, "benign"),
+]}
+CASES.update(CASES43)
+TIMEOUT_S.update({n: 60 for n in CASES43})
 
 
 
@@ -27928,6 +28799,15 @@ _LOG_LINE44 = re.compile(r"^--- Logging error ---$|^--- Logging error in Loguru 
                          r"^Exception in thread |^Matplotlib created a temporary |^mkdir -p failed for path |"
                          r"^Could not save font_manager cache |^wandb: (ERROR|WARNING) |"
                          r"^Set the environment variable HYDRA_FULL_ERROR=1 ")
+# More shapes for the 43-th set's cases only (Ray, third round): set 22's and 28's Ray shapes (applied through
+# case_pickers) plus the closing line of the traceback Ray forwards from a worker or an IO worker whose own code failed
+# (`An unexpected internal error occurred while the IO worker was spilling objects: [Errno 27] File too large`), its
+# LocalRayletDiedError, the log sink's own error line when a log file cannot be written (`[*** LOG ERROR #0001 ***] ...
+# No space left on device`), the memory monitor's `OOM kill reason: ...` line under an OutOfMemoryError, and the
+# tab-indented line under `The actor died because its node has died.` that says how the node ended.
+_LOG_LINE43 = re.compile(r"^An unexpected internal error occurred while the (IO )?worker was |"
+                         r"^ray\.exceptions\.LocalRayletDiedError: |^\[\*\*\* LOG ERROR #\d+ \*\*\*\] |"
+                         r"^OOM kill reason: |^\tthe actor's node was ")
 
 
 def _dedup_key35(line: str) -> str:
@@ -27986,7 +28866,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES36, (_LOG_LINE23.search, _LOG_LINE36.search)), (CASES39, (_LOG_LINE39.search,)),
         (CASES38, (_is_ray_line22, _LOG_LINE38.search)),
         (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)), (CASES42, (_LOG_LINE42.search,)),
-        (CASES44, (_LOG_LINE44.search,)))
+        (CASES44, (_LOG_LINE44.search,)),
+        (CASES43, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -31173,6 +32054,95 @@ def lib_of44(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     if "save_pretrained" in case:
         return _pick("transformers", vers)
     return _pick("python", vers)
+LINE_RULES43: list[tuple[str, str]] = [
+    # a line another corpus file holds verbatim (the source set ray_torchdist_nccl): a held-out line must be new
+    (r"^ray\.exceptions\.LocalRayletDiedError: The task's local raylet died\. Check raylet\.out for more "
+     r"information\.$", "drop"),
+    # a C++ stack trace the raylet prints under its fatal line (frames, not entries), and a line repeated with Ray's
+    # log-deduplication suffix (`[repeated 409x across cluster]`: the same line as the one before it)
+    (r"\(raylet\)\S* (\*\*\* StackTrace Information \*\*\*$|/\S+\(\S*\) \[0x[0-9a-f]+\]|/\S+\(\+0x[0-9a-f]+\) \[0x)",
+     "drop"),
+    (r"\[repeated \d+x across cluster\]", "drop"),
+    # Ray Data going on past a failed block (max_errored_blocks), and its worker-pool size warning on a run that
+    # goes on
+    (r"Ignoring this exception with remaining max_errored_blocks", "benign"),
+    (r"PYTHON worker processes have been started on node", "benign"),
+    (r"Warning: The actor \S+ is very large", "benign"),
+    # Ray Data's abort line names no cause (the exception under it does)
+    (r"An exception was raised from a task of operator .*Dataset execution will now abort", "python_crash"),
+    # the memory monitor's reason line under an OutOfMemoryError
+    (r"^OOM kill reason: Memory usage", "ray_oom_kill"),
+    # the node an actor or its owner lived on ended (SIGTERM's expected termination, a crash), the driver's own
+    # raylet died, a raylet that the GCS marked dead while it was stopped exiting when it came back
+    (r"the actor's node was terminated|Owner's node has crashed|LocalRayletDiedError|"
+     r"mistakenly been marked as dead by the GCS", "ray_node_dead"),
+    # a worker process that never registered with its raylet (its start-up hung): the worker never came up
+    (r"have not registered within the timeout|Failed to startup worker after retrying", "ray_worker_died"),
+    # the log sink that could not write its file (ENOSPC), and EFBIG of a spill file (the corpus's reading)
+    (r"Failed flush to file .*No space left on device", "disk_full"),
+    (r"\[Errno 27\] File too large", "disk_full"),
+    # a weight shard not on disk (the corpus's reading of `FileNotFoundError: ... model-00001-of-00004...`), with or
+    # without the actor's prefix
+    (r"FileNotFoundError: .*-\d{5}-of-\d{5}\.(bin|safetensors)'", "hf_weights_missing"),
+    # the worker's generic closing line of an internal error: it does not say which
+    (r"^An unexpected internal error occurred while the worker was executing a task\.$", "python_crash"),
+    # ray.get that timed out (the set-22 reading, new wording in 2.60's fetch path)
+    (r"GetTimeoutError: Could not fetch \d+ objects within the timeout", "python_crash"),
+    # gloo's recv timeout inside a Train worker group (the peer stalled) and gloo's reset (the peer died: the corpus
+    # labels gloo's `Connection reset by peer` python_crash)
+    (r"gloo/transport/tcp/unbound_buffer\.cc:\d+\] Timed out waiting \d+ms", "dist_timeout"),
+    (r"gloo/transport/tcp/pair\.cc:\d+\] Read error .*Connection reset by peer", "python_crash"),
+]
+NOTES43: list[tuple[str, str]] = [
+    (r"PYTHON worker processes have been started", "the raylet's worker-count warning: twelve zero-CPU env actors "
+     "on a 1-CPU node; all answered"),
+    (r"is very large", "an actor class capturing a 20 MB table; the actor ran"),
+    (r"max_errored_blocks=", "Ray Data with max_errored_blocks=2: one block's UDF raised, the dataset finished"),
+    (r"infinite retries remaining", "Ray Data's actor pool: one actor SIGKILLed once, restarted, the block retried; "
+     "the dataset finished"),
+    (r"Task score failed\. There are 2 retries remaining", "a task with retry_exceptions=True whose first attempt "
+     "raised; the retry succeeded"),
+    (r"OOM kill reason", "the memory monitor (threshold: the node's use + 1.5 GiB) killing a Ray Data map task "
+     "(no retries), with Data's own coordinator actor"),
+    (r"the actor's node was terminated expectedly", "a worker node's raylet SIGTERMed under an actor"),
+    (r"Owner's node has crashed", "the head's runtime-env agent SIGKILLed: the raylet and the driver's node went "
+     "with it; an actor the driver owned reports its owner's node"),
+    (r"LocalRayletDiedError", "the head's own raylet SIGKILLed under a connected driver"),
+    (r"mistakenly been marked as dead", "a worker node's raylet SIGSTOPped 6 s (health check 500 ms x 3) and "
+     "continued: the GCS had marked it dead, so it exits"),
+    (r"have not registered within the timeout|Failed to startup worker", "a runtime_env PYTHONPATH with a "
+     "sitecustomize.py that sleeps 20 s, RAY_worker_register_timeout_seconds=3"),
+    (r"LOG ERROR|while the worker was executing a task", "Ray's session dir on a 256 KiB tmpfs: the task's stdout "
+     "log could not be written"),
+    (r"File too large", "spill workers under RLIMIT_FSIZE = 1 MiB (set on them with prlimit): every spill fails"),
+    (r"Could not fetch \d+ objects", "ray.get(timeout=20) of objects whose spill files were deleted before "
+     "restore"),
+    (r"unbound_buffer\.cc", "Ray Train TorchTrainer on gloo (timeout 10 s): rank 1 stalls 40 s before an all_reduce"),
+    (r"pair\.cc", "Ray Train TorchTrainer on gloo: rank 1 SIGKILLed before an all_reduce"),
+    (r"Failed to look up actor with name", "a detached actor's node died; ray.get_actor of its name afterwards"),
+    (r"-of-\d{5}\.bin", "an actor restarted after SIGKILL whose constructor reads a shard deleted after the "
+     "first start"),
+    (r"->Write\". Dataset execution will now abort|Error writing bytes to file|MapBatches\(<lambda>\)->Write",
+     "Ray Data write_parquet onto a full 256 KiB tmpfs"),
+    (r"Dataset execution will now abort", "Ray Data's line for the operator whose task failed (SIGKILL / OOM kill)"),
+    (r"MapBatches\(parse\)|prompt 75", "Ray Data with max_errored_blocks=2: the one block's UDF error, printed as it "
+     "is ignored (the line alone reads as a failure)"),
+    (r"'memory': \d+", "a placement group bundle asking 64 GiB of Ray `memory` on a 23 GiB node"),
+    (r"'TPU': ", "a STRICT_PACK placement group of two bundles asking a custom resource (TPU) no node has"),
+    (r"NodeDiedError", "a worker node's raylet SIGTERMed while a task (no retries) ran there"),
+    (r"The process receives a SIGTERM", "a worker SIGTERMed from outside by its pid"),
+    (r"Exception raised in creation task|error raised in its creation task", "an actor restarted after SIGKILL "
+     "whose constructor then raised"),
+    (r"local raylet died", "the head's own raylet SIGKILLed under a connected driver"),
+]
+
+
+def lib_of43(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 43-th set's printers: Ray (its driver, raylet, GCS, Train v2, Data and the worker lines it forwards), and
+    torch's gloo for the collective errors a Train worker forwards."""
+    if "third_party/gloo/" in line:
+        return _pick("torch", vers)
+    return _pick("ray", vers)
 
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -31205,6 +32175,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout40", CASES40, LINE_RULES40),
     ("heldout42", CASES42, LINE_RULES42),
     ("heldout44", CASES44, LINE_RULES44),
+    ("heldout43", CASES43, LINE_RULES43),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -31663,6 +32634,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout40": (lib_of40, NOTES40),
     "heldout42": (lib_of42, NOTES42),
     "heldout44": (lib_of44, NOTES44),
+    "heldout43": (lib_of43, NOTES43 + NOTES28 + NOTES22),
 }
 
 

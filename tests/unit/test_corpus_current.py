@@ -25,7 +25,7 @@ ORDER = ("dev.jsonl", "heldout.jsonl", *(f"heldout{n}.jsonl" for n in range(2, 2
          "heldout26.jsonl", "heldout28.jsonl", "heldout27.jsonl", "heldout29.jsonl",
          "heldout30.jsonl", "heldout31.jsonl", "heldout32.jsonl", "heldout33.jsonl", "heldout34.jsonl",
          "heldout35.jsonl", "heldout36.jsonl", "heldout39.jsonl", "heldout38.jsonl", "heldout37.jsonl",
-         "heldout41.jsonl", "heldout40.jsonl", "heldout42.jsonl", "heldout44.jsonl")
+         "heldout41.jsonl", "heldout40.jsonl", "heldout42.jsonl", "heldout44.jsonl", "heldout43.jsonl")
 
 # Issue 15 contract: the kinds a corpus line may carry.
 CONTRACT_KINDS = {
@@ -129,14 +129,15 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout41": ("CASES41", 45, 6),
               "heldout40": ("CASES40", 40, 3),
               "heldout42": ("CASES42", 45, 6),
-              "heldout44": ("CASES44", 40, 3)}
+              "heldout44": ("CASES44", 40, 3),
+              "heldout43": ("CASES43", 40, 8)}
 # The sets captured with other (older, or for set 33 newer) torch releases in their own venvs (the torch that printed in them).
 # Not older: set 33's scratch venv took torch 2.13.0+cpu; newer: vLLM 0.34.0 and SGLang 0.5.23 pin torch 2.14 (their CUDA
-# wheels, on a CPU machine).
+# wheels, on a CPU machine); set 43's scratch venv took PyPI's torch 2.14.1+cu130 (gloo under Ray Train, on CPU).
 OLDER_TORCH = {"heldout24": "2.4.",
                "heldout33": "2.13.", "heldout36": "2.13.", "heldout39": "2.13.", "heldout38": "2.14.",
                "heldout37": "2.14.", "heldout41": "2.14.", "heldout42": "2.13.",
-               "heldout44": "2.13."}
+               "heldout44": "2.13.", "heldout43": "2.14."}
 
 
 @pytest.mark.parametrize("name", sorted(LATER_SETS))
@@ -209,7 +210,7 @@ def test_format_strings_name_library_and_version() -> None:
                                         ("heldout13.jsonl", 5), ("heldout15.jsonl", 3),
                                         ("heldout16.jsonl", 5), ("heldout17.jsonl", 2),
                                         ("heldout30.jsonl", 5), ("heldout31.jsonl", 5),
-                                        ("heldout33.jsonl", 5)])
+                                        ("heldout33.jsonl", 5), ("heldout43.jsonl", 3)])
 def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
     """heldout5 ... heldout13 were provoked for kinds more specific than python_crash (heldout4
     was 34 of 51): the catch-all stays at most 1/share of their failure lines (heldout8: 18 of
@@ -232,7 +233,7 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "heldout28", "heldout27",
                                   "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34",
                                   "heldout35", "heldout36", "heldout39", "heldout38", "heldout37",
-                                  "heldout41", "heldout40", "heldout42", "heldout44"])
+                                  "heldout41", "heldout40", "heldout42", "heldout44", "heldout43"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
