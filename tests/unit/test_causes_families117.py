@@ -48,6 +48,11 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 3; 60.96 GiB total capacity)", "cuda_oom"),
     ("[ERROR] 2026-01-02-10:00:00 (PID:9, Device:3, RankID:3) ERR00100 PTA call acl api failed", "cuda_error"),
     ("RuntimeError: NPU function error: aclrtSynchronizeStream, error code is 507018", "cuda_error"),
+    # ---- Ray's memory monitor's reason line, and its worker pool failing to start a worker
+    ("OOM kill reason: Memory usage 9000000000B exceeded threshold of 8000000000B (95.0% of 8421000000B limit)", "ray_oom_kill"),
+    ("(raylet) worker_pool.cc:660: Some workers of the worker process(4242) have not registered within the timeout.",
+     "ray_worker_died"),
+    ("ray.exceptions.RaySystemError: System error: Failed to startup worker after retrying 3 times.", "ray_worker_died"),
     # ---- a program's usage error, also from a subcommand's parser (prog "<parent> <command>")
     ("vllm serve: error: argument --max-model-len: invalid int value: 'lots'", "python_crash"),
     # ---- a validator refusing the caller's value: the caller's bug, whatever module raised it

@@ -936,8 +936,15 @@ TABLE: tuple[Row, ...] = (
     # the older "Repo model <id> is gated. You must be authenticated to access it.")
     Row("hf_gated", (_rx(r"GatedRepo|(?i:gated repo|access to model \S+ is restricted|repo (?:model|dataset|space) \S+ is gated|"
                          r"must be authenticated to access)"),), None),
+    # (and the memory monitor's own reason line under Ray's OutOfMemoryError, "OOM kill reason: Memory usage NB exceeded
+    # threshold of MB (P% of LB limit)", Ray 2.60 as current set 43 printed it)
     Row("ray_oom_kill", (_rx(r"memory monitor|memory usage threshold|NODE_OUT_OF_MEMORY|(?i:node (?:was )?running low on memory|"
-                             r"killed due to memory pressure)"),), None),
+                             r"killed due to memory pressure)|\bMemory usage \d+ ?B exceeded threshold of \d+ ?B\b"),), None),
+    # Ray's worker pool failing to start a worker process (src/ray/raylet/worker_pool.cc "Some workers of the worker process(%d)
+    # have not registered within the timeout", the driver's RaySystemError "Failed to startup worker after retrying %d times"):
+    # the worker never came up
+    Row("ray_worker_died", (_rx(r"\bSome workers of the worker process\(\d+\) have not registered within the timeout|"
+                                r"\bFailed to startup worker after retrying \d+ times"),), None),
     # CUDA's allocation status in any report (cudaErrorMemoryAllocation = 2, "out of memory": c10/cuda
     # CUDAFunctions.cpp formats "Error %d: %s" when cudaGetDeviceCount fails, e.g. under RLIMIT_AS)
     # (and a CUDA check macro's report of it: torch < 1.0's `THCudaCheck FAIL file=... error=2 : out of memory`,
