@@ -101,3 +101,9 @@ def test_a_cache_the_program_could_not_write_is_no_death(tmp_path: Path) -> None
         report = both(tmp_path, [line])
         assert primary(report) == "disk_full"
         assert report["verdict"] != "KILL"
+
+
+def test_a_step_the_program_leaves_out_is_no_death(tmp_path: Path) -> None:
+    line = ("[2026-01-02 10:00:00] fix_tokenizer: unexpected error loading tokenizer.json for /m/tiny, the fix will not be "
+            "applied: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/m/tiny'.")
+    assert both(tmp_path, [line])["verdict"] != "KILL"

@@ -708,12 +708,15 @@ RAY_ERROR_RELAY = re.compile(r"WARNING worker\.py:\d+ -- ")
 # whatever its level.
 # (and a line that says the failure may be none, because the caller recovers and retries: torch_memory_saver's
 # "cuMemCreate CUDA_ERROR_OUT_OF_MEMORY (may not be an issue e.g. torch allocator will free cache and retry)")
-# (and a cache the program could not write, which it goes on without: matplotlib's font_manager "Could not save
+# (and a cache the program could not write, or a step it leaves out, which it goes on without: matplotlib's font_manager "Could not save
 # font_manager cache %s" and its config / cache dir probe "mkdir -p failed for path %s: %s", after which it makes a temporary
 # one (matplotlib 3.x lib/matplotlib/__init__.py _get_config_or_cache_dir; current set 44, printed on a full disk))
 GOES_PAST = re.compile(r"\b[Ff]all(?:ing|s)? ?back (?:to|on)\b|\b[Ss]kipping (?:the )?(?:remaining|rest)\b|"
                         r"(?i:\b(?:could not|couldn't|failed to|unable to) (?:save|write|update) (?:the )?[\w. -]{0,30}\bcache\b)|"
                         r"\bmkdir -p failed for path\b|"
+                        # (a step the program says it leaves out and goes on without: SGLang 0.5.23's tokenizer fix-up
+                        # "..., v5 component fix will not be applied: <error>", current set 41)
+                        r"\bwill (?:not be (?:applied|used|loaded)|be (?:skipped|ignored|disabled))\b|"
                         r"\[[^\]\s]+/\d+ - step \d+\] got exception (?:in|waiting)\b|"
                         r"(?i:\b(?:may|might) not be an? (?:issue|problem|error)\b)")
 
