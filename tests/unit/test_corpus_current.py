@@ -18,15 +18,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
-# The current files in the order they were built (each later set keeps only shapes no earlier file has).
-ORDER = ("dev.jsonl", "heldout.jsonl", *(f"heldout{n}.jsonl" for n in range(2, 26)),
-         # heldout25 was captured after 26-34 (it precedes them in the script's LATER_SETS and
-         # leaves their files unchanged); 26, 28 and 27 were built in that order
-         "heldout26.jsonl", "heldout28.jsonl", "heldout27.jsonl", "heldout29.jsonl",
-         "heldout30.jsonl", "heldout31.jsonl", "heldout32.jsonl", "heldout33.jsonl", "heldout34.jsonl",
-         "heldout35.jsonl", "heldout36.jsonl", "heldout39.jsonl", "heldout38.jsonl", "heldout37.jsonl",
-         "heldout41.jsonl", "heldout40.jsonl", "heldout42.jsonl", "heldout44.jsonl", "heldout43.jsonl")
-
 # Issue 15 contract: the kinds a corpus line may carry.
 CONTRACT_KINDS = {
     "norm_topk_prob", "dcp_guard_rejected", "hydra_error", "hf_incomplete_download",
@@ -37,6 +28,51 @@ CONTRACT_KINDS = {
     "dist_timeout", "python_crash", "pod_oomkilled", "image_pull", "evicted", "benign",
 }
 FIELDS = {"kind", "line", "source", "lib", "version", "note"}
+# Each later capture: its registry, the fewest lines and failure kinds it holds, whether torch
+# printed in it (the second set's cases are all torch's own, checked by version elsewhere).
+LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
+              "heldout4": ("CASES4", 30, 5),
+              "heldout5": ("CASES5", 35, 10), "heldout6": ("CASES6", 45, 10),
+              "heldout7": ("CASES7", 35, 7), "heldout8": ("CASES8", 50, 8),
+              "heldout9": ("CASES9", 40, 9), "heldout10": ("CASES10", 50, 8),
+              "heldout11": ("CASES11", 55, 9), "heldout12": ("CASES12", 45, 8),
+              "heldout13": ("CASES13", 50, 8), "heldout14": ("CASES14", 50, 8),
+              "heldout15": ("CASES15", 30, 6), "heldout16": ("CASES16", 25, 8),
+              "heldout17": ("CASES17", 55, 10), "heldout18": ("CASES18", 40, 4),
+              "heldout19": ("CASES19", 60, 4), "heldout20": ("CASES20", 60, 4),
+              "heldout21": ("CASES21", 45, 6), "heldout22": ("CASES22", 60, 8),
+              "heldout23": ("CASES23", 45, 3), "heldout24": ("CASES24", 45, 7),
+              "heldout25": ("CASES25", 40, 3),
+              "heldout26": ("CASES26", 90, 6),
+              "heldout28": ("CASES28", 85, 8),
+              "heldout27": ("CASES27", 60, 3),
+              "heldout29": ("CASES29", 65, 5),
+              "heldout30": ("CASES30", 40, 7),
+              "heldout31": ("CASES31", 70, 7),
+              "heldout32": ("CASES32", 65, 4),
+              "heldout33": ("CASES33", 45, 6),
+              "heldout34": ("CASES34", 60, 7),
+              "heldout35": ("CASES35", 50, 6),
+              "heldout36": ("CASES36", 60, 4),
+              "heldout39": ("CASES39", 70, 5),
+              "heldout38": ("CASES38", 55, 5),
+              "heldout37": ("CASES37", 45, 6),
+              "heldout41": ("CASES41", 45, 6),
+              "heldout40": ("CASES40", 40, 3),
+              "heldout42": ("CASES42", 45, 6),
+              "heldout44": ("CASES44", 40, 3),
+              "heldout43": ("CASES43", 40, 8)}
+# The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
+# capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
+# precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
+ORDER = ("dev.jsonl", "heldout.jsonl", *(f"{name}.jsonl" for name in LATER_SETS))
+# The sets captured with other (older, or for set 33 newer) torch releases in their own venvs (the torch that printed in them).
+# Not older: set 33's scratch venv took torch 2.13.0+cpu; newer: vLLM 0.34.0 and SGLang 0.5.23 pin torch 2.14 (their CUDA
+# wheels, on a CPU machine); set 43's scratch venv took PyPI's torch 2.14.1+cu130 (gloo under Ray Train, on CPU).
+OLDER_TORCH = {"heldout24": "2.4.",
+               "heldout33": "2.13.", "heldout36": "2.13.", "heldout39": "2.13.", "heldout38": "2.14.",
+               "heldout37": "2.14.", "heldout41": "2.14.", "heldout42": "2.13.",
+               "heldout44": "2.13.", "heldout43": "2.14."}
 
 
 def _load(name: str) -> list[dict[str, str]]:
@@ -95,49 +131,6 @@ def test_later_sets_share_no_line_with_any_other_corpus_file(
         assert e["line"] not in others, f"{name}:{i + 1} repeats a line of another file"
         assert mod._dedup_key(e["line"]) not in keys, (
             f"{name}:{i + 1} has the shape of a line of another file")
-
-
-# Each later capture: its registry, the fewest lines and failure kinds it holds, whether torch
-# printed in it (the second set's cases are all torch's own, checked by version elsewhere).
-LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
-              "heldout4": ("CASES4", 30, 5),
-              "heldout5": ("CASES5", 35, 10), "heldout6": ("CASES6", 45, 10),
-              "heldout7": ("CASES7", 35, 7), "heldout8": ("CASES8", 50, 8),
-              "heldout9": ("CASES9", 40, 9), "heldout10": ("CASES10", 50, 8),
-              "heldout11": ("CASES11", 55, 9), "heldout12": ("CASES12", 45, 8),
-              "heldout13": ("CASES13", 50, 8), "heldout14": ("CASES14", 50, 8),
-              "heldout15": ("CASES15", 30, 6), "heldout16": ("CASES16", 25, 8),
-              "heldout17": ("CASES17", 55, 10), "heldout18": ("CASES18", 40, 4),
-              "heldout19": ("CASES19", 60, 4), "heldout20": ("CASES20", 60, 4),
-              "heldout21": ("CASES21", 45, 6), "heldout22": ("CASES22", 60, 8),
-              "heldout23": ("CASES23", 45, 3), "heldout24": ("CASES24", 45, 7),
-              "heldout25": ("CASES25", 40, 3),
-              "heldout26": ("CASES26", 90, 6),
-              "heldout28": ("CASES28", 85, 8),
-              "heldout27": ("CASES27", 60, 3),
-              "heldout29": ("CASES29", 65, 5),
-              "heldout30": ("CASES30", 40, 7),
-              "heldout31": ("CASES31", 70, 7),
-              "heldout32": ("CASES32", 65, 4),
-              "heldout33": ("CASES33", 45, 6),
-              "heldout34": ("CASES34", 60, 7),
-              "heldout35": ("CASES35", 50, 6),
-              "heldout36": ("CASES36", 60, 4),
-              "heldout39": ("CASES39", 70, 5),
-              "heldout38": ("CASES38", 55, 5),
-              "heldout37": ("CASES37", 45, 6),
-              "heldout41": ("CASES41", 45, 6),
-              "heldout40": ("CASES40", 40, 3),
-              "heldout42": ("CASES42", 45, 6),
-              "heldout44": ("CASES44", 40, 3),
-              "heldout43": ("CASES43", 40, 8)}
-# The sets captured with other (older, or for set 33 newer) torch releases in their own venvs (the torch that printed in them).
-# Not older: set 33's scratch venv took torch 2.13.0+cpu; newer: vLLM 0.34.0 and SGLang 0.5.23 pin torch 2.14 (their CUDA
-# wheels, on a CPU machine); set 43's scratch venv took PyPI's torch 2.14.1+cu130 (gloo under Ray Train, on CPU).
-OLDER_TORCH = {"heldout24": "2.4.",
-               "heldout33": "2.13.", "heldout36": "2.13.", "heldout39": "2.13.", "heldout38": "2.14.",
-               "heldout37": "2.14.", "heldout41": "2.14.", "heldout42": "2.13.",
-               "heldout44": "2.13.", "heldout43": "2.14."}
 
 
 @pytest.mark.parametrize("name", sorted(LATER_SETS))
