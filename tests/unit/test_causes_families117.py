@@ -32,6 +32,7 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/step_9/__2.metadata'", "checkpoint_corrupt"),
     ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/global_step_9/actor/optim_world_size_4_rank_1.pt'",
      "checkpoint_corrupt"),
+    ("FileNotFoundError: Missing checkpoint shard: /ck/checkpoint-9/actor/optim_world_size_2_rank_0.pt", "checkpoint_corrupt"),
     # (a weight shard beside them is still the weights')
     ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/global_step_9/actor/model_world_size_4_rank_1.pt'",
      "hf_weights_missing"),

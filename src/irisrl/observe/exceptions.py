@@ -278,13 +278,12 @@ NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 # message mentions, unless its class is mapped (CLASS_KINDS: HFValidationError is a repo id the Hub cannot have).
 # Not a client's check of what a server sent back (s3transfer 0.19.3 download.py "S3ValidationError: Response range
 # start ... does not match requested start ...": the transfer's family reads it).
-VALIDATION_CLASS = re.compile(r"ValidationError$")
 VALIDATED_RESPONSE = re.compile(r"(?i)\bresponse\b")
 
 
 def refused_input(exc: Exc) -> bool:
-    """The exception is a validator refusing the caller's value (VALIDATION_CLASS)."""
-    return bool(VALIDATION_CLASS.search(exc.name)) and not VALIDATED_RESPONSE.search(exc.message)
+    """The exception is a validator refusing the caller's value: a `*ValidationError` that checked no response."""
+    return exc.name.endswith("ValidationError") and not VALIDATED_RESPONSE.search(exc.message)
 
 
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
@@ -532,10 +531,11 @@ def errno_kind(text: str) -> str | None:
     """The kind the errno an exception's message states decides; None when it decides none."""
     if ERRNO_DISK_FULL.search(text):
         return "disk_full"
-    if ERRNO_MISSING.search(text) and WEIGHT_FILE.search(text):
-        return "hf_weights_missing"
-    if ERRNO_MISSING.search(text) and CHECKPOINT_STATE_FILE.search(text):
-        return "checkpoint_corrupt"
+    if ERRNO_MISSING.search(text):
+        if WEIGHT_FILE.search(text):
+            return "hf_weights_missing"
+        if CHECKPOINT_STATE_FILE.search(text):
+            return "checkpoint_corrupt"
     if ERRNO_NETWORK.search(text) and is_download(text):
         return "hf_http_error"
     return None

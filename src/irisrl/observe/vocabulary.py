@@ -1529,7 +1529,9 @@ TABLE: tuple[Row, ...] = (
     Row("engine_dead", (_rx(r"\b[Ee]ngine (?:is|was) (?:already )?dead\b"),), None),
     # a torch.distributed.checkpoint directory without its `.metadata` file (torch 2.11 distributed/checkpoint/filesystem.py
     # `_metadata_fn = ".metadata"`, read first by FileSystemReader.read_metadata): the checkpoint cannot be read
-    Row("checkpoint_corrupt", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), _rx(r"/\.metadata\b")), None),
+    # (and any other checkpoint state file the savers write, exceptions.CHECKPOINT_STATE_FILE, also in a
+    # FileNotFoundError that states no errno)
+    Row("checkpoint_corrupt", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), E.CHECKPOINT_STATE_FILE), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     # (after the families a start-up failure may state: "Failed to start model server: NVML_SUCCESS == r INTERNAL
