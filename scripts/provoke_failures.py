@@ -27603,7 +27603,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -28533,6 +28533,776 @@ CASES.update(CASES40)
 GPU_SHARED40 = frozenset(CASES40) - {"palloc40_host_malloc_as_device", "palloc40_mempool_with_pluggable"}
 TIMEOUT_S.update({n: 60 for n in CASES40})
 TIMEOUT_S.update({n: 120 for n in CASES40 if n.startswith("ipc40_") or "ipc" in n})
+
+
+
+# ----------------------------------------------------------------------------- set 45: Triton / torch.compile / cuBLAS / cuDNN / SDPA / device selection / NCCL env on one GPU
+# Kernels and their libraries failing on one GPU, none of a shape or family an earlier set provoked: Triton launch-time
+# argument checks (a missing argument, an unknown keyword, num_warps 0, num_stages negative, a float grid, a 4-D grid,
+# autotune / heuristics naming arguments that are not there, a tensor given as constexpr), Triton's interpreter
+# (TRITON_INTERPRET=1) reading out of bounds and firing a device_assert, a kernel reading far out of bounds and what
+# the NEXT CUDA call prints; torch.compile's own option checks (mode and options together, an unknown option), the
+# fail_on_recompile stance, the recompile limit made fatal, a mark_dynamic range the input breaks, a torch._check a
+# dynamic shape fails, numpy / device queries under fullgraph, compile inside a CUDA-graph capture, a user Triton
+# kernel under fullgraph; cuBLAS (_int_mm / _scaled_mm shape and layout checks, a workspace under a tight memory
+# fraction), cuSOLVER (svd / cholesky of non-finite / non-PD inputs), cuDNN (a conv past 32-bit indexing), SDPA
+# (cuDNN attention on fp32, flash with a mask / an odd head dim, efficient on fp64); device selection (queries of
+# device 7, CUDA_VISIBLE_DEVICES=GPU-bogus / MIG-bogus / -1, CUDA_DEVICE_ORDER junk); NCCL's environment checks on a
+# one-rank world (GDR level, cross-NIC, socket threads, profiler / env plugins, topology dump path, cuMem, collnet, chunk
+# size) and TORCH_NCCL_* switches (NaN check, trace buffer, high priority). Benign: inductor / dynamo / NCCL notes
+# of runs that go on.
+
+
+def _tri45_kernel():  # type: ignore[no-untyped-def]
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def scale45(x_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2, mask=m)
+
+    return scale45
+
+
+def case_tri45_missing_argument() -> None:
+    """A Triton kernel launched without one of its arguments (n)."""
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(2,)](x, BLOCK=128)
+    torch.cuda.synchronize()
+
+
+def case_tri45_unknown_keyword() -> None:
+    """A Triton kernel launched with a misspelt constexpr keyword (BLOK)."""
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(2,)](x, 256, BLOK=128)
+    torch.cuda.synchronize()
+
+
+def case_tri45_num_warps_zero() -> None:
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(2,)](x, 256, BLOCK=128, num_warps=0)
+    torch.cuda.synchronize()
+
+
+def case_tri45_num_stages_negative() -> None:
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(2,)](x, 256, BLOCK=128, num_stages=-1)
+    torch.cuda.synchronize()
+
+
+def case_tri45_grid_float() -> None:
+    """A grid computed with / instead of triton.cdiv (a float)."""
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(256 / 128,)](x, 256, BLOCK=128)
+    torch.cuda.synchronize()
+
+
+def case_tri45_grid_four_dims() -> None:
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(2, 1, 1, 1)](x, 256, BLOCK=128)
+    torch.cuda.synchronize()
+
+
+def case_tri45_grid_y_too_large() -> None:
+    """A grid whose second dimension is past CUDA's 65535 limit."""
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(1, 70000)](x, 256, BLOCK=128)
+    torch.cuda.synchronize()
+
+
+def case_tri45_autotune_key_missing() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})], key=["M"])
+    @triton.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+    x = torch.ones(256, device="cuda")
+    k[lambda meta: (triton.cdiv(256, meta["BLOCK"]),)](x, 256)
+    torch.cuda.synchronize()
+
+
+def case_tri45_autotune_restore_value_unknown() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})], key=["n"],
+                     restore_value=["y_ptr"])
+    @triton.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+    x = torch.ones(256, device="cuda")
+    k[lambda meta: (triton.cdiv(256, meta["BLOCK"]),)](x, 256)
+    torch.cuda.synchronize()
+
+
+def case_tri45_heuristics_missing_arg() -> None:
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.heuristics({"BLOCK": lambda args: triton.next_power_of_2(args["num_cols"])})
+    @triton.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+    x = torch.ones(256, device="cuda")
+    k[(1,)](x, 256)
+    torch.cuda.synchronize()
+
+
+def case_tri45_tensor_as_constexpr() -> None:
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(2,)](x, 256, BLOCK=torch.tensor(128))
+    torch.cuda.synchronize()
+
+
+def case_tri45_block_not_power_of_two() -> None:
+    """tl.arange over a BLOCK of 100 (not a power of 2)."""
+    import torch
+
+    x = torch.ones(256, device="cuda")
+    _tri45_kernel()[(3,)](x, 256, BLOCK=100)
+    torch.cuda.synchronize()
+
+
+def case_tri45_oob_read_next_call() -> None:
+    """A kernel with no mask reading 2**34 elements past its tensor; the fault is reported by the NEXT CUDA call
+    (a fresh allocation in the optimizer step)."""
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x_ptr, y_ptr, off, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK) + off  # off is a runtime int64: far past the tensor, no mask
+        tl.store(y_ptr + tl.arange(0, BLOCK), tl.load(x_ptr + offs))
+
+    x = torch.ones(128, device="cuda")
+    y = torch.empty_like(x)
+    k[(1,)](x, y, 1 << 34, BLOCK=128)
+    print("PROVOKE-NOTE launched", flush=True)
+    w = torch.randn(1024, 1024, device="cuda")
+    print((w @ w).sum().item())
+
+
+def case_tri45_interpret_oob() -> None:
+    """The same unmasked out-of-bounds read under TRITON_INTERPRET=1 (the interpreter a kernel is debugged in)."""
+    os.environ["TRITON_INTERPRET"] = "1"
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x_ptr, y_ptr, off, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK) + off  # off is a runtime int64: far past the tensor, no mask
+        tl.store(y_ptr + tl.arange(0, BLOCK), tl.load(x_ptr + offs))
+
+    x = torch.ones(128, device="cuda")
+    y = torch.empty_like(x)
+    k[(1,)](x, y, 1 << 34, BLOCK=128)
+    print(y.sum().item())
+
+
+def case_tri45_interpret_device_assert() -> None:
+    os.environ["TRITON_INTERPRET"] = "1"
+    os.environ["TRITON_DEBUG"] = "1"  # device_assert is compiled out without it
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x_ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        v = tl.load(x_ptr + tl.arange(0, BLOCK))
+        tl.device_assert(v < 0, "advantage must be negative here")
+
+    x = torch.ones(16, device="cuda")
+    k[(1,)](x, BLOCK=16)
+    print("done")
+
+
+def case_comp45_mode_and_options() -> None:
+    import torch
+
+    f = torch.compile(lambda x: x * 2, mode="max-autotune", options={"triton.cudagraphs": False})
+    print(f(torch.ones(4, device="cuda")))
+
+
+def case_comp45_unknown_option() -> None:
+    import torch
+
+    f = torch.compile(lambda x: x * 2, options={"triton.cudagraph": True})
+    print(f(torch.ones(4, device="cuda")))
+
+
+def case_comp45_fail_on_recompile_stance() -> None:
+    import torch
+
+    @torch.compile
+    def policy_logits45(x):  # type: ignore[no-untyped-def]
+        return torch.log_softmax(x, -1)
+
+    policy_logits45(torch.randn(4, 8, device="cuda"))
+    torch.compiler.set_stance("fail_on_recompile")
+    policy_logits45(torch.randn(4, 8, device="cuda", dtype=torch.bfloat16))
+
+
+def case_comp45_recompile_limit_fatal() -> None:
+    import torch
+    import torch._dynamo
+
+    torch._dynamo.config.recompile_limit = 2
+    torch._dynamo.config.fail_on_recompile_limit_hit = True
+
+    @torch.compile(dynamic=False)
+    def step45(x, scale):  # type: ignore[no-untyped-def]
+        return x * scale
+
+    for s in range(6):
+        step45(torch.ones(4, device="cuda"), float(s) + 0.5)
+    for d in (torch.float16, torch.bfloat16, torch.float64, torch.float32):
+        step45(torch.ones(4, device="cuda", dtype=d), 2.0)
+    print("done")
+
+
+def case_comp45_mark_dynamic_range_broken() -> None:
+    import torch
+    import torch._dynamo
+
+    @torch.compile
+    def f(x):  # type: ignore[no-untyped-def]
+        return x.sum(0)
+
+    x = torch.ones(64, 8, device="cuda")
+    torch._dynamo.mark_dynamic(x, 0, min=128, max=256)
+    print(f(x))
+
+
+def case_comp45_torch_check_dynamic() -> None:
+    """A compiled step whose torch._check on the batch size fails for a later batch (dynamic shapes)."""
+    import torch
+
+    @torch.compile(dynamic=True)
+    def f(x):  # type: ignore[no-untyped-def]
+        torch._check(x.shape[0] % 8 == 0, lambda: "batch must be a multiple of 8")
+        return x.view(-1, 8).sum(1)
+
+    f(torch.ones(64, device="cuda"))
+    f(torch.ones(60, device="cuda"))
+    print("done")
+
+
+def case_comp45_fullgraph_numpy() -> None:
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def f(x):  # type: ignore[no-untyped-def]
+        return torch.from_numpy(x.cpu().numpy() * 2).cuda()
+
+    print(f(torch.ones(4, device="cuda")))
+
+
+def case_comp45_fullgraph_memory_query() -> None:
+    import torch
+
+    @torch.compile(fullgraph=True)
+    def f(x):  # type: ignore[no-untyped-def]
+        if torch.cuda.memory_allocated() > 1 << 30:
+            return x
+        return x * 2
+
+    print(f(torch.ones(4, device="cuda")))
+
+
+def case_comp45_compile_in_capture() -> None:
+    """A compiled function called for the first time inside a CUDA-graph capture (compilation inside capture)."""
+    import torch
+
+    f = torch.compile(lambda x: torch.relu(x) * 3)
+    x = torch.ones(16, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = f(x)
+    g.replay()
+    print(y.sum().item())
+
+
+def case_comp45_user_triton_fullgraph_bad_grid() -> None:
+    """A user Triton kernel called from a fullgraph-compiled function with a grid of the wrong type."""
+    import torch
+
+    kern = _tri45_kernel()
+
+    @torch.compile(fullgraph=True)
+    def f(x):  # type: ignore[no-untyped-def]
+        kern[("two",)](x, x.numel(), BLOCK=128)
+        return x
+
+    print(f(torch.ones(256, device="cuda")).sum())
+
+
+def case_comp45_reduce_overhead_backward_twice() -> None:
+    """mode='reduce-overhead' (CUDA graphs): the output of the first step kept and backpropagated after the
+    second step ran."""
+    import torch
+
+    lin = torch.nn.Linear(8, 8).cuda()
+    f = torch.compile(lambda x: lin(x).relu(), mode="reduce-overhead")
+    outs = []
+    for _ in range(3):
+        outs.append(f(torch.randn(4, 8, device="cuda")).sum())
+    outs[0].backward()
+    print("done")
+
+
+def case_blas45_int_mm_small() -> None:
+    import torch
+
+    a = torch.randint(-8, 8, (8, 64), device="cuda", dtype=torch.int8)
+    b = torch.randint(-8, 8, (64, 32), device="cuda", dtype=torch.int8)
+    print(torch._int_mm(a, b).sum())
+
+
+def case_blas45_int_mm_odd_k() -> None:
+    import torch
+
+    a = torch.randint(-8, 8, (32, 36), device="cuda", dtype=torch.int8)
+    b = torch.randint(-8, 8, (36, 32), device="cuda", dtype=torch.int8)
+    print(torch._int_mm(a, b).sum())
+
+
+def case_blas45_scaled_mm_row_major() -> None:
+    import torch
+
+    a = torch.randn(32, 64, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(64, 32, device="cuda").to(torch.float8_e4m3fn)
+    one = torch.tensor(1.0, device="cuda")
+    print(torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16).sum())
+
+
+def case_blas45_scaled_mm_bad_scale() -> None:
+    import torch
+
+    a = torch.randn(32, 64, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(32, 64, device="cuda").to(torch.float8_e4m3fn).t()
+    s = torch.ones(7, device="cuda")
+    print(torch._scaled_mm(a, b, scale_a=s, scale_b=s, out_dtype=torch.bfloat16).sum())
+
+
+def case_blas45_workspace_tight_fraction() -> None:
+    """A fresh process whose memory fraction leaves room for its weights and the output but not for cuBLAS's
+    workspace at the first matmul."""
+    import torch
+
+    a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+    b = torch.randn(4096, 16, device="cuda", dtype=torch.float16)
+    total = torch.cuda.get_device_properties(0).total_memory
+    torch.cuda.set_per_process_memory_fraction((torch.cuda.memory_reserved() + (2 << 20)) / total)
+    print((a @ b).sum().item())
+
+
+def case_blas45_svd_non_finite() -> None:
+    import torch
+
+    w = torch.randn(64, 64, device="cuda")
+    w[3, 5] = float("nan")
+    print(torch.linalg.svd(w).S.sum())
+
+
+def case_blas45_cholesky_not_pd() -> None:
+    """A Fisher / KL preconditioner (natural-gradient step) that is not positive-definite, factorised on the GPU."""
+    import torch
+
+    f = -torch.eye(16, device="cuda")
+    print(torch.linalg.cholesky(f).sum())
+
+
+def case_blas45_solve_singular() -> None:
+    import torch
+
+    a = torch.zeros(16, 16, device="cuda")
+    print(torch.linalg.solve(a, torch.ones(16, device="cuda")).sum())
+
+
+def case_cudnn45_conv_past_32bit() -> None:
+    import torch
+
+    x = torch.randn(1, 4, 32768, 16400, device="cuda", dtype=torch.float16)
+    conv = torch.nn.Conv2d(4, 4, 3, padding=1).cuda().half()
+    with torch.no_grad():
+        print(conv(x).float().mean().item())
+
+
+def case_cudnn45_conv3d_bf16_huge_channels() -> None:
+    import torch
+
+    torch.backends.cudnn.benchmark = True
+    conv = torch.nn.Conv3d(1, 4, (1, 1, 1)).cuda().to(torch.bfloat16)
+    x = torch.randn(70000, 1, 1, 1, 1, device="cuda", dtype=torch.bfloat16)
+    with torch.no_grad():
+        print(conv(x.expand(70000, 1, 1, 1, 1)).float().mean().item())
+
+
+def _attn45(q_dtype: Any, backend: str, head_dim: int = 64, mask: bool = False, gqa: bool = False) -> None:
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q = torch.randn(2, 8, 128, head_dim, device="cuda", dtype=q_dtype)
+    kv_heads = 2 if gqa else 8
+    k = torch.randn(2, kv_heads, 128, head_dim, device="cuda", dtype=q_dtype)
+    m = torch.ones(128, 128, device="cuda", dtype=torch.bool).tril() if mask else None
+    with sdpa_kernel(getattr(SDPBackend, backend)):
+        out = F.scaled_dot_product_attention(q, k, k, attn_mask=m, enable_gqa=gqa)
+    print(out.float().sum().item())
+
+
+def case_attn45_cudnn_fp32() -> None:
+    import torch
+
+    _attn45(torch.float32, "CUDNN_ATTENTION")
+
+
+def case_attn45_flash_with_mask() -> None:
+    import torch
+
+    _attn45(torch.bfloat16, "FLASH_ATTENTION", mask=True)
+
+
+def case_attn45_flash_head_dim_100() -> None:
+    import torch
+
+    _attn45(torch.bfloat16, "FLASH_ATTENTION", head_dim=100)
+
+
+def case_attn45_efficient_fp64() -> None:
+    import torch
+
+    _attn45(torch.float64, "EFFICIENT_ATTENTION")
+
+
+def case_attn45_cudnn_gqa() -> None:
+    import torch
+
+    _attn45(torch.bfloat16, "CUDNN_ATTENTION", gqa=True)
+
+
+def case_dev45_properties_of_device_7() -> None:
+    import torch
+
+    print(torch.cuda.get_device_properties(7).name)
+
+
+def case_dev45_stream_on_device_7() -> None:
+    import torch
+
+    s = torch.cuda.Stream(device=7)
+    print(s)
+
+
+def case_dev45_synchronize_device_3() -> None:
+    import torch
+
+    torch.ones(1, device="cuda")
+    torch.cuda.synchronize(3)
+    print("synced")
+
+
+def case_dev45_visible_gpu_uuid_bogus() -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = "GPU-bogus"
+    import torch
+
+    print("PROVOKE-NOTE device_count", torch.cuda.device_count(), flush=True)
+    print(torch.ones(2, device="cuda").sum())
+
+
+def case_dev45_visible_mig_bogus() -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = "MIG-bogus"
+    import torch
+
+    print("PROVOKE-NOTE is_available", torch.cuda.is_available(), flush=True)
+    torch.cuda.set_device(0)
+    print(torch.ones(2, device="cuda").sum())
+
+
+def case_dev45_visible_minus_one() -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
+    import torch
+
+    print("PROVOKE-NOTE device_count", torch.cuda.device_count(), flush=True)
+    print(torch.cuda.get_device_name())
+
+
+def case_dev45_device_order_junk() -> None:
+    os.environ["CUDA_DEVICE_ORDER"] = "FASTEST_FIRST"
+    import torch
+
+    print("PROVOKE-NOTE device_count", torch.cuda.device_count(), flush=True)
+    print(torch.ones(2, device="cuda").sum())
+
+
+# INFO with the INIT and ENV subsystems: NCCL_DEBUG=WARN printed nothing for these settings (first call)
+_NCCL45_INFO = {"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,ENV"}
+
+
+def case_nccl45_gdr_level_junk() -> None:
+    _nccl_env_case(NCCL_NET_GDR_LEVEL="NEARBY", **_NCCL45_INFO)
+
+
+def case_nccl45_cross_nic_junk() -> None:
+    _nccl_env_case(NCCL_CROSS_NIC="yes", **_NCCL45_INFO)
+
+
+def case_nccl45_socket_threads_many() -> None:
+    _nccl_env_case(NCCL_SOCKET_NTHREADS="64", NCCL_NSOCKS_PERTHREAD="64", **_NCCL45_INFO)
+
+
+def case_nccl45_profiler_plugin_missing() -> None:
+    _nccl_env_case(NCCL_PROFILER_PLUGIN="irisrl-prof", **_NCCL45_INFO)
+
+
+def case_nccl45_env_plugin_missing() -> None:
+    _nccl_env_case(NCCL_ENV_PLUGIN="irisrl-env", **_NCCL45_INFO)
+
+
+def case_nccl45_topo_dump_unwritable() -> None:
+    _nccl_env_case(NCCL_TOPO_DUMP_FILE="/proc/irisrl-nccl-topo.xml", **_NCCL45_INFO)
+
+
+def case_nccl45_cumem_junk() -> None:
+    _nccl_env_case(NCCL_CUMEM_ENABLE="on", **_NCCL45_INFO)
+
+
+def case_nccl45_collnet_forced() -> None:
+    _nccl_env_case(NCCL_COLLNET_ENABLE="1", NCCL_ALGO="CollNetDirect", **_NCCL45_INFO)
+
+
+def case_nccl45_chunk_size_odd() -> None:
+    _nccl_env_case(NCCL_P2P_NET_CHUNKSIZE="3", NCCL_P2P_NVL_CHUNKSIZE="3", **_NCCL45_INFO)
+
+
+def case_nccl45_ll128_threads_bad() -> None:
+    _nccl_env_case(NCCL_LL128_NTHREADS="100", **_NCCL45_INFO)
+
+
+def case_nccl45_gdrcopy_forced() -> None:
+    _nccl_env_case(NCCL_GDRCOPY_ENABLE="1", NCCL_DEBUG="INFO", NCCL_DEBUG_SUBSYS="INIT,ENV")
+
+
+def case_nccl45_torch_nan_check() -> None:
+    """TORCH_NCCL_NAN_CHECK=1 and a gradient bucket holding a NaN all-reduced."""
+    os.environ["TORCH_NCCL_NAN_CHECK"] = "1"
+    import torch
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    t = torch.ones(1024, device="cuda")
+    t[17] = float("nan")
+    dist.all_reduce(t)
+    torch.cuda.synchronize()
+    print("all_reduce done", t.sum().item())
+
+
+def case_nccl45_trace_buffer_junk() -> None:
+    os.environ["TORCH_NCCL_TRACE_BUFFER_SIZE"] = "2k"
+    _nccl_env_case()
+
+
+def case_nccl45_high_priority_junk() -> None:
+    os.environ["TORCH_NCCL_HIGH_PRIORITY"] = "maybe"
+    _nccl_env_case()
+
+
+def case_nccl45_blocking_wait_junk() -> None:
+    os.environ["TORCH_NCCL_BLOCKING_WAIT"] = "true"
+    _nccl_env_case()
+
+
+def case_benign45_cudagraph_skip_cpu_input() -> None:
+    os.environ["TORCH_LOGS"] = "perf_hints"
+    import torch
+
+    @torch.compile(mode="reduce-overhead")
+    def f(x, c):  # type: ignore[no-untyped-def]
+        return x * 2 + c.cuda()
+
+    for _ in range(3):
+        f(torch.ones(8, device="cuda"), torch.ones(8))
+    torch.cuda.synchronize()
+    print("steps ok")
+
+
+def case_benign45_cudagraph_many_sizes() -> None:
+    """reduce-overhead with a rollout batch whose length changes every step (dynamic shapes recorded per size)."""
+    import torch
+
+    f = torch.compile(lambda x: (x * 2).sum(-1), mode="reduce-overhead", dynamic=True)
+    for n in range(1, 60):
+        f(torch.ones(n, 8, device="cuda"))
+    torch.cuda.synchronize()
+    print("steps ok")
+
+
+def case_benign45_inductor_complex() -> None:
+    import torch
+
+    f = torch.compile(lambda x: (x * x.conj()).real.sum())
+    print(f(torch.randn(64, device="cuda", dtype=torch.complex64)).item())
+
+
+def case_benign45_dynamo_builtin_getpid() -> None:
+    import torch
+
+    @torch.compile
+    def f(x):  # type: ignore[no-untyped-def]
+        return x * (os.getpid() % 2 + 1)
+
+    print(f(torch.ones(4, device="cuda")).sum().item())
+
+
+def case_benign45_nccl_env_set_info() -> None:
+    _nccl_env_case(NCCL_DEBUG="INFO", NCCL_DEBUG_SUBSYS="ENV", NCCL_NET_GDR_LEVEL="PHB", NCCL_CROSS_NIC="0",
+                   NCCL_IGNORE_CPU_AFFINITY="1")
+
+
+def case_benign45_deterministic_warn_only() -> None:
+    import torch
+
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    x = torch.zeros(16, device="cuda")
+    x.index_put_((torch.tensor([1, 1, 3], device="cuda"),), torch.ones(3, device="cuda"), accumulate=True)
+    print(torch.bincount(torch.tensor([1, 1, 3], device="cuda")).tolist())
+
+
+def case_benign45_sdpa_math_fallback_fp32() -> None:
+    """SDPA left to choose, fp32 with a float mask: it falls back to math without failing (warnings only with debug)."""
+    import torch
+    import torch.nn.functional as F
+
+    q = torch.randn(1, 4, 64, 80, device="cuda")
+    print(F.scaled_dot_product_attention(q, q, q, is_causal=True).sum().item())
+
+
+def case_benign45_compile_dynamic_warning() -> None:
+    """torch.compile(dynamic=True) of a loss over a batch of 1 (specialised) then 3."""
+    os.environ["TORCH_LOGS"] = "recompiles"
+    import torch
+
+    f = torch.compile(lambda x: x.softmax(-1).sum(), dynamic=True)
+    for n in (1, 3, 5):
+        f(torch.randn(n, 8, device="cuda"))
+    print("ok")
+
+
+CASES45: dict[str, Case] = {n.removeprefix("case_"): (f, k, True) for n, f, k in [
+    ("case_tri45_missing_argument", case_tri45_missing_argument, "python_crash"),
+    ("case_tri45_unknown_keyword", case_tri45_unknown_keyword, "python_crash"),
+    ("case_tri45_num_warps_zero", case_tri45_num_warps_zero, "python_crash"),
+    ("case_tri45_num_stages_negative", case_tri45_num_stages_negative, "python_crash"),
+    ("case_tri45_grid_float", case_tri45_grid_float, "python_crash"),
+    ("case_tri45_grid_four_dims", case_tri45_grid_four_dims, "python_crash"),
+    ("case_tri45_grid_y_too_large", case_tri45_grid_y_too_large, "cuda_error"),
+    ("case_tri45_autotune_key_missing", case_tri45_autotune_key_missing, "python_crash"),
+    ("case_tri45_autotune_restore_value_unknown", case_tri45_autotune_restore_value_unknown, "python_crash"),
+    ("case_tri45_heuristics_missing_arg", case_tri45_heuristics_missing_arg, "python_crash"),
+    ("case_tri45_tensor_as_constexpr", case_tri45_tensor_as_constexpr, "python_crash"),
+    ("case_tri45_block_not_power_of_two", case_tri45_block_not_power_of_two, "python_crash"),
+    ("case_tri45_oob_read_next_call", case_tri45_oob_read_next_call, "cuda_error"),
+    ("case_tri45_interpret_oob", case_tri45_interpret_oob, "python_crash"),
+    ("case_tri45_interpret_device_assert", case_tri45_interpret_device_assert, "python_crash"),
+    ("case_comp45_mode_and_options", case_comp45_mode_and_options, "python_crash"),
+    ("case_comp45_unknown_option", case_comp45_unknown_option, "python_crash"),
+    ("case_comp45_fail_on_recompile_stance", case_comp45_fail_on_recompile_stance, "python_crash"),
+    ("case_comp45_recompile_limit_fatal", case_comp45_recompile_limit_fatal, "python_crash"),
+    ("case_comp45_mark_dynamic_range_broken", case_comp45_mark_dynamic_range_broken, "python_crash"),
+    ("case_comp45_torch_check_dynamic", case_comp45_torch_check_dynamic, "python_crash"),
+    ("case_comp45_fullgraph_numpy", case_comp45_fullgraph_numpy, "python_crash"),
+    ("case_comp45_fullgraph_memory_query", case_comp45_fullgraph_memory_query, "python_crash"),
+    ("case_comp45_compile_in_capture", case_comp45_compile_in_capture, "cuda_error"),
+    ("case_comp45_user_triton_fullgraph_bad_grid", case_comp45_user_triton_fullgraph_bad_grid, "python_crash"),
+    ("case_comp45_reduce_overhead_backward_twice", case_comp45_reduce_overhead_backward_twice, "python_crash"),
+    ("case_blas45_int_mm_small", case_blas45_int_mm_small, "python_crash"),
+    ("case_blas45_int_mm_odd_k", case_blas45_int_mm_odd_k, "python_crash"),
+    ("case_blas45_scaled_mm_row_major", case_blas45_scaled_mm_row_major, "python_crash"),
+    ("case_blas45_scaled_mm_bad_scale", case_blas45_scaled_mm_bad_scale, "python_crash"),
+    ("case_blas45_workspace_tight_fraction", case_blas45_workspace_tight_fraction, "cuda_oom"),
+    ("case_blas45_svd_non_finite", case_blas45_svd_non_finite, "python_crash"),
+    ("case_blas45_cholesky_not_pd", case_blas45_cholesky_not_pd, "python_crash"),
+    ("case_blas45_solve_singular", case_blas45_solve_singular, "python_crash"),
+    ("case_cudnn45_conv_past_32bit", case_cudnn45_conv_past_32bit, "python_crash"),
+    ("case_cudnn45_conv3d_bf16_huge_channels", case_cudnn45_conv3d_bf16_huge_channels, "python_crash"),
+    ("case_attn45_cudnn_fp32", case_attn45_cudnn_fp32, "python_crash"),
+    ("case_attn45_flash_with_mask", case_attn45_flash_with_mask, "python_crash"),
+    ("case_attn45_flash_head_dim_100", case_attn45_flash_head_dim_100, "python_crash"),
+    ("case_attn45_efficient_fp64", case_attn45_efficient_fp64, "python_crash"),
+    ("case_attn45_cudnn_gqa", case_attn45_cudnn_gqa, "python_crash"),
+    ("case_dev45_properties_of_device_7", case_dev45_properties_of_device_7, "cuda_error"),
+    ("case_dev45_stream_on_device_7", case_dev45_stream_on_device_7, "cuda_error"),
+    ("case_dev45_synchronize_device_3", case_dev45_synchronize_device_3, "cuda_error"),
+    ("case_dev45_visible_gpu_uuid_bogus", case_dev45_visible_gpu_uuid_bogus, "cuda_error"),
+    ("case_dev45_visible_mig_bogus", case_dev45_visible_mig_bogus, "cuda_error"),
+    ("case_dev45_visible_minus_one", case_dev45_visible_minus_one, "cuda_error"),
+    ("case_dev45_device_order_junk", case_dev45_device_order_junk, "cuda_error"),
+    ("case_nccl45_gdr_level_junk", case_nccl45_gdr_level_junk, "nccl_error"),
+    ("case_nccl45_cross_nic_junk", case_nccl45_cross_nic_junk, "nccl_error"),
+    ("case_nccl45_socket_threads_many", case_nccl45_socket_threads_many, "nccl_error"),
+    ("case_nccl45_profiler_plugin_missing", case_nccl45_profiler_plugin_missing, "nccl_error"),
+    ("case_nccl45_env_plugin_missing", case_nccl45_env_plugin_missing, "nccl_error"),
+    ("case_nccl45_topo_dump_unwritable", case_nccl45_topo_dump_unwritable, "nccl_error"),
+    ("case_nccl45_cumem_junk", case_nccl45_cumem_junk, "nccl_error"),
+    ("case_nccl45_collnet_forced", case_nccl45_collnet_forced, "nccl_error"),
+    ("case_nccl45_chunk_size_odd", case_nccl45_chunk_size_odd, "nccl_error"),
+    ("case_nccl45_ll128_threads_bad", case_nccl45_ll128_threads_bad, "nccl_error"),
+    ("case_nccl45_gdrcopy_forced", case_nccl45_gdrcopy_forced, "nccl_error"),
+    ("case_nccl45_torch_nan_check", case_nccl45_torch_nan_check, "cuda_error"),
+    ("case_nccl45_trace_buffer_junk", case_nccl45_trace_buffer_junk, "python_crash"),
+    ("case_nccl45_high_priority_junk", case_nccl45_high_priority_junk, "python_crash"),
+    ("case_nccl45_blocking_wait_junk", case_nccl45_blocking_wait_junk, "python_crash"),
+    ("case_benign45_cudagraph_skip_cpu_input", case_benign45_cudagraph_skip_cpu_input, "benign"),
+    ("case_benign45_cudagraph_many_sizes", case_benign45_cudagraph_many_sizes, "benign"),
+    ("case_benign45_inductor_complex", case_benign45_inductor_complex, "benign"),
+    ("case_benign45_dynamo_builtin_getpid", case_benign45_dynamo_builtin_getpid, "benign"),
+    ("case_benign45_nccl_env_set_info", case_benign45_nccl_env_set_info, "benign"),
+    ("case_benign45_deterministic_warn_only", case_benign45_deterministic_warn_only, "benign"),
+    ("case_benign45_sdpa_math_fallback_fp32", case_benign45_sdpa_math_fallback_fp32, "benign"),
+    ("case_benign45_compile_dynamic_warning", case_benign45_compile_dynamic_warning, "benign"),
+]}
+CASES.update(CASES45)
+# All in the worker pool (each case its own process; a faulting kernel spoils only its own context). Captured on
+# 2026-12-05 (branch corpus-device45) on kind nvidia-h100-x1 (an NVIDIA H100 80GB HBM3): 14:46 UTC all 71 cases, 14:50
+# UTC the two out-of-bounds cases (offset now a runtime int64), the interpreter's device_assert (TRITON_DEBUG=1) and the
+# ten NCCL setting cases (NCCL_DEBUG=INFO) again; raw_heldout45.jsonl holds the second call's records for those 13.
+GPU_SHARED45 = frozenset(CASES45)
+TIMEOUT_S.update({n: 120 for n in CASES45})
 
 
 # ----------------------------------------------------------------------------- build
@@ -32145,6 +32915,76 @@ def lib_of43(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("ray", vers)
 
 
+LINE_RULES45: list[tuple[str, str]] = [
+    # NCCL_DEBUG=INFO start-up dumps (set 19's rule drops every INFO line): the lines that answer the setting a case
+    # gave are kept, as notes of a communicator that still came up (each case's all_reduce ran)
+    # (the ENV plugin's copy of the profiler plugin's line, the collnet / cuMem "set" echoes are left out: the set would
+    # hold more notes than failures)
+    (r" NCCL INFO (Invalid NCCL_|Unable to open .*not dumping topology|PROFILER/Plugin: Could not find: irisrl|"
+     r"P2P Chunksize set to \d+$|Failed to initialize NET plugin IB|NET/IB : No device found)", "benign"),
+    # SDPA's generic per-backend notes ("... kernel not used because:", "... has been runtime disabled"): the reason
+    # is in the next warning; one line per reason is kept, as the first capture's sdpa_flash_fp32 rule did
+    (r"UserWarning: (Memory efficient kernel not used|Flash attention kernel not used|cuDNN attention kernel not used)"
+     r" because:|UserWarning: (Memory Efficient attention|Flash attention|cuDNN attention) has been runtime disabled",
+     "drop"),
+    # inductor's online-softmax note prints its text on the lines after an empty first line: nothing to read alone
+    (r"lowering\.py:\d+: UserWarning:$", "drop"),
+    # the recompile-limit warning's own stack lines (a traceback frame and its source line behind the log prefix)
+    # and its detail lines (the function, the last guard that failed): the set-1 benign shape of the same warning
+    # holds them already up to the function's name; the failure is the exception after them
+    (r"convert_frame\.py:\d+\] \[\d+/\d+\] +(User stack trace:|File \"|return |function: |last reason: )", "drop"),
+]
+
+NOTES45: list[tuple[str, str]] = [
+    (r"Invalid NCCL_LL128_NTHREADS", "NCCL_LL128_NTHREADS=100 on a one-rank NCCL world (NCCL_DEBUG=INFO); NCCL ignored it and the all_reduce ran"),
+    (r"not dumping topology", "NCCL_TOPO_DUMP_FILE under /proc (NCCL_DEBUG=INFO); the all_reduce ran"),
+    (r"Plugin: Could not find: irisrl", "NCCL_PROFILER_PLUGIN / NCCL_ENV_PLUGIN naming a plugin that is not there (NCCL_DEBUG=INFO); the all_reduce ran"),
+    (r"collnetEnable reset", "NCCL_COLLNET_ENABLE=1 with NCCL_ALGO=CollNetDirect on one GPU (NCCL_DEBUG=INFO); the all_reduce ran"),
+    (r"P2P Chunksize set to", "NCCL_P2P_NVL_CHUNKSIZE=3 (NCCL_DEBUG=INFO); taken as given, the all_reduce ran"),
+    (r"NCCL_CUMEM_ENABLE set by environment", "NCCL_CUMEM_ENABLE=on read as 0 (NCCL_DEBUG=INFO); the all_reduce ran"),
+    (r"NET plugin IB|NET/IB : No device", "NCCL's probe of InfiniBand on a machine without it (NCCL_DEBUG=INFO); it went on with sockets"),
+    (r"libgdrapi", "NCCL_GDRCOPY_ENABLE=1 without the gdrcopy library; the communicator came up and the all_reduce ran"),
+    (r"TORCH_NCCL_HIGH_PRIORITY", "TORCH_NCCL_HIGH_PRIORITY=maybe: c10d's boolean environment parser"),
+    (r"hasn't been destroyed", "c10d's note at exit after the TORCH_NCCL_HIGH_PRIORITY error"),
+    (r"unspecified launch failure", "TORCH_NCCL_NAN_CHECK=1 and a NaN in the all_reduce input: the NaN-check kernel traps"),
+    (r"Segmentation fault .*tri45_interpret_oob", "TRITON_INTERPRET=1 and an unmasked load 2**34 elements past a CUDA tensor"),
+    (r"fail_on_recompile'", "torch.compiler.set_stance('fail_on_recompile') and a bf16 input after an fp32 one"),
+    (r"recompile limit exceeded|convert_frame\.py", "recompile_limit=2 with fail_on_recompile_limit_hit=True (a float argument specialised per value)"),
+    (r"op returned non-Tensor", "torch.cuda.memory_allocated() inside a fullgraph=True compiled function"),
+    (r"not in range \[", "torch._dynamo.mark_dynamic(x, 0, min=128, max=256) and a batch of 64"),
+    (r"Either mode or options", "torch.compile given mode and options together"),
+    (r"Unexpected optimization option", "torch.compile(options=...) with a misspelt inductor option"),
+    (r"cannot extract sympy expressions", "a user Triton kernel under fullgraph=True given a grid of a string"),
+    (r"pending, uninvoked backwards", "mode='reduce-overhead' with three forward outputs kept before one backward; the run went on"),
+    (r"self\.size\(\d\) needs", "torch._int_mm (int8 cuBLASLt) with a shape it refuses"),
+    (r"Invalid scaling configuration", "torch._scaled_mm (fp8) with a per-tensor scale of 7 elements"),
+    (r"linalg\.svd", "torch.linalg.svd (cuSOLVER) of a matrix holding a NaN"),
+    (r"Tried to allocate 32\.00 MiB", "cuBLAS's 32 MiB workspace at the first matmul under a memory fraction just above the weights"),
+    (r"dtype: \{Half, Float, BFloat16\}", "SDPA forced to the efficient kernel with fp64 inputs"),
+    (r"non-null attn_mask", "SDPA forced to flash attention with a boolean mask"),
+    (r"Invalid device id", "torch.cuda.get_device_properties(7) on a one-GPU machine"),
+    (r"KeyError: 'y_ptr'", "triton.autotune(restore_value=[...]) naming an argument the kernel does not have"),
+    (r"KeyError: 'num_cols'", "a triton.heuristics function reading an argument the kernel does not have"),
+    (r"missing 1 required positional argument", "a Triton kernel launched without one of its arguments"),
+    (r"complex operators", "torch.compile of a complex64 computation; the run went on"),
+    (r"posix\.getpid", "os.getpid() inside a compiled function: a graph break, the run went on"),
+    (r"distinct sizes", "mode='reduce-overhead' with dynamic=True over 59 batch sizes; the run went on"),
+    (r"lowering\.py:\d+: UserWarning:$", "inductor's online-softmax note (its text is on the next lines); the run went on"),
+]
+
+
+def lib_of45(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The forty-fifth set's printers: NCCL's own log lines, triton's errors, torch (inductor / dynamo, cuBLAS /
+    cuDNN / SDPA, the CUDA runtime's errors, c10d) for the rest."""
+    if re.search(r" NCCL (INFO|WARN) ", line):
+        return _pick("nccl", vers)
+    if re.search(r"^triton\.|site-packages/triton/|Scalar \d+ is out of range for type int32|"
+                 r"^KeyError: '(y_ptr|num_cols)'|dynamic_func\(\) missing", line):
+        return _pick("triton", vers)
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    return _pick("torch", vers)
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -32176,6 +33016,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout42", CASES42, LINE_RULES42),
     ("heldout44", CASES44, LINE_RULES44),
     ("heldout43", CASES43, LINE_RULES43),
+    ("heldout45", CASES45, LINE_RULES45),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -32635,6 +33476,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout42": (lib_of42, NOTES42),
     "heldout44": (lib_of44, NOTES44),
     "heldout43": (lib_of43, NOTES43 + NOTES28 + NOTES22),
+    "heldout45": (lib_of45, NOTES45),
 }
 
 
