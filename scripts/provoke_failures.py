@@ -29304,6 +29304,534 @@ CASES.update(CASES45)
 GPU_SHARED45 = frozenset(CASES45)
 TIMEOUT_S.update({n: 120 for n in CASES45})
 
+# ----------------------------------------------------------------------------- set 46: the HOST out of memory, signals
+# What a GRPO trainer / data pipeline process prints when the host (not the GPU) runs out of memory or a process dies
+# by a signal, printed for real on a CPU machine, each in the case's own subprocess: allocations under RLIMIT_AS in
+# pyarrow (malloc / realloc / its thread pool), pandas and joblib's loky workers; `ulimit -v` too small for the
+# interpreter, numpy's OpenBLAS or libtorch to load; DataLoader workers under RLIMIT_AS and one corrupting glibc's heap;
+# glibc's heap checks aborting the trainer; loky's executor whose worker is SIGKILLed / segfaults; the shell lines a
+# launcher script, make and xargs print for a child ended by SIGKILL / SIGSEGV / SIGABRT (or status 137); a resume reading
+# an array file whose writer was SIGKILLed; benign look-alikes (the resource tracker relaunched after it was killed,
+# leaked semaphores at exit, pandas' fragmentation / mixed-dtype / parser-fallback notes, loky's n_jobs=1 fallback inside
+# a DataLoader worker). No earlier set's family: sets 2-4
+# took torch / numpy / tokenizers / safetensors under RLIMIT_AS, torch.multiprocessing.spawn children ended by signals,
+# the DataLoader worker SIGKILL / small /dev/shm, ProcessPoolExecutor's BrokenProcessPool; set 19 subprocess / Pool /
+# faulthandler / core dumps; set 27 persistent workers and /dev/shm; set 44 SIGBUS on a full tmpfs.
+
+_ROOT46 = Path("/tmp/irisrl46")
+
+
+def _cap46(extra: int) -> None:
+    """RLIMIT_AS at the process's current size plus `extra` bytes (a host with that much memory left)."""
+    import resource
+
+    lim = _vm_size() + extra
+    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+
+
+def _libc46() -> Any:
+    import ctypes
+
+    libc = ctypes.CDLL("libc.so.6")
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    libc.memset.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
+    return libc
+
+
+def _rollouts_csv46() -> Path:
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    p = _ROOT46 / "rollouts.csv"
+    with open(p, "w") as f:
+        f.write("prompt,completion,reward\n")
+        for i in range(200_000):
+            f.write(f"Solve {i} + {i * 7},{'x' * 96},{(i % 5) / 4}\n")
+    return p
+
+
+def case_mem46_arrow_allocate_buffer() -> None:
+    """pyarrow allocating an 8 GiB buffer for a rollout table on a host with 256 MiB left (RLIMIT_AS)."""
+    import pyarrow as pa
+
+    _cap46(256 << 20)
+    buf = pa.allocate_buffer(8 << 30)
+    print(buf.size)
+
+
+def case_mem46_arrow_output_stream_grow() -> None:
+    """A pyarrow BufferOutputStream collecting serialized rollouts grows past the 64 MiB the host has left."""
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    _cap46(64 << 20)
+    chunk = os.urandom(1 << 20)
+    for _ in range(1024):
+        sink.write(chunk)
+    print(sink.tell())
+
+
+def case_mem46_arrow_csv_read_threads() -> None:
+    """pyarrow.csv.read_csv of a rollouts file with 16 MiB of address space left: its thread pool cannot start."""
+    import pyarrow.csv as pcsv
+
+    path = _rollouts_csv46()
+    _cap46(16 << 20)
+    print(pcsv.read_csv(path).num_rows)
+
+
+def case_mem46_pandas_concat_rollouts() -> None:
+    """pandas.concat of 100 copies of a 1M-row rewards frame with 16 MiB left."""
+    import numpy as np
+    import pandas as pd
+
+    df = pd.DataFrame({"step": np.arange(1_000_000), "reward": np.zeros(1_000_000)})
+    _cap46(16 << 20)
+    print(len(pd.concat([df] * 100)))
+
+
+def _ulimit46(kib: int, code: str) -> None:
+    """A launcher that caps the trainer's virtual memory (`ulimit -v`) before starting Python."""
+    rc = subprocess.call(["bash", "-c", f'ulimit -v {kib}; exec "{sys.executable}" -c "$1"', "bash", code])
+    print(f"PROVOKE-NOTE child rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def case_mem46_torch_import_ulimit_v() -> None:
+    """`ulimit -v 400000` (about 390 MiB) before `import torch`: libtorch_cpu cannot be mapped."""
+    _ulimit46(400_000, "import torch\nprint(torch.__version__)")
+
+
+def case_mem46_numpy_import_ulimit_v() -> None:
+    """`ulimit -v 120000` before `import numpy`: OpenBLAS cannot allocate its buffers."""
+    _ulimit46(120_000, "import numpy\nprint(numpy.ones(3).sum())")
+
+
+def case_mem46_python_start_ulimit_v() -> None:
+    """`ulimit -v 8000`: the interpreter itself cannot be loaded."""
+    _ulimit46(8_000, "print('started')")
+
+
+def _loky_rlimit46(i: int) -> float:
+    import resource
+
+    import numpy as np
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    return float(np.zeros((1 << 31,), dtype=np.float32).sum())
+
+
+def case_mem46_loky_worker_rlimit() -> None:
+    """joblib.Parallel (loky) scoring rollouts; each worker has 1 GiB of address space and allocates 8 GiB."""
+    from joblib import Parallel, delayed
+
+    print(Parallel(n_jobs=2)(delayed(_loky_rlimit46)(i) for i in range(4)))
+
+
+class _Dl46NumpyRlimit:
+    def __len__(self) -> int:
+        return 8
+
+    def __getitem__(self, i: int) -> Any:
+        import numpy as np
+
+        return np.zeros((1 << 20, 1024), dtype=np.float32)  # 4 GiB of padded rollouts
+
+
+class _Dl46ArrowRlimit:
+    def __len__(self) -> int:
+        return 8
+
+    def __getitem__(self, i: int) -> Any:
+        import pyarrow as pa
+
+        return pa.allocate_buffer(4 << 30).size
+
+
+class _Dl46Munmap:
+    def __len__(self) -> int:
+        return 8
+
+    def __getitem__(self, i: int) -> Any:
+        libc = _libc46()
+        p = libc.malloc(2000)
+        q = libc.malloc(2000)
+        libc.memset(p, 0x7F, 2100)  # a C extension writing past its buffer
+        libc.free(q)
+        return i
+
+
+def _dl46_worker_cap(worker_id: int) -> None:
+    _cap46(512 << 20)
+
+
+def _dl46(ds: Any, **kw: Any) -> None:
+    from torch.utils.data import DataLoader
+
+    for step, batch in enumerate(DataLoader(ds, batch_size=2, num_workers=2, **kw)):
+        print("step", step, flush=True)
+
+
+def case_dl46_worker_numpy_rlimit() -> None:
+    """DataLoader workers limited to 512 MiB more (worker_init_fn sets RLIMIT_AS) building a 4 GiB numpy sample."""
+    _dl46(_Dl46NumpyRlimit(), worker_init_fn=_dl46_worker_cap)
+
+
+def case_dl46_worker_arrow_rlimit() -> None:
+    """As dl46_worker_numpy_rlimit, the sample read through a 4 GiB pyarrow buffer."""
+    _dl46(_Dl46ArrowRlimit(), worker_init_fn=_dl46_worker_cap)
+
+
+def case_dl46_worker_heap_overflow() -> None:
+    """A DataLoader worker whose C extension writes past a malloc'd buffer: glibc aborts the worker."""
+    _dl46(_Dl46Munmap())
+
+
+def case_glibc46_double_free() -> None:
+    """The trainer's C extension frees a buffer twice (faulthandler on): glibc's tcache check aborts the process."""
+    import faulthandler
+
+    faulthandler.enable()
+    libc = _libc46()
+    p = libc.malloc(64)
+    libc.free(p)
+    libc.free(p)
+
+
+def case_glibc46_free_invalid() -> None:
+    """A C extension frees a pointer into the middle of a 4 MiB (mmap'd) block: glibc aborts the process."""
+    libc = _libc46()
+    p = libc.malloc(4 << 20)
+    libc.free(p + 4096)
+
+
+def _loky_kill46(i: int) -> int:
+    import signal
+
+    if i == 3:
+        os.kill(os.getpid(), signal.SIGKILL)  # the kernel's OOM killer, as the pool sees it
+    time.sleep(0.1)
+    return i
+
+
+def _loky_segv46(i: int) -> int:
+    import ctypes
+
+    if i == 3:
+        ctypes.string_at(0)
+    time.sleep(0.1)
+    return i
+
+
+def case_pool46_loky_worker_sigkill() -> None:
+    """joblib.Parallel (loky) scoring rollouts; one worker is SIGKILLed mid-task."""
+    from joblib import Parallel, delayed
+
+    print(Parallel(n_jobs=2)(delayed(_loky_kill46)(i) for i in range(8)))
+
+
+def case_pool46_loky_worker_segfault() -> None:
+    """joblib.Parallel (loky); one worker segfaults in a C call."""
+    from joblib import Parallel, delayed
+
+    print(Parallel(n_jobs=2)(delayed(_loky_segv46)(i) for i in range(8)))
+
+
+def case_pool46_joblib_memmap_full_tmpfs() -> None:
+    """joblib.Parallel memmapping a 4 MiB advantages array into JOBLIB_TEMP_FOLDER on a full 1 MiB tmpfs."""
+    if os.environ.get("PROVOKE_IN_NS27") != "1":
+        _in_mount_ns27("pool46_joblib_memmap_full_tmpfs",
+                       f"mkdir -p {_ROOT46}/jl && mount -t tmpfs -o size=1m tmpfs {_ROOT46}/jl")
+    import numpy as np
+    from joblib import Parallel, delayed
+
+    adv = np.ones(1 << 20, dtype=np.float32)
+    out = Parallel(n_jobs=2, temp_folder=str(_ROOT46 / "jl"), max_nbytes="1M")(
+        delayed(np.sum)(adv) for _ in range(4))
+    print(out)
+
+
+def case_sig46_trainer_sigkill_self() -> None:
+    """The trainer process ended by SIGKILL mid-step (what the kernel's OOM killer sends): the shell's line."""
+    import signal
+
+    for step in range(3):
+        print(f"step {step} reward {0.25 * step:.3f} kl {0.001 * step:.4f}", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _launcher46(name: str, body: str) -> None:
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    script = _ROOT46 / name
+    script.write_text("#!/bin/bash\n# launch the GRPO trainer\n" + body)
+    script.chmod(0o755)
+    rc = subprocess.call([str(script)])
+    print(f"PROVOKE-NOTE launcher rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def case_sig46_launcher_script_killed() -> None:
+    """A launcher script (bash) whose python trainer is SIGKILLed: the script's own `Killed` line."""
+    _launcher46("launch_grpo.sh", f'"{sys.executable}" -u -c "import os, signal; print(\'step 1\', flush=True); '
+                                  f'os.kill(os.getpid(), signal.SIGKILL)" --config grpo.yaml\necho "trainer exited"\n')
+
+
+def case_sig46_launcher_script_segv() -> None:
+    """A launcher script whose python trainer segfaults: the script's own `Segmentation fault` line."""
+    _launcher46("launch_rollout.sh", f'"{sys.executable}" -u -c "import ctypes; ctypes.string_at(0)" --shard 3\n'
+                                     f'echo "rollout worker exited"\n')
+
+
+def case_sig46_xargs_shard_killed() -> None:
+    """A data-prep step running one python per shard through `xargs -P 2`; one shard's process is SIGKILLed."""
+    code = "import os, sys, signal\nif sys.argv[1] == 'shard-2': os.kill(os.getpid(), signal.SIGKILL)\n"
+    rc = subprocess.call(["bash", "-c", f'printf "shard-%s\\n" 1 2 3 | xargs -P 2 -n 1 "{sys.executable}" -c "$1"',
+                          "bash", code])
+    print(f"PROVOKE-NOTE xargs rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def case_ckpt46_npy_writer_killed() -> None:
+    """A rollout-buffer dump (np.save of a 64 MiB array) whose writer process was SIGKILLed half-way; the resume
+    np.load's it."""
+    import signal
+
+    import numpy as np
+
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    path = _ROOT46 / "replay_buffer.npy"
+    path.unlink(missing_ok=True)
+    pid = os.fork()
+    if pid == 0:
+        with open(path, "wb") as f:
+            np.lib.format.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": False, "shape": (4096, 4096)})
+            chunk = np.zeros(1 << 20, dtype=np.float32).tobytes()
+            for _ in range(8):
+                f.write(chunk)
+                f.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+    os.waitpid(pid, 0)
+    print(np.load(path).sum())
+
+
+def case_benign46_resource_tracker_relaunch() -> None:
+    """multiprocessing's resource tracker SIGKILLed (an OOM kill of the helper); the next lock relaunches it and
+    the run goes on."""
+    import multiprocessing as mp
+    import signal
+    from multiprocessing import resource_tracker
+
+    ctx = mp.get_context("spawn")
+    ctx.Lock()
+    resource_tracker._resource_tracker.ensure_running()
+    os.kill(resource_tracker._resource_tracker._pid, signal.SIGKILL)
+    time.sleep(0.5)
+    ctx.Lock()
+    print("rollout queue ready", flush=True)
+
+
+def case_benign46_leaked_semaphore() -> None:
+    """A rollout loop that created spawn-context locks and left through os._exit: the tracker's note at exit."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    locks = [ctx.Lock() for _ in range(3)]
+    print(f"{len(locks)} locks; done", flush=True)
+    os._exit(0)
+
+
+def case_benign46_pandas_fragmented() -> None:
+    """A metrics frame grown one column per logged metric: pandas' PerformanceWarning, the run goes on."""
+    import numpy as np
+    import pandas as pd
+
+    df = pd.DataFrame({"step": np.arange(100)})
+    for j in range(120):
+        df[f"reward_{j}"] = np.zeros(100)
+    print(df.shape)
+
+
+def case_benign46_pandas_mixed_dtypes() -> None:
+    """pandas.read_csv of a rewards log whose last rows hold text (read in chunks to save memory): its
+    DtypeWarning; the frame loads and the run goes on."""
+    import pandas as pd
+
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    p = _ROOT46 / "rewards.csv"
+    with open(p, "w") as f:
+        f.write("step,reward\n")
+        for i in range(300_000):
+            f.write(f"{i},{i % 5}\n")
+        for i in range(10):
+            f.write(f"{i},n/a-{i}\n")
+    print(pd.read_csv(p).shape)
+
+
+def case_benign46_pandas_parser_fallback() -> None:
+    """pandas.read_csv with a regex separator: the C parser hands over to the python engine (a note)."""
+    import pandas as pd
+
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    p = _ROOT46 / "prompts.csv"
+    p.write_text("id , prompt\n" + "".join(f"{i} , Solve {i} + {i * 7}\n" for i in range(100)))
+    print(pd.read_csv(p, sep=r"\s*,\s*").shape)
+
+
+class _Dl46Joblib:
+    def __len__(self) -> int:
+        return 4
+
+    def __getitem__(self, i: int) -> Any:
+        from joblib import Parallel, delayed
+
+        return sum(Parallel(n_jobs=2)(delayed(abs)(-j) for j in range(4)))
+
+
+def case_benign46_loky_in_dataloader_worker() -> None:
+    """A DataLoader worker (a daemon process) scoring with joblib.Parallel(n_jobs=2): loky falls back to n_jobs=1."""
+    from torch.utils.data import DataLoader
+
+    for step, batch in enumerate(DataLoader(_Dl46Joblib(), batch_size=2, num_workers=1)):
+        print("step", step, batch.tolist(), flush=True)
+
+
+def case_sig46_launcher_script_abort() -> None:
+    """A launcher script whose reward-model process aborts in glibc's heap check: the script's `Aborted` line."""
+    _launcher46("launch_reward.sh", f'"{sys.executable}" -u -c "import ctypes; l = ctypes.CDLL(\'libc.so.6\'); '
+                                    f'l.malloc.restype = ctypes.c_void_p; p = ctypes.c_void_p(l.malloc(64)); '
+                                    f'l.free(p); l.free(p)" --port 8001\necho "reward server exited"\n')
+
+
+def case_glibc46_realloc_invalid() -> None:
+    """A C extension reallocs a pointer into the middle of a block (its buffer-growth path): glibc aborts."""
+    import ctypes
+
+    libc = _libc46()
+    libc.realloc.restype = ctypes.c_void_p
+    libc.realloc.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    p = libc.malloc(100)
+    libc.realloc(p + 16, 200)
+
+
+def case_glibc46_overflow_then_free() -> None:
+    """A C extension zeroes 16 bytes past a 2000-byte buffer (the next chunk's header), then frees it: glibc aborts."""
+    libc = _libc46()
+    p = libc.malloc(2000)
+    libc.malloc(2000)
+    libc.malloc(2000)
+    libc.memset(p, 0, 2000 + 16)
+    libc.free(p)
+
+
+def _killed_writer46(path: Path, header: bytes, total: int) -> None:
+    """A writer process that SIGKILLs itself (the OOM killer's stand-in) after `header` and half of `total` bytes."""
+    import signal
+
+    path.unlink(missing_ok=True)
+    pid = os.fork()
+    if pid == 0:
+        with open(path, "wb") as f:
+            f.write(header)
+            f.write(b"\0" * (total // 2))
+            f.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+    os.waitpid(pid, 0)
+
+
+def case_ckpt46_npy_mmap_writer_killed() -> None:
+    """The resume memory-maps (np.load(mmap_mode='r')) a replay buffer whose writer was SIGKILLed half-way."""
+    import io
+
+    import numpy as np
+
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    hdr = io.BytesIO()
+    np.lib.format.write_array_header_1_0(hdr, {"descr": "<f4", "fortran_order": False, "shape": (2048, 4096)})
+    path = _ROOT46 / "advantages.npy"
+    _killed_writer46(path, hdr.getvalue(), 2048 * 4096 * 4)
+    print(np.load(path, mmap_mode="r").sum())
+
+
+def case_ckpt46_torch_from_file_writer_killed() -> None:
+    """The resume maps a raw fp32 rollout buffer with torch.from_file; its writer was SIGKILLed half-way."""
+    import torch
+
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    path = _ROOT46 / "rollout_logprobs.bin"
+    _killed_writer46(path, b"", 4 << 20)
+    print(torch.from_file(str(path), shared=False, size=1 << 20, dtype=torch.float32).sum())
+
+
+def _make46(target: str, recipe: str) -> None:
+    _ROOT46.mkdir(parents=True, exist_ok=True)
+    mk = _ROOT46 / "Makefile"
+    mk.write_text(f".PHONY: {target}\n# the GRPO pipeline's steps\n{target}:\n\t{recipe}\n")
+    rc = subprocess.call(["make", "--no-print-directory", "-C", str(_ROOT46), target])
+    print(f"PROVOKE-NOTE make rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def case_sig46_make_train_killed() -> None:
+    """`make train` whose python recipe is SIGKILLed: make's own report."""
+    _make46("train", f'"{sys.executable}" -c "import os, signal; os.kill(os.getpid(), signal.SIGKILL)" '
+                     f'--config grpo.yaml')
+
+
+def case_sig46_make_rollout_exit137() -> None:
+    """`make rollout` whose recipe is a wrapper that passes on its child's status 137 (a container runtime's OOM
+    exit): make's own report."""
+    _make46("rollout", "bash -c 'echo rollout worker started; exit 137'")
+
+
+def case_mem46_numpy_prompt_strings() -> None:
+    """numpy.array over 2M prompt strings padded to 512 characters (fixed-width unicode) with 64 MiB left."""
+    import numpy as np
+
+    prompts = [f"Solve {i} + {i * 7}" + "x" * (512 - len(f"Solve {i} + {i * 7}")) for i in range(20_000)] * 100
+    _cap46(64 << 20)
+    print(np.array(prompts).shape)
+
+
+CASES46: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_mem46_arrow_allocate_buffer", case_mem46_arrow_allocate_buffer, "python_crash"),
+    ("case_mem46_arrow_output_stream_grow", case_mem46_arrow_output_stream_grow, "python_crash"),
+    ("case_mem46_arrow_csv_read_threads", case_mem46_arrow_csv_read_threads, "python_crash"),
+    ("case_mem46_pandas_concat_rollouts", case_mem46_pandas_concat_rollouts, "python_crash"),
+    ("case_mem46_torch_import_ulimit_v", case_mem46_torch_import_ulimit_v, "python_crash"),
+    ("case_mem46_numpy_import_ulimit_v", case_mem46_numpy_import_ulimit_v, "python_crash"),
+    ("case_mem46_python_start_ulimit_v", case_mem46_python_start_ulimit_v, "python_crash"),
+    ("case_mem46_loky_worker_rlimit", case_mem46_loky_worker_rlimit, "python_crash"),
+    ("case_dl46_worker_numpy_rlimit", case_dl46_worker_numpy_rlimit, "python_crash"),
+    ("case_dl46_worker_arrow_rlimit", case_dl46_worker_arrow_rlimit, "python_crash"),
+    ("case_dl46_worker_heap_overflow", case_dl46_worker_heap_overflow, "python_crash"),
+    ("case_glibc46_double_free", case_glibc46_double_free, "python_crash"),
+    ("case_glibc46_free_invalid", case_glibc46_free_invalid, "python_crash"),
+    ("case_pool46_loky_worker_sigkill", case_pool46_loky_worker_sigkill, "python_crash"),
+    ("case_pool46_loky_worker_segfault", case_pool46_loky_worker_segfault, "python_crash"),
+    ("case_pool46_joblib_memmap_full_tmpfs", case_pool46_joblib_memmap_full_tmpfs, "python_crash"),
+    ("case_sig46_trainer_sigkill_self", case_sig46_trainer_sigkill_self, "pod_oomkilled"),
+    ("case_sig46_launcher_script_killed", case_sig46_launcher_script_killed, "pod_oomkilled"),
+    ("case_sig46_launcher_script_segv", case_sig46_launcher_script_segv, "python_crash"),
+    ("case_sig46_xargs_shard_killed", case_sig46_xargs_shard_killed, "python_crash"),
+    ("case_ckpt46_npy_writer_killed", case_ckpt46_npy_writer_killed, "checkpoint_corrupt"),
+    ("case_glibc46_realloc_invalid", case_glibc46_realloc_invalid, "python_crash"),
+    ("case_glibc46_overflow_then_free", case_glibc46_overflow_then_free, "python_crash"),
+    ("case_ckpt46_npy_mmap_writer_killed", case_ckpt46_npy_mmap_writer_killed, "checkpoint_corrupt"),
+    ("case_ckpt46_torch_from_file_writer_killed", case_ckpt46_torch_from_file_writer_killed, "checkpoint_corrupt"),
+    ("case_sig46_make_train_killed", case_sig46_make_train_killed, "pod_oomkilled"),
+    ("case_sig46_make_rollout_exit137", case_sig46_make_rollout_exit137, "pod_oomkilled"),
+    ("case_mem46_numpy_prompt_strings", case_mem46_numpy_prompt_strings, "python_crash"),
+    ("case_benign46_resource_tracker_relaunch", case_benign46_resource_tracker_relaunch, "benign"),
+    ("case_benign46_leaked_semaphore", case_benign46_leaked_semaphore, "benign"),
+    ("case_benign46_pandas_fragmented", case_benign46_pandas_fragmented, "benign"),
+    ("case_benign46_pandas_mixed_dtypes", case_benign46_pandas_mixed_dtypes, "benign"),
+    ("case_benign46_pandas_parser_fallback", case_benign46_pandas_parser_fallback, "benign"),
+    ("case_benign46_loky_in_dataloader_worker", case_benign46_loky_in_dataloader_worker, "benign"),
+    ("case_sig46_launcher_script_abort", case_sig46_launcher_script_abort, "python_crash"),
+]}
+CASES.update(CASES46)
+TIMEOUT_S.update({n: 60 for n in CASES46})
+
 
 # ----------------------------------------------------------------------------- build
 
@@ -29578,6 +30106,14 @@ _LOG_LINE44 = re.compile(r"^--- Logging error ---$|^--- Logging error in Loguru 
 _LOG_LINE43 = re.compile(r"^An unexpected internal error occurred while the (IO )?worker was |"
                          r"^ray\.exceptions\.LocalRayletDiedError: |^\[\*\*\* LOG ERROR #\d+ \*\*\*\] |"
                          r"^OOM kill reason: |^\tthe actor's node was ")
+# More shapes for the 46-th set's cases only (the host out of memory, signals): glibc's heap-check lines before its abort
+# (`free(): invalid pointer`, `munmap_chunk(): invalid pointer`, `double free or corruption (...)`), OpenBLAS's own
+# error / thread lines, ld.so's `error while loading shared libraries`, a launcher script's (or a one-line bash's)
+# report of a child ended by a signal, xargs' report of one, and loky's continuation line naming the workers' signals.
+_LOG_LINE46 = re.compile(r"^(free|malloc|realloc|munmap_chunk|malloc_consolidate)\(\): |^double free or corruption|"
+                         r"^OpenBLAS (error|blas_thread_init|Warning)|^\S+: error while loading shared libraries: |"
+                         r"^\S+\.sh: line \d+: +\d+ |^bash: +\d+ |^xargs: |^The exit codes of the workers are |"
+                         r"^make(\[\d+\])?: \*\*\* ")
 
 
 def _dedup_key35(line: str) -> str:
@@ -29637,7 +30173,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES38, (_is_ray_line22, _LOG_LINE38.search)),
         (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)), (CASES42, (_LOG_LINE42.search,)),
         (CASES44, (_LOG_LINE44.search,)),
-        (CASES43, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search)))
+        (CASES43, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search)),
+        (CASES46, (_LOG_LINE46.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -32984,6 +33521,75 @@ def lib_of45(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     if line.startswith("bash: line"):
         return _pick("bash", vers)
     return _pick("torch", vers)
+LINE_RULES46: list[tuple[str, str]] = [
+    # dash's bare `Killed` (make's recipe shell) is a line a public file holds verbatim: a held-out line must be new
+    (r"^Killed$", "drop"),
+    # the shell's own line for a child that glibc aborted (an earlier set's rule drops `bash: line N: ... Aborted` as
+    # its own watchdog's; here the abort is glibc's heap check)
+    (r"^bash: line \d+: +\d+ Aborted ", "python_crash"),
+    # a resume reading an array file whose writer was SIGKILLed half-way: the file is cut short
+    (r"Failed to read all data for array|^ValueError: mmap length is greater than file size$|"
+     r"is smaller than the required mapping size", "checkpoint_corrupt"),
+    # a shell / make reporting its child's SIGKILL or status 137 (the OOM killer's signal, "exit 137")
+    (r"^(bash: line \d+: |\S+\.sh: line \d+: )+ *\d+ Killed |^make: \*\*\* \[.*\] (Killed|Error 137)$", "pod_oomkilled"),
+    # notes after which the run goes on
+    (r"resource_tracker: (process died unexpectedly, relaunching|There appear to be \d+ leaked)", "benign"),
+    (r"(PerformanceWarning|DtypeWarning|ParserWarning): |Loky-backed parallel loops cannot be called", "benign"),
+]
+NOTES46: list[tuple[str, str]] = [
+    (r"resource_tracker: process died", "multiprocessing's resource tracker SIGKILLed; the next Lock relaunched it and the run went on"),
+    (r"leaked semaphore", "spawn-context locks left behind by an os._exit; the tracker's note at exit (exit 0)"),
+    (r"PerformanceWarning", "a metrics frame grown one column at a time; pandas' note, the run goes on"),
+    (r"DtypeWarning", "read_csv in low_memory chunks met text in a numeric column; the frame loads"),
+    (r"ParserWarning", "a regex separator: pandas falls back to the python parser and reads the file"),
+    (r"Loky-backed", "joblib inside a DataLoader worker (a daemon process) falls back to n_jobs=1; the epoch runs"),
+    (r"Failed to read all data for array", "np.load of a replay buffer whose writer process was SIGKILLed half-way"),
+    (r"mmap length is greater", "np.load(mmap_mode='r') of an .npy whose writer was SIGKILLed half-way"),
+    (r"smaller than the required mapping", "torch.from_file of a raw buffer whose writer was SIGKILLed half-way"),
+    (r"^make: .*Error 137", "make's report of a recipe that ended with status 137 (SIGKILL, or a wrapper passing 137 on)"),
+    (r"^(bash: line|/tmp/irisrl46/\S+\.sh: line) .* Killed ", "the shell's line for a child ended by SIGKILL (the OOM killer's signal)"),
+    (r" (Aborted|Segmentation fault) ", "the shell's line for a child that died by SIGABRT / SIGSEGV"),
+    (r"^xargs: ", "xargs -P running one python per shard; one was SIGKILLed"),
+    (r"^(free|realloc|munmap_chunk)\(\): |^double free", "glibc's heap check before it aborts the process (a C extension's bad free / overflow, via ctypes)"),
+    (r"OpenBLAS error", "`ulimit -v 120000` before `import numpy`: OpenBLAS's buffers"),
+    (r"error while loading shared libraries", "`ulimit -v 8000`: ld.so cannot map libc for the interpreter"),
+    (r"libtorch_cpu\.so: failed to map segment", "`ulimit -v 400000` before `import torch`"),
+    (r"exit codes of the workers|TerminatedWorkerError", "joblib.Parallel (loky): a worker ended by a signal mid-task"),
+    (r"Could not pickle the task", "joblib memmapping an array into a full 1 MiB tmpfs (ENOSPC is the cause line above)"),
+    (r"Failed to launch worker thread", "pyarrow's CPU thread pool under RLIMIT_AS (16 MiB left)"),
+    (r"malloc of size|realloc of size", "pyarrow's allocator under RLIMIT_AS"),
+    (r"Caught \w+ in DataLoader worker", "a DataLoader worker under RLIMIT_AS (worker_init_fn) re-raised in the main process"),
+    (r"Unable to allocate", "numpy under RLIMIT_AS"),
+]
+
+
+def lib_of46(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 46-th set's printers: pyarrow, numpy (pandas' and loky's allocations), pandas' own warnings, joblib / loky,
+    torch (the DataLoader's re-raise and its worker-signal lines; libtorch's load error), OpenBLAS (numpy's), glibc
+    (its heap checks; ld.so), Python (faulthandler, multiprocessing's resource tracker), bash (a one-line `bash -c`'s or a
+    launcher script's line for a child ended by a signal), xargs (GNU findutils)."""
+    if line.startswith(("bash: ", "/tmp/irisrl46/")):
+        return _pick("bash", vers)
+    if line.startswith("xargs: "):
+        return "findutils", "4.9.0"
+    if line.startswith("make: "):
+        return "make", "4.3"
+    if re.match(r"^(free|malloc|realloc|munmap_chunk)\(\): |^double free", line) or "error while loading shared" in line:
+        return _pick("glibc", vers)
+    if line.startswith("OpenBLAS"):
+        return _pick("numpy", vers)
+    if line.startswith("pyarrow"):
+        return _pick("pyarrow", vers)
+    if "Warning: " in line and "pandas" in case:
+        return _pick("pandas", vers)
+    if "TerminatedWorkerError" in line or line.startswith("The exit codes") or "Loky" in line or "pickle the task" in line:
+        return _pick("joblib", vers)
+    if line.startswith(("numpy", "ValueError: Failed to read all data", "ValueError: mmap length")):
+        return _pick("numpy", vers)
+    if "DataLoader" in line or line.startswith("ImportError: libtorch") or "required mapping size" in line:
+        return _pick("torch", vers)
+    return _pick("python", vers)
+
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
@@ -33017,6 +33623,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout44", CASES44, LINE_RULES44),
     ("heldout43", CASES43, LINE_RULES43),
     ("heldout45", CASES45, LINE_RULES45),
+    ("heldout46", CASES46, LINE_RULES46),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -33477,6 +34084,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout44": (lib_of44, NOTES44),
     "heldout43": (lib_of43, NOTES43 + NOTES28 + NOTES22),
     "heldout45": (lib_of45, NOTES45),
+    "heldout46": (lib_of46, NOTES46),
 }
 
 
