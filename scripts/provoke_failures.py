@@ -27510,6 +27510,792 @@ CASES.update(CASES43)
 TIMEOUT_S.update({n: 60 for n in CASES43})
 
 
+# ----------------------------------------------------------------------------- set 48: every WAIT a GRPO run has
+# Waits that time out for real on CPU and no earlier set provoked: torch.distributed.rpc (init_rpc with a peer that
+# never comes, rpc_sync / rpc_async / rpc.remote past their timeout), a gloo Work.wait(timeout=) of a stalled peer,
+# torch elastic's store barrier and its step timer (LocalTimerServer reaping a worker past its deadline),
+# init_process_group(init_method='env://') as rank 0 of a world whose rank 1 never comes; Ray: a hung rollout actor
+# killed after ray.get timed out; application HTTP waits to a loopback server that accepts and never answers
+# (requests read / connect timeouts, aiohttp sock_read / sock_connect, an httpx pool that never frees a
+# connection), concurrent.futures / multiprocessing.Pool results, filelock and huggingface_hub's cache lock, a Hub
+# download whose body stalls half way (HF_HUB_DOWNLOAD_TIMEOUT=2); benign look-alikes: urllib3 retries that then get
+# an answer, a Hub lock that frees after 12 s, a stalled Hub body resumed, a Ray task pending until an actor frees
+# the only CPU.
+
+
+def _hang_server48(answer_after: int = 0, backlog_full: bool = False,
+                   body: bytes = b'{"score": 1.0}') -> tuple[str, Callable[[], None]]:
+    """A loopback HTTP server (127.0.0.1, an ephemeral port) that accepts and never answers the first
+    `answer_after` connections (held open), then answers 200 `{"score": 1.0}`; with `backlog_full`, a listening
+    socket (backlog 0) that never accepts, its queue filled first, so a new connect gets no SYN-ACK. Returns the
+    base URL and a stop function."""
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", 0))
+    port = srv.getsockname()[1]
+    held: list[socket.socket] = []
+    stop = threading.Event()
+    if backlog_full:
+        srv.listen(0)
+        for _ in range(3):  # fill the accept queue: later SYNs are dropped
+            c = socket.socket()
+            c.setblocking(False)
+            try:
+                c.connect(("127.0.0.1", port))
+            except BlockingIOError:
+                pass
+            held.append(c)
+        time.sleep(0.3)
+    else:
+        srv.listen(16)
+
+        def loop() -> None:
+            n = 0
+            srv.settimeout(0.2)
+            while not stop.is_set():
+                try:
+                    conn, _ = srv.accept()
+                except OSError:
+                    continue
+                n += 1
+                if n <= answer_after:
+                    held.append(conn)
+                    continue
+                try:
+                    conn.settimeout(2)
+                    conn.recv(65536)
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                                 + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+                except OSError:
+                    pass
+                conn.close()
+
+        threading.Thread(target=loop, daemon=True).start()
+
+    def close() -> None:
+        stop.set()
+        for c in held:
+            c.close()
+        srv.close()
+
+    return f"http://127.0.0.1:{port}", close
+
+
+def case_w48_requests_read_timeout() -> None:
+    """A reward-model HTTP call (requests, timeout=(2, 2)) to a server that accepts and never answers."""
+    import requests
+
+    url, close = _hang_server48(answer_after=99)
+    try:
+        requests.post(f"{url}/score", json={"prompt": "2+2", "completion": "4"}, timeout=(2, 2))
+    finally:
+        close()
+
+
+def case_w48_requests_connect_timeout() -> None:
+    """A reward-model HTTP call (requests, connect timeout 2 s) to a server whose accept queue is full."""
+    import requests
+
+    url, close = _hang_server48(backlog_full=True)
+    try:
+        requests.post(f"{url}/score", json={"prompt": "2+2"}, timeout=(2, 5))
+    finally:
+        close()
+
+
+def case_benign48_requests_read_retry() -> None:
+    """requests with urllib3 Retry(read=2): the first attempt's read times out, the retry is answered."""
+    import logging
+
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
+
+    logging.basicConfig(level=logging.WARNING)
+    url, close = _hang_server48(answer_after=1)
+    try:
+        s = requests.Session()
+        s.mount("http://", HTTPAdapter(max_retries=Retry(total=2, read=2, allowed_methods=None)))
+        print("score", s.post(f"{url}/score", json={"prompt": "2+2"}, timeout=(2, 2)).json())
+    finally:
+        close()
+
+
+def case_benign48_requests_connect_retry() -> None:
+    """requests with urllib3 Retry(connect=3): the first connect times out (full accept queue), the server then
+    drains its queue and the retry is answered."""
+    import logging
+
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
+
+    logging.basicConfig(level=logging.WARNING)
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(0)
+    port = srv.getsockname()[1]
+    fill = []
+    for _ in range(3):
+        c = socket.socket()
+        c.setblocking(False)
+        try:
+            c.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        fill.append(c)
+    time.sleep(0.3)
+
+    def drain() -> None:  # the server comes back after 2.5 s: accepts and answers everything
+        time.sleep(2.5)
+        for c in fill:
+            c.close()
+        srv.settimeout(0.2)
+        end = time.time() + 20
+        while time.time() < end:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            try:
+                conn.settimeout(1)
+                data = conn.recv(65536)
+                if data:
+                    body = b'{"score": 1.0}'
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: " + str(len(body)).encode()
+                                 + b"\r\nConnection: close\r\n\r\n" + body)
+            except OSError:
+                pass
+            conn.close()
+
+    threading.Thread(target=drain, daemon=True).start()
+    s = requests.Session()
+    s.mount("http://", HTTPAdapter(max_retries=Retry(total=3, connect=3, backoff_factor=0.5)))
+    try:
+        print("score", s.get(f"http://127.0.0.1:{port}/score", timeout=(2, 5)).json())
+    finally:
+        srv.close()
+
+
+def case_w48_aiohttp_sock_read_timeout() -> None:
+    """An async reward call (aiohttp, ClientTimeout(sock_read=2)) to a server that accepts and never answers."""
+    import asyncio
+
+    import aiohttp
+
+    url, close = _hang_server48(answer_after=99)
+
+    async def main() -> None:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None, sock_read=2)) as s:
+            async with s.post(f"{url}/score", json={"prompt": "2+2"}) as r:
+                print(await r.json())
+
+    try:
+        asyncio.run(main())
+    finally:
+        close()
+
+
+def case_w48_aiohttp_sock_connect_timeout() -> None:
+    """An async reward call (aiohttp, ClientTimeout(sock_connect=2)) to a server whose accept queue is full."""
+    import asyncio
+
+    import aiohttp
+
+    url, close = _hang_server48(backlog_full=True)
+
+    async def main() -> None:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None, sock_connect=2)) as s:
+            async with s.post(f"{url}/score", json={"prompt": "2+2"}) as r:
+                print(await r.json())
+
+    try:
+        asyncio.run(main())
+    finally:
+        close()
+
+
+def case_w48_httpx_pool_timeout() -> None:
+    """An httpx client with one connection (limits max_connections=1): one reward call hangs on a server that never
+    answers, the next waits for the pool past its pool timeout (1 s)."""
+    import httpx
+
+    url, close = _hang_server48(answer_after=99)
+    client = httpx.Client(limits=httpx.Limits(max_connections=1), timeout=httpx.Timeout(8.0, pool=1.0))
+    t = threading.Thread(target=lambda: _swallow48(lambda: client.post(f"{url}/score", json={})), daemon=True)
+    t.start()
+    time.sleep(0.5)
+    try:
+        client.post(f"{url}/score", json={"prompt": "2+2"})
+    finally:
+        close()
+
+
+def _swallow48(fn: Callable[[], Any]) -> None:
+    try:
+        fn()
+    except Exception:
+        pass
+
+
+def case_w48_futures_result_timeout() -> None:
+    """A reward function run in a ThreadPoolExecutor whose `.result(timeout=1)` runs out (the scorer sleeps 4 s)."""
+    ex = ThreadPoolExecutor(max_workers=1)
+    fut = ex.submit(time.sleep, 4)
+    try:
+        fut.result(timeout=1)
+    finally:
+        ex.shutdown(wait=True)
+
+
+def case_w48_mp_pool_get_timeout() -> None:
+    """A multiprocessing.Pool reward worker whose AsyncResult.get(timeout=1) runs out."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        res = pool.apply_async(time.sleep, (5,))
+        res.get(timeout=1)
+
+
+def case_w48_filelock_timeout() -> None:
+    """A checkpoint-dir lock (filelock, timeout=2) that another process holds."""
+    from filelock import FileLock
+
+    d = Path(tempfile.mkdtemp(prefix="ckpt48_"))
+    lock = d / "global_step_10.lock"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys,time; from filelock import FileLock\n"
+                               f"l = FileLock({str(lock)!r}); l.acquire(); print('held', flush=True); time.sleep(30)"],
+                              stdout=subprocess.PIPE)
+    try:
+        holder.stdout.readline()
+        FileLock(str(lock), timeout=2).acquire()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def _hub48(stall: str) -> tuple[str, bytes]:
+    """A loopback Hub serving repo irisrl/tiny48 (config.json, a 64 KiB model.safetensors); `stall`: 'body' (every
+    GET of the weights sends half the body, then nothing), 'body_once' (the first such GET stalls half way, a ranged
+    retry is answered), '' (all answered)."""
+    data = os.urandom(64 * 1024)
+    files = {"config.json": b'{"model_type": "gpt2"}', "model.safetensors": data}
+    seen = {"n": 0}
+
+    class Hub(_loopback_hub_base()):  # type: ignore[misc]
+        def _route(self) -> None:
+            m = re.match(r"^/irisrl/tiny48/resolve/[^/]+/(.+)$", self.path.split("?")[0])
+            if not m or m.group(1) not in files:
+                self._entry_not_found()
+                return
+            body = files[m.group(1)]
+            etag = hashlib.sha256(body).hexdigest()
+            h = {"X-Repo-Commit": COMMIT, "ETag": f'"{etag}"', "Accept-Ranges": "bytes",
+                 "Content-Type": "application/octet-stream"}
+            if self.command == "HEAD":
+                self._head(200, h, len(body))
+                return
+            start = 0
+            rng = self.headers.get("Range")
+            if rng:
+                start = int(re.match(r"bytes=(\d+)-", rng).group(1))
+                h["Content-Range"] = f"bytes {start}-{len(body) - 1}/{len(body)}"
+            part = body[start:]
+            self._head(206 if rng else 200, h, len(part))
+            if m.group(1) == "model.safetensors" and (stall == "body" or (stall == "body_once" and seen["n"] == 0)):
+                seen["n"] += 1
+                self.wfile.write(part[: len(part) // 2])
+                self.wfile.flush()
+                time.sleep(30)
+                self.close_connection = True
+                return
+            self.wfile.write(part)
+
+        do_GET = do_HEAD = _route
+
+    return _serve_loopback(Hub), data
+
+
+def _hf_env48(base: str) -> None:
+    os.environ.update(HF_ENDPOINT=base, HF_HUB_CACHE=tempfile.mkdtemp(prefix="hub48_"), HF_HUB_DOWNLOAD_TIMEOUT="2",
+                      HF_HUB_ETAG_TIMEOUT="2", HF_HUB_DISABLE_XET="1", HF_HUB_DISABLE_TELEMETRY="1")
+
+
+def case_w48_hub_body_stall() -> None:
+    """hf_hub_download of weights whose body stalls half way on every GET (HF_HUB_DOWNLOAD_TIMEOUT=2)."""
+    base, _ = _hub48("body")
+    _hf_env48(base)
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/tiny48", "model.safetensors")
+
+
+def case_benign48_hub_body_stall_resumed() -> None:
+    """hf_hub_download whose first GET of the weights stalls half way; the ranged retry completes the file."""
+    base, data = _hub48("body_once")
+    _hf_env48(base)
+    from huggingface_hub import hf_hub_download
+
+    p = hf_hub_download("irisrl/tiny48", "model.safetensors")
+    print("downloaded", Path(p).read_bytes() == data)
+
+
+def case_benign48_hub_lock_wait() -> None:
+    """hf_hub_download while another process (a second rank) holds the blob's cache lock for 12 s; it then frees it
+    and the download goes on (huggingface_hub logs its wait at INFO)."""
+    base, data = _hub48("")
+    _hf_env48(base)
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.utils import logging as hf_logging
+
+    hf_logging.set_verbosity_info()
+    etag = hashlib.sha256(data).hexdigest()
+    lock = Path(os.environ["HF_HUB_CACHE"], ".locks", "models--irisrl--tiny48", f"{etag}.lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen([sys.executable, "-c", "import time; from filelock import FileLock\n"
+                               f"l = FileLock({str(lock)!r}); l.acquire(); print('held', flush=True); time.sleep(12)"],
+                              stdout=subprocess.PIPE)
+    try:
+        holder.stdout.readline()
+        p = hf_hub_download("irisrl/tiny48", "model.safetensors")
+        print("downloaded", Path(p).read_bytes() == data)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def _rpc_opts48(rpc: Any, timeout: float) -> Any:
+    return rpc.TensorPipeRpcBackendOptions(rpc_timeout=timeout, num_worker_threads=4)
+
+
+def _rpc_pair48(call: Callable[[Any], None]) -> None:
+    """Two forked RPC workers (trainer, rollout); the trainer runs `call(rpc)`, then both shut down."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        import torch.distributed.rpc as rpc
+
+        rpc.init_rpc("trainer" if rank == 0 else "rollout", rank=rank, world_size=2,
+                     rpc_backend_options=_rpc_opts48(rpc, 20))
+        try:
+            if rank == 0:
+                call(rpc)
+        finally:
+            rpc.shutdown()
+
+    _ranks23(2, body, init=False)
+
+
+def case_w48_rpc_sync_timeout() -> None:
+    """rpc.rpc_sync(timeout=1) of a rollout call that takes 5 s."""
+    _rpc_pair48(lambda rpc: rpc.rpc_sync("rollout", time.sleep, args=(5,), timeout=1))
+
+
+def case_w48_rpc_remote_to_here_timeout() -> None:
+    """rpc.remote of a rollout call that takes 5 s, its RRef's to_here(timeout=1)."""
+    _rpc_pair48(lambda rpc: rpc.remote("rollout", time.sleep, args=(5,)).to_here(timeout=1))
+
+
+def case_w48_gloo_work_wait_timeout() -> None:
+    """An async gloo all_reduce whose Work.wait(timeout=2 s) runs out (the peer stalls 6 s before joining)."""
+    from datetime import timedelta
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(8)
+        if rank == 1:
+            time.sleep(6)
+        work = dist.all_reduce(t, async_op=True)
+        work.wait(timeout=timedelta(seconds=2))
+
+    _ranks23(2, body, timeout_s=20)
+
+
+def case_w48_elastic_store_barrier_timeout() -> None:
+    """torch elastic's store barrier (utils.store.barrier, barrier_timeout=2) of 2 agents where one never arrives."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+    from torch.distributed.elastic.utils.store import barrier
+
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True, timedelta(seconds=10))
+    barrier(store, world_size=2, key_prefix="grpo/step_10", barrier_timeout=2, rank=0)
+
+
+def case_w48_init_env_rank1_absent() -> None:
+    """init_process_group('gloo', init_method='env://', timeout=3 s) as rank 0 of 2; rank 1 never starts."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist_env(2, 0, free_port())
+    dist.init_process_group("gloo", init_method="env://", timeout=timedelta(seconds=3))
+
+
+def case_w48_ray_hung_actor_killed() -> None:
+    """A rollout actor whose generate() hangs: ray.get(timeout=3) runs out, the trainer kills the actor and gets
+    the call's result."""
+    import traceback
+
+    ray = _ray43(num_cpus=1)
+
+    @ray.remote(num_cpus=0)
+    class Rollout:
+        def generate(self) -> int:
+            time.sleep(300)
+            return 1
+
+    try:
+        a = Rollout.remote()
+        ref = a.generate.remote()
+        try:
+            ray.get(ref, timeout=3)
+        except ray.exceptions.GetTimeoutError:
+            traceback.print_exc()
+            ray.kill(a)
+        ray.get(ref)
+    finally:
+        ray.shutdown()
+
+
+def case_w48_elastic_file_timer_reaped() -> None:
+    """torch elastic's FileTimerServer (the step watchdog over a named pipe) reaping a rollout worker whose
+    `expires(after=1)` scope runs 20 s (LOGLEVEL=INFO)."""
+    os.environ["LOGLEVEL"] = "INFO"
+    import logging
+    import multiprocessing
+
+    logging.basicConfig(level=logging.INFO)
+    from torch.distributed.elastic.timer import FileTimerServer
+
+    pipe = str(Path(tempfile.mkdtemp(prefix="timer48_"), "watchdog"))
+    server = FileTimerServer(pipe, run_id="grpo48", max_interval=0.2)
+    server.start()
+    p = multiprocessing.get_context("spawn").Process(target=_file_timer_worker48, args=(pipe,))
+    p.start()
+    p.join(30)
+    server.stop()
+    sys.exit(1 if p.exitcode else 0)
+
+
+def _file_timer_worker48(pipe: str) -> None:
+    from torch.distributed.elastic import timer
+
+    timer.configure(timer.FileTimerClient(pipe))
+    with timer.expires(after=1, scope="rollout_step"):
+        time.sleep(20)
+
+
+def case_w48_threading_barrier_timeout() -> None:
+    """A threading.Barrier(2, timeout=1) between the learner thread and a rollout thread that never arrives."""
+    threading.Barrier(2, timeout=1).wait()
+
+
+def case_w48_urllib_connect_timeout() -> None:
+    """A reward call through urllib.request (timeout=2) to a server whose accept queue is full."""
+    import urllib.request
+
+    url, close = _hang_server48(backlog_full=True)
+    try:
+        urllib.request.urlopen(f"{url}/score", timeout=2)
+    finally:
+        close()
+
+
+def case_w48_openai_chat_timeout() -> None:
+    """An LLM-judge call (openai 3.x, timeout=2, max_retries=1, OPENAI_LOG=info) to a server that accepts and never
+    answers."""
+    url, close = _hang_server48(answer_after=99)
+    os.environ["OPENAI_LOG"] = "info"
+    import openai
+
+    try:
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key="sk-local", timeout=2, max_retries=1)
+        client.chat.completions.create(model="judge", messages=[{"role": "user", "content": "2+2?"}])
+    finally:
+        close()
+
+
+def case_w48_httpx_connect_timeout() -> None:
+    """A reward call through httpx (connect timeout 2 s) to a server whose accept queue is full."""
+    import httpx
+
+    url, close = _hang_server48(backlog_full=True)
+    try:
+        httpx.post(f"{url}/score", json={}, timeout=httpx.Timeout(8.0, connect=2.0))
+    finally:
+        close()
+
+
+def case_w48_ray_hung_task_cancelled() -> None:
+    """A reward task that hangs: ray.get(timeout=3) runs out, the driver force-cancels it and gets its result."""
+    import traceback
+
+    ray = _ray43(num_cpus=1)
+
+    @ray.remote(max_retries=0)
+    def score() -> float:
+        time.sleep(300)
+        return 1.0
+
+    try:
+        ref = score.remote()
+        try:
+            ray.get(ref, timeout=3)
+        except ray.exceptions.GetTimeoutError:
+            traceback.print_exc()
+            ray.cancel(ref, force=True)
+        ray.get(ref)
+    finally:
+        ray.shutdown()
+
+
+def case_w48_ray_tpu_slice_pg_timeout() -> None:
+    """ray.util.tpu.run_on_slice on a CPU node (head reservation 3 s, pg_ready_timeout_s=3): the slice's placement
+    group is never ready."""
+    ray = _ray43(num_cpus=1)
+    from ray.util.tpu import run_on_slice
+
+    @ray.remote
+    def step() -> int:
+        return 1
+
+    try:
+        refs = run_on_slice(step, topology="2x2", accelerator_version="v6e", head_reservation_timeout_s=3,
+                            pg_ready_timeout_s=3)
+        print(ray.get(refs))
+    finally:
+        ray.shutdown()
+
+
+def case_benign48_openai_retry_succeeds() -> None:
+    """An LLM-judge call (openai 3.x, timeout=2, max_retries=2, OPENAI_LOG=info) whose first attempt reads nothing
+    (the server holds the connection); the retry is answered."""
+    reply = {"id": "chatcmpl-48", "object": "chat.completion", "created": 0, "model": "judge",
+             "choices": [{"index": 0, "message": {"role": "assistant", "content": "4"}, "finish_reason": "stop"}]}
+    url, close = _hang_server48(answer_after=1, body=json.dumps(reply).encode())
+    os.environ["OPENAI_LOG"] = "info"
+    import openai
+
+    try:
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key="sk-local", timeout=2, max_retries=2)
+        out = client.chat.completions.create(model="judge", messages=[{"role": "user", "content": "2+2?"}])
+        print("judge", out.choices[0].message.content)
+    finally:
+        close()
+
+
+def case_w48_futures_as_completed_timeout() -> None:
+    """concurrent.futures.as_completed(timeout=1) over four reward futures, two of which take 4 s."""
+    from concurrent.futures import as_completed
+
+    with ThreadPoolExecutor(max_workers=4) as ex:
+        futs = [ex.submit(time.sleep, d) for d in (0, 0, 4, 4)]
+        for f in as_completed(futs, timeout=1):
+            f.result()
+
+
+def case_w48_ray_actor_pool_timeout() -> None:
+    """ray.util.ActorPool.get_next(timeout=2) over rollout actors whose generate() takes 30 s."""
+    ray = _ray43(num_cpus=1)
+    from ray.util import ActorPool
+
+    @ray.remote(num_cpus=0)
+    class Rollout:
+        def generate(self, prompt: str) -> str:
+            time.sleep(30)
+            return prompt
+
+    try:
+        pool = ActorPool([Rollout.remote(), Rollout.remote()])
+        pool.submit(lambda a, v: a.generate.remote(v), "2+2")
+        print(pool.get_next(timeout=2))
+    finally:
+        ray.shutdown()
+
+
+def case_w48_grpc_channel_ready_timeout() -> None:
+    """grpc.channel_ready_future(...).result(timeout=2) for a reward service whose port accepts and never speaks
+    HTTP/2."""
+    import grpc
+
+    url, close = _hang_server48(answer_after=99)
+    try:
+        ch = grpc.insecure_channel(url.removeprefix("http://"))
+        grpc.channel_ready_future(ch).result(timeout=2)
+    finally:
+        close()
+
+
+def case_w48_grpc_unary_deadline() -> None:
+    """A unary gRPC reward call (timeout=2) to a port that accepts and never speaks HTTP/2."""
+    import grpc
+
+    url, close = _hang_server48(answer_after=99)
+    try:
+        ch = grpc.insecure_channel(url.removeprefix("http://"))
+        score = ch.unary_unary("/reward.Reward/Score", request_serializer=lambda b: b,
+                               response_deserializer=lambda b: b)
+        score(b"\x0a\x032+2", timeout=2, wait_for_ready=True)
+    finally:
+        close()
+
+
+def case_w48_elastic_store_synchronize_timeout() -> None:
+    """torch elastic's store synchronize (timeout=2) of 2 agents' data where agent 1 never writes its part."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+    from torch.distributed.elastic.utils.store import synchronize
+
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True, timedelta(seconds=10))
+    synchronize(store, b"rollout-ready", rank=0, world_size=2, key_prefix="grpo/weights_v3/", timeout=2)
+
+
+def _stall_body_server48() -> tuple[str, Callable[[], None]]:
+    """A loopback HTTP server that answers 200 with a chunked body, sends two JSON lines, then sends nothing."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    held: list[socket.socket] = []
+
+    def loop() -> None:
+        try:
+            conn, _ = srv.accept()
+        except OSError:
+            return
+        held.append(conn)
+        conn.recv(65536)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for i in range(2):
+            line = json.dumps({"rollout": i, "text": "..."}).encode() + b"\n"
+            conn.sendall(b"%x\r\n%s\r\n" % (len(line), line))
+
+    threading.Thread(target=loop, daemon=True).start()
+
+    def close() -> None:
+        for c in held:
+            c.close()
+        srv.close()
+
+    return f"http://127.0.0.1:{srv.getsockname()[1]}", close
+
+
+def case_w48_requests_stream_stall() -> None:
+    """Rollouts streamed from a generation server (requests stream=True, timeout=(2, 2)): two lines arrive, then the
+    stream stalls."""
+    import requests
+
+    url, close = _stall_body_server48()
+    try:
+        with requests.get(f"{url}/generate", stream=True, timeout=(2, 2)) as r:
+            for line in r.iter_lines():
+                print("got", line[:20])
+    finally:
+        close()
+
+
+def case_w48_urllib3_pool_empty() -> None:
+    """urllib3 HTTPConnectionPool(maxsize=1, block=True): one reward call holds the only connection on a server that
+    never answers; the next waits for it past pool_timeout=1."""
+    import urllib3
+
+    url, close = _hang_server48(answer_after=99)
+    port = int(url.rsplit(":", 1)[1])
+    pool = urllib3.HTTPConnectionPool("127.0.0.1", port, maxsize=1, block=True, timeout=urllib3.Timeout(read=10))
+    threading.Thread(target=lambda: _swallow48(lambda: pool.request("POST", "/score", retries=False)),
+                     daemon=True).start()
+    time.sleep(0.5)
+    try:
+        pool.urlopen("POST", "/score", retries=False, pool_timeout=1)
+    finally:
+        close()
+
+
+def case_w48_sqlite_busy_timeout() -> None:
+    """A metrics database (sqlite3, timeout=1) that another process holds a write transaction on."""
+    import sqlite3
+
+    db = str(Path(tempfile.mkdtemp(prefix="metrics48_"), "runs.db"))
+    sqlite3.connect(db).execute("create table steps (step int, reward real)").connection.commit()
+    holder = subprocess.Popen([sys.executable, "-c", "import sqlite3, time\n"
+                               f"c = sqlite3.connect({db!r}, isolation_level=None); c.execute('begin immediate')\n"
+                               "c.execute('insert into steps values (1, 0.5)'); print('held', flush=True); time.sleep(30)"],
+                              stdout=subprocess.PIPE)
+    try:
+        holder.stdout.readline()
+        con = sqlite3.connect(db, timeout=1)
+        con.execute("insert into steps values (2, 0.7)")
+        con.commit()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def case_benign48_urllib3_pool_full() -> None:
+    """requests with pool_maxsize=1 from four reward threads: urllib3 discards the extra connections (a WARNING) and
+    every call is answered."""
+    import logging
+
+    import requests
+    from requests.adapters import HTTPAdapter
+
+    logging.basicConfig(level=logging.WARNING)
+    url, close = _hang_server48(answer_after=0)
+    s = requests.Session()
+    s.mount("http://", HTTPAdapter(pool_connections=1, pool_maxsize=1))
+    out: list[float] = []
+    try:
+        ts = [threading.Thread(target=lambda: out.append(s.get(f"{url}/score", timeout=5).json()["score"]))
+              for _ in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        print("scores", out)
+    finally:
+        close()
+
+
+CASES48: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_w48_requests_read_timeout", case_w48_requests_read_timeout, "python_crash"),
+    ("case_w48_requests_connect_timeout", case_w48_requests_connect_timeout, "python_crash"),
+    ("case_w48_aiohttp_sock_read_timeout", case_w48_aiohttp_sock_read_timeout, "python_crash"),
+    ("case_w48_aiohttp_sock_connect_timeout", case_w48_aiohttp_sock_connect_timeout, "python_crash"),
+    ("case_w48_httpx_pool_timeout", case_w48_httpx_pool_timeout, "hf_http_error"),
+    ("case_w48_futures_result_timeout", case_w48_futures_result_timeout, "python_crash"),
+    ("case_w48_mp_pool_get_timeout", case_w48_mp_pool_get_timeout, "python_crash"),
+    ("case_w48_filelock_timeout", case_w48_filelock_timeout, "python_crash"),
+    ("case_w48_hub_body_stall", case_w48_hub_body_stall, "hf_http_error"),
+    ("case_w48_rpc_sync_timeout", case_w48_rpc_sync_timeout, "dist_timeout"),
+    ("case_w48_rpc_remote_to_here_timeout", case_w48_rpc_remote_to_here_timeout, "dist_timeout"),
+    ("case_w48_gloo_work_wait_timeout", case_w48_gloo_work_wait_timeout, "dist_timeout"),
+    ("case_w48_elastic_store_barrier_timeout", case_w48_elastic_store_barrier_timeout, "dist_timeout"),
+    ("case_w48_init_env_rank1_absent", case_w48_init_env_rank1_absent, "dist_timeout"),
+    ("case_w48_ray_hung_actor_killed", case_w48_ray_hung_actor_killed, "ray_actor_died"),
+    ("case_w48_elastic_file_timer_reaped", case_w48_elastic_file_timer_reaped, "dist_timeout"),
+    ("case_w48_threading_barrier_timeout", case_w48_threading_barrier_timeout, "python_crash"),
+    ("case_w48_urllib_connect_timeout", case_w48_urllib_connect_timeout, "python_crash"),
+    ("case_w48_openai_chat_timeout", case_w48_openai_chat_timeout, "python_crash"),
+    ("case_w48_httpx_connect_timeout", case_w48_httpx_connect_timeout, "hf_http_error"),
+    ("case_w48_ray_hung_task_cancelled", case_w48_ray_hung_task_cancelled, "python_crash"),
+    ("case_w48_ray_tpu_slice_pg_timeout", case_w48_ray_tpu_slice_pg_timeout, "pg_timeout"),
+    ("case_w48_futures_as_completed_timeout", case_w48_futures_as_completed_timeout, "python_crash"),
+    ("case_w48_ray_actor_pool_timeout", case_w48_ray_actor_pool_timeout, "python_crash"),
+    ("case_w48_grpc_channel_ready_timeout", case_w48_grpc_channel_ready_timeout, "python_crash"),
+    ("case_w48_grpc_unary_deadline", case_w48_grpc_unary_deadline, "python_crash"),
+    ("case_w48_elastic_store_synchronize_timeout", case_w48_elastic_store_synchronize_timeout, "dist_timeout"),
+    ("case_w48_requests_stream_stall", case_w48_requests_stream_stall, "python_crash"),
+    ("case_w48_urllib3_pool_empty", case_w48_urllib3_pool_empty, "python_crash"),
+    ("case_w48_sqlite_busy_timeout", case_w48_sqlite_busy_timeout, "python_crash"),
+    ("case_benign48_urllib3_pool_full", case_benign48_urllib3_pool_full, "benign"),
+    ("case_benign48_openai_retry_succeeds", case_benign48_openai_retry_succeeds, "benign"),
+    ("case_benign48_requests_read_retry", case_benign48_requests_read_retry, "benign"),
+    ("case_benign48_requests_connect_retry", case_benign48_requests_connect_retry, "benign"),
+    ("case_benign48_hub_body_stall_resumed", case_benign48_hub_body_stall_resumed, "benign"),
+    ("case_benign48_hub_lock_wait", case_benign48_hub_lock_wait, "benign"),
+]}
+CASES.update(CASES48)
+TIMEOUT_S.update({n: 60 for n in CASES48})
+
+
 
 # ----------------------------------------------------------------------------- run
 
@@ -27549,7 +28335,7 @@ def versions() -> dict[str, str]:
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
                  "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
-                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib"):  # the agent side's clients (the
+                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -30116,6 +30902,14 @@ _LOG_LINE46 = re.compile(r"^(free|malloc|realloc|munmap_chunk|malloc_consolidate
                          r"^make(\[\d+\])?: \*\*\* ")
 
 
+# More shapes for the 48-th set's cases only (every wait of a GRPO run, timing out): the openai client's retry note
+# (OPENAI_LOG=info: `[2026-12-05 14:49:52 - openai._base_client:1277 - INFO] Retrying request in 0.44 seconds ...`),
+# huggingface_hub's cache-lock wait note (an INFO line with no format: the message alone) and urllib3's retry warning
+# and its pool-full note (logging's default format).
+_LOG_LINE48 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d - openai\.[\w.]+:\d+ - (INFO|WARNING|ERROR)\] Retrying |"
+                         r"^Still waiting to acquire lock on |^(WARNING|ERROR):urllib3[\w.]*:(Retrying |Connection pool is full)")
+
+
 def _dedup_key35(line: str) -> str:
     """The set-35 shape of a line: request ids, workflow instance ids, LiteLLM call ids and object
     addresses differ from run to run, so they are masked before the usual key."""
@@ -30174,7 +30968,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES37, (_LOG_LINE37.search,)), (CASES41, (_LOG_LINE41.search,)), (CASES42, (_LOG_LINE42.search,)),
         (CASES44, (_LOG_LINE44.search,)),
         (CASES43, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search)),
-        (CASES46, (_LOG_LINE46.search,)))
+        (CASES46, (_LOG_LINE46.search,)),
+        (CASES48, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE48.search)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -33591,6 +34386,111 @@ def lib_of46(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("python", vers)
 
 
+LINE_RULES48: list[tuple[str, str]] = [
+    # a line another corpus file holds verbatim (the source set python_runtime): a held-out line must be new
+    (r"^grpc\._channel\._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:$", "drop"),
+    # torch elastic's FileTimerServer start-up notes (INFO, nothing error-shaped: not a look-alike)
+    (r"file_based_local_timer\.py:\d+\] Starting (FileTimerServer|watchdog thread)", "drop"),
+    # the step watchdog's report of a worker past its deadline, its SIGKILL of it and of its own process: a deadline of
+    # torch.distributed.elastic ran out
+    (r"Timers expired for run:|Reaping worker_pid=|Successfully reaped worker=|"
+     r"Terminating the server process=\[\d+\] because of expired timers", "dist_timeout"),
+    # the shell's own `Killed` under the timer's SIGKILL: the corpus rule (a shell's Killed alone stays pod_oomkilled)
+    (r"^bash: line \d+: +\d+ Killed ", "pod_oomkilled"),
+    # torch.distributed.rpc past its rpc timeout (rpc_sync, RRef.to_here)
+    (r"RPC ran for more than set timeout", "dist_timeout"),
+    # the RPC agent's notice while shutting down after the caller gave up (W-level, not a cause)
+    (r"won't send response to request #\d+ to \w+, as the agent is shutting down", "benign"),
+    # gloo's Work.wait(timeout=) running out
+    (r"^\[rank\d+\]: RuntimeError: Operation timed out!$", "dist_timeout"),
+    # the retry notes after which the wait was answered (urllib3, the openai client, huggingface_hub's resume note)
+    (r"^WARNING:urllib3\.connectionpool:Retrying \(Retry\(", "benign"),
+    (r"- openai\._base_client:\d+ - INFO\] Retrying request", "benign"),
+    (r"^Still waiting to acquire lock on ", "benign"),
+    # the TPU slice's placement group that never became ready within pg_ready_timeout_s
+    (r"placement group was not ready within \d+s", "pg_timeout"),
+]
+NOTES48: list[tuple[str, str]] = [
+    (r"Retrying \(Retry\(.*ReadTimeoutError", "requests + urllib3 Retry(read=2), timeout=(2, 2): the first "
+     "connection is held unanswered, the retry is answered (exit 0)"),
+    (r"Retrying \(Retry\(.*ConnectTimeoutError", "requests + urllib3 Retry(connect=3): the server's accept queue "
+     "(backlog 0) is full for 2.5 s, then it drains and answers (exit 0)"),
+    (r"openai\._base_client:\d+ - INFO\] Retrying", "openai client (OPENAI_LOG=info, timeout=2, max_retries=2): the "
+     "first attempt's connection is held unanswered, the retry is answered (exit 0)"),
+    (r"Still waiting to acquire lock", "hf_hub_download while another process holds the blob's cache lock for 12 s; "
+     "the download then completes (exit 0)"),
+    (r"Error while downloading from .*timed out", "hf_hub_download (HF_HUB_DOWNLOAD_TIMEOUT=2): the first GET of the "
+     "weights stalls half way, the ranged retry completes the file (exit 0)"),
+    (r"(httpx2|httpcore2)\.ReadTimeout", "hf_hub_download (HF_HUB_DOWNLOAD_TIMEOUT=2) of weights whose body stalls "
+     "half way on every GET: five resumes, then the error"),
+    (r"won't send response", "the rollout worker's RPC agent after the trainer's rpc_sync(timeout=1) gave up"),
+    (r"as a ProcessGroup\. This usage is deprecated", "torch.distributed.rpc's init_rpc on gloo (a deprecation "
+     "warning; the RPC agent came up)"),
+    (r"Connection pool is full", "requests with pool_maxsize=1 from four reward threads; every call answered (exit 0)"),
+    (r"Read timed out\.$", "rollouts streamed from a generation server (requests stream=True, timeout=(2, 2)): two "
+     "lines arrive, then the stream stalls (requests raises ConnectionError, not ReadTimeout)"),
+    (r"EmptyPoolError", "urllib3 HTTPConnectionPool(maxsize=1, block=True): the one connection held by a call that "
+     "never gets an answer, the next call's pool_timeout=1 runs out"),
+    (r"database is locked", "sqlite3.connect(timeout=1) to a metrics db another process holds a write transaction on"),
+    (r"futures unfinished", "concurrent.futures.as_completed(timeout=1) over four reward futures, two take 4 s"),
+    (r"Timed out waiting for result", "ray.util.ActorPool.get_next(timeout=2) over rollout actors whose call takes "
+     "30 s"),
+    (r"FutureTimeoutError", "grpc.channel_ready_future(...).result(timeout=2) to a port that accepts and never "
+     "speaks HTTP/2"),
+    (r"keys: /grpo/", "torch elastic's store synchronize (timeout=2) of 2 agents, agent 1 never writes its part"),
+    (r"RPC ran for more than set timeout", "torch.distributed.rpc: rpc_sync / RRef.to_here(timeout=1) of a call "
+     "that takes 5 s"),
+    (r"Operation timed out!", "an async gloo all_reduce whose Work.wait(timeout=2 s) runs out (the peer stalls 6 s)"),
+    (r"waitForInput|missing_ranks", "torch elastic's store barrier (barrier_timeout=2) of 2 agents, one never arrives"),
+    (r"waiting for clients", "init_process_group(init_method='env://', timeout=3 s) as rank 0; rank 1 never starts"),
+    (r"Timers expired|Reaping worker|reaped worker|Terminating the server process|Killed", "torch elastic's "
+     "FileTimerServer: a worker's expires(after=1) scope runs 20 s; the server SIGKILLs it, then its own process"),
+    (r"ReadTimeout: HTTPConnectionPool|Read timed out", "requests.post(timeout=(2, 2)) to a reward server that "
+     "accepts and never answers"),
+    (r"ConnectTimeout|Connection to 127\.0\.0\.1 timed out|Max retries exceeded", "requests.post(timeout=(2, 5)) to "
+     "a reward server whose accept queue is full"),
+    (r"ConnectionTimeoutError|CancelledError|^TimeoutError$", "aiohttp ClientTimeout(sock_connect=2) to a server "
+     "whose accept queue is full"),
+    (r"PoolTimeout", "httpx Client(max_connections=1, pool timeout 1 s): the one connection is held by a call that "
+     "never gets an answer"),
+    (r"multiprocessing\.context\.TimeoutError", "multiprocessing.Pool apply_async(...).get(timeout=1)"),
+    (r"BrokenBarrierError", "threading.Barrier(2, timeout=1) that the other thread never reaches"),
+    (r"filelock", "filelock.FileLock(timeout=2) on a lock another process holds"),
+    (r"urlopen error timed out", "urllib.request.urlopen(timeout=2) to a server whose accept queue is full"),
+    (r"APITimeoutError", "openai client (timeout=2, max_retries=1) to a server that accepts and never answers"),
+    (r"ActorDiedError", "ray.get(timeout=3) of a hung actor call, then ray.kill of the actor and ray.get again"),
+    (r"TaskCancelledError", "ray.get(timeout=3) of a hung task, then ray.cancel(force=True) and ray.get again"),
+    (r"TPU|placement group", "ray.util.tpu.run_on_slice on a CPU node (pg_ready_timeout_s=3)"),
+]
+
+
+def lib_of48(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 48-th set's printers, by the line first, then by the case."""
+    if re.search(r"urllib3", line):
+        return _pick("urllib3", vers)
+    if re.search(r"^requests\.", line):
+        return _pick("requests", vers)
+    if re.search(r"aiohttp", line):
+        return _pick("aiohttp", vers)
+    if re.search(r"^(httpx|httpcore)\.", line):
+        return _pick("httpx", vers)
+    if re.search(r"^(httpx2|httpcore2)\.", line):
+        return _pick("httpx2", vers)
+    if re.search(r"filelock", line):
+        return _pick("filelock", vers)
+    if re.search(r"openai", line):
+        return _pick("openai", vers)
+    if re.search(r"^grpc", line) or "grpc" in case:
+        return _pick("grpcio", vers)
+    if "hub" in case:
+        return _pick("huggingface_hub", vers)
+    if "ray" in case:
+        return _pick("ray", vers)
+    if re.search(r"rpc|gloo|elastic|init_env", case):
+        return _pick("torch", vers)
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -33624,6 +34524,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout43", CASES43, LINE_RULES43),
     ("heldout45", CASES45, LINE_RULES45),
     ("heldout46", CASES46, LINE_RULES46),
+    ("heldout48", CASES48, LINE_RULES48),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -34085,6 +34986,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout43": (lib_of43, NOTES43 + NOTES28 + NOTES22),
     "heldout45": (lib_of45, NOTES45),
     "heldout46": (lib_of46, NOTES46),
+    "heldout48": (lib_of48, NOTES48),
 }
 
 
