@@ -26,6 +26,25 @@ from one_line import assert_named, both, primary  # noqa: E402
      "shutting down executor.", "ray_worker_died"),
     ("(EngineCore_DP0 pid=9) ERROR 01-02 10:00:00 [multiproc_executor.py:150] Worker proc VllmWorker-5 died unexpectedly, "
      "shutting down executor.", "engine_dead"),
+    # ---- a refusal's menu of names is no failure of theirs (an option named for a timeout is a name)
+    ("RuntimeError: Unexpected optimization option foo.bar, known options are ['debug', 'nccl_timeout_s', 'oom_retry']",
+     "python_crash"),
+    # ---- torch's index check past the GPUs there are; a refused environment variable is the setting's, not its library's
+    ("AssertionError: Invalid device id", "cuda_error"),
+    ("RuntimeError: Invalid value for environment variable: TORCH_NCCL_DUMP_ON_TIMEOUT", "python_crash"),
+    # ---- a file shorter than the mapping its reader asks for: its writer was cut short
+    ("ValueError: mmap length is greater than file size", "checkpoint_corrupt"),
+    ("RuntimeError: file </ck/kv.bin> size <1024> is smaller than the required mapping size <8192>", "checkpoint_corrupt"),
+    # ---- glibc's heap check, a signal by name with its negative code, make's report of a recipe ended 137
+    ("free(): double free detected in tcache 2", "python_crash"),
+    ("The exit codes of the workers are {SIGKILL(-9), SIGTERM(-15)}", "python_crash"),
+    ("make: *** [Makefile:12: train] Error 137", "pod_oomkilled"),
+    # ---- a dotted timeout class printed with no message (the Hub's httpx client)
+    ("httpx.ConnectTimeout", "hf_http_error"),
+    # ---- torch elastic's watchdog timers and torch.distributed.rpc's call deadline
+    ("I0102 10:00:00.000000 77 torch/distributed/elastic/timer/local_timer.py:90] Reaping worker_pid=[78]. "
+     "Expired timers: ['step']", "dist_timeout"),
+    ("RuntimeError: RPCErr:1:RPC ran for more than set timeout (5000 ms) and will now be marked with an error", "dist_timeout"),
 ])
 def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
@@ -33,3 +52,11 @@ def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> 
 
 def test_a_success_status_of_the_runtime_is_no_failure(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["synLaunch returned synStatus 0 for recipe mm_7"])) != "cuda_error" or True
+
+
+def test_a_timeout_class_named_in_a_sentence_is_no_exception(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["will retry on httpx.ReadTimeout"])) is None
+
+
+def test_make_reporting_another_status_is_no_oom_kill(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["make: *** [Makefile:12: train] Error 1"])) != "pod_oomkilled"

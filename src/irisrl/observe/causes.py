@@ -641,7 +641,8 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("dist_timeout", "torch.distributed store / rendezvous / gloo timed out",
           ("clients joined", "wait timeout after", "Socket Timeout", "socket has timed out", "DistStoreError",
            "DistNetworkError", "store based barrier", "RendezvousTimeoutError", "Rendezvous", "imed out waiting",
-           "failed to connect to", "connect() timed out", "Wait timeout", "imed out", "Error waiting on"),
+           "failed to connect to", "connect() timed out", "Wait timeout", "imed out", "Error waiting on", "elastic/timer/",
+           "xpired timers", "set timeout"),
           (), 3, ROOT,
           "a rank never reached the rendezvous (node missing, MASTER_ADDR/port unreachable, a rank crashed "
           "before init): check that every task is up and the first rank's address; raise the timeout only "
@@ -665,7 +666,16 @@ CATALOGUE: tuple[Cause, ...] = (
                     # socket.cpp), gloo's pair / store wait ("Wait timeout", gloo/transport/tcp),
                     # the store based barrier (torch/distributed/distributed_c10d.py, any case)
                     r"connect\(\) timed out|^(?:\w+Error: )?Wait timeout\b|gloo.*Wait timeout|"
-                    r"(?i:timed out initializing process group in store based barrier)"),
+                    r"(?i:timed out initializing process group in store based barrier)",
+                    # torch elastic's watchdog timers (torch/distributed/elastic/timer/file_based_local_timer.py,
+                    # local_timer.py, debug_info_logging.py: "Timers expired for run:[%s]", "Reaping worker_pid=[%s].
+                    # Expired timers: %s", "Successfully reaped worker=[%s] with signal=%s", "Terminating the server
+                    # process=[%s] because of expired timers"), torch 2.13 as current set 48 prints them: a scope that ran
+                    # past its deadline, its worker killed for it
+                    r"\belastic/timer/\w+\.py:\d+\][^\n]*(?i:expired|\breap)|\b(?:Timers expired for run|Expired timers:)",
+                    # torch.distributed.rpc's call deadline (torch/csrc/distributed/rpc: "RPC ran for more than set timeout
+                    # (%d ms) and will now be marked with an error")
+                    r"\bRPC ran for more than (?:the )?set timeout\b"),
           # torch's c10d client retries its connect while the master comes up, with a [W ...] line
           # per attempt: a wait, fatal only once the run crashed
           soft=r"\[W[^\]]*\].*The client socket has failed to connect to",
@@ -886,7 +896,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
-          ("OOMKilled", "Exit Code:", "Exit code", "exit_code=137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
+          ("OOMKilled", "Exit Code:", "Exit code", "exit_code=137", "] Error 137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
            "Out of memory: Killed", "exited with code 137", "oom-kill", "已杀死", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
            "exitCode", "SIGKILL", "exitcode", "TaskOOM"),
           (), 4, ROOT,
@@ -900,6 +910,8 @@ CATALOGUE: tuple[Cause, ...] = (
           families=(r"\bOOMKilled\b|(?i:\bexit(?:ed with)?[ _]code[:=]?\s*137)\b|exit_code=-9\b",
                     # a container status in the pod's YAML / JSON (`kubectl get pod -o yaml|json`)
                     r"\"?exitCode\"?:\s*137\b",
+                    # (make's report of a recipe that ended 137, "make: *** [Makefile:4: train] Error 137")
+                    r"\*\*\* \[[^\]\n]*\] Error 137\b",
                     r"non-zero exit code\b.*\b137$",
                     # a shell reporting its child SIGKILLed (the OOM killer): "line 28:  7 Killed  cmd"
                     # (and its job report without the script line, `[1]+  Killed   cmd` / `71885 Killed   cmd`: exceptions.SHELL_SIGNAL)
@@ -991,7 +1003,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
-           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete", "input_type=",
+           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete", "input_type=", "SIGKILL(", "SIGTERM(",
            # a shell's job report of the signal that ended its child (and its zh_CN words)
            *E.SIGNAL_TEXTS, *E.ZH_SIGNAL_WORDS.split("|")),
           (), 8, ROOT,
@@ -1023,6 +1035,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # torch.multiprocessing's ProcessExitedException ("process %d terminated with signal
                     # %s", torch/multiprocessing/spawn.py): a worker killed by a signal
                     r"(?i:signal) \d+ \(SIG[A-Z]+\d?\) received by PID|process \d+ terminated with signal SIG[A-Z]+\d?",
+                    # (joblib's loky TerminatedWorkerError detail "The exit codes of the workers are {SIGKILL(-9)}": a
+                    # signal by name with its negative code, as Python's multiprocessing reports it)
+                    r"\bSIG[A-Z]+\d?\(-\d+\)",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
                     r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",
@@ -1111,6 +1126,7 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
     other uncaught exception as python_crash."""
     if ") is false: " in text:
         text = V.CHECK_CONDITION_RX.sub("", text)   # a failed check's condition asserts nothing
+    text = V.MENU_RX.sub(r"\1", text)               # nor the menu of names a refusal lists
     if text.rstrip()[-1:].isdigit() and _TALLY.search(text) and V.notice_level(text):
         return None, None
     cause = _by_pattern(text)

@@ -56,6 +56,9 @@ _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fa
           r"(?:Base)?ExceptionGroup|socket\.(?:gaierror|herror)|(?:[A-Za-z_]\w*\.)*" + QUEUE_CLASS + ")|"
           # a dotted class whose own name starts lower-case (pybind11 bindings: `nixl._bindings.nixlNotFoundError`)
           r"(?:[A-Za-z_]\w*\.)+[a-z]\w*[a-z](?:Error|Exception)|"
+          # a dotted class named for a timeout (httpx / httpcore `PoolTimeout`, `ReadTimeout`, requests' `ConnectTimeout`),
+          # also printed with no message (`httpx.PoolTimeout` alone, as current set 48 prints it)
+          r"(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Timeout|TimedOut)|"
           rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of
@@ -279,11 +282,18 @@ NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
 # Not a client's check of what a server sent back (s3transfer 0.19.3 download.py "S3ValidationError: Response range
 # start ... does not match requested start ...": the transfer's family reads it).
 VALIDATED_RESPONSE = re.compile(r"(?i)\bresponse\b")
+# (and a parser refusing an environment variable's value, whatever library the variable is named for: torch 2.11 c10d's
+# "RuntimeError: Invalid value for environment variable: TORCH_NCCL_HIGH_PRIORITY", current set 45, is the setting's
+# value, not NCCL)
+REFUSED_SETTING = re.compile(r"(?i)\b(?:invalid|bad|unrecognized|unknown|unsupported|illegal) value (?:\S+ )?(?:for|of) "
+                             r"(?:the )?env(?:ironment)?(?: variable)?\b")
 
 
 def refused_input(exc: Exc) -> bool:
-    """The exception is a validator refusing the caller's value: a `*ValidationError` that checked no response."""
-    return exc.name.endswith("ValidationError") and not VALIDATED_RESPONSE.search(exc.message)
+    """The exception is a validator refusing the caller's value: a `*ValidationError` that checked no response, or a
+    refused environment variable."""
+    return (exc.name.endswith("ValidationError") and not VALIDATED_RESPONSE.search(exc.message)) \
+        or bool(REFUSED_SETTING.search(exc.message))
 
 
 # The Hub's request id ("(Request ID: Root=1-...)", hf_raise_for_status) marks a Hub error pasted
@@ -830,11 +840,13 @@ def signature(text: str) -> str:
 # reads the code).
 EXIT_REPORT = r"(?:(?:[Ee]xited|died)(?: unexpectedly)?(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:a )?(?:non-?zero )?(?:exit|return) code|\bExit [Cc]ode|\bexitCode)[ :=]*"
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
-# "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer";
+# "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer", "free(): double free
+# detected in tcache 2";
 # debug/fortify_fail.c "*** stack smashing detected ***: terminated") and libstdc++'s verbose terminate
 # handler's `what():  std::bad_alloc`: each aborts the process
 LIBC_ABORT = (r"double free or corruption|corrupted size vs\. prev_size|\b(?:malloc|free|realloc|munmap_chunk|malloc_consolidate|"
-              r"_int_free|_int_malloc)\(\): (?:invalid|corrupted|unaligned|unsorted|smallbin|largebin|memory corruption)|"
+              r"_int_free|_int_malloc|tcache_thread_shutdown)\(\): (?:invalid|corrupted|unaligned|unsorted|smallbin|largebin|memory corruption|"
+              r"double free detected)|"
               r"\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*|\bwhat\(\):\s+std::bad_alloc")
 # The line a dying child process or thread writes before its traceback. multiprocessing's
 # BaseProcess._bootstrap writes `Process <name>:` and the child exits with code 1 (python/cpython

@@ -170,6 +170,13 @@ NOT_AN_INDEX = "".join(f"(?<!{noun} )" for noun in ("task", "rank", "node", "gpu
 # it too: observe/causes.classify.)
 CHECK_CONDITION = r"(?<=Check failed: )\((?:[^()]|\([^()]*\))*\) is false: "
 CHECK_CONDITION_RX = re.compile(CHECK_CONDITION)
+# the menu of names a refusal lists after its own words ("Unexpected optimization option x, known options are ['debug',
+# ..., 'collective_benchmark_timeout', ...]", torch 2.11 _inductor/config; "Valid fields are {...}", "choose from [...]"):
+# its items are names, not failures, and the rest of the line with them (its head words stay: "valid keys are" says the
+# refusal is a config schema's)
+MENU = (r"(\b(?:(?:known|valid|available|supported|allowed|accepted|registered) (?:\w+ ){0,2}(?:are|is|includes?)|"
+        r"choose from|(?:must|should) be one of))\s*:?\s*[\[{(].*")
+MENU_RX = re.compile(r"(?i)" + MENU)
 NOT_ASSERTED = re.compile(
     r"(?i)" + PRECAUTION + r"|" + CHECK_CONDITION + r"|(?<![\w./])" + NOT_AN_INDEX + r"(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
@@ -1009,7 +1016,9 @@ TABLE: tuple[Row, ...] = (
                            # validate_cuda_device's other branch: "... on CUDA device N but torch.cuda.device_count() is M")
                            # (and the same in other libraries' words: transformers 5.25 modeling_utils "... with a model not
                            # initialized on GPU and with no GPU available", torchtitan 0.3.0 "The device cuda:5 is not available
-                           # on this machine.")
+                           # on this machine."; torch 2.11 cuda/__init__.py get_device_properties "Invalid device id" for an
+                           # index past the GPUs there are, current set 45)
+                           r"\bInvalid device id\b|"
                            r"(?i:(?<!node has )\bno (?:cuda )?gpus? (?:is |are )?available)|\bcuda:\d+ is not available\b|Found no NVIDIA driver|cuda\.is_available\(\) is False|"
                            r"Attempting to deserialize object on (?:a )?CUDA device"),), _rx(r"(?i:\bnon-?fatal\b)|" + XID_RECOVERED)),
     # a container that cannot have its GPUs (libnvidia-container src/cli: "nvidia-container-cli: initialization
@@ -1052,6 +1061,11 @@ TABLE: tuple[Row, ...] = (
     # find MARK", "pickle data was truncated", "invalid load key, '%c'."): the bytes are not a pickle
     Row("checkpoint_corrupt", (_rx(r"unpickling stack (?:underflow|overflow)|could not find MARK|pickle data was truncated|"
                                    r"invalid load key"),), None),
+    # a file shorter than the mapping its reader asks for (CPython Modules/mmapmodule.c "mmap length is greater than file
+    # size", numpy's memmap / np.load(mmap_mode=...) through it; torch 2.15 c10 MapAllocator "file <%s> size <%d> is smaller
+    # than the required mapping size <%d>", torch.from_file / storage mapping): its writer was cut short, as current set 46
+    # prints it
+    Row("checkpoint_corrupt", (_rx(r"\bmmap length is greater than file size\b|\bis smaller than the required mapping size\b"),), None),
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|checksum (?:mismatch|failed|did not match)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
                                    r"(?:failed|unable|cannot|can't|could not) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl(?!able)|"
