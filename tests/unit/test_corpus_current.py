@@ -61,7 +61,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout40": ("CASES40", 40, 3),
               "heldout42": ("CASES42", 45, 6),
               "heldout44": ("CASES44", 40, 3),
-              "heldout43": ("CASES43", 40, 8)}
+              "heldout43": ("CASES43", 40, 8),
+              "heldout47": ("CASES47", 50, 4)}
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -72,7 +73,7 @@ ORDER = ("dev.jsonl", "heldout.jsonl", *(f"{name}.jsonl" for name in LATER_SETS)
 OLDER_TORCH = {"heldout24": "2.4.",
                "heldout33": "2.13.", "heldout36": "2.13.", "heldout39": "2.13.", "heldout38": "2.14.",
                "heldout37": "2.14.", "heldout41": "2.14.", "heldout42": "2.13.",
-               "heldout44": "2.13.", "heldout43": "2.14."}
+               "heldout44": "2.13.", "heldout43": "2.14.", "heldout47": "2.13."}
 
 
 def _load(name: str) -> list[dict[str, str]]:
@@ -226,7 +227,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout21", "heldout22", "heldout23", "heldout24", "heldout25", "heldout26", "heldout28", "heldout27",
                                   "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34",
                                   "heldout35", "heldout36", "heldout39", "heldout38", "heldout37",
-                                  "heldout41", "heldout40", "heldout42", "heldout44", "heldout43"])
+                                  "heldout41", "heldout40", "heldout42", "heldout44", "heldout43",
+                                  "heldout47"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
