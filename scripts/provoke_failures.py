@@ -30619,6 +30619,550 @@ CASES.update(CASES46)
 TIMEOUT_S.update({n: 60 for n in CASES46})
 
 
+# ----------------------------------------------------------------------------- set 47: DeepSpeed on CPU
+# DeepSpeed (the newest release, DS_BUILD_OPS=0, its CPU accelerator, gloo) on a CPU machine: the ds_config layer
+# (batch sizes that do not multiply out, bad / unknown ZeRO keys, bf16 with fp16, offload it refuses, a config path that
+# is not there), deepspeed.comm / init_distributed on a gloo world with a bad master address or port, the `deepspeed`
+# launcher (bad hostfiles, --include / --exclude of hosts and slots that do not exist, a child that fails), ZeRO
+# checkpoint loading from broken directories, zero_to_fp32 on broken directories, a save onto a full tmpfs; benign
+# look-alikes: the notes DeepSpeed prints on a CPU run that goes on.
+
+
+def _env47(world: int = 1, rank: int = 0, port: int | None = None, addr: str = "127.0.0.1") -> None:
+    """A one-process (or rank `rank` of `world`) torch.distributed environment for DeepSpeed on CPU."""
+    import socket
+
+    if port is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+    os.environ.update(RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(world), LOCAL_WORLD_SIZE=str(world),
+                      MASTER_ADDR=addr, MASTER_PORT=str(port), DS_ACCELERATOR="cpu")
+
+
+def _model47() -> Any:
+    import torch
+
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2))
+
+
+def _cfg47(**over: Any) -> dict[str, Any]:
+    cfg: dict[str, Any] = {"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
+                           "steps_per_print": 1000, "zero_optimization": {"stage": 0}}
+    cfg.update(over)
+    return cfg
+
+
+def _engine47(cfg: Any, model: Any = None, client_optim: bool = True) -> Any:
+    """deepspeed.initialize on the CPU accelerator with a client AdamW (no op to build)."""
+    _env47()
+    import deepspeed
+    import torch
+
+    model = model or _model47()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3) if client_optim else None
+    engine, _, _, _ = deepspeed.initialize(model=model, optimizer=opt, config=cfg)
+    return engine
+
+
+def _step47(engine: Any) -> None:
+    import torch
+
+    x = torch.randn(2, 8)
+    loss = engine(x).pow(2).mean()
+    engine.backward(loss)
+    engine.step()
+
+
+def _saved47(stage: int = 1, tag: str = "global_step1") -> Path:
+    """A real ZeRO checkpoint of one step (`<dir>/latest`, `<dir>/<tag>/mp_rank_00_model_states.pt`, the optimizer
+    shards for stage >= 1)."""
+    d = Path(tempfile.mkdtemp(prefix="ds47ckpt"))
+    engine = _engine47(_cfg47(zero_optimization={"stage": stage}))
+    _step47(engine)
+    engine.save_checkpoint(str(d), tag=tag)
+    print("PROVOKE-NOTE saved " + " ".join(sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())),
+          flush=True)
+    return d
+
+
+def case_ds47_cfg_batch_not_multiply() -> None:
+    _engine47(_cfg47(train_batch_size=32, train_micro_batch_size_per_gpu=3, gradient_accumulation_steps=2))
+
+
+def case_ds47_cfg_no_batch_size() -> None:
+    cfg = _cfg47()
+    del cfg["train_micro_batch_size_per_gpu"]
+    del cfg["gradient_accumulation_steps"]
+    _engine47(cfg)
+
+
+def case_ds47_cfg_zero_stage_bad() -> None:
+    _engine47(_cfg47(zero_optimization={"stage": 4}))
+
+
+def case_ds47_cfg_zero_key_misspelt() -> None:
+    _engine47(_cfg47(zero_optimization={"stage": 2, "overlap_comms": True}))
+
+
+def case_ds47_cfg_bf16_and_fp16() -> None:
+    _engine47(_cfg47(bf16={"enabled": True}, fp16={"enabled": True}))
+
+
+def case_ds47_cfg_offload_stage0() -> None:
+    _engine47(_cfg47(zero_optimization={"stage": 0, "offload_optimizer": {"device": "cpu"}}))
+
+
+def case_ds47_cfg_offload_device_bad() -> None:
+    _engine47(_cfg47(zero_optimization={"stage": 2, "offload_optimizer": {"device": "disk"}}))
+
+
+def case_ds47_cfg_offload_nvme_no_path() -> None:
+    _engine47(_cfg47(zero_optimization={"stage": 3, "offload_param": {"device": "nvme"}}))
+
+
+def case_ds47_cfg_path_missing() -> None:
+    _engine47("/etc/irisrl/ds_config_zero2.json")
+
+
+
+def case_ds47_cfg_optimizer_unknown() -> None:
+    _engine47(_cfg47(optimizer={"type": "AdamWScheduleFree", "params": {"lr": 1e-3}}), client_optim=False)
+
+
+
+def case_ds47_cfg_scheduler_unknown() -> None:
+    _engine47(_cfg47(scheduler={"type": "CosineWithRestarts", "params": {}}))
+
+
+def case_ds47_cfg_fp16_on_cpu() -> None:
+    _step47(_engine47(_cfg47(fp16={"enabled": True})))
+
+
+
+def case_ds47_comm_before_init() -> None:
+    os.environ["DS_ACCELERATOR"] = "cpu"
+    import deepspeed.comm as dist
+    import torch
+
+    dist.all_reduce(torch.ones(4))
+
+
+def case_ds47_comm_bad_master_addr() -> None:
+    """Rank 1 of 2 whose MASTER_ADDR is a TEST-NET address nobody answers (a short timeout)."""
+    import datetime
+
+    _env47(world=2, rank=1, port=29547, addr="203.0.113.77")
+    import deepspeed
+
+    deepspeed.init_distributed(dist_backend="gloo", timeout=datetime.timedelta(seconds=8))
+
+
+def case_ds47_comm_master_port_taken() -> None:
+    """Rank 0 whose MASTER_PORT is held by a socket of this process."""
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    _env47(world=2, rank=0, port=s.getsockname()[1])
+    import datetime
+
+    import deepspeed
+
+    try:
+        deepspeed.init_distributed(dist_backend="gloo", timeout=datetime.timedelta(seconds=8))
+    finally:
+        s.close()
+
+
+def case_ds47_comm_peer_never_joins() -> None:
+    import datetime
+
+    _env47(world=2, rank=0)
+    import deepspeed
+
+    deepspeed.init_distributed(dist_backend="gloo", timeout=datetime.timedelta(seconds=8))
+
+
+def case_ds47_comm_backend_nccl_on_cpu() -> None:
+    import datetime
+
+    _env47()
+    import deepspeed
+
+    deepspeed.init_distributed(dist_backend="nccl", timeout=datetime.timedelta(seconds=8))
+
+
+def _launch47(*argv: str, hostfile: str | None = None, script: str = "ok") -> None:
+    """The `deepspeed` launcher (deepspeed.launcher.runner) on a tiny training script of the case's own."""
+    d = Path(tempfile.mkdtemp(prefix="ds47run"))
+    train = d / "train.py"
+    body = {"ok": "print('step 1 loss 0.25', flush=True)\n",
+            "raise": "raise RuntimeError('reward model returned NaN at step 3')\n",
+            "sigkill": "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"}[script]
+    train.write_text("import os\nprint('rank', os.environ.get('RANK'), flush=True)\n" + body)
+    args = list(argv)
+    if hostfile is not None:
+        hf = d / "hostfile"
+        hf.write_text(hostfile)
+        args = ["--hostfile", str(hf), *args]
+    env = dict(os.environ, DS_ACCELERATOR="cpu")
+    p = subprocess.run([sys.executable, "-m", "deepspeed.launcher.runner", *args, str(train)], env=env, timeout=50,
+                       cwd=d)
+    sys.exit(p.returncode)
+
+
+def case_ds47_launch_hostfile_bad_slots() -> None:
+    _launch47(hostfile="worker-0 slots=four\n")
+
+
+def case_ds47_launch_hostfile_duplicate_host() -> None:
+    _launch47(hostfile="localhost slots=1\nlocalhost slots=1\n")
+
+
+def case_ds47_launch_include_unknown_host() -> None:
+    _launch47("--include", "worker-9:0", hostfile="localhost slots=2\n")
+
+
+def case_ds47_launch_include_bad_slot() -> None:
+    _launch47("--include", "localhost:5", hostfile="localhost slots=2\n")
+
+
+def case_ds47_launch_include_and_exclude() -> None:
+    _launch47("--include", "localhost:0", "--exclude", "localhost:1", hostfile="localhost slots=2\n")
+
+
+
+def case_ds47_launch_child_raises() -> None:
+    _launch47("--num_gpus", "1", script="raise")
+
+
+def case_ds47_launch_child_sigkill() -> None:
+    _launch47("--num_gpus", "1", script="sigkill")
+
+
+def case_ds47_launch_hostfile_missing_multinode() -> None:
+    _launch47("--num_nodes", "2", "--hostfile", "/etc/irisrl/hostfile")
+
+
+def case_ds47_ckpt_tag_points_nowhere() -> None:
+    d = _saved47()
+    (d / "latest").write_text("global_step900")
+    engine = _engine47(_cfg47(zero_optimization={"stage": 1}))
+    path, _ = engine.load_checkpoint(str(d))
+    if path is None:
+        sys.exit("PROVOKE-NOTE load_checkpoint returned None")
+
+
+def case_ds47_ckpt_model_states_truncated() -> None:
+    d = _saved47()
+    f = d / "global_step1" / "mp_rank_00_model_states.pt"
+    f.write_bytes(f.read_bytes()[: f.stat().st_size // 2])
+    _engine47(_cfg47(zero_optimization={"stage": 1})).load_checkpoint(str(d))
+
+
+def case_ds47_ckpt_model_states_missing() -> None:
+    d = _saved47()
+    (d / "global_step1" / "mp_rank_00_model_states.pt").unlink()
+    _engine47(_cfg47(zero_optimization={"stage": 1})).load_checkpoint(str(d))
+
+
+def case_ds47_ckpt_optim_shard_missing() -> None:
+    d = _saved47()
+    for f in (d / "global_step1").glob("*optim_states.pt"):
+        f.unlink()
+    _engine47(_cfg47(zero_optimization={"stage": 1})).load_checkpoint(str(d))
+
+
+def case_ds47_ckpt_optim_shard_zeroed() -> None:
+    d = _saved47()
+    for f in (d / "global_step1").glob("*optim_states.pt"):
+        f.write_bytes(b"\0" * f.stat().st_size)
+    _engine47(_cfg47(zero_optimization={"stage": 1})).load_checkpoint(str(d))
+
+
+
+def case_ds47_ckpt_save_tmpfs_full() -> None:
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    try:
+        import torch
+
+        big = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.Linear(512, 256))
+        engine = _engine47(_cfg47(zero_optimization={"stage": 1}), model=big)
+        x = torch.randn(2, 256)
+        engine.backward(engine(x).pow(2).mean())
+        engine.step()
+        engine.save_checkpoint(str(mnt / "ckpt"), tag="global_step1")
+    finally:
+        subprocess.call(["umount", "-l", str(mnt)])
+
+
+def _no_inode_fs47() -> Path | None:
+    """A tmpfs whose inodes are used up (nr_inodes=2: its root and one file)."""
+    mnt = Path(tempfile.mkdtemp(prefix="ds47noinode"))
+    rc = subprocess.call(["mount", "-t", "tmpfs", "-o", "size=1m,nr_inodes=2", "tmpfs", str(mnt)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print(f"PROVOKE-NOTE tmpfs mount rc={rc}", flush=True)
+    if rc != 0:
+        return None
+    (mnt / "README").write_text("x")
+    return mnt
+
+
+def case_ds47_ckpt_save_tmpfs_no_inode() -> None:
+    mnt = _no_inode_fs47()
+    if mnt is None:
+        sys.exit(3)
+    try:
+        engine = _engine47(_cfg47(zero_optimization={"stage": 1}))
+        _step47(engine)
+        engine.save_checkpoint(str(mnt / "grpo-run"), tag="global_step1")
+    finally:
+        subprocess.call(["umount", "-l", str(mnt)])
+
+
+def case_ds47_zero_to_fp32_out_tmpfs_full() -> None:
+    d = _saved47()
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    try:
+        (mnt / "filler").write_bytes(b"\0" * (300 << 10))  # fills it: the write stops at ENOSPC
+    except OSError:
+        pass
+    try:
+        rc = subprocess.call([sys.executable, str(d / "zero_to_fp32.py"), str(d), str(mnt / "hf"),
+                              "--safe_serialization"])
+    finally:
+        subprocess.call(["umount", "-l", str(mnt)])
+    sys.exit(rc)
+
+
+def case_ds47_comm_master_addr_unresolvable() -> None:
+    import datetime
+
+    _env47(world=2, rank=1, port=29547, addr="ds-head-0.grpo-train.svc")
+    import deepspeed
+
+    deepspeed.init_distributed(dist_backend="gloo", timeout=datetime.timedelta(seconds=8))
+
+
+def case_ds47_zero_to_fp32_no_latest() -> None:
+    from deepspeed.utils.zero_to_fp32 import get_fp32_state_dict_from_zero_checkpoint
+
+    d = _saved47()
+    (d / "latest").unlink()
+    get_fp32_state_dict_from_zero_checkpoint(str(d))
+
+
+def case_ds47_zero_to_fp32_optim_missing() -> None:
+    from deepspeed.utils.zero_to_fp32 import get_fp32_state_dict_from_zero_checkpoint
+
+    d = _saved47()
+    for f in (d / "global_step1").glob("*optim_states.pt"):
+        f.unlink()
+    get_fp32_state_dict_from_zero_checkpoint(str(d))
+
+
+def case_ds47_zero_to_fp32_stage0_ckpt() -> None:
+    from deepspeed.utils.zero_to_fp32 import get_fp32_state_dict_from_zero_checkpoint
+
+    d = _saved47(stage=0)
+    get_fp32_state_dict_from_zero_checkpoint(str(d))
+
+
+def case_ds47_zero_to_fp32_cli_from_package() -> None:
+    """The package's own zero_to_fp32.py run as a script (its directory, deepspeed/utils, goes first on sys.path)."""
+    import deepspeed.utils.zero_to_fp32 as z
+
+    out = tempfile.mkdtemp(prefix="ds47fp32")
+    sys.exit(subprocess.call([sys.executable, z.__file__, "/ckpt/grpo-run", out]))
+
+
+def case_ds47_zero_to_fp32_cli_dir_missing() -> None:
+    """The copy save_checkpoint leaves in the checkpoint dir, pointed at a run dir that is not there."""
+    d = _saved47()
+    out = tempfile.mkdtemp(prefix="ds47fp32")
+    sys.exit(subprocess.call([sys.executable, str(d / "zero_to_fp32.py"), "/ckpt/grpo-run", out]))
+
+
+def case_ds47_zero_to_fp32_cli_tag_missing() -> None:
+    d = _saved47()
+    out = tempfile.mkdtemp(prefix="ds47fp32")
+    sys.exit(subprocess.call([sys.executable, str(d / "zero_to_fp32.py"), str(d), out, "--tag", "global_step400"]))
+
+
+def case_ds47_zero_to_fp32_cli_truncated_optim() -> None:
+    d = _saved47()
+    for f in (d / "global_step1").glob("*optim_states.pt"):
+        f.write_bytes(f.read_bytes()[:100])
+    out = tempfile.mkdtemp(prefix="ds47fp32")
+    sys.exit(subprocess.call([sys.executable, str(d / "zero_to_fp32.py"), str(d), out]))
+
+
+def case_ds47_cfg_grad_accum_zero() -> None:
+    _engine47(_cfg47(gradient_accumulation_steps=0))
+
+
+def case_ds47_cfg_micro_batch_negative() -> None:
+    _engine47(_cfg47(train_micro_batch_size_per_gpu=-2))
+
+
+def case_ds47_cfg_hf_auto_left() -> None:
+    """A ds_config written for the HF Trainer ("auto" values) handed to deepspeed.initialize as it is."""
+    _engine47(_cfg47(train_micro_batch_size_per_gpu="auto", gradient_accumulation_steps="auto",
+                     zero_optimization={"stage": 2, "reduce_bucket_size": "auto"}))
+
+
+def case_ds47_cfg_fp16_loss_scale_window_bad() -> None:
+    _engine47(_cfg47(fp16={"enabled": True, "loss_scale_window": "1k"}))
+
+
+def case_ds47_cfg_load_universal_plain_ckpt() -> None:
+    d = _saved47()
+    _engine47(_cfg47(zero_optimization={"stage": 1}, checkpoint={"load_universal": True})).load_checkpoint(str(d))
+
+
+def case_ds47_ckpt_model_shape_changed() -> None:
+    import torch
+
+    d = _saved47()
+    wider = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Linear(32, 2))
+    _engine47(_cfg47(zero_optimization={"stage": 1}), model=wider).load_checkpoint(str(d))
+
+
+def case_ds47_comm_backend_mpi_on_cpu() -> None:
+    import datetime
+
+    _env47()
+    import deepspeed
+
+    deepspeed.init_distributed(dist_backend="mpi", timeout=datetime.timedelta(seconds=8))
+
+
+def case_ds47_launch_pdsh_absent() -> None:
+    _launch47(hostfile="worker-0 slots=1\nworker-1 slots=1\n")
+
+
+def case_ds47_launch_slurm_absent() -> None:
+    _launch47("--launcher", "slurm", "--no_ssh_check", hostfile="worker-0 slots=1\nworker-1 slots=1\n")
+
+
+def case_ds47_launch_openmpi_absent() -> None:
+    _launch47("--launcher", "openmpi", "--no_ssh_check", hostfile="worker-0 slots=1\nworker-1 slots=1\n")
+
+
+def case_benign47_cfg_deprecated_cpu_offload() -> None:
+    cfg = _cfg47(zero_optimization={"stage": 2, "cpu_offload": True}, zero_force_ds_cpu_optimizer=False)
+    _step47(_engine47(cfg))
+    print("step ok", flush=True)
+
+
+def case_ds47_bf16_engine_fp32_batch() -> None:
+    """bf16 on: the engine casts the module to bf16, the batch stays fp32."""
+    _step47(_engine47(_cfg47(bf16={"enabled": True}, zero_optimization={"stage": 2})))
+
+
+def case_benign47_engine_cpu_zero1_step() -> None:
+    _step47(_engine47(_cfg47(zero_optimization={"stage": 1})))
+    print("step ok", flush=True)
+
+
+def case_benign47_ckpt_no_latest_fresh_start() -> None:
+    d = Path(tempfile.mkdtemp(prefix="ds47empty"))
+    engine = _engine47(_cfg47(zero_optimization={"stage": 1}))
+    path, _ = engine.load_checkpoint(str(d))
+    print(f"no checkpoint ({path}); training from scratch", flush=True)
+    _step47(engine)
+
+
+def case_benign47_launcher_no_hostfile() -> None:
+    _launch47("--num_gpus", "1")
+
+
+def case_benign47_ds_report() -> None:
+    import shutil
+
+    cli = shutil.which("ds_report")
+    sys.exit(subprocess.call([cli] if cli else [sys.executable, "-m", "deepspeed.env_report"]))
+
+
+def case_benign47_ckpt_roundtrip_zero2() -> None:
+    d = _saved47(stage=2)
+    engine = _engine47(_cfg47(zero_optimization={"stage": 2}))
+    engine.load_checkpoint(str(d))
+    _step47(engine)
+    print("resumed ok", flush=True)
+
+
+CASES47: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_ds47_cfg_batch_not_multiply", case_ds47_cfg_batch_not_multiply, "python_crash"),
+    ("case_ds47_cfg_no_batch_size", case_ds47_cfg_no_batch_size, "python_crash"),
+    ("case_ds47_cfg_zero_stage_bad", case_ds47_cfg_zero_stage_bad, "python_crash"),
+    ("case_ds47_cfg_zero_key_misspelt", case_ds47_cfg_zero_key_misspelt, "python_crash"),
+    ("case_ds47_cfg_bf16_and_fp16", case_ds47_cfg_bf16_and_fp16, "python_crash"),
+    ("case_ds47_cfg_offload_stage0", case_ds47_cfg_offload_stage0, "python_crash"),
+    ("case_ds47_cfg_offload_device_bad", case_ds47_cfg_offload_device_bad, "python_crash"),
+    ("case_ds47_cfg_offload_nvme_no_path", case_ds47_cfg_offload_nvme_no_path, "python_crash"),
+    ("case_ds47_cfg_path_missing", case_ds47_cfg_path_missing, "python_crash"),
+    ("case_ds47_cfg_optimizer_unknown", case_ds47_cfg_optimizer_unknown, "python_crash"),
+    ("case_ds47_cfg_scheduler_unknown", case_ds47_cfg_scheduler_unknown, "python_crash"),
+    ("case_ds47_cfg_fp16_on_cpu", case_ds47_cfg_fp16_on_cpu, "python_crash"),
+    ("case_ds47_comm_before_init", case_ds47_comm_before_init, "python_crash"),
+    ("case_ds47_comm_bad_master_addr", case_ds47_comm_bad_master_addr, "dist_timeout"),
+    ("case_ds47_comm_master_port_taken", case_ds47_comm_master_port_taken, "dist_timeout"),
+    ("case_ds47_comm_peer_never_joins", case_ds47_comm_peer_never_joins, "dist_timeout"),
+    ("case_ds47_comm_backend_nccl_on_cpu", case_ds47_comm_backend_nccl_on_cpu, "python_crash"),
+    ("case_ds47_launch_hostfile_bad_slots", case_ds47_launch_hostfile_bad_slots, "python_crash"),
+    ("case_ds47_launch_hostfile_duplicate_host", case_ds47_launch_hostfile_duplicate_host, "python_crash"),
+    ("case_ds47_launch_include_unknown_host", case_ds47_launch_include_unknown_host, "python_crash"),
+    ("case_ds47_launch_include_bad_slot", case_ds47_launch_include_bad_slot, "python_crash"),
+    ("case_ds47_launch_include_and_exclude", case_ds47_launch_include_and_exclude, "python_crash"),
+    ("case_ds47_launch_child_raises", case_ds47_launch_child_raises, "python_crash"),
+    ("case_ds47_launch_child_sigkill", case_ds47_launch_child_sigkill, "python_crash"),
+    ("case_ds47_launch_hostfile_missing_multinode", case_ds47_launch_hostfile_missing_multinode, "python_crash"),
+    ("case_ds47_ckpt_tag_points_nowhere", case_ds47_ckpt_tag_points_nowhere, "checkpoint_corrupt"),
+    ("case_ds47_ckpt_model_states_truncated", case_ds47_ckpt_model_states_truncated, "checkpoint_corrupt"),
+    ("case_ds47_ckpt_model_states_missing", case_ds47_ckpt_model_states_missing, "checkpoint_corrupt"),
+    ("case_ds47_ckpt_optim_shard_missing", case_ds47_ckpt_optim_shard_missing, "checkpoint_corrupt"),
+    ("case_ds47_ckpt_optim_shard_zeroed", case_ds47_ckpt_optim_shard_zeroed, "checkpoint_corrupt"),
+    ("case_ds47_ckpt_save_tmpfs_full", case_ds47_ckpt_save_tmpfs_full, "disk_full"),
+    ("case_ds47_zero_to_fp32_no_latest", case_ds47_zero_to_fp32_no_latest, "checkpoint_corrupt"),
+    ("case_ds47_zero_to_fp32_optim_missing", case_ds47_zero_to_fp32_optim_missing, "checkpoint_corrupt"),
+    ("case_ds47_zero_to_fp32_stage0_ckpt", case_ds47_zero_to_fp32_stage0_ckpt, "python_crash"),
+    ("case_ds47_zero_to_fp32_cli_from_package", case_ds47_zero_to_fp32_cli_from_package, "python_crash"),
+    ("case_ds47_zero_to_fp32_cli_dir_missing", case_ds47_zero_to_fp32_cli_dir_missing, "python_crash"),
+    ("case_ds47_zero_to_fp32_cli_tag_missing", case_ds47_zero_to_fp32_cli_tag_missing, "checkpoint_corrupt"),
+    ("case_ds47_cfg_grad_accum_zero", case_ds47_cfg_grad_accum_zero, "python_crash"),
+    ("case_ds47_cfg_micro_batch_negative", case_ds47_cfg_micro_batch_negative, "python_crash"),
+    ("case_ds47_cfg_hf_auto_left", case_ds47_cfg_hf_auto_left, "python_crash"),
+    ("case_ds47_cfg_fp16_loss_scale_window_bad", case_ds47_cfg_fp16_loss_scale_window_bad, "python_crash"),
+    ("case_ds47_cfg_load_universal_plain_ckpt", case_ds47_cfg_load_universal_plain_ckpt, "checkpoint_corrupt"),
+    ("case_ds47_ckpt_model_shape_changed", case_ds47_ckpt_model_shape_changed, "python_crash"),
+    ("case_ds47_comm_backend_mpi_on_cpu", case_ds47_comm_backend_mpi_on_cpu, "python_crash"),
+    ("case_ds47_launch_pdsh_absent", case_ds47_launch_pdsh_absent, "python_crash"),
+    ("case_ds47_launch_slurm_absent", case_ds47_launch_slurm_absent, "python_crash"),
+    ("case_ds47_launch_openmpi_absent", case_ds47_launch_openmpi_absent, "python_crash"),
+    ("case_benign47_cfg_deprecated_cpu_offload", case_benign47_cfg_deprecated_cpu_offload, "benign"),
+    ("case_ds47_bf16_engine_fp32_batch", case_ds47_bf16_engine_fp32_batch, "python_crash"),
+    ("case_ds47_zero_to_fp32_cli_truncated_optim", case_ds47_zero_to_fp32_cli_truncated_optim, "checkpoint_corrupt"),
+    ("case_ds47_ckpt_save_tmpfs_no_inode", case_ds47_ckpt_save_tmpfs_no_inode, "disk_full"),
+    ("case_ds47_zero_to_fp32_out_tmpfs_full", case_ds47_zero_to_fp32_out_tmpfs_full, "disk_full"),
+    ("case_ds47_comm_master_addr_unresolvable", case_ds47_comm_master_addr_unresolvable, "dist_timeout"),
+    ("case_benign47_engine_cpu_zero1_step", case_benign47_engine_cpu_zero1_step, "benign"),
+    ("case_benign47_ckpt_no_latest_fresh_start", case_benign47_ckpt_no_latest_fresh_start, "benign"),
+    ("case_benign47_launcher_no_hostfile", case_benign47_launcher_no_hostfile, "benign"),
+    ("case_benign47_ds_report", case_benign47_ds_report, "benign"),
+    ("case_benign47_ckpt_roundtrip_zero2", case_benign47_ckpt_roundtrip_zero2, "benign"),
+]}
+CASES.update(CASES47)
+TIMEOUT_S.update({n: 60 for n in CASES47})
+
+
 # ----------------------------------------------------------------------------- build
 
 _EXC = re.compile(r"^([A-Za-z_][\w.]*)(: .*|:)?$")
@@ -30908,6 +31452,14 @@ _LOG_LINE46 = re.compile(r"^(free|malloc|realloc|munmap_chunk|malloc_consolidate
 # and its pool-full note (logging's default format).
 _LOG_LINE48 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d - openai\.[\w.]+:\d+ - (INFO|WARNING|ERROR)\] Retrying |"
                          r"^Still waiting to acquire lock on |^(WARNING|ERROR):urllib3[\w.]*:(Retrying |Connection pool is full)")
+# More shapes for the 47-th set's cases only (DeepSpeed on CPU): DeepSpeed's own logger lines at WARNING and above
+# (`[2026-12-05 14:50:00,123] [WARNING] [runner.py:220:fetch_hostfile] ...`), its op builders' bare `[WARNING]  ...`
+# notes, and the message line of a pydantic ValidationError of its config models (`  Extra inputs are not permitted
+# ...`, `  Input should be ...`, `  Value error, ...`).
+_LOG_LINE47 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+\] \[(WARNING|ERROR|CRITICAL)\] |"
+                         r"^(\x1b\[[\d;]*m)? ?\[(WARNING|ERROR)\] (\x1b\[[\d;]*m)? *\S|"
+                         r"^(\[rank\d+\]: )?  ((Value|Assertion) error, |Input should be |Extra inputs are not permitted|"
+                         r"Field required)")
 
 
 def _dedup_key35(line: str) -> str:
@@ -30969,7 +31521,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES44, (_LOG_LINE44.search,)),
         (CASES43, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search)),
         (CASES46, (_LOG_LINE46.search,)),
-        (CASES48, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE48.search)))
+        (CASES48, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE48.search)),
+        (CASES47, (_LOG_LINE47.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -34246,6 +34799,88 @@ def lib_of43(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
         return _pick("torch", vers)
     return _pick("ray", vers)
 
+LINE_RULES47: list[tuple[str, str]] = [
+    # the launched training script's own RuntimeError: text we wrote ourselves
+    (r"reward model returned NaN at step 3", "drop"),
+    # lines other corpus files hold verbatim (public/heldout5, source/launchers_older): a held-out line must be new
+    (r"^RuntimeError: Distributed package doesn't have NCCL built in$|"
+     r"^ValueError: Num nodes is >1 but no extra nodes available via hostfile$", "drop"),
+    # DeepSpeed's notes on a CPU run that goes on: the accelerator fallback, the launcher with no hostfile (local
+    # resources only), load_checkpoint with no `latest` (returns None: the run starts from scratch), a deprecated
+    # config key, the op builders' libaio notes
+    (r"\] Setting accelerator to CPU\. |Unable to find hostfile, will proceed with training with local resources only|"
+     r"Unable to find latest file at .*, if trying to load latest checkpoint|Config parameter \w+ is deprecated|"
+     r"\[WARNING\] (\x1b\[[\d;]*m)? *(async_io|If libaio is already installed)", "benign"),
+    # a ZeRO checkpoint that is not all there: an optimizer shard not on disk (no Hub weight shard: the earlier
+    # FileNotFoundError rules would say hf_weights_missing), zero_to_fp32's no shard / no `latest` messages
+    (r"zero_pp_rank_\d+_mp_rank_\d+_optim_states\.pt'$|can't find \*_optim_states\.pt files|"
+     r"Unable to find 'latest' file at ", "checkpoint_corrupt"),
+    # zero_to_fp32 with a tag whose directory is not there (no Hub weight shard either), and a state file cut short
+    # read with or without the rank prefix
+    (r"^FileNotFoundError: Directory '[^']*/global_step\d+' doesn't exist$", "checkpoint_corrupt"),
+    (r"PytorchStreamReader failed reading zip archive", "checkpoint_corrupt"),
+    # the launcher's report of a child killed by SIGKILL: python_crash (the corpus rule for a launcher's report)
+    (r"exits with return code = -9$", "python_crash"),
+]
+NOTES47: list[tuple[str, str]] = [
+    (r"Setting accelerator to CPU", "DeepSpeed's accelerator fallback on a host with no GPU; the run goes on"),
+    (r"Unable to find hostfile", "the deepspeed launcher with no hostfile: local resources only; the run goes on"),
+    (r"Unable to find latest file", "load_checkpoint on a dir with no `latest`: it returns (None, None), training starts from scratch"),
+    (r"is deprecated", "a deprecated ds_config key, mapped to its new name; the run goes on"),
+    (r"async_io|libaio", "DeepSpeed's op builder: async_io (NVMe offload) cannot be built here; the rest runs"),
+    (r"Bad hostfile text|Hostfile contains", "the deepspeed launcher's hostfile parser"),
+    (r"not found in hostfile|No slot|mutually exclusive", "the deepspeed launcher's --include / --exclude filter"),
+    (r"no extra nodes available", "the deepspeed launcher: --num_nodes 2 with no hostfile"),
+    (r"not reachable via ssh|'ssh', '-o'", "the deepspeed launcher's ssh check of a hostfile's other hosts"),
+    (r"not installed", "the deepspeed launcher: its multi-node backend's command is not on this host"),
+    (r"exits with return code", "the deepspeed launcher's report of its child's exit"),
+    (r"zero_pp_rank_\d+_mp_rank_\d+_optim_states", "load_checkpoint: the ZeRO optimizer shard is not on disk"),
+    (r"optim_states\.pt files", "zero_to_fp32: the tag dir holds no ZeRO optimizer shard"),
+    (r"global_step\d+' doesn't exist", "zero_to_fp32 --tag naming a step whose directory is not there"),
+    (r"master address via 'hostname -I'|'hostname', '-I'", "the deepspeed launcher (--no_ssh_check) asks the first host for its address over ssh"),
+    (r"Unable to find 'latest'", "zero_to_fp32: the checkpoint dir has no `latest`"),
+    (r"latest_universal", "load_universal set for a checkpoint that was never converted to a universal one"),
+    (r"central directory|filename 'storages'", "load_checkpoint: a state file cut short / overwritten with zeros"),
+    (r"basic_ios|unexpected pos", "save_checkpoint onto a full 256 KiB tmpfs"),
+    (r"Extra inputs are not permitted", "a misspelt ZeRO key in ds_config"),
+    (r"loss_scale_window", "ds_config: fp16.loss_scale_window given as a string"),
+    (r"Input should be", "a ds_config value its pydantic model refuses"),
+    (r"ValidationError", "ds_config: DeepSpeed's pydantic config model refused it (the reason is on the line below)"),
+    (r"Check batch related|has to be greater than 0|train_batch_size or train_micro", "ds_config's batch-size arithmetic"),
+    (r"can't multiply sequence", "an HF-Trainer ds_config with its \"auto\" values passed to deepspeed.initialize as is"),
+    (r"bfloat16 and fp16", "ds_config with bf16 and fp16 both on"),
+    (r"ZeRO-Offload", "offload_optimizer with a client (torch) optimizer"),
+    (r"nvme_path", "ZeRO-3 parameter offload to NVMe with no nvme_path"),
+    (r"existing deepspeed config|Incorrect padding", "deepspeed.initialize with a config path that is not on disk (tried as base64 next)"),
+    (r"supported DeepSpeed Optimizer|recognize LR scheduler", "ds_config names an optimizer / scheduler DeepSpeed does not have"),
+    (r"Type fp16 is not supported", "fp16 on DeepSpeed's CPU accelerator"),
+    (r"mat1 and mat2", "bf16 on: the engine cast the module, the batch stayed fp32"),
+    (r"'NoneType' object has no attribute 'all_reduce'", "deepspeed.comm used before init_distributed"),
+    (r"doesn't have (NCCL|MPI) built in", "init_distributed with a backend this CPU build of torch lacks"),
+    (r"EADDRINUSE", "init_distributed: MASTER_PORT already held on this host"),
+    (r"ds-head-0\.grpo-train\.svc", "init_distributed: rank 1 of 2 whose MASTER_ADDR does not resolve (8 s timeout)"),
+    (r"No space left on device: '", "save_checkpoint onto a tmpfs with no inode left: makedirs of the run dir fails"),
+    (r"clients joined", "init_distributed: rank 1 of 2 never came (8 s timeout)"),
+    (r"203\.0\.113\.77|Ping failed", "init_distributed: MASTER_ADDR answers but is no c10d store"),
+    (r"Error\(s\) in loading state_dict", "load_checkpoint into a model of another width"),
+    (r"IntEnum|circular import", "the package's zero_to_fp32.py run as a script: deepspeed/utils/ shadows the stdlib"),
+    (r"'NoneType' object is not iterable", "zero_to_fp32 on a ZeRO stage-0 checkpoint (no ZeRO shards)"),
+]
+
+
+def lib_of47(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 47-th set's printers: DeepSpeed (its engine, config models, comm layer, launcher, checkpoint code and
+    zero_to_fp32), pydantic under its config, torch (gloo, the store, torch.load under a checkpoint load) and Python."""
+    if re.search(r"pydantic|\[type=", line):
+        return _pick("pydantic", vers)
+    if re.search(r"torch\.distributed\.|TCPStore|c10d|Distributed package doesn't have|PytorchStreamReader|basic_ios|"
+                 r"inline_container|Error\(s\) in loading state_dict|mat1 and mat2|filename 'storages'|Torch not compiled",
+                 line):
+        return _pick("torch", vers)
+    if re.search(r"CalledProcessError|IntEnum|binascii", line):
+        return _pick("python", vers)
+    return _pick("deepspeed", vers)
+
 
 LINE_RULES45: list[tuple[str, str]] = [
     # NCCL_DEBUG=INFO start-up dumps (set 19's rule drops every INFO line): the lines that answer the setting a case
@@ -34525,6 +35160,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout45", CASES45, LINE_RULES45),
     ("heldout46", CASES46, LINE_RULES46),
     ("heldout48", CASES48, LINE_RULES48),
+    ("heldout47", CASES47, LINE_RULES47),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -34987,6 +35623,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout45": (lib_of45, NOTES45),
     "heldout46": (lib_of46, NOTES46),
     "heldout48": (lib_of48, NOTES48),
+    "heldout47": (lib_of47, NOTES47),
 }
 
 
