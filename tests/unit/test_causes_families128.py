@@ -45,6 +45,10 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("I0102 10:00:00.000000 77 torch/distributed/elastic/timer/local_timer.py:90] Reaping worker_pid=[78]. "
      "Expired timers: ['step']", "dist_timeout"),
     ("RuntimeError: RPCErr:1:RPC ran for more than set timeout (5000 ms) and will now be marked with an error", "dist_timeout"),
+    # ---- a checkpoint step's whole directory missing on load; torch.load's legacy tar reader missing its members
+    ("FileNotFoundError: Directory '/ck/run/global_step900' doesn't exist", "checkpoint_corrupt"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/run/iter_0000900'", "checkpoint_corrupt"),
+    ('KeyError: "filename \'tensors\' not found"', "checkpoint_corrupt"),
 ])
 def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
@@ -60,3 +64,8 @@ def test_a_timeout_class_named_in_a_sentence_is_no_exception(tmp_path: Path) -> 
 
 def test_make_reporting_another_status_is_no_oom_kill(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["make: *** [Makefile:12: train] Error 1"])) != "pod_oomkilled"
+
+
+def test_a_rename_of_a_staging_directory_is_no_checkpoint_missing(tmp_path: Path) -> None:
+    line = "FileNotFoundError: [Errno 2] No such file or directory: '/ck/tmp-checkpoint-9' -> '/ck/checkpoint-9'"
+    assert primary(both(tmp_path, [line])) != "checkpoint_corrupt"

@@ -1065,7 +1065,10 @@ TABLE: tuple[Row, ...] = (
     # size", numpy's memmap / np.load(mmap_mode=...) through it; torch 2.15 c10 MapAllocator "file <%s> size <%d> is smaller
     # than the required mapping size <%d>", torch.from_file / storage mapping): its writer was cut short, as current set 46
     # prints it
-    Row("checkpoint_corrupt", (_rx(r"\bmmap length is greater than file size\b|\bis smaller than the required mapping size\b"),), None),
+    # (and torch.load's legacy tar reader missing one of its members, torch/serialization.py _legacy_load: tarfile's
+    # getmember "filename 'storages' not found" for a file that is neither a zip nor a tar checkpoint: current set 47)
+    Row("checkpoint_corrupt", (_rx(r"\bmmap length is greater than file size\b|\bis smaller than the required mapping size\b|"
+                                   r"\bfilename '(?:storages|tensors|pickle|sys_info)' not found\b"),), None),
     Row("checkpoint_corrupt", (_rx(r"(?i:corrupt|truncated|unexpected (?:eof|end of (?:file|data|stream))|invalid (?:magic|header|load key)|checksum (?:mismatch|failed|did not match)|"
                                    r"bad magic|header ?(?:too|is|size)|error while deserializ|weights only load failed|pytorchstreamreader|incomplete metadata|metadataincomplete|"
                                    r"(?:failed|unable|cannot|can't|could not) (?:to )?(?:read|deserializ|unpickl|decode|parse|load weights from)|unpickl(?!able)|"
@@ -1557,7 +1560,8 @@ TABLE: tuple[Row, ...] = (
     # `_metadata_fn = ".metadata"`, read first by FileSystemReader.read_metadata): the checkpoint cannot be read
     # (and any other checkpoint state file the savers write, exceptions.CHECKPOINT_STATE_FILE, also in a
     # FileNotFoundError that states no errno)
-    Row("checkpoint_corrupt", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), E.CHECKPOINT_STATE_FILE), None),
+    # (not a rename's: exceptions.RENAME)
+    Row("checkpoint_corrupt", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), E.CHECKPOINT_STATE_FILE), E.RENAME),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     # (after the families a start-up failure may state: "Failed to start model server: NVML_SUCCESS == r INTERNAL
