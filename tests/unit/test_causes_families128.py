@@ -69,3 +69,12 @@ def test_make_reporting_another_status_is_no_oom_kill(tmp_path: Path) -> None:
 def test_a_rename_of_a_staging_directory_is_no_checkpoint_missing(tmp_path: Path) -> None:
     line = "FileNotFoundError: [Errno 2] No such file or directory: '/ck/tmp-checkpoint-9' -> '/ck/checkpoint-9'"
     assert primary(both(tmp_path, [line])) != "checkpoint_corrupt"
+
+
+def test_a_torchrun_ranks_own_timeout_is_its_process_groups(tmp_path: Path) -> None:
+    # the rank prefix says the process is one of a group's ranks: a timeout no family names is the group's wait
+    assert_named(tmp_path, "dist_timeout", "[rank3]: RuntimeError: Operation timed out!")
+    assert_named(tmp_path, "dist_timeout", "[rank3]: TimeoutError: future did not complete within 0:05:00")
+    # the same words without the prefix name no group; a rank's other failures stay theirs
+    assert primary(both(tmp_path, ["RuntimeError: Operation timed out!"])) == "python_crash"
+    assert primary(both(tmp_path, ["[rank3]: RuntimeError: shapes (2, 3) and (4, 5) not aligned"])) == "python_crash"
