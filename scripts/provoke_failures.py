@@ -28389,7 +28389,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -31163,6 +31163,765 @@ CASES.update(CASES47)
 TIMEOUT_S.update({n: 60 for n in CASES47})
 
 
+# ----------------------------------------------------------------------------- set 50: loading and running a policy model on one GPU
+# Loading a tiny policy model with transformers / safetensors / huggingface_hub (offline: every checkpoint is built
+# locally from a config class and saved to a temp dir) and running it on one GPU: a card made small with
+# torch.cuda.set_per_process_memory_fraction during from_pretrained / .to("cuda") / the first forward / generate's KV
+# cache, device_map="auto" / "sequential" with max_memory too small, attention implementations that do not fit,
+# safetensors files whose dtype or header the GPU load cannot map, load_state_dict(assign=True), torch.load onto a
+# device that is not there, a sharded index naming a missing shard, quantization configs whose package is absent,
+# generate past max_position_embeddings / past the vocabulary on GPU (the device-side assert and what the NEXT call
+# prints), torch.compile'd models in generate, gradient checkpointing with use_cache; benign look-alikes (the notes a
+# load / generate prints and goes on).
+
+
+def _off50() -> None:
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+
+
+def _llama50_dir(quant: dict[str, Any] | None = None, **over: Any) -> Path:
+    _off50()
+    return _llama20_dir(quant, **over)
+
+
+def _big50(**over: Any) -> dict[str, Any]:
+    """A Llama of about 70 MB in fp32 (its 32000 x 512 embedding and head dominate)."""
+    cfg = dict(hidden_size=512, intermediate_size=1024, num_hidden_layers=2, num_attention_heads=8,
+               num_key_value_heads=8, vocab_size=32000, max_position_embeddings=8192)
+    cfg.update(over)
+    return cfg
+
+
+def _gpt2_50_dir(**over: Any) -> Path:
+    _off50()
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    cfg = dict(n_layer=2, n_embd=64, n_head=2, vocab_size=256, n_positions=32)
+    cfg.update(over)
+    d = Path(tempfile.mkdtemp()) / "policy"
+    GPT2LMHeadModel(GPT2Config(**cfg)).eval().save_pretrained(d)
+    return d
+
+
+def _small_card50(headroom: int) -> Any:
+    """Make the card small: this process may hold what it has reserved now plus `headroom` bytes."""
+    import torch
+
+    torch.zeros(1, device="cuda")
+    total = torch.cuda.get_device_properties(0).total_memory
+    torch.cuda.set_per_process_memory_fraction((torch.cuda.memory_reserved() + headroom) / total)
+    return torch
+
+
+def _next_call50(fn: Callable[[], Any]) -> None:
+    """Run fn; if it raises, print its traceback and make the NEXT CUDA call (what a trainer's next step meets)."""
+    import traceback
+
+    import torch
+
+    try:
+        print(fn())
+    except Exception:
+        traceback.print_exc()
+        sys.stderr.flush()
+    print("PROVOKE-NOTE next call", flush=True)
+    print(torch.ones(4, device="cuda").sum().item())
+
+
+def case_oom50_load_cuda_small_card() -> None:
+    """from_pretrained(device_map="cuda") of a 70 MB policy on a card made 8 MiB large."""
+    d = _llama50_dir(**_big50())
+    torch = _small_card50(8 << 20)
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda", dtype=torch.float32)
+    print(m.device)
+
+
+def case_oom50_load_auto_small_card() -> None:
+    """device_map="auto" plans by the card's free memory, not the process's fraction: the load then runs out."""
+    d = _llama50_dir(**_big50())
+    torch = _small_card50(8 << 20)
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="auto", dtype=torch.float32)
+    print(m.hf_device_map)
+
+
+def case_oom50_to_cuda_small_card() -> None:
+    d = _llama50_dir(**_big50())
+    torch = _small_card50(8 << 20)
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, dtype=torch.bfloat16)
+    m.to("cuda")
+    print(m.device)
+
+
+def case_oom50_first_forward_logits() -> None:
+    """The model fits; the first forward's fp32 logits (64 x 2048 x 32000) do not."""
+    d = _llama50_dir(**_big50())
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda", dtype=torch.bfloat16)
+    _small_card50(512 << 20)
+    ids = torch.randint(0, 32000, (64, 2048), device="cuda")
+    with torch.no_grad():
+        print(m(input_ids=ids).logits.float().sum().item())
+
+
+def case_oom50_generate_kv_growth() -> None:
+    """generate() of 512 rollouts, 4096 new tokens each, the dynamic KV cache growing on a card of 256 MiB more."""
+    d = _llama50_dir(**_big50(num_hidden_layers=4))
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda", dtype=torch.bfloat16)
+    _small_card50(256 << 20)
+    ids = torch.randint(3, 32000, (512, 32), device="cuda")
+    out = m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4096, min_new_tokens=4096,
+                     do_sample=True, pad_token_id=0)
+    print(out.shape)
+
+
+def case_oom50_static_cache_alloc() -> None:
+    """generate(cache_implementation="static") with a cache of 256 x 8192 slots on a small card."""
+    d = _llama50_dir(**_big50(num_hidden_layers=4))
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda", dtype=torch.bfloat16)
+    _small_card50(256 << 20)
+    ids = torch.randint(3, 32000, (256, 16), device="cuda")
+    out = m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=8000, do_sample=False,
+                     cache_implementation="static", pad_token_id=0)
+    print(out.shape)
+
+
+def case_oom50_sequential_max_memory_no_folder() -> None:
+    """device_map="sequential" with max_memory smaller than one layer and no offload_folder."""
+    d = _llama50_dir(**_big50())
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="sequential", max_memory={0: "2MiB", "cpu": "4MiB"})
+    print(m.hf_device_map)
+
+
+def case_oom50_auto_max_memory_gpu_key_only() -> None:
+    """max_memory naming only the GPU (the host left out) and too small for the model."""
+    d = _llama50_dir(**_big50())
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="auto", max_memory={0: "3MiB"})
+    print(m.hf_device_map)
+
+
+def case_oom50_balanced_low0_tiny() -> None:
+    d = _llama50_dir(**_big50())
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="balanced_low_0", max_memory={0: "1MiB", "cpu": "1MiB"})
+    print(m.hf_device_map)
+
+
+def case_oom50_max_memory_bad_unit() -> None:
+    d = _llama50_dir()
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="auto", max_memory={0: "70GB_", "cpu": "10GiB"})
+    print(m.hf_device_map)
+
+
+def _attn50(impl: str, dtype_name: str = "bfloat16", **over: Any) -> Any:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    d = _llama50_dir(**over)
+    return AutoModelForCausalLM.from_pretrained(d, attn_implementation=impl, dtype=getattr(torch, dtype_name),
+                                                device_map="cuda")
+
+
+def case_attn50_fa2_llama_bf16_cuda() -> None:
+    m = _attn50("flash_attention_2")
+    print(m.config._attn_implementation)
+
+
+def case_attn50_set_impl_fa2_after_load() -> None:
+    m = _attn50("sdpa")
+    m.set_attn_implementation("flash_attention_2")
+    print(m.config._attn_implementation)
+
+
+def case_attn50_flex_generate_cuda() -> None:
+    import torch
+
+    m = _attn50("flex_attention")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4, do_sample=False,
+                     pad_token_id=0).tolist())
+
+
+def case_attn50_flex_head_dim_24() -> None:
+    import torch
+
+    m = _attn50("flex_attention", hidden_size=96, num_attention_heads=4, num_key_value_heads=2)
+    ids = torch.arange(3, 40, device="cuda")[None]
+    with torch.no_grad():
+        print(m(input_ids=ids).logits.float().sum().item())
+
+
+def case_attn50_sdpa_output_attentions() -> None:
+    import torch
+
+    m = _attn50("sdpa")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    with torch.no_grad():
+        out = m(input_ids=ids, output_attentions=True)
+    print(len(out.attentions or ()))
+
+
+def case_attn50_fa2_fp32() -> None:
+    m = _attn50("flash_attention_2", "float32")
+    print(m.config._attn_implementation)
+
+
+def case_attn50_paged_sdpa_generate() -> None:
+    import torch
+
+    m = _attn50("paged|sdpa")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4, do_sample=False,
+                     pad_token_id=0).tolist())
+
+
+def _st_raw50(header: dict[str, Any], data: bytes) -> str:
+    h = json.dumps(header).encode()
+    p = Path(tempfile.mkdtemp()) / "model.safetensors"
+    p.write_bytes(len(h).to_bytes(8, "little") + h + data)
+    return str(p)
+
+
+def _st_open_cuda50(path: str) -> None:
+    from safetensors import safe_open
+
+    with safe_open(path, framework="pt", device="cuda:0") as f:
+        for k in f.keys():
+            print(k, f.get_tensor(k).dtype)
+
+
+def case_st50_dtype_f4_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"w": {"dtype": "F4", "shape": [4, 4], "data_offsets": [0, 8]}}, bytes(8)))
+
+
+def case_st50_dtype_f6_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"w": {"dtype": "F6_E3M2", "shape": [4, 4], "data_offsets": [0, 12]}}, bytes(12)))
+
+
+def case_st50_dtype_e8m0_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"w": {"dtype": "F8_E8M0", "shape": [4, 4], "data_offsets": [0, 16]}}, bytes(16)))
+
+
+def case_st50_header_no_offsets_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"w": {"dtype": "F32", "shape": [2]}}, bytes(8)))
+
+
+def case_st50_header_offsets_reversed_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"w": {"dtype": "F32", "shape": [2], "data_offsets": [8, 0]}}, bytes(8)))
+
+
+def case_st50_load_file_cuda_str_bogus() -> None:
+    from safetensors.torch import load_file, save_file
+    import torch
+
+    p = str(Path(tempfile.mkdtemp()) / "model.safetensors")
+    save_file({"w": torch.ones(4)}, p)
+    print(load_file(p, device="gpu:0"))
+
+
+def case_st50_metadata_format_np() -> None:
+    """A policy whose model.safetensors says format "np" (an export from another framework)."""
+    from safetensors.torch import load_file, save_file
+    from transformers import AutoModelForCausalLM
+
+    d = _llama50_dir()
+    p = d / "model.safetensors"
+    save_file(load_file(str(p)), str(p), metadata={"format": "np"})
+    print(AutoModelForCausalLM.from_pretrained(d, device_map="cuda").device)
+
+
+def case_st50_index_names_missing_shard_auto() -> None:
+    """The index names a shard renamed on the way (model-00002-of-00003 saved as model-00002-of-00003.safetensors.part)."""
+    from transformers import AutoModelForCausalLM
+
+    d = _sharded15()
+    _off50()
+    shard = sorted(d.glob("model-*.safetensors"))[1]
+    shard.rename(shard.with_name(shard.name + ".part"))
+    print(AutoModelForCausalLM.from_pretrained(d, device_map="auto").hf_device_map)
+
+
+def case_st50_index_no_weight_map() -> None:
+    from transformers import AutoModelForCausalLM
+
+    d = _sharded15()
+    _off50()
+    (d / "model.safetensors.index.json").write_text(json.dumps({"metadata": {"total_size": 1}}))
+    print(AutoModelForCausalLM.from_pretrained(d, device_map="cuda").device)
+
+
+def case_st50_bf16_header_shape_lie_cuda() -> None:
+    """A bf16 tensor whose header shape says more elements than its byte range holds, loaded straight to the GPU."""
+    _st_open_cuda50(_st_raw50({"w": {"dtype": "BF16", "shape": [64, 64], "data_offsets": [0, 64]}}, bytes(64)))
+
+
+def case_ld50_assign_shape_mismatch() -> None:
+    """A meta-device policy filled with load_state_dict(assign=True) from a checkpoint of a wider model."""
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    cfg = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+               num_key_value_heads=2, vocab_size=128)
+    with torch.device("meta"):
+        m = LlamaForCausalLM(LlamaConfig(**cfg))
+    other = LlamaForCausalLM(LlamaConfig(**dict(cfg, intermediate_size=256))).to("cuda")
+    m.load_state_dict(other.state_dict(), assign=True)
+    print(next(m.parameters()).device)
+
+
+def case_ld50_assign_partial_then_cuda() -> None:
+    """assign=True with strict=False and half the keys: the rest stay on meta, then .to("cuda")."""
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    cfg = LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                      num_key_value_heads=2, vocab_size=128)
+    with torch.device("meta"):
+        m = LlamaForCausalLM(cfg)
+    sd = LlamaForCausalLM(cfg).state_dict()
+    keys = sorted(sd)[: len(sd) // 2]
+    print(m.load_state_dict({k: sd[k] for k in keys}, assign=True, strict=False))
+    m.to("cuda")
+    print(m(input_ids=torch.arange(3, 9, device="cuda")[None]).logits.sum().item())
+
+
+def case_ld50_torch_load_map_location_cuda3() -> None:
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "policy_step300.pt"
+    torch.save({"w": torch.ones(4, device="cuda")}, p)
+    print(torch.load(p, map_location="cuda:3"))
+
+
+def case_ld50_torch_load_map_dict_cuda5() -> None:
+    import torch
+
+    p = Path(tempfile.mkdtemp()) / "optim_step300.pt"
+    torch.save({"exp_avg": torch.ones(4, device="cuda")}, p)
+    print(torch.load(p, map_location={"cuda:0": "cuda:5"}, weights_only=True))
+
+
+def case_ld50_device_map_cuda2_string() -> None:
+    from transformers import AutoModelForCausalLM
+
+    print(AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda:2").device)
+
+
+def _q50(quant: dict[str, Any]) -> None:
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(quant), device_map="cuda")
+    print(m.device)
+
+
+def case_q50_hqq_absent() -> None:
+    _q50({"quant_method": "hqq", "quant_config": {"weight_quant_params": {"nbits": 4, "group_size": 64}}})
+
+
+def case_q50_eetq_absent() -> None:
+    _q50({"quant_method": "eetq", "weights": "int8"})
+
+
+def case_q50_aqlm_absent() -> None:
+    _q50({"quant_method": "aqlm", "in_group_size": 8, "out_group_size": 1, "num_codebooks": 1, "nbits_per_codebook": 16})
+
+
+def case_q50_vptq_absent() -> None:
+    _q50({"quant_method": "vptq", "enable_proxy_error": False, "config_for_layers": {}, "shared_layer_config": {}})
+
+
+def case_q50_autoround_absent() -> None:
+    _q50({"quant_method": "auto-round", "bits": 4, "group_size": 128, "sym": True})
+
+
+def case_q50_higgs_absent() -> None:
+    _q50({"quant_method": "higgs", "bits": 4, "p": 2})
+
+
+def case_gen50_past_positions_gpt2_cuda() -> None:
+    """generate() of a GPT-2 policy (learned positions, n_positions=32) for 64 new tokens on the GPU."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_gpt2_50_dir(), device_map="cuda")
+    ids = torch.arange(3, 11, device="cuda")[None]
+    _next_call50(lambda: m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=64,
+                                    min_new_tokens=64, do_sample=False, pad_token_id=0).shape)
+
+
+def case_gen50_past_positions_opt_cuda() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM, OPTConfig, OPTForCausalLM
+
+    _off50()
+    d = Path(tempfile.mkdtemp()) / "policy"
+    OPTForCausalLM(OPTConfig(hidden_size=64, ffn_dim=128, num_hidden_layers=2, num_attention_heads=2,
+                             vocab_size=256, max_position_embeddings=32, word_embed_proj_dim=64)).save_pretrained(d)
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda")
+    ids = torch.arange(3, 11, device="cuda")[None]
+    _next_call50(lambda: m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=64,
+                                    min_new_tokens=64, do_sample=False, pad_token_id=0).shape)
+
+
+def case_gen50_prompt_past_vocab_cuda() -> None:
+    """A prompt tokenised with a bigger tokenizer than the policy's vocabulary (id 300 of 128) on the GPU."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda")
+    ids = torch.tensor([[3, 4, 300, 5]], device="cuda")
+    _next_call50(lambda: m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=4,
+                                    do_sample=False, pad_token_id=0).shape)
+
+
+def case_gen50_compiled_forward_fullgraph_dynamic_cache() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda", dtype=torch.bfloat16)
+    m.forward = torch.compile(m.forward, fullgraph=True, mode="reduce-overhead")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=6, do_sample=False,
+                     pad_token_id=0).tolist())
+
+
+def case_gen50_compiled_model_cache_and_impl() -> None:
+    """torch.compile(model), then generate() given both a DynamicCache and cache_implementation="static"."""
+    import torch
+    from transformers import AutoModelForCausalLM, DynamicCache
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda", dtype=torch.bfloat16)
+    cm = torch.compile(m)
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(cm.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=6, do_sample=False, pad_token_id=0,
+                      past_key_values=DynamicCache(), cache_implementation="static").tolist())
+
+
+def case_gen50_static_cache_compile_bad_config() -> None:
+    """generate() with a compile_config whose fullgraph trace meets a DynamicCache (cache_implementation unset)."""
+    import torch
+    from transformers import AutoModelForCausalLM, CompileConfig
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda", dtype=torch.bfloat16)
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=6, do_sample=False, pad_token_id=0,
+                     cache_implementation="static",
+                     compile_config=CompileConfig(fullgraph=True, mode="max-autotune-no-cudagraphs",
+                                                  backend="irisrl_backend")).tolist())
+
+
+def case_benign50_gc_use_cache() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda")
+    m.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": True})
+    m.train()
+    for p in m.parameters():
+        p.requires_grad_(False)
+    m.lm_head.weight.requires_grad_(True)
+    ids = torch.arange(3, 9, device="cuda")[None]
+    out = m(input_ids=ids, labels=ids, use_cache=True)
+    out.loss.backward()
+    print("step ok", out.loss.item())
+
+
+def case_benign50_new_score_head() -> None:
+    from transformers import AutoModelForSequenceClassification
+
+    m = AutoModelForSequenceClassification.from_pretrained(_llama50_dir(), num_labels=1, device_map="cuda")
+    print("critic loaded", m.score.weight.shape)
+
+
+def case_benign50_unexpected_value_head() -> None:
+    """A policy checkpoint that also holds the PPO value head: loaded as a CausalLM, the head is left unused."""
+    import torch
+    from safetensors.torch import load_file, save_file
+    from transformers import AutoModelForCausalLM
+
+    d = _llama50_dir()
+    p = d / "model.safetensors"
+    sd = load_file(str(p))
+    sd["value_head.summary.weight"] = torch.zeros(1, 64)
+    save_file(sd, str(p), metadata={"format": "pt"})
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda")
+    print("policy loaded", m.device)
+
+
+def case_benign50_pad_token_from_eos() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(eos_token_id=77, pad_token_id=None), device_map="cuda")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=3, do_sample=False).tolist())
+
+
+def case_benign50_greedy_with_sampling_flags() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=3, do_sample=False, pad_token_id=0,
+                     min_p=0.05, typical_p=0.9, epsilon_cutoff=3e-4).tolist())
+
+
+def case_benign50_cpu_offload_note() -> None:
+    """device_map="auto" with room for a layer or two on the GPU: the rest offloaded to the host, then generate."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    d = _llama50_dir(hidden_size=256, intermediate_size=512, num_hidden_layers=4, vocab_size=2048)
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="auto", max_memory={0: "12MiB", "cpu": "4GiB"})
+    print(getattr(m, "hf_device_map", None))
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=2, pad_token_id=0).tolist())
+
+
+def case_benign50_max_length_and_new_tokens() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_length=40, max_new_tokens=5, do_sample=False,
+                     pad_token_id=0).tolist())
+
+
+def case_benign50_generation_config_file_sampling() -> None:
+    """A policy folder whose generation_config.json sets temperature with do_sample false (saved by a trainer)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    d = _llama50_dir()
+    (d / "generation_config.json").write_text(json.dumps({"do_sample": False, "temperature": 0.6, "top_p": 0.95,
+                                                           "top_k": 20, "bos_token_id": 1, "eos_token_id": 2}))
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="cuda")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=3, pad_token_id=0).tolist())
+
+
+def case_benign50_bf16_dtype_auto_fp32_ckpt() -> None:
+    """dtype="auto" of an fp32 checkpoint on the GPU, with a low-precision attention note expected at most."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), device_map="cuda", torch_dtype="auto")
+    ids = torch.arange(3, 9, device="cuda")[None]
+    print(m(input_ids=ids).logits.dtype)
+
+
+def case_st50_get_slice_out_of_range_cuda() -> None:
+    """A rank reading its tensor-parallel slice of a weight past the tensor's columns, straight to the GPU."""
+    import torch
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    p = str(Path(tempfile.mkdtemp()) / "model-00001-of-00002.safetensors")
+    save_file({"model.embed_tokens.weight": torch.ones(16, 8)}, p, metadata={"format": "pt"})
+    with safe_open(p, framework="pt", device="cuda:0") as f:
+        print(f.get_slice("model.embed_tokens.weight")[:, 8:16].shape)
+        print(f.get_slice("model.embed_tokens.weight")[0:4, 12].shape)
+
+
+def case_st50_header_metadata_not_string_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"__metadata__": {"format": "pt", "step": 300},
+                               "w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}}, bytes(8)))
+
+
+def case_st50_header_shape_negative_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"w": {"dtype": "F32", "shape": [-1, 2], "data_offsets": [0, 8]}}, bytes(8)))
+
+
+def case_st50_open_directory_cuda() -> None:
+    """safe_open given the checkpoint folder instead of its file."""
+    d = Path(tempfile.mkdtemp()) / "global_step_300"
+    d.mkdir()
+    _st_open_cuda50(str(d))
+
+
+def case_st50_header_tensor_not_object_cuda() -> None:
+    _st_open_cuda50(_st_raw50({"w": [0, 8]}, bytes(8)))  # type: ignore[dict-item]
+
+
+def case_attn50_flash_attention_4() -> None:
+    m = _attn50("flash_attention_4")
+    print(m.config._attn_implementation)
+
+
+def case_attn50_use_flash_attention_2_kwarg() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), use_flash_attention_2=True, dtype=torch.bfloat16,
+                                             device_map="cuda")
+    print(m.config._attn_implementation)
+
+
+def case_q50_load_in_8bit_kwarg() -> None:
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), load_in_8bit=True, device_map="cuda")
+    print(m.device)
+
+
+def case_q50_quark_absent() -> None:
+    _q50({"quant_method": "quark", "export": {"kv_cache_group": [], "pack_method": "reorder"},
+          "global_quant_config": {"weight": {"dtype": "int4", "group_size": 32}}})
+
+
+def case_q50_spqr_absent() -> None:
+    _q50({"quant_method": "spqr", "bits": 3, "beta1": 16, "beta2": 16, "shapes": {}})
+
+
+def case_q50_fp8_block_indivisible() -> None:
+    """A fine-grained FP8 config (block 128 x 128) over a policy whose hidden size is 64, on an H100."""
+    _q50({"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]})
+
+
+def case_oom50_offloaded_model_to_cuda() -> None:
+    """A policy partly offloaded to disk by device_map="auto", then moved whole to the GPU for a rollout."""
+    from transformers import AutoModelForCausalLM
+
+    d = _llama50_dir(hidden_size=256, intermediate_size=512, num_hidden_layers=4, vocab_size=2048)
+    m = AutoModelForCausalLM.from_pretrained(d, device_map="auto", max_memory={0: "6MiB", "cpu": "6MiB"},
+                                             offload_folder=str(d.parent / "offload"))
+    print(getattr(m, "hf_device_map", None))
+    m.to("cuda")
+    print(m.device)
+
+
+def case_oom50_dtype_name_bogus() -> None:
+    from transformers import AutoModelForCausalLM
+
+    print(AutoModelForCausalLM.from_pretrained(_llama50_dir(), dtype="bfloat17", device_map="cuda").dtype)
+
+
+def case_benign50_low_cpu_mem_usage_kwarg() -> None:
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), low_cpu_mem_usage=True, device_map="cuda")
+    print("loaded", m.device)
+
+
+def case_benign50_offload_state_dict_kwarg() -> None:
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(), offload_state_dict=True, device_map="cuda")
+    print("loaded", m.device)
+
+
+def case_benign50_no_attention_mask_pad_is_eos() -> None:
+    """generate() on the GPU with pad == eos and no attention mask (a rollout worker's bare prompt)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    m = AutoModelForCausalLM.from_pretrained(_llama50_dir(eos_token_id=5, pad_token_id=5), device_map="cuda")
+    ids = torch.tensor([[3, 4, 6, 7], [5, 5, 8, 9]], device="cuda")
+    print(m.generate(ids, max_new_tokens=3, do_sample=False).tolist())
+
+
+CASES50: dict[str, Case] = {n.removeprefix("case_"): (f, k, True) for n, f, k in [
+    ("case_oom50_load_cuda_small_card", case_oom50_load_cuda_small_card, "cuda_oom"),
+    ("case_oom50_load_auto_small_card", case_oom50_load_auto_small_card, "cuda_oom"),
+    ("case_oom50_to_cuda_small_card", case_oom50_to_cuda_small_card, "cuda_oom"),
+    ("case_oom50_first_forward_logits", case_oom50_first_forward_logits, "cuda_oom"),
+    ("case_oom50_generate_kv_growth", case_oom50_generate_kv_growth, "cuda_oom"),
+    ("case_oom50_static_cache_alloc", case_oom50_static_cache_alloc, "cuda_oom"),
+    ("case_oom50_sequential_max_memory_no_folder", case_oom50_sequential_max_memory_no_folder, "python_crash"),
+    ("case_oom50_auto_max_memory_gpu_key_only", case_oom50_auto_max_memory_gpu_key_only, "python_crash"),
+    ("case_oom50_balanced_low0_tiny", case_oom50_balanced_low0_tiny, "python_crash"),
+    ("case_oom50_max_memory_bad_unit", case_oom50_max_memory_bad_unit, "python_crash"),
+    ("case_attn50_fa2_llama_bf16_cuda", case_attn50_fa2_llama_bf16_cuda, "python_crash"),
+    ("case_attn50_set_impl_fa2_after_load", case_attn50_set_impl_fa2_after_load, "python_crash"),
+    ("case_attn50_flex_generate_cuda", case_attn50_flex_generate_cuda, "python_crash"),
+    ("case_attn50_flex_head_dim_24", case_attn50_flex_head_dim_24, "python_crash"),
+    ("case_attn50_sdpa_output_attentions", case_attn50_sdpa_output_attentions, "python_crash"),
+    ("case_attn50_fa2_fp32", case_attn50_fa2_fp32, "python_crash"),
+    ("case_attn50_paged_sdpa_generate", case_attn50_paged_sdpa_generate, "python_crash"),
+    ("case_st50_dtype_f4_cuda", case_st50_dtype_f4_cuda, "checkpoint_corrupt"),
+    ("case_st50_dtype_f6_cuda", case_st50_dtype_f6_cuda, "checkpoint_corrupt"),
+    ("case_st50_dtype_e8m0_cuda", case_st50_dtype_e8m0_cuda, "checkpoint_corrupt"),
+    ("case_st50_header_no_offsets_cuda", case_st50_header_no_offsets_cuda, "checkpoint_corrupt"),
+    ("case_st50_header_offsets_reversed_cuda", case_st50_header_offsets_reversed_cuda, "checkpoint_corrupt"),
+    ("case_st50_load_file_cuda_str_bogus", case_st50_load_file_cuda_str_bogus, "python_crash"),
+    ("case_st50_metadata_format_np", case_st50_metadata_format_np, "checkpoint_corrupt"),
+    ("case_st50_index_names_missing_shard_auto", case_st50_index_names_missing_shard_auto, "hf_weights_missing"),
+    ("case_st50_index_no_weight_map", case_st50_index_no_weight_map, "checkpoint_corrupt"),
+    ("case_st50_bf16_header_shape_lie_cuda", case_st50_bf16_header_shape_lie_cuda, "checkpoint_corrupt"),
+    ("case_ld50_assign_shape_mismatch", case_ld50_assign_shape_mismatch, "python_crash"),
+    ("case_ld50_assign_partial_then_cuda", case_ld50_assign_partial_then_cuda, "python_crash"),
+    ("case_ld50_torch_load_map_location_cuda3", case_ld50_torch_load_map_location_cuda3, "cuda_error"),
+    ("case_ld50_torch_load_map_dict_cuda5", case_ld50_torch_load_map_dict_cuda5, "cuda_error"),
+    ("case_ld50_device_map_cuda2_string", case_ld50_device_map_cuda2_string, "cuda_error"),
+    ("case_q50_hqq_absent", case_q50_hqq_absent, "python_crash"),
+    ("case_q50_eetq_absent", case_q50_eetq_absent, "python_crash"),
+    ("case_q50_aqlm_absent", case_q50_aqlm_absent, "python_crash"),
+    ("case_q50_vptq_absent", case_q50_vptq_absent, "python_crash"),
+    ("case_q50_autoround_absent", case_q50_autoround_absent, "python_crash"),
+    ("case_q50_higgs_absent", case_q50_higgs_absent, "python_crash"),
+    ("case_gen50_past_positions_gpt2_cuda", case_gen50_past_positions_gpt2_cuda, "cuda_error"),
+    ("case_gen50_past_positions_opt_cuda", case_gen50_past_positions_opt_cuda, "cuda_error"),
+    ("case_gen50_prompt_past_vocab_cuda", case_gen50_prompt_past_vocab_cuda, "cuda_error"),
+    ("case_gen50_compiled_forward_fullgraph_dynamic_cache", case_gen50_compiled_forward_fullgraph_dynamic_cache,
+     "python_crash"),
+    ("case_gen50_compiled_model_cache_and_impl", case_gen50_compiled_model_cache_and_impl, "python_crash"),
+    ("case_gen50_static_cache_compile_bad_config", case_gen50_static_cache_compile_bad_config, "python_crash"),
+    ("case_benign50_gc_use_cache", case_benign50_gc_use_cache, "benign"),
+    ("case_benign50_new_score_head", case_benign50_new_score_head, "benign"),
+    ("case_benign50_unexpected_value_head", case_benign50_unexpected_value_head, "benign"),
+    ("case_benign50_pad_token_from_eos", case_benign50_pad_token_from_eos, "benign"),
+    ("case_benign50_greedy_with_sampling_flags", case_benign50_greedy_with_sampling_flags, "benign"),
+    ("case_benign50_cpu_offload_note", case_benign50_cpu_offload_note, "benign"),
+    ("case_benign50_max_length_and_new_tokens", case_benign50_max_length_and_new_tokens, "benign"),
+    ("case_benign50_generation_config_file_sampling", case_benign50_generation_config_file_sampling, "benign"),
+    ("case_benign50_bf16_dtype_auto_fp32_ckpt", case_benign50_bf16_dtype_auto_fp32_ckpt, "benign"),
+    ("case_st50_get_slice_out_of_range_cuda", case_st50_get_slice_out_of_range_cuda, "python_crash"),
+    ("case_st50_header_metadata_not_string_cuda", case_st50_header_metadata_not_string_cuda, "checkpoint_corrupt"),
+    ("case_st50_header_shape_negative_cuda", case_st50_header_shape_negative_cuda, "checkpoint_corrupt"),
+    ("case_st50_open_directory_cuda", case_st50_open_directory_cuda, "python_crash"),
+    ("case_st50_header_tensor_not_object_cuda", case_st50_header_tensor_not_object_cuda, "checkpoint_corrupt"),
+    ("case_attn50_flash_attention_4", case_attn50_flash_attention_4, "python_crash"),
+    ("case_attn50_use_flash_attention_2_kwarg", case_attn50_use_flash_attention_2_kwarg, "python_crash"),
+    ("case_q50_load_in_8bit_kwarg", case_q50_load_in_8bit_kwarg, "python_crash"),
+    ("case_q50_quark_absent", case_q50_quark_absent, "python_crash"),
+    ("case_q50_spqr_absent", case_q50_spqr_absent, "python_crash"),
+    ("case_q50_fp8_block_indivisible", case_q50_fp8_block_indivisible, "python_crash"),
+    ("case_oom50_offloaded_model_to_cuda", case_oom50_offloaded_model_to_cuda, "python_crash"),
+    ("case_oom50_dtype_name_bogus", case_oom50_dtype_name_bogus, "python_crash"),
+    ("case_benign50_low_cpu_mem_usage_kwarg", case_benign50_low_cpu_mem_usage_kwarg, "benign"),
+    ("case_benign50_offload_state_dict_kwarg", case_benign50_offload_state_dict_kwarg, "benign"),
+    ("case_benign50_no_attention_mask_pad_is_eos", case_benign50_no_attention_mask_pad_is_eos, "benign"),
+]}
+CASES.update(CASES50)
+# All in the worker pool (each case its own process, tiny models; the small-card cases limit themselves with a memory
+# fraction).
+GPU_SHARED50 = frozenset(CASES50)
+TIMEOUT_S.update({n: 150 for n in CASES50})
+
+
 # ----------------------------------------------------------------------------- build
 
 _EXC = re.compile(r"^([A-Za-z_][\w.]*)(: .*|:)?$")
@@ -31484,6 +32243,15 @@ def _is_ray_line22(line: str) -> bool:
     return bool(_is_exception_line(rest) or _LOG_LINE.search(rest) or _LOG_LINE22.search(rest))
 
 
+# More shapes for the fiftieth set's cases only (loading a policy on one GPU): accelerate's note, printed through
+# transformers' loader as a bare line, that parameters were offloaded (to the cpu, the disk, or both) and its warning
+# before refusing to move a dispatched model; dynamo's InvalidBackend (its class name ends in neither Error nor
+# Exception), raised for generate()'s compile_config.
+_LOG_LINE50 = re.compile(r"^Some parameters are on the meta device because they were offloaded to the |"
+                         r"^You shouldn't move a model that is dispatched using accelerate hooks\.$|"
+                         r"^torch\._dynamo\.exc\.InvalidBackend: ")
+
+
 def select_lines(output: str, pickers: Sequence[Callable[[str], object]] = (),
                  dedup: Callable[[str], str] | None = None) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
@@ -31522,7 +32290,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES43, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search)),
         (CASES46, (_LOG_LINE46.search,)),
         (CASES48, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE48.search)),
-        (CASES47, (_LOG_LINE47.search,)))
+        (CASES47, (_LOG_LINE47.search,)),
+        (CASES50, (_LOG_LINE50.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -35126,6 +35895,62 @@ def lib_of48(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("python", vers)
 
 
+LINE_RULES50: list[tuple[str, str]] = [
+    # accelerate's note that parameters were offloaded (to the cpu, the disk, or both), printed as a load goes on; and its
+    # warning before it decides whether a dispatched model may move (it refuses only with modules offloaded: the
+    # RuntimeError after it is the failure)
+    (r"^Some parameters are on the meta device because they were offloaded to the |"
+     r"^You shouldn't move a model that is dispatched using accelerate hooks\.$", "benign"),
+    # the same shapes twice from the same printer (the set would hold more notes than failures): the generation flags
+    # read from the folder's generation_config.json (the call's own flags are kept) and the extra value head's load
+    # report (the new score head's is kept)
+    (r"may be ignored: \['temperature', 'top_p', 'top_k'\]|LlamaForCausalLM LOAD REPORT.* from: /tmp/tmpqdfs3_hd/", "drop"),
+]
+
+NOTES50: list[tuple[str, str]] = [
+    (r"offloaded to the cpu\.$", "device_map='auto' with max_memory={0: '12MiB', 'cpu': '4GiB'}: three layers and the head on the host, then generate() ran"),
+    (r"offloaded to the disk\.$", "device_map='auto' with max_memory={0: '3MiB'} (no host entry, no offload_folder): the whole model went to disk and the load returned"),
+    (r"offloaded to the disk and cpu\.$", "device_map='auto' with 6 MiB of GPU and host memory and an offload_folder; the load went on (the .to('cuda') after it failed)"),
+    (r"You shouldn't move a model", "model.to('cuda') of a policy dispatched by device_map='auto' with layers on disk: the warning before the refusal"),
+    (r"You can't move a model", "model.to('cuda') of a policy dispatched by device_map='auto' with layers on the host and on disk"),
+    (r"`size` 70GB_", "from_pretrained(device_map='auto', max_memory={0: '70GB_'})"),
+    (r"Tried to allocate 144\.00 MiB", "from_pretrained of a 70 MB fp32 policy on a card made 8 MiB large (set_per_process_memory_fraction): the loader's allocator warm-up"),
+    (r"Tried to allocate 256\.00 MiB", "the first forward's logits (64 x 2048 x 32000) on a card with 512 MiB more than the loaded weights"),
+    (r"Tried to allocate 1\.96 GiB", "generate(cache_implementation='static') for 256 prompts and 8000 new tokens on a card with 256 MiB more than the weights"),
+    (r"Tried to allocate 32\.00 MiB\. .* 77\.43 GiB is free", "generate() of 512 rollouts x 4096 new tokens, the dynamic KV cache growing on a card with 256 MiB more than the weights"),
+    (r"Tried to allocate 32\.00 MiB\. .* 76\.81 GiB is free", "model.to('cuda') of a 35 MB bf16 policy on a card made 8 MiB large"),
+    (r"paged\|sdpa", "attn_implementation='paged|sdpa' and a plain generate() (no continuous batching)"),
+    (r"Passing both `cache_implementation`", "torch.compile(model) then generate() given both a DynamicCache and cache_implementation='static'"),
+    (r"overwritten by a subsequent run", "model.forward = torch.compile(..., mode='reduce-overhead', fullgraph=True), then generate() with the default dynamic cache"),
+    (r"InvalidBackend", "generate(cache_implementation='static', compile_config=CompileConfig(backend='irisrl_backend'))"),
+    (r"Error\(s\) in loading state_dict", "load_state_dict(assign=True) of a meta-device policy from a checkpoint with a wider MLP"),
+    (r"ImportError: ", "quantization_config of a method whose package the machine lacks, loaded with device_map='cuda'"),
+    (r"unexpected keyword argument", "a from_pretrained keyword transformers 5 no longer takes: it reaches the model's __init__"),
+    (r"`sdpa` attention does not support", "output_attentions=True on an sdpa model: attentions came back None and the run went on"),
+    (r"generation flags are not valid", "greedy generate() with sampling settings (from the call or the folder's generation_config.json); it ran"),
+    (r"attention mask is not set", "generate() of a batch with pad == eos and no attention_mask; it ran"),
+    (r"LOAD REPORT", "a policy checkpoint loaded into a head it does not match (a new score head, an extra value head, FP8 scales missing); the load went on"),
+    (r"Dtype not understood", "a safetensors header naming F6_E3M2, read with safe_open(device='cuda:0')"),
+    (r"deserializing header", "a safetensors header that is not valid, read with safe_open(device='cuda:0')"),
+    (r"device gpu:0 is invalid", "safetensors.torch.load_file(device='gpu:0')"),
+    (r"model-00002-of-00007\.safetensors", "a sharded policy folder whose second shard was renamed (.part), loaded with device_map='auto'"),
+]
+
+
+def lib_of50(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The fiftieth set's printers: safetensors' errors, accelerate's notes and refusals, transformers' (its logger
+    lines, its loading, quantizer and generation checks), torch (the allocator, dynamo / inductor, load_state_dict)."""
+    if line.startswith("safetensors."):
+        return _pick("safetensors", vers)
+    if re.search(r"^Some parameters are on the meta device|^You shouldn't move|^RuntimeError: You can't move|"
+                 r"^ValueError: `size` ", line):
+        return _pick("accelerate", vers)
+    if re.search(r"^\[transformers\]|^ImportError: |unexpected keyword argument|^ValueError: |^FileNotFoundError: ",
+                 line):
+        return _pick("transformers", vers)
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -35161,6 +35986,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout46", CASES46, LINE_RULES46),
     ("heldout48", CASES48, LINE_RULES48),
     ("heldout47", CASES47, LINE_RULES47),
+    ("heldout50", CASES50, LINE_RULES50),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -35624,6 +36450,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout46": (lib_of46, NOTES46),
     "heldout48": (lib_of48, NOTES48),
     "heldout47": (lib_of47, NOTES47),
+    "heldout50": (lib_of50, NOTES50),
 }
 
 
