@@ -49,6 +49,11 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("FileNotFoundError: Directory '/ck/run/global_step900' doesn't exist", "checkpoint_corrupt"),
     ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/run/iter_0000900'", "checkpoint_corrupt"),
     ('KeyError: "filename \'tensors\' not found"', "checkpoint_corrupt"),
+    # ---- a rule of CUDA graphs the program broke is its own bug; safetensors refusing an argument is no unreadable file
+    ("RuntimeError: Error: accessing tensor output of CUDAGraphs that has been overwritten by a subsequent run.", "python_crash"),
+    ("RuntimeError: CUDA graphs must be captured on a non-default stream.", "python_crash"),
+    ("safetensors_rust.SafetensorError: device npu:7 is invalid", "python_crash"),
+    ("safetensors_rust.SafetensorError: Error while deserializing header: header too small", "checkpoint_corrupt"),
 ])
 def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
@@ -78,3 +83,9 @@ def test_a_torchrun_ranks_own_timeout_is_its_process_groups(tmp_path: Path) -> N
     # the same words without the prefix name no group; a rank's other failures stay theirs
     assert primary(both(tmp_path, ["RuntimeError: Operation timed out!"])) == "python_crash"
     assert primary(both(tmp_path, ["[rank3]: RuntimeError: shapes (2, 3) and (4, 5) not aligned"])) == "python_crash"
+
+
+def test_a_device_query_failing_during_graph_capture_is_still_cudas(tmp_path: Path) -> None:
+    line = ("Capturing CUDA graphs:  20%|##  | 1/5 [rank0]:[E0102 10:00:00.0 shim.cpp:9] NVML_SUCCESS == r INTERNAL ASSERT "
+            "FAILED at \"/pytorch/c10/cuda/CUDACachingAllocator.cpp\":1, please report a bug to PyTorch.")
+    assert primary(both(tmp_path, [line])) == "cuda_error"

@@ -297,8 +297,9 @@ CATALOGUE: tuple[Cause, ...] = (
           (), 4, ROOT,
           "a checkpoint or weight file is corrupt or truncated (a partial download or a save cut short): delete it "
           "(HF cache blob or checkpoint dir) and download / resume from the previous checkpoint",
-          # safetensors' "File does not contain tensor {name}": the file reads, a tensor is missing
-          exclude=r"does not contain tensor",
+          # safetensors' "File does not contain tensor {name}": the file reads, a tensor is missing (exceptions.SAFETENSORS_NOT_FILE:
+          # nor an argument the reader refused)
+          exclude=E.SAFETENSORS_NOT_FILE,
           families=(r"(?i:header too (?:large|small))|HeaderTooLarge|InvalidHeader(?:Deserialization)?|invalid header length",
                     r"incomplete metadata|MetadataIncompleteBuffer|Error while deserializing header|SafetensorError",
                     r"Weights only load failed|PytorchStreamReader failed|unexpected EOF, expected \d+ more bytes|"

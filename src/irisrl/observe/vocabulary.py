@@ -1519,8 +1519,12 @@ TABLE: tuple[Row, ...] = (
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert(?!ion)|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
                            r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
-        # (a tensor type named in an argument check, `torch.cuda.FloatTensor`, is no CUDA failure)
-        _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)|\bcuda\.\w*Tensor\b")),
+        # (a tensor type named in an argument check, `torch.cuda.FloatTensor`, is no CUDA failure; nor a rule of CUDA graphs the
+        # program broke, torch's "CUDA graphs must be captured on a non-default stream", its cudagraph trees' "accessing tensor
+        # output of CUDAGraphs that has been overwritten by a subsequent run": the caller's use, as the corpus labels them;
+        # unless a device query failed in it, NVML's)
+        _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)|\bcuda\.\w*Tensor\b|"
+            r"(?:(?i:\bcuda ?graphs?\b)|CUDAGraph)(?!.*NVML)")),
     # vLLM's KV-cache sizing at engine start (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory:
     # "No available memory for the cache blocks", "To serve at least one request with the model's max seq
     # len (%d), (%.2f GiB KV cache is needed, which is larger than the available KV cache memory";
