@@ -28335,7 +28335,7 @@ def versions() -> dict[str, str]:
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
                  "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
-                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio"):  # the agent side's clients (the
+                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -32463,6 +32463,678 @@ CASES49: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 ]}
 CASES.update(CASES49)
 TIMEOUT_S.update({n: 60 for n in CASES49})
+# ----------------------------------------------------------------------------- set 51: the Hub, third round
+# Model / dataset STAGING against a loopback Hub with the newest huggingface_hub / transformers / datasets /
+# hf_xet: patterns that match nothing, a missing tag / commit sha, a dataset id passed as a model, a private repo
+# (401 RepoNotFound) and a fine-grained token without access (403), an expired token (401), 429 without
+# Retry-After, an LFS redirect to a CDN that answers 500 or refuses, a size that does not match, a leftover
+# `.incomplete` blob the server will not resume (416), the Xet token route / CAS answering 500, cold-cache
+# local_files_only / offline datasets, `hf upload` errors, datasets configs / data_files that are not there and
+# transformers loaders over repos missing the file they want. Every server lives in the case's own process.
+
+HUB_ERRORS51: dict[str, tuple[int, str | None, str | None]] = {
+    # a private repo the token's user cannot see: the Hub answers 401 RepoNotFound (it hides private repos)
+    "private401": (401, "RepoNotFound", "Invalid username or password."),
+    # a fine-grained token without read access to the repo (our wording; no X-Error-Code)
+    "finegrained403": (403, None, "This fine-grained token does not have read access to this repository."),
+    "expired401": (401, None, "Invalid credentials in Authorization header"),
+}
+DATASET_ONLY51 = ("gsm8k-mini", "data", "nocard", "data429", "data503")  # dataset repos: 404 RepoNotFound as a model; model repos as a dataset
+
+
+def start_hub51(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) -> str:
+    """A loopback Hub like set 30's (status, X-Error-Code, X-Error-Message, X-Request-Id) that also answers
+    revisions (`main` and COMMIT only: any other tag / sha is 404 RevisionNotFound), dataset-only repos (404
+    RepoNotFound as a model), paths-info / tree for datasets' HfFileSystem, the upload routes (403 for
+    `readonly`) and per-repo misbehaviours (`behaviour`) on weights files: lfs500 / lfsrefused / lfs503once /
+    lfscutonce (a 302 to a CDN, this handler on a second port, answering 500 always / 503 twice then the file /
+    its first GET closed half way and ranged GETs 206, or to a port nobody listens on), sizemismatch
+    (X-Linked-Size 1000 bytes more than sent), range416 (every ranged GET 416), xettoken500 (Xet headers on the
+    HEAD, the refresh route answering 500), 429noretry (every answer 429 without Retry-After), 429twice / 503twice
+    (the first two file requests 429 with Retry-After: 1 / 503)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qs, unquote
+
+    state: dict[str, Any] = {"base": "", "cdn": "", "dead": free_port()}
+    seen: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def big(fname: str) -> bool:
+        return fname.endswith((".safetensors", ".bin"))
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: not library output
+            pass
+
+        def _send(self, code: int, body: bytes, headers: dict[str, str]) -> None:
+            self.send_response(code)
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _err(self, code: int, err_code: str | None, msg: str | None, extra: dict[str, str] | None = None) -> None:
+            h = {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}",
+                 "Content-Type": "application/json", **(extra or {})}
+            if err_code:
+                h["X-Error-Code"] = err_code
+            if msg:
+                h["X-Error-Message"] = msg
+            self._send(code, json.dumps({"error": msg} if msg else {}).encode(), h)
+
+        def _route(self, body: bytes = b"") -> None:
+            raw = unquote(self.path.split("?")[0])
+            common = {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}"}
+            if raw.startswith("/cdn/"):  # the LFS CDN a weights file redirects to (its own port: another host)
+                _, _, name, fname = raw.split("/", 3)
+                with lock:
+                    seen["cdn" + name] = seen.get("cdn" + name, 0) + 1
+                    n = seen["cdn" + name]
+                how = behaviour.get(name, "")
+                data = repos[name][fname]
+                rng = re.match(r"bytes=(\d+)-", self.headers.get("Range") or "")
+                if how == "lfscutonce" and rng:
+                    start = int(rng.group(1))
+                    self._send(206, data[start:], dict(common, **{
+                        "Content-Type": "application/octet-stream",
+                        "Content-Range": f"bytes {start}-{len(data) - 1}/{len(data)}"}))
+                    return
+                if how == "lfscutonce" and n == 1:  # half the body, then a clean close
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.send_header("Content-Type", "application/octet-stream")
+                    self.end_headers()
+                    self.wfile.write(data[:len(data) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                if how == "lfs403":  # a presigned CDN URL that expired while the download was queued
+                    self._send(403, b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>AccessDenied</Code>"
+                               b"<Message>Request has expired</Message></Error>",
+                               dict(common, **{"Content-Type": "application/xml"}))
+                    return
+                if how == "lfs500" or (how == "lfs503once" and n <= 2):
+                    code = 500 if how == "lfs500" else 503
+                    self._send(code, b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>InternalError</Code>"
+                               b"<Message>We encountered an internal error. Please try again.</Message></Error>"
+                               if code == 500 else b"", dict(common, **{"Content-Type": "application/xml"}))
+                    return
+                self._send(200, data, dict(common, **{"Content-Type": "application/octet-stream"}))
+                return
+            if raw.startswith("/cas/"):  # the Xet CAS (no case reaches it: hf_xet's retries outlast a case)
+                self._send(500, b"Internal Server Error", dict(common, **{"Content-Type": "text/plain"}))
+                return
+            if raw.startswith("/api/whoami"):
+                self._err(401, None, "Invalid credentials in Authorization header")
+                return
+            if raw.startswith("/api/repos/create"):
+                name = (json.loads(body or b"{}").get("name") or "").split("/")[-1]
+                if name == "readonly":
+                    self._err(403, None, 'You don\'t have the rights to create a model under the namespace "irisrl"')
+                else:
+                    self._send(409, json.dumps({"error": "You already created this model repo",
+                                                "url": f"{state['base']}/irisrl/{name}"}).encode(),
+                               dict(common, **{"Content-Type": "application/json"}))
+                return
+            path, repo_type = _as_model_path(raw)
+            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
+            if not m:
+                self._err(404, None, "Not Found")
+                return
+            name, rest = m.group(1), m.group(2) or ""
+            how = behaviour.get(name, "")
+            if name in HUB_ERRORS51:
+                self._err(*HUB_ERRORS51[name])
+                return
+            if name == "readonly" and self.command == "POST":
+                self._err(403, None, 'You don\'t have the rights to create a model under the namespace "irisrl"')
+                return
+            fm = re.match(r"^/resolve/([^/]+)/(.+)$", rest)
+            fname = fm.group(2) if fm else ""
+            with lock:
+                if fname:
+                    seen[name] = seen.get(name, 0) + 1
+                n = seen.get(name, 0)
+            if how == "429noretry" or (how in ("429twice", "503twice") and fname and n <= 2):
+                self._send(503 if how == "503twice" else 429, b"",
+                           dict(common, **({"Retry-After": "1"} if how == "429twice" else {})))
+                return
+            if (repo_type == "model") == (name in DATASET_ONLY51) or name not in repos:
+                self._err(404, "RepoNotFound", "Repository not found")
+                return
+            files = repos[name]
+            rm = re.match(r"^/(?:revision|resolve|tree|paths-info|xet-read-token)/([^/]+)", rest)
+            rev = rm.group(1) if rm else "main"
+            if rev not in ("main", COMMIT):
+                self._err(404, "RevisionNotFound", f"Invalid rev id: {rev}")
+                return
+            if rest.startswith("/xet-read-token/"):
+                if how == "xettoken500":
+                    self._err(500, None, "Internal Error - We're working hard to fix this as soon as possible!")
+                    return
+                self._send(200, b"{}", dict(common, **{
+                    "X-Xet-Cas-Url": state["base"] + "/cas", "X-Xet-Access-Token": "xet_" + "a" * 32,
+                    "X-Xet-Token-Expiration": str(int(time.time()) + 3600), "Content-Type": "application/json"}))
+                return
+            if rest.startswith("/tree/"):
+                tree = [{"type": "file", "path": f, "size": len(b), "oid": hashlib.sha1(b).hexdigest()}
+                        for f, b in sorted(files.items())]
+                self._send(200, json.dumps(tree).encode(), dict(common, **{"Content-Type": "application/json"}))
+                return
+            if rest.startswith("/paths-info/"):
+                asked = parse_qs(body.decode()).get("paths", [])
+                out = [{"type": "file", "path": f, "size": len(files[f]), "oid": hashlib.sha1(files[f]).hexdigest()}
+                       for f in asked if f in files]
+                out += [{"type": "directory", "path": p, "oid": "0" * 40} for p in asked if p in ("", ".")]
+                self._send(200, json.dumps(out).encode(), dict(common, **{"Content-Type": "application/json"}))
+                return
+            if path.startswith("/api/"):
+                if rest.startswith(("/preupload/", "/commit/")):
+                    self._err(403, None, "You don't have the rights to write to this repository")
+                    return
+                info = {"id": f"irisrl/{name}", "modelId": f"irisrl/{name}", "sha": COMMIT, "private": False,
+                        "siblings": [{"rfilename": f} for f in sorted(files)]}
+                self._send(200, json.dumps(info).encode(), dict(common, **{"Content-Type": "application/json"}))
+                return
+            if fname not in files:
+                self._err(404, "EntryNotFound", "Entry not found", {"X-Repo-Commit": COMMIT})
+                return
+            data = files[fname]
+            etag = hashlib.sha256(data).hexdigest()
+            h = dict(common, **{"ETag": f'"{etag}"', "X-Repo-Commit": COMMIT,
+                                "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"})
+            if big(fname) and how in ("lfs500", "lfsrefused", "lfs503once", "lfscutonce", "lfs403"):
+                host = f"http://127.0.0.1:{state['dead']}" if how == "lfsrefused" else state["cdn"]
+                self._send(302, b"", dict(h, **{"Location": f"{host}/cdn/{name}/{fname}", "X-Linked-Etag": f'"{etag}"',
+                                               "X-Linked-Size": str(len(data))}))
+                return
+            if big(fname) and how == "sizemismatch":
+                h["X-Linked-Size"] = str(len(data) + 1000)
+                h["X-Linked-Etag"] = f'"{etag}"'
+            if big(fname) and how == "xettoken500":
+                h["X-Xet-Hash"] = hashlib.sha256(b"xet" + data).hexdigest()
+                h["X-Xet-Refresh-Route"] = f"{state['base']}/api/models/irisrl/{name}/xet-read-token/{COMMIT}"
+                h["X-Linked-Size"] = str(len(data))
+                h["X-Linked-Etag"] = f'"{etag}"'
+            rng = re.match(r"bytes=(\d+)-", self.headers.get("Range") or "")
+            if rng and self.command == "GET":
+                start = int(rng.group(1))
+                if how == "range416" or start >= len(data):
+                    self._send(416, b"", dict(common, **{"Content-Range": f"bytes */{len(data)}"}))
+                    return
+                h["Content-Range"] = f"bytes {start}-{len(data) - 1}/{len(data)}"
+                self._send(206, data[start:], h)
+                return
+            self._send(200, data, h)
+
+        def do_HEAD(self) -> None:
+            self._route()
+
+        def do_GET(self) -> None:
+            self._route()
+
+        def do_POST(self) -> None:
+            self._route(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+
+    class Srv(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:  # our sockets: not library output
+            pass
+
+    srv = Srv(("127.0.0.1", 0), Hub)
+    cdn = Srv(("127.0.0.1", 0), Hub)
+    for one in (srv, cdn):
+        threading.Thread(target=one.serve_forever, daemon=True).start()
+    state["base"] = f"http://127.0.0.1:{srv.server_address[1]}"
+    state["cdn"] = f"http://127.0.0.1:{cdn.server_address[1]}"
+    return state["base"]
+
+
+def _hub51(behaviour: dict[str, str] | None = None, xet: bool = False) -> str:
+    """Start the loopback Hub, point HF_ENDPOINT / HF_HOME at it BEFORE huggingface_hub is imported, then write
+    the repos it serves: okrepo (tiny GPT-2 + tokenizer), binonly (pytorch_model.bin), notok (no tokenizer),
+    noconfig (weights only), data / gsm8k-mini (datasets: a README with a `default` config; gsm8k-mini is a
+    dataset repo only), nocard (a dataset with no README), and one repo per misbehaviour."""
+    repos: dict[str, dict[str, bytes]] = {}
+    endpoint = start_hub51(repos, behaviour or {})
+    _hub_env(endpoint)
+    if not xet:
+        os.environ["HF_HUB_DISABLE_XET"] = "1"
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds51")
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    d = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="irisrl51")) / "tiny", "safetensors")
+    _tiny_tokenizer_dir(d, pad=True)
+    files = {p.name: p.read_bytes() for p in d.iterdir() if p.is_file()}
+    b = tiny_gpt2_dir(Path(tempfile.mkdtemp(prefix="irisrl51")) / "bin", "bin")
+    _tiny_tokenizer_dir(b, pad=True)
+    repos["okrepo"] = files
+    repos["binonly"] = {p.name: p.read_bytes() for p in b.iterdir() if p.is_file()}
+    repos["notok"] = {k: v for k, v in files.items() if k in ("config.json", "model.safetensors", "generation_config.json")}
+    repos["noconfig"] = {"model.safetensors": files["model.safetensors"]}
+    repos["noweights"] = {k: v for k, v in files.items() if not k.endswith(".safetensors")}
+    rows = b"".join(json.dumps({"prompt": f"p{i}", "answer": str(i)}).encode() + b"\n" for i in range(200))
+    card = b"---\nconfigs:\n- config_name: default\n  data_files:\n  - split: train\n    path: train.jsonl\n---\n"
+    repos["data"] = {"train.jsonl": rows, "README.md": card}
+    repos["gsm8k-mini"] = repos["data"]
+    repos["nocard"] = {"train.jsonl": rows}
+    repos["data429"] = repos["data503"] = repos["data"]
+    repos["readonly"] = files
+    for n in (behaviour or {}):
+        repos.setdefault(n, files)
+    print(f"PROVOKE-NOTE endpoint={endpoint}", flush=True)
+    return endpoint
+
+
+def _hf_cli51(*args: str) -> None:
+    """Run the `hf` CLI of this venv (the case's env) and exit with its status."""
+    hf = str(Path(sys.executable).parent / "hf")
+    print(f"PROVOKE-NOTE $ hf {' '.join(args)}", flush=True)
+    rc = subprocess.call([hf, *args])
+    print(f"PROVOKE-NOTE hf rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def case_hub51_snapshot_allow_patterns_none() -> None:
+    """snapshot_download with allow_patterns that match no file of the repo, then loading the folder."""
+    _hub51()
+    from huggingface_hub import snapshot_download
+
+    d = snapshot_download("irisrl/okrepo", allow_patterns=["*.gguf"])
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_hub51_snapshot_ignore_patterns_all_weights() -> None:
+    """snapshot_download ignoring *.safetensors (a config copied from a .bin-era recipe), then loading it."""
+    _hub51()
+    from huggingface_hub import snapshot_download
+
+    d = snapshot_download("irisrl/okrepo", ignore_patterns=["*.safetensors", "*.msgpack", "*.h5"])
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(d)
+
+
+def case_cli51_download_include_none() -> None:
+    _hub51()
+    _hf_cli51("download", "irisrl/okrepo", "--include", "*.gguf")
+
+
+def case_hub51_commit_sha_missing() -> None:
+    """hf_hub_download pinned to a commit sha the repo does not have (a force-push rewrote history)."""
+    _hub51()
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/okrepo", "config.json", revision="fedcba9876543210fedcba9876543210fedcba98")
+
+
+def case_tf51_tag_missing_config() -> None:
+    _hub51()
+    from transformers import AutoConfig
+
+    AutoConfig.from_pretrained("irisrl/okrepo", revision="v2.0-rl")
+
+
+def case_cli51_download_sha_missing() -> None:
+    _hub51()
+    _hf_cli51("download", "irisrl/okrepo", "--revision", "fedcba9876543210fedcba9876543210fedcba98")
+
+
+def case_tf51_dataset_id_as_model() -> None:
+    """A dataset repo id passed as the policy model."""
+    _hub51()
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/gsm8k-mini")
+
+
+def case_hub51_dataset_id_as_model_snapshot() -> None:
+    _hub51()
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/gsm8k-mini")
+
+
+def case_hub51_private401_snapshot() -> None:
+    """A private repo the token's user cannot see: 401 RepoNotFound."""
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "v" * 34
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/private401")
+
+
+def case_hub51_finegrained403_download() -> None:
+    """A fine-grained token without read access: 403 without X-Error-Code."""
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "f" * 34
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/finegrained403", "config.json")
+
+
+def case_tf51_finegrained403_tokenizer() -> None:
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "f" * 34
+    from transformers import AutoTokenizer
+
+    AutoTokenizer.from_pretrained("irisrl/finegrained403")
+
+
+def case_hub51_whoami_expired401() -> None:
+    """The start-up check of a trainer: whoami() with an expired token."""
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "e" * 34
+    from huggingface_hub import HfApi
+
+    HfApi().whoami()
+
+
+def case_tf51_expired401_config() -> None:
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "e" * 34
+    from transformers import AutoConfig
+
+    AutoConfig.from_pretrained("irisrl/expired401")
+
+
+def case_hub51_429noretry_snapshot() -> None:
+    """Every answer 429 without Retry-After: the backoff runs out."""
+    _hub51({"throttled": "429noretry"})
+    from huggingface_hub import snapshot_download
+
+    snapshot_download("irisrl/throttled")
+
+
+def case_hub51_lfs_cdn500_download() -> None:
+    """The weights' 302 to the LFS CDN, which answers 500."""
+    _hub51({"lfs500": "lfs500"})
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/lfs500", "model.safetensors")
+
+
+def case_tf51_lfs_cdn500_model() -> None:
+    _hub51({"lfs500": "lfs500"})
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/lfs500")
+
+
+def case_hub51_lfs_redirect_refused() -> None:
+    """The weights' 302 to a CDN host that refuses the connection."""
+    _hub51({"lfsrefused": "lfsrefused"})
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/lfsrefused", "model.safetensors")
+
+
+def case_hub51_size_mismatch() -> None:
+    """X-Linked-Size 1000 bytes more than the CDN sends (a stale mirror)."""
+    _hub51({"sizemismatch": "sizemismatch"})
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/sizemismatch", "model.safetensors")
+
+
+
+def case_hub51_xet_token500() -> None:
+    """Xet headers on the weights; the Hub's xet-read-token route answers 500."""
+    _hub51({"xettoken500": "xettoken500"}, xet=True)
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/xettoken500", "model.safetensors")
+
+
+
+def case_tf51_local_files_only_config() -> None:
+    """AutoConfig with local_files_only=True on a cold cache (a node that never downloaded)."""
+    _hub51()
+    from transformers import AutoConfig
+
+    AutoConfig.from_pretrained("irisrl/okrepo", local_files_only=True)
+
+
+def case_ds51_offline_cold_cache() -> None:
+    os.environ["HF_HUB_OFFLINE"] = "1"  # before huggingface_hub is imported: read once
+    _hub51()
+    from datasets import load_dataset
+
+    load_dataset("irisrl/data", split="train")
+
+
+def case_cli51_upload_forbidden() -> None:
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "r" * 34
+    d = Path(tempfile.mkdtemp(prefix="irisrl51up"))
+    (d / "adapter_config.json").write_text("{}")
+    _hf_cli51("upload", "irisrl/readonly", str(d))
+
+
+def case_cli51_upload_path_missing() -> None:
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "r" * 34
+    _hf_cli51("upload", "irisrl/okrepo", "/tmp/irisrl51_no_such_ckpt/step_500")
+
+
+def case_ds51_config_missing() -> None:
+    _hub51()
+    from datasets import load_dataset
+
+    load_dataset("irisrl/data", "main", split="train")
+
+
+def case_ds51_data_files_missing() -> None:
+    _hub51()
+    from datasets import load_dataset
+
+    load_dataset("irisrl/data", data_files={"test": "test.jsonl"}, split="test")
+
+
+def case_ds51_dataset_id_wrong_type() -> None:
+    """A model repo id passed to load_dataset (it looks under /datasets/)."""
+    _hub51()
+    from datasets import load_dataset
+
+    load_dataset("irisrl/okrepo", split="train")
+
+
+
+
+def case_tf51_no_weights_model() -> None:
+    """A repo with config and tokenizer but no weights file (the upload of the weights never finished)."""
+    _hub51()
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/noweights")
+
+
+def case_benign51_lfs_cdn_cutonce_download() -> None:
+    """The CDN closes the first weights GET half way; the hub resumes with a ranged GET (206)."""
+    _hub51({"lfscut": "lfscutonce"})
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/lfscut", "model.safetensors"), flush=True)
+
+
+def case_benign51_ds_num_proc_one_shard() -> None:
+    """load_dataset(num_proc=4) of a Hub dataset with one data file: datasets falls back to one process."""
+    _hub51()
+    from datasets import load_dataset
+
+    print(len(load_dataset("irisrl/data", split="train", num_proc=4)), flush=True)
+
+
+def case_benign51_config_503twice() -> None:
+    _hub51({"busy503": "503twice"})
+    from transformers import AutoConfig
+
+    print(AutoConfig.from_pretrained("irisrl/busy503").model_type, flush=True)
+
+
+def case_benign51_ds_429twice() -> None:
+    _hub51({"data429": "429twice"})
+    from datasets import load_dataset
+
+    print(len(load_dataset("irisrl/data429", split="train")), flush=True)
+
+
+def case_benign51_tokenizer_429twice() -> None:
+    _hub51({"busytok": "429twice"})
+    from transformers import AutoTokenizer
+
+    AutoTokenizer.from_pretrained("irisrl/busytok")
+    print("loaded", flush=True)
+
+
+def case_hub51_lfs_cdn403_expired() -> None:
+    """The weights' 302 to a CDN URL whose signature expired (403 AccessDenied, S3's XML)."""
+    _hub51({"lfs403": "lfs403"})
+    from huggingface_hub import hf_hub_download
+
+    hf_hub_download("irisrl/lfs403", "model.safetensors")
+
+
+def case_cli51_download_private401() -> None:
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "v" * 34
+    _hf_cli51("download", "irisrl/private401")
+
+
+def case_cli51_download_lfs500() -> None:
+    _hub51({"lfs500": "lfs500"})
+    _hf_cli51("download", "irisrl/lfs500", "model.safetensors")
+
+
+def case_cli51_upload_expired401() -> None:
+    _hub51()
+    os.environ["HF_TOKEN"] = "hf_" + "e" * 34
+    d = Path(tempfile.mkdtemp(prefix="irisrl51up"))
+    (d / "adapter_config.json").write_text("{}")
+    _hf_cli51("upload", "irisrl/expired401", str(d))
+
+
+def case_benign51_cli_503twice() -> None:
+    _hub51({"busycli": "503twice"})
+    _hf_cli51("download", "irisrl/busycli", "config.json")
+
+
+def case_benign51_tf_cdn_cutonce() -> None:
+    _hub51({"lfscut2": "lfscutonce"})
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/lfscut2")
+    print("loaded", flush=True)
+
+
+def case_benign51_ds_503twice() -> None:
+    _hub51({"data503": "503twice"})
+    from datasets import load_dataset
+
+    print(len(load_dataset("irisrl/data503", split="train")), flush=True)
+
+
+def case_tf51_config_missing_model() -> None:
+    _hub51()
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/noconfig")
+
+
+# benign look-alikes: the error-shaped lines of staging that then succeeds
+def case_benign51_429twice_snapshot() -> None:
+    _hub51({"busy": "429twice"})
+    from huggingface_hub import snapshot_download
+
+    print(snapshot_download("irisrl/busy", max_workers=1), flush=True)
+
+
+def case_hub51_lfs_cdn503once_download() -> None:
+    """The CDN answers the weights GET 503 once (then would serve): the GET is not retried."""
+    _hub51({"lfs503": "lfs503once"})
+    from huggingface_hub import hf_hub_download
+
+    print(hf_hub_download("irisrl/lfs503", "model.safetensors"), flush=True)
+
+
+
+
+
+def case_benign51_hf_transfer_env() -> None:
+    os.environ["HF_HUB_ENABLE_HF_TRANSFER"] = "1"  # before huggingface_hub is imported
+    _hub51()
+    from huggingface_hub import snapshot_download
+
+    print(snapshot_download("irisrl/okrepo"), flush=True)
+
+
+
+def case_benign51_torch_dtype_kwarg() -> None:
+    _hub51()
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained("irisrl/okrepo", torch_dtype=torch.float32)
+    print("loaded", flush=True)
+
+
+
+CASES51: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_hub51_snapshot_allow_patterns_none", case_hub51_snapshot_allow_patterns_none, "hf_weights_missing"),
+    ("case_hub51_snapshot_ignore_patterns_all_weights", case_hub51_snapshot_ignore_patterns_all_weights,
+     "hf_weights_missing"),
+    ("case_cli51_download_include_none", case_cli51_download_include_none, "hf_weights_missing"),
+    ("case_hub51_commit_sha_missing", case_hub51_commit_sha_missing, "hf_repo_not_found"),
+    ("case_tf51_tag_missing_config", case_tf51_tag_missing_config, "hf_repo_not_found"),
+    ("case_cli51_download_sha_missing", case_cli51_download_sha_missing, "hf_repo_not_found"),
+    ("case_tf51_dataset_id_as_model", case_tf51_dataset_id_as_model, "hf_repo_not_found"),
+    ("case_hub51_dataset_id_as_model_snapshot", case_hub51_dataset_id_as_model_snapshot, "hf_repo_not_found"),
+    ("case_hub51_private401_snapshot", case_hub51_private401_snapshot, "hf_repo_not_found"),
+    ("case_hub51_finegrained403_download", case_hub51_finegrained403_download, "hf_gated"),
+    ("case_tf51_finegrained403_tokenizer", case_tf51_finegrained403_tokenizer, "hf_gated"),
+    ("case_hub51_whoami_expired401", case_hub51_whoami_expired401, "hf_gated"),
+    ("case_tf51_expired401_config", case_tf51_expired401_config, "hf_gated"),
+    ("case_hub51_429noretry_snapshot", case_hub51_429noretry_snapshot, "hf_http_error"),
+    ("case_hub51_lfs_cdn500_download", case_hub51_lfs_cdn500_download, "hf_http_error"),
+    ("case_tf51_lfs_cdn500_model", case_tf51_lfs_cdn500_model, "hf_http_error"),
+    ("case_hub51_lfs_redirect_refused", case_hub51_lfs_redirect_refused, "hf_http_error"),
+    ("case_hub51_size_mismatch", case_hub51_size_mismatch, "hf_incomplete_download"),
+    ("case_hub51_xet_token500", case_hub51_xet_token500, "hf_http_error"),
+    ("case_tf51_local_files_only_config", case_tf51_local_files_only_config, "hf_http_error"),
+    ("case_ds51_offline_cold_cache", case_ds51_offline_cold_cache, "hf_http_error"),
+    ("case_cli51_upload_forbidden", case_cli51_upload_forbidden, "hf_gated"),
+    ("case_cli51_upload_path_missing", case_cli51_upload_path_missing, "python_crash"),
+    ("case_ds51_config_missing", case_ds51_config_missing, "python_crash"),
+    ("case_ds51_data_files_missing", case_ds51_data_files_missing, "python_crash"),
+    ("case_ds51_dataset_id_wrong_type", case_ds51_dataset_id_wrong_type, "hf_repo_not_found"),
+    ("case_tf51_config_missing_model", case_tf51_config_missing_model, "hf_weights_missing"),
+    ("case_tf51_no_weights_model", case_tf51_no_weights_model, "hf_weights_missing"),
+    ("case_hub51_lfs_cdn403_expired", case_hub51_lfs_cdn403_expired, "hf_gated"),
+    ("case_cli51_download_private401", case_cli51_download_private401, "hf_repo_not_found"),
+    ("case_cli51_download_lfs500", case_cli51_download_lfs500, "hf_http_error"),
+    ("case_cli51_upload_expired401", case_cli51_upload_expired401, "hf_gated"),
+    ("case_benign51_cli_503twice", case_benign51_cli_503twice, "benign"),
+    ("case_benign51_tf_cdn_cutonce", case_benign51_tf_cdn_cutonce, "benign"),
+    ("case_benign51_ds_503twice", case_benign51_ds_503twice, "benign"),
+    ("case_benign51_lfs_cdn_cutonce_download", case_benign51_lfs_cdn_cutonce_download, "benign"),
+    ("case_benign51_ds_num_proc_one_shard", case_benign51_ds_num_proc_one_shard, "benign"),
+    ("case_benign51_tokenizer_429twice", case_benign51_tokenizer_429twice, "benign"),
+    ("case_benign51_config_503twice", case_benign51_config_503twice, "benign"),
+    ("case_benign51_ds_429twice", case_benign51_ds_429twice, "benign"),
+    ("case_benign51_429twice_snapshot", case_benign51_429twice_snapshot, "benign"),
+    ("case_hub51_lfs_cdn503once_download", case_hub51_lfs_cdn503once_download, "hf_http_error"),
+    ("case_benign51_hf_transfer_env", case_benign51_hf_transfer_env, "benign"),
+    ("case_benign51_torch_dtype_kwarg", case_benign51_torch_dtype_kwarg, "benign"),
+]}
+CASES.update(CASES51)
+TIMEOUT_S.update({n: 60 for n in CASES51})
 
 
 # ----------------------------------------------------------------------------- build
@@ -32763,6 +33435,12 @@ _LOG_LINE47 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+\] \[(WARNING|ER
                          r"^(\[rank\d+\]: )?  ((Value|Assertion) error, |Input should be |Extra inputs are not permitted|"
                          r"Field required)")
 
+# More shapes for the 51-th set's cases only (the Hub, third round): huggingface_hub's own warning lines that carry
+# no class or level (its logger's default handler prints the message alone: `No files matched ['*.gguf'].`), the
+# datasets / hub notes of a repo card that is not there, and the `hf` CLI's coloured `Error: ...` lines (set 30's).
+_LOG_LINE51 = re.compile(r"^No files matched |^Repo card metadata block was not found|^Setting num_proc from |"
+                         r"^Could not cache non-existence of file|^(\x1b\[[\d;]*m)+(Error|Warning): ")
+
 
 # More shapes for the 49-th set's cases only (torch.distributed on CPU, third round): the Python launcher's own line for a
 # worker whose script or module is not there (`/venv/bin/python: can't open file '...': [Errno 2] ...`, `... No module
@@ -32844,7 +33522,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES48, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE48.search)),
         (CASES47, (_LOG_LINE47.search,)),
         (CASES50, (_LOG_LINE50.search,)),
-        (CASES49, (_LOG_LINE49.search,)))
+        (CASES49, (_LOG_LINE49.search,)),
+        (CASES51, (_LOG_LINE51.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -36204,6 +36883,82 @@ def lib_of47(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("deepspeed", vers)
 
 
+# The 51-th set (the Hub, third round: staging with huggingface_hub 2.4 / transformers 5.25 / datasets 5.2 / hf_xet
+# against a loopback Hub), by the line alone; the case's kind otherwise.
+LINE_RULES51: list[tuple[str, str]] = [
+    # the tiny model we write for the loopback Hub: our own config, not the failure
+    (r"^\[transformers\] Model config: (bos|eos)_token_id must be", "drop"),
+    # a snapshot folder that was never created (patterns matched nothing) read as a repo id: the settled rule for
+    # `Repo id must be in the form` (a local path that is not there) is hf_repo_not_found, whatever made it absent
+    (r"(HFValidationError|OSError): Repo id must be in the form ", "hf_repo_not_found"),
+    # the hub's retry warning over a refused CDN host: alone it names a refused connection to the file's host (not
+    # a cut-short body, which set 24 / 30 label benign when resumed); this download then failed
+    (r"^Error while downloading from \S+: \[Errno 111\] Connection refused", "hf_http_error"),
+    # transformers' wrapper over a 500 on the LFS CDN: the words say connection error (set 1 labels the same
+    # template hf_gated where the case was a 401: the line cannot tell)
+    (r"^OSError: There was a specific connection error when trying to load irisrl/lfs500:", "hf_http_error"),
+    (r"^OSError: We couldn't connect to ", "hf_http_error"),
+    # `hf upload` of a local folder that is not there: the CLI's own argument check, no Hub file in it
+    (r"^FileNotFoundError: No such file or directory: '/tmp/irisrl51_no_such_ckpt/", "python_crash"),
+    # httpx2's status lines: 401 / 403 hf_gated, 429 / 5xx hf_http_error, 404 left out (set 30's rules, restated so
+    # no later rule of another set reads them first)
+    (r"^httpx2\.HTTPStatusError: .*'40[13] ", "hf_gated"),
+    (r"^httpx2\.HTTPStatusError: .*'404 ", "drop"),
+    (r"^httpx2\.HTTPStatusError: .*'(429|5\d\d) ", "hf_http_error"),
+]
+NOTES51: list[tuple[str, str]] = [
+    (r"^No files matched ", "huggingface_hub 2.4's warning when allow_patterns / --include match no file of the repo; "
+     "snapshot_download returns a folder that was never created"),
+    (r"Repo id must be in the form .*snapshots/", "the snapshot folder snapshot_download returned (nothing matched "
+     "allow_patterns, so it was never made) passed to from_pretrained: read as a repo id"),
+    (r"Error no file named .*snapshots/", "snapshot_download with ignore_patterns that left out every weights file"),
+    (r"is not a valid git identifier|Revision not found|RevisionNotFoundError", "a tag / commit sha the repo does "
+     "not have (404 RevisionNotFound)"),
+    (r"gsm8k-mini", "a dataset repo id passed as a model: the Hub's model API answers 404 RepoNotFound"),
+    (r"DatasetNotFoundError", "a model repo id passed to load_dataset (404 RepoNotFound under /api/datasets/)"),
+    (r"private401", "a private repo the token's user cannot see: 401 with X-Error-Code RepoNotFound"),
+    (r"finegrained403", "a fine-grained token without read access: 403 with no X-Error-Code"),
+    (r"whoami-v2|Invalid user token", "whoami() with an expired token (401)"),
+    (r"expired401", "an expired token (401 without X-Error-Code)"),
+    (r"'429 |Got: HfHubHTTPError", "429 without Retry-After on every answer: the backoff ran out"),
+    (r"/cdn/lfs500", "the weights' 302 to an LFS CDN (another port) answering 500: not retried"),
+    (r"/cdn/lfs503", "the weights' 302 to an LFS CDN answering 503 ONCE: the GET is not retried"),
+    (r"/cdn/lfsrefused|Connection refused", "the weights' 302 to a CDN host that refuses: five resume tries"),
+    (r"/cdn/lfscut", "the CDN closed the first GET half way; the hub resumed (206) and the download succeeded"),
+    (r"Consistency check failed", "X-Linked-Size 1000 bytes more than the CDN sent (a stale mirror)"),
+    (r"xet-read-token", "Xet headers on the weights' HEAD; the Hub's xet-read-token route answering 500"),
+    (r"outgoing traffic has been disabled|We couldn't connect to", "local_files_only=True on a cold cache"),
+    (r"OfflineModeIsEnabled", "HF_HUB_OFFLINE=1 with a cold datasets / hub cache"),
+    (r"^(\x1b\[[\d;]*m)+Error: \(Request ID", "`hf upload` to a repo the token cannot write (403 on preupload): "
+     "the CLI's sentence is on the next lines"),
+    (r"irisrl51_no_such_ckpt", "`hf upload` of a local folder that is not there"),
+    (r"BuilderConfig", "load_dataset with a config name the dataset card does not define"),
+    (r"Unable to find 'hf://datasets/", "load_dataset with data_files naming a file the dataset repo lacks"),
+    (r"Unrecognized model in", "a repo with weights but no config.json"),
+    (r"Setting num_proc from", "datasets' note: one data file, so one process; the load succeeded"),
+    (r"HTTP Error \d+ thrown while requesting HEAD|Rate limited\.", "the hub's backoff note; exit 0 cases: the "
+     "retry succeeded"),
+    (r"HF_HUB_ENABLE_HF_TRANSFER", "hf_transfer 0.1.9 installed and the env var set: huggingface_hub 2.4 ignores it"),
+    (r"torch_dtype", "transformers 5's deprecation note; the model loaded"),
+]
+
+
+def lib_of51(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 51-th set's printers: by the line's own words first, then by the case's family."""
+    if line.startswith("h11."):
+        return _pick("h11", vers)
+    if line.startswith(("httpx2.", "httpcore2.")):
+        return _pick("huggingface_hub", vers)  # its client's transport errors, counted as its (set 30)
+    if line.startswith(("datasets.", "[datasets")) or (case.startswith(("ds51_", "benign51_ds"))
+                                                        and not line.startswith("huggingface_hub.")
+                                                        and " thrown while requesting " not in line):
+        return _pick("datasets", vers)
+    if line.startswith("[transformers]") or (case.startswith(("tf51_", "benign51_tf", "benign51_torch"))
+                                             and line.startswith(("OSError: ", "ValueError: "))):
+        return _pick("transformers", vers)
+    return _pick("huggingface_hub", vers)
+
+
 LINE_RULES45: list[tuple[str, str]] = [
     # NCCL_DEBUG=INFO start-up dumps (set 19's rule drops every INFO line): the lines that answer the setting a case
     # gave are kept, as notes of a communicator that still came up (each case's all_reduce ran)
@@ -36624,6 +37379,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout47", CASES47, LINE_RULES47),
     ("heldout50", CASES50, LINE_RULES50),
     ("heldout49", CASES49, LINE_RULES49),
+    ("heldout51", CASES51, LINE_RULES51),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -37089,6 +37845,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout47": (lib_of47, NOTES47),
     "heldout50": (lib_of50, NOTES50),
     "heldout49": (lib_of49, NOTES49),
+    "heldout51": (lib_of51, NOTES51),
 }
 
 

@@ -67,7 +67,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout48": ("CASES48", 35, 6),
               "heldout47": ("CASES47", 50, 4),
               "heldout50": ("CASES50", 35, 4),
-              "heldout49": ("CASES49", 55, 5)}
+              "heldout49": ("CASES49", 55, 5),
+              "heldout51": ("CASES51", 40, 6)}
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -75,13 +76,13 @@ ORDER = ("dev.jsonl", "heldout.jsonl", *(f"{name}.jsonl" for name in LATER_SETS)
 # The sets captured with other (older, or for set 33 newer) torch releases in their own venvs (the torch that printed in them).
 # Not older: set 33's scratch venv took torch 2.13.0+cpu; newer: vLLM 0.34.0 and SGLang 0.5.23 pin torch 2.14 (their CUDA
 # wheels, on a CPU machine); set 43's scratch venv took PyPI's torch 2.14.1+cu130 (gloo under Ray Train, on CPU); newer:
-# set 46's scratch venv took PyPI's torch 2.15.0 (+cu132, on CPU; installed past this machine's pip cap of 2.14.1); set 48's
-# and set 47's scratch venvs took the CPU wheel torch 2.13.0+cpu of /opt/wheels.
+# set 46's and set 49's scratch venvs took PyPI's torch 2.15.0 (+cu132, on CPU; past this machine's pip cap of 2.14.1); set 48's
+# and set 47's scratch venvs took the CPU wheel torch 2.13.0+cpu of /opt/wheels, as did set 51's.
 OLDER_TORCH = {"heldout24": "2.4.",
                "heldout33": "2.13.", "heldout36": "2.13.", "heldout39": "2.13.", "heldout38": "2.14.",
                "heldout37": "2.14.", "heldout41": "2.14.", "heldout42": "2.13.",
                "heldout44": "2.13.", "heldout43": "2.14.", "heldout46": "2.15.", "heldout48": "2.13.",
-               "heldout47": "2.13.", "heldout49": "2.15."}
+               "heldout47": "2.13.", "heldout49": "2.15.", "heldout51": "2.13."}
 
 
 def _load(name: str) -> list[dict[str, str]]:
@@ -212,7 +213,8 @@ def test_format_strings_name_library_and_version() -> None:
                                         ("heldout13.jsonl", 5), ("heldout15.jsonl", 3),
                                         ("heldout16.jsonl", 5), ("heldout17.jsonl", 2),
                                         ("heldout30.jsonl", 5), ("heldout31.jsonl", 5),
-                                        ("heldout33.jsonl", 5), ("heldout43.jsonl", 3)])
+                                        ("heldout33.jsonl", 5), ("heldout43.jsonl", 3),
+                                        ("heldout51.jsonl", 5)])
 def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
     """heldout5 ... heldout13 were provoked for kinds more specific than python_crash (heldout4
     was 34 of 51): the catch-all stays at most 1/share of their failure lines (heldout8: 18 of
@@ -241,7 +243,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout48",
                                   "heldout47",
                                   "heldout50",
-                                  "heldout49"])
+                                  "heldout49",
+                                  "heldout51"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
