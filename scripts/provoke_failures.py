@@ -33135,6 +33135,242 @@ CASES51: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 ]}
 CASES.update(CASES51)
 TIMEOUT_S.update({n: 60 for n in CASES51})
+# ----------------------------------------------------------------------------- set 52: tasks dying on a real Iris local cluster
+# irisrl launches runs on Iris (jobs of tasks on workers). Each case starts ITS OWN Iris local cluster with the
+# real `iris` CLI (`iris --config local.yaml cluster start --local`, loopback only, the client-age lift through
+# irisrl's sitecustomize shim, as tests/integration/test_iris_cli_controller.py does), submits jobs with the real
+# `iris` CLI (or the Iris SDK in a child process), prints what the CLI and the SDK print, then stops the cluster
+# (SIGTERM to the controller it started, then SIGKILL to that process group only) and prints the controller's log
+# (controller, autoscaler and worker threads live in that one process).
+
+IRIS52 = Path(sys.executable).parent / "iris"
+_SDK52 = """
+import os, sys
+from iris.client.client import IrisClient
+from iris.cluster.types import Entrypoint, ResourceSpec
+from rigging.timing import Duration
+url = os.environ["IRIS52_URL"]
+with IrisClient.remote(url) as client:
+{body}
+"""
+
+
+def _iris52(steps: list[Any], nodes: int = 2) -> None:
+    """Start a local Iris cluster with the real CLI, run `steps` against it, print what they print, stop it.
+    A step is a CLI argument string (run as `iris --controller-url URL ...`), a number (seconds to sleep),
+    or ("sdk", code) (Python run in a child with the Iris SDK; IRIS52_URL names the controller)."""
+    import shlex
+    import shutil
+    import signal
+
+    sys.path.insert(0, str(SCRIPT.parents[1] / "src"))
+    from irisrl.backends import local_cluster
+    from iris.cluster.token_store import load_token
+
+    root = Path(tempfile.mkdtemp(prefix="iris52-"))
+    (root / "home").mkdir()
+    ws = root / "ws"
+    ws.mkdir()
+    (ws / "train.py").write_text("print('step 0')\n")
+    config = root / "local.yaml"
+    config.write_text(local_cluster.local_cluster_yaml(nodes))
+    shim = local_cluster.write_client_age_shim(root / "shim")
+    env = local_cluster.scrubbed_env({"HOME": str(root / "home"), "PYTHONPATH": str(shim.parent),
+                                      "IRIS52_ROOT": str(root)})
+    log = open(root / "controller.log", "wb")
+    proc = subprocess.Popen([str(IRIS52), "--config", str(config), "cluster", "start", "--local"], cwd=root,
+                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        store = root / "home" / ".iris" / "tokens.sqlite"
+        url = None
+        deadline = time.monotonic() + 40
+        while url is None and time.monotonic() < deadline and proc.poll() is None:
+            if store.exists():
+                cred = load_token("irisrl-local", store_path=store)
+                if cred and local_cluster.is_listening(cred.url):
+                    url = cred.url
+            time.sleep(0.2)
+        print(f"PROVOKE-NOTE controller url={url} pid={proc.pid}", flush=True)
+        if url is None:
+            return
+        env["IRIS52_URL"] = url
+        for step in steps:
+            if isinstance(step, (int, float)):
+                time.sleep(step)
+                continue
+            if isinstance(step, tuple):
+                cmd = [sys.executable, "-c", _SDK52.format(body=step[1])]
+                shown = "sdk"
+            else:
+                cmd = [str(IRIS52), "--controller-url", url, *shlex.split(step)]
+                shown = step
+            try:
+                r = subprocess.run(cmd, cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   timeout=40)
+                out, rc = r.stdout, r.returncode
+            except subprocess.TimeoutExpired as e:
+                out, rc = e.stdout or b"", "timeout"
+            print(f"PROVOKE-NOTE step {shown!r} rc={rc}", flush=True)
+            sys.stdout.write(out.decode("utf-8", "replace"))
+            sys.stdout.flush()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            print("PROVOKE-NOTE controller did not stop on SIGTERM: SIGKILL to its group", flush=True)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        try:  # a task process the cluster left in the controller's session (its group only)
+            os.killpg(proc.pid, signal.SIGKILL)
+            print("PROVOKE-NOTE controller group still had processes: SIGKILLed", flush=True)
+        except ProcessLookupError:
+            pass
+        log.close()
+        print("PROVOKE-NOTE controller log follows", flush=True)
+        sys.stdout.write((root / "controller.log").read_text("utf-8", "replace"))
+        sys.stdout.flush()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def case_iris52_task_exit_nonzero() -> None:
+    _iris52(["job run --job-name reward-step -- python -c \"raise SystemExit('reward model: bad batch')\"",
+             "job summary /root/reward-step", "job list"])
+
+
+def case_iris52_task_python_traceback() -> None:
+    _iris52(["job run --job-name grpo-trainer -- python -c \"import json; json.loads('{bad')\"",
+             "job logs /root/grpo-trainer", "job summary /root/grpo-trainer --json"])
+
+
+def case_iris52_task_sigkill() -> None:
+    _iris52(["job run --job-name rollout-kill9 -- bash -c 'echo rollout up; kill -9 $$'",
+             "job summary /root/rollout-kill9", "job list"])
+
+
+def case_iris52_task_sigsegv() -> None:
+    _iris52(["job run --job-name policy-segv -- python -c \"import ctypes; ctypes.string_at(0)\"",
+             "job summary /root/policy-segv"])
+
+
+def case_iris52_task_sigterm() -> None:
+    _iris52(["job run --job-name ref-sigterm -- bash -c 'kill -TERM $$'", "job summary /root/ref-sigterm"])
+
+
+def case_iris52_task_command_not_found() -> None:
+    _iris52(["job run --job-name no-binary -- skyrl-train-not-installed --config grpo.yaml",
+             "job summary /root/no-binary", "job list"])
+
+
+def case_iris52_task_python_missing_script() -> None:
+    _iris52(["job run --job-name no-script -- python train_grpo_missing.py", "job summary /root/no-script"])
+
+
+def case_iris52_job_gpu_unschedulable() -> None:
+    _iris52(["job run --no-wait --job-name needs-16-gpus --enable-extra-resources --gpu H100x16 -- true", 6,
+             "job list", "job list --json", "job summary /root/needs-16-gpus", "job kill /root/needs-16-gpus"])
+
+
+def case_iris52_job_cpu_unschedulable_sdk() -> None:
+    _iris52([("sdk", "    job = client.submit(Entrypoint.from_command('true'), 'needs-512-cpus', "
+                     "ResourceSpec(cpu=512, memory='4GB'), scheduling_timeout=Duration.from_seconds(5))\n"
+                     "    job.wait(timeout=40, poll_interval=1)\n"),
+             "job list"])
+
+
+def case_iris52_job_killed_running() -> None:
+    _iris52(["job run --no-wait --job-name long-rollout -- bash -c 'echo rollout started; sleep 60'", 5,
+             "job kill /root/long-rollout", 2, "job list", "job summary /root/long-rollout"])
+
+
+def case_iris52_job_timeout_sdk() -> None:
+    # the CLI's `job run --timeout 4` left the task running past 36 s on the local cluster: the SDK's job timeout
+    _iris52([("sdk", "    job = client.submit(Entrypoint.from_command('bash', '-c', 'echo eval started; sleep 60'), "
+                     "'slow-eval', ResourceSpec(cpu=1, memory='1GB'), timeout=Duration.from_seconds(3))\n"
+                     "    job.wait(timeout=35, poll_interval=1)\n"),
+             "job summary /root/slow-eval"])
+
+
+def case_iris52_batch_preempted() -> None:
+    # one worker (nodes=1): a batch job holding 40 of its 48 CPUs, then an interactive job asking 40 more
+    # (preempted, the batch task is retried once the interactive one is done: its job then succeeds)
+    _iris52(["job run --no-wait --job-name batch-rollouts --priority batch --cpu 40 -- bash -c 'echo batch up; sleep 10'",
+             2, "job run --no-wait --job-name interactive-trainer --cpu 40 -- bash -c 'echo trainer up; sleep 3'", 3,
+             "job list", "job summary /root/batch-rollouts", "job list --json", 12, "job summary /root/batch-rollouts"],
+            nodes=1)
+
+
+def case_iris52_gang_one_task_fails() -> None:
+    _iris52(["job run --job-name gang-fail --replicas 2 -- bash -c "
+             "'case $IRIS_TASK_ID in */1*) echo rank1 dies; exit 5;; *) echo rank0 waits; sleep 40;; esac'",
+             "job summary /root/gang-fail", "job list"])
+
+
+def case_iris52_max_retries_exhausted() -> None:
+    _iris52(["job run --job-name flaky-reward --max-retries 2 -- bash -c 'echo attempt $IRIS_TASK_ID; exit 7'",
+             "job summary /root/flaky-reward", "job list"])
+
+
+def case_iris52_bad_pythonhome() -> None:
+    _iris52(["job run --job-name bad-env -e PYTHONHOME /opt/no-such-python -- python -c pass",
+             "job summary /root/bad-env"])
+
+
+def case_iris52_sdk_wait_failed() -> None:
+    _iris52([("sdk", "    job = client.submit(Entrypoint.from_command('bash', '-c', 'echo loss nan; exit 2'), "
+                     "'sdk-trainer', ResourceSpec(cpu=1, memory='1GB'))\n"
+                     "    job.wait(timeout=40, poll_interval=1)\n")])
+
+
+def case_benign52_retry_then_succeeds() -> None:
+    _iris52(["job run --job-name retry-ok --max-retries 1 -- bash -c "
+             "'if [ -e $IRIS52_ROOT/flag ]; then echo second attempt ok; else touch $IRIS52_ROOT/flag; exit 1; fi'",
+             "job summary /root/retry-ok", "job list"])
+
+
+def case_benign52_pending_behind_busy_worker() -> None:
+    # one worker (nodes=1): a second 40-CPU job waits for the first to finish, then runs
+    _iris52(["job run --no-wait --job-name prep-data --cpu 40 -- bash -c 'echo prep; sleep 8'", 2,
+             "job run --no-wait --job-name train-after-prep --cpu 40 -- bash -c 'echo train ok'", "job list",
+             "job list --json", 10, "job summary /root/train-after-prep"], nodes=1)
+
+
+def case_benign52_kill_after_success() -> None:
+    # a job that succeeded, then an `iris job kill` of it (a cleanup script's habit) and a status query
+    _iris52(["job run --job-name eval-done -- bash -c 'echo eval ok'", "job kill /root/eval-done",
+             "job summary /root/eval-done --json", "job list"])
+
+
+def case_benign52_stderr_warning_ok() -> None:
+    _iris52(["job run --job-name warns-ok -- python -c "
+             "\"import warnings; warnings.warn('lr scheduler stepped before optimizer'); print('done')\"",
+             "job logs /root/warns-ok", "job summary /root/warns-ok", "job list"])
+
+
+CASES52: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_iris52_task_exit_nonzero", case_iris52_task_exit_nonzero, "python_crash"),
+    ("case_iris52_task_python_traceback", case_iris52_task_python_traceback, "python_crash"),
+    ("case_iris52_task_sigkill", case_iris52_task_sigkill, "pod_oomkilled"),
+    ("case_iris52_task_sigsegv", case_iris52_task_sigsegv, "python_crash"),
+    ("case_iris52_task_sigterm", case_iris52_task_sigterm, "python_crash"),
+    ("case_iris52_task_command_not_found", case_iris52_task_command_not_found, "python_crash"),
+    ("case_iris52_task_python_missing_script", case_iris52_task_python_missing_script, "python_crash"),
+    ("case_iris52_job_gpu_unschedulable", case_iris52_job_gpu_unschedulable, "pg_unplaceable"),
+    ("case_iris52_job_cpu_unschedulable_sdk", case_iris52_job_cpu_unschedulable_sdk, "pg_unplaceable"),
+    ("case_iris52_job_killed_running", case_iris52_job_killed_running, "python_crash"),
+    ("case_iris52_job_timeout_sdk", case_iris52_job_timeout_sdk, "python_crash"),
+    ("case_iris52_batch_preempted", case_iris52_batch_preempted, "evicted"),
+    ("case_iris52_gang_one_task_fails", case_iris52_gang_one_task_fails, "python_crash"),
+    ("case_iris52_max_retries_exhausted", case_iris52_max_retries_exhausted, "python_crash"),
+    ("case_iris52_bad_pythonhome", case_iris52_bad_pythonhome, "python_crash"),
+    ("case_iris52_sdk_wait_failed", case_iris52_sdk_wait_failed, "python_crash"),
+    ("case_benign52_retry_then_succeeds", case_benign52_retry_then_succeeds, "benign"),
+    ("case_benign52_pending_behind_busy_worker", case_benign52_pending_behind_busy_worker, "benign"),
+    ("case_benign52_kill_after_success", case_benign52_kill_after_success, "benign"),
+    ("case_benign52_stderr_warning_ok", case_benign52_stderr_warning_ok, "benign"),
+]}
+CASES.update(CASES52)
+TIMEOUT_S.update({n: 90 for n in CASES52})
 
 
 # ----------------------------------------------------------------------------- build
@@ -33434,6 +33670,42 @@ _LOG_LINE47 = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+\] \[(WARNING|ER
                          r"^(\x1b\[[\d;]*m)? ?\[(WARNING|ERROR)\] (\x1b\[[\d;]*m)? *\S|"
                          r"^(\[rank\d+\]: )?  ((Value|Assertion) error, |Input should be |Extra inputs are not permitted|"
                          r"Field required)")
+_LOG_LINE52 = re.compile(
+    # Iris's own WARNING / ERROR log lines (the CLI, the SDK, the controller, its worker threads)
+    r"^[WEF]\d{8} \d\d:\d\d:\d\d \d+ (iris|finelog)\.|"
+    # the INFO lines of the controller / worker / CLI that carry a task's end, a stop, a cancel or a preemption
+    r"^I\d{8} \d\d:\d\d:\d\d \d+ iris\.[\w.]+ (Container exited for task .*exit_code=(?!0,)|"
+    r"TaskAttempt finished: .* state=(?!4 )|Task \S+ requested stop; killing container|Preemption pass: |"
+    r"event=(job_cancelled|task_preempted|task_unschedulable|task_failed|job_failed) |"
+    r"job=\S+ finished with state=JOB_STATE_(?!SUCCEEDED)|Job completed with state: (?!4$))|"
+    # a task's own exception / warning / fatal line as the CLI relays it (streamed, or `iris job logs`)
+    r"^(I\d{8} \d\d:\d\d:\d\d \d+ iris\.cluster\.client\.remote_client |\[\d\d:\d\d:\d\d\] )task=\S+ \| "
+    r"([\w.]+(Error|Exception|Exit): |\S+:\d+: \w*Warning: |Fatal Python error: )|"
+    # `iris job list` rows with a REASON, `iris job summary`'s State / Error lines and task rows with an ERROR
+    r"^/\S+ +(failed|killed|pending|unschedulable|worker_failed|preempted|running|succeeded) +\d{4}-\S+ +\S|"
+    r"^State: \w+ +exit=-?\d+ +failures=\d+ +preemptions=\d+$|^Error: |"
+    r"^ +\d+ +\w+ +(-?\d+|-) +[\d.]+ \w+ +\S+ +\S+ +\S|"
+    # `--json` fields that say why (a job's / task's error, a pending reason)
+    r'^ +"(error|pending_reason)": "[^"]|'
+    # `iris job kill` finding nothing to stop
+    r"^No running jobs matched\.$")
+
+
+def _dedup_key52(line: str) -> str:
+    """The set-52 shape of a line: job names, times, thread ids, ports, worker / slice / container ids and
+    durations differ from case to case, and so do positive exit codes; signals (a -9 and a -11 are two lines) and
+    counts do not."""
+    line = re.sub(r"/root/[\w-]+", "/root/J", line)
+    line = re.sub(r'^ +("error": ".*"),?$', r"\1", line)  # the job's and its task's error in `--json`: one shape
+    # a task's positive exit code (1, 2, 5, 7: one shape), not a signal's negative one (-9, -11, -15: three)
+    line = re.sub(r"(Exit code: |exit_code=|^ +\d+ +\w+ +)(?!-)\d+", r"\1N", line)
+    line = re.sub(r"^[IWEF]\d{8} \d\d:\d\d:\d\d \d+ |^\[\d\d:\d\d:\d\d\] ", "T ", line)
+    line = re.sub(r"\d{4}-\d\d-\d\dT[\d:.+]+", "D", line)
+    line = re.sub(r"\b[\w-]*\d{8}-\d{4}-[0-9a-f]{8}[\w-]*|local-[0-9a-f]{8}|uid=[0-9a-f]+|127\.0\.0\.1:\d+|"
+                  r"[\d.]+ seconds|Duration\([\d.]+s\)|/tmp/[\w.-]+", "X", line)
+    return line
+
+
 
 # More shapes for the 51-th set's cases only (the Hub, third round): huggingface_hub's own warning lines that carry
 # no class or level (its logger's default handler prints the message alone: `No files matched ['*.gguf'].`), the
@@ -33523,7 +33795,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES47, (_LOG_LINE47.search,)),
         (CASES50, (_LOG_LINE50.search,)),
         (CASES49, (_LOG_LINE49.search,)),
-        (CASES51, (_LOG_LINE51.search,)))
+        (CASES51, (_LOG_LINE51.search,)),
+        (CASES52, (_LOG_LINE52.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -36959,6 +37232,73 @@ def lib_of51(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("huggingface_hub", vers)
 
 
+# marin-iris is not in `versions()`' list (set 52 ran with the repo's .venv, whose Iris SDK / CLI is this dev build)
+IRIS_VERSION52 = "0.2.20.dev202606180959"
+LINE_RULES52: list[tuple[str, str]] = [
+    # status lines of a job still waiting or running with nothing counted against it: no error in them
+    (r"^State: (pending|running|succeeded) +exit=0 +failures=0 +preemptions=0$", "drop"),
+    # the worker's end-of-attempt line after a task exited (the `Container exited ... exit_code=` line above it says
+    # the same), the CLI's progress line before its `Job failed:` error line, the cancel that cleaned up a pending job
+    (r"TaskAttempt finished: .* state=5 |finished with state=JOB_STATE_FAILED, draining logs|"
+     r"event=job_cancelled entity=/root/needs-16-gpus", "drop"),
+    # a job / task that SUCCEEDED, whose status still shows an earlier attempt's failure or a preemption (retried),
+    # the controller dropping a worker's late report for an attempt it already ended, warnings (the task's own
+    # UserWarning relayed by the CLI, starlette's deprecation note on every `iris` start)
+    (r"^State: succeeded |^ +\d+ +succeeded +0 |Dropping late update for terminal attempt|\w*Warning: |"
+     r"^No running jobs matched\.$", "benign"),
+    # the orchestrator's task status with SIGKILL (-9: Iris reports a signal as a negative exit code): the corpus
+    # rule for an orchestrator's exit 137 / SIGKILL
+    (r"Exit code: -9\b|exit_code=-9\b|^ +\d+ +failed +-9 ", "pod_oomkilled"),
+    # `iris job summary`'s state line of a job that failed or was killed (an earlier set's rule reads "failed" as Ray's)
+    (r"^State: (failed|killed) ", "python_crash"),
+    # a preemption, however Iris words it (the task row's error, the audit event, the controller's pass, the count)
+    (r"Preempted by /|event=task_preempted|Preemption pass: |preemptions=[1-9]", "evicted"),
+    # resources no worker has: the pending reason (scheduler and autoscaler), the scheduling timeout that ends it
+    (r"pending_reason|Scheduler: (No healthy workers|Insufficient)|Autoscaler: Unsatisfied|UNSCHEDULABLE|"
+     r"unschedulable|[Ss]cheduling timeout", "pg_unplaceable"),
+    # the rest of what Iris prints about a task that died (exit codes, signals other than SIGKILL, a cancel, a gang
+    # sibling stopped, a missing binary / script, a bad PYTHONHOME, the SDK's errors): a process that ended with no
+    # other kind (the earlier sets' FileNotFoundError rules would read `[Errno 2] No such file` as a Hub shard)
+    (r"FileNotFoundError|can't open file|No module named 'encodings'|init_fs_encoding|<no Python frame>|"
+     r"JSONDecodeError|JobFailedError|did not complete in|Exit code: -?\d+|exit_code=|state=[56]\b|"
+     r"requested stop; killing container|Terminated by user|max_task_failures|JOB_STATE_(FAILED|KILLED)|"
+     r"event=job_cancelled|Job completed with state", "python_crash"),
+]
+NOTES52: list[tuple[str, str]] = [
+    (r"^State: succeeded .*failures=[1-9]", "`iris job summary` of a job whose task failed once and then succeeded on its retry (--max-retries 1)"),
+    (r"^State: succeeded .*preemptions=[1-9]", "`iris job summary` of a batch job preempted once, then rerun to success"),
+    (r"^ +\d+ +succeeded ", "`iris job summary` task row: the task succeeded; the ERROR column keeps the earlier attempt's reason"),
+    (r"Dropping late update", "the controller ignores a worker's late report for an attempt it had already marked preempted; the job goes on"),
+    (r"No running jobs matched", "`iris job kill` of a job that had already succeeded: nothing to stop"),
+    (r"StarletteDeprecationWarning", "printed at every `iris` CLI start (its dashboard import); nothing failed"),
+    (r"UserWarning", "a task's own warning relayed by the CLI; the task succeeded"),
+    (r"Exit code: -9|exit_code=-9|failed +-9 ", "a task that SIGKILLed itself: Iris reports the signal as exit code -9 (the corpus rule: an orchestrator's SIGKILL / 137 is pod_oomkilled)"),
+    (r"Preempt|preempt", "a batch-band job preempted by an interactive-band job on a one-worker local cluster (Iris retries it)"),
+    (r"needs-16-gpus|gpu: need 16", "a job asking 16 H100 where every local worker has 8: pending, the autoscaler cannot satisfy it"),
+    (r"needs-512-cpus|Scheduling timeout|scheduling timeout", "a job asking 512 CPUs with scheduling_timeout=5s (Iris SDK): UNSCHEDULABLE"),
+    (r"Insufficient CPU|no_capacity", "a 40-CPU job waiting behind another on a one-worker cluster (it ran once the first ended): alone, an unplaceable reason"),
+    (r"Exit code: -11|exit_code=-11|failed +-11 ", "a task that died of SIGSEGV (ctypes.string_at(0))"),
+    (r"Exit code: -15|exit_code=-15|failed +-15 ", "a task that SIGTERMed itself"),
+    (r"Terminated by user|job_cancelled", "`iris job kill` of a running job"),
+    (r"max_task_failures", "a 2-task job whose task 1 exited 5: Iris stopped task 0"),
+    (r"requested stop; killing container|state=6 exit_code=None", "the worker stopping a task on the controller's word (a kill, a gang failure and a preemption read the same)"),
+    (r"FileNotFoundError", "a task whose command is not installed: Iris's local runtime fails to exec it"),
+    (r"can't open file", "`python train_grpo_missing.py`: the script is not in the workspace bundle"),
+    (r"encodings|init_fs_encoding|<no Python frame>", "a task started with PYTHONHOME pointing nowhere (-e PYTHONHOME ...)"),
+    (r"did not complete in", "the SDK's job.wait(timeout=35) giving up: the job's timeout=3s was not enforced by the local cluster"),
+    (r"Exit code: 7|exit_code=7", "a task that exits 7 on each of its 3 attempts (--max-retries 2)"),
+    (r"Exit code: 2\b|exit_code=2\b", "a task that exits 2"),
+    (r"JSONDecodeError", "the task's own traceback as Iris relays it"),
+    (r"reward model: bad batch", "a task ending in SystemExit('...'): Iris puts its stderr in the error"),
+]
+
+
+def lib_of52(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 52-th set's printers: the Iris CLI / SDK / controller (marin-iris), starlette's warning at its start."""
+    if "StarletteDeprecationWarning" in line:
+        return "starlette", "1.10.0"
+    return "marin-iris", IRIS_VERSION52
+
 LINE_RULES45: list[tuple[str, str]] = [
     # NCCL_DEBUG=INFO start-up dumps (set 19's rule drops every INFO line): the lines that answer the setting a case
     # gave are kept, as notes of a communicator that still came up (each case's all_reduce ran)
@@ -37380,6 +37720,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout50", CASES50, LINE_RULES50),
     ("heldout49", CASES49, LINE_RULES49),
     ("heldout51", CASES51, LINE_RULES51),
+    ("heldout52", CASES52, LINE_RULES52),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -37846,6 +38187,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout50": (lib_of50, NOTES50),
     "heldout49": (lib_of49, NOTES49),
     "heldout51": (lib_of51, NOTES51),
+    "heldout52": (lib_of52, NOTES52),
 }
 
 
@@ -37873,7 +38215,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         rank = _set_rank(case)   # the line-selection rules of a set apply to it and every later one
         later = rank >= 1        # the third set on
         lib_fn, notes = printer_of(rank)
-        for line in select_lines(rec["output"], case_pickers(case), _dedup_key35 if case in CASES35 else None):
+        for line in select_lines(rec["output"], case_pickers(case),
+                                 _dedup_key35 if case in CASES35 else _dedup_key52 if case in CASES52 else None):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
@@ -37884,12 +38227,16 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             if case in CASES35 and _dedup_key35(line) in seen_keys:
                 continue  # set 35: the same shape up to request / call ids
+            if case in CASES52 and _dedup_key52(line) in seen_keys:
+                continue  # set 52: the same shape up to job names, times and ids
             if rank >= _RANK["heldout19"] and case not in CASES20 and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
             if case in CASES35:
                 seen_keys.add(_dedup_key35(line))
+            if case in CASES52:
+                seen_keys.add(_dedup_key52(line))
             lib, ver = lib_fn(case, line, rec["versions"])
             note = next((n for pat, n in notes if re.search(pat, line)), "")
             files[split].append({
