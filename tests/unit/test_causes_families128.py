@@ -54,6 +54,20 @@ from one_line import assert_named, both, primary  # noqa: E402
     ("RuntimeError: CUDA graphs must be captured on a non-default stream.", "python_crash"),
     ("safetensors_rust.SafetensorError: device npu:7 is invalid", "python_crash"),
     ("safetensors_rust.SafetensorError: Error while deserializing header: header too small", "checkpoint_corrupt"),
+    # ---- torch elastic's failure header under any entrypoint name; torch.distributed.rpc losing its peer
+    ("reward_worker FAILED", "python_crash"),
+    ("[W0102 10:00:00.000 tensorpipe_agent.cpp:900] RPC agent for learner encountered error when reading incoming "
+     "response from actor0: eof (this error originated at tensorpipe/transport/uv/connection_impl.cc:1)", "python_crash"),
+    ("On WorkerInfo(id=2, name=actor1):", "python_crash"),
+    # ---- a pattern download selecting no file; a weight file's CDN refusing it
+    ("No files matched allow_patterns=['*.safetensors'].", "hf_weights_missing"),
+    ("httpx.HTTPStatusError: Client error '401 Unauthorized' for url 'http://10.0.0.9/blobs/model-00001-of-00002.safetensors'",
+     "hf_gated"),
+    # ---- Iris's pending reasons and its preemption counts (marin-iris 0.2.20)
+    ("/u/train  pending  2026-01-02T10:00:00+00:00  Scheduler: Insufficient memory (need 900 GiB, available 500 GiB)",
+     "pg_unplaceable"),
+    ("Autoscaler: Unsatisfied autoscaler demand: insufficient_resources: gpu: need 32, available 8", "pg_unplaceable"),
+    ("State: running  exit=0  failures=0  preemptions=2", "evicted"),
 ])
 def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
@@ -89,3 +103,27 @@ def test_a_device_query_failing_during_graph_capture_is_still_cudas(tmp_path: Pa
     line = ("Capturing CUDA graphs:  20%|##  | 1/5 [rank0]:[E0102 10:00:00.0 shim.cpp:9] NVML_SUCCESS == r INTERNAL ASSERT "
             "FAILED at \"/pytorch/c10/cuda/CUDACachingAllocator.cpp\":1, please report a bug to PyTorch.")
     assert primary(both(tmp_path, [line])) == "cuda_error"
+
+
+def test_a_pytest_result_is_no_elastic_failure(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["tests/test_rollout.py::test_reward FAILED"])) is None
+
+
+def test_a_preemption_the_orchestrator_retried_is_no_death_alone(tmp_path: Path) -> None:
+    report = both(tmp_path, ["I0102 10:00:00 1 iris.cluster.controller.controller Preemption pass: 2 tasks preempted"])
+    assert primary(report) == "evicted"
+    assert report["verdict"] != "KILL"
+
+
+def test_a_task_row_that_succeeded_is_no_failure(tmp_path: Path) -> None:
+    # `iris job summary`'s ERROR column keeps an earlier attempt's reason
+    for line in ("     0  succeeded       0  3.20 seconds  -           -          Exit code: 1",
+                 "     1  succeeded       0  9.00 seconds  -           -          Preempted by /u/interactive/0"):
+        assert both(tmp_path, [line])["verdict"] != "KILL"
+
+
+def test_an_iris_pending_reason_is_a_wait(tmp_path: Path) -> None:
+    # the autoscaler may still scale up: named, but no death on its own
+    report = both(tmp_path, ["/u/train  pending  2026-01-02T10:00:00+00:00  Scheduler: No healthy workers available"])
+    assert primary(report) == "pg_unplaceable"
+    assert report["verdict"] != "KILL"

@@ -554,7 +554,7 @@ class Analyzer:
             st.global_step = step if st.global_step is None else max(st.global_step, step)
             self._step_time(str(step), t)
             self._progress(text, t)
-        elif m := P.EXITED.search(text):
+        elif (m := P.EXITED.search(text)) and not E.SUCCEEDED_ROW.match(text):
             if E.failed_exit(m.group(1)):
                 st.crash = self._event(text, t)
             elif m.group(1) == "0" and m.group(0).startswith("exited with code"):

@@ -333,7 +333,7 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Error: storage has wrong size: expected -?\d+ got \d+")),
     Cause("hf_weights_missing", "model weights / data not found (HF hub, a bucket or a local dir)",
           ("does not appear to have", "Error no file named", "Entry Not Found", "EntryNotFoundError", "Error: Unrecognized model in",
-           "Can't find '", "Can't find weights for"),
+           "Can't find '", "Can't find weights for", "No files matched"),
           (r"does not appear to have (?:a file|files) named", r"Error no file named \S+"), 4, ROOT,
           "transient at scale when many ranks resolve sharded weights online: keep the retry wrapper "
           "(MarinSkyRL 0b2b05b) and --max-retries 1, or prestage the model on every node (--prestage-model); "
@@ -348,7 +348,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # peft (huggingface/peft src/peft/config.py from_pretrained: "Can't find '{CONFIG_NAME}' at
                     # '{path}'"; utils/save_and_load.py load_peft_weights: "Can't find weights for {model_id}
                     # in {model_id} or in the Hugging Face Hub."): the adapter's files are not there
-                    r"Can't find '[\w.-]+\.(?:json|safetensors|bin|pt|pth|model)'|Can't find weights for \S+ in ")),
+                    r"Can't find '[\w.-]+\.(?:json|safetensors|bin|pt|pth|model)'|Can't find weights for \S+ in ",
+                    # huggingface_hub 2.4 snapshot_download / `hf download --include` when the patterns select no file of
+                    # the repo ("No files matched allow_patterns=['*.gguf'].", current set 51): nothing is downloaded
+                    r"\bNo files matched (?:allow|ignore)_patterns\b")),
     Cause("stale_image_crash", "missing model.safetensors with no retry, then a crash (stale image)",
           (), (), 4, ROOT,
           "the image predates the HF retry wrapper (MarinSkyRL 0b2b05b): pass --skyrl-ref with the fix or "
@@ -535,6 +538,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
            "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have",
+           "No healthy workers", "Unsatisfied autoscaler",
            "not enough resources for the tasks", "infeasible",   # (subsumes the group needles above: one prefilter pass for all)
            "ClusterQueue", "  OutOf", "LocalQueue", "Pod was rejected", "AdmissionError", "TopologyAffinityError", "AdmissionCheck"),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
@@ -570,6 +574,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # framework/types.go "0/%v nodes are available: %v.", plugins/noderesources/fit.go
                     # "Insufficient %v"): the pod waits Pending, it was never running (not evicted)
                     r"\d+/\d+ nodes are available: .{0,200}?\bInsufficient \S+",
+                    # Iris's own pending reasons (marin-iris 0.2.20 controller: the scheduler's "Scheduler: Insufficient CPU
+                    # (need 40 cores, available 8 cores)", "Scheduler: No healthy workers available", the autoscaler's
+                    # "Unsatisfied autoscaler demand: insufficient_resources: gpu: need 16, available 8"), as the local
+                    # cluster prints them in `iris job list` and the job's status (current set 52): the gang waits, unplaced
+                    r"\bScheduler: (?:Insufficient \w+|No healthy workers available)\b|\bUnsatisfied autoscaler demand\b",
                     # Kueue's reasons a workload is inadmissible whatever the quota, in a Normal Pending event (kubernetes-sigs/
                     # kueue v0.5.3-v0.9.4 pkg/scheduler/scheduler.go: "Workload namespace doesn't match ClusterQueue selector",
                     # "ClusterQueue %s is inactive", "ClusterQueue %s doesn't exist"; pkg/queue "LocalQueue %s doesn't exist")
@@ -586,7 +595,9 @@ CATALOGUE: tuple[Cause, ...] = (
                     # kubernetes pkg/kubelet/lifecycle/predicate.go): the pod failed on a node without the resource
                     E.KUBECTL_POD_ROW + r"OutOf[\w./-]+\s+\d+"),
           # (matched on the reported evidence, cut to 160 characters: stems near the start)
-          soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups"),
+          # (and Iris's pending reasons: the autoscaler may still scale up, so the job is waiting, not dead)
+          soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups|"
+               r"\bScheduler: (?:Insufficient|No healthy)|\bUnsatisfied autoscaler demand\b"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
@@ -964,8 +975,14 @@ CATALOGUE: tuple[Cause, ...] = (
           # Nor a library's list of what MIGHT have happened ("This can happen if the node was
           # preempted", Ray's NodeDiedError text): the line reports something else.
           exclude=r"(?i:can happen (?:if|when|because)|possible (?:root )?(?:causes?|reasons?))[^.]*\b(?:preempted|evicted)",
+          # (Iris's count and its controller's pass: the orchestrator retries a preempted task, so they are a death only
+          # once the run crashed)
+          soft=r"\bpreemptions=\d|\bPreemption pass: ",
           families=(r"The node was low on resource|\bEvicted\b|state=(?:PREEMPTED|EVICTED)\b|[Pp]reempted by (?!PreemptionMode)|"
-                    r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b|"
+                    r"\b(?:[Pp]od|[Tt]ask|[Cc]ontainer|[Nn]ode|VM|[Ii]nstance)s?\b[^.]{0,60}\b(?:was |been )?(?:evicted|preempted)\b|"
+                    # (Iris's controller and status in their words, marin-iris 0.2.20: "Preemption pass: 1 tasks preempted",
+                    # a job's "preemptions=1" count, current set 52)
+                    r"\bpreemptions=[1-9]\d*\b|"
                     r"The node had condition: \[\w+Pressure\]|(?i:spot (?:instance )?interruption)|"
                     # kubelet's graceful node shutdown (pkg/kubelet/nodeshutdown: "Pod was terminated in
                     # response to imminent node shutdown.")
@@ -1004,7 +1021,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
-           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete", "input_type=", "SIGKILL(", "SIGTERM(",
+           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete", "input_type=", "SIGKILL(", "SIGTERM(", "RPC agent for", "On WorkerInfo(",
            # a shell's job report of the signal that ended its child (and its zh_CN words)
            *E.SIGNAL_TEXTS, *E.ZH_SIGNAL_WORDS.split("|")),
           (), 8, ROOT,
@@ -1039,6 +1056,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # (joblib's loky TerminatedWorkerError detail "The exit codes of the workers are {SIGKILL(-9)}": a
                     # signal by name with its negative code, as Python's multiprocessing reports it)
                     r"\bSIG[A-Z]+\d?\(-\d+\)",
+                    # torch.distributed.rpc: the TensorPipe agent losing its peer mid-call (torch/csrc/distributed/rpc/
+                    # tensorpipe_agent.cpp "RPC agent for %s encountered error when reading incoming response from %s: %s")
+                    # and a remote exception's header ("On WorkerInfo(id=1, name=rollout):", then the callee's traceback),
+                    # as current set 49 prints them
+                    r"\bRPC agent for \S+ encountered error when (?:reading|writing|sending)\b|^On WorkerInfo\(id=\d+, name=[^)]*\):\s*$",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
                     r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",
@@ -1129,6 +1151,8 @@ def classify(text: str) -> tuple[Cause | None, E.Exc | None]:
         text = V.CHECK_CONDITION_RX.sub("", text)   # a failed check's condition asserts nothing
     text = V.MENU_RX.sub(r"\1", text)               # nor the menu of names a refusal lists
     if text.rstrip()[-1:].isdigit() and _TALLY.search(text) and V.notice_level(text):
+        return None, None
+    if E.SUCCEEDED_ROW.match(text):
         return None, None
     cause = _by_pattern(text)
     exc = E.parse(text) if _EXC_HINT.search(text) else None

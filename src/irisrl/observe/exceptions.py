@@ -358,6 +358,8 @@ def hub_status_kind(text: str) -> str | None:
     if not hub:   # another model host or mirror (DOWNLOAD_URL): its file is missing, or transient
         if status == 404:     # (a model hub's repo API path names the model itself: ModelScope's, REPO_URL)
             return "hf_repo_not_found" if REPO_URL.search(text) else "hf_weights_missing"
+        if status in (401, 403) and WEIGHT_FILE.search(text):
+            return "hf_gated"     # a weight file's CDN refusing it (the Hub's LFS redirect target, current set 51)
         return "hf_http_error" if status == 429 or status >= 500 else None
     if status in (401, 403, 451):     # 451: refused for legal reasons, an access refusal like 403
         return "hf_gated"
@@ -681,12 +683,13 @@ SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|{ZH_SIGNAL_WORDS})"
 # kubectl exec's "command terminated with exit code 130"). Every exit-code reading below uses it.
 FAILED_CODE = r"-?(?!130\b)[1-9]\d*"
 # torch elastic's failure report (torch/distributed/elastic/multiprocessing/errors/__init__.py ChildFailedError:
-# the `Failures:` / `Root Cause (first observed failure):` table under `<entrypoint> FAILED`, one
+# the `Failures:` / `Root Cause (first observed failure):` table under `<entrypoint> FAILED` (the script's file name, or a
+# module's or function's name: `rollout_worker FAILED`, current set 49), one
 # `exitcode  : N (pid: N)` row per failed worker, `traceback : To enable traceback see: ...elastic/errors.html`;
 # its record() "local_rank N FAILED with no error file") and its agent's "[default] Worker group failed"
 # (elastic/agent/server/api.py): a worker ended badly.
 ELASTIC_FAILED = re.compile(r"^\s*exitcode\s*:\s*" + FAILED_CODE + r" \(pid: \d+\)|\] Worker group failed\b|"
-                            r"Root Cause \(first observed failure\)|^\s*\S+\.py FAILED\s*$|FAILED with\s+(?:no error\s+)?file\b|"
+                            r"Root Cause \(first observed failure\)|^\s*[\w./-]+ FAILED\s*$|FAILED with\s+(?:no error\s+)?file\b|"
                             r"To enable traceback see: https://pytorch\.org/docs/stable/elastic/errors\.html")
 # Warning level (never fatal on its own, observe/causes.py): Python logging `WARNING` as the level
 # field (`WARNING 12-03 ...`, `WARNING:name:`, `... WARNING file.py:N --`, loguru `| WARNING |`),
@@ -848,6 +851,10 @@ def signature(text: str) -> str:
 # the pod's YAML print it ("Exit Code:    139", "exitCode: 1": kubectl pkg/describe/describe.go) (patterns.EXITED
 # reads the code).
 EXIT_REPORT = r"(?:(?:[Ee]xited|died)(?: unexpectedly)?(?: with|,) (?:exit |return )?(?:code|status)|failed with (?:a )?(?:non-?zero )?(?:exit|return) code|\bExit [Cc]ode|\bexitCode)[ :=]*"
+# A status table's row of a task that SUCCEEDED (`iris job summary`: task index, state, exit code, duration, ..., the
+# ERROR column, which keeps an earlier attempt's reason: "0  succeeded  0  11.18 seconds  -  -  Exit code: 1", current
+# set 52): the task's end was a success, whatever the error column remembers (no cause, no exit report)
+SUCCEEDED_ROW = re.compile(r"^\s*\d+\s+(?:succeeded|SUCCEEDED)\s{2,}-?\d+\s")
 # glibc's heap / stack checks (malloc/malloc.c malloc_printerr: "double free or corruption (out)",
 # "malloc(): corrupted top size", "free(): invalid pointer", "munmap_chunk(): invalid pointer", "free(): double free
 # detected in tcache 2";
