@@ -33373,6 +33373,782 @@ CASES.update(CASES52)
 TIMEOUT_S.update({n: 90 for n in CASES52})
 
 
+# ----------------------------------------------------------------------------- Ray, GRPO-shaped driver (set 55)
+# Ray 2.60 under a GRPO-shaped driver, printed for real on CPU: placement groups of "trainer" and "rollout" bundles
+# (STRICT_PACK / PACK / SPREAD), ray.util.ActorPool of rollout actors whose actor dies or raises mid-map, a named
+# detached actor looked up after it ended, ray.kill under pending calls, async rollout actors whose coroutine raises,
+# static-num_returns generator tasks that fail mid-stream, a borrowed ref whose owner (a sub-actor) died, the option
+# checks of actors / bundles / refs, runtime_env py_modules that do not exist, ray.util.collective gloo groups with a
+# member that died. Every case makes its own `ray.init(num_cpus=4)` cluster and shuts it down; no `ray stop`; a
+# process the case kills is one it started (an actor's own os.getpid()).
+
+_RAY_TMP55 = "/tmp/s55r"  # short: Ray's socket paths must fit in 107 bytes
+
+
+def _ray55(**kw: Any) -> Any:
+    """ray.init of a local cluster of 4 CPUs with an 80 MB object store, the case's own."""
+    import ray
+
+    kw.setdefault("num_cpus", 4)
+    kw.setdefault("object_store_memory", 80 * 2**20)
+    kw.setdefault("include_dashboard", False)
+    ray.init(_temp_dir=kw.pop("_temp_dir", _RAY_TMP55), **kw)
+    return ray
+
+
+def _rollout_cls55(ray: Any, **opts: Any) -> Any:
+    """A rollout actor: generate() returns a fake completion; `die_on` ends its worker on that prompt."""
+
+    class RolloutWorker:
+        def __init__(self, die_on: int = -1, raise_on: int = -1) -> None:
+            self.die_on, self.raise_on = die_on, raise_on
+
+        def pid(self) -> int:
+            return os.getpid()
+
+        def generate(self, prompt: int) -> str:
+            time.sleep(0.3)
+            if prompt == self.die_on:
+                os._exit(1)
+            if prompt == self.raise_on:
+                raise KeyError(f"reward_fn: no reference answer for prompt_id={prompt}")
+            return f"completion-{prompt}"
+
+    return ray.remote(**opts)(RolloutWorker) if opts else ray.remote(RolloutWorker)
+
+
+def case_ray55_actor_pool_actor_dies_map() -> None:
+    """ActorPool.map over 8 prompts with 2 rollout actors; one actor's worker exits on prompt 3."""
+    ray = _ray55()
+    from ray.util import ActorPool
+
+    W = _rollout_cls55(ray)
+    pool = ActorPool([W.remote(die_on=3), W.remote()])
+    try:
+        print(list(pool.map(lambda a, p: a.generate.remote(p), range(8))))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_actor_pool_method_raises_unordered() -> None:
+    """ActorPool.map_unordered whose reward step raises a KeyError for one prompt."""
+    ray = _ray55()
+    from ray.util import ActorPool
+
+    W = _rollout_cls55(ray)
+    pool = ActorPool([W.remote(raise_on=5), W.remote(raise_on=5)])
+    try:
+        print(sorted(pool.map_unordered(lambda a, p: a.generate.remote(p), range(8))))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_actor_pool_get_next_timeout() -> None:
+    """ActorPool.get_next(timeout=2) while the rollout (8 s) is still running."""
+    ray = _ray55()
+    from ray.util import ActorPool
+
+    @ray.remote
+    class SlowRollout:
+        def generate(self, p: int) -> int:
+            time.sleep(8)
+            return p
+
+    pool = ActorPool([SlowRollout.remote()])
+    pool.submit(lambda a, p: a.generate.remote(p), 0)
+    try:
+        print(pool.get_next(timeout=2))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_actor_pool_get_next_empty() -> None:
+    """ActorPool.get_next() called once more than there were rollouts submitted."""
+    ray = _ray55()
+    from ray.util import ActorPool
+
+    W = _rollout_cls55(ray)
+    pool = ActorPool([W.remote()])
+    pool.submit(lambda a, p: a.generate.remote(p), 0)
+    try:
+        print(pool.get_next())
+        print(pool.get_next())
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_detached_actor_killed_lookup() -> None:
+    """A named detached weight-store actor killed (no_restart) by an earlier step; the trainer looks it up by name."""
+    ray = _ray55(namespace="grpo55")
+
+    @ray.remote
+    class WeightStore:
+        def version(self) -> int:
+            return 7
+
+    ws = WeightStore.options(name="weight_store_v7", lifetime="detached").remote()
+    ray.get(ws.version.remote())
+    ray.kill(ws, no_restart=True)
+    time.sleep(2)
+    try:
+        h = ray.get_actor("weight_store_v7", namespace="grpo55")
+        print(ray.get(h.version.remote()))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_detached_actor_exited_handle() -> None:
+    """A detached named rollout-manager actor that exit_actor()s; a handle looked up before is called after."""
+    ray = _ray55(namespace="grpo55")
+
+    @ray.remote
+    class RolloutManager:
+        def step(self) -> int:
+            return 1
+
+        def close(self) -> None:
+            ray.actor.exit_actor()
+
+    m = RolloutManager.options(name="rollout_manager", lifetime="detached").remote()
+    h = ray.get_actor("rollout_manager")
+    ray.get(m.step.remote())
+    try:
+        ray.get(m.close.remote())
+    except Exception as exc:  # noqa: BLE001 - exit_actor ends the call with an error of its own
+        print(type(exc).__name__)
+    time.sleep(1)
+    try:
+        print(ray.get(h.step.remote()))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_kill_with_pending_calls() -> None:
+    """ray.kill of a rollout actor with 4 generate() calls queued behind a running one; the driver gets the queued."""
+    ray = _ray55()
+
+    @ray.remote
+    class Rollout:
+        def generate(self, p: int) -> int:
+            time.sleep(3)
+            return p
+
+    a = Rollout.remote()
+    refs = [a.generate.remote(p) for p in range(5)]
+    time.sleep(1)
+    ray.kill(a)
+    try:
+        print(ray.get(refs[3]))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_async_actor_coroutine_raises() -> None:
+    """An async rollout actor (max_concurrency 8) whose generate coroutine raises for one of the batch."""
+    ray = _ray55()
+    import asyncio
+
+    @ray.remote(max_concurrency=8)
+    class AsyncRollout:
+        async def generate(self, p: int) -> str:
+            await asyncio.sleep(0.2)
+            if p == 6:
+                raise RuntimeError(f"sampler: logits contain NaN at step 17 for request {p}")
+            return f"c{p}"
+
+    a = AsyncRollout.remote()
+    try:
+        print(ray.get([a.generate.remote(p) for p in range(8)]))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_async_actor_gather_cancelled() -> None:
+    """An async reward actor whose asyncio.gather of judge calls is cancelled by one judge's asyncio.CancelledError."""
+    ray = _ray55()
+    import asyncio
+
+    @ray.remote
+    class AsyncJudge:
+        async def judge(self, i: int) -> float:
+            await asyncio.sleep(0.1)
+            if i == 2:
+                raise asyncio.TimeoutError("judge endpoint did not answer in 0.1 s")
+            return 1.0
+
+        async def score(self, n: int) -> list:
+            return await asyncio.gather(*[self.judge(i) for i in range(n)])
+
+    a = AsyncJudge.remote()
+    try:
+        print(ray.get(a.score.remote(4)))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_generator_num_returns_short() -> None:
+    """A rollout task declared num_returns=3 (prompt, completion, reward) whose generator yields only 2."""
+    ray = _ray55()
+
+    @ray.remote(num_returns=3, max_retries=0)
+    def rollout(p: int):
+        yield f"prompt-{p}"
+        yield f"completion-{p}"
+
+    a, b, c = rollout.remote(1)
+    try:
+        print(ray.get([a, b, c]))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_generator_static_raises_midway() -> None:
+    """A static num_returns=4 generator task whose third yield raises (the tokenizer meets an empty completion)."""
+    ray = _ray55()
+
+    @ray.remote(num_returns=4, max_retries=0)
+    def tokenize_batch(n: int):
+        for i in range(n):
+            if i == 2:
+                raise IndexError("list index out of range while tokenizing completion 2 (empty)")
+            yield [i] * 4
+
+    refs = tokenize_batch.remote(4)
+    try:
+        print(ray.get(refs[0]))
+        print(ray.get(refs[3]))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_generator_streaming_actor_dies() -> None:
+    """A streaming generator method of a rollout actor whose worker exits after 2 of 6 yields."""
+    ray = _ray55()
+
+    @ray.remote
+    class Streamer:
+        def stream(self, n: int):
+            for i in range(n):
+                if i == 2:
+                    os._exit(1)
+                yield i
+
+    s = Streamer.remote()
+    try:
+        for ref in s.stream.options(num_returns="streaming").remote(6):
+            print(ray.get(ref))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_borrowed_ref_owner_died() -> None:
+    """A rollout-manager sub-actor ray.put()s a batch and hands the ref to the driver; the manager dies; the
+    trainer actor is given the ref and ray.get()s it."""
+    ray = _ray55()
+
+    @ray.remote
+    class Manager:
+        def batch(self) -> list:
+            return [ray.put(list(range(100_000)))]
+
+        def pid(self) -> int:
+            return os.getpid()
+
+    @ray.remote
+    class Trainer:
+        def train(self, wrapped: list) -> int:
+            return len(ray.get(wrapped[0]))
+
+    m, t = Manager.remote(), Trainer.remote()
+    wrapped = ray.get(m.batch.remote())
+    ray.kill(m)
+    time.sleep(2)
+    try:
+        print(ray.get(t.train.remote(wrapped)))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_pg_zero_bundle() -> None:
+    """A rollout placement group whose bundles ask {"CPU": 0} (a config that set rollout CPUs to 0)."""
+    ray = _ray55()
+    from ray.util.placement_group import placement_group
+
+    try:
+        placement_group([{"CPU": 2}, {"CPU": 0}, {"CPU": 0}], strategy="PACK")
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_pg_bad_strategy() -> None:
+    """A trainer placement group whose strategy is spelled "STRICTPACK"."""
+    ray = _ray55()
+    from ray.util.placement_group import placement_group
+
+    try:
+        placement_group([{"CPU": 1}] * 2, strategy="STRICTPACK")
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_pg_lookup_missing_name() -> None:
+    """The rollout side looks up the trainer's named placement group before the trainer created it."""
+    ray = _ray55()
+    from ray.util import get_placement_group
+
+    try:
+        get_placement_group("grpo_trainer_pg")
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_pg_name_taken() -> None:
+    """A second placement group under a detached placement group's name (a restarted driver recreating it)."""
+    ray = _ray55()
+    from ray.util.placement_group import placement_group, remove_placement_group
+
+    pg = placement_group([{"CPU": 1}], name="grpo_rollout_pg", lifetime="detached")
+    ray.get(pg.ready(), timeout=20)
+    try:
+        pg2 = placement_group([{"CPU": 1}], name="grpo_rollout_pg", lifetime="detached")
+        ray.get(pg2.ready(), timeout=10)
+    finally:
+        remove_placement_group(pg)
+        ray.shutdown()
+
+
+def case_ray55_pg_bundle_custom_resource_actor() -> None:
+    """A trainer actor asks the custom resource `trainer_slot` inside a PACK group whose bundles hold only CPU."""
+    ray = _ray55()
+    from ray.util.placement_group import placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 2}, {"CPU": 2}], strategy="PACK")
+    ray.get(pg.ready(), timeout=20)
+
+    @ray.remote(num_cpus=1, resources={"trainer_slot": 1})
+    class Trainer:
+        def step(self) -> int:
+            return 1
+
+    try:
+        t = Trainer.options(scheduling_strategy=PlacementGroupSchedulingStrategy(
+            placement_group=pg, placement_group_bundle_index=0)).remote()
+        print(ray.get(t.step.remote(), timeout=10))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_pg_bundle_index_negative() -> None:
+    """A rollout actor scheduled into bundle -2 of a SPREAD group (an off-by-one in the bundle map)."""
+    ray = _ray55()
+    from ray.util.placement_group import placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 1}] * 3, strategy="SPREAD")
+    ray.get(pg.ready(), timeout=20)
+    W = _rollout_cls55(ray)
+    try:
+        w = W.options(scheduling_strategy=PlacementGroupSchedulingStrategy(
+            placement_group=pg, placement_group_bundle_index=-2)).remote()
+        print(ray.get(w.generate.remote(0), timeout=10))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_pg_capture_child_over_bundle() -> None:
+    """A trainer task placed in a 1-CPU STRICT_PACK bundle with placement_group_capture_child_tasks=True spawns a
+    2-CPU reward task, which can never fit the captured group."""
+    ray = _ray55()
+    from ray.util.placement_group import placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 1}], strategy="STRICT_PACK")
+    ray.get(pg.ready(), timeout=20)
+
+    @ray.remote(num_cpus=2)
+    def reward(x: int) -> int:
+        return x
+
+    @ray.remote(num_cpus=1)
+    def train_step() -> int:
+        return ray.get(reward.remote(1), timeout=12)
+
+    try:
+        print(ray.get(train_step.options(scheduling_strategy=PlacementGroupSchedulingStrategy(
+            placement_group=pg, placement_group_capture_child_tasks=True)).remote(), timeout=30))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_actor_num_cpus_negative() -> None:
+    """Rollout actors created with num_cpus=-1 (an unset config read as -1)."""
+    ray = _ray55()
+    W = _rollout_cls55(ray)
+    try:
+        W.options(num_cpus=-1).remote()
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_actor_method_wrong_args() -> None:
+    """generate() called with an extra positional argument (the sampling params) it does not take."""
+    ray = _ray55()
+    W = _rollout_cls55(ray)
+    w = W.remote()
+    try:
+        w.generate.remote(0, {"temperature": 1.0})
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_actor_method_missing() -> None:
+    """The driver calls `generate_batch` on a rollout actor class that only has `generate`."""
+    ray = _ray55()
+    W = _rollout_cls55(ray)
+    w = W.remote()
+    try:
+        w.generate_batch.remote([0, 1])
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_kill_object_ref() -> None:
+    """ray.kill given the ref of a rollout call instead of the actor (meant ray.cancel)."""
+    ray = _ray55()
+    W = _rollout_cls55(ray)
+    w = W.remote()
+    try:
+        ray.kill(w.generate.remote(0))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_get_plain_values() -> None:
+    """ray.get of a list holding completions already fetched (values, not refs)."""
+    ray = _ray55()
+    try:
+        ray.get(["completion-0", "completion-1"])
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_runtime_env_py_modules_missing() -> None:
+    """Rollout actors given runtime_env py_modules of a package path that is not on this host."""
+    ray = _ray55()
+    W = _rollout_cls55(ray)
+    try:
+        w = W.options(runtime_env={"py_modules": ["/opt/grpo55/reward_pkg"]}).remote()
+        print(ray.get(w.generate.remote(0), timeout=30))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_runtime_env_pip_and_uv() -> None:
+    """A runtime_env asking both `pip` and `uv` for the rollout actors."""
+    ray = _ray55()
+    W = _rollout_cls55(ray)
+    try:
+        w = W.options(runtime_env={"pip": ["numpy"], "uv": ["numpy"]}).remote()
+        print(ray.get(w.generate.remote(0), timeout=30))
+    finally:
+        ray.shutdown()
+
+
+def _gloo_actor55(ray: Any) -> Any:
+    @ray.remote(num_cpus=1)
+    class SyncWorker:
+        def setup(self, world: int, rank: int, group: str) -> bool:
+            import ray.util.collective as col
+
+            col.init_collective_group(world, rank, backend="gloo", group_name=group)
+            return True
+
+        def pid(self) -> int:
+            return os.getpid()
+
+        def allreduce(self, group: str) -> float:
+            import ray.util.collective as col
+            import torch
+
+            t = torch.ones(4)
+            col.allreduce(t, group_name=group)
+            return float(t[0])
+
+    return SyncWorker
+
+
+def case_ray55_collective_gloo_member_died() -> None:
+    """A ray.util.collective gloo group of 2 weight-sync actors (create_collective_group); rank 1's worker is
+    killed; rank 0 allreduces."""
+    import signal
+
+    ray = _ray55()
+    import ray.util.collective as col
+
+    S = _gloo_actor55(ray)
+    ws = [S.remote() for _ in range(2)]
+    col.create_collective_group(ws, 2, [0, 1], backend="gloo", group_name="weight_sync")
+    pid1 = ray.get(ws[1].pid.remote())
+    ray.get([w.allreduce.remote("weight_sync") for w in ws], timeout=40)
+    os.kill(pid1, signal.SIGKILL)
+    time.sleep(1)
+    try:
+        print(ray.get(ws[0].allreduce.remote("weight_sync"), timeout=40))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_collective_gloo_group_missing() -> None:
+    """A weight-sync actor allreduces on a gloo group name it never joined."""
+    ray = _ray55()
+    S = _gloo_actor55(ray)
+    w = S.remote()
+    try:
+        print(ray.get(w.allreduce.remote("weight_sync_v2"), timeout=30))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_collective_gloo_rendezvous_timeout() -> None:
+    """Rank 1 of a 2-member ray.util.collective gloo group (gloo_timeout=4000 ms) joins; rank 0 (the trainer) never
+    does."""
+    ray = _ray55()
+    S = _gloo_actor55(ray)
+
+    @ray.remote(num_cpus=1)
+    class Rank1:
+        def setup(self) -> bool:
+            import ray.util.collective as col
+
+            col.init_collective_group(2, 1, backend="gloo", group_name="weight_sync_r1", gloo_timeout=4000)
+            return True
+
+    del S
+    try:
+        print(ray.get(Rank1.remote().setup.remote(), timeout=40))
+    finally:
+        ray.shutdown()
+
+
+def case_ray55_engine_owner_exit_actor() -> None:
+    """A rollout-manager actor creates two engine actors (it owns them), then ends itself with exit_actor() at
+    teardown while the driver still holds the engines' handles; the driver calls an engine."""
+    ray = _ray55()
+
+    @ray.remote(num_cpus=0)
+    class Engine:
+        def generate(self, p: int) -> str:
+            return f"c{p}"
+
+    @ray.remote(num_cpus=0)
+    class RolloutManager:
+        def start(self) -> list:
+            self.engines = [Engine.remote() for _ in range(2)]
+            ray.get([e.generate.remote(0) for e in self.engines])
+            return self.engines
+
+        def close(self) -> None:
+            ray.actor.exit_actor()
+
+    m = RolloutManager.remote()
+    engines = ray.get(m.start.remote())
+    m.close.remote()
+    time.sleep(3)
+    try:
+        print(ray.get(engines[0].generate.remote(1), timeout=30))
+    finally:
+        ray.shutdown()
+
+
+# benign look-alikes: Ray warnings of a GRPO run that goes on
+
+def case_benign55_actor_pool_restart_succeeds() -> None:
+    """ActorPool of restartable rollout actors (max_restarts=1, max_task_retries=1); one dies once mid-map, its
+    call is retried on the restarted actor, the map finishes."""
+    ray = _ray55()
+    from ray.util import ActorPool
+
+    marker = Path(tempfile.mkdtemp(prefix="m55")) / "died"
+
+    @ray.remote(max_restarts=1, max_task_retries=1)
+    class Rollout:
+        def generate(self, p: int) -> str:
+            if p == 3 and not marker.exists():
+                marker.write_text("1")
+                os._exit(1)
+            return f"c{p}"
+
+    pool = ActorPool([Rollout.remote(), Rollout.remote()])
+    print(list(pool.map(lambda a, p: a.generate.remote(p), range(6))))
+    ray.shutdown()
+
+
+def case_benign55_detached_restartable_in_pg() -> None:
+    """A restartable detached reference-model actor placed in the trainer's placement group (Ray warns); it serves."""
+    ray = _ray55(namespace="grpo55")
+    from ray.util.placement_group import placement_group, remove_placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    pg = placement_group([{"CPU": 1}, {"CPU": 1}], strategy="STRICT_PACK")
+    ray.get(pg.ready(), timeout=20)
+
+    @ray.remote(max_restarts=2)
+    class RefModel:
+        def logprobs(self) -> float:
+            return -1.5
+
+    r = RefModel.options(name="ref_model", lifetime="detached", scheduling_strategy=PlacementGroupSchedulingStrategy(
+        placement_group=pg, placement_group_bundle_index=1)).remote()
+    print(ray.get(r.logprobs.remote()))
+    ray.kill(r, no_restart=True)
+    remove_placement_group(pg)
+    ray.shutdown()
+
+
+def case_benign55_collective_destroy_missing_group() -> None:
+    """Teardown destroys a collective group that was never created (the group was gloo-only on a CPU run); the
+    run ends cleanly."""
+    ray = _ray55()
+    import ray.util.collective as col
+
+    @ray.remote
+    class SyncWorker:
+        def teardown(self) -> bool:
+            col.destroy_collective_group("nccl_weight_sync")
+            return True
+
+    print(ray.get(SyncWorker.remote().teardown.remote()))
+    ray.shutdown()
+
+
+def case_benign55_rollout_worker_warnings() -> None:
+    """Rollout actors warn about truncated completions and a masked NaN reward, through Python's warnings; the
+    step finishes."""
+    ray = _ray55()
+
+    @ray.remote
+    class Rollout:
+        def generate(self, p: int) -> str:
+            import warnings
+
+            if p == 1:
+                warnings.warn(f"completion for prompt {p} truncated at max_new_tokens=512", RuntimeWarning)
+            if p == 2:
+                warnings.warn("reward is NaN for 1 of 8 samples; masking it out of the advantage", UserWarning)
+            return f"c{p}"
+
+    rs = [Rollout.remote() for _ in range(3)]
+    print(ray.get([r.generate.remote(i) for i, r in enumerate(rs)]))
+    ray.shutdown()
+
+
+def case_benign55_async_actor_call_retried() -> None:
+    """An async rollout actor (max_restarts=1, max_task_retries=2) whose process exits once mid-call; the call is
+    retried on the restarted actor and returns."""
+    ray = _ray55()
+    import asyncio
+
+    marker = Path(tempfile.mkdtemp(prefix="m55")) / "died"
+
+    @ray.remote(max_restarts=1, max_task_retries=2)
+    class AsyncRollout:
+        async def generate(self, p: int) -> str:
+            await asyncio.sleep(0.1)
+            if not marker.exists():
+                marker.write_text("1")
+                os._exit(1)
+            return f"c{p}"
+
+    a = AsyncRollout.remote()
+    print(ray.get(a.generate.remote(0)))
+    ray.shutdown()
+
+
+def case_benign55_actor_method_retry_exceptions() -> None:
+    """A reward actor (max_task_retries=1, retry_exceptions=[ConnectionError]) whose judge call fails once with a
+    ConnectionError and succeeds on the retry."""
+    ray = _ray55()
+
+    @ray.remote(max_task_retries=1)
+    class RewardModel:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def score(self, p: int) -> float:
+            self.calls += 1
+            if self.calls == 1:
+                raise ConnectionError("reward server 127.0.0.1:8000 reset the connection")
+            return 0.75
+
+    r = RewardModel.remote()
+    print(ray.get(r.score.options(retry_exceptions=[ConnectionError]).remote(0)))
+    ray.shutdown()
+
+
+def case_ray55_generator_retry_exceptions_not_retried() -> None:
+    """A static num_returns=2 rollout generator task (retry_exceptions=True, max_retries=1) that raises once on a
+    flaky sandbox, counting on the retry (which would succeed: the marker is written); Ray 2.60 did not retry it."""
+    ray = _ray55()
+    marker = Path(tempfile.mkdtemp(prefix="m55")) / "failed"
+
+    @ray.remote(num_returns=2, max_retries=1, retry_exceptions=True)
+    def run_episode(p: int):
+        if not marker.exists():
+            marker.write_text("1")
+            raise OSError(f"sandbox for episode {p} not ready: exec returned 137")
+        yield f"trajectory-{p}"
+        yield 1.0
+
+    print(ray.get(list(run_episode.remote(4))))
+    ray.shutdown()
+
+
+CASES55: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_ray55_actor_pool_actor_dies_map", case_ray55_actor_pool_actor_dies_map, "ray_actor_died"),
+    ("case_ray55_actor_pool_method_raises_unordered", case_ray55_actor_pool_method_raises_unordered, "python_crash"),
+    ("case_ray55_actor_pool_get_next_timeout", case_ray55_actor_pool_get_next_timeout, "python_crash"),
+    ("case_ray55_actor_pool_get_next_empty", case_ray55_actor_pool_get_next_empty, "python_crash"),
+    ("case_ray55_detached_actor_killed_lookup", case_ray55_detached_actor_killed_lookup, "python_crash"),
+    ("case_ray55_detached_actor_exited_handle", case_ray55_detached_actor_exited_handle, "ray_actor_died"),
+    ("case_ray55_kill_with_pending_calls", case_ray55_kill_with_pending_calls, "ray_actor_died"),
+    ("case_ray55_async_actor_coroutine_raises", case_ray55_async_actor_coroutine_raises, "python_crash"),
+    ("case_ray55_async_actor_gather_cancelled", case_ray55_async_actor_gather_cancelled, "python_crash"),
+    ("case_ray55_generator_num_returns_short", case_ray55_generator_num_returns_short, "python_crash"),
+    ("case_ray55_generator_static_raises_midway", case_ray55_generator_static_raises_midway, "python_crash"),
+    ("case_ray55_generator_streaming_actor_dies", case_ray55_generator_streaming_actor_dies, "ray_actor_died"),
+    ("case_ray55_borrowed_ref_owner_died", case_ray55_borrowed_ref_owner_died, "ray_worker_died"),
+    ("case_ray55_pg_zero_bundle", case_ray55_pg_zero_bundle, "python_crash"),
+    ("case_ray55_pg_bad_strategy", case_ray55_pg_bad_strategy, "python_crash"),
+    ("case_ray55_pg_lookup_missing_name", case_ray55_pg_lookup_missing_name, "python_crash"),
+    ("case_ray55_pg_name_taken", case_ray55_pg_name_taken, "python_crash"),
+    ("case_ray55_pg_bundle_custom_resource_actor", case_ray55_pg_bundle_custom_resource_actor, "pg_unplaceable"),
+    ("case_ray55_pg_bundle_index_negative", case_ray55_pg_bundle_index_negative, "python_crash"),
+    ("case_ray55_pg_capture_child_over_bundle", case_ray55_pg_capture_child_over_bundle, "pg_unplaceable"),
+    ("case_ray55_actor_num_cpus_negative", case_ray55_actor_num_cpus_negative, "python_crash"),
+    ("case_ray55_actor_method_wrong_args", case_ray55_actor_method_wrong_args, "python_crash"),
+    ("case_ray55_actor_method_missing", case_ray55_actor_method_missing, "python_crash"),
+    ("case_ray55_kill_object_ref", case_ray55_kill_object_ref, "python_crash"),
+    ("case_ray55_get_plain_values", case_ray55_get_plain_values, "python_crash"),
+    ("case_ray55_runtime_env_py_modules_missing", case_ray55_runtime_env_py_modules_missing, "python_crash"),
+    ("case_ray55_runtime_env_pip_and_uv", case_ray55_runtime_env_pip_and_uv, "python_crash"),
+    ("case_ray55_collective_gloo_member_died", case_ray55_collective_gloo_member_died, "ray_actor_died"),
+    ("case_ray55_collective_gloo_group_missing", case_ray55_collective_gloo_group_missing, "python_crash"),
+    ("case_ray55_collective_gloo_rendezvous_timeout", case_ray55_collective_gloo_rendezvous_timeout, "dist_timeout"),
+    ("case_ray55_engine_owner_exit_actor", case_ray55_engine_owner_exit_actor, "ray_actor_died"),
+    ("case_benign55_actor_pool_restart_succeeds", case_benign55_actor_pool_restart_succeeds, "benign"),
+    ("case_benign55_detached_restartable_in_pg", case_benign55_detached_restartable_in_pg, "benign"),
+    ("case_benign55_collective_destroy_missing_group", case_benign55_collective_destroy_missing_group, "benign"),
+    ("case_benign55_rollout_worker_warnings", case_benign55_rollout_worker_warnings, "benign"),
+    ("case_benign55_async_actor_call_retried", case_benign55_async_actor_call_retried, "benign"),
+    ("case_benign55_actor_method_retry_exceptions", case_benign55_actor_method_retry_exceptions, "benign"),
+    ("case_ray55_generator_retry_exceptions_not_retried", case_ray55_generator_retry_exceptions_not_retried,
+     "python_crash"),
+]}
+CASES.update(CASES55)
+TIMEOUT_S.update({n: 60 for n in CASES55})
+
+
 # ----------------------------------------------------------------------------- build
 
 _EXC = re.compile(r"^([A-Za-z_][\w.]*)(: .*|:)?$")
@@ -33754,6 +34530,14 @@ _LOG_LINE50 = re.compile(r"^Some parameters are on the meta device because they 
                          r"^torch\._dynamo\.exc\.InvalidBackend: ")
 
 
+# More shapes for the fifty-fifth set's cases only (Ray under a GRPO-shaped driver): ray.util.ActorPool's
+# `StopIteration: No more results to get` (its class name ends in neither Error nor Exception), with or without a
+# worker's prefix, and ray.util.collective's warning for a group that does not exist (a bare line behind the
+# worker's prefix).
+_LOG_LINE55 = re.compile(r"^(\S*\([\w.]+ pid=\d+\)\S* )?(StopIteration: \S|The group '[^']+' (does not exist|"
+                         r"is not initialized)\.$)")
+
+
 def select_lines(output: str, pickers: Sequence[Callable[[str], object]] = (),
                  dedup: Callable[[str], str] | None = None) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
@@ -33796,7 +34580,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES50, (_LOG_LINE50.search,)),
         (CASES49, (_LOG_LINE49.search,)),
         (CASES51, (_LOG_LINE51.search,)),
-        (CASES52, (_LOG_LINE52.search,)))
+        (CASES52, (_LOG_LINE52.search,)),
+        (CASES55, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE55.search)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -37682,6 +38467,80 @@ def lib_of49(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+LINE_RULES55: list[tuple[str, str]] = [
+    # a misspelt strategy is an argument check of the driver's code, not a group that cannot be placed
+    (r"ValueError: Invalid placement group strategy", "python_crash"),
+    # the application error a retried actor call printed under the raylet's `retries remaining` line: alone, it
+    # reads as a failure (set 22's practice for the lines of a benign case)
+    (r"^ConnectionError: reward server ", "python_crash"),
+    # ray.util.collective's own notes on a run that goes on: its detached info actor created in the driver's
+    # anonymous namespace, and teardown of a group that was never created
+    (r"creating a detached actor in an anonymous namespace", "benign"),
+    (r"The group '[^']+' does not exist\.$", "benign"),
+    # the exception's class name that one case printed itself after exit_actor() (our text, not a library's)
+    (r"^ActorDiedError$", "drop"),
+]
+NOTES55: list[tuple[str, str]] = [
+    (r"Task RewardModel\.score failed|reward server 127\.0\.0\.1", "a reward actor (max_task_retries=1, "
+     "retry_exceptions=[ConnectionError]) whose first call raised; the retry returned"),
+    (r"Task Rollout\.generate failed", "ActorPool of restartable rollout actors (max_restarts=1, max_task_retries=1): "
+     "one worker exited once mid-map, the call was retried, the map finished"),
+    (r"Task AsyncRollout\.generate failed", "an async rollout actor (max_restarts=1, max_task_retries=2) whose process "
+     "exited once mid-call; the retry on the restarted actor returned"),
+    (r"The group 'nccl_weight_sync' does not exist", "teardown destroying a ray.util.collective group never created; "
+     "the run ended cleanly"),
+    (r"restartable detached actor with a placement group", "a restartable detached reference-model actor placed in "
+     "the trainer's STRICT_PACK group; it served"),
+    (r"truncated at max_new_tokens|reward is NaN for 1 of 8", "a rollout actor's warnings.warn, forwarded by Ray; the "
+     "step finished"),
+    (r"detached actor in an anonymous namespace", "ray.util.collective's own detached info actor, created from a "
+     "driver without a namespace (the case then killed a member)"),
+    (r"generate_batch", "a method the rollout actor class does not have, called on its handle"),
+    (r"too many positional arguments", "an actor method called with one positional argument too many"),
+    (r"num_cpus cannot be negative", "actor options with num_cpus=-1"),
+    (r"No more results to get", "ActorPool.get_next() once more than there were submits"),
+    (r"RolloutWorker\.generate\(\)|no reference answer for prompt_id", "ActorPool.map_unordered whose method "
+     "raised a KeyError for one prompt"),
+    (r"AsyncRollout\.generate\(\)|logits contain NaN", "an async actor's coroutine raising"),
+    (r"AsyncJudge\.score\(\)|judge endpoint did not answer", "an async actor's asyncio.gather of coroutines, one "
+     "raising asyncio.TimeoutError"),
+    (r"OwnerDiedError", "a ref ray.put() by a sub-actor (rollout manager) killed before a trainer actor ray.get() it"),
+    (r"info_weight_sync_v2|weight_sync_v2' is not initialized|SyncWorker\.allreduce\(\)\S* \(pid=20536",
+     "ray.util.collective.allreduce on a gloo group the actor never joined"),
+    (r"pair\.cc:\d+\] Connection closed by peer|SyncWorker\.allreduce\(\)", "a ray.util.collective gloo group of "
+     "two actors; rank 1's worker SIGKILLed, rank 0 allreduces"),
+    (r"GLOO rendezvous metadata|Rank1\.setup\(\)", "ray.util.collective gloo group (gloo_timeout=4000): rank 1 "
+     "joins, rank 0 never does"),
+    (r"Owner worker exit type: INTENDED_USER_EXIT", "engine actors owned by a rollout-manager actor that "
+     "exit_actor()ed; the driver calls an engine"),
+    (r"weight_store_v7", "a detached named actor ray.kill()ed (no_restart), then looked up by name"),
+    (r"Task returned 2 objects, but num_returns=3|ray::rollout\(\)", "a num_returns=3 generator task that yields 2"),
+    (r"run_episode|sandbox for episode", "a num_returns=2 generator task with retry_exceptions=True, max_retries=1: "
+     "its first attempt raised and the error reached the driver without a retry"),
+    (r"tokenize_batch|while tokenizing completion", "a num_returns=4 generator task raising at its third yield"),
+    (r"not an ray\.ObjectRef", "ray.get of plain values"),
+    (r"ray\.kill\(\) only supported for actors", "ray.kill of an ObjectRef"),
+    (r"Invalid placement group strategy", "a placement group strategy spelled STRICTPACK"),
+    (r"trainer_slot", "a trainer actor asking a custom resource inside a PACK group whose bundles hold only CPU"),
+    (r"bundle index -2 is invalid", "an actor scheduled into bundle -2 of a 3-bundle SPREAD group"),
+    (r"train_step\(\)|reward with the placement group", "a task in a 1-CPU STRICT_PACK bundle "
+     "(capture_child_tasks=True) spawning a 2-CPU child"),
+    (r"grpo_trainer_pg", "get_placement_group of a name no group has"),
+    (r"grpo_rollout_pg", "a second detached placement group under a live group's name"),
+    (r"Bundles cannot be an empty dictionary", "placement group bundles asking {'CPU': 0}"),
+    (r"'pip' field, 'uv' field", "a runtime_env asking both pip and uv"),
+    (r"/opt/grpo55", "runtime_env py_modules of a path not on this host"),
+]
+
+
+def lib_of55(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 55-th set's printers: Ray (its driver, raylet, core worker and the worker lines it forwards), and torch's
+    gloo for the collective errors a ray.util.collective member forwards."""
+    if "third_party/gloo/" in line or "torch.distributed" in line:
+        return _pick("torch", vers)
+    return _pick("ray", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -37721,6 +38580,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout49", CASES49, LINE_RULES49),
     ("heldout51", CASES51, LINE_RULES51),
     ("heldout52", CASES52, LINE_RULES52),
+    ("heldout55", CASES55, LINE_RULES55),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -38188,6 +39048,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout49": (lib_of49, NOTES49),
     "heldout51": (lib_of51, NOTES51),
     "heldout52": (lib_of52, NOTES52),
+    "heldout55": (lib_of55, NOTES55 + NOTES43 + NOTES28 + NOTES22),
 }
 
 

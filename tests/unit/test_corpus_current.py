@@ -69,7 +69,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout50": ("CASES50", 35, 4),
               "heldout49": ("CASES49", 55, 5),
               "heldout51": ("CASES51", 40, 6),
-              "heldout52": ("CASES52", 40, 4)}
+              "heldout52": ("CASES52", 40, 4),
+              "heldout55": ("CASES55", 45, 5)}
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -78,12 +79,14 @@ ORDER = ("dev.jsonl", "heldout.jsonl", *(f"{name}.jsonl" for name in LATER_SETS)
 # Not older: set 33's scratch venv took torch 2.13.0+cpu; newer: vLLM 0.34.0 and SGLang 0.5.23 pin torch 2.14 (their CUDA
 # wheels, on a CPU machine); set 43's scratch venv took PyPI's torch 2.14.1+cu130 (gloo under Ray Train, on CPU); newer:
 # set 46's and set 49's scratch venvs took PyPI's torch 2.15.0 (+cu132, on CPU; past this machine's pip cap of 2.14.1); set 48's
-# and set 47's scratch venvs took the CPU wheel torch 2.13.0+cpu of /opt/wheels, as did set 51's.
+# and set 47's scratch venvs took the CPU wheel torch 2.13.0+cpu of /opt/wheels, as did set 51's; set 55's scratch venv took
+# torch 2.14.1+cu130 (this machine's index, under the cap: gloo under ray.util.collective, on CPU).
 OLDER_TORCH = {"heldout24": "2.4.",
                "heldout33": "2.13.", "heldout36": "2.13.", "heldout39": "2.13.", "heldout38": "2.14.",
                "heldout37": "2.14.", "heldout41": "2.14.", "heldout42": "2.13.",
                "heldout44": "2.13.", "heldout43": "2.14.", "heldout46": "2.15.", "heldout48": "2.13.",
-               "heldout47": "2.13.", "heldout49": "2.15.", "heldout51": "2.13."}
+               "heldout47": "2.13.", "heldout49": "2.15.", "heldout51": "2.13.",
+               "heldout55": "2.14."}
 
 
 def _load(name: str) -> list[dict[str, str]]:
@@ -246,7 +249,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout50",
                                   "heldout49",
                                   "heldout51",
-                                  "heldout52"])
+                                  "heldout52",
+                                  "heldout55"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
