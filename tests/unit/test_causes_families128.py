@@ -127,3 +127,11 @@ def test_an_iris_pending_reason_is_a_wait(tmp_path: Path) -> None:
     report = both(tmp_path, ["/u/train  pending  2026-01-02T10:00:00+00:00  Scheduler: No healthy workers available"])
     assert primary(report) == "pg_unplaceable"
     assert report["verdict"] != "KILL"
+
+
+def test_a_placement_group_name_another_holds_is_the_callers(tmp_path: Path) -> None:
+    line = ("ray.exceptions.RaySystemError: System error: Failed to create placement group 'ab12' because name "
+            "'rollouts' already exists.")
+    assert primary(both(tmp_path, [line])) == "python_crash"
+    # (a group no node can hold is still unplaceable)
+    assert_named(tmp_path, "pg_unplaceable", "Failed to create placement group 'ab12': no node can fulfill the bundles")

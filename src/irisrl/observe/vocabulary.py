@@ -1389,7 +1389,10 @@ TABLE: tuple[Row, ...] = (
                        _rx(_TIMEOUT + r"|(?i:waiting|gave up|not ready|right now|\d+\+ pending|within \d+(?:\.\d+)? seconds)")), None),
     Row("pg_unplaceable", (_rx(r"(?i:placement group|\bbundles?\b|resource request)|FailedScheduling|nodes are available"),
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
-                               r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")), None),
+                               r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")),
+        # (not a name another group holds: Ray's GCS "Failed to create placement group '%s' because name '%s' already
+        # exists.", current set 55, is the caller's naming)
+        _rx(r"\bbecause name '[^']*' already exists\b")),
     # Ray Data's resource manager finding no room for an operator's tasks (RAY_DATA_NO_ROOM): nothing can be placed
     Row("pg_unplaceable", (_rx(RAY_DATA_NO_ROOM),), None),
     # a framework's own check of the Ray cluster against the resource pools it will ask for (verl 0.3-0.5 trainer/ppo/ray_trainer.py
