@@ -34147,6 +34147,273 @@ CASES55: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 ]}
 CASES.update(CASES55)
 TIMEOUT_S.update({n: 60 for n in CASES55})
+# ----------------------------------------------------------------------------- set 53: the Iris controller and its workers dying under running jobs
+# Set 52's harness, widened: each case starts ITS OWN Iris local cluster with the real CLI on 127.0.0.1 (the workers are
+# threads of that controller process, the tasks its subprocesses), and a step may now also signal the controller
+# (SIGKILL / SIGSTOP / SIGCONT), start it again in the same directory, run a CLI / SDK step in the background while the
+# controller goes away, give a step its own timeout, or shape the workspace bundle. At the end every controller it
+# started gets SIGTERM, then SIGKILL to its process group only (the orphaned tasks of a SIGKILLed controller are there).
+
+
+def _iris53(steps: list[Any], nodes: int = 2, shim: bool = True, ws_setup: Callable[[Path], None] | None = None) -> None:
+    """Like `_iris52`; steps add ("ctl", "KILL"|"STOP"|"CONT") to the running controller, ("restart",) to start a
+    new controller in the same directory, ("bg", step) to start a CLI / SDK step in the background and ("join",) to
+    print what the background steps printed, ("t", seconds, step) for a step with its own timeout."""
+    import shlex
+    import shutil
+    import signal
+
+    sys.path.insert(0, str(SCRIPT.parents[1] / "src"))
+    from irisrl.backends import local_cluster
+    from iris.cluster.token_store import load_token
+
+    root = Path(tempfile.mkdtemp(prefix="iris53-"))
+    (root / "home").mkdir()
+    ws = root / "ws"
+    ws.mkdir()
+    (ws / "train.py").write_text("print('step 0')\n")
+    if ws_setup is not None:
+        ws_setup(ws)
+    config = root / "local.yaml"
+    config.write_text(local_cluster.local_cluster_yaml(nodes))
+    extra = {"HOME": str(root / "home"), "IRIS52_ROOT": str(root)}
+    if shim:
+        extra["PYTHONPATH"] = str(local_cluster.write_client_age_shim(root / "shim").parent)
+    env = local_cluster.scrubbed_env(extra)
+    procs: list[subprocess.Popen[bytes]] = []
+    logs: list[Path] = []
+    bg: list[tuple[str, subprocess.Popen[bytes]]] = []
+    store = root / "home" / ".iris" / "tokens.sqlite"
+
+    def start() -> str | None:
+        logs.append(root / f"controller{len(logs)}.log")
+        with open(logs[-1], "wb") as log:
+            proc = subprocess.Popen([str(IRIS52), "--config", str(config), "cluster", "start", "--local"], cwd=root,
+                                    env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        procs.append(proc)
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and proc.poll() is None:
+            if store.exists() and store.stat().st_mtime >= proc_started:
+                cred = load_token("irisrl-local", store_path=store)
+                if cred and local_cluster.is_listening(cred.url):
+                    print(f"PROVOKE-NOTE controller url={cred.url} pid={proc.pid}", flush=True)
+                    return cred.url
+            time.sleep(0.2)
+        print(f"PROVOKE-NOTE controller pid={proc.pid} gave no url", flush=True)
+        return None
+
+    def command(step: Any, url: str) -> tuple[list[str], str]:
+        if isinstance(step, tuple):
+            return [sys.executable, "-c", _SDK52.format(body=step[1])], "sdk"
+        return [str(IRIS52), "--controller-url", url, *shlex.split(step)], step
+
+    try:
+        proc_started = time.time() - 1
+        url = start()
+        if url is None:
+            return
+        for step in steps:
+            env["IRIS52_URL"] = url
+            if isinstance(step, (int, float)):
+                time.sleep(step)
+                continue
+            timeout = 40
+            if isinstance(step, tuple) and step[0] == "ctl":
+                print(f"PROVOKE-NOTE SIG{step[1]} to controller pid={procs[-1].pid}", flush=True)
+                procs[-1].send_signal(getattr(signal, "SIG" + step[1]))
+                if step[1] == "KILL":
+                    procs[-1].wait(timeout=10)
+                continue
+            if isinstance(step, tuple) and step[0] == "restart":
+                proc_started = time.time()
+                url = start() or url
+                continue
+            if isinstance(step, tuple) and step[0] == "join":
+                for shown, p in bg:
+                    try:
+                        out, _ = p.communicate(timeout=30)
+                        rc: Any = p.returncode
+                    except subprocess.TimeoutExpired:
+                        p.kill()
+                        out, _ = p.communicate()
+                        rc = "timeout"
+                    print(f"PROVOKE-NOTE background step {shown!r} rc={rc}", flush=True)
+                    sys.stdout.write(out.decode("utf-8", "replace"))
+                    sys.stdout.flush()
+                bg.clear()
+                continue
+            if isinstance(step, tuple) and step[0] == "bg":
+                cmd, shown = command(step[1], url)
+                bg.append((shown, subprocess.Popen(cmd, cwd=ws, env=env, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.STDOUT)))
+                continue
+            if isinstance(step, tuple) and step[0] == "t":
+                timeout, step = step[1], step[2]
+            cmd, shown = command(step, url)
+            try:
+                r = subprocess.run(cmd, cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   timeout=timeout)
+                out, rc = r.stdout, r.returncode
+            except subprocess.TimeoutExpired as e:
+                out, rc = e.stdout or b"", "timeout"
+            print(f"PROVOKE-NOTE step {shown!r} rc={rc}", flush=True)
+            sys.stdout.write(out.decode("utf-8", "replace"))
+            sys.stdout.flush()
+    finally:
+        for shown, p in bg:  # a background step never joined (its own child: killed by pid)
+            p.kill()
+            p.wait()
+        for proc in procs:
+            if proc.poll() is None:
+                try:
+                    proc.send_signal(signal.SIGCONT)
+                    proc.send_signal(signal.SIGTERM)
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    print("PROVOKE-NOTE controller did not stop on SIGTERM: SIGKILL to its group", flush=True)
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(timeout=10)
+            try:  # a task process the cluster left in the controller's session (its group only)
+                os.killpg(proc.pid, signal.SIGKILL)
+                print(f"PROVOKE-NOTE controller group {proc.pid} still had processes: SIGKILLed", flush=True)
+            except ProcessLookupError:
+                pass
+        for i, path in enumerate(logs):
+            print(f"PROVOKE-NOTE controller log {i} follows", flush=True)
+            sys.stdout.write(path.read_text("utf-8", "replace"))
+            sys.stdout.flush()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def case_iris53_controller_killed_cli() -> None:
+    # the controller SIGKILLed while a job runs: the CLI's next calls find no controller
+    _iris53(["job run --no-wait --job-name grpo-long -- bash -c 'echo trainer up; sleep 30'", 4, ("ctl", "KILL"), 1,
+             ("t", 20, "job list"), ("t", 20, "job summary /root/grpo-long"), ("t", 15, "job kill /root/grpo-long")])
+
+
+def case_iris53_controller_restarted() -> None:
+    # the controller SIGKILLed under a running job, then started again in the same directory: what the job says
+    _iris53(["job run --no-wait --job-name rollouts-across-restart -- bash -c 'echo rollout up; sleep 25'", 4,
+             ("ctl", "KILL"), ("restart",), 3, "job list", "job summary /root/rollouts-across-restart",
+             "job logs /root/rollouts-across-restart"])
+
+
+def case_iris53_controller_killed_under_wait() -> None:
+    # `iris job run` (waiting, streaming) and the SDK's job.wait() while the controller is SIGKILLed under them
+    _iris53([("bg", "job run --job-name streamed-trainer -- bash -c 'echo step 1; sleep 40'"),
+             ("bg", ("sdk", "    job = client.submit(Entrypoint.from_command('bash', '-c', 'sleep 40'), "
+                            "'sdk-waiter', ResourceSpec(cpu=1, memory='1GB'))\n"
+                            "    job.wait(timeout=12, poll_interval=1)\n")),
+             6, ("ctl", "KILL"), ("join",)])
+
+
+
+
+def case_iris53_submit_while_controller_down() -> None:
+    # the controller SIGKILLed, then a submission and a kill made while it is down; a new controller comes up (on a
+    # new port: the local controller took another one even with the port fixed in its config) and the calls keep
+    # retrying the old address until the case stops them
+    _iris53([("ctl", "KILL"),
+             ("bg", "job run --job-name submitted-during-restart -- bash -c 'echo trainer ok'"),
+             ("bg", "job kill /root/old-run"), 3, ("restart",), ("join",)])
+
+
+def case_iris53_gang_hang_and_fail() -> None:
+    # a 3-task job: task 2 exits 3, task 1 hangs, task 0 is slow: Iris stops the others
+    _iris53(["job run --job-name gang-hang --replicas 3 -- bash -c "
+             "'case $IRIS_TASK_ID in */2*) sleep 2; echo rank2 bad shard; exit 3;; */1*) sleep 600;; *) sleep 50;; esac'",
+             "job summary /root/gang-hang", "job list"], nodes=2)
+
+
+def case_iris53_huge_stderr() -> None:
+    # a task writing 20 MB to its stderr, then dying
+    _iris53(["job run --job-name log-flood -- python -c "
+             "\"import sys; [sys.stderr.write('W kv-cache eviction storm ' + 'x' * 200 + chr(10)) for _ in range(100000)];"
+             " raise RuntimeError('log flood done')\"",
+             "job summary /root/log-flood"])
+
+
+def _ws_big53(ws: Path) -> None:
+    (ws / "checkpoint.bin").write_bytes(os.urandom(30 * 1024 * 1024))
+
+
+def _ws_broken_link53(ws: Path) -> None:
+    (ws / "data").symlink_to("/nonexistent/iris53/dataset")
+
+
+def case_iris53_bundle_too_large() -> None:
+    # a 30 MB incompressible file in the workspace: the bundle is over the controller's 25 MB cap
+    _iris53(["job run --job-name big-bundle -- python train.py", "job list"], ws_setup=_ws_big53)
+
+
+def case_iris53_bundle_broken_symlink() -> None:
+    # a dangling symlink in the workspace: the CLI's bundle of it
+    _iris53(["job run --job-name dangling-link -- python train.py", "job list"], ws_setup=_ws_broken_link53)
+
+
+def case_iris53_job_name_exists() -> None:
+    _iris53(["job run --no-wait --job-name grpo-run -- bash -c 'sleep 8'",
+             "job run --no-wait --job-name grpo-run -- bash -c 'sleep 8'",
+             ("sdk", "    client.submit(Entrypoint.from_command('true'), 'grpo-run', ResourceSpec(cpu=1, memory='1GB'))\n")])
+
+
+def case_iris53_bad_resources() -> None:
+    _iris53(["job run --job-name neg-cpu --cpu -2 -- true",
+             "job run --job-name bad-gpu --enable-extra-resources --gpu Z900x8 -- true",
+             "job run --job-name bad-mem --memory 12parsecs -- true",
+             "job run --job-name huge-mem --memory 64GB -- true",
+             ("sdk", "    job = client.submit(Entrypoint.from_command('true'), 'sdk-neg-mem', "
+                     "ResourceSpec(cpu=1, memory='-4GB'))\n    job.wait(timeout=20, poll_interval=1)\n")])
+
+
+def case_iris53_missing_job_queries() -> None:
+    _iris53(["job logs /root/no-such-run", "job summary /root/no-such-run", "job kill /root/no-such-run",
+             ("sdk", "    from iris.cluster.types import JobName\n"
+                     "    print(client.status(JobName.from_string('/root/no-such-run')))\n")])
+
+
+def case_iris53_cli_flag_errors() -> None:
+    # what the CLI refuses before it submits
+    _iris53(["job run --job-name zero-replicas --replicas 0 -- true",
+             "job run --job-name gpu-no-flag --gpu H100x8 -- true",
+             "job run --job-name bad-tpu --enable-extra-resources --tpu v9z-4096 -- true",
+             "job run --job-name prod-band --priority production -- true",
+             "job run --job-name big-disk --disk 2TB -- true"])
+
+
+def case_iris53_placement_constraints() -> None:
+    # jobs no local worker can take: a region / zone no worker is in, a reservation of a device nobody has, a gang of
+    # 3 H100x8 tasks where the scale groups hold 1 and 2 VMs (coschedule mismatch); pending, then listed, then killed
+    _iris53(["job run --no-wait --job-name in-mars --region mars-central1 -- true",
+             "job run --no-wait --job-name in-zone --zone europe-west9-z -- true",
+             "job run --no-wait --job-name reserve-b200 --reserve 4:B200x8 -- true",
+             "job run --no-wait --job-name gang-of-3 --enable-extra-resources --gpu H100x8 --replicas 3 -- true", 6,
+             "job list", "job list --json", "job summary /root/gang-of-3", "job summary /root/in-mars"])
+
+
+def case_iris53_client_too_old() -> None:
+    # a controller started WITHOUT irisrl's client-age shim: the shipped freshness check
+    _iris53(["job run --job-name stale-client -- true", "job list"], shim=False)
+
+
+CASES53: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_iris53_controller_killed_cli", case_iris53_controller_killed_cli, "python_crash"),
+    ("case_iris53_controller_restarted", case_iris53_controller_restarted, "python_crash"),
+    ("case_iris53_controller_killed_under_wait", case_iris53_controller_killed_under_wait, "python_crash"),
+    ("case_iris53_submit_while_controller_down", case_iris53_submit_while_controller_down, "python_crash"),
+    ("case_iris53_gang_hang_and_fail", case_iris53_gang_hang_and_fail, "python_crash"),
+    ("case_iris53_huge_stderr", case_iris53_huge_stderr, "python_crash"),
+    ("case_iris53_bundle_too_large", case_iris53_bundle_too_large, "python_crash"),
+    ("case_iris53_bundle_broken_symlink", case_iris53_bundle_broken_symlink, "python_crash"),
+    ("case_iris53_job_name_exists", case_iris53_job_name_exists, "python_crash"),
+    ("case_iris53_bad_resources", case_iris53_bad_resources, "pg_unplaceable"),
+    ("case_iris53_missing_job_queries", case_iris53_missing_job_queries, "python_crash"),
+    ("case_iris53_client_too_old", case_iris53_client_too_old, "python_crash"),
+    ("case_iris53_cli_flag_errors", case_iris53_cli_flag_errors, "python_crash"),
+    ("case_iris53_placement_constraints", case_iris53_placement_constraints, "pg_unplaceable"),
+]}
+CASES.update(CASES53)
+TIMEOUT_S.update({n: 90 for n in CASES53})
 
 
 # ----------------------------------------------------------------------------- build
@@ -34467,6 +34734,16 @@ _LOG_LINE52 = re.compile(
     r"^No running jobs matched\.$")
 
 
+# More shapes for the 53-th set's cases only (the Iris controller dying under running jobs): set 52's, plus the retry
+# warnings of the `rigging` library under the Iris CLI / SDK (`W20261205 15:57:04 <thread id> rigging.timing Operation
+# list_jobs failed (attempt 1/240, ...), retrying in 0.52s: ...`), the worker's reconcile stop of a gang sibling, and the
+# CLI's pending reasons in `job list`'s REASON column when they carry a constraint.
+_LOG_LINE53 = re.compile(_LOG_LINE52.pattern + r"|^[WEF]\d{8} \d\d:\d\d:\d\d \d+ rigging\.|"
+                         r"^I\d{8} \d\d:\d\d:\d\d \d+ iris\.[\w.]+ Reconcile: stopping attempt |"
+                         # the same retry warning from the SDK in a script that set up no logging (the message alone)
+                         r"^Operation \w+(\([^)]*\))? failed \(attempt \d+/\d+, ")
+
+
 def _dedup_key52(line: str) -> str:
     """The set-52 shape of a line: job names, times, thread ids, ports, worker / slice / container ids and
     durations differ from case to case, and so do positive exit codes; signals (a -9 and a -11 are two lines) and
@@ -34581,7 +34858,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES49, (_LOG_LINE49.search,)),
         (CASES51, (_LOG_LINE51.search,)),
         (CASES52, (_LOG_LINE52.search,)),
-        (CASES55, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE55.search)))
+        (CASES55, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE55.search)),
+        (CASES53, (_LOG_LINE53.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -38084,6 +38362,57 @@ def lib_of52(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
         return "starlette", "1.10.0"
     return "marin-iris", IRIS_VERSION52
 
+
+# set 53 ran with the same .venv as set 52 (marin-iris 0.2.20.dev202606180959; rigging, its retry helper, comes with it)
+LINE_RULES53: list[tuple[str, str]] = [
+    # the CLI's / SDK's retry notices while the controller is gone (`Operation list_jobs failed (attempt 1/240, ...),
+    # retrying in 0.52s: ... Connection refused`): a retry, by the line alone the run goes on (a public set's Iris
+    # `get_job_status ... failed (attempt 4/8), retrying in 3.84s: Connection refused` is benign too); the log server
+    # dropping the oldest rows of a task that floods its stderr (the task goes on)
+    (r"^(\S+ \S+ \d+ rigging\.timing )?Operation .* failed \(attempt \d+/\d+, .*\), retrying in |buffer overflow: dropped \d+ oldest rows",
+     "benign"),
+    # a gang sibling stopped by the worker's reconcile after another task of its job failed
+    (r"Reconcile: stopping attempt ", "python_crash"),
+    # jobs no worker can take: a constraint (region, zone, reservation) no worker meets, a coscheduled gang no scale
+    # group can hold (the pending reason, in `job list`, the summary and --json)
+    (r"coschedul|[Cc]onstraint|no_capacity|Unsatisfied|[Nn]o worker", "pg_unplaceable"),
+    # what the CLI / SDK / controller refuse (a job name in use, a job the controller does not know, e.g. after a
+    # restart that lost its state, a bundle over 25 MB, a GPU / TPU spec it cannot parse, a size it cannot parse, a
+    # flag guard, a client too old for the controller): the submitting process ends with no more specific kind
+    (r"already exists|JobAlreadyExists|not found$|Bundle size .* exceeds|Unknown (GPU|TPU)|Failed to parse size|"
+     r"requires --enable-extra-resources|client is too old|log flood done|Invalid|invalid|must be", "python_crash"),
+]
+NOTES53: list[tuple[str, str]] = [
+    (r"Operation list_jobs failed", "`iris job list` after the controller was SIGKILLed: the CLI retries (240 attempts)"),
+    (r"Operation get_job_status", "`iris job summary` after the controller was SIGKILLed: the CLI retries"),
+    (r"Operation get_job_states", "`iris job run` streaming a job when the controller was SIGKILLed under it: the CLI retries"),
+    (r"Operation launch_job", "`iris job run` submitting while the controller is SIGKILLed: the CLI retries the old address"),
+    (r"^Operation get_job_states", "the SDK's job.wait() when the controller was SIGKILLed under it: it retries (its timeout=12 did not end the wait)"),
+    (r"Operation ", "the Iris CLI / SDK retrying a call while the controller is gone"),
+    (r"buffer overflow", "a task writing 100000 stderr lines: the log client drops the oldest rows; the task went on"),
+    (r"Reconcile: stopping", "a 3-task job whose task 2 exited 3: the worker stops the two others"),
+    (r"rollouts-across-restart", "the controller SIGKILLed under a running job and started again: the new controller has no record of the job"),
+    (r"not found", "a job the controller does not know"),
+    (r"already exists|JobAlreadyExists", "a second submission under the name of a job still running"),
+    (r"Bundle size", "a 30 MB incompressible file in the workspace: over the 25 MB bundle cap"),
+    (r"Unknown GPU spec", "`--gpu Z900x8`: an accelerator type Iris does not know"),
+    (r"parse size", "a memory size that does not parse"),
+    (r"enable-extra-resources", "a large resource request without --enable-extra-resources: the CLI refuses it"),
+    (r"too old", "a controller started without irisrl's client-age lift: the shipped freshness check rejects the client"),
+    (r"log flood done", "a task that wrote 100000 stderr lines and then raised"),
+    (r"mars|europe-west9|B200|gang-of-3|coschedul", "a job whose constraints no local worker meets: pending"),
+]
+
+
+def lib_of53(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 53-th set's printers: the Iris CLI / SDK / controller (marin-iris), the retry warnings of its `rigging`
+    helper (marin-rigging, the same dev build), humanfriendly's size parser under the SDK."""
+    if " rigging." in line or line.startswith("Operation "):
+        return "marin-rigging", IRIS_VERSION52
+    if line.startswith("humanfriendly."):
+        return "humanfriendly", "10.0"
+    return "marin-iris", IRIS_VERSION52
+
 LINE_RULES45: list[tuple[str, str]] = [
     # NCCL_DEBUG=INFO start-up dumps (set 19's rule drops every INFO line): the lines that answer the setting a case
     # gave are kept, as notes of a communicator that still came up (each case's all_reduce ran)
@@ -38581,6 +38910,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout51", CASES51, LINE_RULES51),
     ("heldout52", CASES52, LINE_RULES52),
     ("heldout55", CASES55, LINE_RULES55),
+    ("heldout53", CASES53, LINE_RULES53),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -39049,6 +39379,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout51": (lib_of51, NOTES51),
     "heldout52": (lib_of52, NOTES52),
     "heldout55": (lib_of55, NOTES55 + NOTES43 + NOTES28 + NOTES22),
+    "heldout53": (lib_of53, NOTES53),
 }
 
 
@@ -39077,7 +39408,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         later = rank >= 1        # the third set on
         lib_fn, notes = printer_of(rank)
         for line in select_lines(rec["output"], case_pickers(case),
-                                 _dedup_key35 if case in CASES35 else _dedup_key52 if case in CASES52 else None):
+                                 _dedup_key35 if case in CASES35 else _dedup_key52 if case in CASES52 or case in CASES53
+                                 else None):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
@@ -39088,7 +39420,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue  # the later sets keep only shapes no earlier line has
             if case in CASES35 and _dedup_key35(line) in seen_keys:
                 continue  # set 35: the same shape up to request / call ids
-            if case in CASES52 and _dedup_key52(line) in seen_keys:
+            if (case in CASES52 or case in CASES53) and _dedup_key52(line) in seen_keys:
                 continue  # set 52: the same shape up to job names, times and ids
             if rank >= _RANK["heldout19"] and case not in CASES20 and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
@@ -39096,7 +39428,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             seen_keys.add(_dedup_key(line))
             if case in CASES35:
                 seen_keys.add(_dedup_key35(line))
-            if case in CASES52:
+            if case in CASES52 or case in CASES53:
                 seen_keys.add(_dedup_key52(line))
             lib, ver = lib_fn(case, line, rec["versions"])
             note = next((n for pat, n in notes if re.search(pat, line)), "")
