@@ -68,6 +68,13 @@ from one_line import assert_named, both, primary  # noqa: E402
      "pg_unplaceable"),
     ("Autoscaler: Unsatisfied autoscaler demand: insufficient_resources: gpu: need 32, available 8", "pg_unplaceable"),
     ("State: running  exit=0  failures=0  preemptions=2", "evicted"),
+    # ---- Iris refusing a job at submission no scaling group can hold, and its RPC layer's refusals with the reason
+    ("connectrpc.errors.ConnectError: Job /u/x is unschedulable: no groups in zone us-east5-q (constraints: "
+     "[Constraint(key='preemptible', values=('false',))])", "pg_unplaceable"),
+    ("W20260102 10:00:00 1 iris.rpc.interceptors RPC LaunchJob failed after 3ms: Job /u/x already exists and is still running",
+     "python_crash"),
+    # ---- an upload's size is no placement bundle
+    ("ValueError: Bundle size 31.5MB exceeds maximum 25MB. Consider excluding large files.", "python_crash"),
 ])
 def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
@@ -135,3 +142,11 @@ def test_a_placement_group_name_another_holds_is_the_callers(tmp_path: Path) -> 
     assert primary(both(tmp_path, [line])) == "python_crash"
     # (a group no node can hold is still unplaceable)
     assert_named(tmp_path, "pg_unplaceable", "Failed to create placement group 'ab12': no node can fulfill the bundles")
+
+
+def test_iris_log_level_letters_are_levels(tmp_path: Path) -> None:
+    # marin's logger prints the whole date after its level letter: a W line is a warning, as glog's W1205 is
+    line = "W20260102 10:00:00 1 iris.worker RuntimeError: CUDA error: an illegal memory access was encountered"
+    report = both(tmp_path, [line])
+    assert primary(report) == "cuda_error"
+    assert report["verdict"] != "KILL"      # as glog's `W0102 10:00:00.000 ...` reads

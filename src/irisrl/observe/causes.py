@@ -538,7 +538,7 @@ CATALOGUE: tuple[Cause, ...] = (
           ("No available node types can fulfill", "PLACEMENT_FAILED ", "Failed to schedule placement group",
            "Failed to create placement group", "could not find a node type", "pending placement groups",
            "placement group", "cannot meet the required number", "Insufficient", "required GPUs", "undle cannot have",
-           "No healthy workers", "Unsatisfied autoscaler",
+           "No healthy workers", "Unsatisfied autoscaler", "No workers match", "is unschedulable: ",
            "not enough resources for the tasks", "infeasible",   # (subsumes the group needles above: one prefilter pass for all)
            "ClusterQueue", "  OutOf", "LocalQueue", "Pod was rejected", "AdmissionError", "TopologyAffinityError", "AdmissionCheck"),
           (r"No available node types can fulfill resource request", r"PLACEMENT_FAILED \S"), 3, ROOT,
@@ -578,7 +578,11 @@ CATALOGUE: tuple[Cause, ...] = (
                     # (need 40 cores, available 8 cores)", "Scheduler: No healthy workers available", the autoscaler's
                     # "Unsatisfied autoscaler demand: insufficient_resources: gpu: need 16, available 8"), as the local
                     # cluster prints them in `iris job list` and the job's status (current set 52): the gang waits, unplaced
-                    r"\bScheduler: (?:Insufficient \w+|No healthy workers available)\b|\bUnsatisfied autoscaler demand\b",
+                    r"\bScheduler: (?:Insufficient \w+|No healthy workers available|No workers match constraints)\b|"
+                    r"\bUnsatisfied autoscaler demand\b|"
+                    # (and its refusal at submission of a job no scaling group can ever hold: "Job /root/x is unschedulable:
+                    # no groups in region mars-central1 (constraints: ...)", "... no scaling group matches constraints")
+                    r"\bJob \S+ is unschedulable: ",
                     # Kueue's reasons a workload is inadmissible whatever the quota, in a Normal Pending event (kubernetes-sigs/
                     # kueue v0.5.3-v0.9.4 pkg/scheduler/scheduler.go: "Workload namespace doesn't match ClusterQueue selector",
                     # "ClusterQueue %s is inactive", "ClusterQueue %s doesn't exist"; pkg/queue "LocalQueue %s doesn't exist")
@@ -597,7 +601,7 @@ CATALOGUE: tuple[Cause, ...] = (
           # (matched on the reported evidence, cut to 160 characters: stems near the start)
           # (and Iris's pending reasons: the autoscaler may still scale up, so the job is waiting, not dead)
           soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups|"
-               r"\bScheduler: (?:Insufficient|No healthy)|\bUnsatisfied autoscaler demand\b"),
+               r"\bScheduler: (?:Insufficient|No healthy|No workers match)|\bUnsatisfied autoscaler demand\b"),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",
@@ -1021,7 +1025,7 @@ CATALOGUE: tuple[Cause, ...] = (
            "CrashLoopBackOff", "Error ",
            "Back-off restarting", "Segfault", "Check failed", "ERROR", "received by PID", "terminated with signal",
            "back-off", "terminated with code", "Unhandled error", "level=fatal", "level=panic", "FATA[", "PANI[", "FATAL",
-           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete", "input_type=", "SIGKILL(", "SIGTERM(", "RPC agent for", "On WorkerInfo(",
+           "panic: ", "fatal error: ", "Observed a panic", "Trials did not complete", "input_type=", "SIGKILL(", "SIGTERM(", "RPC agent for", "On WorkerInfo(", "iris.rpc.interceptors",
            # a shell's job report of the signal that ended its child (and its zh_CN words)
            *E.SIGNAL_TEXTS, *E.ZH_SIGNAL_WORDS.split("|")),
           (), 8, ROOT,
@@ -1061,6 +1065,10 @@ CATALOGUE: tuple[Cause, ...] = (
                     # and a remote exception's header ("On WorkerInfo(id=1, name=rollout):", then the callee's traceback),
                     # as current set 49 prints them
                     r"\bRPC agent for \S+ encountered error when (?:reading|writing|sending)\b|^On WorkerInfo\(id=\d+, name=[^)]*\):\s*$",
+                    # Iris's RPC layer logging a call the controller refused, with the controller's reason (marin-iris 0.2.20
+                    # iris.rpc.interceptors "RPC %s failed after %dms: %s": "Job /root/x already exists and is still
+                    # running", "client is too old", "cannot submit production jobs"; current set 53): the caller's request
+                    r"\biris\.rpc\.interceptors RPC \w+ failed after \d+ms: ",
                     # torch/multiprocessing/spawn.py ProcessRaisedException's header; a shell reporting
                     # its child's SIGABRT ("line 1:  493 Aborted  cmd")
                     r"-- Process \d+ terminated with the following error|line \d+:\s+\d+ Aborted\b|Aborted \(core dumped\)",

@@ -46,7 +46,8 @@ HEADER_ENDS = (": ", "] ", "| ", " - ")
 AFTER_HEADER = "|".join(f"(?<={re.escape(end)})" for end in HEADER_ENDS)
 # glog's month-day and time after its level letter (`E1203 16:00`; torch's C++ logger leaves the month unpadded,
 # `[E915 03:58`): every level grammar below and in vocabulary.py reads the letter before it
-GLOG_DATE = r"(?:[01]\d{3}|[1-9]\d\d) \d\d:\d\d"
+# (and Iris's / marin's Python logger, which prints the whole date: `W20261205 16:06:15 <thread> iris.rpc.interceptors ...`)
+GLOG_DATE = r"(?:[01]\d{3}|[1-9]\d\d|20\d\d[01]\d[0-3]\d) \d\d:\d\d"
 # the queue modules' two exceptions (queue / multiprocessing.queues / asyncio's QueueEmpty aside, ray.util.queue
 # re-raises them: `ray.util.queue.Empty`), by their module: the bare words are no class
 QUEUE_CLASS = r"_?queue\.(?:Empty|Full)"

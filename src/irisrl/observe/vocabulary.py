@@ -1330,7 +1330,9 @@ TABLE: tuple[Row, ...] = (
     Row("pod_oomkilled", (_rx(MEMORY_LIMIT),), _rx(r"(?i:object store|plasma|\bkv\b)")),
     Row("pg_unplaceable", (_rx(r"(?i:\bunable to schedule (?:the |this )?(?:space|pod|workload|job|task|gang)\b)"),), None),
     Row("python_crash", (_rx(RAY_JOB_FAILED),), None),
-    Row("evicted", (_rx(r"(?i:evict|preempt)"), _rx(r"(?i:\bpod\b|\bnodes?\b|node_ids?\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
+    # (a `preemptible` attribute or constraint names a kind of capacity, not a preemption: Iris's "constraints: [Constraint(key=
+    # 'preemptible', ...)]", current set 53)
+    Row("evicted", (_rx(r"(?i:evict|preempt(?!ible))"), _rx(r"(?i:\bpod\b|\bnodes?\b|node_ids?\b|\btask\b|container|\bvm\b|instance|\bspot\b|\bjob\b)")),
         # nor kube-scheduler's FailedScheduling message's preemption clause (pkg/scheduler/framework/preemption:
         # "preemption: 0/N nodes are available: N No preemption victims found for incoming pod."): unplaceable
         _rx(r"PreemptionMode|(?i:sequence group|requests? (?:were|was|are|is) preempted|preempted requests)|"
@@ -1391,8 +1393,9 @@ TABLE: tuple[Row, ...] = (
                            _rx(r"(?i:infeasible|cannot be scheduled|can't be scheduled|no (?:available )?nodes?|not enough|insufficient|"
                                r"unschedulable|fulfill|exceeds|failed to (?:schedule|create)|could not find a node)")),
         # (not a name another group holds: Ray's GCS "Failed to create placement group '%s' because name '%s' already
-        # exists.", current set 55, is the caller's naming)
-        _rx(r"\bbecause name '[^']*' already exists\b")),
+        # exists.", current set 55, is the caller's naming; nor Iris's code bundle, "Bundle size 30.0MB exceeds maximum
+        # 25MB", current set 53: an upload's size)
+        _rx(r"\bbecause name '[^']*' already exists\b|(?i:\bbundle size [\d.]+ ?[KMG]i?B)")),
     # Ray Data's resource manager finding no room for an operator's tasks (RAY_DATA_NO_ROOM): nothing can be placed
     Row("pg_unplaceable", (_rx(RAY_DATA_NO_ROOM),), None),
     # a framework's own check of the Ray cluster against the resource pools it will ask for (verl 0.3-0.5 trainer/ppo/ray_trainer.py
