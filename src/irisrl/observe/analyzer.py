@@ -43,7 +43,6 @@ TAIL_BYTES = 16 << 10      # a chunk's tail searched for its newest dated line (
 MAX_STEP_TIMES = 512       # step -> first-seen time kept for the stall check
 GREP_MIN_BYTES = 256 << 10 # fed blocks this large go through grep (below it, its start-up dominates)
 LIVENESS_B = LIVENESS_TAG.encode()
-TIMED_OUT = re.compile(r"(?i)\btimed? ?out\b|\bdid not complete within\b")   # an exception's message saying it ran out of time
 
 
 def hit_spans(buf: bytes, needles: Iterable[bytes] = P.SCAN_NEEDLES, glog: bool | None = None) -> list[tuple[int, int]]:
@@ -631,7 +630,7 @@ def _rank_timeout(line: P.Line, exc: E.Exc | None) -> bool:
     """An exception that says it timed out, in a torchrun rank's own output (`[rank0]: RuntimeError: Operation timed out!`,
     gloo's Work.wait as current set 48 prints it): a rank of a process group waits on its peers, so a timeout no family
     names is the group's wait (a Hub or engine timeout is named by its family before this)."""
-    return line.teed and exc is not None and bool(E.TIMEOUT_CLASS.search(exc.name) or TIMED_OUT.search(exc.message))
+    return line.teed and exc is not None and bool(E.TIMEOUT_CLASS.search(exc.name) or V.TIMED_OUT.search(exc.message))
 
 
 def _engine_process(line: P.Line) -> bool:

@@ -246,6 +246,9 @@ _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OO
                 r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low|slurmstepd|\bsrun\b)")
 _TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long|timer expired"   # (ETIME's strerror)
 _TIMEOUT = f"(?i:{_TIMEOUT_WORDS})"
+# a message saying its wait ran out of time (the analyzer's reading of a torchrun rank's own timeout; "future did not
+# complete within 0:01:00")
+TIMED_OUT = re.compile(_TIMEOUT + r"|\bdid not complete within\b")
 # the Hub by name, client or API, or by its request id / error classes (exceptions.HUB_HOST)
 # (hf_transfer and hf-xet, the Hub's Rust download clients, report through reqwest: huggingface/
 # hf_transfer src/lib.rs "Error while downloading: {err}", huggingface/xet-core)
