@@ -574,15 +574,8 @@ CATALOGUE: tuple[Cause, ...] = (
                     # framework/types.go "0/%v nodes are available: %v.", plugins/noderesources/fit.go
                     # "Insufficient %v"): the pod waits Pending, it was never running (not evicted)
                     r"\d+/\d+ nodes are available: .{0,200}?\bInsufficient \S+",
-                    # Iris's own pending reasons (marin-iris 0.2.20 controller: the scheduler's "Scheduler: Insufficient CPU
-                    # (need 40 cores, available 8 cores)", "Scheduler: No healthy workers available", the autoscaler's
-                    # "Unsatisfied autoscaler demand: insufficient_resources: gpu: need 16, available 8"), as the local
-                    # cluster prints them in `iris job list` and the job's status (current set 52): the gang waits, unplaced
-                    r"\bScheduler: (?:Insufficient \w+|No healthy workers available|No workers match constraints)\b|"
-                    r"\bUnsatisfied autoscaler demand\b|"
-                    # (and its refusal at submission of a job no scaling group can ever hold: "Job /root/x is unschedulable:
-                    # no groups in region mars-central1 (constraints: ...)", "... no scaling group matches constraints")
-                    r"\bJob \S+ is unschedulable: ",
+                    # Iris's pending reasons and its refusal at submission (vocabulary.IRIS_PENDING, IRIS_REFUSED)
+                    V.IRIS_PENDING + "|" + V.IRIS_REFUSED,
                     # Kueue's reasons a workload is inadmissible whatever the quota, in a Normal Pending event (kubernetes-sigs/
                     # kueue v0.5.3-v0.9.4 pkg/scheduler/scheduler.go: "Workload namespace doesn't match ClusterQueue selector",
                     # "ClusterQueue %s is inactive", "ClusterQueue %s doesn't exist"; pkg/queue "LocalQueue %s doesn't exist")
@@ -601,7 +594,7 @@ CATALOGUE: tuple[Cause, ...] = (
           # (matched on the reported evidence, cut to 160 characters: stems near the start)
           # (and Iris's pending reasons: the autoscaler may still scale up, so the job is waiting, not dead)
           soft=r"Failed to (?:schedule|create) placement group \S+, id: |could not find a node type|pending placement groups|"
-               r"\bScheduler: (?:Insufficient|No healthy|No workers match)|\bUnsatisfied autoscaler demand\b"),
+               + V.IRIS_PENDING),
     # SkyRL's own message: NovaSky-AI/SkyRL skyrl-train/skyrl_train/utils/utils.py
     # @aa690edfccfb2103b0b1fa08b7c41effb7e0ddb1 (get_ray_pg_ready_with_timeout's RuntimeError).
     Cause("pg_timeout", "a placement group never placed (SkyRL gave up)",

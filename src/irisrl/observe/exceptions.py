@@ -534,16 +534,16 @@ WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.jso
 # `.metadata` and per-rank `__N.metadata`: one missing is a checkpoint that cannot be resumed (the corpus labels it
 # checkpoint_corrupt), not a missing download
 CHECKPOINT_STATE_FILE = re.compile(
+    # (not in os.rename's error, which names both paths, "[Errno 2] ...: 'a/tmp-checkpoint-81' -> 'a/checkpoint-81'" (public
+    # set 12): a save that could not move its staging directory, not a checkpoint missing on load)
+    r"^(?!.*' -> ').*?(?:"
     r"(?<![\w.-])(?:optimizer|scheduler|scaler|sampler)\.(?:pt|bin|safetensors)\b|(?<![\w.-])rng_state(?:_\d+)?\.pth\b|"
     r"\brandom_states_\d+\.pkl\b|\bcustom_checkpoint_\d+\.pkl\b|(?<![\w.-])trainer_state\.(?:json|pt)\b|(?<![\w.-])common\.pt\b|"
     r"\bmodel_optim_rng\.pt\b|\blatest_checkpointed_iteration\.txt\b|\b(?:optim|extra_state)_world_size_\d+_rank_\d+\.pt\b|"
     r"_optim_states\.pt\b|/(?:__\d+)?\.metadata\b|(?<![\w.])__\d+\.metadata\b|"
     # (and a step's whole directory, the path ending at it: DeepSpeed's `global_stepN` (zero_to_fp32 "Directory '%s' doesn't
     # exist", current set 47), Megatron's `iter_NNNNNNN`, the Trainer's `checkpoint-N`)
-    r"/(?:global_step_?\d+|iter_\d{7}|checkpoint-\d+)/?(?=['\"]|\s|$)")
-# os.rename's error names both paths ("[Errno 2] ...: 'a/tmp-checkpoint-81' -> 'a/checkpoint-81'", public set 12): a save
-# that could not move its staging directory, not a checkpoint missing on load
-RENAME = re.compile(r"' -> '")
+    r"/(?:global_step_?\d+|iter_\d{7}|checkpoint-\d+)/?(?=['\"]|\s|$))")
 ERRNO_NETWORK = re.compile(r"\[Errno (?:104|111|110|101|113|103|-[23])\]|(?i:Connection reset by peer|Connection refused|"
                            r"Connection timed out|Network is unreachable|No route to host|Name or service not known|"
                            r"Temporary failure in name resolution)")
@@ -556,7 +556,7 @@ def errno_kind(text: str) -> str | None:
     if ERRNO_MISSING.search(text):
         if WEIGHT_FILE.search(text):
             return "hf_weights_missing"
-        if CHECKPOINT_STATE_FILE.search(text) and not RENAME.search(text):
+        if CHECKPOINT_STATE_FILE.search(text):
             return "checkpoint_corrupt"
     if ERRNO_NETWORK.search(text) and is_download(text):
         return "hf_http_error"

@@ -174,9 +174,8 @@ CHECK_CONDITION_RX = re.compile(CHECK_CONDITION)
 # ..., 'collective_benchmark_timeout', ...]", torch 2.11 _inductor/config; "Valid fields are {...}", "choose from [...]"):
 # its items are names, not failures, and the rest of the line with them (its head words stay: "valid keys are" says the
 # refusal is a config schema's)
-MENU = (r"(\b(?:(?:known|valid|available|supported|allowed|accepted|registered) (?:\w+ ){0,2}(?:are|is|includes?)|"
-        r"choose from|(?:must|should) be one of))\s*:?\s*[\[{(].*")
-MENU_RX = re.compile(r"(?i)" + MENU)
+MENU_RX = re.compile(r"(?i)(\b(?:(?:known|valid|available|supported|allowed|accepted|registered) (?:\w+ ){0,2}(?:are|is|includes?)|"
+                     r"choose from|(?:must|should) be one of))\s*:?\s*[\[{(].*")
 NOT_ASSERTED = re.compile(
     r"(?i)" + PRECAUTION + r"|" + CHECK_CONDITION + r"|(?<![\w./])" + NOT_AN_INDEX + r"(?:no|0|zero) (?:\w+ )?(?:fail(?:ed|ures?)?|errors?|timeouts?)\b|\b(?:fail(?:ed|ures?)|timeouts?|lost|dead|killed)"
     r"\s*[=:]\s*0\b|\btime-?out_?s?['\"]?\s*[=:]\s*['\"]?\d[\d.]*|--\w*timeout|--\w*fail\S*|fail_?fast|"
@@ -706,6 +705,15 @@ RAY_DAEMON_SIGNAL = r"\((?:raylet|gcs_server)\)[^\n]{0,80}\*\*\* SIG(?:SEGV|ABRT
 # Iris's scheduler / autoscaler on a task no worker can take (marin-iris 0.2.20 cluster/controller/scheduling/scheduler.py,
 # autoscaler/routing.py _diagnose_no_capacity): a failure statement without an error word
 IRIS_UNPLACEABLE = r"\bNo worker (?:matches constraints and )?has sufficient resources\b|\bUnmet demand: reason=no_capacity\b"
+# Iris's pending reasons as `iris job list` and a job's status print them (marin-iris 0.2.20 controller: the scheduler's
+# "Scheduler: Insufficient CPU (need 40 cores, available 8 cores)", "Scheduler: No healthy workers available", "Scheduler: No
+# workers match constraints: [...]", the autoscaler's "Unsatisfied autoscaler demand: insufficient_resources: gpu: need 16,
+# available 8"; current sets 52, 53): the gang waits unplaced, and the autoscaler may still scale up (causes.py: a wait)
+IRIS_PENDING = (r"\bScheduler: (?:Insufficient \w+|No healthy workers available|No workers match constraints)\b|"
+                r"\bUnsatisfied autoscaler demand\b")
+# and its refusal at submission of a job no scaling group can ever hold ("Job /root/x is unschedulable: no groups in region
+# mars-central1 (constraints: ...)", "... no scaling group matches constraints"; current set 53)
+IRIS_REFUSED = r"\bJob \S+ is unschedulable: "
 CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|{RERUN_MACHINE}|{PYDANTIC_DETAIL}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
@@ -1573,8 +1581,7 @@ TABLE: tuple[Row, ...] = (
     # `_metadata_fn = ".metadata"`, read first by FileSystemReader.read_metadata): the checkpoint cannot be read
     # (and any other checkpoint state file the savers write, exceptions.CHECKPOINT_STATE_FILE, also in a
     # FileNotFoundError that states no errno)
-    # (not a rename's: exceptions.RENAME)
-    Row("checkpoint_corrupt", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), E.CHECKPOINT_STATE_FILE), E.RENAME),
+    Row("checkpoint_corrupt", (_rx(E.ERRNO_MISSING.pattern + r"|FileNotFoundError"), E.CHECKPOINT_STATE_FILE), None),
     # an engine reported dead outright is dead, whatever phase its message mentions ("MQLLMEngine is
     # already dead, terminating server process", "Engine process (pid N) died.")
     # (after the families a start-up failure may state: "Failed to start model server: NVML_SUCCESS == r INTERNAL
