@@ -39388,6 +39388,16 @@ def printer_of(rank: int) -> tuple[Callable[[str, str, dict[str, str]], tuple[st
     return LATER_PRINTERS[LATER_SETS[max(rank, 0)][0]]
 
 
+def own_dedup_key(case: str) -> Callable[[str], str] | None:
+    """A set's own shape key beside `_dedup_key`, where its lines differ only in ids: set 35 (request / call ids), sets 52
+    and 53 (Iris job names, times and ids); None for the others."""
+    if case in CASES35:
+        return _dedup_key35
+    if case in CASES52 or case in CASES53:
+        return _dedup_key52
+    return None
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     dest = Path(args.dest)
     dest.mkdir(parents=True, exist_ok=True)
@@ -39407,9 +39417,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         rank = _set_rank(case)   # the line-selection rules of a set apply to it and every later one
         later = rank >= 1        # the third set on
         lib_fn, notes = printer_of(rank)
-        for line in select_lines(rec["output"], case_pickers(case),
-                                 _dedup_key35 if case in CASES35 else _dedup_key52 if case in CASES52 or case in CASES53
-                                 else None):
+        own_key = own_dedup_key(case)
+        for line in select_lines(rec["output"], case_pickers(case), own_key):
             printed = line
             if rank >= _RANK["heldout18"]:  # the corpus format: no trailing whitespace
                 line = line.rstrip()  # in a line (torch's IterableDataset warning ends in a space)
@@ -39418,18 +39427,14 @@ def cmd_build(args: argparse.Namespace) -> int:
                 continue
             if later and _dedup_key(line) in seen_keys:
                 continue  # the later sets keep only shapes no earlier line has
-            if case in CASES35 and _dedup_key35(line) in seen_keys:
-                continue  # set 35: the same shape up to request / call ids
-            if (case in CASES52 or case in CASES53) and _dedup_key52(line) in seen_keys:
-                continue  # set 52: the same shape up to job names, times and ids
+            if own_key is not None and own_key(line) in seen_keys:
+                continue  # the set's own shape key (own_dedup_key)
             if rank >= _RANK["heldout19"] and case not in CASES20 and _dedup_key(printed) in seen_keys:
                 continue  # an earlier shape that only the stripped trailing space made look new
             seen.add(line)
             seen_keys.add(_dedup_key(line))
-            if case in CASES35:
-                seen_keys.add(_dedup_key35(line))
-            if case in CASES52 or case in CASES53:
-                seen_keys.add(_dedup_key52(line))
+            if own_key is not None:
+                seen_keys.add(own_key(line))
             lib, ver = lib_fn(case, line, rec["versions"])
             note = next((n for pat, n in notes if re.search(pat, line)), "")
             files[split].append({
