@@ -626,11 +626,21 @@ def _concurrent_trials(text: str) -> int | None:
     return None
 
 
+# What a rank may wait on besides its peers, named in a timeout's message: a URL / endpoint / server it calls, a
+# subprocess or job it runs, a lock, a DataLoader's workers, a Ray task (`ray::Actor.method()`)
+OTHER_WAIT = re.compile(r"(?i)https?://|\b(?:endpoint|url|http\w*|host|server|sandbox|lock|dataloader|command|request|response|api|job)\b|ray::")
+
+
 def _rank_timeout(line: P.Line, exc: E.Exc | None) -> bool:
     """An exception that says it timed out, in a torchrun rank's own output (`[rank0]: RuntimeError: Operation timed out!`,
     gloo's Work.wait as current set 48 prints it): a rank of a process group waits on its peers, so a timeout no family
-    names is the group's wait (a Hub or engine timeout is named by its family before this)."""
-    return line.teed and exc is not None and bool(E.TIMEOUT_CLASS.search(exc.name) or V.TIMED_OUT.search(exc.message))
+    names is the group's wait (a Hub or engine timeout is named by its family before this). Only a builtin or torch
+    class: another library's timeout (httpx, litellm, subprocess, filelock, multiprocessing) is its own wait, and so is
+    one whose message names what else it waited on (OTHER_WAIT)."""
+    if not line.teed or exc is None or OTHER_WAIT.search(exc.message):
+        return False
+    own = "." not in exc.dotted or exc.dotted.startswith(("torch.", "builtins."))
+    return own and bool(E.TIMEOUT_CLASS.search(exc.name) or V.TIMED_OUT.search(exc.message))
 
 
 def _engine_process(line: P.Line) -> bool:
