@@ -33,3 +33,24 @@ def test_a_ranks_own_timeout_stays_its_groups(tmp_path: Path) -> None:
     # (the pass-131 lines: a builtin or torch class, nothing else named as waited on)
     assert_named(tmp_path, "dist_timeout", "[rank3]: RuntimeError: Operation timed out!")
     assert_named(tmp_path, "dist_timeout", "[rank6]: TimeoutError: pipe.recv() timed out after 60.0 seconds")
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # ---- pass 137 (public sets 69 / 70): a platform's job log saying "return code", as kubectl says "exit code"
+    ("[Modelarts Service Log]Training end with return code: 137", "pod_oomkilled"),
+    ("CompletedProcess(args=['python', 'train.py'], returncode=137)", "pod_oomkilled"),
+    # vLLM's worker monitor with any exit code it reports, None when the process had none yet
+    ("[2026-01-02 10:00:00.1][UC][E] Worker proc VllmWorker-3 died unexpectedly (exit code: None), shutting down executor.",
+     "engine_dead"),
+    # an accelerator's memory by its own name
+    ("Out of Memory: Not enough space to allocate 4718592 B DRAM buffer across 8 banks, where each bank needs 589824 B",
+     "cuda_oom"),
+    ("RuntimeError: out of memory allocating 2147483648 bytes of device memory", "cuda_oom"),
+])
+def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_another_return_code_is_no_oom_kill(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["[Modelarts Service Log]Training end with return code: 1"])) != "pod_oomkilled"
+    assert primary(both(tmp_path, ["slurmstepd: error: pyxis: hook exited with return code 137 after 3 tries"])) == "pod_oomkilled"

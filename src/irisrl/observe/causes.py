@@ -749,7 +749,7 @@ CATALOGUE: tuple[Cause, ...] = (
           # (not ray_executor_v2's "RayWorkerProc rank=%s died unexpectedly": a Ray worker actor, as public sets
           # label it; vocabulary's ray_worker_died row)
           families=(r"Engine core proc \S+ died unexpectedly|EngineCore encountered a fatal error|"
-                    r"AsyncLLM output_handler failed|\bWorker proc \S+ died unexpectedly(?: \(exit code: -?\d+\))?, shutting down executor|WorkerProc hit an exception|"
+                    r"AsyncLLM output_handler failed|\bWorker proc \S+ died unexpectedly(?: \(exit code: [^)\n]{1,12}\))?, shutting down executor|WorkerProc hit an exception|"
                     # (vLLM 0.6-0.8's multiproc worker failing in a serving method: executor/multiproc_worker_utils.py
                     # "Exception in worker %s while processing method %s." for execute_model / start_worker_execution_loop)
                     r"Exception in worker \S+ while processing method",
@@ -905,7 +905,7 @@ CATALOGUE: tuple[Cause, ...] = (
     # 137"), the kernel's OOM killer ("Memory cgroup out of memory: Killed process N"), and Iris's
     # task status line (observe/task_status.py: exit_code=137 or error "OOMKilled").
     Cause("pod_oomkilled", "the container was OOM-killed (exit 137)",
-          ("OOMKilled", "Exit Code:", "Exit code", "exit_code=137", "] Error 137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
+          ("OOMKilled", "Exit Code:", "Exit code", "exit_code=137", "return code", "returncode", "] Error 137", "exit_code=-9", "exit code 137", "out of memory: Killed process",
            "Out of memory: Killed", "exited with code 137", "oom-kill", "已杀死", "non-zero exit code", "Killed", "Exited (137)", "OOM killed", "OOM-killed",
            "exitCode", "SIGKILL", "exitcode", "TaskOOM"),
           (), 4, ROOT,
@@ -915,8 +915,9 @@ CATALOGUE: tuple[Cause, ...] = (
           # Iris's local process runtime reports Python's negative signal code (-9 = SIGKILL) where
           # Kubernetes says 137: the same kill in a task status line.
           # (the code's report in any case and separator: kubectl's `Exit Code:    137`, Iris's task error `Exit code 137: ...`,
-          # a Hub Space's `Space failed. Exit code: 137`, the status line's `exit_code=137`)
-          families=(r"\bOOMKilled\b|(?i:\bexit(?:ed with)?[ _]code[:=]?\s*137)\b|exit_code=-9\b",
+          # a Hub Space's `Space failed. Exit code: 137`, the status line's `exit_code=137`; a platform's job log saying return
+          # code, Huawei ModelArts' "[Modelarts Service Log]Training end with return code: 137", subprocess's `returncode=137`)
+          families=(r"\bOOMKilled\b|(?i:\b(?:exit(?:ed with)?|return)[ _]?code[:=]?\s*137)\b|exit_code=-9\b",
                     # a container status in the pod's YAML / JSON (`kubectl get pod -o yaml|json`)
                     r"\"?exitCode\"?:\s*137\b",
                     # (make's report of a recipe that ended 137, "make: *** [Makefile:4: train] Error 137")

@@ -240,7 +240,10 @@ def _subject(word: str) -> str:
 # Shared cue sets.
 _OOM = r"(?i:out of memory|\boom\b|OUT_OF_MEMORY|MemoryAllocation|(?:failed|unable|cannot|can't) (?:to )?allocate|(?<!device )(?<!GPU )allocation failed|tried to allocate)|CUDA calloc|CUDA malloc"
 # (and torch_memory_saver, the device-memory pool RL trainers pause and resume: "TorchMemorySaver::malloc return OOM")
-_GPU = r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d|TorchMemorySaver|torch_memory_saver"
+# (and an accelerator's memory by its own name: "device memory", an allocator's DRAM buffer (Tenstorrent tt-metal's "Out of
+# Memory: Not enough space to allocate N B DRAM buffer across 12 banks", public set 70))
+_GPU = (r"CUDA|\bcuda\w*|\bGPU|\bgpu\b|cudaMalloc|NCCL|cuBLAS|CUBLAS|cuDNN|CUDNN|VRAM|HBM|torch\.cuda|\bdevice \d|TorchMemorySaver|torch_memory_saver|"
+        r"(?i:\b(?:device|accelerator) memory\b)|\bDRAM buffer\b")
 _HOST_MEMORY = (r"memory monitor|memory usage threshold|Ray killed|RAY_memory|OOMKilled|oom[-_]kill|Killed process|"
                 r"(?i:host memory|cpu memory|system memory|\bRAM\b|cgroup|container|\bpod\b|node (?:was |is )?running low|slurmstepd|\bsrun\b)")
 _TIMEOUT_WORDS = r"timed? ?out|time-?out|deadline exceeded|took too long|timer expired"   # (ETIME's strerror)
