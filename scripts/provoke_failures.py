@@ -28361,6 +28361,8 @@ CPU_ONLY_FROM = 3
 
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
+    if name in CASES56:  # the fifty-sixth set: `timeout` ends the case's whole process group (spawned ranks too)
+        cmd = f'timeout -k 5 60 "{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
     if (later_set(name) or 0) >= CPU_ONLY_FROM and not CASES[name][2]:
         env["CUDA_VISIBLE_DEVICES"] = ""  # CPU cases next to a GPU case that fills the GPU
@@ -28389,7 +28391,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -34416,6 +34418,717 @@ CASES.update(CASES53)
 TIMEOUT_S.update({n: 90 for n in CASES53})
 
 
+# ----------------------------------------------------------------------------- set 56: NCCL / ProcessGroupNCCL and the allocator on ONE GPU
+# NCCL's environment refused or failing at init / first collective on a one-rank NCCL world (settings and values no
+# earlier case gave), c10d's NCCL-side argument and lifecycle checks (device_id, new_group / split_group, tensor
+# shapes, P2P peers, TORCH_NCCL_* values, destroy twice, a world of two whose other rank never comes or dies), and the
+# CUDA caching allocator (PYTORCH_CUDA_ALLOC_CONF values it refuses, memory history, caching_allocator_alloc, MemPool),
+# printed for real on one H100 (branch corpus-device56b). Each case its own process under `timeout -k 5 60`.
+_NCCL56_INFO = {"NCCL_DEBUG": "INFO", "NCCL_DEBUG_SUBSYS": "INIT,ENV,NET,GRAPH"}
+
+
+def _write_tmp56(name: str, text: str) -> str:
+    path = Path(tempfile.mkdtemp(prefix="irisrl56-")) / name
+    path.write_text(text)
+    return str(path)
+
+
+def _pg56(**env: str) -> tuple[Any, Any]:
+    """A one-rank NCCL world, set up eagerly on cuda:0 (env first, NCCL_DEBUG=WARN unless env says)."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update({"NCCL_DEBUG": "WARN", **env})
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    return torch, dist
+
+
+def case_nccl56_socket_family_unix() -> None:
+    _nccl_env_case(NCCL_SOCKET_FAMILY="AF_UNIX", **_NCCL56_INFO)
+
+
+def case_nccl56_proto_all_excluded() -> None:
+    _nccl_env_case(NCCL_PROTO="^LL,LL128,Simple")
+
+
+def case_nccl56_algo_all_excluded() -> None:
+    _nccl_env_case(NCCL_ALGO="^Ring,Tree,CollNetDirect,CollNetChain,NVLS,NVLSTree,PAT")
+
+
+def case_nccl56_algo_per_coll_bogus() -> None:
+    _nccl_env_case(NCCL_ALGO="allreduce:ring;allgather:warp")
+
+
+def case_nccl56_proto_per_coll_bogus() -> None:
+    _nccl_env_case(NCCL_PROTO="allreduce:LL;broadcast:LL256")
+
+
+def case_nccl56_buffsize_huge() -> None:
+    _nccl_env_case(NCCL_BUFFSIZE=str(200 << 30))
+
+
+def case_nccl56_buffsize_negative() -> None:
+    _nccl_env_case(NCCL_BUFFSIZE="-4096")
+
+
+def case_nccl56_max_nchannels_zero() -> None:
+    _nccl_env_case(NCCL_MAX_NCHANNELS="0")
+
+
+def case_nccl56_min_nchannels_huge() -> None:
+    _nccl_env_case(NCCL_MIN_NCHANNELS="1000", **_NCCL56_INFO)
+
+
+def case_nccl56_nthreads_huge() -> None:
+    _nccl_env_case(NCCL_NTHREADS="4096", **_NCCL56_INFO)
+
+
+def case_nccl56_topo_file_malformed() -> None:
+    _nccl_env_case(NCCL_TOPO_FILE=_write_tmp56("topo.xml", '<system version="1"><cpu numaid="0" affinity=\n'))
+
+
+def case_nccl56_topo_file_wrong_busid() -> None:
+    xml = ('<system version="1">\n <cpu numaid="0" affinity="ffffffff" arch="x86_64" vendor="GenuineIntel" '
+           'familyid="6" modelid="143">\n  <pci busid="0000:ee:00.0" class="0x030200" vendor="0x10de" device="0x2330" '
+           'link_speed="32.0 GT/s PCIe" link_width="16">\n   <gpu dev="0" sm="90" rank="0" gdr="1"/>\n  </pci>\n'
+           ' </cpu>\n</system>\n')
+    _nccl_env_case(NCCL_TOPO_FILE=_write_tmp56("topo.xml", xml))
+
+
+def case_nccl56_graph_file_malformed() -> None:
+    _nccl_env_case(NCCL_GRAPH_FILE=_write_tmp56("graph.xml", "<graphs version=\"1\"><graph id=\"0\" pattern=\n"))
+
+
+def case_nccl56_comm_blocking_zero() -> None:
+    _nccl_env_case(NCCL_COMM_BLOCKING="0")
+
+
+def case_nccl56_nvls_enable_two() -> None:
+    _nccl_env_case(NCCL_NVLS_ENABLE="2", **_NCCL56_INFO)
+
+
+def case_nccl56_ib_disabled_net_ib() -> None:
+    _nccl_env_case(NCCL_IB_DISABLE="1", NCCL_NET="IB", **_NCCL56_INFO)
+
+
+def case_nccl56_nchannels_per_peer_zero() -> None:
+    _nccl_env_case(NCCL_NCHANNELS_PER_NET_PEER="0", NCCL_MAX_P2P_NCHANNELS="0")
+
+
+def case_nccl56_debug_level_bogus() -> None:
+    _nccl_env_case(NCCL_DEBUG="LOUD", NCCL_SOCKET_IFNAME="nosuchif0")
+
+
+def case_nccl56_debug_subsys_bogus() -> None:
+    _nccl_env_case(NCCL_DEBUG="INFO", NCCL_DEBUG_SUBSYS="INIT,BOGUS", NCCL_SOCKET_IFNAME="nosuchif1")
+
+
+def case_nccl56_cumem_host_buffsize_huge() -> None:
+    _nccl_env_case(NCCL_CUMEM_ENABLE="1", NCCL_CUMEM_HOST_ENABLE="1", NCCL_BUFFSIZE=str(64 << 30))
+
+
+def case_c10d56_device_id_absent() -> None:
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cuda:3"))
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def case_c10d56_device_id_cpu() -> None:
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=torch.device("cpu"))
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def case_c10d56_device_id_int() -> None:
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl", device_id=0)
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def case_c10d56_barrier_local_rank_absent() -> None:
+    """LOCAL_RANK=3 on a one-GPU machine, no set_device, no device_id: barrier() guesses the device."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(LOCAL_RANK="3", NCCL_DEBUG="WARN")
+    dist_env(1, 0, free_port())
+    dist.init_process_group("nccl")
+    dist.barrier()
+    print("barrier done", torch.cuda.current_device())
+
+
+def case_c10d56_new_group_outside_world() -> None:
+    torch, dist = _pg56()
+    g = dist.new_group(ranks=[0, 1])
+    dist.all_reduce(torch.ones(4, device="cuda"), group=g)
+
+
+def case_c10d56_new_group_backend_bogus() -> None:
+    torch, dist = _pg56()
+    g = dist.new_group(ranks=[0], backend="ncll")
+    dist.all_reduce(torch.ones(4, device="cuda"), group=g)
+
+
+def case_c10d56_split_group_outside_world() -> None:
+    torch, dist = _pg56()
+    g = dist.split_group(split_ranks=[[0, 1]])
+    dist.all_reduce(torch.ones(4, device="cuda"), group=g)
+
+
+def case_c10d56_split_group_rank_twice() -> None:
+    torch, dist = _pg56()
+    g = dist.split_group(split_ranks=[[0], [0]])
+    dist.all_reduce(torch.ones(4, device="cuda"), group=g)
+
+
+def case_c10d56_split_group_lazy_parent() -> None:
+    """split_group of a default group that was initialised lazily (no device_id)."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist_env(1, 0, free_port())
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl")
+    g = dist.split_group(split_ranks=[[0]])
+    dist.all_reduce(torch.ones(4, device="cuda"), group=g)
+
+
+def case_c10d56_all_gather_into_tensor_size() -> None:
+    torch, dist = _pg56()
+    out = torch.empty(6, device="cuda")
+    dist.all_gather_into_tensor(out, torch.ones(4, device="cuda"))
+
+
+def case_c10d56_reduce_scatter_tensor_dtype() -> None:
+    torch, dist = _pg56()
+    out = torch.empty(4, device="cuda", dtype=torch.bfloat16)
+    dist.reduce_scatter_tensor(out, torch.ones(4, device="cuda"))
+
+
+def case_c10d56_all_reduce_sparse() -> None:
+    torch, dist = _pg56()
+    t = torch.eye(4, device="cuda").to_sparse()
+    dist.all_reduce(t)
+
+
+def case_c10d56_all_gather_list_short() -> None:
+    torch, dist = _pg56()
+    outs: list[Any] = []
+    dist.all_gather(outs, torch.ones(4, device="cuda"))
+
+
+def case_c10d56_irecv_peer_outside_world() -> None:
+    torch, dist = _pg56()
+    t = torch.empty(4, device="cuda")
+    for w in dist.batch_isend_irecv([dist.P2POp(dist.irecv, t, 5)]):
+        w.wait()
+
+
+def case_c10d56_isend_cpu_tensor_batch() -> None:
+    torch, dist = _pg56()
+    for w in dist.batch_isend_irecv([dist.P2POp(dist.isend, torch.ones(4), 0),
+                                     dist.P2POp(dist.irecv, torch.empty(4), 0)]):
+        w.wait()
+
+
+def case_c10d56_async_error_handling_junk() -> None:
+    os.environ["TORCH_NCCL_ASYNC_ERROR_HANDLING"] = "9"
+    _nccl_env_case()
+
+
+def case_c10d56_dump_on_timeout_junk() -> None:
+    os.environ["TORCH_NCCL_DUMP_ON_TIMEOUT"] = "yes"
+    _nccl_env_case()
+
+
+def case_c10d56_destroy_twice() -> None:
+    torch, dist = _pg56()
+    dist.all_reduce(torch.ones(4, device="cuda"))
+    dist.destroy_process_group()
+    dist.destroy_process_group()
+
+
+def case_c10d56_collective_after_destroy() -> None:
+    torch, dist = _pg56()
+    dist.all_reduce(torch.ones(4, device="cuda"))
+    dist.destroy_process_group()
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def case_c10d56_abort_then_collective() -> None:
+    torch, dist = _pg56()
+    dist.all_reduce(torch.ones(4, device="cuda"))
+    dist.distributed_c10d._abort_process_group()
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def case_c10d56_world2_rank0_alone_eager() -> None:
+    """A world of two whose rank 1 never starts: rank 0 alone, eager NCCL init (device_id), 8 s timeout."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist.init_process_group("nccl", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=2,
+                            timeout=timedelta(seconds=8), device_id=torch.device("cuda:0"))
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def case_c10d56_world2_rank0_alone_env() -> None:
+    """The same through env:// with TORCH_NCCL_BLOCKING_WAIT=1 and no device_id."""
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(NCCL_DEBUG="WARN", TORCH_NCCL_BLOCKING_WAIT="1")
+    dist_env(2, 0, free_port())
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl", timeout=timedelta(seconds=8))
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def _worker56_set_device_by_rank(rank: int, port: int) -> None:
+    from datetime import timedelta
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist_env(2, rank, port)
+    torch.cuda.set_device(rank)  # rank 1: cuda:1 on a one-GPU machine
+    dist.init_process_group("nccl", timeout=timedelta(seconds=10), device_id=torch.device(f"cuda:{rank}"))
+    dist.all_reduce(torch.ones(4, device="cuda"))
+
+
+def case_c10d56_two_ranks_set_device_by_rank() -> None:
+    import torch.multiprocessing as mp
+
+    mp.spawn(_worker56_set_device_by_rank, args=(free_port(),), nprocs=2)
+
+
+def _conf56(value: str) -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = value
+    import torch
+
+    x = torch.ones(1 << 20, device="cuda")
+    print("allocated", x.sum().item(), torch.cuda.memory_reserved())
+
+
+def case_alloc56_gc_threshold_zero() -> None:
+    _conf56("garbage_collection_threshold:0")
+
+
+def case_alloc56_max_split_negative() -> None:
+    _conf56("max_split_size_mb:-5")
+
+
+def case_alloc56_max_split_word() -> None:
+    _conf56("max_split_size_mb:large")
+
+
+def case_alloc56_expandable_then_async() -> None:
+    _conf56("expandable_segments:True,backend:cudaMallocAsync")
+
+
+def case_alloc56_backend_bogus() -> None:
+    _conf56("backend:jemalloc")
+
+
+def case_alloc56_equals_sign() -> None:
+    _conf56("expandable_segments=True")
+
+
+def case_alloc56_semicolon_separated() -> None:
+    _conf56("expandable_segments:True;max_split_size_mb:256")
+
+
+def case_alloc56_snapshot_unwritable() -> None:
+    import torch
+
+    torch.cuda.memory._record_memory_history(max_entries=1000)
+    x = torch.ones(1 << 20, device="cuda")
+    torch.cuda.memory._dump_snapshot("/proc/irisrl56/memory_snapshot.pickle")
+    print(x.sum().item())
+
+
+def case_alloc56_record_history_bad_context() -> None:
+    import torch
+
+    torch.cuda.memory._record_memory_history(enabled="all", context="everything", stacks="python")
+    print(torch.ones(4, device="cuda").sum().item())
+
+
+def case_alloc56_record_history_no_caching() -> None:
+    os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
+    import torch
+
+    torch.cuda.memory._record_memory_history(max_entries=1000)
+    x = torch.ones(1 << 20, device="cuda")
+    snap = torch.cuda.memory._snapshot()
+    print(len(snap.get("segments", [])), x.sum().item())
+
+
+def case_alloc56_caching_alloc_bad_device() -> None:
+    import torch
+
+    ptr = torch.cuda.caching_allocator_alloc(1 << 20, device=7)
+    print(ptr)
+
+
+def case_alloc56_caching_alloc_huge() -> None:
+    import torch
+
+    ptr = torch.cuda.caching_allocator_alloc(1 << 48)
+    print(ptr)
+
+
+def case_alloc56_caching_alloc_bad_stream() -> None:
+    import torch
+
+    ptr = torch.cuda.caching_allocator_alloc(1 << 20, device=0, stream=12345)
+    print(ptr)
+
+
+def case_alloc56_mempool_other_device() -> None:
+    import torch
+
+    pool = torch.cuda.MemPool()
+    with torch.cuda.use_mem_pool(pool, device=torch.device("cuda:5")):
+        x = torch.ones(4, device="cuda")
+    print(x.sum().item())
+
+
+def case_alloc56_mempool_huge_under_pool() -> None:
+    import torch
+
+    pool = torch.cuda.MemPool()
+    with torch.cuda.use_mem_pool(pool):
+        x = torch.empty(1 << 45, dtype=torch.uint8, device="cuda")
+    print(x.numel())
+
+
+def case_alloc56_no_caching_oom() -> None:
+    os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
+    import torch
+
+    x = torch.empty(300 << 30, dtype=torch.uint8, device="cuda")
+    print(x.numel())
+
+
+def case_oom56_nccl_init_card_full() -> None:
+    """The card filled by the caching allocator, then a one-rank NCCL world with cuMem on: NCCL's buffers."""
+    held = _fill_gpu(16 << 20)
+    print(len(held))
+    _nccl_env_case(NCCL_CUMEM_ENABLE="1")
+
+
+def case_oom56_all_gather_fraction() -> None:
+    """A one-rank NCCL world under a memory fraction of 2 %: an all_gather_into_tensor whose output does not fit."""
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.02)
+    torch, dist = _pg56()
+    out = torch.empty(3 << 30, dtype=torch.uint8, device="cuda")
+    dist.all_gather_into_tensor(out, torch.ones(3 << 30, dtype=torch.uint8, device="cuda"))
+
+
+def case_oom56_expandable_fraction_collective() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.01)
+    torch, dist = _pg56()
+    t = torch.ones(200 << 20, dtype=torch.float32, device="cuda")
+    dist.all_reduce(t)
+
+
+def case_benign56_barrier_no_device_id() -> None:
+    import torch
+    import torch.distributed as dist
+
+    os.environ["NCCL_DEBUG"] = "WARN"
+    dist_env(1, 0, free_port())
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl")
+    dist.barrier()
+    dist.destroy_process_group()
+    print("barrier done")
+
+
+def case_benign56_old_env_names() -> None:
+    os.environ.update(NCCL_DESYNC_DEBUG="1", NCCL_ENABLE_TIMING="1")
+    _nccl_env_case()
+
+
+def case_benign56_destroy_info() -> None:
+    _nccl_env_case(NCCL_DEBUG="INFO", NCCL_DEBUG_SUBSYS="INIT")
+
+
+def case_benign56_ib_probe_fallback() -> None:
+    _nccl_env_case(NCCL_DEBUG="INFO", NCCL_DEBUG_SUBSYS="NET")
+
+
+def case_benign56_no_caching_expandable() -> None:
+    os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
+    _conf56("expandable_segments:True")
+
+
+def case_benign56_async_memory_stats() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    import torch
+
+    x = torch.ones(1 << 20, device="cuda")
+    print(torch.cuda.memory_summary()[:200])
+    print(x.sum().item())
+
+
+def case_benign56_desync_debug_on() -> None:
+    os.environ["TORCH_NCCL_DESYNC_DEBUG"] = "1"
+    os.environ["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
+    _nccl_env_case()
+
+
+CASES56: dict[str, Case] = {n.removeprefix("case_"): (f, k, True) for n, f, k in [
+    ("case_nccl56_socket_family_unix", case_nccl56_socket_family_unix, "nccl_error"),
+    ("case_nccl56_proto_all_excluded", case_nccl56_proto_all_excluded, "nccl_error"),
+    ("case_nccl56_algo_all_excluded", case_nccl56_algo_all_excluded, "nccl_error"),
+    ("case_nccl56_algo_per_coll_bogus", case_nccl56_algo_per_coll_bogus, "nccl_error"),
+    ("case_nccl56_proto_per_coll_bogus", case_nccl56_proto_per_coll_bogus, "nccl_error"),
+    ("case_nccl56_buffsize_huge", case_nccl56_buffsize_huge, "nccl_error"),
+    ("case_nccl56_buffsize_negative", case_nccl56_buffsize_negative, "nccl_error"),
+    ("case_nccl56_max_nchannels_zero", case_nccl56_max_nchannels_zero, "nccl_error"),
+    ("case_nccl56_min_nchannels_huge", case_nccl56_min_nchannels_huge, "nccl_error"),
+    ("case_nccl56_nthreads_huge", case_nccl56_nthreads_huge, "nccl_error"),
+    ("case_nccl56_topo_file_malformed", case_nccl56_topo_file_malformed, "nccl_error"),
+    ("case_nccl56_topo_file_wrong_busid", case_nccl56_topo_file_wrong_busid, "nccl_error"),
+    ("case_nccl56_graph_file_malformed", case_nccl56_graph_file_malformed, "nccl_error"),
+    ("case_nccl56_comm_blocking_zero", case_nccl56_comm_blocking_zero, "nccl_error"),
+    ("case_nccl56_nvls_enable_two", case_nccl56_nvls_enable_two, "nccl_error"),
+    ("case_nccl56_ib_disabled_net_ib", case_nccl56_ib_disabled_net_ib, "nccl_error"),
+    ("case_nccl56_nchannels_per_peer_zero", case_nccl56_nchannels_per_peer_zero, "nccl_error"),
+    ("case_nccl56_debug_level_bogus", case_nccl56_debug_level_bogus, "nccl_error"),
+    ("case_nccl56_debug_subsys_bogus", case_nccl56_debug_subsys_bogus, "nccl_error"),
+    ("case_nccl56_cumem_host_buffsize_huge", case_nccl56_cumem_host_buffsize_huge, "nccl_error"),
+    ("case_c10d56_device_id_absent", case_c10d56_device_id_absent, "cuda_error"),
+    ("case_c10d56_device_id_cpu", case_c10d56_device_id_cpu, "python_crash"),
+    ("case_c10d56_device_id_int", case_c10d56_device_id_int, "python_crash"),
+    ("case_c10d56_barrier_local_rank_absent", case_c10d56_barrier_local_rank_absent, "cuda_error"),
+    ("case_c10d56_new_group_outside_world", case_c10d56_new_group_outside_world, "python_crash"),
+    ("case_c10d56_new_group_backend_bogus", case_c10d56_new_group_backend_bogus, "python_crash"),
+    ("case_c10d56_split_group_outside_world", case_c10d56_split_group_outside_world, "python_crash"),
+    ("case_c10d56_split_group_rank_twice", case_c10d56_split_group_rank_twice, "python_crash"),
+    ("case_c10d56_split_group_lazy_parent", case_c10d56_split_group_lazy_parent, "python_crash"),
+    ("case_c10d56_all_gather_into_tensor_size", case_c10d56_all_gather_into_tensor_size, "python_crash"),
+    ("case_c10d56_reduce_scatter_tensor_dtype", case_c10d56_reduce_scatter_tensor_dtype, "python_crash"),
+    ("case_c10d56_all_reduce_sparse", case_c10d56_all_reduce_sparse, "python_crash"),
+    ("case_c10d56_all_gather_list_short", case_c10d56_all_gather_list_short, "python_crash"),
+    ("case_c10d56_irecv_peer_outside_world", case_c10d56_irecv_peer_outside_world, "python_crash"),
+    ("case_c10d56_isend_cpu_tensor_batch", case_c10d56_isend_cpu_tensor_batch, "python_crash"),
+    ("case_c10d56_async_error_handling_junk", case_c10d56_async_error_handling_junk, "python_crash"),
+    ("case_c10d56_dump_on_timeout_junk", case_c10d56_dump_on_timeout_junk, "python_crash"),
+    ("case_c10d56_destroy_twice", case_c10d56_destroy_twice, "python_crash"),
+    ("case_c10d56_collective_after_destroy", case_c10d56_collective_after_destroy, "python_crash"),
+    ("case_c10d56_abort_then_collective", case_c10d56_abort_then_collective, "nccl_error"),
+    ("case_c10d56_world2_rank0_alone_eager", case_c10d56_world2_rank0_alone_eager, "dist_timeout"),
+    ("case_c10d56_world2_rank0_alone_env", case_c10d56_world2_rank0_alone_env, "dist_timeout"),
+    ("case_c10d56_two_ranks_set_device_by_rank", case_c10d56_two_ranks_set_device_by_rank, "cuda_error"),
+    ("case_alloc56_gc_threshold_zero", case_alloc56_gc_threshold_zero, "python_crash"),
+    ("case_alloc56_max_split_negative", case_alloc56_max_split_negative, "python_crash"),
+    ("case_alloc56_max_split_word", case_alloc56_max_split_word, "python_crash"),
+    ("case_alloc56_expandable_then_async", case_alloc56_expandable_then_async, "python_crash"),
+    ("case_alloc56_backend_bogus", case_alloc56_backend_bogus, "python_crash"),
+    ("case_alloc56_equals_sign", case_alloc56_equals_sign, "python_crash"),
+    ("case_alloc56_semicolon_separated", case_alloc56_semicolon_separated, "python_crash"),
+    ("case_alloc56_snapshot_unwritable", case_alloc56_snapshot_unwritable, "python_crash"),
+    ("case_alloc56_record_history_bad_context", case_alloc56_record_history_bad_context, "python_crash"),
+    ("case_alloc56_record_history_no_caching", case_alloc56_record_history_no_caching, "python_crash"),
+    ("case_alloc56_caching_alloc_bad_device", case_alloc56_caching_alloc_bad_device, "cuda_error"),
+    ("case_alloc56_caching_alloc_huge", case_alloc56_caching_alloc_huge, "cuda_oom"),
+    ("case_alloc56_caching_alloc_bad_stream", case_alloc56_caching_alloc_bad_stream, "cuda_error"),
+    ("case_alloc56_mempool_other_device", case_alloc56_mempool_other_device, "cuda_error"),
+    ("case_alloc56_mempool_huge_under_pool", case_alloc56_mempool_huge_under_pool, "cuda_oom"),
+    ("case_alloc56_no_caching_oom", case_alloc56_no_caching_oom, "cuda_oom"),
+    ("case_oom56_nccl_init_card_full", case_oom56_nccl_init_card_full, "cuda_oom"),
+    ("case_oom56_all_gather_fraction", case_oom56_all_gather_fraction, "cuda_oom"),
+    ("case_oom56_expandable_fraction_collective", case_oom56_expandable_fraction_collective, "cuda_oom"),
+    ("case_benign56_barrier_no_device_id", case_benign56_barrier_no_device_id, "benign"),
+    ("case_benign56_old_env_names", case_benign56_old_env_names, "benign"),
+    ("case_benign56_destroy_info", case_benign56_destroy_info, "benign"),
+    ("case_benign56_ib_probe_fallback", case_benign56_ib_probe_fallback, "benign"),
+    ("case_benign56_no_caching_expandable", case_benign56_no_caching_expandable, "benign"),
+    ("case_benign56_async_memory_stats", case_benign56_async_memory_stats, "benign"),
+    ("case_benign56_desync_debug_on", case_benign56_desync_debug_on, "benign"),
+]}
+
+
+# second call (the same session): shapes the first call's cases did not reach
+def case_nccl56_topo_file_closing_tag() -> None:
+    _nccl_env_case(NCCL_TOPO_FILE=_write_tmp56("topo.xml", '<system version="1"><cpu numaid="0"></gpu></system>\n'))
+
+
+def case_nccl56_topo_file_version_mismatch() -> None:
+    xml = ('<system version="99">\n <cpu numaid="0" affinity="ffffffff" arch="x86_64" vendor="GenuineIntel" '
+           'familyid="6" modelid="143"/>\n</system>\n')
+    _nccl_env_case(NCCL_TOPO_FILE=_write_tmp56("topo.xml", xml))
+
+
+def case_nccl56_topo_file_attr_no_value() -> None:
+    _nccl_env_case(NCCL_TOPO_FILE=_write_tmp56("topo.xml", '<system version="1"><cpu numaid></cpu></system>\n'))
+
+
+def case_nccl56_graph_file_gpu_absent() -> None:
+    xml = ('<graphs version="1">\n <graph id="0" pattern="4" crossnic="0" nchannels="1" speedintra="20" '
+           'speedinter="20" latencyinter="0" typeintra="NVL" typeinter="PIX" samechannels="1">\n'
+           '  <channel>\n   <gpu dev="7"/>\n  </channel>\n </graph>\n</graphs>\n')
+    _nccl_env_case(NCCL_GRAPH_FILE=_write_tmp56("graph.xml", xml))
+
+
+def case_c10d56_isend_peer_outside_world() -> None:
+    torch, dist = _pg56()
+    for w in dist.batch_isend_irecv([dist.P2POp(dist.isend, torch.ones(4, device="cuda"), 3)]):
+        w.wait()
+
+
+def case_c10d56_backend_cpu_nccl() -> None:
+    import torch
+    import torch.distributed as dist
+
+    dist_env(1, 0, free_port())
+    torch.cuda.set_device(0)
+    dist.init_process_group("cpu:nccl")
+    dist.all_reduce(torch.ones(4))
+
+
+def case_c10d56_new_group_gloo_options() -> None:
+    torch, dist = _pg56()
+    g = dist.new_group(ranks=[0], pg_options=dist.ProcessGroupGloo._Options())
+    dist.all_reduce(torch.ones(4, device="cuda"), group=g)
+
+
+def case_c10d56_all_to_all_single_sizes() -> None:
+    torch, dist = _pg56()
+    out = torch.empty(5, device="cuda")
+    dist.all_to_all_single(out, torch.ones(4, device="cuda"))
+
+
+def case_c10d56_avg_on_int() -> None:
+    torch, dist = _pg56()
+    dist.all_reduce(torch.ones(4, device="cuda", dtype=torch.int64), op=dist.ReduceOp.AVG)
+    torch.cuda.synchronize()
+
+
+def case_c10d56_premul_sum_no_factor() -> None:
+    torch, dist = _pg56()
+    dist.all_reduce(torch.ones(4, device="cuda"), op=dist.ReduceOp.PREMUL_SUM)
+
+
+def case_c10d56_reduce_scatter_band() -> None:
+    torch, dist = _pg56()
+    out = torch.empty(4, device="cuda")
+    dist.reduce_scatter_tensor(out, torch.ones(4, device="cuda"), op=dist.ReduceOp.BAND)
+
+
+def case_c10d56_heartbeat_timeout_junk() -> None:
+    os.environ["TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC"] = "ten"
+    _nccl_env_case()
+
+
+def case_c10d56_wait_timeout_dump_junk() -> None:
+    os.environ["TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC"] = "1.5s"
+    os.environ["TORCH_NCCL_ENABLE_MONITORING"] = "2"
+    _nccl_env_case()
+
+
+def case_alloc56_pinned_reserve_zero() -> None:
+    _conf56("pinned_reserve_segment_size_mb:0")
+
+
+def case_alloc56_mempool_allocator_int() -> None:
+    import torch
+
+    pool = torch.cuda.MemPool(allocator=42)
+    print(pool)
+
+
+def case_alloc56_fraction_device_absent() -> None:
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.5, device=4)
+
+
+def case_alloc56_record_history_negative_entries() -> None:
+    import torch
+
+    torch.cuda.memory._record_memory_history(max_entries=-1)
+    print(torch.ones(4, device="cuda").sum().item())
+
+
+def case_benign56_old_names_more() -> None:
+    os.environ.update(NCCL_AVOID_RECORD_STREAMS="1", TORCH_NCCL_DEBUG_INFO_TEMP_FILE="/tmp/irisrl56_fr_",
+                      TORCH_NCCL_ENABLE_TIMING="1", NCCL_ENABLE_MONITORING="1")
+    _nccl_env_case()
+
+
+def case_benign56_deprecated_collectives() -> None:
+    torch, dist = _pg56()
+    op = dist.reduce_op.SUM
+    out = torch.empty(4, device="cuda")
+    dist._all_gather_base(out, torch.ones(4, device="cuda"))
+    dist._reduce_scatter_base(out, torch.ones(4, device="cuda"))
+    dist.all_reduce_coalesced([torch.ones(4, device="cuda")], op=op)
+    torch.cuda.synchronize()
+    dist.destroy_process_group()
+    print("done")
+
+
+def case_benign56_comm_nonblocking_torch() -> None:
+    os.environ["TORCH_NCCL_USE_COMM_NONBLOCKING"] = "1"
+    _nccl_env_case()
+
+
+CASES56.update({n.removeprefix("case_"): (f, k, True) for n, f, k in [
+    ("case_nccl56_topo_file_closing_tag", case_nccl56_topo_file_closing_tag, "nccl_error"),
+    ("case_nccl56_topo_file_version_mismatch", case_nccl56_topo_file_version_mismatch, "nccl_error"),
+    ("case_nccl56_topo_file_attr_no_value", case_nccl56_topo_file_attr_no_value, "nccl_error"),
+    ("case_nccl56_graph_file_gpu_absent", case_nccl56_graph_file_gpu_absent, "nccl_error"),
+    ("case_c10d56_isend_peer_outside_world", case_c10d56_isend_peer_outside_world, "python_crash"),
+    ("case_c10d56_backend_cpu_nccl", case_c10d56_backend_cpu_nccl, "python_crash"),
+    ("case_c10d56_new_group_gloo_options", case_c10d56_new_group_gloo_options, "python_crash"),
+    ("case_c10d56_all_to_all_single_sizes", case_c10d56_all_to_all_single_sizes, "python_crash"),
+    ("case_c10d56_avg_on_int", case_c10d56_avg_on_int, "python_crash"),
+    ("case_c10d56_premul_sum_no_factor", case_c10d56_premul_sum_no_factor, "python_crash"),
+    ("case_c10d56_reduce_scatter_band", case_c10d56_reduce_scatter_band, "python_crash"),
+    ("case_c10d56_heartbeat_timeout_junk", case_c10d56_heartbeat_timeout_junk, "python_crash"),
+    ("case_c10d56_wait_timeout_dump_junk", case_c10d56_wait_timeout_dump_junk, "python_crash"),
+    ("case_alloc56_pinned_reserve_zero", case_alloc56_pinned_reserve_zero, "python_crash"),
+    ("case_alloc56_mempool_allocator_int", case_alloc56_mempool_allocator_int, "python_crash"),
+    ("case_alloc56_fraction_device_absent", case_alloc56_fraction_device_absent, "cuda_error"),
+    ("case_alloc56_record_history_negative_entries", case_alloc56_record_history_negative_entries, "python_crash"),
+    ("case_benign56_old_names_more", case_benign56_old_names_more, "benign"),
+    ("case_benign56_deprecated_collectives", case_benign56_deprecated_collectives, "benign"),
+    ("case_benign56_comm_nonblocking_torch", case_benign56_comm_nonblocking_torch, "benign"),
+]})
+CASES.update(CASES56)
+# Each in the worker pool (its own process, `timeout -k 5 60` around it, run_one); oom56_nccl_init_card_full fills the
+# card and runs alone (--jobs 1) after the rest in the same call.
+GPU_SHARED56 = frozenset(CASES56)
+TIMEOUT_S.update({n: 75 for n in CASES56})
+
+
 # ----------------------------------------------------------------------------- build
 
 _EXC = re.compile(r"^([A-Za-z_][\w.]*)(: .*|:)?$")
@@ -38413,6 +39126,75 @@ def lib_of53(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
         return "humanfriendly", "10.0"
     return "marin-iris", IRIS_VERSION52
 
+LINE_RULES56: list[tuple[str, str]] = [
+    # NCCL's own argument / topology-file checks print WARN lines: by the line alone an NCCL failure, whichever case
+    # (a P2P peer outside the world, a topology XML node without an attribute NCCL needs)
+    (r"NCCL WARN (Send|Recv) : invalid root \d+|NCCL WARN Attribute \w+ of node \w+ not found", "nccl_error"),
+    # NCCL's device buffers refused on a full card: the line names the CUDA out-of-memory
+    (r"NCCL WARN Cuda failure 'out of memory'", "cuda_oom"),
+    # the allocator asked about a device index the machine does not have (caching_allocator_alloc(device=7),
+    # use_mem_pool(device=cuda:5), set_per_process_memory_fraction(device=4)): like set 45's `Invalid device id`
+    (r"Device index value \d+ is out of index range", "cuda_error"),
+    # torch prints the device index of these two as a raw byte (\x04, \x05): set 40's lines differ only in that byte
+    # (\x03, \x01), so they are the same shape and left out
+    (r"^RuntimeError: (Allocator not initialized for device|Invalid device argument) .: did you call init\?$", "drop"),
+    # NCCL_DEBUG=INFO lines of a communicator that came up and ran its all_reduce: a setting NCCL ignored, the socket
+    # transport without GPU Direct RDMA (every other INFO line stays dropped, set 19's rule)
+    (r" NCCL INFO (Invalid NCCL_NTHREADS \d+|NET/Socket : GPU Direct RDMA Disabled for HCA)", "benign"),
+]
+
+NOTES56: list[tuple[str, str]] = [
+    (r"Device index value 7", "torch.cuda.caching_allocator_alloc(1 MiB, device=7) on a one-GPU machine"),
+    (r"Tried to allocate 262144\.00 GiB", "torch.cuda.caching_allocator_alloc(2**48) (the caching allocator's own OOM)"),
+    (r"Tried to allocate 32768\.00 GiB", "torch.empty(2**45 bytes) inside torch.cuda.use_mem_pool(MemPool())"),
+    (r"Tried to allocate 3\.00 GiB", "the output of an all_gather_into_tensor on a one-rank NCCL world under set_per_process_memory_fraction(0.02)"),
+    (r"Aborted .*alloc56_equals_sign", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments=True (an = for the :): torch's ConfigTokenizer asserts at import (exit 134)"),
+    (r"Aborted .*alloc56_semicolon", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True;max_split_size_mb:256 (; for ,): torch's ConfigTokenizer asserts at import (exit 134)"),
+    (r"RuntimeError: stoull", "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:large"),
+    (r"incompatible constructor arguments", "torch.cuda.MemPool(allocator=42)"),
+    (r"Pinned reserve segment size", "PYTORCH_CUDA_ALLOC_CONF=pinned_reserve_segment_size_mb:0"),
+    (r"_cuda_record_memory_history\(\): incompatible", "torch.cuda.memory._record_memory_history(max_entries=-1)"),
+    (r"memory_snapshot\.pickle", "torch.cuda.memory._dump_snapshot to a path under /proc"),
+    (r"reduce_op` is deprecated|_all_gather_base|_reduce_scatter_base", "a one-rank NCCL world using the deprecated collectives; they ran and the group was destroyed"),
+    (r"GPU Direct RDMA Disabled", "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET: no InfiniBand, the socket transport without GDR; the all_reduce ran"),
+    (r"NCCL_DESYNC_DEBUG is deprecated", "NCCL_DESYNC_DEBUG=1 (the old name) on a one-rank NCCL world; the all_reduce ran"),
+    (r"Invalid NCCL_NTHREADS 4096", "NCCL_NTHREADS=4096 (NCCL_DEBUG=INFO): NCCL ignored it and the all_reduce ran"),
+    (r"Device capability of ncll", "dist.new_group(backend='ncll'): the warning before the AssertionError"),
+    (r"Unknown backend type ncll", "dist.new_group(backend='ncll') (a misspelt backend)"),
+    (r"output tensor size must be", "all_gather_into_tensor with an output of 6 elements for an input of 4 on a one-rank world"),
+    (r"Received an empty list", "dist.all_gather into an empty output list over NCCL"),
+    (r"sparse tensors", "dist.all_reduce of a sparse COO tensor over NCCL"),
+    (r"Tensors must be CUDA and dense", "init_process_group('cpu:nccl') and an all_reduce of a CPU tensor"),
+    (r"device_id parameter must be", "init_process_group('nccl', device_id=torch.device('cpu'))"),
+    (r"TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC", "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC=ten"),
+    (r"TORCH_NCCL_ENABLE_MONITORING", "TORCH_NCCL_ENABLE_MONITORING=2 (with TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC=1.5s)"),
+    (r"Recv : invalid root 5", "batch_isend_irecv([P2POp(irecv, t, 5)]) on a one-rank NCCL world: torch passed the peer on, NCCL's argument check refused it"),
+    (r"Send : invalid root 3", "batch_isend_irecv([P2POp(isend, t, 3)]) on a one-rank NCCL world: NCCL's argument check"),
+    (r"backend_options argument", "dist.new_group(pg_options=ProcessGroupGloo._Options()) on an NCCL default group"),
+    (r"TypeError: \(\): incompatible function", "dist.all_reduce(op=ReduceOp.PREMUL_SUM) without a factor"),
+    (r"must be the same type as the output", "reduce_scatter_tensor with a bf16 output and an fp32 input"),
+    (r"No device associated with the default pg", "dist.split_group of a default group initialised without device_id"),
+    (r"split group's size", "dist.split_group(split_ranks=[[0, 1]]) on a one-rank world"),
+    (r"Attempt to use communicator|ncclAsyncJobComplete|socketProgress", "NCCL_COMM_BLOCKING=0 under ProcessGroupNCCL: the first all_reduce found the communicator still initialising"),
+    (r"dev 7 not found", "NCCL_GRAPH_FILE whose channel names GPU dev 7 on a one-GPU machine"),
+    (r"Expected \(double\) quote|NCCLUtils\.cpp:\d+, internal error|ncclInternalError", "NCCL_GRAPH_FILE holding a cut-off XML element (NCCL_TOPO_FILE the same printed the same lines)"),
+    (r"Attribute arch of node cpu", "NCCL_TOPO_FILE with a <cpu numaid> attribute that has no value"),
+    (r"XML Mismatch", "NCCL_TOPO_FILE closing <cpu> with </gpu>"),
+    (r"wrong version 99", "NCCL_TOPO_FILE with <system version=\"99\">"),
+    (r"Cuda failure 'out of memory'", "the card filled by the caching allocator (16 MiB left), then a one-rank NCCL world with NCCL_CUMEM_ENABLE=1: NCCL's stream setup"),
+]
+
+
+def lib_of56(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The fifty-sixth set's printers: NCCL's own log lines, bash's signal lines, torch (c10d / ProcessGroupNCCL, the
+    caching allocator, the CUDA runtime's errors) for the rest."""
+    if re.search(r" NCCL (INFO|WARN) ", line):
+        return _pick("nccl", vers)
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    return _pick("torch", vers)
+
+
 LINE_RULES45: list[tuple[str, str]] = [
     # NCCL_DEBUG=INFO start-up dumps (set 19's rule drops every INFO line): the lines that answer the setting a case
     # gave are kept, as notes of a communicator that still came up (each case's all_reduce ran)
@@ -38911,6 +39693,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout52", CASES52, LINE_RULES52),
     ("heldout55", CASES55, LINE_RULES55),
     ("heldout53", CASES53, LINE_RULES53),
+    ("heldout56", CASES56, LINE_RULES56),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -39380,6 +40163,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout52": (lib_of52, NOTES52),
     "heldout55": (lib_of55, NOTES55 + NOTES43 + NOTES28 + NOTES22),
     "heldout53": (lib_of53, NOTES53),
+    "heldout56": (lib_of56, NOTES56),
 }
 
 
