@@ -28335,7 +28335,8 @@ def versions() -> dict[str, str]:
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
                  "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
-                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer"):  # the agent side's clients (the
+                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer",
+                 "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -35127,6 +35128,1276 @@ CASES.update(CASES56)
 # card and runs alone (--jobs 1) after the rest in the same call.
 GPU_SHARED56 = frozenset(CASES56)
 TIMEOUT_S.update({n: 75 for n in CASES56})
+# ----------------------------------------------------------------------------- set 57: the rollout side's concurrency layer
+# What an agentic GRPO rollout's concurrency layer prints when it fails (hundreds of episodes at once: asyncio tasks and
+# task groups, anyio / trio task groups, thread and process pools, httpx / aiohttp client pools, tenacity, uvloop), no
+# family an earlier set provoked (set 21: a task's exception never retrieved, a TaskGroup over to_thread Hub calls, a
+# done-callback, a pending task destroyed at teardown, asyncio debug's slow step, pool initializers; set 26: gather under
+# wait_for, a TaskGroup of refused rollouts, tenacity around a refused engine, aiohttp against a vLLM server; set 48:
+# every client's timeouts, httpx's PoolTimeout, futures' result timeouts; set 7 / 19: a process pool whose worker died,
+# a multiprocessing.Pool's unpicklable result). Every server is a daemon thread of the case's own process on 127.0.0.1.
+
+
+def _serve57(handler: Callable[[socket.socket], None]) -> int:
+    """A loopback TCP server (127.0.0.1, an ephemeral port) whose accept loop and connections are daemon threads of
+    the case's process (they end with it); `handler(conn)` answers one connection."""
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(64)
+
+    def one(conn: socket.socket) -> None:
+        try:
+            handler(conn)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            threading.Thread(target=one, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return srv.getsockname()[1]
+
+
+def _read_head57(conn: socket.socket) -> bytes:
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        buf += chunk
+    return buf
+
+
+def _http_ok57(conn: socket.socket) -> None:
+    """A keep-alive HTTP/1.1 server answering every request with a small JSON body (an inference server's reply)."""
+    while _read_head57(conn):
+        body = b'{"text": "ok", "reward": 1.0}'
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (len(body), body))
+
+
+def _http_stall57(conn: socket.socket) -> None:
+    """Reads a request and never answers (a sandbox whose process hangs)."""
+    _read_head57(conn)
+    time.sleep(30)
+
+
+def _sandbox_cut57(conn: socket.socket) -> None:
+    """A sandbox speaking a length-prefixed protocol that sends 3 of the 8 header bytes and closes."""
+    conn.recv(1024)
+    conn.sendall(b"\x00\x00\x01")
+
+
+# --- asyncio task groups, gather, except*, notes
+
+def case_cc57_taskgroup_rollouts_mixed() -> None:
+    """asyncio.TaskGroup of 6 rollouts; three fail in different ways (a cut tool-call JSON, a missing reward key, a
+    reward that divides by an empty group), one with a note added by add_note()."""
+    import asyncio
+    import json as _json
+
+    async def rollout(i: int) -> float:
+        await asyncio.sleep(0.01)
+        if i == 1:
+            _json.loads('{"name": "python", "arguments": {"code": "print(1)"')
+        if i == 3:
+            return {"episode": i}["reward"]
+        if i == 4:
+            try:
+                rewards: list[float] = []
+                return sum(rewards) / len(rewards)
+            except ZeroDivisionError as e:
+                e.add_note(f"episode {i}: group of 0 completions after filtering")
+                raise
+        return 1.0
+
+    async def main() -> None:
+        async with asyncio.TaskGroup() as tg:
+            for i in range(6):
+                tg.create_task(rollout(i))
+
+    asyncio.run(main())
+
+
+def case_cc57_taskgroup_nested_groups() -> None:
+    """Two levels of asyncio.TaskGroup (a step's group of prompts, each prompt's group of 2 samples); samples of two
+    prompts fail: an ExceptionGroup inside an ExceptionGroup."""
+    import asyncio
+
+    async def sample(p: int, s: int) -> str:
+        await asyncio.sleep(0.01)
+        if p == 0:
+            raise ConnectionResetError(104, "Connection reset by peer")
+        if p == 2 and s == 1:
+            int("")
+        return "ok"
+
+    async def prompt(p: int) -> None:
+        async with asyncio.TaskGroup() as tg:
+            for s in range(2):
+                tg.create_task(sample(p, s))
+
+    async def main() -> None:
+        async with asyncio.TaskGroup() as tg:
+            for p in range(3):
+                tg.create_task(prompt(p))
+
+    asyncio.run(main())
+
+
+def case_cc57_except_star_reraise() -> None:
+    """A rollout step that handles timeouts with `except* TimeoutError` and raises a RuntimeError from inside the
+    except* clause; the KeyError it does not handle goes on up with it."""
+    import asyncio
+
+    from concurrent.futures import Future
+
+    async def ep(i: int) -> None:
+        if i == 0:
+            Future().result(timeout=0.01)  # a reward future that never resolves (blocking wait)
+        if i == 1:
+            {}["completion_ids"]
+        await asyncio.sleep(0.2)
+
+    async def main() -> None:
+        try:
+            async with asyncio.TaskGroup() as tg:
+                for i in range(3):
+                    tg.create_task(ep(i))
+        except* TimeoutError as eg:
+            raise RuntimeError(f"{len(eg.exceptions)} rollouts timed out") from None
+
+    asyncio.run(main())
+
+
+def case_cc57_gather_first_error_sandbox_cut() -> None:
+    """asyncio.gather (return_exceptions=False) of 4 episodes talking to a sandbox over TCP; the sandbox sends 3 of
+    the 8 header bytes and closes (readexactly)."""
+    import asyncio
+
+    port = _serve57(_sandbox_cut57)
+
+    async def ep(i: int) -> bytes:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(b"RUN python -c 'print(1)'\n")
+        await w.drain()
+        hdr = await r.readexactly(8)
+        w.close()
+        return hdr
+
+    async def main() -> None:
+        await asyncio.gather(*(ep(i) for i in range(4)))
+
+    asyncio.run(main())
+
+
+def case_cc57_sandbox_stdout_line_too_long() -> None:
+    """A sandbox subprocess (asyncio.create_subprocess_exec) printing a 200 kB JSON line; readline() past the
+    StreamReader's 64 KiB limit."""
+    import asyncio
+
+    async def main() -> None:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "print('{\"stdout\": \"' + 'x' * 200000 + '\"}')",
+            stdout=asyncio.subprocess.PIPE)
+        line = await proc.stdout.readline()
+        await proc.wait()
+        print(len(line))
+
+    asyncio.run(main())
+
+
+def case_cc57_sandbox_stdin_after_death() -> None:
+    """A sandbox subprocess that SIGKILLs itself; the rollout keeps writing tool calls to its stdin and drains."""
+    import asyncio
+
+    async def main() -> None:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        await proc.wait()
+        for _ in range(50):
+            proc.stdin.write(b'{"tool": "bash", "cmd": "ls"}\n' * 1000)
+            await proc.stdin.drain()
+
+    asyncio.run(main())
+
+
+# --- event loops misused
+
+def case_cc57_run_until_complete_inside_loop() -> None:
+    """A sync reward function that calls loop.run_until_complete() from inside the running rollout loop."""
+    import asyncio
+
+    async def judge(text: str) -> float:
+        await asyncio.sleep(0)
+        return 1.0
+
+    def reward_fn(text: str) -> float:
+        return asyncio.get_event_loop().run_until_complete(judge(text))
+
+    async def main() -> None:
+        reward_fn("answer")
+
+    asyncio.run(main())
+
+
+def case_cc57_asyncio_run_inside_loop() -> None:
+    """A sync reward function that calls asyncio.run() from inside the running rollout loop."""
+    import asyncio
+
+    async def judge(text: str) -> float:
+        return 1.0
+
+    async def main() -> None:
+        asyncio.run(judge("answer"))
+
+    asyncio.run(main())
+
+
+def case_cc57_httpx_client_across_runs() -> None:
+    """A module-level httpx.AsyncClient (keep-alive pool) used by two asyncio.run() calls (one per training step)."""
+    import asyncio
+
+    import httpx
+
+    port = _serve57(_http_ok57)
+    client = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}")
+
+    async def step() -> None:
+        r = await client.post("/generate", json={"prompt": "2+2="})
+        r.raise_for_status()
+
+    asyncio.run(step())
+    asyncio.run(step())
+
+
+def case_cc57_aiohttp_session_across_runs() -> None:
+    """A module-level aiohttp.ClientSession created in step 1's loop and used again by step 2's asyncio.run()."""
+    import asyncio
+
+    import aiohttp
+
+    port = _serve57(_http_ok57)
+    holder: dict[str, Any] = {}
+
+    async def step() -> None:
+        if "s" not in holder:
+            holder["s"] = aiohttp.ClientSession()
+        async with holder["s"].post(f"http://127.0.0.1:{port}/generate", json={"prompt": "2+2="}) as r:
+            await r.json()
+
+    asyncio.run(step())
+    asyncio.run(step())
+
+
+def case_cc57_aiohttp_session_closed() -> None:
+    """A rollout worker that closes its shared aiohttp session on one episode's error while others still use it."""
+    import asyncio
+
+    import aiohttp
+
+    port = _serve57(_http_ok57)
+
+    async def main() -> None:
+        session = aiohttp.ClientSession()
+        await session.close()
+        async with session.get(f"http://127.0.0.1:{port}/health") as r:
+            await r.read()
+
+    asyncio.run(main())
+
+
+def case_cc57_httpx_client_closed() -> None:
+    """An httpx.AsyncClient closed by `async with` while a detached rollout task still holds it."""
+    import asyncio
+
+    import httpx
+
+    port = _serve57(_http_ok57)
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+            pass
+        await client.post("/generate", json={"prompt": "hi"})
+
+    asyncio.run(main())
+
+
+def case_cc57_lock_other_loop() -> None:
+    """A module-level asyncio.Lock (the weight-sync lock) contended under step 1's loop, then used under step 2's."""
+    import asyncio
+
+    lock = asyncio.Lock()
+
+    async def hold() -> None:
+        async with lock:
+            await asyncio.sleep(0.05)
+
+    async def step() -> None:
+        await asyncio.gather(hold(), hold())
+
+    asyncio.run(step())
+    asyncio.run(step())
+
+
+def case_cc57_future_other_loop() -> None:
+    """A rollout coordinator's Future created under one loop and awaited by a task of another (a thread's loop)."""
+    import asyncio
+
+    fut_holder: dict[str, Any] = {}
+
+    async def make() -> None:
+        fut_holder["f"] = asyncio.get_running_loop().create_future()
+
+    asyncio.run(make())
+
+    async def wait() -> None:
+        await fut_holder["f"]
+
+    asyncio.run(wait())
+
+
+def case_cc57_future_set_twice() -> None:
+    """A response future resolved by the reply and then again by its timeout callback (set_result twice)."""
+    import asyncio
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        fut.set_result({"text": "ok"})
+        fut.set_exception(TimeoutError("generation timed out"))
+
+    asyncio.run(main())
+
+
+def case_cc57_bounded_semaphore_over_release() -> None:
+    """A BoundedSemaphore capping concurrent sandbox sessions, released twice by a retry path."""
+    import asyncio
+
+    async def main() -> None:
+        sem = asyncio.BoundedSemaphore(8)
+        async with sem:
+            pass
+        sem.release()
+
+    asyncio.run(main())
+
+
+def case_cc57_queue_task_done_too_many() -> None:
+    """A rollout queue's consumer calling task_done() for a retried item as well."""
+    import asyncio
+
+    async def main() -> None:
+        q: asyncio.Queue[int] = asyncio.Queue()
+        await q.put(1)
+        await q.get()
+        q.task_done()
+        q.task_done()
+
+    asyncio.run(main())
+
+
+def case_cc57_lock_release_unlocked() -> None:
+    """An asyncio.Lock released by a finally: block of a path that never acquired it."""
+    import asyncio
+
+    async def main() -> None:
+        lock = asyncio.Lock()
+        try:
+            pass
+        finally:
+            lock.release()
+
+    asyncio.run(main())
+
+
+def case_cc57_cancel_with_message() -> None:
+    """The step's deadline cancelling straggler rollouts with a message (Task.cancel(msg)); the step awaits them."""
+    import asyncio
+
+    async def straggler() -> None:
+        await asyncio.sleep(10)
+
+    async def main() -> None:
+        t = asyncio.create_task(straggler())
+        await asyncio.sleep(0.05)
+        t.cancel("step deadline reached: 12 of 64 rollouts still running")
+        await t
+
+    asyncio.run(main())
+
+
+def case_cc57_shield_outer_cancelled() -> None:
+    """A weight push wrapped in asyncio.shield() under asyncio.timeout(): the outer wait is cancelled, the shielded
+    push goes on and fails with nobody awaiting it (a Future exception never retrieved)."""
+    import asyncio
+    import gc
+
+    async def push() -> None:
+        await asyncio.sleep(0.1)
+        raise ConnectionAbortedError(103, "Software caused connection abort")
+
+    async def main() -> None:
+        inner = asyncio.ensure_future(push())
+        try:
+            async with asyncio.timeout(0.02):
+                await asyncio.shield(inner)
+        except TimeoutError:
+            pass
+        await asyncio.sleep(0.2)
+        del inner
+        gc.collect()
+        await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+    raise SystemExit(1)
+
+
+def case_cc57_executor_future_never_retrieved() -> None:
+    """A fire-and-forget loop.run_in_executor() write of rollout records that fails; nobody awaits its future."""
+    import asyncio
+    import gc
+
+    def write_records() -> None:
+        open("/nonexistent-rollouts/step_40.jsonl", "w")
+
+    async def main() -> None:
+        fut = asyncio.get_running_loop().run_in_executor(None, write_records)
+        await asyncio.sleep(0.2)
+        del fut
+        gc.collect()
+        await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+    raise SystemExit(1)
+
+
+def case_cc57_no_event_loop_in_thread() -> None:
+    """A rollout worker thread calling asyncio.get_event_loop() (no loop in that thread)."""
+    import asyncio
+
+    def worker() -> None:
+        loop = asyncio.get_event_loop()
+        loop.run_until_complete(asyncio.sleep(0))
+
+    t = threading.Thread(target=worker, name="rollout-worker-0")
+    t.start()
+    t.join()
+    raise SystemExit(1)
+
+
+def case_cc57_signal_handler_in_thread() -> None:
+    """A rollout loop run in a worker thread that installs its SIGTERM handler (add_signal_handler)."""
+    import asyncio
+    import signal
+
+    def worker() -> None:
+        async def main() -> None:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: None)
+
+        asyncio.run(main())
+
+    t = threading.Thread(target=worker, name="rollout-loop")
+    t.start()
+    t.join()
+    raise SystemExit(1)
+
+
+def case_cc57_run_coroutine_threadsafe_closed_loop() -> None:
+    """The trainer thread submitting a weight-sync coroutine to the rollout thread's loop after that loop closed."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    t = threading.Thread(target=lambda: (loop.run_until_complete(asyncio.sleep(0.01)), loop.close()))
+    t.start()
+    t.join()
+
+    async def sync_weights() -> None:
+        pass
+
+    coro = sync_weights()
+    try:
+        asyncio.run_coroutine_threadsafe(coro, loop).result(timeout=2)
+    finally:
+        coro.close()
+
+
+# --- uvloop
+
+def case_cc57_uvloop_run_until_complete_inside() -> None:
+    """uvloop's loop: a sync reward function calling run_until_complete() inside the running loop."""
+    import asyncio
+
+    import uvloop
+
+    async def judge() -> float:
+        return 1.0
+
+    async def main() -> None:
+        coro = judge()
+        try:
+            asyncio.get_event_loop().run_until_complete(coro)
+        finally:
+            coro.close()
+
+    uvloop.run(main())
+
+
+def case_cc57_uvloop_run_nested() -> None:
+    """uvloop.run() called from inside a running uvloop loop (an eval hook started from a rollout)."""
+    import uvloop
+
+    async def evaluate() -> None:
+        pass
+
+    async def main() -> None:
+        coro = evaluate()
+        try:
+            uvloop.run(coro)
+        finally:
+            coro.close()
+
+    uvloop.run(main())
+
+
+def case_cc57_uvloop_signal_handler_thread() -> None:
+    """uvloop's loop in a worker thread installing a SIGTERM handler."""
+    import signal
+
+    import uvloop
+
+    def worker() -> None:
+        loop = uvloop.new_event_loop()
+        try:
+            loop.add_signal_handler(signal.SIGTERM, lambda: None)
+        finally:
+            loop.close()
+
+    t = threading.Thread(target=worker, name="rollout-loop")
+    t.start()
+    t.join()
+    raise SystemExit(1)
+
+
+def case_cc57_uvloop_closed_call_soon() -> None:
+    """uvloop: a reward callback scheduled with call_soon_threadsafe on the rollout loop after it closed."""
+    import uvloop
+
+    loop = uvloop.new_event_loop()
+    loop.run_until_complete(loop.create_task(_noop57()))
+    loop.close()
+    loop.call_soon_threadsafe(print, "reward")
+
+
+async def _noop57() -> None:
+    return None
+
+
+def case_cc57_uvloop_taskgroup_callback_error() -> None:
+    """uvloop: a done-callback on a rollout task that raises (the loop's exception handler reports it), then the
+    step's TaskGroup fails."""
+    import asyncio
+
+    import uvloop
+
+    async def ep(i: int) -> int:
+        await asyncio.sleep(0.01)
+        if i == 2:
+            raise BrokenPipeError(32, "Broken pipe")
+        return i
+
+    def on_done(t: Any) -> None:
+        _ = t.result() + "done"
+
+    async def main() -> None:
+        async with asyncio.TaskGroup() as tg:
+            for i in range(3):
+                tg.create_task(ep(i)).add_done_callback(on_done)
+
+    uvloop.run(main())
+
+
+# --- concurrent.futures
+
+def case_cc57_threadpool_after_shutdown() -> None:
+    """A reward thread pool shut down by an eval hook while the rollout loop still submits to it."""
+    from concurrent.futures import ThreadPoolExecutor as _TPE
+
+    pool = _TPE(max_workers=4, thread_name_prefix="reward")
+    pool.submit(sum, [1, 2]).result()
+    pool.shutdown(wait=True)
+    pool.submit(sum, [3, 4]).result()
+
+
+def case_cc57_threadpool_submit_at_interpreter_exit() -> None:
+    """A background rollout-logging thread that submits to a thread pool after the main thread returned (the
+    interpreter is shutting down)."""
+    from concurrent.futures import ThreadPoolExecutor as _TPE
+
+    pool = _TPE(max_workers=2)
+
+    def late_submit() -> None:
+        time.sleep(0.3)
+        pool.submit(print, "flush").result()
+
+    threading.Thread(target=late_submit, name="rollout-logger").start()
+
+
+def case_cc57_to_thread_after_executor_shutdown() -> None:
+    """asyncio.to_thread() after the loop's default executor was shut down (a teardown hook ran early)."""
+    import asyncio
+
+    async def main() -> None:
+        await asyncio.to_thread(sum, [1, 2])
+        await asyncio.get_running_loop().shutdown_default_executor()
+        await asyncio.to_thread(sum, [3, 4])
+
+    asyncio.run(main())
+
+
+def _reward_gen57(i: int) -> Any:
+    return (x for x in range(i))
+
+
+class RewardServiceError57(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(f"reward service answered {status}: {detail}")
+        self.status, self.detail = status, detail
+
+
+def _reward_raises57(i: int) -> float:
+    raise RewardServiceError57(503, "judge model overloaded")
+
+
+def case_cc57_processpool_unpicklable_result() -> None:
+    """A ProcessPoolExecutor reward worker returning a generator (cannot be pickled back)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        print(list(pool.map(_reward_gen57, range(4))))
+
+
+def case_cc57_processpool_custom_exception() -> None:
+    """A ProcessPoolExecutor reward worker raising a custom exception class whose __init__ takes two arguments (it
+    cannot be unpickled in the parent)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        print(pool.submit(_reward_raises57, 0).result())
+
+
+# --- aiohttp / httpx against loopback servers
+
+def _http_garbage57(conn: socket.socket) -> None:
+    _read_head57(conn)
+    conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n\r\n")
+
+
+def case_cc57_aiohttp_not_http() -> None:
+    """aiohttp POSTing a tool call to a sandbox port that answers with an SSH banner (not HTTP)."""
+    import asyncio
+
+    import aiohttp
+
+    port = _serve57(_http_garbage57)
+
+    async def main() -> None:
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"http://127.0.0.1:{port}/exec", json={"cmd": "ls"}) as r:
+                await r.read()
+
+    asyncio.run(main())
+
+
+def _http_reset57(conn: socket.socket) -> None:
+    import struct
+
+    _read_head57(conn)
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def case_cc57_aiohttp_connection_reset() -> None:
+    """aiohttp against an inference server that resets the connection (RST) after reading the request."""
+    import asyncio
+
+    import aiohttp
+
+    port = _serve57(_http_reset57)
+
+    async def main() -> None:
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"http://127.0.0.1:{port}/generate", json={"prompt": "hi"}) as r:
+                await r.read()
+
+    asyncio.run(main())
+
+
+def case_cc57_httpx_connection_reset() -> None:
+    """httpx.AsyncClient against an inference server that resets the connection (RST) after reading the request."""
+    import asyncio
+
+    import httpx
+
+    port = _serve57(_http_reset57)
+
+    async def main() -> None:
+        async with httpx.AsyncClient() as c:
+            await c.post(f"http://127.0.0.1:{port}/generate", json={"prompt": "hi"})
+
+    asyncio.run(main())
+
+
+# --- anyio
+
+def case_cc57_anyio_cancel_scope_other_task() -> None:
+    """anyio: a streaming generator with a timeout scope (fail_after) opened in one task and closed (aclose) in
+    another task of the group."""
+    import anyio
+
+    async def stream_tokens() -> Any:
+        with anyio.fail_after(5):
+            for i in range(10):
+                yield i
+                await anyio.sleep(0)
+
+    async def main() -> None:
+        gen = stream_tokens()
+        await gen.__anext__()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(gen.aclose)
+
+    anyio.run(main)
+
+
+def case_cc57_anyio_stream_receiver_closed() -> None:
+    """anyio: a rollout producer sending into a memory object stream whose consumer (the trainer side) closed its
+    receive end after a failure; the group fails."""
+    import anyio
+
+    async def main() -> None:
+        send, recv = anyio.create_memory_object_stream[int](4)
+
+        async def producer() -> None:
+            async with send:
+                for i in range(100):
+                    await send.send(i)
+
+        async def consumer() -> None:
+            async with recv:
+                async for item in recv:
+                    if item == 3:
+                        raise ValueError("advantages are all NaN for group 3")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(producer)
+            tg.start_soon(consumer)
+
+    anyio.run(main)
+
+
+def case_cc57_anyio_send_after_close() -> None:
+    """anyio: a rollout worker sending on a memory stream it already closed."""
+    import anyio
+
+    async def main() -> None:
+        send, recv = anyio.create_memory_object_stream[int](4)
+        await send.aclose()
+        await send.send(1)
+
+    anyio.run(main)
+
+
+def case_cc57_anyio_from_thread_outside_worker() -> None:
+    """anyio.from_thread.run() from a plain thread (not one of anyio's worker threads)."""
+    import anyio
+    import anyio.from_thread
+
+    async def get_weights_version() -> int:
+        return 40
+
+    def worker() -> None:
+        anyio.from_thread.run(get_weights_version)
+
+    t = threading.Thread(target=worker, name="weight-sync")
+    t.start()
+    t.join()
+    raise SystemExit(1)
+
+
+def case_cc57_anyio_taskgroup_system_exit() -> None:
+    """anyio task group where a sandbox runner child calls sys.exit(3) beside a failing child."""
+    import anyio
+
+    async def sandbox() -> None:
+        await anyio.sleep(0.01)
+        sys.exit(3)
+
+    async def judge() -> None:
+        await anyio.sleep(0.01)
+        raise PermissionError(13, "Permission denied", "/sandbox/run.sh")
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(sandbox)
+            tg.start_soon(judge)
+
+    anyio.run(main)
+
+
+def case_cc57_anyio_trio_backend_group() -> None:
+    """anyio on the trio backend: a task group of rollouts, two fail (trio's nursery wraps them)."""
+    import anyio
+
+    async def ep(i: int) -> None:
+        await anyio.sleep(0.01)
+        if i == 0:
+            raise OverflowError("cannot convert float infinity to integer")
+        if i == 1:
+            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for i in range(3):
+                tg.start_soon(ep, i)
+
+    anyio.run(main, backend="trio")
+
+
+# --- trio
+
+def case_cc57_trio_nursery_failures() -> None:
+    """trio: a nursery of rollouts, two fail."""
+    import trio
+
+    async def ep(i: int) -> None:
+        await trio.sleep(0.01)
+        if i == 0:
+            raise LookupError("tool 'browser' is not registered")
+        if i == 1:
+            [][1]
+
+    async def main() -> None:
+        async with trio.open_nursery() as n:
+            for i in range(3):
+                n.start_soon(ep, i)
+
+    trio.run(main)
+
+
+def case_cc57_trio_fail_after() -> None:
+    """trio: a rollout's sandbox call under trio.fail_after(0.1) that never answers."""
+    import trio
+
+    port = _serve57(_http_stall57)
+
+    async def main() -> None:
+        with trio.fail_after(0.2):
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            await stream.send_all(b"GET /exec HTTP/1.1\r\nHost: x\r\n\r\n")
+            await stream.receive_some(1024)
+
+    trio.run(main)
+
+
+def case_cc57_trio_run_nested() -> None:
+    """trio.run() called from inside a running trio.run() (a sync helper used from async code)."""
+    import trio
+
+    async def judge() -> None:
+        pass
+
+    async def main() -> None:
+        trio.run(judge)
+
+    trio.run(main)
+
+
+def case_cc57_trio_busy_stream() -> None:
+    """trio: two rollout tasks receiving on one sandbox SocketStream at once."""
+    import trio
+
+    port = _serve57(_http_stall57)
+
+    async def main() -> None:
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        async with trio.open_nursery() as n:
+            n.start_soon(stream.receive_some, 1024)
+            n.start_soon(stream.receive_some, 1024)
+
+    trio.run(main)
+
+
+# --- tenacity
+
+def case_cc57_tenacity_async_wait_for_timeout() -> None:
+    """tenacity.AsyncRetrying (3 attempts) around asyncio.wait_for(0.2 s) of a reward call to a stalled server."""
+    import asyncio
+
+    import tenacity
+
+    port = _serve57(_http_stall57)
+
+    async def call() -> bytes:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        await w.drain()
+        return await asyncio.wait_for(r.read(1024), 0.2)
+
+    async def main() -> None:
+        async for attempt in tenacity.AsyncRetrying(stop=tenacity.stop_after_attempt(3),
+                                                    wait=tenacity.wait_fixed(0.05)):
+            with attempt:
+                await call()
+
+    asyncio.run(main())
+
+
+def case_cc57_tenacity_retry_if_result() -> None:
+    """tenacity retrying on the result (an empty completion) until it gives up: the RetryError names no exception."""
+    import tenacity
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_fixed(0.01),
+                    retry=tenacity.retry_if_result(lambda r: r == ""))
+    def generate() -> str:
+        return ""
+
+    generate()
+
+
+# --- benign look-alikes (the run goes on, exit 0)
+
+def case_benign57_coroutine_never_awaited() -> None:
+    """A reward coroutine called without await; the step goes on with a default reward."""
+    import asyncio
+    import gc
+
+    async def score_episode(i: int) -> float:
+        return 1.0
+
+    async def main() -> None:
+        r = score_episode(0)
+        del r
+        gc.collect()
+        await asyncio.sleep(0)
+
+    asyncio.run(main())
+    print("step 40 done")
+
+
+def case_benign57_unclosed_event_loop() -> None:
+    """A per-thread event loop never closed (warnings on: ResourceWarning at collection); the run goes on."""
+    import asyncio
+    import gc
+    import warnings
+
+    warnings.simplefilter("default")
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(asyncio.sleep(0))
+    del loop
+    gc.collect()
+    print("done")
+
+
+def case_benign57_unclosed_subprocess_transport() -> None:
+    """A sandbox subprocess left running at the end of asyncio.run (warnings on); the run goes on."""
+    import asyncio
+    import gc
+    import warnings
+
+    warnings.simplefilter("default")
+
+    async def main() -> None:
+        await asyncio.create_subprocess_exec("sleep", "0.5")
+
+    asyncio.run(main())
+    gc.collect()
+    time.sleep(0.6)
+    print("done")
+
+
+def case_benign57_tenacity_retry_then_ok() -> None:
+    """tenacity with before_sleep_log around a sandbox read that is cut twice, then answers."""
+    import asyncio
+    import logging
+
+    import tenacity
+
+    logging.basicConfig(level=logging.INFO)
+    log = logging.getLogger("grpo.sandbox")
+    n = {"i": 0}
+
+    def handler(conn: socket.socket) -> None:
+        conn.recv(1024)
+        n["i"] += 1
+        conn.sendall(b"\x00\x00\x01" if n["i"] <= 2 else b"\x00\x00\x00\x02okpadding")
+
+    port = _serve57(handler)
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_fixed(0.05),
+                    before_sleep=tenacity.before_sleep_log(log, logging.WARNING))
+    async def read() -> bytes:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(b"RUN\n")
+        await w.drain()
+        try:
+            return await r.readexactly(8)
+        finally:
+            w.close()
+
+    print(asyncio.run(read()))
+
+
+def case_benign57_uvloop_task_destroyed_at_exit() -> None:
+    """uvloop: a heartbeat task left pending when the loop is closed at teardown."""
+    import asyncio
+    import gc
+
+    import uvloop
+
+    async def heartbeat() -> None:
+        while True:
+            await asyncio.sleep(1)
+
+    loop = uvloop.new_event_loop()
+    task = loop.create_task(heartbeat(), name="heartbeat")
+    loop.run_until_complete(asyncio.sleep(0.05))
+    loop.close()
+    del task
+    gc.collect()
+    print("done")
+
+
+def case_cc57_aiohttp_session_outside_coroutine() -> None:
+    """aiohttp.ClientSession created outside a coroutine (at import of the rollout module), to be used in that loop
+    (aiohttp 3.14 refuses it: earlier releases only warned)."""
+    import asyncio
+    import warnings
+
+    import aiohttp
+
+    warnings.simplefilter("default")
+    port = _serve57(_http_ok57)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    session = aiohttp.ClientSession()
+
+    async def main() -> None:
+        async with session.get(f"http://127.0.0.1:{port}/health") as r:
+            await r.read()
+        await session.close()
+
+    loop.run_until_complete(main())
+    loop.close()
+    print("done")
+
+
+def case_benign57_gather_return_exceptions_warning() -> None:
+    """asyncio.gather(return_exceptions=True) over episodes; the failed ones are dropped with a logged warning."""
+    import asyncio
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    port = _serve57(_sandbox_cut57)
+
+    async def ep(i: int) -> bytes:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(b"RUN\n")
+        await w.drain()
+        return await r.readexactly(8)
+
+    async def main() -> None:
+        res = await asyncio.gather(*(ep(i) for i in range(2)), return_exceptions=True)
+        for i, x in enumerate(res):
+            if isinstance(x, BaseException):
+                logging.getLogger("grpo.rollout").warning("dropping episode %d: %r", i, x)
+
+    asyncio.run(main())
+    print("step done")
+
+
+def case_cc57_aiohttp_session_from_other_thread_loop() -> None:
+    """An aiohttp session of the rollout loop used by a reward thread's own asyncio.run() (the rollout loop alive)."""
+    import asyncio
+
+    import aiohttp
+
+    port = _serve57(_http_ok57)
+
+    async def main() -> None:
+        s = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5))
+
+        def reward_thread() -> None:
+            async def go() -> None:
+                async with s.post(f"http://127.0.0.1:{port}/score", json={"text": "4"}) as r:
+                    await r.json()
+
+            asyncio.run(go())
+
+        try:
+            await asyncio.to_thread(reward_thread)
+        finally:
+            await s.close()
+
+    asyncio.run(main())
+
+
+def _full_mnt57(case: str) -> Path:
+    """A full 1 MiB tmpfs at /tmp/irisrl57/mnt inside a private mount namespace (set 27's `_in_mount_ns27`)."""
+    mnt = Path("/tmp/irisrl57/mnt")
+    _in_mount_ns27(case, f"mkdir -p {mnt} && mount -t tmpfs -o size=1m tmpfs {mnt} && "
+                         f"(head -c 2000000 /dev/zero > {mnt}/filler || true)")
+    return mnt
+
+
+def case_cc57_anyio_trio_rollout_dump_enospc() -> None:
+    """anyio on the trio backend: two rollout writers (anyio.Path.write_text, run in worker threads) dumping
+    episodes onto a full tmpfs."""
+    mnt = _full_mnt57("cc57_anyio_trio_rollout_dump_enospc")
+    import anyio
+
+    async def dump(i: int) -> None:
+        await anyio.Path(mnt / f"rollouts_{i}.jsonl").write_text('{"reward": 1.0}\n' * 20000)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for i in range(2):
+                tg.start_soon(dump, i)
+
+    anyio.run(main, backend="trio")
+
+
+def case_cc57_executor_enospc_never_retrieved() -> None:
+    """A fire-and-forget run_in_executor() flush of rollout records onto a full tmpfs; nobody awaits its future."""
+    mnt = _full_mnt57("cc57_executor_enospc_never_retrieved")
+    import asyncio
+    import gc
+
+    def flush() -> None:
+        with open(mnt / "step_40.jsonl", "w") as f:
+            f.write('{"reward": 1.0}\n' * 20000)
+
+    async def main() -> None:
+        fut = asyncio.get_running_loop().run_in_executor(None, flush)
+        await asyncio.sleep(0.3)
+        del fut
+        gc.collect()
+        await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+    raise SystemExit(1)
+
+
+def case_benign57_tenacity_aiohttp_reset_then_ok() -> None:
+    """tenacity (before_sleep_log) around an aiohttp POST to a reward server that resets two connections, then
+    answers."""
+    import asyncio
+    import logging
+    import struct
+
+    import aiohttp
+    import tenacity
+
+    logging.basicConfig(level=logging.INFO)
+    log = logging.getLogger("grpo.reward")
+    n = {"i": 0}
+
+    def handler(conn: socket.socket) -> None:
+        n["i"] += 1
+        if n["i"] <= 2:
+            _read_head57(conn)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            return
+        _http_ok57(conn)
+
+    port = _serve57(handler)
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_fixed(0.05),
+                    before_sleep=tenacity.before_sleep_log(log, logging.WARNING))
+    async def score() -> Any:
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"http://127.0.0.1:{port}/score", json={"text": "4"}) as r:
+                return await r.json()
+
+    print(asyncio.run(score()))
+
+
+def case_benign57_tenacity_empty_completion_then_ok() -> None:
+    """tenacity retrying on the result (retry_if_result: an empty completion) with before_sleep_log, then a text."""
+    import logging
+
+    import tenacity
+
+    logging.basicConfig(level=logging.INFO)
+    log = logging.getLogger("grpo.generate")
+    n = {"i": 0}
+
+    @tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_fixed(0.01),
+                    retry=tenacity.retry_if_result(lambda r: r == ""),
+                    before_sleep=tenacity.before_sleep_log(log, logging.WARNING))
+    def generate() -> str:
+        n["i"] += 1
+        return "" if n["i"] < 2 else "The answer is 4."
+
+    print(generate())
+
+
+def case_benign57_socket_send_after_peer_closed() -> None:
+    """A rollout writing tool output to a sandbox connection whose peer closed: asyncio swallows the writes and logs
+    once; the episode then ends and the run goes on."""
+    import asyncio
+
+    def handler(conn: socket.socket) -> None:
+        conn.recv(1024)
+
+    port = _serve57(handler)
+
+    async def main() -> None:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        w.write(b"hello\n")
+        await w.drain()
+        await asyncio.sleep(0.2)
+        for _ in range(8):
+            w.write(b"x" * 1024)
+            await asyncio.sleep(0.02)
+        w.close()
+
+    asyncio.run(main())
+    print("episode done")
+
+
+def case_benign57_uvloop_slow_callback() -> None:
+    """uvloop in debug mode: a reward function blocking the loop for 0.3 s (the debug note); the run goes on."""
+    import asyncio
+    import logging
+
+    import uvloop
+
+    logging.basicConfig(level=logging.WARNING)
+
+    async def main() -> None:
+        await asyncio.sleep(0)
+        time.sleep(0.3)
+
+    uvloop.run(main(), debug=True)
+    print("done")
+
+
+CASES57: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign") else "python_crash",
+                                                       False)
+                            for n, f in list(globals().items()) if n.startswith(("case_cc57_", "case_benign57_"))}
+CASES.update(CASES57)
+TIMEOUT_S.update({n: 60 for n in CASES57})
 
 
 # ----------------------------------------------------------------------------- build
@@ -35528,6 +36799,21 @@ _LOG_LINE55 = re.compile(r"^(\S*\([\w.]+ pid=\d+\)\S* )?(StopIteration: \S|The g
                          r"is not initialized)\.$)")
 
 
+# More shapes for the 57-th set's cases only (the rollout side's concurrency layer): asyncio's own report lines (a
+# Future's / Task's exception never retrieved and the `future:` / `task:` line under it, a pending task destroyed, the
+# child watcher's note for a loop that is gone, asyncio.run()'s shutdown report), threading's and the loop's wrapper
+# lines, an exception group's `| `-prefixed member lines (classes ending in Exit / Interrupt and bare classes too), trio's
+# Cancelled, aiohttp's parser errors (their class names end in no _EXC_CLASS word), the logged retry / drop warnings of
+# the rollout code's loggers (tenacity's before_sleep_log, a gather's dropped episodes).
+_LOG_LINE57 = re.compile(r"^(Future|Task) exception was never retrieved$|^future: <(Future|Task) finished |"
+                         r"^task: <Task (pending|finished) |^Task was destroyed but it is pending!$|"
+                         r"^Loop <.*> that handles pid \d+ is closed$|^unhandled exception during asyncio\.run\(\) shutdown$|"
+                         r"^Exception in thread |^Exception in callback |"
+                         r"^ *\| [\w.]*(Error|Exception|ExceptionGroup|Exit|Interrupt|Timeout)(: |:?$)|"
+                         r"^trio\.Cancelled: |^aiohttp\.http_exceptions\.\w+: |^WARNING:grpo\.[\w.]+:|"
+                         r"^socket\.send\(\) raised exception\.$|^(WARNING:asyncio:)?Executing <.* took [\d.]+ seconds$")
+
+
 def select_lines(output: str, pickers: Sequence[Callable[[str], object]] = (),
                  dedup: Callable[[str], str] | None = None) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
@@ -35572,7 +36858,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES51, (_LOG_LINE51.search,)),
         (CASES52, (_LOG_LINE52.search,)),
         (CASES55, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE55.search)),
-        (CASES53, (_LOG_LINE53.search,)))
+        (CASES53, (_LOG_LINE53.search,)),
+        (CASES57, (_LOG_LINE57.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -39652,6 +40939,88 @@ def lib_of55(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("ray", vers)
 
 
+LINE_RULES57: list[tuple[str, str]] = [
+    # a source catalogue (source/python_runtime.jsonl) holds this line verbatim: a held-out line must be new
+    (r"^asyncio\.exceptions\.LimitOverrunError: Separator is not found, and chunk exceed the limit$", "drop"),
+    # bare httpx / httpcore transport lines: the settled rule reads them as the Hub's; here no Hub was asked (a loopback
+    # inference server reset the connection), so they are left out, as set 26 left out its plain httpx lines
+    (r"^(httpx|httpcore)\.\w+", "drop"),
+    (r"^Exception ignored in: ", "drop"),
+    # ENOSPC under a trio nursery / an executor future: the volume refused the write, wherever the report prints it
+    (r"Errno 28|OSError\(28,|No space left on device", "disk_full"),
+    # what the run prints and goes on after: an unawaited coroutine, unclosed loops / transports (ResourceWarning), the
+    # child watcher's note, a pending task destroyed at teardown, tenacity's retry notice, a dropped episode
+    (r"^\S+:\d+: (Runtime|Resource)Warning: ", "benign"),
+    (r"^Loop <.*> that handles pid \d+ is closed$|^Task was destroyed but it is pending!$|^task: <Task pending ", "benign"),
+    (r"^WARNING:grpo\.[\w.]+:(Retrying |dropping episode )", "benign"),
+    (r"^socket\.send\(\) raised exception\.$|Executing <.* took [\d.]+ seconds$", "benign"),
+    # everything else this set keeps is a process ending on a Python / library error with no contract kind: the
+    # concurrency layer's own errors (event loops, locks, futures, pools, cancel scopes, nurseries, exception groups)
+    (r".", "python_crash"),
+]
+NOTES57: list[tuple[str, str]] = [
+    (r"Exceptions from Trio nursery", "trio's nursery (or anyio on the trio backend) collecting its failed children"),
+    (r"BaseExceptionGroup", "anyio 4's task group with a child that called sys.exit(3): a BaseExceptionGroup"),
+    (r"ExceptionGroup:  \(", "an exception raised inside an `except*` clause: Python 3.11 joins it and the unhandled rest into an ExceptionGroup with an empty message"),
+    (r"Errno 28|OSError\(28", "rollout records written onto a full 1 MiB tmpfs (private mount namespace)"),
+    (r"RuntimeWarning: coroutine", "a coroutine created and never awaited (the warning does not end a run; where the case exited 1, the error above it did)"),
+    (r"ResourceWarning: unclosed event loop", "a per-thread event loop never closed; the run went on"),
+    (r"ResourceWarning: unclosed transport|that handles pid", "a sandbox subprocess still running when asyncio.run() closed its loop; the run went on"),
+    (r"^task: <Task pending", "a pending heartbeat task destroyed when the loop closed at teardown; the run went on"),
+    (r"^WARNING:grpo\.[\w.]+:Retrying", "tenacity's before_sleep_log: the next attempt succeeded"),
+    (r"socket\.send\(\) raised exception", "asyncio's note after writes to a connection whose peer closed; the episode ended and the run went on"),
+    (r"Executing <.* took", "debug mode's note of a callback that blocked the loop; the run went on"),
+    (r"^WARNING:grpo\.rollout:dropping", "gather(return_exceptions=True): the failed episodes were dropped and the step went on"),
+    (r"Future exception was never retrieved|^future: <Future", "a fire-and-forget run_in_executor() future that failed; nobody awaited it"),
+    (r"Task exception was never retrieved|^future: <Task", "a task whose exception nobody retrieved"),
+    (r"Event loop is closed", "a client / loop of an earlier asyncio.run() (or a closed loop) used again"),
+    (r"already running", "run_until_complete() called inside the running loop"),
+    (r"cannot be called from a running event loop", "asyncio.run() called inside the running loop"),
+    (r"different (event )?loop", "an asyncio object bound to another loop (module-level, used by a second asyncio.run())"),
+    (r"cannot schedule new futures", "submit() to a concurrent.futures pool that was shut down"),
+    (r"Executor shutdown has been called", "asyncio.to_thread() after shutdown_default_executor()"),
+    (r"_RemoteTraceback|cannot pickle|__init__\(\) missing", "a ProcessPoolExecutor reward worker's result / exception that does not cross the pipe"),
+    (r"BrokenProcessPool", "the exception raised in the child could not be unpickled in the parent: the pool breaks"),
+    (r"cancel scope", "anyio: a timeout scope inside a streaming generator closed from another task"),
+    (r"BrokenResourceError|ClosedResourceError", "anyio memory object stream: the other end (or this end) was closed"),
+    (r"NoEventLoopError", "anyio.from_thread.run() from a plain thread"),
+    (r"TooSlowError|trio\.Cancelled", "trio.fail_after around a sandbox call that never answered"),
+    (r"BusyResourceError", "trio: two tasks receiving on one SocketStream"),
+    (r"RetryError", "tenacity gave up after 3 attempts"),
+    (r"Session is closed|Cannot send a request", "an HTTP client closed while a rollout still used it"),
+    (r"Timeout context manager", "an aiohttp session of the rollout loop used from another thread's asyncio.run()"),
+    (r"no running event loop", "aiohttp.ClientSession() created outside a coroutine (aiohttp 3.14 refuses it)"),
+    (r"Bad status line|BadStatusLine|HttpProcessingError", "aiohttp against a sandbox port that answered with an SSH banner"),
+    (r"IncompleteReadError", "a sandbox that sent 3 of 8 header bytes and closed (readexactly)"),
+    (r"Separator is not found", "a sandbox subprocess printing a 200 kB line: readline() past the 64 KiB StreamReader limit"),
+    (r"Connection lost", "stdin.drain() to a sandbox subprocess that was SIGKILLed"),
+    (r"set_wakeup_fd|add_signal_handler", "a signal handler installed by an event loop running in a worker thread"),
+    (r"no current event loop", "asyncio.get_event_loop() in a worker thread"),
+    (r"^ +\| ", "a member of an exception group (asyncio.TaskGroup / anyio / trio), behind its `| ` prefix"),
+]
+
+
+def lib_of57(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 57-th set's printers: Python's asyncio / concurrent.futures / threading, and the libraries over them
+    (anyio, trio, uvloop, aiohttp, httpx, tenacity)."""
+    if line.startswith(("task: ", "future: ")):
+        return _pick("python", vers)
+    if "Trio nursery" in line or line.lstrip(" |").startswith("trio.") or "Attempted to call run() from inside" in line:
+        return _pick("trio", vers)
+    if "anyio" in line or "cancel scope" in line or ("_anyio_" in case and "BaseExceptionGroup" in line):
+        return _pick("anyio", vers)
+    if "tenacity" in line or "Retrying " in line:
+        return _pick("tenacity", vers)
+    if re.search(r"aiohttp|Session is closed|Timeout context manager", line) or (
+            "_aiohttp_" in case and "no running event loop" in line):
+        return _pick("aiohttp", vers)
+    if "Cannot send a request, as the client has been closed" in line:
+        return _pick("httpx", vers)
+    if "uvloop" in case and re.search(r"already running\.$|can only be called from the main thread|^WARNING:asyncio:Executing", line):
+        return _pick("uvloop", vers)
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -39694,6 +41063,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout55", CASES55, LINE_RULES55),
     ("heldout53", CASES53, LINE_RULES53),
     ("heldout56", CASES56, LINE_RULES56),
+    ("heldout57", CASES57, LINE_RULES57),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -40164,6 +41534,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout55": (lib_of55, NOTES55 + NOTES43 + NOTES28 + NOTES22),
     "heldout53": (lib_of53, NOTES53),
     "heldout56": (lib_of56, NOTES56),
+    "heldout57": (lib_of57, NOTES57),
 }
 
 
