@@ -28335,7 +28335,7 @@ def versions() -> dict[str, str]:
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
                  "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
-                 "tensorboard", "tensorboardX", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer",
+                 "tensorboard", "tensorboardX", "mlflow-skinny", "mlflow", "sqlalchemy", "psutil", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer",
                  "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
@@ -36398,6 +36398,650 @@ CASES57: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswit
                             for n, f in list(globals().items()) if n.startswith(("case_cc57_", "case_benign57_"))}
 CASES.update(CASES57)
 TIMEOUT_S.update({n: 60 for n in CASES57})
+# ----------------------------------------------------------------------------- the 58-th set: experiment trackers
+# wandb 0.31, mlflow(-skinny) 3.18, tensorboard 2.21 / tensorboardX 2.6 and torch's SummaryWriter failing at start or
+# mid-run, printed for real on a CPU machine. The tracking servers are loopback HTTP servers inside the case's process
+# (127.0.0.1, an ephemeral port, stopped by the case or with its process); every line is the libraries' own.
+
+
+def _srv58(mode: str, body: bytes = b"", ctype: str = "text/plain") -> tuple[str, Callable[[], None]]:
+    """A loopback HTTP server on an ephemeral port answering every request by `mode`: an HTTP status ("401", "500",
+    ...), "stall" (read the request, answer nothing for 120 s), "drop1" (close the first connection unanswered, then
+    200 with `body`), "ok" (200 with `body`). Returns its base URL and a stop function."""
+    import http.server
+
+    seen = {"n": 0}
+
+    class H(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a: object) -> None:  # quiet: only the libraries' lines
+            pass
+
+        def _answer(self) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            if n:
+                self.rfile.read(n)
+            seen["n"] += 1
+            if mode == "stall":
+                time.sleep(120)
+                return
+            if mode == "drop1" and seen["n"] == 1:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            code = 200 if mode in ("ok", "drop1") else int(mode)
+            data = body if code == 200 else {401: b"Unauthorized", 403: b"Forbidden", 404: b"404 page not found",
+                                             500: b"Internal Server Error", 502: b"Bad Gateway",
+                                             503: b"Service Unavailable"}.get(code, b"error")
+            self.send_response(code)
+            self.send_header("Content-Type", ctype if code == 200 else "text/plain")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _answer
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}", srv.shutdown
+
+
+def _wandb_env58(mode: str = "offline", **extra: str) -> str:
+    """A clean wandb environment: a fresh HOME (no netrc, no settings), WANDB_DIR there, console capture off."""
+    home = tempfile.mkdtemp(prefix="wandb58")
+    for k in ("WANDB_API_KEY", "WANDB_BASE_URL", "WANDB_ENTITY", "WANDB_PROJECT", "WANDB_RUN_ID", "WANDB_RESUME"):
+        os.environ.pop(k, None)
+    os.environ.update(HOME=home, WANDB_MODE=mode, WANDB_DIR=home, WANDB_CONFIG_DIR=f"{home}/.config/wandb",
+                      WANDB_CACHE_DIR=f"{home}/.cache/wandb", WANDB_DATA_DIR=f"{home}/.local/share/wandb",
+                      WANDB_CONSOLE="off", WANDB_SILENT="false", **extra)
+    os.chdir(home)
+    return home
+
+
+_KEY58 = "0123456789abcdef0123456789abcdef01234567"  # a well-formed key no server knows
+
+
+def _wandb_server58(mode: str, timeout: str = "15") -> None:
+    """wandb.init in online mode with a key, against a loopback WANDB_BASE_URL answering `mode`."""
+    url, stop = _srv58(mode)
+    _wandb_env58("online", WANDB_API_KEY=_KEY58, WANDB_BASE_URL=url, WANDB_INIT_TIMEOUT=timeout,
+                 WANDB_HTTP_TIMEOUT="5")
+    import wandb
+
+    try:
+        run = wandb.init(project="irisrl-grpo", name="qwen3-0.6b-gsm8k")
+        run.log({"reward/mean": 0.25}, step=1)
+        run.finish()
+    finally:
+        stop()
+    print("run finished", flush=True)
+
+
+def case_wandb58_online_no_key() -> None:
+    """WANDB_MODE=online with no API key, no netrc, no TTY."""
+    _wandb_env58("online")
+    import wandb
+
+    wandb.init(project="irisrl-grpo")
+
+
+def case_wandb58_server_401() -> None:
+    _wandb_server58("401")
+
+
+def case_wandb58_server_403() -> None:
+    _wandb_server58("403")
+
+
+def case_wandb58_server_404() -> None:
+    _wandb_server58("404")
+
+
+def case_wandb58_server_500() -> None:
+    _wandb_server58("500", "12")
+
+
+def case_wandb58_server_502() -> None:
+    _wandb_server58("502", "12")
+
+
+def case_wandb58_server_stall() -> None:
+    _wandb_server58("stall", "8")
+
+
+
+def case_wandb58_bad_project_name() -> None:
+    """A project name with a slash (entity/project written into project=)."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl/grpo:qwen3#1", entity="irisrl team")
+    run.log({"reward/mean": 0.25})
+    run.finish()
+    print("run finished", flush=True)
+
+
+def case_wandb58_log_after_finish() -> None:
+    """run.log after run.finish() (a trainer's last eval logged after the tracker was closed)."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    run.log({"reward/mean": 0.25}, step=1)
+    run.finish()
+    run.log({"eval/accuracy": 0.5}, step=2)
+    print("logged after finish", flush=True)
+
+
+def case_benign58_wandb_step_backwards() -> None:
+    """A step that goes backwards (a resumed trainer restarting its counter): wandb drops the point and goes on."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    for step in (10, 11, 12, 5, 13):
+        run.log({"reward/mean": 0.01 * step}, step=step)
+    run.finish()
+    print("run finished", flush=True)
+
+
+def case_wandb58_config_changed() -> None:
+    """run.config updated twice with another value for the same key (a resumed run's new lr)."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", config={"lr": 1e-6, "kl_coef": 0.001})
+    run.config.update({"lr": 2e-6})
+    run.finish()
+
+
+def case_wandb58_artifact_missing_file() -> None:
+    """A checkpoint artifact whose file is not there (the save failed earlier)."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    art = wandb.Artifact("grpo-policy", type="model")
+    art.add_file("/tmp/irisrl58-missing/global_step_300/model.safetensors")
+    run.log_artifact(art)
+    run.finish()
+
+
+def case_wandb58_use_artifact_offline() -> None:
+    """use_artifact of the reference policy in offline mode (no server to fetch it from)."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    art = run.use_artifact("irisrl/grpo/ref-policy:v3", type="model")
+    art.download()
+
+
+def case_wandb58_artifact_download_500() -> None:
+    """wandb.Api().artifact(...) against a tracking server answering 500."""
+    url, stop = _srv58("500")
+    _wandb_env58("online", WANDB_API_KEY=_KEY58, WANDB_BASE_URL=url, WANDB_HTTP_TIMEOUT="5")
+    import wandb
+
+    try:
+        api = wandb.Api(timeout=5)
+        api.artifact("irisrl/grpo/ref-policy:v3").download()
+    finally:
+        stop()
+
+
+
+
+
+def _children58() -> list[int]:
+    """The pids of this process's children (by /proc), to kill the wandb-core service this case started."""
+    me, out = os.getpid(), []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == me:
+                out.append(int(d.name))
+    return out
+
+
+def case_wandb58_core_killed() -> None:
+    """The wandb-core service SIGKILLed mid-run (an OOM killer's choice): what the client prints at the next log."""
+    import signal
+
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    run.log({"reward/mean": 0.1}, step=1)
+    for pid in _children58():
+        if "wandb-core" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+            print(f"PROVOKE-NOTE SIGKILL wandb-core pid {pid}", flush=True)
+            os.kill(pid, signal.SIGKILL)
+    time.sleep(1)
+    for step in range(2, 6):
+        run.log({"reward/mean": 0.1 * step}, step=step)
+    run.finish()
+    print("run finished", flush=True)
+
+
+# mlflow against a loopback tracking server, and its local file store
+
+
+def _mlflow58(uri: str) -> Any:
+    os.environ.update(MLFLOW_HTTP_REQUEST_MAX_RETRIES="2", MLFLOW_HTTP_REQUEST_BACKOFF_FACTOR="1",
+                      MLFLOW_HTTP_REQUEST_TIMEOUT="5", MLFLOW_TRACKING_URI=uri)
+    os.chdir(tempfile.mkdtemp(prefix="mlflow58"))
+    import mlflow
+
+    return mlflow
+
+
+def _mlflow_server58(mode: str) -> None:
+    url, stop = _srv58(mode)
+    mlflow = _mlflow58(url)
+    try:
+        mlflow.set_experiment("irisrl-grpo")
+        with mlflow.start_run(run_name="qwen3-0.6b-gsm8k"):
+            mlflow.log_metric("reward/mean", 0.25, step=1)
+    finally:
+        stop()
+
+
+def case_mlflow58_server_500() -> None:
+    _mlflow_server58("500")
+
+
+def case_mlflow58_server_403() -> None:
+    _mlflow_server58("403")
+
+
+def case_mlflow58_server_404() -> None:
+    _mlflow_server58("404")
+
+
+def case_mlflow58_server_stall() -> None:
+    _mlflow_server58("stall")
+
+
+def case_mlflow58_conn_refused() -> None:
+    """A tracking URI whose server is not up (a port nobody listens on)."""
+    mlflow = _mlflow58(f"http://127.0.0.1:{free_port()}")
+    with mlflow.start_run(run_name="qwen3-0.6b-gsm8k"):
+        mlflow.log_metric("reward/mean", 0.25, step=1)
+
+
+def _mlflow_db58() -> Any:
+    """mlflow on a local sqlite store (mlflow 3's default kind of backend; the file store refuses to start)."""
+    return _mlflow58(f"sqlite:///{tempfile.mkdtemp(prefix='mlruns58')}/mlflow.db")
+
+
+def case_mlflow58_file_store_refused() -> None:
+    """The ./mlruns file store a trainer's config still names: mlflow 3.18 refuses it at the first call."""
+    mlflow = _mlflow58(f"file://{tempfile.mkdtemp(prefix='mlruns58')}")
+    mlflow.set_experiment("irisrl-grpo")
+    with mlflow.start_run():
+        mlflow.log_metric("reward/mean", 0.25, step=1)
+
+
+def case_benign58_mlflow_file_store_allowed() -> None:
+    """The file store with MLFLOW_ALLOW_FILE_STORE=true (the opt-out the refusal names): the run is logged."""
+    os.environ["MLFLOW_ALLOW_FILE_STORE"] = "true"
+    mlflow = _mlflow58(f"file://{tempfile.mkdtemp(prefix='mlruns58')}")
+    mlflow.set_experiment("irisrl-grpo")
+    with mlflow.start_run():
+        mlflow.log_metric("reward/mean", 0.25, step=1)
+    print("run logged", flush=True)
+
+
+def case_mlflow58_run_id_missing() -> None:
+    """start_run(run_id=...) of a run the store does not have: a resume that lost its tracking db."""
+    mlflow = _mlflow_db58()
+    with mlflow.start_run(run_id="3f2a9c1e7b8d4e5f9a0b1c2d3e4f5a6b"):
+        mlflow.log_metric("reward/mean", 0.25, step=1)
+
+
+def case_mlflow58_param_changed() -> None:
+    """log_param of the same key with another value in one run (a resumed run's new lr)."""
+    mlflow = _mlflow_db58()
+    with mlflow.start_run():
+        mlflow.log_param("actor_lr", 1e-6)
+        mlflow.log_param("actor_lr", 2e-6)
+
+
+def case_mlflow58_metric_not_number() -> None:
+    """log_metric of a value that is not a number (a dict of per-task rewards)."""
+    mlflow = _mlflow_db58()
+    with mlflow.start_run():
+        mlflow.log_metric("reward/mean", "0.25 (gsm8k)", step=1)
+
+
+def case_mlflow58_metric_key_bad() -> None:
+    """A metric name with characters mlflow refuses (a reward function's repr as the key)."""
+    mlflow = _mlflow_db58()
+    with mlflow.start_run():
+        mlflow.log_metrics({"reward/<lambda>@0x7f3a": 0.25}, step=1)
+
+
+def case_benign58_mlflow_retry_ok() -> None:
+    """A tracking server that drops the first connection unanswered, then answers: urllib3 retries, the call succeeds."""
+    exp = {"experiment": {"experiment_id": "1", "name": "irisrl-grpo", "artifact_location": "/tmp/mlruns58/1",
+                          "lifecycle_stage": "active"}}
+    url, stop = _srv58("drop1", json.dumps(exp).encode(), "application/json")
+    mlflow = _mlflow58(url)
+    try:
+        print(mlflow.get_experiment_by_name("irisrl-grpo").experiment_id, flush=True)
+    finally:
+        stop()
+
+
+
+# tensorboard / tensorboardX / torch.utils.tensorboard
+
+
+def _drop_root58() -> None:
+    """Run on as `nobody` (the capture runs as root, which permissions do not stop)."""
+    os.setgid(65534)
+    os.setuid(65534)
+
+
+def _ro_dir58() -> str:
+    d = tempfile.mkdtemp(prefix="tb58ro")
+    os.chmod(d, 0o755)  # root's, not writable by nobody
+    return d
+
+
+def case_tb58_tbx_logdir_permission() -> None:
+    """tensorboardX's SummaryWriter under a folder the run's user cannot write (a shared runs/ dir owned by root)."""
+    import tensorboardX
+
+    d = _ro_dir58()
+    _drop_root58()
+    w = tensorboardX.SummaryWriter(logdir=f"{d}/grpo-step300")
+    w.add_scalar("reward/mean", 0.25, 1)
+    w.close()
+
+
+def case_tb58_torch_logdir_permission() -> None:
+    """torch.utils.tensorboard's SummaryWriter under a folder the run's user cannot write."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    d = _ro_dir58()
+    _drop_root58()
+    w = SummaryWriter(log_dir=f"{d}/grpo-step300")
+    w.add_scalar("reward/mean", 0.25, 1)
+    w.close()
+
+
+def case_tb58_torch_event_file_permission() -> None:
+    """torch's SummaryWriter whose log dir exists but whose event file cannot be created (a dir made by another user)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    d = _ro_dir58()
+    _drop_root58()
+    w = SummaryWriter(log_dir=d)
+    w.add_scalar("reward/mean", 0.25, 1)
+    w.close()
+
+
+
+
+
+
+def case_tb58_tbx_scalar_not_number() -> None:
+    """tensorboardX add_scalar of a value that is not a number (a reward dict)."""
+    import tensorboardX
+
+    w = tensorboardX.SummaryWriter(logdir=tempfile.mkdtemp(prefix="tb58"))
+    w.add_scalar("reward/mean", {"gsm8k": 0.25}, 1)
+    w.close()
+
+
+def case_tb58_torch_hparams_bad() -> None:
+    """torch SummaryWriter.add_hparams with a list value (a config with a list of stop strings)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    w = SummaryWriter(log_dir=tempfile.mkdtemp(prefix="tb58"))
+    w.add_hparams({"lr": 1e-6, "stop": ["</answer>", "<|im_end|>"]}, {"reward/mean": 0.25})
+    w.close()
+
+
+def case_benign58_mlflow_param_truncated() -> None:
+    """The whole trainer config logged as one param (8800 characters): mlflow truncates it and goes on."""
+    mlflow = _mlflow_db58()
+    with mlflow.start_run():
+        mlflow.log_param("config", "trainer.actor.lr=1e-6 " * 400)
+
+
+def case_mlflow58_run_already_active() -> None:
+    """start_run while the previous run is still active (an eval loop starting its own run)."""
+    mlflow = _mlflow_db58()
+    mlflow.start_run(run_name="train")
+    mlflow.start_run(run_name="eval")
+
+
+def _routes58(routes: dict[str, tuple[int, bytes]]) -> tuple[str, Callable[[], None]]:
+    """A loopback server answering by path prefix: {prefix: (status, JSON body)}; 404 elsewhere."""
+    import http.server
+
+    class H(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a: object) -> None:
+            pass
+
+        def _answer(self) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            if n:
+                self.rfile.read(n)
+            code, data = next((v for k, v in routes.items() if self.path.startswith(k)), (404, b"404 page not found"))
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json" if code == 200 else "text/plain")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _answer
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}", srv.shutdown
+
+
+def case_mlflow58_artifact_upload_503() -> None:
+    """A tracking server whose run API works but whose artifact proxy answers 503: log_artifact of a checkpoint."""
+    info = {"run_id": "3f2a9c1e7b8d4e5f9a0b1c2d3e4f5a6b", "run_uuid": "3f2a9c1e7b8d4e5f9a0b1c2d3e4f5a6b",
+            "experiment_id": "1", "status": "RUNNING", "start_time": 1796490000000, "lifecycle_stage": "active",
+            "artifact_uri": "mlflow-artifacts:/1/3f2a9c1e7b8d4e5f9a0b1c2d3e4f5a6b/artifacts", "run_name": "grpo"}
+    run = json.dumps({"run": {"info": info, "data": {}}}).encode()
+    url, stop = _routes58({"/api/2.0/mlflow/runs/create": (200, run), "/api/2.0/mlflow/runs/get": (200, run),
+                           "/api/2.0/mlflow/runs/update": (200, json.dumps({"run_info": info}).encode()),
+                           "/api/2.0/mlflow-artifacts/": (503, b"Service Unavailable")})
+    mlflow = _mlflow58(url)
+    ckpt = Path(tempfile.mkdtemp(prefix="ckpt58")) / "global_step_300.pt"
+    ckpt.write_bytes(os.urandom(4096))
+    try:
+        with mlflow.start_run():
+            mlflow.log_artifact(str(ckpt), artifact_path="checkpoints")
+    finally:
+        stop()
+
+
+def case_benign58_mlflow_retry_logged() -> None:
+    """The dropped-connection server of benign58_mlflow_retry_ok under a trainer that set up logging (INFO)."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    case_benign58_mlflow_retry_ok()
+
+
+def case_wandb58_histogram_too_many_bins() -> None:
+    """wandb.Histogram with num_bins=1000 (a token-length histogram)."""
+    _wandb_env58("offline")
+    import numpy as np
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    run.log({"rollout/response_len": wandb.Histogram(np.random.randint(1, 4096, 512), num_bins=1000)}, step=1)
+    run.finish()
+
+
+def case_benign58_wandb_notices() -> None:
+    """wandb.init(reinit=True) (a deprecated boolean) and wandb.login() after init, as old trainer code does: warnings."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", reinit=True)
+    wandb.login()
+    run.log({"reward/mean": 0.25}, step=1)
+    run.finish()
+    print("run finished", flush=True)
+
+
+def case_tb58_torch_scalar_not_0d() -> None:
+    """torch SummaryWriter.add_scalar of a per-sample reward tensor (not a scalar)."""
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    w = SummaryWriter(log_dir=tempfile.mkdtemp(prefix="tb58"))
+    w.add_scalar("reward/mean", torch.tensor([0.25, 0.5, 0.0]), 1)
+    w.close()
+
+
+def case_tb58_torch_histogram_empty() -> None:
+    """torch SummaryWriter.add_histogram of an empty tensor (a batch where every rollout was filtered out)."""
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    w = SummaryWriter(log_dir=tempfile.mkdtemp(prefix="tb58"))
+    w.add_histogram("advantages", torch.empty(0), 1)
+    w.close()
+
+
+def case_tb58_tbx_image_bad_shape() -> None:
+    """tensorboardX add_image of an attention map with the wrong dataformats (HW given as CHW)."""
+    import numpy as np
+    import tensorboardX
+
+    w = tensorboardX.SummaryWriter(logdir=tempfile.mkdtemp(prefix="tb58"))
+    w.add_image("attn", np.random.rand(64, 64), 1, dataformats="CHW")
+    w.close()
+
+
+def case_mlflow58_system_metrics_no_psutil() -> None:
+    """start_run(log_system_metrics=True) where psutil is not installed (a slim trainer image)."""
+    mlflow = _mlflow_db58()
+    with mlflow.start_run(log_system_metrics=True):
+        mlflow.log_metric("reward/mean", 0.25, step=1)
+
+
+def case_benign58_tbx_nan_scalar() -> None:
+    """tensorboardX logging a NaN loss and a histogram with a NaN (one bad step): it notes it and goes on."""
+    import numpy as np
+    import tensorboardX
+
+    w = tensorboardX.SummaryWriter(logdir=tempfile.mkdtemp(prefix="tb58"))
+    w.add_scalar("loss/policy", float("nan"), 1)
+    w.add_histogram("advantages", np.array([0.5, np.nan, -0.5]), 1)
+    w.add_scalar("loss/policy", 0.12, 2)
+    w.close()
+    print("writer closed", flush=True)
+
+
+def case_wandb58_settings_start_method() -> None:
+    """wandb.Settings(start_method="fork") from older trainer code: wandb 0.31's Settings has no such field."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", settings=wandb.Settings(start_method="fork"))
+    run.finish()
+
+
+def case_wandb58_tag_too_long() -> None:
+    """A run tag built from the whole model path and config hash (106 characters)."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo", tags=["Qwen/Qwen3-0.6B-" + "gsm8k-grpo-kl0.001-lr1e-6-" * 3 + "a3f9c2e1b7d8"])
+    run.finish()
+
+
+def case_wandb58_watch_not_module() -> None:
+    """run.watch() of what a trainer's accessor returned for an unwrapped model (None)."""
+    _wandb_env58("offline")
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    run.watch(None, log="gradients", log_freq=10)
+    run.finish()
+
+
+def case_benign58_wandb_big_array() -> None:
+    """A 200x1000 array of per-token log-probs logged as a raw value (not a Histogram): wandb warns and writes it."""
+    _wandb_env58("offline")
+    import numpy as np
+    import wandb
+
+    run = wandb.init(project="irisrl-grpo")
+    run.log({"rollout/logprobs": np.zeros((200, 1000)), "reward/mean": 0.25}, step=1)
+    run.finish()
+    print("run finished", flush=True)
+
+
+CASES58: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k in [
+    ("case_wandb58_online_no_key", case_wandb58_online_no_key, "python_crash"),
+    ("case_wandb58_server_401", case_wandb58_server_401, "python_crash"),
+    ("case_wandb58_server_403", case_wandb58_server_403, "python_crash"),
+    ("case_wandb58_server_404", case_wandb58_server_404, "python_crash"),
+    ("case_wandb58_server_500", case_wandb58_server_500, "python_crash"),
+    ("case_wandb58_server_502", case_wandb58_server_502, "python_crash"),
+    ("case_wandb58_server_stall", case_wandb58_server_stall, "python_crash"),
+    ("case_wandb58_bad_project_name", case_wandb58_bad_project_name, "python_crash"),
+    ("case_wandb58_log_after_finish", case_wandb58_log_after_finish, "python_crash"),
+    ("case_benign58_wandb_step_backwards", case_benign58_wandb_step_backwards, "benign"),
+    ("case_wandb58_config_changed", case_wandb58_config_changed, "python_crash"),
+    ("case_wandb58_artifact_missing_file", case_wandb58_artifact_missing_file, "python_crash"),
+    ("case_wandb58_use_artifact_offline", case_wandb58_use_artifact_offline, "python_crash"),
+    ("case_wandb58_artifact_download_500", case_wandb58_artifact_download_500, "python_crash"),
+    ("case_wandb58_core_killed", case_wandb58_core_killed, "python_crash"),
+    ("case_mlflow58_server_500", case_mlflow58_server_500, "python_crash"),
+    ("case_mlflow58_server_403", case_mlflow58_server_403, "python_crash"),
+    ("case_mlflow58_server_404", case_mlflow58_server_404, "python_crash"),
+    ("case_mlflow58_server_stall", case_mlflow58_server_stall, "python_crash"),
+    ("case_mlflow58_conn_refused", case_mlflow58_conn_refused, "python_crash"),
+    ("case_mlflow58_run_id_missing", case_mlflow58_run_id_missing, "python_crash"),
+    ("case_mlflow58_param_changed", case_mlflow58_param_changed, "python_crash"),
+    ("case_mlflow58_metric_not_number", case_mlflow58_metric_not_number, "python_crash"),
+    ("case_mlflow58_metric_key_bad", case_mlflow58_metric_key_bad, "python_crash"),
+    ("case_tb58_tbx_logdir_permission", case_tb58_tbx_logdir_permission, "python_crash"),
+    ("case_tb58_torch_logdir_permission", case_tb58_torch_logdir_permission, "python_crash"),
+    ("case_tb58_torch_event_file_permission", case_tb58_torch_event_file_permission, "python_crash"),
+    ("case_tb58_tbx_scalar_not_number", case_tb58_tbx_scalar_not_number, "python_crash"),
+    ("case_tb58_torch_hparams_bad", case_tb58_torch_hparams_bad, "python_crash"),
+    ("case_mlflow58_file_store_refused", case_mlflow58_file_store_refused, "python_crash"),
+    ("case_benign58_mlflow_param_truncated", case_benign58_mlflow_param_truncated, "benign"),
+    ("case_mlflow58_system_metrics_no_psutil", case_mlflow58_system_metrics_no_psutil, "python_crash"),
+    ("case_benign58_tbx_nan_scalar", case_benign58_tbx_nan_scalar, "benign"),
+    ("case_wandb58_settings_start_method", case_wandb58_settings_start_method, "python_crash"),
+    ("case_wandb58_tag_too_long", case_wandb58_tag_too_long, "python_crash"),
+    ("case_wandb58_watch_not_module", case_wandb58_watch_not_module, "python_crash"),
+    ("case_benign58_wandb_big_array", case_benign58_wandb_big_array, "benign"),
+    ("case_mlflow58_run_already_active", case_mlflow58_run_already_active, "python_crash"),
+    ("case_mlflow58_artifact_upload_503", case_mlflow58_artifact_upload_503, "python_crash"),
+    ("case_benign58_mlflow_retry_logged", case_benign58_mlflow_retry_logged, "benign"),
+    ("case_wandb58_histogram_too_many_bins", case_wandb58_histogram_too_many_bins, "python_crash"),
+    ("case_benign58_wandb_notices", case_benign58_wandb_notices, "benign"),
+    ("case_tb58_torch_scalar_not_0d", case_tb58_torch_scalar_not_0d, "python_crash"),
+    ("case_tb58_torch_histogram_empty", case_tb58_torch_histogram_empty, "python_crash"),
+    ("case_tb58_tbx_image_bad_shape", case_tb58_tbx_image_bad_shape, "python_crash"),
+]}
+CASES.update(CASES58)
+TIMEOUT_S.update({n: 60 for n in CASES58})
 
 
 # ----------------------------------------------------------------------------- build
@@ -36728,6 +37372,17 @@ _LOG_LINE53 = re.compile(_LOG_LINE52.pattern + r"|^[WEF]\d{8} \d\d:\d\d:\d\d \d+
                          r"^Operation \w+(\([^)]*\))? failed \(attempt \d+/\d+, ")
 
 
+
+# More shapes for the 58-th set's cases only (experiment trackers): wandb's `wandb: ERROR` / `wandb: WARNING` lines,
+# mlflow's own log lines at WARNING and above (`2026/12/05 17:42:53 WARNING mlflow.utils.validation: ...`), urllib3's
+# retry warning under a trainer that set up logging, tensorboardX's bare NaN note, threading's report of a writer thread,
+# the bare `Exception: ...` mlflow raises for a run already active, and the message line of a pydantic ValidationError of
+# wandb.Settings (`  Value error, ...`, `  Extra inputs are not permitted ...`: the one line that says why).
+_LOG_LINE58 = re.compile(r"^wandb: (ERROR|WARNING) |^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d (WARNING|ERROR|CRITICAL) mlflow|"
+                         r"^WARNING:urllib3[\w.]*:Retrying |^NaN or Inf found in input tensor\.$|^Exception in thread |"
+                         r"^Exception: \S|^  (Value error, |Extra inputs are not permitted)")
+
+
 def _dedup_key52(line: str) -> str:
     """The set-52 shape of a line: job names, times, thread ids, ports, worker / slice / container ids and
     durations differ from case to case, and so do positive exit codes; signals (a -9 and a -11 are two lines) and
@@ -36859,7 +37514,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES52, (_LOG_LINE52.search,)),
         (CASES55, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE55.search)),
         (CASES53, (_LOG_LINE53.search,)),
-        (CASES57, (_LOG_LINE57.search,)))
+        (CASES57, (_LOG_LINE57.search,)),
+        (CASES58, (_LOG_LINE58.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -40482,6 +41138,104 @@ def lib_of56(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+LINE_RULES58: list[tuple[str, str]] = [
+    # threading's report header interleaved with the main thread's traceback header (two threads printing at once): a
+    # line no writer meant; the PermissionError lines of the same case say it
+    (r"^Exception in thread Traceback \(most recent call last\):$", "drop"),
+    # public sets hold these lines verbatim (a held-out line must be new): wandb's no-key error, and the socket errors at
+    # the bottom of urllib3's chain under mlflow (a refused connect, a read timeout)
+    (r"^wandb\.errors\.errors\.UsageError: No API key configured\. Use `wandb login` to log in\.$|"
+     r"^ConnectionRefusedError: \[Errno 111\] Connection refused$|^TimeoutError: timed out$", "drop"),
+    # the hint lines wandb prints under its own ERROR line, each behind its own `wandb: ERROR ` prefix: continuation
+    # lines of one message (the first line and the exception say what failed)
+    (r"^wandb: ERROR (Consider increasing the init_timeout setting:|  wandb\.init\(settings=|If you really want to do this)",
+     "drop"),
+    # what the trackers print and go on: a point logged at a step behind the current one (wandb drops it), a deprecated
+    # `reinit=True`, wandb.login() after init, urllib3 retrying a dropped connection (the call then succeeded), mlflow
+    # truncating a param to 6000 characters, tensorboardX's NaN note (the value is written)
+    (r"^wandb: WARNING (Tried to log to step \d+ that is less than the current step|Using a boolean value for 'reinit' "
+     r"is deprecated|Calling wandb\.login\(\) after wandb\.init\(\) has no effect|Serializing object of type ndarray)|^WARNING:urllib3[\w.]*:Retrying |"
+     r" WARNING mlflow\.utils\.validation: Param value .* is truncated to \d+ characters|^NaN or Inf found in input tensor",
+     "benign"),
+    # a tracker's own failure (its server answering 401 / 403 / 404 / 5xx or nothing, its service process gone, its
+    # usage checks, its store refusing a value, a writer that cannot create its log dir): the run dies with no more
+    # specific kind; the 401 / 403 / 5xx are the tracker's (an application's API), not the Hub's; a read timeout and a
+    # refused connection to the tracking server are no Hub download either
+    (r"^wandb(: ERROR |\.errors\.|\.sdk\.)|^mlflow\.exceptions\.|^urllib3\.exceptions\.|^requests\.exceptions\.|"
+     r"^(sqlite3|sqlalchemy\.exc)\.IntegrityError|^ConnectionResetError: Connection lost$|"
+     r"^ConnectionRefusedError: \[Errno 111\]|^TimeoutError: timed out$|^Exception: Run with UUID |"
+     r"^PermissionError: \[Errno 13\] Permission denied: b?'/tmp/tb58|^KeyError: '/tmp/tb58|^Exception in thread |"
+     r"^pydantic_core\._pydantic_core\.ValidationError: \d+ validation errors? for Settings|^  (Value error, Tag |"
+     r"Extra inputs are not permitted \[type=extra_forbidden, input_value='fork')", "python_crash"),
+]
+NOTES58: list[tuple[str, str]] = [
+    (r"No API key configured", "WANDB_MODE=online with no key, no netrc, no TTY"),
+    (r"Unauthorized", "wandb.init with a key the (loopback) W&B server answers 401 to"),
+    (r"Forbidden", "wandb.init against a W&B server answering 403"),
+    (r"404 page not found", "a W&B / mlflow server answering 404 (a base URL missing its path)"),
+    (r"HTTP 500|HTTP 502", "wandb.init against a W&B server answering 5xx: wandb-core retries until WANDB_INIT_TIMEOUT"),
+    (r"context deadline exceeded", "wandb.init against a W&B server that never answers (WANDB_INIT_TIMEOUT=8)"),
+    (r"init_timeout", "wandb's hint after an init that timed out"),
+    (r"service process is busy", "wandb.Api() against a W&B server answering 500: the credential check times out"),
+    (r"Invalid project name", "an entity/project string passed as project="),
+    (r"is finished\. The call to `log`", "run.log after run.finish()"),
+    (r"Tried to log to step", "a step behind the current one: wandb drops the point and the run goes on"),
+    (r"Attempted to change value of key|allow_val_change", "run.config.update of a key with another value"),
+    (r"Path is not a file", "an artifact whose checkpoint file is not there"),
+    (r"Cannot use artifact when in offline mode", "use_artifact in WANDB_MODE=offline"),
+    (r"Connection lost", "the wandb-core service SIGKILLed mid-run: the client's next call"),
+    (r"maximum length of a histogram", "wandb.Histogram(num_bins=1000)"),
+    (r"boolean value for 'reinit'|wandb\.login\(\) after", "old trainer code's wandb calls: a warning, the run goes on"),
+    (r"error code 403", "an mlflow tracking server answering 403"),
+    (r"error code 500", "an mlflow tracking server answering 500 (after MLFLOW_HTTP_REQUEST_MAX_RETRIES=2)"),
+    (r"Errno 111|NewConnectionError", "an mlflow tracking URI nobody listens on"),
+    (r"Read timed out|ReadTimeoutError|timed out$", "an mlflow tracking server that never answers (timeout 5 s)"),
+    (r"too many 503|mlflow-artifacts", "mlflow's artifact proxy answering 503 to a checkpoint upload"),
+    (r"Retrying \(Retry", "a tracking server that dropped the first connection: urllib3 retried, the call succeeded"),
+    (r"not found$", "start_run(run_id=...) of a run the store does not have"),
+    (r"Changing param values|UNIQUE constraint", "log_param of one key twice with another value (sqlite store)"),
+    (r"valid double", "log_metric of a string"),
+    (r"Names may only contain", "a metric name with '<', '>' and '@'"),
+    (r"maintenance mode", "mlflow 3.18 refusing the ./mlruns file store"),
+    (r"is truncated to", "an 8800-character param: mlflow truncates it and goes on"),
+    (r"already active", "start_run while a run is active"),
+    (r"psutil", "start_run(log_system_metrics=True) without psutil"),
+    (r"Permission denied|KeyError: '/tmp/tb58|Exception in thread", "a SummaryWriter log dir the run's user (nobody) cannot write"),
+    (r"NaN or Inf", "tensorboardX logging a NaN: it notes it and writes the value"),
+    (r"got <class 'dict'>|expected numpy array", "tensorboardX add_scalar of a dict"),
+    (r"value should be one of", "torch SummaryWriter.add_hparams with a list value"),
+    (r"one element", "torch SummaryWriter.add_scalar of a 3-element tensor"),
+    (r"no element", "torch SummaryWriter.add_histogram of an empty tensor"),
+    (r"input format are different", "tensorboardX add_image of an HW array as CHW"),
+    (r"validation error for Settings|Extra inputs are not permitted", "wandb.Settings(start_method='fork'): a field wandb 0.31 dropped"),
+    (r"Tags must be between", "a 100-character run tag"),
+    (r"Expected a pytorch model", "run.watch(None)"),
+    (r"Serializing object of type ndarray", "a 200x1000 array logged as a raw value: wandb warns and writes it"),
+]
+
+
+def lib_of58(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 58-th set's printers: wandb, mlflow(-skinny) with urllib3 / requests / sqlalchemy / sqlite3 under it, tensorboardX,
+    torch.utils.tensorboard (tensorboard's writer under it)."""
+    for pat, lib in ((r"^urllib3\.|^WARNING:urllib3", "urllib3"), (r"^requests\.", "requests"),
+                     (r"^sqlalchemy\.", "sqlalchemy")):
+        if re.search(pat, line):
+            return lib, vers.get(lib, "")
+    if line.startswith(("sqlite3.", "ConnectionRefusedError:", "TimeoutError:")):
+        return "python", vers.get("python", "")
+    if line.startswith("pydantic_core.") or line.startswith("  "):
+        return "pydantic", vers.get("pydantic", "")
+    if case == "tb58_torch_event_file_permission":  # tensorboard's event writer thread under torch's SummaryWriter
+        return "tensorboard", vers.get("tensorboard", "")
+    if case.startswith(("wandb58_", "benign58_wandb")):
+        return "wandb", vers.get("wandb", "")
+    if case.startswith(("mlflow58_", "benign58_mlflow")):
+        return "mlflow-skinny", vers.get("mlflow-skinny", "")
+    if "_tbx_" in case:
+        return "tensorboardX", vers.get("tensorboardX", "")
+    return "torch", vers.get("torch", "")
+
+
 LINE_RULES45: list[tuple[str, str]] = [
     # NCCL_DEBUG=INFO start-up dumps (set 19's rule drops every INFO line): the lines that answer the setting a case
     # gave are kept, as notes of a communicator that still came up (each case's all_reduce ran)
@@ -41064,6 +41818,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout53", CASES53, LINE_RULES53),
     ("heldout56", CASES56, LINE_RULES56),
     ("heldout57", CASES57, LINE_RULES57),
+    ("heldout58", CASES58, LINE_RULES58),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -41535,6 +42290,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout53": (lib_of53, NOTES53),
     "heldout56": (lib_of56, NOTES56),
     "heldout57": (lib_of57, NOTES57),
+    "heldout58": (lib_of58, NOTES58),
 }
 
 
