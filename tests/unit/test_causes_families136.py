@@ -54,3 +54,34 @@ def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> 
 def test_another_return_code_is_no_oom_kill(tmp_path: Path) -> None:
     assert primary(both(tmp_path, ["[Modelarts Service Log]Training end with return code: 1"])) != "pod_oomkilled"
     assert primary(both(tmp_path, ["slurmstepd: error: pyxis: hook exited with return code 137 after 3 tries"])) == "pod_oomkilled"
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # ---- pass 138 (current sets 56-58): an index past the devices there are, in c10's words
+    ("RuntimeError: Device index value 7 is out of index range [0, 1)", "cuda_error"),
+    ("RuntimeError: invalid device ordinal", "cuda_error"),
+    # a gang dispatcher that cannot fit the job, in its words (pass 138, public set 71)
+    ("    Message:                     Insufficient resources to dispatch AppWrapper.", "pg_unplaceable"),
+])
+def test_each_pass138_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_an_exception_group_in_a_task_repr_is_kept(tmp_path: Path) -> None:
+    # asyncio's report of a task that ended on a BaseExceptionGroup (anyio's task group, a child's sys.exit(3))
+    line = ("task: <Task finished name='Task-1' coro=<main() done, defined at /app/r.py:9> "
+            "exception=BaseExceptionGroup('unhandled errors in a TaskGroup', [SystemExit(3)])>")
+    report = both(tmp_path, [line])
+    assert primary(report) is not None or report.get("unrecognized")
+
+
+def test_a_file_url_into_an_applications_api_is_no_download(tmp_path: Path) -> None:
+    # mlflow's artifact proxy failing a checkpoint's upload: the tracker's API, not a model host
+    line = ("mlflow.exceptions.MlflowException: API request to http://10.0.0.5:5000/api/2.0/mlflow-artifacts/artifacts/1/ab/"
+            "artifacts/checkpoints/global_step_300.pt failed with exception HTTPConnectionPool(host='10.0.0.5', port=5000): "
+            "Max retries exceeded with url: /api/2.0/mlflow-artifacts/artifacts/1/ab/artifacts/checkpoints/global_step_300.pt "
+            "(Caused by ResponseError('too many 503 error responses'))")
+    assert primary(both(tmp_path, [line])) == "python_crash"
+    # a model host's URL still is
+    assert_named(tmp_path, "hf_http_error", "requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: "
+                                            "https://cdn.example.com/models/llama/model-00001-of-00004.safetensors")

@@ -482,10 +482,13 @@ INFERENCE_API = re.compile(r"api-inference\.huggingface\.co|router\.huggingface\
 # without its module, a class only httpx / httpcore define among the clients above says the same.
 HUB_CLIENT = re.compile(r"^(?:httpx|httpcore)\.|^(?:ConnectError|RemoteProtocolError|LocalProtocolError|PoolTimeout|WriteTimeout)$")
 # A download that is not the Hub's: a mirror or model host by name, or a URL that names a model /
-# tokenizer / data file (what a loader fetches); used for the transport and HTTP status readings.
-DOWNLOAD_URL = re.compile(r"(?i)hf-mirror\.com|modelscope|download\.pytorch\.org|/releases/download/|"
-                          r"https?://\S+?\.(?:safetensors|bin|pt|pth|ckpt|onnx|gguf|zip|tar|tgz|tar\.gz|h5|msgpack|"
-                          r"model|npz|parquet|arrow)\b")
+# tokenizer / data file (what a loader fetches); used for the transport and HTTP status readings
+# (not a URL into an application's own API, `.../api/2.0/mlflow-artifacts/artifacts/.../global_step_300.pt`, mlflow's
+# artifact proxy (current set 58): the Hub's API paths are HUB_HOST's). FILE_URL and MODEL_FILE_SUFFIX are the
+# vocabulary's reading of a model file's URL too.
+FILE_URL = r"https?://(?![^\s]*?/api/)\S*?"
+MODEL_FILE_SUFFIX = r"\.(?:safetensors|bin|pt|pth|ckpt|onnx|gguf|zip|tar|tgz|tar\.gz|h5|msgpack|model|npz|parquet|arrow)\b"
+DOWNLOAD_URL = re.compile(r"(?i)hf-mirror\.com|modelscope|download\.pytorch\.org|/releases/download/|" + FILE_URL + MODEL_FILE_SUFFIX)
 
 
 def is_download(text: str) -> bool:
@@ -778,7 +781,7 @@ ERROR_SHAPE = re.compile(
     r"\.\d{6}: [EF] [\w/.-]+:\d+\] |"
     r"\d [EFC] \d+ \d+\]|Traceback \(most recent call last\)|terminate called|Fatal Python error|"
     r"Segmentation fault|[Ss]egfault|core dumped|\bSIG(?:SEGV|ABRT|BUS|ILL)\b|(?i:\berror\b)|NCCL WARN .*\b(?i:fail)|"
-    r"[a-z](?:Error|Exception)\b|Check failed:|"
+    r"[a-z](?:Error|Exception)(?:Group)?\b|Check failed:|"
     # Python's report of an exception it caught at a boundary: threading "Exception in thread X:", asyncio
     # "Exception in callback ...", a server loop's own "Exception in run_tp_server:" (SGLang)
     r"\bException in [\w.<>()-]+|"

@@ -263,7 +263,7 @@ _HUB = (r"(?i:hugging ?face|hf\.co\b|\bhub\b|\bHF API\b|HF_TOKEN|hf_hub|HfApi|Hf
         r"modelscope|LFS batch)|"
         r"GatedRepo|RepositoryNotFound|RevisionNotFound|EntryNotFound|" + E.HUB_HOST.pattern)
 # a URL of a model / weight / archive file (a model host or mirror: `.../models/x.zip`, `/resolve/`)
-_MODEL_FILE_URL = (r"(?i:https?://\S*(?:/models?/|/resolve/|\.(?:safetensors|bin|pt|pth|ckpt|gguf|onnx|zip|tar\.gz|h5|msgpack)\b))")
+_MODEL_FILE_URL = r"(?i:" + E.FILE_URL + r"(?:/models?/|/resolve/|" + E.MODEL_FILE_SUFFIX + "))"
 # An object store by its clients' exception modules and loggers, its URLs, or botocore's ClientError grammar (`An error
 # occurred (NoSuchBucket) when calling the PutObject operation`): the storage family's rows below
 STORE = (r"\b(?:google\.(?:api_core|cloud\.storage|auth|resumable_media)|azure\.(?:core|storage)|obstore|s3transfer|"
@@ -1031,8 +1031,9 @@ TABLE: tuple[Row, ...] = (
                            # (and the same in other libraries' words: transformers 5.25 modeling_utils "... with a model not
                            # initialized on GPU and with no GPU available", torchtitan 0.3.0 "The device cuda:5 is not available
                            # on this machine."; torch 2.11 cuda/__init__.py get_device_properties "Invalid device id" for an
-                           # index past the GPUs there are, current set 45)
-                           r"\bInvalid device id\b|"
+                           # index past the GPUs there are, current set 45; c10 Device.cpp / CUDACachingAllocator's "Device index value 7
+                           # is out of index range [0, 1)", current set 56; CUDA's cudaErrorInvalidDevice text alone)
+                           r"\bInvalid device id\b|\b[Dd]evice index (?:value )?-?\d+ is out of (?:index )?range\b|\binvalid device ordinal\b|"
                            r"(?i:(?<!node has )\bno (?:cuda )?gpus? (?:is |are )?available)|\bcuda:\d+ is not available\b|Found no NVIDIA driver|cuda\.is_available\(\) is False|"
                            r"Attempting to deserialize object on (?:a )?CUDA device"),), _rx(r"(?i:\bnon-?fatal\b)|" + XID_RECOVERED)),
     # a container that cannot have its GPUs (libnvidia-container src/cli: "nvidia-container-cli: initialization
@@ -1239,7 +1240,10 @@ TABLE: tuple[Row, ...] = (
     # (and Ray's check of an actor or task against its placement group, ray 2.60 python/ray/util/scheduling_strategies /
     # _private/utils.py: "Cannot schedule X with the placement group because the resource request {...} cannot fit into
     # any bundles for the placement group"): no bundle can ever hold it
-    Row("pg_unplaceable", (_rx(r"(?i:not enough resources to (?:allocate|place|schedule|fit)|cannot fit into any bundles?\b)"),), None),
+    # (and a gang dispatcher in front of the jobs saying it in its words: CodeFlare MCAD's AppWrapper condition "Insufficient
+    # resources to dispatch AppWrapper.", public set 71)
+    Row("pg_unplaceable", (_rx(r"(?i:(?:not enough|insufficient) resources to (?:allocate|place|schedule|fit|dispatch|admit)|"
+                               r"cannot fit into any bundles?\b)"),), None),
     # Iris's scheduler and autoscaler on a task no worker can take (marin-iris 0.2.20 cluster/controller/scheduling/
     # scheduler.py "No worker has sufficient resources (need cpu=..., memory=...)", "No worker matches constraints and has
     # sufficient resources"; autoscaler/routing.py _diagnose_no_capacity "Unmet demand: reason=no_capacity: <group>=<status>"),
