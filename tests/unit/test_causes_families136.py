@@ -24,6 +24,8 @@ from one_line import assert_named, both, primary  # noqa: E402
     # a builtin timeout whose message names what else it waited on (a URL, an endpoint, a Ray task)
     "[rank3]: TimeoutError: judge endpoint did not answer in 0.1 s",
     "[rank3]: RuntimeError: DataLoader timed out after 3 seconds",
+    # a refused setting named for a timeout is the setting's
+    "[rank3]: RuntimeError: Invalid value for environment variable: TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC",
 ])
 def test_a_ranks_wait_on_something_else_is_not_its_groups(tmp_path: Path, line: str) -> None:
     assert primary(both(tmp_path, [line])) != "dist_timeout"

@@ -636,8 +636,9 @@ def _rank_timeout(line: P.Line, exc: E.Exc | None) -> bool:
     gloo's Work.wait as current set 48 prints it): a rank of a process group waits on its peers, so a timeout no family
     names is the group's wait (a Hub or engine timeout is named by its family before this). Only a builtin or torch
     class: another library's timeout (httpx, litellm, subprocess, filelock, multiprocessing) is its own wait, and so is
-    one whose message names what else it waited on (OTHER_WAIT)."""
-    if not line.teed or exc is None or OTHER_WAIT.search(exc.message):
+    one whose message names what else it waited on (OTHER_WAIT), or a refused setting named for a timeout
+    (`Invalid value for environment variable: TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC`)."""
+    if not line.teed or exc is None or OTHER_WAIT.search(exc.message) or E.refused_input(exc):
         return False
     own = "." not in exc.dotted or exc.dotted.startswith(("torch.", "builtins."))
     return own and bool(E.TIMEOUT_CLASS.search(exc.name) or V.TIMED_OUT.search(exc.message))
