@@ -74,7 +74,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout53": ("CASES53", 40, 2),
               "heldout56": ("CASES56", 40, 4),
               "heldout57": ("CASES57", 85, 2),
-              "heldout58": ("CASES58", 40, 1)}
+              "heldout58": ("CASES58", 40, 1),
+              "heldout60": ("CASES60", 45, 5)}
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -90,7 +91,7 @@ OLDER_TORCH = {"heldout24": "2.4.",
                "heldout37": "2.14.", "heldout41": "2.14.", "heldout42": "2.13.",
                "heldout44": "2.13.", "heldout43": "2.14.", "heldout46": "2.15.", "heldout48": "2.13.",
                "heldout47": "2.13.", "heldout49": "2.15.", "heldout51": "2.13.",
-               "heldout55": "2.14.", "heldout58": "2.13."}
+               "heldout55": "2.14.", "heldout58": "2.13.", "heldout60": "2.13."}
 
 
 def _load(name: str) -> list[dict[str, str]]:
@@ -222,7 +223,7 @@ def test_format_strings_name_library_and_version() -> None:
                                         ("heldout16.jsonl", 5), ("heldout17.jsonl", 2),
                                         ("heldout30.jsonl", 5), ("heldout31.jsonl", 5),
                                         ("heldout33.jsonl", 5), ("heldout43.jsonl", 3),
-                                        ("heldout51.jsonl", 5)])
+                                        ("heldout51.jsonl", 5), ("heldout60.jsonl", 5)])
 def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
     """heldout5 ... heldout13 were provoked for kinds more specific than python_crash (heldout4
     was 34 of 51): the catch-all stays at most 1/share of their failure lines (heldout8: 18 of
@@ -258,7 +259,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout53",
                                   "heldout56",
                                   "heldout57",
-                                  "heldout58"])
+                                  "heldout58",
+                                  "heldout60"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
