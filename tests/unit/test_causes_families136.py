@@ -87,3 +87,30 @@ def test_a_file_url_into_an_applications_api_is_no_download(tmp_path: Path) -> N
     # a model host's URL still is
     assert_named(tmp_path, "hf_http_error", "requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: "
                                             "https://cdn.example.com/models/llama/model-00001-of-00004.safetensors")
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    # ---- pass 139 (current sets 59-61): the Hub's git LFS API is the Hub's (an upload's large files)
+    ("httpx2.HTTPStatusError: Client error '401 Unauthorized' for url 'http://10.0.0.9:8080/acme/ckpt.git/info/lfs/objects/batch'",
+     "hf_gated"),
+    ("httpx2.HTTPStatusError: Server error '502 Bad Gateway' for url 'http://10.0.0.9:8080/acme/ckpt.git/info/lfs/objects/batch'",
+     "hf_http_error"),
+    # an extension module built against another ABI, in numpy's words (banner and C-API check), and pkg_resources' refusal
+    ("A module that was compiled using NumPy 1.x cannot be run in", "python_crash"),
+    ("ImportError: module compiled against ABI version 0x1000009 but this version of numpy is 0x2000000", "python_crash"),
+    ("pkg_resources.VersionConflict: (numpy 2.1.0 (/usr/lib/python3/site-packages), Requirement.parse('numpy<2'))",
+     "python_crash"),
+    # a CUDA tensor's type named in autograd's refusal is no CUDA failure
+    ("RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: "
+     "[CUDAFloatType [8, 16]], which is output 0 of ReluBackward0, is at version 2; expected version 1 instead. Hint: enable "
+     "anomaly detection to find the operation that failed to compute its gradient", "python_crash"),
+])
+def test_each_pass139_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_a_clients_retry_report_of_an_os_error_is_kept(tmp_path: Path) -> None:
+    # huggingface_hub's http_backoff quoting the OS error it retries on: an OS error's rendering is a record of its own
+    line = "'[Errno 111] Connection refused' thrown while requesting PUT http://10.0.0.9:9000/lfs-put/ab12"
+    report = both(tmp_path, [line])
+    assert primary(report) is not None or report.get("unrecognized")

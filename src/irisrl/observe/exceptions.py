@@ -304,8 +304,10 @@ def refused_input(exc: Exc) -> bool:
 # kernel repos, /api/kernels/{id}/revision/{rev}: kernels 0.19.1, current set 42). (And vLLM's report of a failed repo
 # file listing, which names no URL.)
 VLLM_FILE_LIST = "Error retrieving file list"   # vLLM 0.34 transformers_utils/repo_utils.py list_repo_files
+# (and the Hub's git LFS API, where an upload's large files go: huggingface_hub 2.4 lfs.py posts to
+# `{endpoint}/{repo_id}.git/info/lfs/objects/batch`, current set 60)
 HUB_HOST = re.compile(r"(?:huggingface\.co|hf\.co)\b|HfHubHTTPError|huggingface_hub|\(Request ID: Root=|" + VLLM_FILE_LIST + "|"
-                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces|kernels|repos)/|/api/whoami(?:-v2)?\b")
+                      r"/resolve/[^/\s]+/|/api/(?:models|datasets|spaces|kernels|repos)/|/api/whoami(?:-v2)?\b|\.git/info/lfs/")
 # requests' "401 Client Error: Unauthorized", httpx's "Client error '401 Unauthorized'", the
 # Hub's backoff warning "HTTP Error 503 thrown".
 # Case-insensitive: issues paste lower-cased errors (`hfhubhttperror: 500 server error: ...`). A

@@ -64,6 +64,9 @@ STRUCTURE = re.compile(
     r"^\s*[\[(][^\])]{1,80}[\])]|^\s*[\w.-]+\s+\|\s|"
     r"\S {2,}\S.*\S {2,}\S|"
     r"^\s*\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\s*\[?\d\d:\d\d:\d\d|"
+    # an OS error as Python renders it (`[Errno 111] Connection refused`), quoted in a client's retry report
+    # (huggingface_hub utils/_http.py http_backoff: "'{err}' thrown while requesting {method} {url}", current set 60)
+    r"\[Errno -?\d+\] |"
     # syslog / journald (`Aug 10 22:40:59 host kernel: NVRM: ...`): the kernel's own records
     r"^\s*[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d")
 # A resource shortfall stated in words: not enough of a device / node kind, or fewer than requested
@@ -118,6 +121,13 @@ UNSCHEDULABLE_REASON = r"^\s*[Rr]eason:\s+Unschedulable\s*$"
 # what CPython prints after a fatal error's traceback (Python/pylifecycle.c _Py_DumpExtensionModules "Extension
 # modules: ... (total: N)"): the process is aborting
 FATAL_DUMP = r"^Extension modules: \w"
+# An extension module built against another ABI of the library it imports, in that library's words: numpy 2's banner
+# (numpy/_core/_multiarray_umath.py: "A module that was compiled using NumPy 1.x cannot be run in NumPy 2.x as it may
+# crash."), numpy 1's C-API check ("module compiled against ABI version 0x1000009 but this version of numpy is 0x2000000",
+# numpy/core/code_generators/generate_numpy_api.py): the image's packages do not fit together (current set 61), a
+# python_crash, error-shaped with no record around it.
+ABI_MISMATCH = (r"\bcompiled (?:using|against) [\w. -]{1,30}? cannot be run in\b|"
+                r"\bcompiled against (?:ABI|API) version \w+ but this version of\b")
 STATEMENT = re.compile(
     r"(?i)\b(?:failed|died|crashed|was killed|exited|terminated|aborted) (?:because|due to)\b|\b(?:permission|access) denied\b|"
     # an HTTP failure status with its reason phrase (RFC 9110: "403 Forbidden", "503 Service Unavailable") and
@@ -129,7 +139,7 @@ STATEMENT = re.compile(
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
     # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
-    r"\bNo module named '|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + SHORTFALL + "|"
+    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -1518,6 +1528,7 @@ TABLE: tuple[Row, ...] = (
     # (not at warning level: an optional import that fell back, vLLM's "WARNING ... Failed to import from vllm._C
     # with ImportError(...)", libibverbs' start-up notice "libibverbs: Warning: couldn't load driver 'x.so'")
     Row("python_crash", (_rx(DLOPEN_FAILED),), None, loud=True),
+    Row("python_crash", (_rx(ABI_MISMATCH),), None),
     Row("python_crash", (_rx(FATAL_DUMP),), None),
     Row("pg_unplaceable", (_rx(UNSCHEDULABLE_REASON),), None),
     Row("python_crash", (_rx(STATE_REASON),), None),
@@ -1538,8 +1549,9 @@ TABLE: tuple[Row, ...] = (
     # HPU, NPU, MUSA, MPS) or platform plugin is available.", current set 41) and the driver's own tool missing from the
     # container (`nvidia-smi` not on disk: no driver mounted; the shell's "command not found" is its own row)
     Row("cuda_error", (_rx(r"\bNo accelerator\b[^.\n]{0,80}\b(?:is|are) available\b|No such file or directory: '(?:[^']*/)?nvidia-smi'"),), None),
-    # (CUDA by name, not a setting's or a directory's name built on it: CUDA_VISIBLE_DEVICES, cuda_home, /usr/local/cuda)
-    Row("cuda_error", (_rx(r"CUDA(?!_(?!ERROR)\w)|(?<![/\\])\bcuda\b(?![/\\_])|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
+    # (CUDA by name, not a setting's or a directory's name built on it: CUDA_VISIBLE_DEVICES, cuda_home, /usr/local/cuda,
+    # nor a tensor type's, autograd's `[CUDABFloat16Type [4, 8]]`, current set 59)
+    Row("cuda_error", (_rx(r"CUDA(?!_(?!ERROR)\w)(?![A-Za-z0-9]*Type\b)|(?<![/\\])\bcuda\b(?![/\\_])|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert(?!ion)|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
                            r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
