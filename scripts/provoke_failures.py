@@ -28362,7 +28362,7 @@ CPU_ONLY_FROM = 3
 
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
-    if name in CASES56:  # the fifty-sixth set: `timeout` ends the case's whole process group (spawned ranks too)
+    if name in CASES56 or name in CASES59:  # sets 56 and 59: `timeout` ends the case's whole process group (spawned ranks too)
         cmd = f'timeout -k 5 60 "{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
     if (later_set(name) or 0) >= CPU_ONLY_FROM and not CASES[name][2]:
@@ -28392,7 +28392,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56 | GPU_SHARED59
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -37723,6 +37723,965 @@ CASES60: dict[str, Case] = {n.removeprefix("case_"): (f, k, False) for n, f, k i
 CASES.update(CASES60)
 TIMEOUT_S.update({n: 60 for n in CASES60})
 
+# ----------------------------------------------------------------------------- set 59: the policy's training step on one GPU
+# What a GRPO policy's training step prints when it fails on one GPU: mixed precision (autocast, GradScaler), anomaly
+# mode finding a NaN, in-place changes of saved tensors, activation checkpointing's argument and recompute checks, FSDP2
+# and DDP on a one-rank NCCL world, optimizer state on the wrong device, compiled training steps, OOMs in backward and
+# in the optimizer step, a label out of range. Checked against every earlier case name (autocast, GradScaler,
+# fully_shard, checkpoint, anomaly, clip_grad, compile, optimizer): each aims at a check no earlier case reached.
+
+
+def _pg59() -> tuple[Any, Any]:
+    """A one-rank NCCL world on cuda:0 (NCCL_DEBUG=WARN)."""
+    import torch
+    import torch.distributed as dist
+
+    os.environ.setdefault("NCCL_DEBUG", "WARN")
+    dist_env(1, 0, free_port())
+    torch.cuda.set_device(0)
+    dist.init_process_group("nccl", device_id=torch.device("cuda:0"))
+    return torch, dist
+
+
+def _policy59(torch: Any, dtype: Any = None) -> Any:
+    """A small policy-shaped MLP on cuda:0."""
+    m = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 8)).cuda()
+    return m.to(dtype) if dtype is not None else m
+
+
+def case_amp59_scaler_bf16_params() -> None:
+    import torch
+
+    model = _policy59(torch, torch.bfloat16)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    scaler = torch.amp.GradScaler("cuda")
+    loss = model(torch.randn(4, 16, device="cuda", dtype=torch.bfloat16)).float().pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    scaler.step(opt)
+    scaler.update()
+    print("step done", scaler.get_scale())
+
+
+def case_amp59_scaler_sparse_grads_adam() -> None:
+    import torch
+
+    emb = torch.nn.Embedding(64, 16, sparse=True).cuda()
+    opt = torch.optim.Adam(emb.parameters(), lr=1e-3)
+    scaler = torch.amp.GradScaler("cuda")
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = emb(torch.randint(0, 64, (4, 8), device="cuda")).float().pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    print("step done")
+
+
+def case_amp59_unscale_after_step() -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    scaler = torch.amp.GradScaler("cuda")
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(torch.randn(4, 16, device="cuda")).float().pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.unscale_(opt)  # clipping after the step: too late
+    scaler.update()
+
+
+def case_amp59_update_before_step() -> None:
+    import torch
+
+    model = _policy59(torch)
+    scaler = torch.amp.GradScaler("cuda")
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(torch.randn(4, 16, device="cuda")).float().pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.update()  # no step, no unscale_
+
+
+def case_amp59_scale_cpu_loss() -> None:
+    import torch
+
+    scaler = torch.amp.GradScaler("cuda")
+    w = torch.randn(4, requires_grad=True)  # a value head left on the CPU
+    loss = (w * 2).sum()
+    scaler.scale(loss).backward()
+    print("scaled", w.grad)
+
+
+def case_amp59_autocast_device_gpu() -> None:
+    import torch
+
+    model = _policy59(torch)
+    with torch.autocast("gpu", dtype=torch.bfloat16):
+        model(torch.randn(4, 16, device="cuda"))
+
+
+def case_amp59_custom_fwd_no_device() -> None:
+    import torch
+
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        @torch.amp.custom_fwd(cast_inputs=torch.float32)
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * 2
+
+    print(Scale.apply(torch.ones(2, device="cuda", requires_grad=True)))
+
+
+def case_clip59_inf_norm_overflow() -> None:
+    import torch
+
+    model = _policy59(torch)
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(torch.full((4, 16), 3e4, device="cuda")).pow(2).sum()  # fp16 overflow to inf
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, norm_type=float("inf"), error_if_nonfinite=True)
+
+
+def case_clip59_foreach_cpu_param() -> None:
+    import torch
+
+    model = _policy59(torch)
+    head = torch.nn.Linear(8, 1)  # a value head never moved to the GPU
+    loss = head(model(torch.randn(4, 16, device="cuda")).cpu()).sum()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(list(model.parameters()) + list(head.parameters()), 1.0, foreach=True)
+
+
+def case_clip59_value_foreach_cpu() -> None:
+    import torch
+
+    head = torch.nn.Linear(8, 1)
+    head(torch.randn(4, 8)).sum().backward()
+    torch.nn.utils.clip_grad_value_(head.parameters(), 1.0, foreach=True)
+
+
+def case_clip59_total_norm_nonfinite() -> None:
+    import torch
+
+    model = _policy59(torch)
+    loss = model(torch.randn(4, 16, device="cuda")).sum() * float("nan")
+    loss.backward()
+    grads = [p.grad for p in model.parameters()]
+    total = torch.nn.utils.get_total_norm(grads, error_if_nonfinite=True)
+    torch.nn.utils.clip_grads_with_norm_(model.parameters(), 1.0, total)
+
+
+def case_anom59_div_zero_grad() -> None:
+    import torch
+
+    torch.autograd.set_detect_anomaly(True)
+    num = torch.zeros(4, device="cuda", requires_grad=True)
+    den = torch.zeros(4, device="cuda", requires_grad=True)  # a per-group std of zero
+    (num / den).nan_to_num().sum().backward()
+
+
+def case_anom59_vector_norm_zero() -> None:
+    import torch
+
+    torch.autograd.set_detect_anomaly(True)
+    x = torch.zeros(4, 8, device="cuda", requires_grad=True)
+    torch.linalg.vector_norm(x, dim=-1).sum().backward()
+
+
+def case_anom59_std_single_sample() -> None:
+    import torch
+
+    torch.autograd.set_detect_anomaly(True)
+    rewards = torch.randn(1, 1, device="cuda", requires_grad=True)  # one completion per group
+    adv = (rewards - rewards.mean(-1, keepdim=True)) / (rewards.std(-1, keepdim=True) + 1e-6)
+    adv.nan_to_num().sum().backward()
+
+
+def case_anom59_masked_softmax_row() -> None:
+    import torch
+
+    torch.autograd.set_detect_anomaly(True)
+    logits = torch.randn(2, 8, device="cuda", requires_grad=True)
+    mask = torch.ones(2, 8, dtype=torch.bool, device="cuda")
+    mask[0] = False  # a fully masked row
+    p = torch.softmax(logits.masked_fill(~mask, float("-inf")), dim=-1)
+    (p.nan_to_num() * torch.randn(2, 8, device="cuda")).sum().backward()
+
+
+def case_anom59_bmm_autocast_nan() -> None:
+    import torch
+
+    torch.autograd.set_detect_anomaly(True)
+    a = torch.randn(2, 4, 8, device="cuda", requires_grad=True)
+    b = torch.randn(2, 8, 4, device="cuda", requires_grad=True)
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        out = torch.bmm(a * torch.tensor(float("nan"), device="cuda"), b)
+    out.float().nan_to_num().sum().backward()
+
+
+def case_ag59_inplace_sigmoid_bf16() -> None:
+    import torch
+
+    x = torch.randn(4, 8, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    y = torch.sigmoid(x)
+    y.mul_(2)
+    y.sum().backward()
+
+
+def case_ag59_inplace_exp_fp16() -> None:
+    import torch
+
+    x = torch.randn(4, 8, device="cuda", dtype=torch.float16, requires_grad=True)
+    ratio = torch.exp(x)
+    ratio.clamp_(0.8, 1.2)  # the PPO clip done in place
+    ratio.sum().backward()
+
+
+def case_ag59_step_between_backwards() -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loss_a = model(torch.randn(4, 16, device="cuda")).pow(2).mean()
+    loss_b = model(torch.randn(4, 16, device="cuda")).pow(2).mean()
+    loss_a.backward()
+    opt.step()  # the weights loss_b saved change in place
+    loss_b.backward()
+
+
+def case_ckpt59_reentrant_kwargs() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    model = _policy59(torch)
+
+    def block(x: Any, scale: float = 1.0) -> Any:
+        return model(x) * scale
+
+    checkpoint(block, torch.randn(4, 16, device="cuda", requires_grad=True), use_reentrant=True, scale=2.0)
+
+
+def case_ckpt59_reentrant_context_fn() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint, create_selective_checkpoint_contexts
+
+    model = _policy59(torch)
+    ctx = lambda: create_selective_checkpoint_contexts([torch.ops.aten.mm.default])  # noqa: E731
+    checkpoint(model, torch.randn(4, 16, device="cuda", requires_grad=True), use_reentrant=True, context_fn=ctx)
+
+
+def case_ckpt59_determinism_bogus() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    model = _policy59(torch)
+    out = checkpoint(model, torch.randn(4, 16, device="cuda", requires_grad=True), use_reentrant=False,
+                     determinism_check="strict")
+    out.sum().backward()
+
+
+def case_ckpt59_recompute_dtype_debug() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    model = _policy59(torch)
+    calls = [0]
+
+    def block(x: Any) -> Any:  # a side effect: the first call flips the autocast flag it reads
+        calls[0] += 1
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=calls[0] > 1):
+            return model(x)
+
+    out = checkpoint(block, torch.randn(4, 16, device="cuda", requires_grad=True), use_reentrant=False, debug=True)
+    out.float().sum().backward()
+
+
+def case_ckpt59_side_effect_reentrant() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    lin = torch.nn.Linear(16, 16).cuda()
+    cache: list[Any] = []
+
+    def block(x: Any) -> Any:  # stores its output on the side; the recompute appends a second one
+        y = lin(x)
+        cache.append(y)
+        return y.relu() + (cache[0] if len(cache) > 1 else 0)
+
+    x = torch.randn(4, 16, device="cuda", requires_grad=True)
+    out = checkpoint(block, x, use_reentrant=True)
+    out.sum().backward()
+    cache[0].sum().backward()
+
+
+def case_ckpt59_backward_twice_nonreentrant() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    model = _policy59(torch)
+    out = checkpoint(model, torch.randn(4, 16, device="cuda", requires_grad=True), use_reentrant=False)
+    out.sum().backward()
+    out.sum().backward()
+
+
+def case_ckpt59_sequential_segments_zero() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint_sequential
+
+    model = _policy59(torch)
+    checkpoint_sequential(model, 0, torch.randn(4, 16, device="cuda", requires_grad=True), use_reentrant=False)
+
+
+def case_fsdp59_reduce_dtype_int() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+    model = _policy59(torch)
+    fully_shard(model, mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.int32))
+    model(torch.randn(4, 16, device="cuda")).float().sum().backward()
+    torch.cuda.synchronize()
+    print("backward done")
+    dist.destroy_process_group()
+
+
+def case_fsdp59_tied_weights_split() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.fsdp import fully_shard
+
+    emb = torch.nn.Embedding(32, 16).cuda()
+    head = torch.nn.Linear(16, 32, bias=False).cuda()
+    head.weight = emb.weight  # tied embeddings
+    root = torch.nn.ModuleDict({"emb": emb, "head": head})
+    fully_shard(emb)
+    fully_shard(head)
+    fully_shard(root)
+    ids = torch.randint(0, 32, (2, 4), device="cuda")
+    root["head"](root["emb"](ids)).sum().backward()
+    torch.cuda.synchronize()
+    print("backward done")
+    dist.destroy_process_group()
+
+
+def case_fsdp59_load_plain_state() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.fsdp import fully_shard
+
+    model = _policy59(torch)
+    full = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    fully_shard(model)
+    model.load_state_dict(full)  # plain tensors into DTensor parameters
+    print("loaded")
+    dist.destroy_process_group()
+
+
+def case_fsdp59_set_state_wrong_keys() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, set_model_state_dict
+    from torch.distributed.fsdp import fully_shard
+
+    model = _policy59(torch)
+    fully_shard(model)
+    sd = {f"model.{k}": v.full_tensor() for k, v in model.state_dict().items()}  # an HF-style prefix
+    set_model_state_dict(model, sd, options=StateDictOptions(full_state_dict=True))
+    print("loaded")
+    dist.destroy_process_group()
+
+
+def case_fsdp59_set_state_wrong_shape() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, set_model_state_dict
+    from torch.distributed.fsdp import fully_shard
+
+    model = _policy59(torch)
+    fully_shard(model)
+    sd = {k: torch.zeros(*[d + 1 for d in v.shape], device="cuda") for k, v in model.state_dict().items()}
+    set_model_state_dict(model, sd, options=StateDictOptions(full_state_dict=True, broadcast_from_rank0=True))
+    print("loaded")
+    dist.destroy_process_group()
+
+
+def case_fsdp59_replicate_placement_load() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.fsdp import fully_shard
+    from torch.distributed.tensor import Replicate, distribute_tensor
+
+    model = _policy59(torch)
+    fully_shard(model)
+    mesh = next(iter(model.parameters())).device_mesh
+    sd = {k: distribute_tensor(v.full_tensor(), mesh, [Replicate()]) for k, v in model.state_dict().items()}
+    model.load_state_dict(sd)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    print("loaded and stepped")
+    dist.destroy_process_group()
+
+
+def case_fsdp59_grad_sync_on_child() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.fsdp import fully_shard
+
+    model = _policy59(torch)
+    fully_shard(model)
+    model[0].set_requires_gradient_sync(False)  # the child was never sharded on its own
+    dist.destroy_process_group()
+
+
+def case_fsdp59_int_parameter() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.fsdp import fully_shard
+
+    model = _policy59(torch)
+    model.register_parameter("positions", torch.nn.Parameter(torch.arange(16, device="cuda"), requires_grad=False))
+    fully_shard(model)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    print("backward done")
+    dist.destroy_process_group()
+
+
+def case_fsdp59_mesh_cpu_module_cuda() -> None:
+    torch, dist = _pg59()
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.fsdp import fully_shard
+
+    mesh = init_device_mesh("cpu", (1,))
+    model = _policy59(torch)
+    fully_shard(model, mesh=mesh)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    dist.destroy_process_group()
+
+
+def case_ddp59_lazy_module() -> None:
+    torch, dist = _pg59()
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    model = torch.nn.Sequential(torch.nn.LazyLinear(32), torch.nn.GELU(), torch.nn.Linear(32, 8)).cuda()
+    DDP(model, device_ids=[0])
+
+
+def case_ddp59_unused_detail() -> None:
+    os.environ["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
+    torch, dist = _pg59()
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    class TwoHeads(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = torch.nn.Linear(16, 16)
+            self.value_head = torch.nn.Linear(16, 1)  # used only when the critic is on
+            self.policy_head = torch.nn.Linear(16, 8)
+
+        def forward(self, x: Any) -> Any:
+            return self.policy_head(self.body(x))
+
+    model = DDP(TwoHeads().cuda(), device_ids=[0])
+    for _ in range(2):
+        model(torch.randn(4, 16, device="cuda")).sum().backward()
+    dist.destroy_process_group()
+
+
+def case_ddp59_freeze_after_wrap() -> None:
+    torch, dist = _pg59()
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    model = _policy59(torch)
+    ddp = DDP(model, device_ids=[0])
+    model[0].requires_grad_(False)  # freezing the embedding-like first layer after wrapping
+    for _ in range(2):
+        ddp(torch.randn(4, 16, device="cuda")).sum().backward()
+    torch.cuda.synchronize()
+    print("two steps")
+    dist.destroy_process_group()
+
+
+def case_ddp59_no_sync_then_find_unused() -> None:
+    torch, dist = _pg59()
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    model = _policy59(torch)
+    ddp = DDP(model, device_ids=[0], find_unused_parameters=True)
+    with ddp.no_sync():
+        out1 = ddp(torch.randn(4, 16, device="cuda"))
+    out2 = ddp(torch.randn(4, 16, device="cuda"))
+    (out1.sum() + out2.sum()).backward()
+    torch.cuda.synchronize()
+    dist.destroy_process_group()
+
+
+def case_opt59_fused_and_foreach() -> None:
+    import torch
+
+    torch.optim.AdamW(_policy59(torch).parameters(), lr=1e-3, fused=True, foreach=True)
+
+
+def case_opt59_fused_differentiable() -> None:
+    import torch
+
+    torch.optim.Adam(_policy59(torch).parameters(), lr=1e-3, fused=True, differentiable=True)
+
+
+def case_opt59_lr_tensor_foreach() -> None:
+    import torch
+
+    opt = torch.optim.AdamW(_policy59(torch).parameters(), lr=torch.tensor(1e-3), foreach=True)
+    for g in opt.param_groups:
+        for p in g["params"]:
+            p.grad = torch.randn_like(p)
+    opt.step()
+
+
+def _opt59_state_step(capturable: bool, step_device: str) -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, capturable=capturable, foreach=False)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    for st in sd["state"].values():
+        st["step"] = st["step"].to(step_device)  # a resumed state written by another version
+    opt.load_state_dict(sd)
+    for st in opt.state.values():
+        st["step"] = st["step"].to(step_device)
+    opt.step()
+    print("resumed step done")
+
+
+def case_opt59_capturable_step_on_cpu() -> None:
+    _opt59_state_step(True, "cpu")
+
+
+def case_opt59_step_on_cuda_not_capturable() -> None:
+    _opt59_state_step(False, "cuda")
+
+
+def case_opt59_fused_state_on_cpu() -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    opt.step()
+    for st in opt.state.values():
+        st["exp_avg"] = st["exp_avg"].cpu()  # optimizer state offloaded and never brought back
+    opt.step()
+
+
+def case_opt59_foreach_state_shape() -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, foreach=True)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    sd["state"][0]["exp_avg_sq"] = torch.zeros(16, 32, device="cuda")  # transposed in a converted checkpoint
+    opt.load_state_dict(sd)
+    opt.step()
+
+
+def case_opt59_state_group_params_swapped() -> None:
+    import torch
+
+    model = _policy59(torch)
+    decay = [p for n, p in model.named_parameters() if n.endswith("weight")]
+    no_decay = [p for n, p in model.named_parameters() if n.endswith("bias")]
+    opt = torch.optim.AdamW([{"params": decay}, {"params": no_decay, "weight_decay": 0.0}], lr=1e-3)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    sd["param_groups"] = sd["param_groups"][::-1]  # groups saved in the other order
+    opt.load_state_dict(sd)
+    opt.step()
+
+
+def case_comp59_fullgraph_backward() -> None:
+    import torch
+
+    model = _policy59(torch)
+
+    @torch.compile(fullgraph=True)
+    def train_step(x: Any) -> Any:
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        return loss
+
+    train_step(torch.randn(4, 16, device="cuda"))
+
+
+def case_comp59_fullgraph_clip_nonfinite() -> None:
+    import torch
+
+    model = _policy59(torch)
+
+    @torch.compile(fullgraph=True)
+    def clip() -> Any:
+        return torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0, error_if_nonfinite=True)
+
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    clip()
+
+
+def case_comp59_fullgraph_autograd_grad() -> None:
+    import torch
+
+    model = _policy59(torch)
+
+    @torch.compile(fullgraph=True)
+    def grads(x: Any) -> Any:
+        loss = model(x).pow(2).mean()
+        return torch.autograd.grad(loss, list(model.parameters()))
+
+    grads(torch.randn(4, 16, device="cuda"))
+
+
+def case_comp59_fullgraph_scaler_step() -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    scaler = torch.amp.GradScaler("cuda")
+
+    @torch.compile(fullgraph=True)
+    def step() -> None:
+        scaler.step(opt)
+        scaler.update()
+
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(torch.randn(4, 16, device="cuda")).float().mean()
+    scaler.scale(loss).backward()
+    step()
+
+
+def case_oom59_adam_state_first_step() -> None:
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.03)  # about 2.4 GiB of the card
+    model = torch.nn.Linear(16384, 16384, bias=False).cuda()  # 1 GiB of fp32 weights
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, foreach=False)
+    model(torch.randn(2, 16384, device="cuda")).sum().backward()  # + 1 GiB of grads
+    try:
+        opt.step()  # exp_avg and exp_avg_sq: 2 GiB more
+    finally:
+        print(torch.cuda.memory_summary(abbreviated=True))
+
+
+def case_oom59_backward_logits() -> None:
+    import torch
+
+    torch.cuda.set_per_process_memory_fraction(0.05)
+    head = torch.nn.Linear(1024, 151936, bias=False, device="cuda", dtype=torch.bfloat16)  # a Qwen-sized LM head
+    hidden = torch.randn(8, 512, 1024, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    logits = head(hidden).float()  # 2.3 GiB of fp32 logits
+    logp = torch.log_softmax(logits, -1)
+    try:
+        logp.gather(-1, torch.zeros(8, 512, 1, dtype=torch.long, device="cuda")).sum().backward()
+    finally:
+        print(torch.cuda.memory_summary(abbreviated=True))
+
+
+def case_assert59_one_hot_label() -> None:
+    import torch
+
+    labels = torch.tensor([3, 7, 8], device="cuda")
+    torch.nn.functional.one_hot(labels, num_classes=8)
+
+
+def case_assert59_embedding_token_id() -> None:
+    import torch
+
+    emb = torch.nn.Embedding(1000, 64).cuda()
+    ids = torch.randint(0, 1000, (4, 128), device="cuda")
+    ids[2, 5] = 1003  # an added special token the embedding was not resized for
+    out = emb(ids)
+    print(out.sum().item())
+
+
+def case_assert59_cross_entropy_then_summary() -> None:
+    import torch
+
+    logits = torch.randn(16, 50, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    labels = torch.randint(0, 50, (16,), device="cuda")
+    labels[3] = 50
+    loss = torch.nn.functional.cross_entropy(logits.float(), labels, reduction="sum")
+    try:
+        loss.backward()
+        torch.cuda.synchronize()
+    finally:
+        print(torch.cuda.memory_summary(abbreviated=True))
+
+
+def case_assert59_ce_ignore_index_neg1() -> None:
+    import torch
+
+    logits = torch.randn(4, 6, 32, device="cuda")
+    labels = torch.randint(0, 32, (4, 6), device="cuda")
+    labels[:, -2:] = -1  # padding as -1, ignore_index left at -100
+    loss = torch.nn.functional.cross_entropy(logits.view(-1, 32), labels.view(-1), reduction="none")
+    print(loss.mean().item())
+
+
+def case_benign59_tf32_old_flag() -> None:
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    model = _policy59(torch)
+    print(model(torch.randn(4, 16, device="cuda")).sum().item(), torch.backends.cuda.matmul.allow_tf32)
+
+
+def case_benign59_duplicate_params() -> None:
+    import torch
+
+    model = _policy59(torch)
+    params = list(model.parameters()) + [model[2].weight]  # the tied head listed twice
+    opt = torch.optim.SGD(params, lr=0.1)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    opt.step()
+    print("step done")
+
+
+def case_benign59_scaler_skip_then_scheduler() -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    sched = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.1, total_iters=10)
+    scaler = torch.amp.GradScaler("cuda", init_scale=2.0 ** 40)
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(torch.randn(4, 16, device="cuda") * 100).float().pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.step(opt)  # skipped: the scaled grads overflowed
+    scaler.update()
+    sched.step()
+    print("scale now", scaler.get_scale())
+
+
+def case_benign59_autocast_int8() -> None:
+    import torch
+
+    model = _policy59(torch)
+    with torch.autocast("cuda", dtype=torch.int8):
+        out = model(torch.randn(4, 16, device="cuda"))
+    out.sum().backward()
+    print("step done", out.dtype)
+
+
+def case_benign59_sequential_no_flag() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint_sequential
+
+    model = _policy59(torch)
+    out = checkpoint_sequential(model, 2, torch.randn(4, 16, device="cuda", requires_grad=True))
+    out.sum().backward()
+    print("step done")
+
+
+def case_benign59_custom_bwd_old() -> None:
+    import torch
+
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        @torch.cuda.amp.custom_fwd
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        @torch.cuda.amp.custom_bwd
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * 2
+
+    x = torch.ones(2, device="cuda", requires_grad=True)
+    Scale.apply(x).sum().backward()
+    print("grad", x.grad)
+
+
+def case_benign59_recompile_lr() -> None:
+    import torch
+
+    model = _policy59(torch)
+    torch._dynamo.config.recompile_limit = 2
+
+    @torch.compile
+    def update(lr: float) -> None:
+        with torch.no_grad():
+            for p in model.parameters():
+                if p.grad is not None:
+                    p.sub_(p.grad * lr)
+
+    for step in range(4):
+        model(torch.randn(4, 16, device="cuda")).sum().backward()
+        update(1e-3 * (1 + step))  # a warmup schedule: a new float per step
+    print("four steps")
+
+
+def case_benign59_ddp_static_unused() -> None:
+    torch, dist = _pg59()
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    model = _policy59(torch)
+    ddp = DDP(model, device_ids=[0], find_unused_parameters=True, gradient_as_bucket_view=True)
+    for _ in range(2):
+        ddp(torch.randn(4, 16, device="cuda")).sum().backward()
+    torch.cuda.synchronize()
+    print("two steps")
+    dist.destroy_process_group()
+
+
+# The second call's cases (added after reading the first call's output: its device-side asserts were all earlier shapes
+# and five of its eight benign cases printed nothing new).
+def case_assert59_index_put_advantages() -> None:
+    import torch
+
+    adv = torch.zeros(8, 16, device="cuda")
+    rows = torch.tensor([0, 3, 9], device="cuda")  # a group index past the batch
+    adv[rows] = torch.ones(3, 16, device="cuda")
+    print(adv.sum().item())
+
+
+def case_assert59_index_put_accumulate() -> None:
+    import torch
+
+    adv = torch.zeros(8, device="cuda")
+    idx = torch.tensor([1, 2, 12], device="cuda")
+    adv.index_put_((idx,), torch.ones(3, device="cuda"), accumulate=True)
+    print(adv.sum().item())
+
+
+def case_assert59_index_copy_packing() -> None:
+    import torch
+
+    packed = torch.zeros(64, 32, device="cuda")
+    pos = torch.arange(60, 70, device="cuda")  # sequence packing past the buffer end
+    packed.index_copy_(0, pos, torch.ones(10, 32, device="cuda"))
+    print(packed.sum().item())
+
+
+def case_assert59_take_flat_logprobs() -> None:
+    import torch
+
+    logp = torch.randn(4, 50, device="cuda").log_softmax(-1)
+    flat = torch.arange(4, device="cuda") * 50 + torch.tensor([1, 2, 3, 50], device="cuda")
+    flat[3] = 400
+    print(torch.take(logp, flat).sum().item())
+
+
+def case_assert59_put_flat_rewards() -> None:
+    import torch
+
+    rewards = torch.zeros(4, 16, device="cuda")
+    rewards.put_(torch.tensor([15, 31, 47, 64], device="cuda"), torch.ones(4, device="cuda"))
+    print(rewards.sum().item())
+
+
+def case_assert59_nccl_after_assert() -> None:
+    torch, dist = _pg59()
+    logits = torch.randn(4, 10, device="cuda")
+    labels = torch.tensor([1, 2, 10, 3], device="cuda")
+    loss = torch.nn.functional.cross_entropy(logits, labels)
+    dist.all_reduce(loss)  # the loss averaged over ranks
+    torch.cuda.synchronize()
+    print(loss.item())
+
+
+def case_ag59_bincount_negative_ids() -> None:
+    import torch
+
+    ids = torch.tensor([0, 3, -1, 2], device="cuda")  # a padding id of -1 in the token counts
+    print(torch.bincount(ids, minlength=8))
+
+
+def case_benign59_checkpoint_no_flag() -> None:
+    import torch
+    from torch.utils.checkpoint import checkpoint
+
+    model = _policy59(torch)
+    out = checkpoint(model, torch.randn(4, 16, device="cuda", requires_grad=True))
+    out.sum().backward()
+    print("step done")
+
+
+def case_benign59_item_graph_break() -> None:
+    import torch
+
+    model = _policy59(torch)
+    logged: list[float] = []
+
+    @torch.compile
+    def loss_fn(x: Any) -> Any:
+        loss = model(x).pow(2).mean()
+        logged.append(loss.item())  # logging the loss inside the compiled step
+        return loss * 2
+
+    for _ in range(2):
+        loss_fn(torch.randn(4, 16, device="cuda")).backward()
+    print("steps done", len(logged))
+
+
+def case_benign59_value_head_target_size() -> None:
+    import torch
+
+    value_head = torch.nn.Linear(16, 1).cuda()
+    values = value_head(torch.randn(8, 16, device="cuda"))  # (8, 1)
+    returns = torch.randn(8, device="cuda")  # (8,)
+    torch.nn.functional.mse_loss(values, returns).backward()
+    print("value loss step done")
+
+
+def case_benign59_nonleaf_grad_read() -> None:
+    import torch
+
+    model = _policy59(torch)
+    logits = model(torch.randn(4, 16, device="cuda"))
+    logits.sum().backward()
+    print("logits grad", logits.grad)  # debugging the logits' grad: None for a non-leaf
+
+
+def case_benign59_scheduler_step_overridden() -> None:
+    import torch
+
+    model = _policy59(torch)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    sched = torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.1, total_iters=10)
+    inner = opt.step
+    opt.step = lambda *a, **k: inner(*a, **k)  # a wrapper installed after the scheduler (a logging hook)
+    model(torch.randn(4, 16, device="cuda")).sum().backward()
+    opt.step()
+    sched.step()
+    print("step done")
+
+
+def case_benign59_ddp_grad_strides() -> None:
+    torch, dist = _pg59()
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    class Proj(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(16, 32, device="cuda").t())  # a transposed (tied) weight
+
+        def forward(self, x: Any) -> Any:
+            return x @ self.w.t()
+
+    ddp = DDP(Proj(), device_ids=[0])
+    for _ in range(2):
+        ddp(torch.randn(4, 16, device="cuda")).sum().backward()
+    torch.cuda.synchronize()
+    print("two steps")
+    dist.destroy_process_group()
+
+CASES59: dict[str, Case] = {n.removeprefix("case_"): (f, {"oom59": "cuda_oom", "assert59": "cuda_error",
+                                                          "benign59": "benign"}.get(n[5:].split("_")[0], "python_crash"),
+                                                       True)
+                            for n, f in list(globals().items()) if re.match(r"case_[a-z]+59_", n)}
+CASES.update(CASES59)
+# Each in the worker pool (its own process, `timeout -k 5 60` around it, run_one); the oom59 cases run alone (--jobs 1)
+# after the rest in the same call.
+GPU_SHARED59 = frozenset(CASES59)
+TIMEOUT_S.update({n: 75 for n in CASES59})
+
 
 # ----------------------------------------------------------------------------- build
 
@@ -41760,6 +42719,86 @@ def lib_of53(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
         return "humanfriendly", "10.0"
     return "marin-iris", IRIS_VERSION52
 
+LINE_RULES59: list[tuple[str, str]] = [
+    # anomaly mode's own warning before the `returned nan values` error: printed only as the backward raises, so read
+    # alone it is neither a note of a run that went on (the warning rule) nor the failure (the RuntimeError after it);
+    # earlier sets split on it (sets 21 / 27 benign, a public set python_crash), so this set leaves it out
+    (r"UserWarning: Error detected in \w+\. Traceback of forward call", "drop"),
+    # dynamo's `Tensor.item()` graph-break warning spans nine lines behind one log prefix: the first is kept, the rest
+    # (the config hint, the user frame and its source line, an empty prefix) are continuation lines
+    (r"torch/_dynamo/variables/tensor\.py:\d+\] \[\d+/\d+\](?! Graph break from `Tensor\.item\(\)`)", "drop"),
+    (r"^W\d{4} .*Graph break from `Tensor\.item\(\)`", "benign"),
+    (r"OutOfMemoryError: CUDA out of memory", "cuda_oom"),
+    # ProcessGroupNCCL's watchdog after a device-side assert of the loss: the line names the CUDA error (set 45's
+    # `unspecified launch failure` twin is cuda_error)
+    (r"watchdog thread terminated with exception: CUDA error", "cuda_error"),
+    (r"Assertion `.*` failed\.$|CUDA error: device-side assert", "cuda_error"),
+    # warnings of a step that went on (std() of one sample, deprecated amp decorators, duplicate parameters, the
+    # checkpoint / scheduler notes, dynamo's untraceable builtin)
+    (r"^\S+:\d+: \w*Warning: ", "benign"),
+    # the rest (exception lines, the shell's `Aborted`) is python_crash: a training step's Python / torch error with no
+    # contract kind (the set's own closing rule: an earlier set's, read after this one's, may keep the case's kind instead)
+    (r".", "python_crash"),
+]
+
+NOTES59: list[tuple[str, str]] = [
+    (r"HalfTensor \[4, 8\]\], which is output 0 of ExpBackward0", "the PPO ratio exp(x) clamped in place (clamp_) before backward, fp16 on CUDA"),
+    (r"CUDABFloat16Type", "sigmoid(x) of a bf16 CUDA tensor multiplied in place before backward (torch names the type CUDABFloat16Type here)"),
+    (r"AsStridedBackward0, is at version 2", "two losses from one model, optimizer.step() between their backwards: the second graph's saved weight changed in place"),
+    (r"device string: gpu", "torch.autocast('gpu', dtype=torch.bfloat16)"),
+    (r"custom_fwd\(\) missing", "@torch.amp.custom_fwd(cast_inputs=torch.float32) without device_type"),
+    (r"_amp_foreach_non_finite_check_and_unscale_cuda", "GradScaler.unscale_ on a bf16 policy's gradients"),
+    (r"Adam does not support sparse", "an Embedding(sparse=True) under GradScaler with torch.optim.Adam"),
+    (r"unscale_\(\) is being called after step", "GradScaler.unscale_(opt) after scaler.step(opt) (clipping placed after the step)"),
+    (r"No inf checks were recorded prior to update", "GradScaler.update() after a scaled backward with no step / unscale_"),
+    (r"BmmBackward0", "set_detect_anomaly(True): a NaN into a bf16 autocast bmm, nan_to_num after it"),
+    (r"DivBackward0", "set_detect_anomaly(True): advantages divided by a group std of zero (one completion per group, or 0/0)"),
+    (r"SoftmaxBackward0", "set_detect_anomaly(True): softmax over a fully masked (-inf) row"),
+    (r"degrees of freedom is <= 0", "std() of a one-sample group (GRPO advantages); a warning, the NaN failed later"),
+    (r"watchdog thread terminated", "one-rank NCCL world: cross_entropy with a label out of range, then all_reduce of the loss; the watchdog ended the process (exit 134)"),
+    (r"Aborted .*assert59_nccl_after_assert", "the shell's line for the process the NCCL watchdog aborted after a device-side assert"),
+    (r"addmm_cuda\" not implemented for 'Char'", "torch.autocast('cuda', dtype=torch.int8): meant as a look-alike (autocast disabling itself), it cast the matmul to int8"),
+    (r"custom_bwd\(args", "the deprecated torch.cuda.amp.custom_fwd / custom_bwd decorators; the step ran"),
+    (r"duplicate parameters", "the tied head's weight listed twice in SGD's params; the step ran"),
+    (r"Graph break from `Tensor\.item\(\)`", "loss.item() for logging inside a torch.compile'd loss; dynamo broke the graph and the steps ran"),
+    (r"list\.append", "list.append inside a torch.compile'd loss (the logged loss); dynamo fell back and the steps ran"),
+    (r"optimizer\.step\(\)` has been overridden", "optimizer.step wrapped after the LR scheduler was built; the step ran"),
+    (r"checkpoint_sequential: the use_reentrant", "checkpoint_sequential without use_reentrant; the step ran"),
+    (r"determinism_check should be", "checkpoint(..., use_reentrant=False, determinism_check='strict')"),
+    (r"An error happened while unpacking", "checkpoint(debug=True) of a block whose autocast flag flips on recompute"),
+    (r"context_fn` or `debug`", "checkpoint(use_reentrant=True, context_fn=selective checkpoint contexts)"),
+    (r"Unexpected keyword arguments: scale", "checkpoint(block, x, use_reentrant=True, scale=2.0)"),
+    (r"ZeroDivisionError", "checkpoint_sequential(model, 0, x) (zero segments)"),
+    (r"total norm of order inf", "fp16 autocast overflow, then clip_grad_norm_(norm_type=inf, error_if_nonfinite=True)"),
+    (r"trace_autograd_ops", "torch.autograd.grad inside a fullgraph=True compiled step"),
+    (r"Unsupported Tensor\.backward", "loss.backward() inside a fullgraph=True compiled training step"),
+    (r"inline function marked as skipped", "GradScaler.step / update inside a fullgraph=True compiled function"),
+    (r"uninitialized parameters", "DDP over a model with a LazyLinear before any forward (one-rank NCCL world)"),
+    (r"set_requires_gradient_sync", "set_requires_gradient_sync on a child Linear of a fully_shard'ed model (the child was not sharded itself)"),
+    (r"floating point dtype can require", "fully_shard of a model holding an int64 Parameter (requires_grad=False)"),
+    (r"loading state_dict for FSDPSequential", "load_state_dict of plain tensors into a fully_shard'ed model (aten.copy_ got mixed Tensor and DTensor)"),
+    (r"wrapper_CUDA_addmm", "fully_shard(model, mesh=init_device_mesh('cpu', (1,))) of a CUDA model, then a CUDA forward"),
+    (r"torch\.cat\(\): input types", "MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=torch.int32) in fully_shard"),
+    (r"containers that do not implement forward", "fully_shard of a ModuleDict root (tied embedding / head, each sharded first)"),
+    (r"Tried to allocate 1024\.00 MiB", "AdamW's first step (exp_avg / exp_avg_sq for a 1 GiB weight) under set_per_process_memory_fraction(0.03)"),
+    (r"Tried to allocate 2\.32 GiB", "log_softmax of fp32 logits from a 151936-wide LM head under set_per_process_memory_fraction(0.05)"),
+    (r"params and state_steps must be on", "Adam(capturable=True) resumed with its state 'step' tensors on the CPU"),
+    (r"`fused` and `foreach`", "AdamW(fused=True, foreach=True)"),
+    (r"`fused` does not support `differentiable`", "Adam(fused=True, differentiable=True)"),
+    (r"wrapper_CUDA___fused_adamw_", "AdamW(fused=True) whose exp_avg state was offloaded to the CPU and never brought back"),
+]
+
+
+def lib_of59(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The fifty-ninth set's printers: NCCL's own log lines, bash's signal lines, torch for the rest (autograd, amp,
+    checkpoint, FSDP2 / DDP, the optimizers, dynamo / inductor, the CUDA kernels' asserts)."""
+    if re.search(r" NCCL (INFO|WARN) ", line):
+        return _pick("nccl", vers)
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    return _pick("torch", vers)
+
+
 LINE_RULES56: list[tuple[str, str]] = [
     # NCCL's own argument / topology-file checks print WARN lines: by the line alone an NCCL failure, whichever case
     # (a P2P peer outside the world, a topology XML node without an attribute NCCL needs)
@@ -42593,6 +43632,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout57", CASES57, LINE_RULES57),
     ("heldout58", CASES58, LINE_RULES58),
     ("heldout60", CASES60, LINE_RULES60),
+    ("heldout59", CASES59, LINE_RULES59),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -43066,6 +44106,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout57": (lib_of57, NOTES57),
     "heldout58": (lib_of58, NOTES58),
     "heldout60": (lib_of60, NOTES60),
+    "heldout59": (lib_of59, NOTES59),
 }
 
 
