@@ -43187,7 +43187,7 @@ LINE_RULES59: list[tuple[str, str]] = [
     # checkpoint / scheduler notes, dynamo's untraceable builtin)
     (r"^\S+:\d+: \w*Warning: ", "benign"),
     # the rest (exception lines, the shell's `Aborted`) is python_crash: a training step's Python / torch error with no
-    # contract kind (the set's own closing rule: an earlier set's, read after this one's, may keep the case's kind instead)
+    # contract kind (the set's closing rule: label_line reads it for this set's lines only)
     (r".", "python_crash"),
 ]
 
@@ -43975,8 +43975,7 @@ LINE_RULES60: list[tuple[str, str]] = [
     # line under it carries the errno
     (r"Errno 28|No space left on device", "disk_full"),
     (r"Check failed: ", "python_crash"),
-    # the rest keeps its case's kind: this set's own rules end here, so no later catch-all of an earlier set
-    # (set 57's python_crash) reads these lines
+    # the rest keeps its case's kind (the set's closing rule: label_line reads it for this set's lines only)
     (r".", "case"),
 ]
 NOTES60: list[tuple[str, str]] = [
@@ -44104,9 +44103,15 @@ def _set_rank(case: str) -> int:
     return -1 if at is None else at
 
 
+# A set's closing rule (`(".", kind)` or `(".", "case")`: every line its own rules did not take) is its own set's only: read
+# as an earlier set's rule it would label every later set's remaining lines (sets 57, 59, 60 and 61 close so).
+CLOSING = "."
+
+
 def label_line(case: str, kind: str, line: str) -> str:
     at = later_set(case)
-    rules3 = [rule for _, _, rules in reversed(LATER_SETS[:at + 1]) for rule in rules] if at is not None else []
+    rules3 = (LATER_SETS[at][2] + [rule for _, _, rules in reversed(LATER_SETS[:at]) for rule in rules if rule[0] != CLOSING]
+              if at is not None else [])
     for pat, lab in CASE_RULES.get(case, []) + rules3 + LINE_RULES:
         if re.search(pat, line):
             return kind if lab == "case" else lab  # "case": the case's own kind (a later set's closing rule)
