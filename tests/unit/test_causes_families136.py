@@ -114,3 +114,15 @@ def test_a_clients_retry_report_of_an_os_error_is_kept(tmp_path: Path) -> None:
     line = "'[Errno 111] Connection refused' thrown while requesting PUT http://10.0.0.9:9000/lfs-put/ab12"
     report = both(tmp_path, [line])
     assert primary(report) is not None or report.get("unrecognized")
+
+
+@pytest.mark.parametrize("line", ["StopIteration: No more results to get", "StopAsyncIteration", "    | GeneratorExit"])
+def test_an_iteration_end_is_kept_as_a_warning(tmp_path: Path, line: str) -> None:
+    # a class that says nothing alone is no death (exceptions.NOT_A_CRASH), but an uncaught one is never dropped
+    report = both(tmp_path, [line])
+    assert report["verdict"] == "NO-KILL" and primary(report) is None
+    assert [u["status"] for u in report["unrecognized"]] == ["warning"]
+
+
+def test_a_clean_system_exit_is_not_kept(tmp_path: Path) -> None:
+    assert not both(tmp_path, ["SystemExit: 0"]).get("unrecognized")

@@ -269,11 +269,13 @@ class Analyzer:
             self._hold_traceback(stream, text, rank, t)
             return
         level = status is not None or E.is_error_line(text, exc)
-        if not level and not V.error_shaped(text, line.actor is not None or line.node is not None or line.teed or line.column is not None):
+        kept_quietly = not level and exc is not None and exc.name in E.KEPT_QUIETLY
+        if not level and not kept_quietly and \
+                not V.error_shaped(text, line.actor is not None or line.node is not None or line.teed or line.column is not None):
             return
         # a line the level grammar did not take (error words in a log record) printed at INFO /
         # DEBUG level is a notice: named or kept, as a warning
-        quiet = not level and V.notice_level(text)
+        quiet = kept_quietly or (not level and V.notice_level(text))
         # (a source column names the program when the line does not: `localai  | ... Model not responding`;
         # not for a warning: a program's name does not make its notice a failure)
         column = line.column if line.column is not None and not V.below_error(text) else None

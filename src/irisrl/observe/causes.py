@@ -1115,7 +1115,7 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
     (c, re.compile("|".join(f"(?:{p})" for p in c.patterns + c.families)), re.compile(c.exclude) if c.exclude else None)
     for c in CATALOGUE if c.patterns or c.families)
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
-_EXC_HINT = re.compile(r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort|OutOfResources|Timeout|TimedOut|ExceptionGroup|" + E.QUEUE_CLASS + r")\b|"
+_EXC_HINT = re.compile(r"(?:" + E.CLASS_SUFFIX + r"|OutOfResources|Timeout|TimedOut|ExceptionGroup|" + E.ITERATION_END + "|" + E.QUEUE_CLASS + r")\b|"
                        r"\bsocket\.(?:gai|h)?error\b|" + E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+_?[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
 # A class name whose "message" is a bare count, ending the line: a tally of errors by type (an
 # end-of-run summary's "Errors by type" table), not an exception. Only inside a record printed at

@@ -51,10 +51,14 @@ GLOG_DATE = r"(?:[01]\d{3}|[1-9]\d\d|20\d\d[01]\d[0-3]\d) \d\d:\d\d"
 # the queue modules' two exceptions (queue / multiprocessing.queues / asyncio's QueueEmpty aside, ray.util.queue
 # re-raises them: `ray.util.queue.Empty`), by their module: the bare words are no class
 QUEUE_CLASS = r"_?queue\.(?:Empty|Full)"
-# (and Python 3.11's exception groups, `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`, and the
-# socket module's lower-case classes, `socket.gaierror: [Errno -3] Temporary failure in name resolution`)
-_CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)|OutOfResources|CudaError|"
-          r"(?:Base)?ExceptionGroup|socket\.(?:gaierror|herror)|(?:[A-Za-z_]\w*\.)*" + QUEUE_CLASS + ")|"
+# (and Python 3.11's exception groups, `ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)`, the builtin
+# iteration ends, `StopIteration: ...` (named for no failure: KEPT_QUIETLY), and the socket module's lower-case classes,
+# `socket.gaierror: [Errno -3] Temporary failure in name resolution`)
+# How an exception class's name ends (causes._EXC_HINT's cheap check reads the same), and the builtin iteration ends
+CLASS_SUFFIX = r"(?:Error|Exception|Exit|Interrupt|Failure|Fault|Abort)"
+ITERATION_END = r"Stop(?:Async)?Iteration"
+_CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*" + CLASS_SUFFIX + r"|OutOfResources|CudaError|"
+          r"(?:Base)?ExceptionGroup|" + ITERATION_END + r"|socket\.(?:gaierror|herror)|(?:[A-Za-z_]\w*\.)*" + QUEUE_CLASS + ")|"
           # a dotted class whose own name starts lower-case (pybind11 bindings: `nixl._bindings.nixlNotFoundError`)
           r"(?:[A-Za-z_]\w*\.)+[a-z]\w*[a-z](?:Error|Exception)|"
           # a dotted class named for a timeout (httpx / httpcore `PoolTimeout`, `ReadTimeout`, requests' `ConnectTimeout`),
@@ -276,7 +280,11 @@ STATUS_DECIDES = frozenset({"HfHubHTTPError"})
 DOTTED_KINDS: dict[str, str] = {"ray.exceptions.OutOfMemoryError": "ray_oom_kill", "omegaconf.errors.ValidationError": "hydra_error"}
 # Classes that say nothing by themselves: a line whose only exception is one of these (and no
 # message family names it) is not a crash of its own (a warning-level report of a retry etc.).
-NOT_A_CRASH = frozenset({"StopIteration", "GeneratorExit", "SystemExit"})
+NOT_A_CRASH = frozenset({"StopIteration", "StopAsyncIteration", "GeneratorExit", "SystemExit"})
+# ... of which these two are still an exception the program did not catch when they end its traceback (a generator's
+# StopIteration escaping a loop, an anyio cancel scope's GeneratorExit in an exception group): kept by the safety net as
+# a warning, never a death (a SystemExit says its own status).
+KEPT_QUIETLY = frozenset({"StopIteration", "StopAsyncIteration", "GeneratorExit"})
 # A validator refusing its input (pydantic's ValidationError, vLLM's VLLMValidationError for a request's sampling
 # parameters, huggingface_hub's StrictDataclass*ValidationError): the caller's bad value, a python_crash whatever the
 # message mentions, unless its class is mapped (CLASS_KINDS: HFValidationError is a repo id the Hub cannot have).
