@@ -126,3 +126,24 @@ def test_an_iteration_end_is_kept_as_a_warning(tmp_path: Path, line: str) -> Non
 
 def test_a_clean_system_exit_is_not_kept(tmp_path: Path) -> None:
     assert not both(tmp_path, ["SystemExit: 0"]).get("unrecognized")
+
+
+@pytest.mark.parametrize("line", [
+    # ---- pass 141: NCCL's back trace of a failed call on its INFO channel (NCCLCHECK's `<file>:<line> -> <result>`)
+    "node-3:4101:4177 [5] NCCL INFO transport/net.cc:1134 -> 6",
+    "node-3:4101:4177 [5] NCCL INFO transport/net_ib/connect.cc:442 (ncclIbConnect) -> 2",
+    # and its connect retries run out, said on the same channel
+    "node-3:4101:4177 [5] NCCL INFO socketPollConnect: connect returned Connection refused, retrying (35/35) after sleep for 3500 msec",
+])
+def test_ncclS_info_channel_failure_trace_is_named_as_a_warning(tmp_path: Path, line: str) -> None:
+    report = both(tmp_path, [line])
+    assert (primary(report), report["verdict"]) == ("nccl_error", "NO-KILL")
+
+
+@pytest.mark.parametrize("line", [
+    "node-3:4101:4177 [5] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [receive] via NET/IB/0",
+    "node-3:4101:4177 [5] NCCL INFO init.cc:1234 -> 0",
+    "node-3:4101:4177 [5] NCCL INFO socketPollConnect: connect returned Connection refused, retrying (3/35) after sleep for 300 msec",
+])
+def test_ncclS_info_channel_otherwise_says_no_failure(tmp_path: Path, line: str) -> None:
+    assert primary(both(tmp_path, [line])) is None

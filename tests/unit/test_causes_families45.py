@@ -84,9 +84,11 @@ def test_a_failure_in_a_json_records_fields_is_read_at_its_level(tmp_path: Path)
 
 
 def test_retries_that_ran_out_are_shown_and_a_retry_on_the_way_is_not(tmp_path: Path) -> None:
-    """NCCL's INFO channel is no failure report, except its connect retries' last: the counter at its bound."""
+    """NCCL's INFO channel is no failure report, except its connect retries' last: the counter at its bound (named
+    nccl_error since pass 141, a notice: never a death alone)."""
     line = "gpu-3:4242:4250 [0] NCCL INFO socketPollConnect: connect returned Connection refused, retrying ({n}/34) after sleep for 3400 msec"
-    assert both(tmp_path, [line.format(n=34)])["unrecognized"]
+    last = both(tmp_path, [line.format(n=34)])
+    assert (primary(last), last["verdict"]) == ("nccl_error", "NO-KILL")
     assert not both(tmp_path, [line.format(n=3)])["unrecognized"]
     assert both(tmp_path, ["fetch shard-00003: out of retries on exception: Service Unavailable, 503"])["unrecognized"]
 

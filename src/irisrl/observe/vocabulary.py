@@ -204,12 +204,19 @@ def asserted(text: str) -> str:
     return NOT_ASSERTED.sub(" ", text)
 
 
+def says_no_failure(text: str) -> bool:
+    """NCCL's INFO channel, a Python warning, an NCCL WARN notice: no failure report, but where NCCL's INFO channel says
+    its connect retries ran out (LAST_RETRY) or traces a failed call's return (NCCL_BACKTRACE)."""
+    return bool(NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text)) and \
+        not (LAST_RETRY.search(text) or NCCL_BACKTRACE_RX.search(text))
+
+
 def error_shaped(text: str, prefixed: bool = False) -> bool:
     """A failure STATEMENT, or a line that states a failure in words (ERROR_VOCAB) and is shaped
     like a log record (STRUCTURE, or a component prefix the cleaner already removed: `prefixed`) or
     that a family of the table names."""
-    if (NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text)) and not LAST_RETRY.search(text):
-        return False   # (NCCL's INFO channel says so when its connect retries run out)
+    if says_no_failure(text):
+        return False
     said = asserted(text)
     if STATEMENT.search(said) or CATALOGUE.search(said) or K8S_WARNING_EVENT.search(text):
         return True
@@ -405,6 +412,12 @@ CUDA_REPORT = (r"(?i:\bcuda (?:runtime |driver )?error\b[^\n]{0,40}?|\bcuda fail
 # "internal error - please report this issue to the NCCL developers", "invalid usage (run with
 # NCCL_DEBUG=WARN for details)", "remote process exited or there was a network error"); the ones
 # that do not say NCCL are named here.
+# NCCL's back trace of a failed call on its INFO channel: NCCLCHECK and its kin print `<file>:<line> -> <ncclResult_t>` at each
+# frame the failure returns through (NVIDIA/nccl src/include/checks.h NCCLCHECK: INFO(NCCL_ALL,"%s:%d -> %d", __FILE__, __LINE__,
+# RES); newer debug prefixes put the function in brackets, `transport/net.cc:1620 (recvProxyProgress) -> 6`). The result is never
+# ncclSuccess (0) or ncclInProgress (7): NCCL's failure, read as a notice (its INFO level), never a death alone.
+NCCL_BACKTRACE = r"\bNCCL INFO [\w/.-]+\.(?:cc|cu|cpp|h):\d+(?: \(\w+\))? -> [1-6]\s*$"
+NCCL_BACKTRACE_RX = re.compile(NCCL_BACKTRACE)
 NCCL_RESULTS = (r"remote process exited or there was a network error|internal error - please report this issue to the NCCL|"
                 r"unhandled (?:cuda|system) error \(run with NCCL_DEBUG|invalid usage \(run with NCCL_DEBUG|"
                 # NCCL's set-up WARNs that say no error word, as torch's exception repeats them without the
@@ -727,7 +740,7 @@ IRIS_PENDING = (r"\bScheduler: (?:Insufficient \w+|No healthy workers available|
 # and its refusal at submission of a job no scaling group can ever hold ("Job /root/x is unschedulable: no groups in region
 # mars-central1 (constraints: ...)", "... no scaling group matches constraints"; current set 53)
 IRIS_REFUSED = r"\bJob \S+ is unschedulable: "
-CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{SGLANG_DEAD}|{RERUN_MACHINE}|{PYDANTIC_DETAIL}|"
+CATALOGUE = re.compile(r"\bhipError[A-Z]\w+|" f"{CUDA_DISTINCT}|{MODEL_ID_DOUBTED}|{FAULTHANDLER_TIMEOUT}|\\(error code (?:{CUDA_GENERIC})|{NCCL_RESULTS}|{NCCL_BACKTRACE}|{SGLANG_DEAD}|{RERUN_MACHINE}|{PYDANTIC_DETAIL}|"
                        r"toomanyrequests|pull rate limit|repository name not known to registry|blob unknown to registry|"
                        r"manifest unknown|MANIFEST_UNKNOWN|NAME_UNKNOWN|"
                        # the NVIDIA driver's Xid and the NVSwitch driver's SXid error records (`NVRM: Xid (PCI:...): 79`,
@@ -1725,9 +1738,9 @@ LEVEL_WORD = re.compile(r"(?<![\w-])(?:ERROR|CRITICAL|FATAL|WARNING|WARN|INFO|DE
 def kind(text: str) -> str | None:
     """The kind the first matching row names (rows ordered by specificity); None when no row
     matches: the line stays python_crash (an exception) or unrecognized (any other line). A
-    notice on NCCL's INFO channel, a Python warning or an NCCL WARN notice is never named this way;
-    the phrases that assert nothing (NOT_ASSERTED: a list of possible causes) are not read."""
-    if NOT_A_FAILURE.search(text) or E.NCCL_WARN_HINT.search(text) or E.BUILD_CONFIG.search(text):
+    notice on NCCL's INFO channel, a Python warning or an NCCL WARN notice is never named this way
+    (says_no_failure); the phrases that assert nothing (NOT_ASSERTED: a list of possible causes) are not read."""
+    if says_no_failure(text) or E.BUILD_CONFIG.search(text):
         return None      # a build statement ("doesn't have NCCL built in") names no runtime family
     # the cues read the message, not the record's level word: `... - ERROR - RuntimeError: called a
     # synchronizing CUDA operation` is no more a CUDA error than the bare line
