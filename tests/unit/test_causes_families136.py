@@ -147,3 +147,10 @@ def test_ncclS_info_channel_failure_trace_is_named_as_a_warning(tmp_path: Path, 
 ])
 def test_ncclS_info_channel_otherwise_says_no_failure(tmp_path: Path, line: str) -> None:
     assert primary(both(tmp_path, [line])) is None
+
+
+def test_a_stop_signal_received_by_number_is_kept(tmp_path: Path) -> None:
+    # ---- pass 142: a runtime saying it received SIGTERM by its number (MarinSkyRL's task runtime, "Received signal 15")
+    report = both(tmp_path, ["[task-runtime] Received signal 15; terminating training driver and stopping Ray..."])
+    assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized"))
+    assert not both(tmp_path, ["waiting for the signal 15 minutes"]).get("unrecognized")

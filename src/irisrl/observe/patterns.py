@@ -109,7 +109,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     b"Warning  ", b"Warning\t",   # a Kubernetes Warning event's type column (vocabulary.K8S_WARNING_EVENT)
     # retries that ran out and a stop signal received, stated without an error word (vocabulary.RETRIES_EXHAUSTED,
     # STOP_SIGNAL_RECEIVED); a JSON record's words are the record's own, so no needle of its own
-    b"etries", b"etrying", b"ttempt", b"SIGTERM", b"SIGINT", b"SIGHUP", b"SIGQUIT",
+    b"etries", b"etrying", b"ttempt", b"SIGTERM", b"SIGINT", b"SIGHUP", b"SIGQUIT", b"eceived signal",
     b"re you sure",   # a loader doubting the model name it could not resolve (vocabulary.MODEL_ID_DOUBTED)
     b"Process ",      # multiprocessing's `Process <name>:` before a child's traceback (exceptions.TRACEBACK_OPENER)
     b"what():",       # libstdc++'s terminate handler's message line (exceptions.TERMINATE_WHAT)

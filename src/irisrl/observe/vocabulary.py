@@ -112,7 +112,9 @@ RETRIES_EXHAUSTED = (r"(?i:\b(?:retr\w*|attempts?|tries)\W{1,3}\(?(?P<tries>\d+)
 # A process told to stop from outside, in its own words (SkyRL's _sigterm_handler "Received SIGTERM on head
 # node", "SIGTERM received, shutting down"): the sender's "Sending ... SIGTERM" is not one (torch elastic's
 # "Signal 15 (SIGTERM) received by PID" is a worker's death: observe/causes.py's python_crash).
-STOP_SIGNAL_RECEIVED = r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|INT|HUP|QUIT|USR1)\b|\bSIG(?:TERM|INT|HUP|QUIT) received)"
+# (and the same by number, "Received signal 15; terminating training driver": SIGHUP 1, SIGINT 2, SIGQUIT 3, SIGTERM 15)
+STOP_SIGNAL_RECEIVED = (r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|INT|HUP|QUIT|USR1)\b|\bSIG(?:TERM|INT|HUP|QUIT) received|"
+                        r"\b(?:received|got|caught) signal (?:1|2|3|15)\b)")
 # A container's or pod's state reason as `kubectl describe` / the pod's YAML print it (kubernetes pkg/kubelet/container
 # and kuberuntime reasons "Error", "StartError", "ContainerCannotRun"; the PodScheduled condition's "Unschedulable",
 # pkg/apis/core/types.go PodReasonUnschedulable): the field alone says how the container or pod ended
