@@ -409,17 +409,17 @@ CUDA_GENERIC = (
 CUDA_REPORT = (r"(?i:\bcuda (?:runtime |driver )?error\b[^\n]{0,40}?|\bcuda failure\b[^\n]{0,20}?|cudaError\w*[^\n]{0,20}?|CUDA_ERROR_\w+[^\n]{0,20}?)|\(error code |"
                # a runtime call's own report: `cudaMalloc failed: <text>`, `cudaMemcpy() returned <text>`
                r"\bcuda[A-Z]\w*(?:\([^)]*\))?:? (?:failed|returned|error)\b[^\n]{0,20}?")
-# NCCL: what ncclGetErrorString returns (`strings libnccl.so.2`, PyPI wheel nvidia-nccl-cu12 2.32.3:
-# "unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "unhandled system error ...",
-# "internal error - please report this issue to the NCCL developers", "invalid usage (run with
-# NCCL_DEBUG=WARN for details)", "remote process exited or there was a network error"); the ones
-# that do not say NCCL are named here.
 # NCCL's back trace of a failed call on its INFO channel: NCCLCHECK and its kin print `<file>:<line> -> <ncclResult_t>` at each
 # frame the failure returns through (NVIDIA/nccl src/include/checks.h NCCLCHECK: INFO(NCCL_ALL,"%s:%d -> %d", __FILE__, __LINE__,
 # RES); newer debug prefixes put the function in brackets, `transport/net.cc:1620 (recvProxyProgress) -> 6`). The result is never
 # ncclSuccess (0) or ncclInProgress (7): NCCL's failure, read as a notice (its INFO level), never a death alone.
 NCCL_BACKTRACE = r"\bNCCL INFO [\w/.-]+\.(?:cc|cu|cpp|h):\d+(?: \(\w+\))? -> [1-6]\s*$"
 NCCL_BACKTRACE_RX = re.compile(NCCL_BACKTRACE)
+# NCCL: what ncclGetErrorString returns (`strings libnccl.so.2`, PyPI wheel nvidia-nccl-cu12 2.32.3:
+# "unhandled cuda error (run with NCCL_DEBUG=INFO for details)", "unhandled system error ...",
+# "internal error - please report this issue to the NCCL developers", "invalid usage (run with
+# NCCL_DEBUG=WARN for details)", "remote process exited or there was a network error"); the ones
+# that do not say NCCL are named here.
 NCCL_RESULTS = (r"remote process exited or there was a network error|internal error - please report this issue to the NCCL|"
                 r"unhandled (?:cuda|system) error \(run with NCCL_DEBUG|invalid usage \(run with NCCL_DEBUG|"
                 # NCCL's set-up WARNs that say no error word, as torch's exception repeats them without the
