@@ -20858,6 +20858,10 @@ class _FakeS3_31:
                 n = int(self.headers.get("Content-Length") or 0)
                 if n:
                     self.rfile.read(n)
+                elif "chunked" in (self.headers.get("Transfer-Encoding") or ""):
+                    while (size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)):
+                        self.rfile.read(size + 2)
+                    self.rfile.readline()
 
             def _reply(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None,
                        length: int | None = None) -> None:
@@ -28336,7 +28340,8 @@ def versions() -> dict[str, str]:
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
                  "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
                  "tensorboard", "tensorboardX", "mlflow-skinny", "mlflow", "sqlalchemy", "psutil", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer",
-                 "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome"):  # the agent side's clients (the
+                 "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome",
+                 "kubernetes", "kr8s", "lightkube", "lightkube-models"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -39615,7 +39620,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES57, (_LOG_LINE57.search,)),
         (CASES58, (_LOG_LINE58.search,)),
         (CASES60, (_LOG_LINE60.search,)),
-        (CASES61, (_LOG_LINE61.search,)))
+        (CASES61, (_LOG_LINE61.search,)),
+        (CASES64, (_LOG_LINE64.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -44041,6 +44047,687 @@ CASE_RULES.update({n: [(r"pkg_resources is deprecated|Pandas requires version", 
     "abi61_pandas31_parquet_pyarrow15")})
 
 
+# ----------------------------------------------------------------------------- set 64: a launcher talking to Kubernetes
+# A GRPO launcher submitting a JobSet / Job / Kueue workload through the Kubernetes API with the current Python clients
+# (kubernetes, lightkube, kr8s) and kubectl, against a LOOPBACK fake API server (127.0.0.1, an ephemeral port, TLS with a
+# self-signed CA that the kubeconfig trusts) that answers what a real API server answers when it refuses: the Status
+# bodies are apimachinery's `metav1.Status` shapes (status Failure, reason = a StatusReason, details, code), with the
+# messages the API server's handlers, RBAC authorizer, admission plugins and webhooks write. The server runs in a thread
+# of the case's own process and is shut down by the case; kubectl runs as a child with a 30 s limit.
+K8S_NS64 = "rl"
+K8S_JOBSET64 = "grpo-qwen3-32b"
+K8S_JOBSETS64 = f"/apis/jobset.x-k8s.io/v1alpha2/namespaces/{K8S_NS64}/jobsets"
+
+
+def _status64(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A metav1.Status body as the API server writes it for a refused request."""
+    body: dict[str, Any] = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                            "message": message, "reason": reason, "code": code}
+    if details is not None:
+        body["details"] = details
+    return body
+
+
+def _jobset64(name: str = K8S_JOBSET64) -> dict[str, Any]:
+    return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+            "metadata": {"name": name, "namespace": K8S_NS64, "labels": {"kueue.x-k8s.io/queue-name": "lq-h200"}},
+            "spec": {"replicatedJobs": [{"name": "workers", "replicas": 4, "template": {"spec": {
+                "parallelism": 1, "completions": 1, "template": {"spec": {"restartPolicy": "Never", "containers": [
+                    {"name": "trainer", "image": "ghcr.io/marin-community/skyrl:2026.12",
+                     "resources": {"limits": {"nvidia.com/gpu": 8}}}]}}}}}]}}
+
+
+def _created64(obj: dict[str, Any]) -> dict[str, Any]:
+    out = json.loads(json.dumps(obj))
+    out["metadata"].update(uid="5b0c2e4e-8a7d-4d3b-9b51-3f8c1d2a7e10", resourceVersion="418211",
+                           creationTimestamp="2026-12-05T18:20:00Z")
+    return out
+
+
+class _Api64:
+    """A loopback fake API server. `routes`: (method, path regex, responses); each request to a route takes the next
+    response (the last repeats). A response is (code, body, headers): body a dict (JSON), a list of dicts (a watch
+    stream, one JSON event a line, then the connection closes), or "close" (the connection closes unanswered)."""
+
+    def __init__(self, routes: list[tuple[str, str, list[tuple[int, Any, dict[str, str]]]]], tls: bool = True,
+                 version: str = "v1.33.4") -> None:
+        import http.server
+        import ssl
+
+        self.routes = [(m, re.compile(p), list(rs)) for m, p, rs in routes]
+        self.version = version
+        self.seen: list[str] = []
+        self.dir = Path(tempfile.mkdtemp(prefix="k8s64"))
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: Any) -> None:  # the fake server prints nothing
+                pass
+
+            def _answer(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                if n:
+                    self.rfile.read(n)
+                elif "chunked" in (self.headers.get("Transfer-Encoding") or ""):
+                    while (size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)):
+                        self.rfile.read(size + 2)
+                    self.rfile.readline()
+                path = self.path.split("?")[0]
+                api.seen.append(f"{self.command} {self.path}")
+                if path.rstrip("/") == "/version":
+                    resp: tuple[int, Any, dict[str, str]] = (200, {
+                        "major": api.version.split(".")[0][1:], "minor": api.version.split(".")[1],
+                        "gitVersion": api.version, "platform": "linux/amd64"}, {})
+                elif not self.headers.get("Authorization"):  # no credentials: the authenticator's 401
+                    resp = (401, _status64(401, "Unauthorized", "Unauthorized"), {})
+                else:
+                    resp = (404, _status64(404, "NotFound", "the server could not find the requested resource",
+                                           {}), {})
+                    for method, rx, rs in api.routes:
+                        if method == self.command and rx.search(path):
+                            resp = rs.pop(0) if len(rs) > 1 else rs[0]
+                            break
+                code, body, headers = resp
+                if "watch=true" in self.path and isinstance(body, dict) and code == 200:
+                    time.sleep(1.5)  # a watch that sees no event before the server ends it
+                    body = []
+                if body == "close":
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                if isinstance(body, list):
+                    self.send_response(code)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    for ev in body:
+                        data = (json.dumps(ev) + "\n").encode()
+                        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                        self.wfile.flush()
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.close_connection = True
+                    return
+                data = json.dumps(body).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _answer
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.scheme = "https" if tls else "http"
+        if tls:
+            self.cert, self.key = self.dir / "apiserver.crt", self.dir / "apiserver.key"
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                            "-nodes", "-keyout", str(self.key), "-out", str(self.cert), "-days", "1",
+                            "-subj", "/CN=kube-apiserver", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                           check=True, capture_output=True, timeout=20)
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(self.cert, self.key)
+            self.server.socket = ctx.wrap_socket(self.server.socket, server_side=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> _Api64:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        print(f"PROVOKE-NOTE fake API server stopped; requests: {self.seen}", flush=True)
+
+    @property
+    def url(self) -> str:
+        return f"{self.scheme}://127.0.0.1:{self.port}"
+
+    def kubeconfig(self, trust: bool = True, user: dict[str, Any] | None = None, insecure: bool = False,
+                   current: bool = True) -> Path:
+        """A kubeconfig pointing at this server (context `grpo`, namespace rl), written as JSON (valid YAML)."""
+        import base64
+
+        cluster: dict[str, Any] = {"server": self.url}
+        if self.scheme == "https" and trust:
+            cluster["certificate-authority-data"] = base64.b64encode(self.cert.read_bytes()).decode()
+        if insecure:
+            cluster["insecure-skip-tls-verify"] = True
+        cfg: dict[str, Any] = {
+            "apiVersion": "v1", "kind": "Config", "preferences": {},
+            "clusters": [{"name": "gke-h200", "cluster": cluster}],
+            "users": [{"name": "grpo-launcher", "user": user or {"token": "sa-token-grpo-launcher"}}],
+            "contexts": [{"name": "grpo", "context": {"cluster": "gke-h200", "user": "grpo-launcher",
+                                                      "namespace": K8S_NS64}}]}
+        if current:
+            cfg["current-context"] = "grpo"
+        path = self.dir / "kubeconfig"
+        path.write_text(json.dumps(cfg, indent=1))
+        os.environ["KUBECONFIG"] = str(path)
+        return path
+
+
+def _post64(code: int, body: Any, headers: dict[str, str] | None = None,
+            path: str = K8S_JOBSETS64 + "$") -> list[tuple[str, str, list[tuple[int, Any, dict[str, str]]]]]:
+    return [("POST", path, [(code, body, headers or {})])]
+
+
+def _kc_create64(api: _Api64, **kc: Any) -> None:
+    """The kubernetes client's launcher: load the kubeconfig, create the JobSet (CustomObjectsApi)."""
+    from kubernetes import client, config
+
+    config.load_kube_config(config_file=str(api.kubeconfig(**kc)))
+    out = client.CustomObjectsApi().create_namespaced_custom_object(
+        "jobset.x-k8s.io", "v1alpha2", K8S_NS64, "jobsets", _jobset64())
+    print(f"PROVOKE-NOTE created {out['metadata']['name']}", flush=True)
+
+
+def _lk_create64(api: _Api64, **kc: Any) -> None:
+    """lightkube's launcher: a generic JobSet resource created through Client.create."""
+    from lightkube import Client, KubeConfig
+    from lightkube.generic_resource import create_namespaced_resource
+
+    JobSet = create_namespaced_resource("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets")
+    cl = Client(config=KubeConfig.from_file(str(api.kubeconfig(**kc))))
+    out = cl.create(JobSet(_jobset64()))
+    print(f"PROVOKE-NOTE created {out.metadata.name}", flush=True)
+
+
+def _kr_create64(api: _Api64, **kc: Any) -> None:
+    """kr8s' launcher: a JobSet class from new_class, created with .create()."""
+    import kr8s
+    from kr8s.objects import new_class
+
+    api.kubeconfig(**kc)
+    JobSet = new_class(kind="JobSet", version="jobset.x-k8s.io/v1alpha2", namespaced=True)
+    js = JobSet(_jobset64(), api=kr8s.api(kubeconfig=os.environ["KUBECONFIG"]))
+    js.create()
+    print(f"PROVOKE-NOTE created {js.name}", flush=True)
+
+
+def _kubectl64(api: _Api64, *args: str, **kc: Any) -> None:
+    """kubectl (gcloud's 1.32.4 on this machine) against the fake server; exits with kubectl's status."""
+    api.kubeconfig(**kc)
+    manifest = api.dir / "jobset.json"
+    manifest.write_text(json.dumps(_jobset64()))
+    cmd = ["kubectl", *[a.replace("@MANIFEST", str(manifest)) for a in args]]
+    sys.stdout.flush()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=30,
+                       env=dict(os.environ, HOME=str(api.dir)))
+    print(p.stdout, end="", flush=True)
+    print(f"PROVOKE-NOTE kubectl rc={p.returncode}", flush=True)
+    if p.returncode:
+        raise SystemExit(p.returncode)
+
+
+_RBAC64 = (f'jobsets.jobset.x-k8s.io is forbidden: User "system:serviceaccount:{K8S_NS64}:grpo-launcher" cannot create '
+           f'resource "jobsets" in API group "jobset.x-k8s.io" in the namespace "{K8S_NS64}"')
+_WEBHOOK64 = ('admission webhook "vjobset.kb.io" denied the request: spec.replicatedJobs[0].name: Invalid value: '
+              '"Workers": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\'')
+_QUOTA64 = (f'jobsets.jobset.x-k8s.io "{K8S_JOBSET64}" is forbidden: exceeded quota: rl-gpu-quota, requested: '
+            'requests.nvidia.com/gpu=32, used: requests.nvidia.com/gpu=16, limited: requests.nvidia.com/gpu=24')
+_DETAILS64 = {"name": K8S_JOBSET64, "group": "jobset.x-k8s.io", "kind": "jobsets"}
+
+
+# the kubernetes client (37.x): its ApiException subclasses and its config loader
+def case_k8s64_kc_token_unauthorized() -> None:
+    with _Api64(_post64(401, _status64(401, "Unauthorized", "Unauthorized"))) as api:
+        _kc_create64(api)
+
+
+def case_k8s64_kc_rbac_forbidden() -> None:
+    with _Api64(_post64(403, _status64(403, "Forbidden", _RBAC64, _DETAILS64))) as api:
+        _kc_create64(api)
+
+
+def case_k8s64_kc_jobset_crd_missing() -> None:
+    with _Api64([]) as api:  # no route: every path is 404 "the server could not find the requested resource"
+        _kc_create64(api)
+
+
+def case_k8s64_kc_jobset_exists() -> None:
+    msg = f'jobsets.jobset.x-k8s.io "{K8S_JOBSET64}" already exists'
+    with _Api64(_post64(409, _status64(409, "AlreadyExists", msg, _DETAILS64))) as api:
+        _kc_create64(api)
+
+
+def case_k8s64_kc_jobset_invalid() -> None:
+    msg = (f'JobSet.jobset.x-k8s.io "{K8S_JOBSET64}" is invalid: spec.replicatedJobs[0].replicas: Invalid value: -1: '
+           'spec.replicatedJobs[0].replicas in body should be greater than or equal to 0')
+    with _Api64(_post64(422, _status64(422, "Invalid", msg, dict(_DETAILS64, causes=[
+            {"reason": "FieldValueInvalid", "message": "Invalid value: -1", "field": "spec.replicatedJobs[0].replicas"}])
+            ))) as api:
+        _kc_create64(api)
+
+
+def case_k8s64_kc_throttled_429() -> None:
+    msg = "Too many requests, please try again later."
+    with _Api64(_post64(429, _status64(429, "TooManyRequests", msg, {"retryAfterSeconds": 1}),
+                        {"Retry-After": "1"})) as api:
+        _kc_create64(api)
+
+
+def case_k8s64_kc_apiserver_500() -> None:
+    msg = 'Internal error occurred: failed calling webhook "mjobset.kb.io": failed to call webhook: Post ' \
+          '"https://jobset-webhook-service.jobset-system.svc:443/mutate-jobset-x-k8s-io-v1alpha2-jobset?timeout=10s": ' \
+          'context deadline exceeded'
+    with _Api64(_post64(500, _status64(500, "InternalError", msg, {"causes": [{"message": msg}]}))) as api:
+        _kc_create64(api)
+
+
+def case_k8s64_kc_watch_gone_twice() -> None:
+    """A watch of the JobSet whose every attempt ends with a 410 Gone ERROR event: the client retries once, then raises."""
+    gone = {"type": "ERROR", "object": _status64(410, "Expired", "too old resource version: 418211 (418977)")}
+    with _Api64([("GET", K8S_JOBSETS64 + "$", [(200, [gone], {})])]) as api:
+        from kubernetes import client, config, watch
+
+        config.load_kube_config(config_file=str(api.kubeconfig()))
+        w = watch.Watch()
+        for ev in w.stream(client.CustomObjectsApi().list_namespaced_custom_object, "jobset.x-k8s.io", "v1alpha2",
+                           K8S_NS64, "jobsets", resource_version="418211"):
+            print(f"PROVOKE-NOTE event {ev['type']}", flush=True)
+
+
+def case_k8s64_kc_tls_self_signed() -> None:
+    logging_basic64()
+    with _Api64([]) as api:
+        _kc_create64(api, trust=False)
+
+
+def case_k8s64_kc_kubeconfig_missing() -> None:
+    from kubernetes import config
+
+    os.environ["KUBECONFIG"] = "/var/run/secrets/launcher/kubeconfig"
+    config.load_kube_config()
+
+
+def case_k8s64_kc_kubeconfig_malformed() -> None:
+    from kubernetes import config
+
+    path = Path(tempfile.mkdtemp(prefix="k8s64")) / "kubeconfig"
+    # a kubeconfig Secret cut short inside the token's quoted value
+    path.write_text("apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://10.0.0.1\n  name: gke-h200\n"
+                    "users:\n- name: grpo-launcher\n  user:\n    token: \"eyJhbGciOiJSUzI1NiIsImtpZCI6IjRkY2")
+    config.load_kube_config(config_file=str(path))
+
+
+def case_k8s64_kc_no_current_context() -> None:
+    from kubernetes import config
+
+    with _Api64([]) as api:
+        config.load_kube_config(config_file=str(api.kubeconfig(current=False)))
+
+
+def case_k8s64_kc_exec_plugin_fails() -> None:
+    """An exec credential plugin that exits 1 (its refresh token expired): the client logs it and sends no token."""
+    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": "sh", "args": [
+        "-c", "echo 'error: refresh token has expired, please run: kubelogin convert-kubeconfig -l azurecli' >&2; exit 1"],
+        "interactiveMode": "Never"}}
+    with _Api64([]) as api:
+        _kc_create64(api, user=user)
+
+
+def case_k8s64_kc_exec_plugin_missing() -> None:
+    """An exec credential plugin that the image does not have (kubelogin, AKS's)."""
+    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": "kubelogin",
+                     "args": ["get-token", "--login", "azurecli", "--server-id", "6dae42f8-4368-4678-94ff-3960e28e3630"],
+                     "interactiveMode": "Never"}}
+    with _Api64([]) as api:
+        _kc_create64(api, user=user)
+
+
+def case_k8s64_kc_exec_token_expired() -> None:
+    """An exec credential plugin that hands out a token already past its expirationTimestamp: the API server says 401."""
+    cred = json.dumps({"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential",
+                       "status": {"token": "expired-oidc-token", "expirationTimestamp": "2026-12-05T06:00:00Z"}})
+    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": "sh",
+                     "args": ["-c", f"echo '{cred}'"], "interactiveMode": "Never"}}
+    with _Api64(_post64(401, _status64(401, "Unauthorized", "Unauthorized"))) as api:
+        _kc_create64(api, user=user)
+
+
+def case_k8s64_kc_incluster_outside_pod() -> None:
+    from kubernetes import config
+
+    for k in ("KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"):
+        os.environ.pop(k, None)
+    config.load_incluster_config()
+
+
+# lightkube 1.0: ApiError carries the Status message
+def case_k8s64_lk_rbac_forbidden() -> None:
+    with _Api64(_post64(403, _status64(403, "Forbidden", _RBAC64, _DETAILS64))) as api:
+        _lk_create64(api)
+
+
+def case_k8s64_lk_webhook_denied() -> None:
+    with _Api64(_post64(403, _status64(403, "Forbidden", _WEBHOOK64))) as api:
+        _lk_create64(api)
+
+
+def case_k8s64_lk_quota_exceeded() -> None:
+    with _Api64(_post64(403, _status64(403, "Forbidden", _QUOTA64, _DETAILS64))) as api:
+        _lk_create64(api)
+
+
+def case_k8s64_lk_jobset_crd_missing() -> None:
+    with _Api64([]) as api:
+        _lk_create64(api)
+
+
+def case_k8s64_lk_jobset_exists() -> None:
+    msg = f'jobsets.jobset.x-k8s.io "{K8S_JOBSET64}" already exists'
+    with _Api64(_post64(409, _status64(409, "AlreadyExists", msg, _DETAILS64))) as api:
+        _lk_create64(api)
+
+
+def case_k8s64_lk_unavailable_503() -> None:
+    msg = "the server is currently unable to handle the request"
+    with _Api64(_post64(503, _status64(503, "ServiceUnavailable", msg, {"retryAfterSeconds": 5}),
+                        {"Retry-After": "5"})) as api:
+        _lk_create64(api)
+
+
+def case_k8s64_lk_kueue_webhook_denied() -> None:
+    msg = ('admission webhook "vjobset.kb.io" denied the request: metadata.labels[kueue.x-k8s.io/queue-name]: '
+           'Invalid value: "lq-h200": must not update queue name when job is unsuspended')
+    with _Api64([("PATCH", K8S_JOBSETS64 + "/", [(403, _status64(403, "Forbidden", msg), {})])]) as api:
+        from lightkube import Client, KubeConfig
+        from lightkube.generic_resource import create_namespaced_resource
+        from lightkube.types import PatchType
+
+        JobSet = create_namespaced_resource("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets")
+        cl = Client(config=KubeConfig.from_file(str(api.kubeconfig())))
+        cl.patch(JobSet, K8S_JOBSET64, {"metadata": {"labels": {"kueue.x-k8s.io/queue-name": "lq-h200-spot"}}},
+                 namespace=K8S_NS64, patch_type=PatchType.MERGE)
+
+
+def case_k8s64_lk_kubeconfig_missing() -> None:
+    from lightkube import Client
+
+    os.environ["KUBECONFIG"] = "/var/run/secrets/launcher/kubeconfig"
+    os.environ.pop("KUBERNETES_SERVICE_HOST", None)
+    Client()
+
+
+# kr8s 0.20: ServerError carries the Status message (4xx) or httpx's text (5xx)
+def case_k8s64_kr_rbac_forbidden() -> None:
+    with _Api64(_post64(403, _status64(403, "Forbidden", _RBAC64, _DETAILS64))) as api:
+        _kr_create64(api)
+
+
+def case_k8s64_kr_quota_exceeded_pods() -> None:
+    msg = ('pods "grpo-qwen3-32b-workers-0-0-x7k2p" is forbidden: exceeded quota: rl-gpu-quota, requested: '
+           'limits.nvidia.com/gpu=8, used: limits.nvidia.com/gpu=24, limited: limits.nvidia.com/gpu=24')
+    with _Api64(_post64(403, _status64(403, "Forbidden", msg, {"name": "grpo-qwen3-32b-workers-0-0-x7k2p",
+                                                                "kind": "pods"}))) as api:
+        _kr_create64(api)
+
+
+def case_k8s64_kr_webhook_denied_kueue() -> None:
+    msg = ('admission webhook "vworkload.kb.io" denied the request: spec.podSets[0].count: Invalid value: 0: '
+           'must be greater than or equal to 1')
+    with _Api64(_post64(403, _status64(403, "Forbidden", msg))) as api:
+        _kr_create64(api)
+
+
+def case_k8s64_kr_apiserver_500() -> None:
+    msg = "etcdserver: request timed out"
+    with _Api64(_post64(500, _status64(500, "InternalError", msg))) as api:
+        _kr_create64(api)
+
+
+def case_k8s64_kr_unavailable_503() -> None:
+    with _Api64(_post64(503, _status64(503, "ServiceUnavailable", "the server is currently unable to handle the "
+                                       "request"), {"Retry-After": "3"})) as api:
+        _kr_create64(api)
+
+
+def case_k8s64_kr_tls_self_signed() -> None:
+    with _Api64([]) as api:
+        _kr_create64(api, trust=False)
+
+
+def case_k8s64_kr_token_unauthorized() -> None:
+    with _Api64(_post64(401, _status64(401, "Unauthorized", "Unauthorized"))) as api:
+        _kr_create64(api)
+
+
+# kubectl (gcloud's 1.32.4): `create --raw` needs no discovery
+def case_k8s64_kubectl_rbac_forbidden() -> None:
+    with _Api64(_post64(403, _status64(403, "Forbidden", _RBAC64, _DETAILS64))) as api:
+        _kubectl64(api, "create", "--raw", K8S_JOBSETS64, "-f", "@MANIFEST")
+
+
+def case_k8s64_kubectl_quota_exceeded() -> None:
+    with _Api64(_post64(403, _status64(403, "Forbidden", _QUOTA64, _DETAILS64))) as api:
+        _kubectl64(api, "create", "--raw", K8S_JOBSETS64, "-f", "@MANIFEST")
+
+
+def case_k8s64_kubectl_unauthorized() -> None:
+    with _Api64(_post64(401, _status64(401, "Unauthorized", "Unauthorized"))) as api:
+        _kubectl64(api, "create", "--raw", K8S_JOBSETS64, "-f", "@MANIFEST")
+
+
+def case_k8s64_kubectl_tls_self_signed() -> None:
+    with _Api64([]) as api:
+        _kubectl64(api, "create", "--raw", K8S_JOBSETS64, "-f", "@MANIFEST", trust=False)
+
+
+_PULL64 = ('container "trainer" in pod "grpo-qwen3-32b-workers-0-0-x7k2p" is waiting to start: trying and failing to '
+           'pull image')
+_PODLOG64 = f"/api/v1/namespaces/{K8S_NS64}/pods/grpo-qwen3-32b-workers-0-0-x7k2p/log"
+
+
+# the launcher tails its trainer pod's log while the image cannot be pulled (the API server's BadRequest text)
+def case_k8s64_kubectl_logs_image_pull() -> None:
+    with _Api64([("GET", _PODLOG64 + "$", [(400, _status64(400, "BadRequest", _PULL64), {})])]) as api:
+        _kubectl64(api, "get", "--raw", _PODLOG64 + "?container=trainer&follow=true")
+
+
+def case_k8s64_lk_logs_image_pull() -> None:
+    with _Api64([("GET", _PODLOG64 + "$", [(400, _status64(400, "BadRequest", _PULL64), {})])]) as api:
+        from lightkube import Client, KubeConfig
+
+        cl = Client(config=KubeConfig.from_file(str(api.kubeconfig())))
+        for line in cl.log("grpo-qwen3-32b-workers-0-0-x7k2p", namespace=K8S_NS64, container="trainer", follow=True):
+            print(line, end="", flush=True)
+
+
+def case_k8s64_kc_logs_image_pull() -> None:
+    with _Api64([("GET", _PODLOG64 + "$", [(400, _status64(400, "BadRequest", _PULL64), {})])]) as api:
+        from kubernetes import client, config
+
+        config.load_kube_config(config_file=str(api.kubeconfig()))
+        print(client.CoreV1Api().read_namespaced_pod_log("grpo-qwen3-32b-workers-0-0-x7k2p", K8S_NS64,
+                                                         container="trainer"), flush=True)
+
+
+def _discovery64() -> list[tuple[str, str, list[tuple[int, Any, dict[str, str]]]]]:
+    """Legacy discovery (APIVersions / APIGroupList / APIResourceList) for kubectl's REST mapping: core v1 pods and
+    Kueue's workloads."""
+    res = lambda name, kind: {"name": name, "singularName": kind.lower(), "namespaced": True, "kind": kind,  # noqa: E731
+                              "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"]}
+    kueue = {"groupVersion": "kueue.x-k8s.io/v1beta2", "version": "v1beta2"}
+    return [("GET", "^/api$", [(200, {"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": [
+                {"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]}, {})]),
+            ("GET", "^/api/v1$", [(200, {"kind": "APIResourceList", "groupVersion": "v1",
+                                         "resources": [res("pods", "Pod")]}, {})]),
+            ("GET", "^/apis$", [(200, {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
+                {"name": "kueue.x-k8s.io", "versions": [kueue], "preferredVersion": kueue}]}, {})]),
+            ("GET", "^/apis/kueue.x-k8s.io/v1beta2$", [(200, {"kind": "APIResourceList", "apiVersion": "v1",
+                                                             "groupVersion": "kueue.x-k8s.io/v1beta2",
+                                                             "resources": [res("workloads", "Workload")]}, {})])]
+
+
+def case_k8s64_kubectl_wait_kueue_admission() -> None:
+    """`kubectl wait --for=condition=Admitted` on the JobSet's Kueue workload, which stays pending (the ClusterQueue has
+    no free nvidia.com/gpu): kubectl gives up after its timeout."""
+    wl = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": {
+        "name": "jobset-grpo-qwen3-32b-3f8c1", "namespace": K8S_NS64, "resourceVersion": "418300",
+        "uid": "0d6f7f0e-3c1b-4f43-a0d9-6a1f3e9b2c77"},
+        "spec": {"queueName": "lq-h200", "podSets": [{"name": "workers", "count": 4}]},
+        "status": {"conditions": [{"type": "QuotaReserved", "status": "False", "reason": "Pending",
+                                   "lastTransitionTime": "2026-12-05T18:20:00Z",
+                                   "message": "couldn't assign flavors to pod set workers: insufficient unused quota "
+                                              "for nvidia.com/gpu in flavor h200, 32 more needed"}]}}
+    lst = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadList", "metadata": {"resourceVersion": "418300"},
+           "items": [wl]}
+    wl_path = f"^/apis/kueue.x-k8s.io/v1beta2/namespaces/{K8S_NS64}/workloads"
+    with _Api64(_discovery64() + [("GET", wl_path + "(/jobset-grpo-qwen3-32b-3f8c1)?$", [(200, lst, {})])]) as api:
+        _kubectl64(api, "wait", "--for=condition=Admitted", "workloads.kueue.x-k8s.io/jobset-grpo-qwen3-32b-3f8c1",
+                   "-n", K8S_NS64, "--timeout=4s")
+
+
+# benign look-alikes: the run goes on
+def logging_basic64() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)
+
+
+def case_benign64_kc_retry_remote_disconnected() -> None:
+    """The launcher polls its JobSet; the first connection closes unanswered (an API server restarting behind its LB),
+    urllib3 retries the GET, the status comes back."""
+    logging_basic64()
+    with _Api64([("GET", K8S_JOBSETS64 + "/" + K8S_JOBSET64 + "$",
+                  [(0, "close", {}), (200, _created64(_jobset64()), {})])]) as api:
+        from kubernetes import client, config
+
+        config.load_kube_config(config_file=str(api.kubeconfig()))
+        out = client.CustomObjectsApi().get_namespaced_custom_object(
+            "jobset.x-k8s.io", "v1alpha2", K8S_NS64, "jobsets", K8S_JOBSET64)
+        print(f"PROVOKE-NOTE got {out['metadata']['name']}", flush=True)
+
+
+def case_benign64_kc_insecure_skip_verify() -> None:
+    with _Api64([("POST", K8S_JOBSETS64 + "$", [(201, _created64(_jobset64()), {})])]) as api:
+        _kc_create64(api, trust=False, insecure=True)
+
+
+def case_benign64_kr_version_unsupported() -> None:
+    with _Api64([("POST", K8S_JOBSETS64 + "$", [(201, _created64(_jobset64()), {})])], version="v1.26.15") as api:
+        import kr8s
+
+        api.kubeconfig()
+        print(f"PROVOKE-NOTE server {kr8s.api(kubeconfig=os.environ['KUBECONFIG']).version()['gitVersion']}",
+              flush=True)
+        _kr_create64(api)
+
+
+def case_benign64_kubectl_deprecated_cronjob() -> None:
+    warn = ('299 - "batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob"')
+    body = {"kind": "CronJobList", "apiVersion": "batch/v1beta1", "metadata": {"resourceVersion": "418211"},
+            "items": []}
+    with _Api64([("GET", "/apis/batch/v1beta1/namespaces/rl/cronjobs$", [(200, body, {"Warning": warn})])]) as api:
+        _kubectl64(api, "get", "--raw", "/apis/batch/v1beta1/namespaces/rl/cronjobs")
+
+
+def case_benign64_kubectl_finalizer_warning() -> None:
+    warn = '299 - "metadata.finalizers: \\"jobset.x-k8s.io/cleanup\\": prefer a domain-qualified finalizer name ' \
+           'including a path (/) to avoid accidental conflicts with other finalizer writers"'
+    with _Api64([("POST", K8S_JOBSETS64 + "$", [(201, _created64(_jobset64()), {"Warning": warn})])]) as api:
+        _kubectl64(api, "create", "--raw", K8S_JOBSETS64, "-f", "@MANIFEST")
+
+
+def case_benign64_lk_retry_after_429() -> None:
+    """A 429 with Retry-After, the launcher's tenacity-free loop honours it once, then the create succeeds."""
+    msg = "Too many requests, please try again later."
+    with _Api64([("POST", K8S_JOBSETS64 + "$", [(429, _status64(429, "TooManyRequests", msg,
+                                                                {"retryAfterSeconds": 1}), {"Retry-After": "1"}),
+                                                 (201, _created64(_jobset64()), {})])]) as api:
+        import logging
+
+        from lightkube import ApiError
+
+        logging_basic64()
+        log = logging.getLogger("grpo.launcher")
+        for attempt in range(3):
+            try:
+                _lk_create64(api)
+                break
+            except ApiError as e:
+                if e.status.code != 429:
+                    raise
+                log.warning("create JobSet %s: %s (HTTP %s), retrying in %ss", K8S_JOBSET64, e.status.message,
+                            e.status.code, e.response.headers.get("Retry-After"))
+                time.sleep(float(e.response.headers.get("Retry-After", "1")))
+
+
+CASES64: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign64_") else "python_crash",
+                                                       False)
+                            for n, f in list(globals().items()) if n.startswith(("case_k8s64_", "case_benign64_"))}
+for _n64 in ("k8s64_lk_quota_exceeded", "k8s64_kr_quota_exceeded_pods", "k8s64_kubectl_quota_exceeded"):
+    CASES64[_n64] = (CASES64[_n64][0], "pg_unplaceable", False)
+for _n64 in ("k8s64_kubectl_logs_image_pull", "k8s64_lk_logs_image_pull", "k8s64_kc_logs_image_pull"):
+    CASES64[_n64] = (CASES64[_n64][0], "image_pull", False)
+CASES64["k8s64_kubectl_wait_kueue_admission"] = (CASES64["k8s64_kubectl_wait_kueue_admission"][0], "pg_timeout", False)
+CASES.update(CASES64)
+TIMEOUT_S.update({n: 60 for n in CASES64})
+
+# More shapes for the 64-th set's cases only: urllib3's retry warnings through the launcher's logging.basicConfig,
+# kubectl's `Error from server (Reason): ...`, `error: ...`, `Warning: ...` lines (the API server's Warning headers),
+# and the launcher's own retry warning (`WARNING:grpo.launcher:`).
+_LOG_LINE64 = re.compile(r"^WARNING:urllib3\.connectionpool:|^ERROR:root:|^Error from server( \(\w+\))?: |^error: |^Warning: |"
+                         r"^Unable to connect to the server: |^WARNING:grpo\.launcher:|^E\d{4} ")
+
+LINE_RULES64: list[tuple[str, str]] = [
+    (r"^WARNING:urllib3\.connectionpool:Retrying ", "benign"),   # a retried connect; alone, a retry
+    (r"InsecureRequestWarning: |UserWarning: Kubernetes version ", "benign"),
+    (r"^Warning: ", "benign"),                                      # the API server's Warning header via kubectl
+    (r"^WARNING:grpo\.launcher:.*retrying in ", "benign"),
+    (r"exceeded quota: ", "pg_unplaceable"),                        # ResourceQuota admission: capacity of the namespace
+    (r"is waiting to start: trying and failing to pull image", "image_pull"),
+    (r"^error: timed out waiting for the condition on workloads", "pg_timeout"),  # a Kueue workload never admitted
+    (r"^httpx2?\.HTTPStatusError: |^kubernetes\.client\.exceptions\.\w+: \(\d+\)$", "python_crash"),  # status only
+    (".", "case"),  # the set's closing rule: a case's own kind (earlier sets' rules and the catch-alls of 57 / 59 / 60 not read)
+]
+NOTES64: list[tuple[str, str]] = [
+    (r"exceeded quota: ", "ResourceQuota admission refused the object for the namespace's GPU quota: a capacity "
+                          "refusal (pg_unplaceable), not a crash of the launcher"),
+    (r"^WARNING:urllib3\.connectionpool:Retrying ", "urllib3's retry of a broken connection under the kubernetes "
+                                                    "client; alone, a retry the run may survive (benign)"),
+    (r"InsecureRequestWarning", "insecure-skip-tls-verify in the kubeconfig: the request went through"),
+    (r"UserWarning: Kubernetes version ", "kr8s' supported-version note for an older API server; the create succeeded"),
+    (r"^Warning: ", "a Warning header of the API server, printed by kubectl; the request succeeded"),
+    (r"^WARNING:grpo\.launcher:", "the launcher's own retry after a 429 with Retry-After; the next create succeeded"),
+    (r"ApiException: \((410)\)|too old resource version", "a watch that got 410 Gone twice in a row: the client "
+                                                         "retries once, then raises"),
+    (r"(Unauthorized|Forbidden|Conflict|UnprocessableEntity|NotFound|Service)Exception: |ApiError: |ServerError: |"
+     r"^Error from server", "the API server refused the launcher's request (a Status body of the fake server): the "
+                            "launcher dies with a crash of its own (python_crash)"),
+    (r"certificate verify failed|x509: ", "the API server's certificate is not trusted by the kubeconfig"),
+    (r"ConfigException|ConfigError|kubeconfig", "the launcher's kubeconfig / credentials, before any request"),
+]
+KUBECTL_VERSION64 = "1.32.4 (gcloud SDK)"
+
+
+def lib_of64(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """kubectl for its cases; otherwise the Python client the case used (urllib3 for its own retry warnings)."""
+    if "_kubectl_" in case:
+        return "kubectl", KUBECTL_VERSION64
+    if line.startswith("WARNING:urllib3") or "InsecureRequestWarning" in line or line.startswith("urllib3."):
+        return _pick("urllib3", vers)
+    if line.startswith(("httpx.", "httpcore.")):
+        return _pick("httpx", vers)
+    if line.startswith(("httpx2.", "httpcore2.")):
+        return _pick("httpx2", vers)
+    if line.startswith("ssl."):
+        return "python", vers.get("python", "")
+    if "_lk_" in case:
+        return "lightkube", vers.get("lightkube", "")
+    if "_kr_" in case:
+        return "kr8s", vers.get("kr8s", "")
+    return "kubernetes", vers.get("kubernetes", "")
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -44088,6 +44775,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout60", CASES60, LINE_RULES60),
     ("heldout59", CASES59, LINE_RULES59),
     ("heldout61", CASES61, LINE_RULES61),
+    ("heldout64", CASES64, LINE_RULES64),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -44569,6 +45257,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout60": (lib_of60, NOTES60),
     "heldout59": (lib_of59, NOTES59),
     "heldout61": (lib_of61, NOTES61),
+    "heldout64": (lib_of64, NOTES64),
 }
 
 
