@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from irisrl.observe.analyzer import Analyzer
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import health_fed, primary  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 EVERY = 4
@@ -28,11 +30,7 @@ WRAPPERS: dict[str, Callable[[str], str]] = {
 
 
 def _kind(line: str) -> str | None:
-    analyzer = Analyzer({"num_nodes": 1})
-    analyzer.feed("one.log", (line + "\n").encode())
-    report = analyzer.verdict().to_dict()
-    death = report.get("cause_of_death") or {}
-    return death.get("kind") or next((c["kind"] for c in report.get("causes", [])), None)
+    return primary(health_fed([line]))
 
 
 @pytest.fixture(scope="module")
