@@ -154,3 +154,19 @@ def test_a_stop_signal_received_by_number_is_kept(tmp_path: Path) -> None:
     report = both(tmp_path, ["[task-runtime] Received signal 15; terminating training driver and stopping Ray..."])
     assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized"))
     assert not both(tmp_path, ["waiting for the signal 15 minutes"]).get("unrecognized")
+
+
+@pytest.mark.parametrize("line", [
+    # ---- pass 143: a sentence whose first words are the failure, printed with no level (a tool's diagnostic)
+    "Failed to parse --display/-d flags",
+    "Invalid p2p capability index specified at the command-line",
+    "Unable to load optimizer from checkpoint /ck/iter_0004000. Specify --no-load-optim or --finetune to prevent it, exiting ...",
+])
+def test_a_sentence_headed_by_its_failure_is_kept(tmp_path: Path, line: str) -> None:
+    report = both(tmp_path, [line])
+    assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized"))
+
+
+def test_a_failure_word_inside_prose_stays_prose(tmp_path: Path) -> None:
+    report = both(tmp_path, ["Evaluating the failed rollouts of step 12 against the reference policy"])
+    assert primary(report) is None and not report.get("unrecognized")

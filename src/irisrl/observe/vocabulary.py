@@ -67,6 +67,10 @@ STRUCTURE = re.compile(
     # an OS error as Python renders it (`[Errno 111] Connection refused`), quoted in a client's retry report
     # (huggingface_hub utils/_http.py http_backoff: "'{err}' thrown while requesting {method} {url}", current set 60)
     r"\[Errno -?\d+\] |"
+    # a sentence whose first words are the failure: a tool's or daemon's diagnostic printed with no level (nvidia-smi's
+    # "Failed to parse --display/-d flags", "Invalid p2p capability index specified at the command-line", current set 62;
+    # Megatron's "Unable to load optimizer from checkpoint ...")
+    r"^\s*(?:Failed|Unable|Cannot|Can't|Could not|Couldn't|Invalid)\b|"
     # syslog / journald (`Aug 10 22:40:59 host kernel: NVRM: ...`): the kernel's own records
     r"^\s*[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d")
 # A resource shortfall stated in words: not enough of a device / node kind, or fewer than requested
