@@ -28340,7 +28340,7 @@ def versions() -> dict[str, str]:
                  "verl", "trl", "megatron-core", "hydra-core", "omegaconf", "openrlhf", "deepspeed", "peft", "skyrl", "skyrl-gym", "pydantic", "wandb", "vllm",
                  "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
                  "tensorboard", "tensorboardX", "mlflow-skinny", "mlflow", "sqlalchemy", "psutil", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer",
-                 "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome",
+                 "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome", "nvidia-ml-py",
                  "kubernetes", "kr8s", "lightkube", "lightkube-models"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
@@ -28367,7 +28367,7 @@ CPU_ONLY_FROM = 3
 
 def run_one(name: str) -> dict[str, Any]:
     cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
-    if name in CASES56 or name in CASES59:  # sets 56 and 59: `timeout` ends the case's whole process group (spawned ranks too)
+    if name in CASES56 or name in CASES59 or name in CASES62:  # sets 56, 59 and 62: `timeout` ends the case's whole process group (spawned ranks too)
         cmd = f'timeout -k 5 60 "{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
     if (later_set(name) or 0) >= CPU_ONLY_FROM and not CASES[name][2]:
@@ -28397,7 +28397,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56 | GPU_SHARED59
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56 | GPU_SHARED59 | GPU_SHARED62
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -39137,6 +39137,979 @@ def lib_of61(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib, have[lib]
 
 
+# ----------------------------------------------------------------------------- set 62: the CUDA runtime and the device on ONE GPU
+# What a GRPO trainer / rollout process meets from the CUDA runtime and the device itself and no earlier set provoked
+# (sets 1, 16, 19, 25, 40, 45 and 56 held the first visible-devices, fork, graph-capture, pinned-memory and ordinal
+# cases): CUDA_VISIBLE_DEVICES values the runtime refuses or that hide the GPU (an index past the card, a well-formed
+# UUID of no card, a bare `GPU-`, a MIG-style path, a list whose first entry is bad), CUDA_DEVICE_ORDER set to the
+# PCI order with a bad index, CUDA in forked children (os.fork, a fork pool, a Triton launch in a fork), set_device /
+# torch.device / the memory APIs on absent ordinals, pinned host memory under RLIMIT_MEMLOCK, events and streams
+# misused (elapsed_time before the end event completed, interprocess timing events), CUDA graph capture of forbidden
+# ops (a sync, `.item()`, `nonzero`, `unique`, `empty_cache`, a stream query), Triton kernels out of registers /
+# shared memory / threads, an out-of-bounds Triton store and what the NEXT calls print (with and without
+# CUDA_LAUNCH_BLOCKING=1), nvidia-smi with bad arguments, pynvml with bad handles. Benign look-alikes: the sync-debug
+# warning, TORCH_CUDA_ARCH_LIST's note, deprecated memory-stat calls, the multi-threaded fork warning, the pinned-memory
+# fallbacks of a DataLoader.
+
+
+def _vis62(value: str, probe: str = "tensor") -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = value
+    import torch
+
+    print("PROVOKE-NOTE device_count", torch.cuda.device_count(), flush=True)
+    if probe == "tensor":
+        print(torch.zeros(2, device="cuda").sum())
+    elif probe == "module":
+        model = torch.nn.Linear(16, 16).to("cuda")
+        print(model.weight.device)
+    elif probe == "init":
+        torch.cuda.init()
+        print("initialised")
+
+
+def case_vis62_index_99() -> None:
+    _vis62("99", "module")
+
+
+def case_vis62_uuid_zeros() -> None:
+    _vis62("GPU-00000000-0000-0000-0000-000000000000")
+
+
+def case_vis62_gpu_prefix_bare() -> None:
+    _vis62("GPU-", "init")
+
+
+def case_vis62_mig_path() -> None:
+    _vis62("MIG-GPU-00000000-0000-0000-0000-000000000000/1/0", "module")
+
+
+def case_vis62_bad_first_entry() -> None:
+    _vis62("1,0")
+
+
+def case_vis62_empty_set_device() -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""
+    import torch
+
+    torch.cuda.set_device(0)
+    print("set")
+
+
+def case_vis62_nvml_check_bogus_uuid() -> None:
+    os.environ["PYTORCH_NVML_BASED_CUDA_CHECK"] = "1"
+    os.environ["CUDA_VISIBLE_DEVICES"] = "GPU-irisrl"
+    import torch
+
+    print("PROVOKE-NOTE is_available", torch.cuda.is_available(), flush=True)
+    print(torch.cuda.get_device_name(0))
+
+
+def case_vis62_pci_order_index_1() -> None:
+    os.environ["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"
+    os.environ["CUDA_VISIBLE_DEVICES"] = "1"
+    import torch
+
+    print(torch.cuda.mem_get_info())
+
+
+def case_vis62_reinit_after_change() -> None:
+    """A rollout worker that changes CUDA_VISIBLE_DEVICES after CUDA started (no effect), then asks for cuda:1."""
+    import torch
+
+    torch.zeros(1, device="cuda")
+    os.environ["CUDA_VISIBLE_DEVICES"] = "0,1"
+    print(torch.zeros(1, device="cuda:1"))
+
+
+def _fork_child62(fn: Callable[[], None]) -> None:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            fn()
+            os._exit(0)
+        except BaseException:
+            import traceback
+
+            traceback.print_exc()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code:
+        sys.exit(code)
+
+
+def case_fork62_os_fork_tensor_cpu() -> None:
+    import torch
+
+    x = torch.arange(4, device="cuda", dtype=torch.float32)
+    _fork_child62(lambda: print(x.cpu()))
+
+
+def case_fork62_os_fork_cuda_rng() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    _fork_child62(lambda: torch.cuda.manual_seed(1234) or print(torch.cuda.initial_seed()))
+
+
+def case_fork62_triton_in_fork() -> None:
+    import torch
+
+    store_far, _ = _triton_kernels()
+    x = torch.zeros(4, device="cuda")
+    store_far[(1,)](x, 0)  # the parent launched Triton once (its driver context is up)
+    torch.cuda.synchronize()
+    _fork_child62(lambda: store_far[(1,)](x, 1))
+
+
+def _pool_task62(i: int) -> float:
+    import torch
+
+    return float(torch.ones(2, device="cuda").sum()) + i
+
+
+def case_fork62_process_pool_fork() -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    import torch
+
+    torch.zeros(1, device="cuda")
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as ex:
+        print(list(ex.map(_pool_task62, range(2))))
+
+
+def case_fork62_mp_pool_fork() -> None:
+    import multiprocessing
+
+    import torch
+
+    torch.zeros(1, device="cuda")
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        print(pool.map(_pool_task62, range(2)))
+
+
+def case_dev62_set_device_str_4() -> None:
+    import torch
+
+    torch.cuda.set_device("cuda:4")
+    print("set")
+
+
+def case_dev62_device_ctx_5() -> None:
+    import torch
+
+    with torch.cuda.device(5):
+        print(torch.zeros(1, device="cuda"))
+
+
+def case_dev62_tensor_cuda_2() -> None:
+    import torch
+
+    print(torch.randn(4).cuda(2))
+
+
+def case_dev62_capability_3() -> None:
+    import torch
+
+    print(torch.cuda.get_device_capability(3))
+
+
+def case_dev62_stream_ctx_other_device() -> None:
+    import torch
+
+    with torch.cuda.stream(torch.cuda.Stream(device=2)):
+        print(torch.zeros(1, device="cuda"))
+
+
+def case_mem62_mem_get_info_3() -> None:
+    import torch
+
+    print(torch.cuda.mem_get_info(3))
+
+
+def case_mem62_memory_stats_4() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    print(torch.cuda.memory_stats(device=4))
+
+
+def case_mem62_reset_peak_6() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    torch.cuda.reset_peak_memory_stats("cuda:6")
+    print("reset")
+
+
+def case_mem62_memory_reserved_neg() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    print(torch.cuda.memory_reserved(-2))
+
+
+def case_mem62_utilization_7() -> None:
+    import torch
+
+    print(torch.cuda.utilization(7))
+
+
+def case_mem62_temperature_5() -> None:
+    import torch
+
+    print(torch.cuda.temperature(5))
+
+
+def _pin_nobody62() -> Any:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_MEMLOCK, (1 << 20, 1 << 20))
+    os.setgid(65534)
+    os.setuid(65534)
+    import torch
+
+    return torch
+
+
+def case_pin62_empty_pinned_memlock() -> None:
+    """A rollout buffer allocated pinned (torch.empty(..., pin_memory=True)) as nobody under `ulimit -l 1024`."""
+    torch = _pin_nobody62()
+    buf = torch.empty(1 << 30, dtype=torch.bfloat16, pin_memory=True)
+    print(buf.is_pinned())
+
+
+def case_pin62_dataloader_pin_memlock() -> None:
+    torch = _pin_nobody62()
+    ds = torch.utils.data.TensorDataset(torch.zeros(64, 1 << 22))
+    for (batch,) in torch.utils.data.DataLoader(ds, batch_size=64, pin_memory=True):
+        print(batch.is_pinned())
+
+
+def case_pin62_pinned_huge_host() -> None:
+    import torch
+
+    buf = torch.empty(400 << 30, dtype=torch.uint8, pin_memory=True)  # 400 GiB pinned on a 128 GiB host
+    print(buf.is_pinned())
+
+
+def case_ev62_elapsed_not_ready() -> None:
+    import torch
+
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    torch.cuda._sleep(2_000_000_000)  # a long kernel: the end event has not completed yet
+    end.record()
+    print(start.elapsed_time(end))
+
+
+def case_ev62_interprocess_timing() -> None:
+    import torch
+
+    ev = torch.cuda.Event(enable_timing=True, interprocess=True)
+    ev.record()
+    print(ev.ipc_handle())
+
+
+def case_ev62_ipc_handle_unrecorded() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    ev = torch.cuda.Event(interprocess=True)
+    print(ev.ipc_handle())
+
+
+def case_ev62_elapsed_no_timing_end() -> None:
+    import torch
+
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event()
+    start.record()
+    end.record()
+    end.synchronize()
+    print(start.elapsed_time(end))
+
+
+def _capture62(body: Callable[[Any, Any], Any]) -> None:
+    import torch
+
+    x = torch.randn(64, device="cuda")
+    body(torch, x)  # warm-up outside the capture
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        body(torch, x)
+    g.replay()
+    torch.cuda.synchronize()
+    print("replayed")
+
+
+def case_cg62_item_in_capture() -> None:
+    _capture62(lambda torch, x: x.sum().item())
+
+
+def case_cg62_nonzero_in_capture() -> None:
+    _capture62(lambda torch, x: torch.nonzero(x > 0))
+
+
+def case_cg62_unique_in_capture() -> None:
+    _capture62(lambda torch, x: torch.unique(x.round()))
+
+
+def case_cg62_synchronize_in_capture() -> None:
+    _capture62(lambda torch, x: (x * 2, torch.cuda.synchronize()))
+
+
+def case_cg62_empty_cache_in_capture() -> None:
+    _capture62(lambda torch, x: (x * 2, torch.cuda.empty_cache()))
+
+
+def case_cg62_stream_query_in_capture() -> None:
+    _capture62(lambda torch, x: (x * 2, torch.cuda.current_stream().query()))
+
+
+def case_cg62_cpu_copy_in_capture() -> None:
+    _capture62(lambda torch, x: x.to("cpu"))
+
+
+def case_cg62_mem_get_info_in_capture() -> None:
+    _capture62(lambda torch, x: (x * 2, torch.cuda.mem_get_info()))
+
+
+def _tri_kernels62() -> dict[str, Any]:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def heavy(ptr, out, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        a = tl.load(ptr + offs)
+        b = tl.exp(a) * tl.sin(a) + tl.cos(a * a)
+        c = tl.sqrt(tl.abs(b)) + tl.log(tl.abs(a) + 1.0)
+        tl.store(out + offs, a + b + c)
+
+    @triton.jit
+    def smem(ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        a = tl.load(ptr + offs[:, None] * BLOCK + offs[None, :])
+        tl.store(ptr + offs[:, None] * BLOCK + offs[None, :], tl.dot(a, a))
+
+    @triton.jit
+    def oob(ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(ptr + offs * 1048576 * 64, tl.load(ptr + offs, mask=offs < n, other=0.0))
+
+    return {"heavy": heavy, "smem": smem, "oob": oob}
+
+
+def case_tri62_registers_warps_32() -> None:
+    import torch
+
+    k = _tri_kernels62()["heavy"]
+    x = torch.randn(1 << 16, device="cuda")
+    y = torch.empty_like(x)
+    k[(1,)](x, y, BLOCK=1 << 16, num_warps=32)
+    torch.cuda.synchronize()
+    print("done")
+
+
+def case_tri62_smem_bf16_512() -> None:
+    import torch
+
+    k = _tri_kernels62()["smem"]
+    x = torch.zeros(512 * 512, device="cuda", dtype=torch.bfloat16)
+    k[(1,)](x, BLOCK=512, num_stages=4)
+    torch.cuda.synchronize()
+
+
+def case_tri62_warps_64() -> None:
+    import torch
+
+    k = _tri_kernels62()["heavy"]
+    x = torch.randn(4096, device="cuda")
+    k[(1,)](x, torch.empty_like(x), BLOCK=4096, num_warps=64)
+    torch.cuda.synchronize()
+
+
+def _oob62() -> Any:
+    import torch
+
+    k = _tri_kernels62()["oob"]
+    x = torch.zeros(1 << 12, device="cuda")
+    k[(16,)](x, x.numel(), BLOCK=256)
+    return torch
+
+
+def case_tri62_oob_next_alloc() -> None:
+    """A rollout's packing kernel stores out of bounds; the trainer's NEXT call (a new tensor, then empty_cache)."""
+    torch = _oob62()
+    try:
+        torch.cuda.synchronize()
+    except Exception as e:
+        print(f"PROVOKE-NOTE first {type(e).__name__}", flush=True)
+    try:
+        torch.cuda.empty_cache()
+        print("PROVOKE-NOTE empty_cache returned", flush=True)
+    except Exception as e:
+        print(f"PROVOKE-NOTE empty_cache {type(e).__name__}", flush=True)
+    print(torch.ones(4, device="cuda").sum().item())
+
+
+def case_tri62_oob_next_event() -> None:
+    torch = _oob62()
+    ev = torch.cuda.Event()
+    ev.record()
+    ev.synchronize()
+
+
+def case_tri62_oob_next_stream_sync() -> None:
+    torch = _oob62()
+    torch.cuda.current_stream().synchronize()
+
+
+def case_tri62_oob_next_memory_stats() -> None:
+    torch = _oob62()
+    try:
+        torch.cuda.synchronize()
+    except Exception:
+        print("PROVOKE-NOTE synchronize raised", flush=True)
+    print(torch.cuda.mem_get_info())
+
+
+def case_blk62_oob_launch_blocking() -> None:
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+    torch = _oob62()
+    print("PROVOKE-NOTE launch returned", flush=True)
+    torch.cuda.synchronize()
+
+
+def case_blk62_gather_assert_launch_blocking() -> None:
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+    import torch
+
+    logp = torch.randn(4, 32, device="cuda").log_softmax(-1)
+    ids = torch.tensor([[1], [2], [40], [3]], device="cuda")
+    print(logp.gather(-1, ids).sum())
+
+
+def _smi62(*args: str) -> None:
+    p = subprocess.run(["nvidia-smi", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in p.stdout.splitlines():
+        print(line)
+    if p.returncode:
+        print(f"PROVOKE-NOTE nvidia-smi rc={p.returncode}", flush=True)
+        sys.exit(p.returncode)
+
+
+def case_smi62_index_7_query() -> None:
+    _smi62("-i", "7", "--query-gpu=name,memory.used", "--format=csv")
+
+
+def case_smi62_bad_field() -> None:
+    _smi62("--query-gpu=name,memory.usage", "--format=csv,noheader")
+
+
+def case_smi62_format_without_query() -> None:
+    _smi62("--format=csv")
+
+
+def case_smi62_uuid_bogus() -> None:
+    _smi62("-i", "GPU-00000000-0000-0000-0000-000000000000", "-q", "-d", "MEMORY")
+
+
+def case_smi62_display_bogus() -> None:
+    _smi62("-q", "-d", "WATTS")
+
+
+def case_smi62_apps_bad_field() -> None:
+    _smi62("--query-compute-apps=pid,gpu_mem", "--format=csv")
+
+
+def _nvml62() -> Any:
+    try:
+        import pynvml
+    except ImportError as e:
+        print(f"PROVOKE-NOTE pynvml absent {e}", flush=True)
+        sys.exit(3)
+    return pynvml
+
+
+def case_nvml62_uuid_not_found() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    print(nv.nvmlDeviceGetHandleByUUID("GPU-00000000-0000-0000-0000-000000000000"))
+
+
+def case_nvml62_before_init() -> None:
+    nv = _nvml62()
+    print(nv.nvmlDeviceGetCount())
+
+
+def case_nvml62_handle_after_shutdown() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    h = nv.nvmlDeviceGetHandleByIndex(0)
+    nv.nvmlShutdown()
+    print(nv.nvmlDeviceGetMemoryInfo(h))
+
+
+def case_nvml62_pci_bus_not_found() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    print(nv.nvmlDeviceGetHandleByPciBusId("00000000:FF:1F.0"))
+
+
+def case_nvml62_mig_handle_on_non_mig() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    h = nv.nvmlDeviceGetHandleByIndex(0)
+    print(nv.nvmlDeviceGetMigDeviceHandleByIndex(h, 0))
+
+
+def case_nvml62_clock_bad_type() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    h = nv.nvmlDeviceGetHandleByIndex(0)
+    print(nv.nvmlDeviceGetClockInfo(h, 42))
+
+
+def case_arch62_arch_list_bogus() -> None:
+    os.environ["TORCH_CUDA_ARCH_LIST"] = "9.0;10.7a;hopper"
+    from torch.utils.cpp_extension import _get_cuda_arch_flags
+
+    print(_get_cuda_arch_flags())
+
+
+def case_benign62_arch_list_unset() -> None:
+    os.environ.pop("TORCH_CUDA_ARCH_LIST", None)
+    from torch.utils.cpp_extension import _get_cuda_arch_flags
+
+    print(len(_get_cuda_arch_flags()))
+
+
+def case_benign62_sync_debug_item() -> None:
+    import torch
+
+    torch.cuda.set_sync_debug_mode("warn")
+    loss = torch.randn(64, device="cuda").pow(2).mean()
+    print("loss", loss.item())  # the logged loss: a sync the debug mode reports, the step goes on
+
+
+def case_benign62_sync_debug_nonzero() -> None:
+    import torch
+
+    torch.cuda.set_sync_debug_mode(1)
+    mask = torch.rand(64, device="cuda") > 0.5
+    print("kept", torch.nonzero(mask).shape)
+
+
+def case_benign62_reset_max_allocated() -> None:
+    import torch
+
+    torch.zeros(1 << 20, device="cuda")
+    torch.cuda.reset_max_memory_allocated()
+    torch.cuda.reset_max_memory_cached()
+    print(torch.cuda.max_memory_allocated())
+
+
+def case_benign62_fork_multithreaded() -> None:
+    """A reward pool forked from a trainer whose CUDA runtime already started threads; the pool's tasks use no CUDA."""
+    import multiprocessing
+
+    import torch
+
+    torch.zeros(1, device="cuda")
+    threading.Thread(target=time.sleep, args=(2,)).start()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        print(pool.map(abs, [-1, -2]))
+
+
+def case_benign62_dataloader_pin_device_arg() -> None:
+    import torch
+
+    ds = torch.utils.data.TensorDataset(torch.zeros(8, 4))
+    for (batch,) in torch.utils.data.DataLoader(ds, batch_size=4, pin_memory=True, pin_memory_device="cuda"):
+        print(batch.is_pinned())
+
+
+def case_benign62_dataloader_pin_no_gpu() -> None:
+    os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
+    import torch
+
+    ds = torch.utils.data.TensorDataset(torch.zeros(8, 4))
+    for (batch,) in torch.utils.data.DataLoader(ds, batch_size=4, pin_memory=True, num_workers=1):
+        print(batch.shape)
+
+
+def case_benign62_cpu_fallback_visible_uuid() -> None:
+    """A rollout worker that falls back to the CPU when CUDA is not usable (a stale GPU UUID)."""
+    os.environ["CUDA_VISIBLE_DEVICES"] = "GPU-11111111-2222-3333-4444-555555555555"
+    import torch
+
+    dev = "cuda" if torch.cuda.is_available() else "cpu"
+    print("device", dev, torch.ones(2, device=dev).sum())
+
+
+def case_benign62_amp_autocast_deprecated() -> None:
+    import torch
+
+    with torch.cuda.amp.autocast(dtype=torch.bfloat16):
+        print(torch.nn.Linear(8, 8).cuda()(torch.randn(2, 8, device="cuda")).dtype)
+
+
+# ---- set 62, second call: shapes the first call's output did not reach (its cases printed earlier sets' lines)
+
+
+def case_acc62_set_device_index_5() -> None:
+    import torch
+
+    torch.accelerator.set_device_index(5)
+    print("set")
+
+
+def case_acc62_current_stream_6() -> None:
+    import torch
+
+    print(torch.accelerator.current_stream(6))
+
+
+def case_acc62_synchronize_7() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    torch.accelerator.synchronize(7)
+    print("synced")
+
+
+def case_acc62_memory_allocated_9() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    print(torch.accelerator.memory_allocated(9))
+
+
+def case_acc62_device_index_ctx_3() -> None:
+    import torch
+
+    with torch.accelerator.device_index(3):
+        print(torch.zeros(1, device="cuda"))
+
+
+def case_green62_sms_too_many() -> None:
+    import torch
+
+    ctx = torch.cuda.green_contexts.GreenContext.create(num_sms=1000, device_id=0)
+    ctx.set_context()
+    print(torch.ones(4, device="cuda").sum())
+
+
+def case_green62_device_absent() -> None:
+    import torch
+
+    ctx = torch.cuda.green_contexts.GreenContext.create(num_sms=8, device_id=4)
+    print(ctx)
+
+
+def case_cg62_capture_mode_bogus() -> None:
+    import torch
+
+    x = torch.randn(8, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g, capture_error_mode="strict"):
+        x.mul_(2)
+    print("captured")
+
+
+def case_cg62_capture_end_unbegun() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    g.capture_end()
+    print("ended")
+
+
+def case_cg62_capture_begin_twice() -> None:
+    import torch
+
+    x = torch.randn(8, device="cuda")
+    s = torch.cuda.Stream()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.stream(s):
+        g.capture_begin()
+        x.mul_(2)
+        g.capture_begin()
+    print("begun twice")
+
+
+def case_cg62_custom_generator() -> None:
+    import torch
+
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(0)
+    x = torch.empty(64, device="cuda")
+    x.uniform_(generator=gen)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        x.uniform_(generator=gen)  # a rollout's own sampling generator, not registered with the graph
+    g.replay()
+    torch.cuda.synchronize()
+    print("replayed")
+
+
+def case_cg62_replay_other_stream_freed_pool() -> None:
+    import torch
+
+    x = torch.randn(8, device="cuda")
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * 2
+    g.reset()
+    g.replay()
+    print(y.sum())
+
+
+def case_ev62_from_ipc_handle_same_process() -> None:
+    import torch
+
+    ev = torch.cuda.Event(interprocess=True)
+    ev.record()
+    other = torch.cuda.Event.from_ipc_handle(torch.cuda.current_device(), ev.ipc_handle())
+    other.synchronize()
+    print("opened")
+
+
+def case_ev62_from_ipc_handle_short() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+    other = torch.cuda.Event.from_ipc_handle(0, b"\x00" * 16)
+    print(other)
+
+
+def case_dp62_device_ids_absent() -> None:
+    import torch
+
+    model = torch.nn.DataParallel(torch.nn.Linear(8, 8).cuda(), device_ids=[0, 3])
+    print(model(torch.randn(4, 8, device="cuda")).shape)
+
+
+def case_dp62_output_device_absent() -> None:
+    import torch
+
+    model = torch.nn.DataParallel(torch.nn.Linear(8, 8).cuda(), device_ids=[0], output_device=5)
+    print(model(torch.randn(4, 8, device="cuda")).shape)
+
+
+def case_dp62_module_on_cpu() -> None:
+    import torch
+
+    model = torch.nn.DataParallel(torch.nn.Linear(8, 8), device_ids=[0])
+    print(model(torch.randn(4, 8, device="cuda")).shape)
+
+
+def case_comm62_broadcast_absent() -> None:
+    import torch
+
+    print(torch.cuda.comm.broadcast(torch.ones(4, device="cuda"), devices=[0, 3]))
+
+
+def case_jit62_jiterator_syntax() -> None:
+    import torch
+
+    code = "template <typename T> T clipped_ratio(T x, T eps) { return x > 1 + eps ? 1 + eps x; }"
+    fn = torch.cuda.jiterator._create_jit_fn(code, eps=0.2)
+    print(fn(torch.randn(8, device="cuda")))
+
+
+def case_jit62_jiterator_name_mismatch() -> None:
+    import torch
+
+    code = "template <typename T> T advantage(T r, T b) { return r - b; }"
+    fn = torch.cuda.jiterator._create_jit_fn(code)
+    print(fn(torch.randn(8, device="cuda"), torch.randn(8, device="cuda"), torch.randn(8, device="cuda")))
+
+
+def case_fork62_cupy_in_fork() -> None:
+    import cupy as cp
+
+    a = cp.arange(4)
+    print("PROVOKE-NOTE parent", int(a.sum()), flush=True)
+    _fork_child62(lambda: print(int(cp.arange(8).sum())))
+
+
+def case_fork62_cupy_after_torch_fork() -> None:
+    import torch
+
+    torch.zeros(1, device="cuda")
+
+    def child() -> None:
+        import cupy as cp
+
+        print(cp.cuda.runtime.getDeviceCount())
+        print(int(cp.ones(4).sum()))
+
+    _fork_child62(child)
+
+
+def case_nvml62_event_wait_timeout() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    h = nv.nvmlDeviceGetHandleByIndex(0)
+    es = nv.nvmlEventSetCreate()
+    nv.nvmlDeviceRegisterEvents(h, nv.nvmlEventTypeXidCriticalError, es)
+    print(nv.nvmlEventSetWait(es, 500))  # a health watcher waiting for an Xid that never comes
+
+
+def case_nvml62_handle_wrong_type() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    print(nv.nvmlDeviceGetMemoryInfo(0))  # the index where a handle belongs
+
+
+def case_nvml62_serial_not_found() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    print(nv.nvmlDeviceGetHandleBySerial("1320000000000"))
+
+
+def case_nvml62_process_name_absent() -> None:
+    nv = _nvml62()
+    nv.nvmlInit()
+    print(nv.nvmlSystemGetProcessName(4000000))
+
+
+def case_smi62_mig_list() -> None:
+    _smi62("mig", "-lgi")
+
+
+def case_smi62_loop_not_number() -> None:
+    _smi62("--query-gpu=utilization.gpu", "--format=csv", "--loop=fast")
+
+
+def case_smi62_format_bogus() -> None:
+    _smi62("--query-gpu=utilization.gpu", "--format=json")
+
+
+def case_smi62_nvlink_absent_gpu() -> None:
+    _smi62("nvlink", "-s", "-i", "5")
+
+
+def case_smi62_id_negative() -> None:
+    _smi62("-q", "-d", "PERFORMANCE", "-i", "-1")
+
+
+def case_smi62_query_unwritable() -> None:
+    _smi62("-q", "-x", "-f", "/proc/irisrl-gpu.xml")
+
+
+def case_smi62_topo_bogus() -> None:
+    _smi62("topo", "-p2p", "x")
+
+
+def case_benign62_graph_debug_dump() -> None:
+    import torch
+
+    x = torch.randn(8, device="cuda")
+    x.mul_(2)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        x.mul_(2)
+    g.debug_dump(os.path.join(tempfile.gettempdir(), "irisrl-graph62.dot"))
+    g.replay()
+    print("replayed")
+
+
+def case_benign62_memory_cached_renamed() -> None:
+    import torch
+
+    torch.zeros(1 << 20, device="cuda")
+    print(torch.cuda.memory_cached(), torch.cuda.max_memory_cached())
+
+
+def case_benign62_default_tensor_type() -> None:
+    import torch
+
+    torch.set_default_tensor_type(torch.cuda.FloatTensor)
+    print(torch.zeros(2).device)
+
+
+def case_benign62_pin_device_without_pin() -> None:
+    import torch
+
+    ds = torch.utils.data.TensorDataset(torch.zeros(8, 4))
+    for (batch,) in torch.utils.data.DataLoader(ds, batch_size=4, pin_memory=False, pin_memory_device="cuda"):
+        print(batch.is_pinned())
+
+
+def case_benign62_profiler_cuda() -> None:
+    import torch
+
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
+                                            torch.profiler.ProfilerActivity.CUDA]) as prof:
+        for _ in range(3):
+            torch.randn(256, 256, device="cuda").matmul(torch.randn(256, 256, device="cuda"))
+        torch.cuda.synchronize()
+    print(len(prof.key_averages()))
+
+
+def case_benign62_triton_print_autotuning() -> None:
+    os.environ["TRITON_PRINT_AUTOTUNING"] = "1"
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=4), triton.Config({"BLOCK": 512}, num_warps=8)],
+                     key=["n"])
+    @triton.jit
+    def scale(ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(ptr + offs, tl.load(ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+    x = torch.ones(4096, device="cuda")
+    scale[lambda meta: (triton.cdiv(4096, meta["BLOCK"]),)](x, 4096)
+    torch.cuda.synchronize()
+    print("scaled")
+
+
+def case_benign62_inductor_tf32_note() -> None:
+    import torch
+
+    f = torch.compile(lambda a, b: (a @ b).relu(), mode="max-autotune-no-cudagraphs")
+    print(f(torch.randn(64, 64, device="cuda"), torch.randn(64, 64, device="cuda")).shape)
+
+
+def case_benign62_record_history_bool() -> None:
+    import torch
+
+    torch.cuda.memory._record_memory_history(True)
+    torch.zeros(1 << 20, device="cuda")
+    torch.cuda.memory._record_memory_history(False)
+    print("recorded")
+
+
+def case_benign62_grad_scaler_cuda_amp() -> None:
+    import torch
+
+    scaler = torch.cuda.amp.GradScaler()
+    print(scaler.get_scale())
+
+
+CASES62: dict[str, Case] = {
+    n.removeprefix("case_"): (f, {"benign62": "benign", "arch62": "python_crash", "smi62": "cuda_error",
+                                  "nvml62": "cuda_error", "pin62": "cuda_oom"}.get(n[5:].split("_")[0], "cuda_error"), True)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z]+62_", n)}
+CASES.update(CASES62)
+# Each in the worker pool (its own process, `timeout -k 5 60` around it, run_one); pin62_pinned_huge_host alone
+# (--jobs 1) after the rest in the same call.
+GPU_SHARED62 = frozenset(CASES62)
+TIMEOUT_S.update({n: 75 for n in CASES62})
+
+
 # ----------------------------------------------------------------------------- build
 
 _EXC = re.compile(r"^([A-Za-z_][\w.]*)(: .*|:)?$")
@@ -39572,6 +40545,15 @@ _LOG_LINE60 = re.compile(r"^No files have been modified since last commit|^It se
                          r"^(\x1b\[[\d;]*m)+(Error|Warning): ")
 
 
+# More shapes for the 62-nd set's cases only (the CUDA runtime and the device): nvidia-smi's own one-line refusals and
+# notes (it prints them bare, no prefix), and NVRTC's `default_program(N): error: ...` lines under a jiterator
+# RuntimeError whose first line is empty, and inductor's max-autotune timing note (printed bare on stderr).
+_LOG_LINE62 = re.compile(r"^No devices were found$|^Field \".*\" is not a valid field to query\.$|^ERROR: Option |"
+                         r"^Failed to parse --|^No MIG-enabled devices found\.$|^Format modifier is not recognized\.$|"
+                         r"^Failed to create the log file |^Invalid p2p capability index|^default_program\(\d+\): error: |"
+                         r"^SingleProcess AUTOTUNE benchmarking takes ")
+
+
 def select_lines(output: str, pickers: Sequence[Callable[[str], object]] = (),
                  dedup: Callable[[str], str] | None = None) -> list[str]:
     """The lines a log reader sees as the story of a failure: exception lines (final and
@@ -39621,7 +40603,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES58, (_LOG_LINE58.search,)),
         (CASES60, (_LOG_LINE60.search,)),
         (CASES61, (_LOG_LINE61.search,)),
-        (CASES64, (_LOG_LINE64.search,)))
+        (CASES64, (_LOG_LINE64.search,)),
+        (CASES62, (_LOG_LINE62.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -44726,6 +45709,87 @@ def lib_of64(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     if "_kr_" in case:
         return "kr8s", vers.get("kr8s", "")
     return "kubernetes", vers.get("kubernetes", "")
+LINE_RULES62: list[tuple[str, str]] = [
+    # lines the source catalogues already hold (gpu_node_tools, gpu_status_strings): every corpus line is new
+    (r"^No devices were found$|^pynvml\.NVMLError_NotSupported: Not Supported$", "drop"),
+    # torch prints the device index of this check as a raw byte (\x04, \x06, \t): one shape, kept once (memory_stats(4))
+    (r"Invalid device argument [\x06\t]: did you call init", "drop"),
+    (r"Invalid device argument .: did you call init", "python_crash"),  # set 40 labels the shape so
+    # warnings of a run that goes on (sync-debug mode, deprecated / renamed memory calls, the pinned-memory device
+    # argument, graph debug_dump, the green context's primary-context note, the multi-threaded fork)
+    (r"^\S+:\d+: \w*Warning: |^\[W\d{4} .*CUDAGreenContext\.cpp:\d+\] Warning: Attempted to create a green context", "benign"),
+    (r"^No MIG-enabled devices found\.$", "benign"),  # `nvidia-smi mig -lgi` on a card without MIG: exit 0
+    (r"^SingleProcess AUTOTUNE benchmarking takes ", "benign"),  # max-autotune's timing note; the compiled step ran
+    # the case forgot `import torch.cuda.comm` (a script slip, not the device): left out
+    (r"module 'torch\.cuda' has no attribute 'comm'", "drop"),
+    # what the CUDA runtime / driver (or Triton's and CuPy's wrappers of it) report: cuda_error
+    (r"CUDA error: out of memory|cudaErrorMemoryAllocation", "cuda_oom"),
+    (r"CUDA (error|warning|driver error): |Triton Error \[CUDA\]|CUDARuntimeError: cuda|^No devices were found$", "cuda_error"),
+    # torch's own checks of device / graph / event arguments, pynvml's API errors, nvidia-smi's refused arguments,
+    # NVRTC's compile errors of a jiterator kernel, TORCH_CUDA_ARCH_LIST's parser: no contract kind
+    (r"NVMLError_|^Field \"|^ERROR: Option |^Failed to |^Format modifier|^Invalid p2p|^default_program\(|"
+     r"Unknown CUDA arch|UnicodeDecodeError|Both events must|Unknown capture error mode|cudaIpcEventHandle_t expects|"
+     r"Invalid number of SMs|Attempt to increase offset for a CUDA generator|Cannot register the state during capturing",
+     "python_crash"),
+    # the set's own closing rule: each case keeps its kind (an earlier set's catch-all must not label these lines)
+    (r".", "case"),
+]
+
+NOTES62: list[tuple[str, str]] = [
+    (r"Unknown CUDA arch", "TORCH_CUDA_ARCH_LIST='9.0;10.7a;hopper', then torch.utils.cpp_extension._get_cuda_arch_flags() (an extension build's arch list)"),
+    (r"pin_memory_device is deprecated", "DataLoader(pin_memory=True, pin_memory_device='cuda'); the batches came pinned"),
+    (r"CUDA Graphs debug not enabled", "CUDAGraph.debug_dump(path) without enable_debug_mode(); the graph replayed"),
+    (r"Synchronization debug mode is a prototype", "torch.cuda.set_sync_debug_mode('warn') before a loss.item(); the step ran"),
+    (r"Triton Error \[CUDA\]: operation not supported on global", "CUDA_LAUNCH_BLOCKING=1: a Triton store at offsets * 64 Mi floats past a 16 KiB buffer, reported at the launch"),
+    (r"Cannot register the state during capturing", "CUDAGraph.capture_begin() a second time inside the same capture (a side stream)"),
+    (r"cannot be performed in the present state", "CUDAGraph().capture_end() with no capture_begin()"),
+    (r"Unknown capture error mode", "torch.cuda.graph(g, capture_error_mode='strict')"),
+    (r"Attempt to increase offset for a CUDA generator", "a rollout's own torch.Generator('cuda') drawn from inside torch.cuda.graph (not registered with the graph)"),
+    (r"Both events must be completed", "Event.elapsed_time(end) while the end event waits behind a 2e9-cycle torch.cuda._sleep kernel (no synchronize)"),
+    (r"invalid device context", "torch.cuda.Event.from_ipc_handle of an interprocess event's handle in the process that created it"),
+    (r"cudaIpcEventHandle_t expects", "torch.cuda.Event.from_ipc_handle(0, 16 zero bytes)"),
+    (r"CUDARuntimeError: cudaErrorInitializationError", "CuPy in an os.fork() child of a trainer that had initialised CUDA (torch and / or CuPy)"),
+    (r"CUDA error: initialization error", "os.fork() after CUDA started; the child calls .cpu() on the parent's CUDA tensor"),
+    (r"Attempted to create a green context", "GreenContext.create before any CUDA work: torch made the primary context and went on (this case's create then failed on device_id=4)"),
+    (r"CUDA driver error: invalid device ordinal", "GreenContext.create(num_sms=8, device_id=4) on a one-GPU machine"),
+    (r"Invalid number of SMs", "GreenContext.create(num_sms=1000, device_id=0) on an H100 (132 SMs)"),
+    (r"function template \"advantage\"", "torch.cuda.jiterator._create_jit_fn of a two-argument template called with three tensors (NVRTC)"),
+    (r"error: expected a \":\"", "torch.cuda.jiterator._create_jit_fn of a ternary missing its ':' (NVRTC)"),
+    (r"UnicodeDecodeError", "torch.cuda.memory_reserved(-2): torch's error message for the negative index did not decode"),
+    (r"Invalid device argument", "torch.cuda.memory_stats(device=4) on a one-GPU machine (torch prints the index as a raw byte)"),
+    (r"NVMLError_Uninitialized", "pynvml.nvmlDeviceGetCount() before nvmlInit()"),
+    (r"NVMLError_NotSupported", "pynvml.nvmlDeviceGetClockInfo(handle, 42) (no such clock type)"),
+    (r"NVMLError_Timeout", "pynvml.nvmlEventSetWait(set, 500) for an Xid critical error that never came"),
+    (r"NVMLError_NotFound", "pynvml.nvmlDeviceGetMigDeviceHandleByIndex on a card without MIG"),
+    (r"^Field \"gpu_mem\"", "nvidia-smi --query-compute-apps=pid,gpu_mem --format=csv (the field is used_memory)"),
+    (r"^Field \"memory\.usage\"", "nvidia-smi --query-gpu=name,memory.usage --format=csv,noheader"),
+    (r"^Failed to parse --display", "nvidia-smi -q -d WATTS"),
+    (r"^Format modifier is not recognized", "nvidia-smi --query-gpu=utilization.gpu --format=json"),
+    (r"^ERROR: Option --format=csv", "nvidia-smi --format=csv with no query"),
+    (r"^No devices were found", "nvidia-smi -q -d PERFORMANCE -i -1 (also -i 7, a bogus UUID, nvlink -s -i 5)"),
+    (r"^No MIG-enabled devices found", "nvidia-smi mig -lgi on an H100 without MIG mode; exit 0"),
+    (r"^Failed to create the log file", "nvidia-smi -q -x -f /proc/irisrl-gpu.xml"),
+    (r"^Invalid p2p capability index", "nvidia-smi topo -p2p x"),
+    (r"^SingleProcess AUTOTUNE benchmarking", "torch.compile(mode='max-autotune-no-cudagraphs') of a 64x64 matmul; the step ran"),
+    (r"CUDA warning: operation not supported on global", "the CUDAEvent destructor after the out-of-bounds Triton store's error (event.record / synchronize)"),
+    (r"CUDA error: operation not supported on global", "a Triton store out of bounds (offsets * 64 Mi floats), then the next calls: synchronize, empty_cache, a new tensor"),
+]
+
+
+def lib_of62(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The sixty-second set's printers: nvidia-smi's own lines, pynvml's exceptions, triton's, bash's signal lines,
+    torch for the rest."""
+    if case.startswith("smi62_"):
+        return _pick("driver", vers)
+    if "NVMLError" in line:
+        return _pick("nvidia-ml-py", vers)
+    if line.startswith("cupy"):
+        return _pick("cupy", vers)
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if re.search(r"^triton\.|Triton Error|triton\.runtime", line):
+        return _pick("triton", vers)
+    return _pick("torch", vers)
 
 
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
@@ -44776,6 +45840,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout59", CASES59, LINE_RULES59),
     ("heldout61", CASES61, LINE_RULES61),
     ("heldout64", CASES64, LINE_RULES64),
+    ("heldout62", CASES62, LINE_RULES62),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -45258,6 +46323,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout59": (lib_of59, NOTES59),
     "heldout61": (lib_of61, NOTES61),
     "heldout64": (lib_of64, NOTES64),
+    "heldout62": (lib_of62, NOTES62),
 }
 
 
