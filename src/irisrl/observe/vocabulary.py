@@ -1568,17 +1568,17 @@ TABLE: tuple[Row, ...] = (
     # HPU, NPU, MUSA, MPS) or platform plugin is available.", current set 41) and the driver's own tool missing from the
     # container (`nvidia-smi` not on disk: no driver mounted; the shell's "command not found" is its own row)
     Row("cuda_error", (_rx(r"\bNo accelerator\b[^.\n]{0,80}\b(?:is|are) available\b|No such file or directory: '(?:[^']*/)?nvidia-smi'"),), None),
-    # (CUDA by name, not a setting's or a directory's name built on it: CUDA_VISIBLE_DEVICES, cuda_home, /usr/local/cuda,
-    # nor a tensor type's, autograd's `[CUDABFloat16Type [4, 8]]`, current set 59)
-    Row("cuda_error", (_rx(r"CUDA(?!_(?!ERROR)\w)(?![A-Za-z0-9]*Type\b)|(?<![/\\])\bcuda\b(?![/\\_])|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
+    # (CUDA by name, not a setting's or a directory's name built on it: CUDA_VISIBLE_DEVICES, cuda_home, /usr/local/cuda)
+    Row("cuda_error", (_rx(r"CUDA(?!_(?!ERROR)\w)|(?<![/\\])\bcuda\b(?![/\\_])|cuBLAS|CUBLAS|cuDNN|CUDNN|NVML|nvml|\bXid\b|\bECC\b|NVIDIA driver|"
                            r"\bGPU\b.{0,40}(?i:\blost\b|fallen off|unavailable|not available|not detected|uncorrectable|\bhung\b|reset)"),
                        _rx(r"(?i:(?<![a-z])error|fail|assert(?!ion)|illegal|fault|fallen off|\blost\b|unavailable|not available|no .{0,20}device|"
                            r"unknown error|launch|unspecified|uncorrectable|not detected|driver version is insufficient)")),
-        # (a tensor type named in an argument check, `torch.cuda.FloatTensor`, is no CUDA failure; nor a rule of CUDA graphs the
+        # (a tensor type named in an argument check, `torch.cuda.FloatTensor`, or in autograd's in-place refusal,
+        # `[CUDABFloat16Type [4, 8]]` (current set 59), is no CUDA failure; nor a rule of CUDA graphs the
         # program broke, torch's "CUDA graphs must be captured on a non-default stream", its cudagraph trees' "accessing tensor
         # output of CUDAGraphs that has been overwritten by a subsequent run": the caller's use, as the corpus labels them;
         # unless a device query failed in it, NVML's)
-        _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)|\bcuda\.\w*Tensor\b|"
+        _rx(r"(?i:same device|expected .{0,40}device|to be on|non-?fatal|\bcuda:\d)|\bcuda\.\w*Tensor\b|\bCUDA\w+Type\b|"
             r"(?:(?i:\bcuda ?graphs?\b)|CUDAGraph)(?!.*NVML)")),
     # vLLM's KV-cache sizing at engine start (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory:
     # "No available memory for the cache blocks", "To serve at least one request with the model's max seq
