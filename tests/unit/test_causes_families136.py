@@ -37,10 +37,11 @@ def test_a_ranks_own_timeout_stays_its_groups(tmp_path: Path) -> None:
     assert_named(tmp_path, "dist_timeout", "[rank6]: TimeoutError: pipe.recv() timed out after 60.0 seconds")
 
 
-@pytest.mark.parametrize(("line", "kind"), [
+NAMED = [
     # ---- pass 137 (public sets 69 / 70): a platform's job log saying "return code", as kubectl says "exit code"
     ("[Modelarts Service Log]Training end with return code: 137", "pod_oomkilled"),
     ("CompletedProcess(args=['python', 'train.py'], returncode=137)", "pod_oomkilled"),
+    ("slurmstepd: error: pyxis: hook exited with return code 137 after 3 tries", "pod_oomkilled"),
     # vLLM's worker monitor with any exit code it reports, None when the process had none yet
     ("[2026-01-02 10:00:00.1][UC][E] Worker proc VllmWorker-3 died unexpectedly (exit code: None), shutting down executor.",
      "engine_dead"),
@@ -48,48 +49,19 @@ def test_a_ranks_own_timeout_stays_its_groups(tmp_path: Path) -> None:
     ("Out of Memory: Not enough space to allocate 4718592 B DRAM buffer across 8 banks, where each bank needs 589824 B",
      "cuda_oom"),
     ("RuntimeError: out of memory allocating 2147483648 bytes of device memory", "cuda_oom"),
-])
-def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
-    assert_named(tmp_path, kind, line)
-
-
-def test_another_return_code_is_no_oom_kill(tmp_path: Path) -> None:
-    assert primary(both(tmp_path, ["[Modelarts Service Log]Training end with return code: 1"])) != "pod_oomkilled"
-    assert primary(both(tmp_path, ["slurmstepd: error: pyxis: hook exited with return code 137 after 3 tries"])) == "pod_oomkilled"
-
-
-@pytest.mark.parametrize(("line", "kind"), [
-    # ---- pass 138 (current sets 56-58): an index past the devices there are, in c10's words
+    # ---- pass 138 (current sets 56-58, public 71): an index past the devices there are, in c10's words
     ("RuntimeError: Device index value 7 is out of index range [0, 1)", "cuda_error"),
     ("RuntimeError: invalid device ordinal", "cuda_error"),
-    # a gang dispatcher that cannot fit the job, in its words (pass 138, public set 71)
+    # a gang dispatcher that cannot fit the job, in its words
     ("    Message:                     Insufficient resources to dispatch AppWrapper.", "pg_unplaceable"),
-])
-def test_each_pass138_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
-    assert_named(tmp_path, kind, line)
-
-
-def test_an_exception_group_in_a_task_repr_is_kept(tmp_path: Path) -> None:
-    # asyncio's report of a task that ended on a BaseExceptionGroup (anyio's task group, a child's sys.exit(3))
-    line = ("task: <Task finished name='Task-1' coro=<main() done, defined at /app/r.py:9> "
-            "exception=BaseExceptionGroup('unhandled errors in a TaskGroup', [SystemExit(3)])>")
-    report = both(tmp_path, [line])
-    assert primary(report) is not None or report.get("unrecognized")
-
-
-def test_a_file_url_into_an_applications_api_is_no_download(tmp_path: Path) -> None:
-    # mlflow's artifact proxy failing a checkpoint's upload: the tracker's API, not a model host
-    line = ("mlflow.exceptions.MlflowException: API request to http://10.0.0.5:5000/api/2.0/mlflow-artifacts/artifacts/1/ab/"
-            "artifacts/checkpoints/global_step_300.pt failed with exception HTTPConnectionPool(host='10.0.0.5', port=5000): "
-            "Max retries exceeded with url: /api/2.0/mlflow-artifacts/artifacts/1/ab/artifacts/checkpoints/global_step_300.pt "
-            "(Caused by ResponseError('too many 503 error responses'))")
-    assert primary(both(tmp_path, [line])) == "python_crash"
-    # a model host's URL still is
-    assert_named(tmp_path, "hf_http_error", "requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: "
-                                            "https://cdn.example.com/models/llama/model-00001-of-00004.safetensors")
-
-
-@pytest.mark.parametrize(("line", "kind"), [
+    # a file URL into an application's API is no download (mlflow's artifact proxy failing a checkpoint's upload) ...
+    ("mlflow.exceptions.MlflowException: API request to http://10.0.0.5:5000/api/2.0/mlflow-artifacts/artifacts/1/ab/"
+     "artifacts/checkpoints/global_step_300.pt failed with exception HTTPConnectionPool(host='10.0.0.5', port=5000): "
+     "Max retries exceeded with url: /api/2.0/mlflow-artifacts/artifacts/1/ab/artifacts/checkpoints/global_step_300.pt "
+     "(Caused by ResponseError('too many 503 error responses'))", "python_crash"),
+    # ... a model host's URL still is one
+    ("requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: "
+     "https://cdn.example.com/models/llama/model-00001-of-00004.safetensors", "hf_http_error"),
     # ---- pass 139 (current sets 59-61): the Hub's git LFS API is the Hub's (an upload's large files)
     ("httpx2.HTTPStatusError: Client error '401 Unauthorized' for url 'http://10.0.0.9:8080/acme/ckpt.git/info/lfs/objects/batch'",
      "hf_gated"),
@@ -104,28 +76,63 @@ def test_a_file_url_into_an_applications_api_is_no_download(tmp_path: Path) -> N
     ("RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: "
      "[CUDAFloatType [8, 16]], which is output 0 of ReluBackward0, is at version 2; expected version 1 instead. Hint: enable "
      "anomaly detection to find the operation that failed to compute its gradient", "python_crash"),
-])
-def test_each_pass139_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+]
+
+
+@pytest.mark.parametrize(("line", "kind"), NAMED)
+def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
     assert_named(tmp_path, kind, line)
 
 
-def test_a_clients_retry_report_of_an_os_error_is_kept(tmp_path: Path) -> None:
-    # huggingface_hub's http_backoff quoting the OS error it retries on: an OS error's rendering is a record of its own
-    line = "'[Errno 111] Connection refused' thrown while requesting PUT http://10.0.0.9:9000/lfs-put/ab12"
+def test_another_return_code_is_no_oom_kill(tmp_path: Path) -> None:
+    assert primary(both(tmp_path, ["[Modelarts Service Log]Training end with return code: 1"])) != "pod_oomkilled"
+
+
+# Lines the safety net keeps (named or in `unrecognized`), none of them a death alone.
+KEPT = [
+    # ---- pass 138: asyncio's report of a task that ended on a BaseExceptionGroup (anyio's task group, a child's sys.exit(3))
+    "task: <Task finished name='Task-1' coro=<main() done, defined at /app/r.py:9> "
+    "exception=BaseExceptionGroup('unhandled errors in a TaskGroup', [SystemExit(3)])>",
+    # ---- pass 139: huggingface_hub's http_backoff quoting the OS error it retries on (an OS error's rendering is a record)
+    "'[Errno 111] Connection refused' thrown while requesting PUT http://10.0.0.9:9000/lfs-put/ab12",
+    # ---- pass 142: a runtime saying it received SIGTERM by its number (MarinSkyRL's task runtime, "Received signal 15")
+    "[task-runtime] Received signal 15; terminating training driver and stopping Ray...",
+    # ---- pass 143: a sentence whose first words are the failure, printed with no level (a tool's diagnostic)
+    "Failed to parse --display/-d flags",
+    "Invalid p2p capability index specified at the command-line",
+    "Unable to load optimizer from checkpoint /ck/iter_0004000. Specify --no-load-optim or --finetune to prevent it, exiting ...",
+]
+# ... and lines it does not: neither named nor kept
+SAYS_NOTHING = [
+    "SystemExit: 0",
+    "waiting for the signal 15 minutes",
+    "Evaluating the failed rollouts of step 12 against the reference policy",
+    # NCCL's INFO channel when it traces no failure (pass 141): a channel's route, a call that returned ncclSuccess, a retry
+    # on its way
+    "node-3:4101:4177 [5] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [receive] via NET/IB/0",
+    "node-3:4101:4177 [5] NCCL INFO init.cc:1234 -> 0",
+    "node-3:4101:4177 [5] NCCL INFO socketPollConnect: connect returned Connection refused, retrying (3/35) after sleep for 300 msec",
+]
+
+
+@pytest.mark.parametrize("line", KEPT)
+def test_each_line_is_kept_and_no_death_alone(tmp_path: Path, line: str) -> None:
     report = both(tmp_path, [line])
-    assert primary(report) is not None or report.get("unrecognized")
+    assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized"))
+
+
+@pytest.mark.parametrize("line", SAYS_NOTHING)
+def test_each_line_says_no_failure(tmp_path: Path, line: str) -> None:
+    report = both(tmp_path, [line])
+    assert primary(report) is None and not report.get("unrecognized")
 
 
 @pytest.mark.parametrize("line", ["StopIteration: No more results to get", "StopAsyncIteration", "    | GeneratorExit"])
 def test_an_iteration_end_is_kept_as_a_warning(tmp_path: Path, line: str) -> None:
-    # a class that says nothing alone is no death (exceptions.NOT_A_CRASH), but an uncaught one is never dropped
+    # ---- pass 140: a class that says nothing alone is no death (exceptions.NOT_A_CRASH), but an uncaught one is never dropped
     report = both(tmp_path, [line])
     assert report["verdict"] == "NO-KILL" and primary(report) is None
     assert [u["status"] for u in report["unrecognized"]] == ["warning"]
-
-
-def test_a_clean_system_exit_is_not_kept(tmp_path: Path) -> None:
-    assert not both(tmp_path, ["SystemExit: 0"]).get("unrecognized")
 
 
 @pytest.mark.parametrize("line", [
@@ -138,35 +145,3 @@ def test_a_clean_system_exit_is_not_kept(tmp_path: Path) -> None:
 def test_ncclS_info_channel_failure_trace_is_named_as_a_warning(tmp_path: Path, line: str) -> None:
     report = both(tmp_path, [line])
     assert (primary(report), report["verdict"]) == ("nccl_error", "NO-KILL")
-
-
-@pytest.mark.parametrize("line", [
-    "node-3:4101:4177 [5] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [receive] via NET/IB/0",
-    "node-3:4101:4177 [5] NCCL INFO init.cc:1234 -> 0",
-    "node-3:4101:4177 [5] NCCL INFO socketPollConnect: connect returned Connection refused, retrying (3/35) after sleep for 300 msec",
-])
-def test_ncclS_info_channel_otherwise_says_no_failure(tmp_path: Path, line: str) -> None:
-    assert primary(both(tmp_path, [line])) is None
-
-
-def test_a_stop_signal_received_by_number_is_kept(tmp_path: Path) -> None:
-    # ---- pass 142: a runtime saying it received SIGTERM by its number (MarinSkyRL's task runtime, "Received signal 15")
-    report = both(tmp_path, ["[task-runtime] Received signal 15; terminating training driver and stopping Ray..."])
-    assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized"))
-    assert not both(tmp_path, ["waiting for the signal 15 minutes"]).get("unrecognized")
-
-
-@pytest.mark.parametrize("line", [
-    # ---- pass 143: a sentence whose first words are the failure, printed with no level (a tool's diagnostic)
-    "Failed to parse --display/-d flags",
-    "Invalid p2p capability index specified at the command-line",
-    "Unable to load optimizer from checkpoint /ck/iter_0004000. Specify --no-load-optim or --finetune to prevent it, exiting ...",
-])
-def test_a_sentence_headed_by_its_failure_is_kept(tmp_path: Path, line: str) -> None:
-    report = both(tmp_path, [line])
-    assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized"))
-
-
-def test_a_failure_word_inside_prose_stays_prose(tmp_path: Path) -> None:
-    report = both(tmp_path, ["Evaluating the failed rollouts of step 12 against the reference policy"])
-    assert primary(report) is None and not report.get("unrecognized")
