@@ -28365,10 +28365,14 @@ def versions() -> dict[str, str]:
 CPU_ONLY_FROM = 3
 
 
+# The cases whose spawned processes (ranks, workers) must die with them: `timeout` ends the case's whole process group
+# (sets 56, 59 and 62 register theirs beside their TIMEOUT_S)
+GROUP_TIMEOUT: set[str] = set()
+
+
 def run_one(name: str) -> dict[str, Any]:
-    cmd = f'"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
-    if name in CASES56 or name in CASES59 or name in CASES62:  # sets 56, 59 and 62: `timeout` ends the case's whole process group (spawned ranks too)
-        cmd = f'timeout -k 5 60 "{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
+    wrap = "timeout -k 5 60 " if name in GROUP_TIMEOUT else ""
+    cmd = f'{wrap}"{sys.executable}" "{SCRIPT}" case {name}; rc=$?; exit $rc'
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCH_SHOW_CPP_STACKTRACES="0")
     if (later_set(name) or 0) >= CPU_ONLY_FROM and not CASES[name][2]:
         env["CUDA_VISIBLE_DEVICES"] = ""  # CPU cases next to a GPU case that fills the GPU
@@ -35133,6 +35137,7 @@ CASES.update(CASES56)
 # card and runs alone (--jobs 1) after the rest in the same call.
 GPU_SHARED56 = frozenset(CASES56)
 TIMEOUT_S.update({n: 75 for n in CASES56})
+GROUP_TIMEOUT.update(CASES56)
 # ----------------------------------------------------------------------------- set 57: the rollout side's concurrency layer
 # What an agentic GRPO rollout's concurrency layer prints when it fails (hundreds of episodes at once: asyncio tasks and
 # task groups, anyio / trio task groups, thread and process pools, httpx / aiohttp client pools, tenacity, uvloop), no
@@ -38686,6 +38691,7 @@ CASES.update(CASES59)
 # after the rest in the same call.
 GPU_SHARED59 = frozenset(CASES59)
 TIMEOUT_S.update({n: 75 for n in CASES59})
+GROUP_TIMEOUT.update(CASES59)
 
 
 # ----------------------------------------------------------------------------- set 61: an image whose packages do not fit together
@@ -40687,6 +40693,7 @@ CASES.update(CASES62)
 # (--jobs 1) after the rest in the same call.
 GPU_SHARED62 = frozenset(CASES62)
 TIMEOUT_S.update({n: 75 for n in CASES62})
+GROUP_TIMEOUT.update(CASES62)
 
 
 # ----------------------------------------------------------------------------- build
