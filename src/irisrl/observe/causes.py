@@ -729,9 +729,9 @@ CATALOGUE: tuple[Cause, ...] = (
     Cause("engine_dead", "a vLLM engine died while serving",
           ("EngineDeadError", "Background loop", "is already dead", "died unexpectedly", "EngineCore encountered",
            "output_handler failed", "hit an exception", "Engine iteration timed out",
-           "Engine background task failed", "fatal signal from worker", "the child failed", "Error executing method",
+           "Engine background task failed", "fatal signal from worker", "child failed", "Error executing method",
            "crashed", "RPC call to", "watchdog timeout", "Watchdog timeout", "DataParallelController", "sigquit from a child",
-           "while processing method"),
+           "while processing method", "Dumping "),
           (r"EngineDeadError: EngineCore encountered an issue",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
@@ -785,6 +785,13 @@ CATALOGUE: tuple[Cause, ...] = (
                     # serving call ("RPC call to execute_model timed out."; the start-up methods are
                     # engine_init_failed's, read first)
                     r"RPC call to \w+ timed out",
+                    # vLLM's dump of the batch an engine step failed on (vllm/logging_utils/dump_input.py
+                    # dump_engine_exception @ 02e16736: "Dumping input data", "Dumping scheduler output for model
+                    # execution:", V0's "Dumping model input for execution:"; newer releases "Dumping input data for V1
+                    # LLM engine (v%s, reason=%s)"), called by v1/engine/core.py log_error_detail around execute_model,
+                    # which re-raises: the engine core dies on that exception (its traceback follows). Not a dump for
+                    # another reason (a slow stage's is a diagnostic the engine goes on after)
+                    r"\bDumping (?:input data\b(?!.*\breason=(?!exception\b))|scheduler output for model execution|model input for execution)",
                     # sglang 0.5.23 srt/utils/watchdog.py (a scheduler loop that stopped advancing: "Scheduler
                     # watchdog timeout (...)"; a child that died: "Subprocess X (pid=N) crashed with exit code
                     # -11. Triggering SIGQUIT for cleanup") and entrypoints/engine.py ("Scheduler or

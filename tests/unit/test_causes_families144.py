@@ -1,0 +1,36 @@
+"""Passes 144 and after on issue 15 (sixteenth round). Our own reconstructed lines, not the corpus's, through both
+readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, both, primary  # noqa: E402
+
+NAMED = [
+    # ---- pass 144 (public set 73): SGLang's running-phase SIGQUIT handler in its current words ("one child failed")
+    ("[2026-11-30 08:12:44] SIGQUIT received. signum=None, frame=None. It usually means one child failed.", "engine_dead"),
+    # vLLM's dump of the batch an engine step failed on, old and new wordings, with and without the logger's head
+    ("(EngineCore_DP0 pid=4410) ERROR 11-30 08:12:44 [dump_input.py:72] Dumping input data", "engine_dead"),
+    ("(EngineCore pid=311) ERROR 11-30 08:12:44 [dump_input.py:79] Dumping scheduler output for model execution: "
+     "SchedulerOutput(scheduled_new_reqs=[], num_scheduled_tokens={r-1: 1}, total_num_scheduled_tokens=1)", "engine_dead"),
+    ("[dump_input.py:76] Dumping scheduler output for model execution: SchedulerOutput(scheduled_new_reqs=[])", "engine_dead"),
+    ("(EngineCore pid=311) ERROR 11-30 08:12:44 [dump_input.py:90] Dumping input data for V1 LLM engine "
+     "(v0.30.1, reason=exception) with config: model='Qwen/Qwen3-8B', ", "engine_dead"),
+]
+
+
+@pytest.mark.parametrize(("line", "kind"), NAMED)
+def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+def test_a_dump_for_another_reason_is_no_engine_death(tmp_path: Path) -> None:
+    # (a slow stage's diagnostic: the engine goes on after it)
+    line = ("(EngineCore pid=311) ERROR 11-30 08:12:44 [dump_input.py:90] Dumping input data for V1 LLM engine "
+            "(v0.30.1, reason=timeout) with config: model='Qwen/Qwen3-8B', ")
+    assert primary(both(tmp_path, [line])) != "engine_dead"
