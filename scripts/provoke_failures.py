@@ -28341,7 +28341,9 @@ def versions() -> dict[str, str]:
                  "sglang", "sglang-kernel", "flashinfer-python", "liger_kernel", "bitsandbytes", "kernels", "pyyaml",
                  "tensorboard", "tensorboardX", "mlflow-skinny", "mlflow", "sqlalchemy", "psutil", "matplotlib", "msgpack", "pillow", "protobuf", "h5py", "joblib", "filelock", "grpcio", "hf-xet", "hf_transfer",
                  "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome", "nvidia-ml-py",
-                 "kubernetes", "kr8s", "lightkube", "lightkube-models"):  # the agent side's clients (the
+                 "kubernetes", "kr8s", "lightkube", "lightkube-models",
+                 "pytest", "pytest-timeout", "pebble", "sympy", "math-verify", "latex2sympy2_extended",
+                 "antlr4-python3-runtime"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -41195,7 +41197,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES61, (_LOG_LINE61.search,)),
         (CASES64, (_LOG_LINE64.search,)),
         (CASES62, (_LOG_LINE62.search,)),
-        (CASES63, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE63.search)))
+        (CASES63, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE63.search)),
+        (CASES65, (_LOG_LINE65.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -46466,6 +46469,600 @@ def lib_of62(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+
+# ----------------------------------------------------------------------------- set 65: the REWARD / VERIFIER side on CPU
+# What the reward side of an agentic-RL run meets when it executes the code the policy wrote to score it: the policy's
+# Python run in a subprocess under resource limits (RLIMIT_AS / CPU / FSIZE / NOFILE / NPROC), with a timeout, in a
+# concurrent.futures / multiprocessing / pebble pool whose worker dies or hangs, under signal.alarm; the task's tests run
+# by pytest (pytest-timeout) or unittest inside the verifier; exec / compile of generated code (syntax errors, recursion,
+# a C stack overflow); int <-> str digit limits; sympy / latex2sympy / math-verify parsing; the LLM judge's JSON. The
+# process that dies is the verifier (the case's own process), or its pool / subprocess as the verifier reports it.
+# Benign look-alikes: a solution that fails its tests as expected (reward 0, the verifier goes on), a retried verifier
+# call that then succeeds, warnings (pytest's, a compiled solution's, math-verify's).
+
+
+def _tmpdir65() -> Path:
+    d = Path(tempfile.mkdtemp(prefix="reward65_"))
+    d.chmod(0o755)  # the NPROC cases read it as nobody
+    return d
+
+
+def _solution65(src: str, name: str = "solution.py") -> Path:
+    d = _tmpdir65()
+    p = d / name
+    p.write_text(src)
+    p.chmod(0o644)
+    return p
+
+
+def _limits65(**lims: Any) -> Callable[[], None]:
+    """A preexec_fn setting the sandbox's limits (soft = hard) in the child, before it runs the policy's code."""
+    import resource
+
+    def apply() -> None:
+        for name, val in lims.items():
+            if name == "uid":
+                os.setgid(val)
+                os.setuid(val)
+                continue
+            soft, hard = val if isinstance(val, tuple) else (val, val)
+            resource.setrlimit(getattr(resource, f"RLIMIT_{name.upper()}"), (soft, hard))
+    return apply
+
+
+def _run_policy65(src: str, check: bool = True, timeout: float | None = 20, relay: bool = True,
+                  python: str = sys.executable, **lims: Any) -> subprocess.CompletedProcess:
+    """The verifier: run the policy's solution in a fresh interpreter under limits, relay its stderr to the log."""
+    sol = _solution65(src)
+    p = subprocess.run([python, str(sol)], preexec_fn=_limits65(**lims) if lims else None,
+                       capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, cwd=sol.parent)
+    if relay and p.stderr:
+        sys.stderr.write(p.stderr)
+        sys.stderr.flush()
+    if check:
+        p.check_returncode()
+    return p
+
+
+def logging_basic65() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)
+
+
+LOOP65 = "n = 0\nwhile True:\n    n += 1\n"
+
+
+# --- resource limits on the policy's subprocess
+def case_reward65_subprocess_rlimit_cpu() -> None:
+    _run_policy65(LOOP65, cpu=(1, 3))  # SIGXCPU at the soft limit (the hard one would be SIGKILL)
+
+
+def case_reward65_subprocess_rlimit_fsize() -> None:
+    _run_policy65("with open('out.txt', 'w') as f:\n    for i in range(10**6):\n        f.write('%d\\n' % i * 40)\n",
+                  fsize=1 << 20)
+
+
+def case_reward65_subprocess_rlimit_as_list() -> None:
+    _run_policy65("memo = [[0] * 10**6 for _ in range(10**4)]\nprint(len(memo))\n", **{"as": 512 << 20})
+
+
+def case_reward65_subprocess_rlimit_as_startup() -> None:
+    _run_policy65("print(sum(range(10)))\n", **{"as": 10 << 20})
+
+
+def case_reward65_subprocess_rlimit_nofile() -> None:
+    _run_policy65("fs = [open(f'cache_{i}.txt', 'w') for i in range(200)]\n", nofile=32)
+
+
+def case_reward65_subprocess_rlimit_nproc_fork() -> None:
+    # as uid 65534 (root ignores RLIMIT_NPROC), with the system's python3 (the venv's interpreter lives under /root)
+    _run_policy65("import os\npids = [os.fork() for _ in range(4)]\n", python="/usr/bin/python3", nproc=1, uid=65534)
+
+
+def case_reward65_subprocess_rlimit_nproc_pool() -> None:
+    _run_policy65("import multiprocessing as mp\nif __name__ == '__main__':\n    with mp.Pool(4) as p:\n"
+                  "        print(p.map(abs, range(8)))\n", python="/usr/bin/python3", nproc=2, uid=65534)
+
+
+def case_reward65_subprocess_input_eof() -> None:
+    _run_policy65("n = int(input())\nprint(sum(map(int, input().split()[:n])))\n")
+
+
+def case_reward65_subprocess_timeout() -> None:
+    _run_policy65(LOOP65, timeout=2)
+
+
+def case_reward65_preexec_rlimit_refused() -> None:
+    _run_policy65("print(1)\n", nofile=1 << 30)
+
+
+# --- resource limits on the verifier's own process (it runs the policy's code in-process)
+def case_reward65_inproc_rlimit_cpu() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CPU, (1, 2))
+    exec(compile(LOOP65, "<policy>", "exec"), {})
+
+
+def case_reward65_inproc_rlimit_fsize() -> None:
+    import resource
+
+    d = _tmpdir65()
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+    exec(compile("with open(%r, 'w') as f:\n    f.write('x' * (4 << 20))\n" % str(d / "out.txt"), "<policy>", "exec"), {})
+
+
+def case_reward65_shell_tool_rlimit_fsize() -> None:
+    """The agent's shell tool call, run by the verifier under the sandbox's RLIMIT_FSIZE (Python itself ignores SIGXFSZ
+    and gets EFBIG; a C program such as head gets the signal)."""
+    d = _tmpdir65()
+    p = subprocess.run(["bash", "-c", "head -c 8M /dev/zero > dataset.bin"], preexec_fn=_limits65(fsize=1 << 20),
+                       capture_output=True, text=True, cwd=d, timeout=20)
+    sys.stderr.write(p.stderr)
+    sys.stderr.flush()
+    p.check_returncode()
+
+
+def case_reward65_inproc_alarm_no_handler() -> None:
+    import signal
+
+    signal.alarm(1)
+    exec(compile(LOOP65, "<policy>", "exec"), {})
+
+
+def case_reward65_alarm_in_thread() -> None:
+    import signal
+    from concurrent.futures import ThreadPoolExecutor as TPE
+
+    def score(src: str) -> float:
+        signal.signal(signal.SIGALRM, lambda *a: None)
+        signal.alarm(2)
+        exec(compile(src, "<policy>", "exec"), {})
+        return 1.0
+    with TPE(4) as ex:
+        print(list(ex.map(score, ["x = 1\n"] * 4)))
+
+
+def case_reward65_setrlimit_soft_above_hard() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 4 << 30))
+
+
+def case_reward65_setrlimit_nofile_above_nr_open() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1 << 31, 1 << 31))
+
+
+def case_reward65_faulthandler_watchdog() -> None:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(2, exit=True)
+    exec(compile(LOOP65, "<policy>", "exec"), {})
+
+
+# --- pools
+def _policy_worker65(src: str) -> int:
+    exec(compile(src, "<policy>", "exec"), {})
+    return 1
+
+
+def _policy_cpu_worker65(src: str) -> int:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CPU, (1, 1))
+    exec(compile(src, "<policy>", "exec"), {})
+    return 1
+
+
+def case_reward65_procpool_worker_killed_resubmit() -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2) as ex:
+        fut = ex.submit(_policy_worker65, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+        try:
+            fut.result()
+        except Exception:
+            pass
+        ex.submit(_policy_worker65, "x = 1\n").result()
+
+
+def case_reward65_procpool_worker_sigxcpu() -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(2) as ex:
+        print(list(ex.map(_policy_cpu_worker65, [LOOP65, "x = 1\n"])))
+
+
+def case_reward65_mp_pool_get_timeout() -> None:
+    import multiprocessing as mp
+
+    with mp.get_context("fork").Pool(2) as pool:
+        res = pool.apply_async(_policy_worker65, (LOOP65,))
+        res.get(timeout=2)
+
+
+def case_reward65_mp_pool_remote_recursion() -> None:
+    import multiprocessing as mp
+
+    src = "def fib(n):\n    return fib(n - 1) + fib(n - 2)\nfib(30)\n"
+    with mp.get_context("fork").Pool(2) as pool:
+        pool.apply(_policy_worker65, (src,))
+
+
+def case_reward65_pebble_timeout() -> None:
+    from pebble import ProcessPool
+
+    with ProcessPool(max_workers=2) as pool:
+        fut = pool.schedule(_policy_worker65, args=(LOOP65,), timeout=1)
+        fut.result()
+
+
+def case_reward65_pebble_worker_killed() -> None:
+    from pebble import ProcessPool
+
+    with ProcessPool(max_workers=2) as pool:
+        fut = pool.schedule(_policy_worker65, args=("import os\nos.abort()\n",), timeout=10)
+        fut.result()
+
+
+def case_reward65_pebble_worker_memory() -> None:
+    from pebble import ProcessPool
+
+    def init() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))
+    with ProcessPool(max_workers=1, initializer=init) as pool:
+        fut = pool.schedule(_policy_worker65, args=("s = 'ab' * (1 << 30)\n",), timeout=10)
+        fut.result()
+
+
+# --- exec / compile of the generated code
+def case_reward65_exec_paren_never_closed() -> None:
+    exec(compile("def solve(a, b):\n    return max(a, (b + 1\n\nprint(solve(1, 2))\n", "<policy>", "exec"), {})
+
+
+def case_reward65_exec_unindent() -> None:
+    exec(compile("def solve(xs):\n        total = 0\n    for x in xs:\n        total += x\n    return total\n",
+                 "<policy>", "exec"), {})
+
+
+def case_reward65_exec_unterminated_triple() -> None:
+    exec(compile('def solve(s):\n    """Return the reversed string.\n    return s[::-1]\n', "<policy>", "exec"), {})
+
+
+def case_reward65_exec_recursion() -> None:
+    exec(compile("def fib(n):\n    return n if n < 2 and n >= 0 else fib(n - 1) + fib(n - 2)\nprint(fib(-1))\n",
+                 "<policy>", "exec"), {})
+
+
+def case_reward65_exec_deep_recursion_segv() -> None:
+    import faulthandler
+
+    faulthandler.enable()
+    sys.setrecursionlimit(10**7)  # the verifier raised it for the policy's recursive solutions
+    exec(compile("tree = []\nfor _ in range(10**6):\n    tree = [tree]\nprint(len(str(tree)))\n", "<policy>", "exec"), {})
+
+
+def case_reward65_int_from_str_digits() -> None:
+    answer = "7" * 5000  # the policy's printed answer
+    print(int(answer) % 1000)
+
+
+def case_reward65_int_to_str_digits() -> None:
+    ns: dict[str, Any] = {}
+    exec(compile("def solve():\n    return 3 ** 20000\n", "<policy>", "exec"), ns)
+    print(str(ns["solve"]()) == "1")
+
+
+def case_reward65_set_int_max_str_digits_low() -> None:
+    sys.set_int_max_str_digits(100)
+
+
+# --- math answers: sympy, latex2sympy, math-verify
+def case_reward65_sympify_error() -> None:
+    import sympy
+
+    print(sympy.sympify("2x^2 +* 3"))
+
+
+def case_reward65_parse_expr_token_error() -> None:
+    from sympy.parsing.sympy_parser import parse_expr
+
+    print(parse_expr("(3*x + 2) * (x - 1"))
+
+
+def case_reward65_latex2sympy_unbalanced() -> None:
+    from latex2sympy2_extended import latex2sympy
+
+    print(latex2sympy(r"\frac{3}{4"))
+
+
+def case_reward65_latex2sympy_unknown_command() -> None:
+    from latex2sympy2_extended import latex2sympy
+
+    print(latex2sympy(r"x = \boxed{\qty{12}{m}}"))
+
+
+def case_reward65_math_verify_parse_in_thread() -> None:
+    from concurrent.futures import ThreadPoolExecutor as TPE
+
+    from math_verify import parse
+
+    with TPE(4) as ex:
+        print(list(ex.map(parse, ["$\\frac{1}{2}$", "$0.5$"])))
+
+
+def case_reward65_math_verify_verify_in_thread() -> None:
+    import threading
+
+    from math_verify import parse, verify
+
+    gold, pred = parse("$\\frac{1}{2}$"), parse("The answer is $0.5$")
+    out: list[Any] = []
+    err: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            out.append(verify(gold, pred))
+        except BaseException as e:
+            err.append(e)
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    if err:
+        raise err[0]
+
+
+def case_reward65_math_metric_no_gold() -> None:
+    from math_verify import ExprExtractionConfig, math_metric
+
+    fn = math_metric(gold_extraction_target=(ExprExtractionConfig(),), pred_extraction_target=(ExprExtractionConfig(),))
+    print(fn(["the reference answer is missing"], ["$42$"]))
+
+
+# --- the LLM judge's answer
+def _judge65(text: str) -> float:
+    return float(json.loads(text)["score"])
+
+
+def case_reward65_judge_json_truncated() -> None:
+    print(_judge65('{"score": 0.8, "reasoning": "The solution handles the empty list but'))
+
+
+def case_reward65_judge_json_single_quotes() -> None:
+    print(_judge65("{'score': 1, 'reasoning': 'correct'}"))
+
+
+def case_reward65_judge_json_two_objects() -> None:
+    print(_judge65('{"score": 1}\n{"score": 0}'))
+
+
+# --- the task's tests through pytest / unittest inside the verifier
+TEST65 = "from solution import solve\n\n\ndef test_small():\n    assert solve(2, 2) == 4\n\n\ndef test_big():\n" \
+         "    assert solve(10**6, 1) == 10**6 + 1\n"
+
+
+def _pytest65(sol: str, test: str = TEST65, *extra: str, check: bool = True,
+              test_name: str = "test_task.py") -> subprocess.CompletedProcess:
+    d = _tmpdir65()
+    (d / "solution.py").write_text(sol)
+    if test:
+        (d / test_name).write_text(test)
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_task.py", *extra],
+                       capture_output=True, text=True, cwd=d, timeout=40)
+    sys.stdout.write(p.stdout)
+    sys.stdout.write(p.stderr)
+    sys.stdout.flush()
+    if check:
+        p.check_returncode()
+    return p
+
+
+def case_reward65_pytest_collection_syntax_error() -> None:
+    _pytest65("def solve(a, b)\n    return a + b\n")
+
+
+def case_reward65_pytest_collection_import_error() -> None:
+    _pytest65("def add(a, b):\n    return a + b\n")
+
+
+def case_reward65_pytest_timeout_signal() -> None:
+    _pytest65("def solve(a, b):\n    while a != b:\n        a += 0\n    return a + b\n", TEST65, "--timeout=1")
+
+
+def case_reward65_pytest_timeout_thread_inproc() -> None:
+    import pytest
+
+    d = _tmpdir65()
+    (d / "solution.py").write_text("def solve(a, b):\n    while a != b:\n        a += 0\n    return a + b\n")
+    (d / "test_task.py").write_text(TEST65)
+    os.chdir(d)
+    sys.path.insert(0, str(d))
+    code = pytest.main(["-q", "-p", "no:cacheprovider", "--timeout=1", "--timeout-method=thread", "test_task.py"])
+    print(code)
+
+
+def case_reward65_pytest_tests_missing() -> None:
+    _pytest65("def solve(a, b):\n    return a + b\n", "")
+
+
+def case_reward65_pytest_fixture_missing() -> None:
+    _pytest65("def solve(a, b):\n    return a + b\n",
+              "from solution import solve\n\n\ndef test_cases(cases):\n    for a, b, want in cases:\n"
+              "        assert solve(a, b) == want\n")
+
+
+def case_reward65_unittest_main_exits() -> None:
+    import unittest
+
+    ns: dict[str, Any] = {"__name__": "policy_tests"}
+    exec(compile("def solve(a, b):\n    return a - b\n", "<policy>", "exec"), ns)
+
+    class TestSolve(unittest.TestCase):
+        def test_add(self) -> None:
+            self.assertEqual(ns["solve"](2, 1), 3)
+    unittest.main(argv=["verifier"], module=type("m", (), {"TestSolve": TestSolve}))
+    print("reward", 0.0)
+
+
+# --- benign: the verifier goes on
+def case_benign65_pytest_solution_fails() -> None:
+    logging_basic65()
+    p = _pytest65("def solve(a, b):\n    return a + b if a < 1000 else a\n", check=False)
+    print("reward", 1.0 if p.returncode == 0 else 0.0)
+
+
+def case_benign65_pytest_collection_warning() -> None:
+    _pytest65("def solve(a, b):\n    return a + b\n",
+              TEST65 + "\n\nclass TestResult:\n    def __init__(self, ok):\n        self.ok = ok\n")
+
+
+def case_benign65_pytest_unknown_mark() -> None:
+    _pytest65("def solve(a, b):\n    return a + b\n",
+              "import pytest\n" + TEST65.replace("def test_big", "@pytest.mark.slow\ndef test_big"))
+
+
+def case_benign65_compile_invalid_escape() -> None:
+    import warnings
+
+    warnings.simplefilter("default")
+    ns: dict[str, Any] = {}
+    exec(compile("import re\ndef solve(s):\n    return len(re.findall('\\d+', s))\n", "<policy>", "exec"), ns)
+    print("reward", float(ns["solve"]("a1b22") == 2))
+
+
+def case_benign65_timeout_then_retry_ok() -> None:
+    import logging
+
+    logging_basic65()
+    log = logging.getLogger("grpo.reward")
+    srcs = [LOOP65, "print(4)\n"]  # the sandbox was slow to start the first time; the retry runs the solution
+    for attempt in range(1, 4):
+        try:
+            p = _run_policy65(srcs[attempt - 1], timeout=1)
+            print("reward", float(p.stdout.strip() == "4"))
+            break
+        except subprocess.TimeoutExpired as e:
+            log.warning("sample 7: verifier call failed (%s: %s), retrying (attempt %d/3)", type(e).__name__, e, attempt)
+
+
+def case_benign65_math_verify_no_extraction() -> None:
+    from math_verify import LatexExtractionConfig, math_metric
+
+    logging_basic65()
+    fn = math_metric(gold_extraction_target=(LatexExtractionConfig(),), pred_extraction_target=(LatexExtractionConfig(),))
+    print("reward", fn(["$\\frac{1}{2}$"], ["I think it is about a half, but I am not sure."])[0])
+
+
+def case_benign65_math_verify_timeout_disabled() -> None:
+    from math_verify import parse, verify
+
+    logging_basic65()
+    print("reward", float(verify(parse("$\\frac{1}{2}$", parsing_timeout=None), parse("$0.5$", parsing_timeout=None),
+                                 timeout_seconds=None)))
+
+
+def case_benign65_math_verify_comparison_timeout() -> None:
+    from math_verify import parse, verify
+
+    logging_basic65()
+    gold = parse("$\\sum_{k=1}^{2000} \\frac{1}{k^{3}+1}$")
+    pred = parse("$\\int_{0}^{1} \\frac{x^{40}}{x^{3}+x+1} dx$")
+    print("reward", float(verify(gold, pred, timeout_seconds=1)))
+
+
+def case_benign65_procpool_one_sample_timeout() -> None:
+    import logging
+
+    from pebble import ProcessPool
+
+    logging_basic65()
+    log = logging.getLogger("grpo.reward")
+    with ProcessPool(max_workers=2) as pool:
+        futs = [pool.schedule(_policy_worker65, args=(src,), timeout=1) for src in (LOOP65, "x = 1\n")]
+        rewards = []
+        for i, fut in enumerate(futs):
+            try:
+                rewards.append(float(fut.result()))
+            except TimeoutError as e:
+                log.warning("sample %d: %r, reward 0", i, e)
+                rewards.append(0.0)
+    print("rewards", rewards)
+
+
+CASES65: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign65_") else "python_crash",
+                                                       False)
+                            for n, f in list(globals().items()) if n.startswith(("case_reward65_", "case_benign65_"))}
+CASES.update(CASES65)
+TIMEOUT_S.update({n: 60 for n in CASES65})
+GROUP_TIMEOUT.update(CASES65)  # the pools' workers and the policy's subprocesses must end with the case
+
+# More shapes for the 65-th set's cases only: the verifier's logging (`WARNING:<logger>:` of math-verify and of the reward
+# code), pytest's summary / error lines as the verifier relays them (`FAILED`, `ERROR`, `E   ` lines, the `!!! Interrupted`
+# and `=== N failed ... in Ns ===` lines, pytest-timeout's `+++ Timeout +++` banner), unittest's `FAIL:` / `ERROR:` /
+# `FAILED (...)` lines, faulthandler's watchdog `Timeout (0:00:02)!`, pebble's `ProcessExpired` (its class name ends in no
+# _EXC_CLASS word).
+_LOG_LINE65 = re.compile(r"^(WARNING|ERROR|CRITICAL):[\w.]+:|^FAILED \S+|^ERROR \S+|^ERROR: |^FAIL: |^E +\S.*\w|"
+                         r"^!+ .* !+$|^=+ .*\b(failed|errors?|passed|no tests ran)\b.* in [\d.]+s.*=+$|"
+                         r"^\d+ (failed|passed|errors?)\b.* in [\d.]+s|^\++ Timeout \++$|^Timeout \(\d+:\d\d:\d\d\)!$|"
+                         r"^[\w.]*ProcessExpired: |^subprocess\.TimeoutExpired: |^ +\S+:\d+: \w*Warning: ")
+
+LINE_RULES65: list[tuple[str, str]] = [
+    # a line the source catalogues already hold (python_runtime): every corpus line is new
+    (r"^concurrent\.futures\.process\.BrokenProcessPool: A child process terminated abruptly, the process pool is not "
+     r"usable anymore$", "drop"),
+    (r"^WARNING:grpo\.reward:.*retrying", "benign"),   # the reward code's own retry note; the retry then succeeded
+    (r"^[.EFsx]+ +\[ *\d+%\]$", "drop"),                # pytest -q's progress line (an `E` per error), not a message
+    (r"^\s*\S+:\d+: \w*Warning: ", "benign"),          # warnings of a run that goes on
+    (r"\[Errno 27\] File too large", "disk_full"),     # EFBIG: the settled rules' disk_full
+    (".", "case"),  # the set's closing rule: a case's own kind (earlier sets' rules and catch-alls not read)
+]
+NOTES65: list[tuple[str, str]] = [
+    (r"^WARNING:math_verify", "math-verify's own warning; the verifier went on (reward 0 or the comparison made)"),
+    (r"^WARNING:grpo\.reward:", "the reward code's own log line; it went on (the retry succeeded / the sample got reward 0)"),
+    (r"Warning: ", "a warning; the verifier went on and scored the sample"),
+    (r"File too large", "RLIMIT_FSIZE 1 MiB with SIGXFSZ ignored, then a 4 MiB write: EFBIG from the process's own limit, not "
+                        "a full volume; labelled disk_full by the settled rule for `[Errno 27] File too large`"),
+    (r"File size limit exceeded|SIGXFSZ", "RLIMIT_FSIZE 1 MiB and a larger write: the kernel's SIGXFSZ ends the process "
+                                          "(a signal death: python_crash, no disk was full)"),
+    (r"CPU time limit exceeded|SIGXCPU", "RLIMIT_CPU 1 s and a busy loop in the policy's code: SIGXCPU ends the process"),
+    (r"Alarm clock", "signal.alarm(1) with no SIGALRM handler in the reward worker: the alarm's default action ends it"),
+    (r"Too many open files", "RLIMIT_NOFILE lowered for the sandbox"),
+    (r"Resource temporarily unavailable", "RLIMIT_NPROC (as uid 65534) in the sandbox: fork fails with EAGAIN"),
+    (r"MemoryError", "RLIMIT_AS in the sandbox: host memory under a limit (python_crash by the settled rules)"),
+    (r"TimeoutExpired|TimeoutError|Timeout|timed out", "a timeout of a wait in the verifier (not torch.distributed): python_crash"),
+]
+
+
+def _dedup_key65(line: str) -> str:
+    """The 65-th set's shape key: the sandbox's temp dirs (`reward65_<8 random chars>`) and pytest's seconds do not make a
+    line new."""
+    return _dedup_key(re.sub(r"reward65_\w{8}", "reward65_T", line))
+
+
+def lib_of65(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The sixty-fifth set's printers: bash's signal lines, pytest / pytest-timeout, pebble, sympy, latex2sympy2_extended,
+    math-verify; python (the interpreter and its stdlib) for the rest."""
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if "pytest" in case and ("Timeout" in line and "+" in line or "Failed: Timeout" in line):
+        return _pick("pytest-timeout", vers)
+    if "pytest" in case and not line.startswith("subprocess."):
+        return _pick("pytest", vers)
+    if "pebble" in line or ("pebble" in case and not line.startswith("WARNING:grpo")):
+        return _pick("pebble", vers)
+    if "math_verify" in case or "math_metric" in case or "math_verify" in line:
+        return _pick("math-verify", vers)
+    if "latex2sympy" in case:
+        return _pick("latex2sympy2_extended", vers)
+    if "sympify" in case or "parse_expr" in case or line.startswith("sympy"):
+        return _pick("sympy", vers)
+    return "python", vers.get("python", "")
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -46516,6 +47113,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout64", CASES64, LINE_RULES64),
     ("heldout62", CASES62, LINE_RULES62),
     ("heldout63", CASES63, LINE_RULES63),
+    ("heldout65", CASES65, LINE_RULES65),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -47000,6 +47598,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout64": (lib_of64, NOTES64),
     "heldout62": (lib_of62, NOTES62),
     "heldout63": (lib_of63, NOTES63),
+    "heldout65": (lib_of65, NOTES65),
 }
 
 
@@ -47015,6 +47614,8 @@ def own_dedup_key(case: str) -> Callable[[str], str] | None:
         return _dedup_key35
     if case in CASES52 or case in CASES53:
         return _dedup_key52
+    if case in CASES65:
+        return _dedup_key65
     return None
 
 
