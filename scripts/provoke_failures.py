@@ -47063,6 +47063,470 @@ def lib_of65(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
         return _pick("sympy", vers)
     return "python", vers.get("python", "")
 
+
+# ----------------------------------------------------------------------------- set 67: GRPO loss, advantages and sampling numerics (planned for ONE GPU; captured on CPU: the device was not lent)
+# Sampling (torch.multinomial, torch.distributions), the loss (cross-entropy / nll_loss argument checks, index ops with
+# bad indices in kernels no earlier set reached, the deterministic-algorithms alert, torch.testing.assert_close between
+# trainer and rollout log-probs, finfo / iinfo, anomaly mode on a masked log(0)), and transformers' generate / logits
+# processors / GenerationConfig on a tiny Llama made in code (no download). Benign look-alikes: warnings of a step that
+# goes on.
+
+
+_D67 = "cpu"  # the device machine was not lent when this set ran (see the README section)
+
+
+def _torch67():  # type: ignore[no-untyped-def]
+    import torch
+
+    torch.manual_seed(0)
+    return torch
+
+
+def _tiny_lm67(pad: bool = True):  # type: ignore[no-untyped-def]
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    cfg = LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2,
+                      num_key_value_heads=1, max_position_embeddings=64, bos_token_id=1, eos_token_id=2,
+                      pad_token_id=0 if pad else None)
+    model = LlamaForCausalLM(cfg).to(_D67).eval()
+    ids = torch.tensor([[1, 5, 6, 7], [1, 9, 10, 11]], device=_D67)
+    return torch, model, ids
+
+
+def case_samp67_multinomial_3d() -> None:
+    torch = _torch67()
+    probs = torch.softmax(torch.randn(2, 4, 64, device=_D67), -1)  # [groups, samples, vocab] left unflattened
+    print(torch.multinomial(probs, 1))
+
+
+def case_samp67_multinomial_zero_samples() -> None:
+    torch = _torch67()
+    probs = torch.softmax(torch.randn(4, 64, device=_D67), -1)
+    print(torch.multinomial(probs, 0))
+
+
+def case_samp67_multinomial_cpu_zero_row() -> None:
+    torch = _torch67()
+    probs = torch.softmax(torch.randn(4, 64, device=_D67), -1).cpu()
+    probs[2] = 0.0  # a fully masked row of a rollout sampled on the host
+    print(torch.multinomial(probs, 1))
+
+
+def case_samp67_multinomial_cpu_negative() -> None:
+    torch = _torch67()
+    logits = torch.randn(4, 64, device=_D67)
+    probs = (logits - logits.mean(-1, keepdim=True)).cpu()  # logits, not probabilities: negatives
+    print(torch.multinomial(probs, 1))
+
+
+def case_samp67_multinomial_huge_vocab() -> None:
+    torch = _torch67()
+    probs = torch.full((1, (1 << 24) + 8), 1.0, device=_D67)
+    print(torch.multinomial(probs, 1))
+
+
+def case_samp67_multinomial_long() -> None:
+    torch = _torch67()
+    counts = torch.randint(0, 5, (4, 64), device=_D67)
+    print(torch.multinomial(counts, 1))
+
+
+def case_samp67_bernoulli_probs() -> None:
+    torch = _torch67()
+    p = torch.sigmoid(torch.randn(4, device=_D67)) * 1.5  # a keep-probability scaled past 1
+    print(torch.distributions.Bernoulli(probs=p).sample())
+
+
+def case_samp67_categorical_inf_logits() -> None:
+    torch = _torch67()
+    logits = torch.randn(2, 8, device=_D67)
+    logits[0] = float("-inf")  # every token masked in one row
+    d = torch.distributions.Categorical(logits=logits)
+    print(d.sample())
+
+
+def case_samp67_categorical_entropy_nan() -> None:
+    torch = _torch67()
+    logits = torch.randn(2, 8, device=_D67, dtype=torch.float16) * 1e5  # fp16 logits overflow to inf
+    print(torch.distributions.Categorical(logits=logits).entropy())
+
+
+def case_samp67_normal_scale_zero() -> None:
+    torch = _torch67()
+    rewards = torch.ones(4, device=_D67)
+    print(torch.distributions.Normal(rewards.mean(), rewards.std()).sample())
+
+
+def case_samp67_finfo_int() -> None:
+    torch = _torch67()
+    ids = torch.randint(0, 64, (4,), device=_D67)
+    print(torch.finfo(ids.dtype).max)
+
+
+def case_samp67_iinfo_bf16() -> None:
+    torch = _torch67()
+    x = torch.randn(4, device=_D67, dtype=torch.bfloat16)
+    print(torch.iinfo(x.dtype).max)
+
+
+def case_adv67_anomaly_masked_log() -> None:
+    torch = _torch67()
+    probs = torch.softmax(torch.randn(4, 8, device=_D67, requires_grad=True), -1)
+    probs2 = probs * torch.tensor([1.0, 1, 1, 0, 1, 1, 1, 1], device=_D67)
+    mask = torch.tensor([1.0, 1, 1, 0, 1, 1, 1, 1], device=_D67)
+    with torch.autograd.detect_anomaly():
+        loss = (probs2.log() * mask).nan_to_num(0.0).sum()
+        loss.backward()
+    print("backward done")
+
+
+def case_adv67_assert_close_logprobs() -> None:
+    torch = _torch67()
+    trainer = torch.randn(4, 16, device=_D67)
+    rollout = trainer + torch.randn(4, 16, device=_D67) * 1e-2
+    torch.testing.assert_close(trainer, rollout)
+
+
+def case_adv67_assert_close_dtype() -> None:
+    torch = _torch67()
+    trainer = torch.randn(4, 16, device=_D67)
+    torch.testing.assert_close(trainer, trainer.to(torch.bfloat16))
+
+
+def case_adv67_assert_close_device() -> None:
+    torch = _torch67()
+    trainer = torch.randn(4, 16, device=_D67)
+    torch.testing.assert_close(trainer, trainer.cpu())
+
+
+def case_adv67_assert_close_shape() -> None:
+    torch = _torch67()
+    trainer = torch.randn(4, 16, device=_D67)
+    torch.testing.assert_close(trainer[:, 1:], trainer[:, :-2])
+
+
+def case_adv67_assert_close_scalar() -> None:
+    torch = _torch67()
+    kl = torch.randn(64, device=_D67).exp().mean().item()
+    torch.testing.assert_close(kl, 0.0)
+
+
+def case_adv67_assert_async_two() -> None:
+    torch = _torch67()
+    adv = torch.randn(2, device=_D67)
+    torch._assert_async(torch.isfinite(adv))
+
+
+def case_adv67_assert_async_empty() -> None:
+    torch = _torch67()
+    adv = torch.randn(0, device=_D67)
+    torch._assert_async(torch.isfinite(adv).all(dim=0))
+
+
+def case_adv67_repeat_interleave_negative() -> None:
+    torch = _torch67()
+    adv = torch.randn(4, device=_D67)
+    lengths = torch.tensor([3, -1, 2, 4], device=_D67)  # a response length gone negative
+    print(adv.repeat_interleave(lengths))
+
+
+def case_loss67_ce_int32_target() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    print(F.cross_entropy(torch.randn(8, 64, device=_D67), torch.randint(0, 64, (8,), device=_D67, dtype=torch.int32)))
+
+
+def case_loss67_ce_soft_long() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    print(F.cross_entropy(torch.randn(8, 64, device=_D67), torch.randint(0, 2, (8, 64), device=_D67)))
+
+
+def case_loss67_nll_weight_size() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    logp = torch.log_softmax(torch.randn(8, 64, device=_D67), -1)
+    print(F.nll_loss(logp, torch.randint(0, 64, (8,), device=_D67), weight=torch.ones(32, device=_D67)))
+
+
+def case_loss67_ce_batch_mismatch() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    logits = torch.randn(4, 16, 64, device=_D67)
+    labels = torch.randint(0, 64, (4, 16), device=_D67)
+    print(F.cross_entropy(logits[:, :-1].reshape(-1, 64), labels.reshape(-1)))  # shift applied to one side
+
+
+def case_loss67_deterministic_kthvalue() -> None:
+    torch = _torch67()
+    torch.use_deterministic_algorithms(True)
+    print(torch.randn(4, 64, device=_D67).kthvalue(3, dim=-1))
+
+
+def case_loss67_scatter_add_shape() -> None:
+    torch = _torch67()
+    out = torch.zeros(4, 6, device=_D67)
+    print(out.scatter_add_(1, torch.zeros(4, 8, dtype=torch.long, device=_D67), torch.ones(4, 5, device=_D67)))
+
+
+def case_loss67_index_select_2d() -> None:
+    torch = _torch67()
+    print(torch.randn(8, 4, device=_D67).index_select(0, torch.tensor([[0, 1], [2, 3]], device=_D67)))
+
+
+def case_idx67_index_add_large() -> None:
+    torch = _torch67()
+    out = torch.zeros(16, 8, device=_D67)
+    idx = torch.arange(64, device=_D67) % 17  # 64 indices: the large-index kernel; 16 is past the end
+    out.index_add_(0, idx, torch.ones(64, 8, device=_D67))
+
+
+def case_idx67_index_reduce_amax() -> None:
+    torch = _torch67()
+    out = torch.zeros(4, 8, device=_D67)
+    out.index_reduce_(0, torch.tensor([0, 1, 5], device=_D67), torch.ones(3, 8, device=_D67), "amax")
+
+
+def case_idx67_nll_1d() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    logp = torch.log_softmax(torch.randn(64, device=_D67), -1)
+    print(F.nll_loss(logp, torch.tensor(70, device=_D67)).item())
+
+
+def case_idx67_embedding_max_norm() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    w = torch.randn(64, 16, device=_D67)
+    print(F.embedding(torch.tensor([[3, 64, 70]], device=_D67), w, max_norm=1.0).sum().item())
+
+
+def case_idx67_index_fill_large() -> None:
+    torch = _torch67()
+    x = torch.zeros(8, 32, device=_D67)
+    x.index_fill_(1, torch.tensor([0, 40], device=_D67), 1.0)
+
+
+def case_idx67_scatter_reduce_mean() -> None:
+    torch = _torch67()
+    adv = torch.zeros(4, device=_D67)
+    adv.scatter_reduce_(0, torch.tensor([0, 0, 1, 9], device=_D67), torch.ones(4, device=_D67), "mean")
+
+
+def case_idx67_segment_reduce() -> None:
+    torch = _torch67()
+    rewards = torch.randn(6, device=_D67)
+    print(torch.segment_reduce(rewards, "mean", lengths=torch.tensor([2, 2, 4], device=_D67)))
+
+
+def case_gen67_nan_logits_sample() -> None:
+    torch, model, ids = _tiny_lm67()
+    with torch.no_grad():
+        model.lm_head.weight[5].fill_(float("nan"))
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, max_new_tokens=4))
+
+
+def case_gen67_top_p_zero() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, top_p=0.0, max_new_tokens=4))
+
+
+def case_gen67_top_p_above_one() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, top_p=1.5, max_new_tokens=4))
+
+
+def case_gen67_min_p_two() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, min_p=2.0, max_new_tokens=4))
+
+
+def case_gen67_typical_p_zero() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, typical_p=0.0, max_new_tokens=4))
+
+
+def case_gen67_epsilon_one() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, epsilon_cutoff=1.0, max_new_tokens=4))
+
+
+def case_gen67_eta_negative() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, eta_cutoff=-0.1, max_new_tokens=4))
+
+
+def case_gen67_ngram_processor_zero() -> None:
+    from transformers import NoRepeatNGramLogitsProcessor
+
+    print(NoRepeatNGramLogitsProcessor(0))
+
+
+def case_gen67_max_new_tokens_zero() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, max_new_tokens=0))
+
+
+def case_gen67_temperature_negative_processor() -> None:
+    from transformers import TemperatureLogitsWarper
+
+    print(TemperatureLogitsWarper(-0.7))
+
+
+def case_gen67_save_invalid_config() -> None:
+    from transformers import GenerationConfig
+
+    cfg = GenerationConfig(do_sample=True, temperature=0.0, top_p=0.9)
+    cfg.save_pretrained(tempfile.mkdtemp())
+
+
+def case_gen67_sample_fp16_overflow() -> None:
+    torch, model, ids = _tiny_lm67()
+    model = model.half()
+    with torch.no_grad():
+        model.lm_head.weight.mul_(6e4)  # fp16 logits overflow to inf, softmax of inf - inf is NaN
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, max_new_tokens=4))
+
+
+def case_benign67_kl_div_mean() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    logp = torch.log_softmax(torch.randn(4, 64, device=_D67), -1)
+    ref = torch.log_softmax(torch.randn(4, 64, device=_D67), -1)
+    print(F.kl_div(logp, ref, reduction="mean", log_target=True).item())
+
+
+def case_benign67_deterministic_warn_only() -> None:
+    torch = _torch67()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    ids = torch.randint(0, 64, (256,), device=_D67)
+    print(torch.bincount(ids, weights=torch.rand(256, device=_D67), minlength=64).sum().item())
+
+
+def case_benign67_log_softmax_implicit() -> None:
+    torch = _torch67()
+    import torch.nn.functional as F
+
+    print(F.log_softmax(torch.randn(4, 64, device=_D67)).shape)
+
+
+def case_benign67_clip_grad_norm_old() -> None:
+    torch = _torch67()
+    p = torch.nn.Parameter(torch.randn(8, device=_D67))
+    p.grad = torch.full_like(p, float("nan"))
+    print(torch.nn.utils.clip_grad_norm(p, 1.0))  # a NaN norm; the step is skipped by the caller
+
+
+def case_benign67_greedy_temperature() -> None:
+    torch, model, ids = _tiny_lm67()
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False, temperature=0.0, max_new_tokens=4).shape)
+
+
+def case_benign67_pad_token_open_end() -> None:
+    torch, model, ids = _tiny_lm67(pad=False)
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, max_new_tokens=4).shape)
+
+
+def case_benign67_remove_invalid_values() -> None:
+    torch, model, ids = _tiny_lm67()
+    with torch.no_grad():
+        model.lm_head.weight[5].fill_(float("nan"))
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, remove_invalid_values=True,
+                         max_new_tokens=4).shape)
+
+
+def case_benign67_anomaly_check_nan_off() -> None:
+    torch = _torch67()
+    torch.autograd.set_detect_anomaly(True, check_nan=False)
+    x = torch.zeros(4, device=_D67, requires_grad=True)
+    (x.log() * torch.tensor([1.0, 0, 1, 1], device=_D67)).nan_to_num(0.0).sum().backward()
+    print(x.grad)
+
+
+def case_benign67_multinomial_renorm() -> None:
+    torch = _torch67()
+    probs = torch.tensor([[0.2, 0.2, 0.2, 0.2, 0.0]], device=_D67, dtype=torch.float64)  # sums to 0.8: renormalised
+    print(torch.multinomial(probs.half(), 2, replacement=False).cpu())
+
+
+CASES67: dict[str, Case] = {
+    n.removeprefix("case_"): (f, {"benign67": "benign"}.get(n[5:].split("_")[0], "python_crash"),
+                              False)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z]+67_", n)}
+CASES.update(CASES67)
+# CPU cases (no GPU visible, run_one), each under `timeout -k 5 60` like sets 59 and 62's.
+TIMEOUT_S.update({n: 75 for n in CASES67})
+GROUP_TIMEOUT.update(CASES67)
+
+LINE_RULES67: list[tuple[str, str]] = [
+    # anomaly mode's warning printed as the backward raises: left out, as set 59 did
+    (r"UserWarning: Error detected in \w+\. Traceback of forward call", "drop"),
+    (r"OutOfMemoryError: CUDA out of memory|CUDA error: out of memory", "cuda_oom"),
+    (r"Assertion `.*` failed\.$|CUDA error: |CUDA kernel errors might be asynchronously", "cuda_error"),
+    # warnings and transformers' notes of a step that went on
+    (r"^\S+:\d+: \w*Warning: |^\[transformers\] ", "benign"),
+    # the set's own closing rule: each case keeps its kind (earlier sets' catch-alls are not read for these lines)
+    (r".", "case"),
+]
+
+NOTES67: list[tuple[str, str]] = [
+    (r"prob_dist must be 1 or 2 dim", "torch.multinomial of [groups, samples, vocab] probabilities left unflattened, on CUDA"),
+    (r"n_sample <= 0", "torch.multinomial(probs, 0) on CUDA"),
+    (r"invalid multinomial distribution", "torch.multinomial on the CPU of a row of zeros (a fully masked row)"),
+    (r"categories cannot exceed", "torch.multinomial over 2**24 + 8 categories on CUDA"),
+    (r"multinomial only supports floating-point", "torch.multinomial of int64 counts"),
+    (r"Bernoulli", "torch.distributions.Bernoulli(probs=sigmoid(x) * 1.5) on CUDA"),
+    (r"finfo\(\)", "torch.finfo(ids.dtype) of int64 token ids"),
+    (r"iinfo\(\)", "torch.iinfo(x.dtype) of a bf16 tensor"),
+    (r"LogBackward0|MulBackward0", "anomaly mode: log(probs) of a masked (zero) probability times a 0/1 mask, nan_to_num, backward"),
+    (r"Tensor-likes are not close", "torch.testing.assert_close(trainer_logprobs, rollout_logprobs) 1e-2 apart, on CUDA"),
+    (r"attribute 'dtype'", "torch.testing.assert_close(fp32 log-probs, their bf16 copy)"),
+    (r"attribute 'device'", "torch.testing.assert_close(CUDA log-probs, their CPU copy)"),
+    (r"attribute 'shape'", "torch.testing.assert_close of log-probs shifted by one on one side only"),
+    (r"Scalars are not close", "torch.testing.assert_close(kl.item(), 0.0)"),
+    (r"Boolean value of Tensor", "torch._assert_async of a 2-element / empty CUDA tensor"),
+    (r"repeats", "advantages.repeat_interleave(lengths) with a negative length, on CUDA"),
+    (r"not implemented for 'Int'", "F.cross_entropy with int32 targets on CUDA"),
+    (r"class probabilities", "F.cross_entropy with int64 targets shaped like the logits (soft-label path)"),
+    (r"weight tensor should be defined", "F.nll_loss with a 32-class weight over 64 classes"),
+    (r"batch_size", "F.cross_entropy of logits shifted by one position, labels not"),
+    (r"deterministic implementation", "torch.use_deterministic_algorithms(True), then a CUDA op without one"),
+    (r"index_select|Index is supposed to be a vector", "index_select with a 2-D index on CUDA"),
+    (r"Expected index", "scatter_add_ with an index wider than src, on CUDA"),
+    (r"indexFuncLargeIndex", "index_add_ of 64 rows with an index one past the end (the large-index kernel)"),
+    (r"top_p", "generate(do_sample=True, top_p=...) on a tiny Llama made in code"),
+    (r"min_p", "generate(do_sample=True, min_p=2.0)"),
+    (r"typical_p", "generate(do_sample=True, typical_p=0.0)"),
+    (r"epsilon_cutoff", "generate(do_sample=True, epsilon_cutoff=1.0)"),
+    (r"eta_cutoff", "generate(do_sample=True, eta_cutoff=-0.1)"),
+    (r"ngram_size", "NoRepeatNGramLogitsProcessor(0)"),
+    (r"kl_div|batchmean", "F.kl_div(reduction='mean', log_target=True) of the KL penalty; the step ran"),
+    (r"clip_grad_norm is now deprecated", "torch.nn.utils.clip_grad_norm (no underscore) of a NaN gradient; returned the NaN norm"),
+    (r"Implicit dimension choice for log_softmax", "F.log_softmax without dim; the step ran"),
+    (r"open-end generation", "generate without a pad token id; it generated"),
+]
+
+
+def lib_of67(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The sixty-seventh set's printers: transformers for its notes and the generate / processor / config checks,
+    bash for the shell's signal lines, torch for the rest."""
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if line.startswith("[transformers]") or "transformers/" in line or (
+            case.startswith("gen67_") and line.startswith(("ValueError", "TypeError"))):
+        return _pick("transformers", vers)
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -47114,6 +47578,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout62", CASES62, LINE_RULES62),
     ("heldout63", CASES63, LINE_RULES63),
     ("heldout65", CASES65, LINE_RULES65),
+    ("heldout67", CASES67, LINE_RULES67),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -47599,6 +48064,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout62": (lib_of62, NOTES62),
     "heldout63": (lib_of63, NOTES63),
     "heldout65": (lib_of65, NOTES65),
+    "heldout67": (lib_of67, NOTES67),
 }
 
 
