@@ -28343,7 +28343,8 @@ def versions() -> dict[str, str]:
                  "anyio", "uvloop", "trio", "httpcore", "sniffio", "outcome", "nvidia-ml-py",
                  "kubernetes", "kr8s", "lightkube", "lightkube-models",
                  "pytest", "pytest-timeout", "pebble", "sympy", "math-verify", "latex2sympy2_extended",
-                 "antlr4-python3-runtime"):  # the agent side's clients (the
+                 "antlr4-python3-runtime",
+                 "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -41198,7 +41199,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES64, (_LOG_LINE64.search,)),
         (CASES62, (_LOG_LINE62.search,)),
         (CASES63, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE63.search)),
-        (CASES65, (_LOG_LINE65.search,)))
+        (CASES65, (_LOG_LINE65.search,)),
+        (CASES66, (_LOG_LINE66.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -47527,6 +47529,628 @@ def lib_of67(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+# ----------------------------------------------------------------------------- set 66: native extensions on CPU
+# What a GRPO run's NON-PYTHON layers print when they fail on CPU: Hugging Face tokenizers (Rust, pyo3), sentencepiece
+# (C++), tiktoken (Rust), safetensors (Rust) on files made wrong by hand in ways the header checks of earlier sets did
+# not reach, orjson / msgspec / pydantic-core on a rollout record, regex, numpy 2.x (memmaps, structured dtypes),
+# pyarrow's C++ errors in a rollout buffer, zstandard / lz4 frames, jinja2's sandbox in a chat template. Plus the
+# warnings these libraries print on a run that goes on. Run with a scratch venv (/tmp/s66/venv), not the repo's.
+
+def _tmp66(name: str) -> Path:
+    d = Path(tempfile.mkdtemp(prefix="irisrl66_"))
+    return d / name
+
+
+def _tok_json66(**over: Any) -> dict[str, Any]:
+    """A small WordLevel tokenizer.json (the shape tokenizers' own `Tokenizer.to_str()` writes)."""
+    vocab = {"[UNK]": 0, "[PAD]": 1, "<|im_start|>": 2, "<|im_end|>": 3, "the": 4, "answer": 5, "is": 6, "42": 7}
+    tj: dict[str, Any] = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": 2, "content": "<|im_start|>", "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True}],
+        "normalizer": None, "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None,
+        "model": {"type": "WordLevel", "vocab": vocab, "unk_token": "[UNK]"},
+    }
+    tj.update(over)
+    return tj
+
+
+def _tok_from66(tj: dict[str, Any]) -> Any:
+    from tokenizers import Tokenizer
+
+    p = _tmp66("tokenizer.json")
+    p.write_text(json.dumps(tj))
+    return Tokenizer.from_file(str(p))
+
+
+def case_tok66_model_vocab_wrong_shape() -> None:
+    """A WordLevel model whose vocab was written as Unigram's list of pairs (a converter mixing the two)."""
+    _tok_from66(_tok_json66(model={"type": "WordLevel", "vocab": [["[UNK]", 0], ["the", 1]], "unk_token": "[UNK]"}))
+
+
+def case_tok66_bpe_merges_three_parts() -> None:
+    """BPE merges written with three parts per line."""
+    _tok_from66(_tok_json66(model={"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b ab"],
+                                   "dropout": None, "unk_token": None}))
+
+
+def case_tok66_split_regex_unclosed() -> None:
+    """A Split pre-tokenizer whose regex lost its closing parenthesis."""
+    _tok_from66(_tok_json66(pre_tokenizer={"type": "Split", "pattern": {"Regex": "(?i:'s|'t|'re|'ve|'m|'ll|'d"},
+                                           "behavior": "Isolated", "invert": False}))
+
+
+def case_tok66_bpe_merges_wrong_shape() -> None:
+    """A BPE model whose merges are numbers (a converter bug)."""
+    _tok_from66(_tok_json66(model={"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [[0, 1]],
+                                   "dropout": None, "unk_token": None}))
+
+
+def case_tok66_normalizer_unknown() -> None:
+    _tok_from66(_tok_json66(normalizer={"type": "NFKCX"}))
+
+
+def case_tok66_post_processor_bad_template() -> None:
+    _tok_from66(_tok_json66(post_processor={"type": "TemplateProcessing", "single": "<|im_start|> $A:0 <|im_end|>",
+                                            "pair": "$A $B", "special_tokens": {}}))
+
+
+def case_tok66_truncation_bad_value() -> None:
+    _tok_from66(_tok_json66(truncation={"direction": "Right", "max_length": -8, "strategy": "LongestFirst",
+                                        "stride": 0}))
+
+
+def case_tok66_from_file_directory() -> None:
+    from tokenizers import Tokenizer
+
+    Tokenizer.from_file(str(_tmp66("ckpt").parent))
+
+
+def case_tok66_from_file_not_utf8() -> None:
+    from tokenizers import Tokenizer
+
+    p = _tmp66("tokenizer.json")
+    p.write_bytes(json.dumps(_tok_json66()).encode()[:200] + b"\xff\xfe\x00\x81" + b"}" * 4)
+    Tokenizer.from_file(str(p))
+
+
+def case_tok66_truncation_stride_too_big() -> None:
+    tok = _tok_from66(_tok_json66())
+    tok.enable_truncation(max_length=4, stride=8)
+    tok.encode("the answer is 42 the answer is 42")
+
+
+def case_tok66_encoding_truncate_panic() -> None:
+    """Encoding.truncate with a stride not smaller than max_length (a rollout packer's window)."""
+    tok = _tok_from66(_tok_json66())
+    enc = tok.encode("the answer is 42 the answer is 42 the answer")
+    enc.truncate(3, stride=3)
+
+
+def case_tok66_wordpiece_no_unk() -> None:
+    """A WordPiece vocabulary without its unk token, then a word it cannot split."""
+    _tok_from66(_tok_json66(model={"type": "WordPiece", "vocab": {"the": 0, "answer": 1}, "unk_token": "[UNK]",
+                                   "continuing_subword_prefix": "##", "max_input_chars_per_word": 100})).encode(
+        "the zebra")
+
+
+def case_spm66_model_truncated() -> None:
+    """A real (trained here) sentencepiece model cut to half its bytes."""
+    import io
+
+    import sentencepiece as spm
+
+    text = "\n".join(f"the answer to question {i} is {i * 7} because {i} times seven" for i in range(400))
+    buf = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(text.splitlines()), model_writer=buf, vocab_size=60,
+                                   minloglevel=3)
+    p = _tmp66("tokenizer.model")
+    p.write_bytes(buf.getvalue()[: len(buf.getvalue()) // 2])
+    spm.SentencePieceProcessor(model_file=str(p))
+
+
+def case_spm66_model_missing() -> None:
+    import sentencepiece as spm
+
+    spm.SentencePieceProcessor(model_file=str(_tmp66("tokenizer.model")))
+
+
+def case_spm66_train_vocab_too_big() -> None:
+    import sentencepiece as spm
+
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(["the answer is 42", "the answer is 7"] * 50),
+                                   model_prefix=str(_tmp66("spm")), vocab_size=8000, minloglevel=3)
+
+
+def _tt_enc66() -> Any:
+    import tiktoken
+
+    ranks = {bytes([i]): i for i in range(256)}
+    return tiktoken.Encoding("grpo_bytes", pat_str=r"""'s|'t|'re|'ve|'m|'ll|'d| ?\w+| ?\d+| ?[^\s\w]+|\s+""",
+                             mergeable_ranks=ranks, special_tokens={"<|endoftext|>": 256, "<|fim_prefix|>": 257})
+
+
+def case_tt66_disallowed_special() -> None:
+    """A rollout's completion that contains the end-of-text marker, encoded with the default allowed_special."""
+    _tt_enc66().encode("the answer is 42<|endoftext|>")
+
+
+def case_tt66_bpe_file_corrupt() -> None:
+    """tiktoken.load.load_tiktoken_bpe of a local BPE file that is not base64 + rank lines."""
+    from tiktoken.load import load_tiktoken_bpe
+
+    p = _tmp66("cl100k_base.tiktoken")
+    p.write_text("IQ== 0\nIg== 1\n<html>502 Bad Gateway</html>\n")
+    load_tiktoken_bpe(str(p))
+
+
+def case_tt66_bpe_file_hash_mismatch() -> None:
+    """A BPE file whose bytes do not hash to the expected sha256 (offline, a file copied in by hand)."""
+    from tiktoken.load import load_tiktoken_bpe
+
+    p = _tmp66("o200k_base.tiktoken")
+    p.write_text("IQ== 0\nIg== 1\n")
+    load_tiktoken_bpe(str(p), expected_hash="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d")
+
+
+def case_tt66_bpe_offline_cache_miss() -> None:
+    """get_encoding offline with an empty TIKTOKEN_CACHE_DIR (no network on the node): the download is refused."""
+    import tiktoken
+
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(_tmp66("tt").parent)
+    os.environ["HTTPS_PROXY"] = "http://127.0.0.1:9"  # the node's proxy refuses: no network
+    tiktoken.get_encoding("cl100k_base")
+
+
+def case_tt66_decode_bad_token() -> None:
+    _tt_enc66().decode([104, 105, 999_999])
+
+
+def _st_file66(header: dict[str, Any], data: bytes) -> Path:
+    h = json.dumps(header).encode()
+    p = _tmp66("model.safetensors")
+    p.write_bytes(len(h).to_bytes(8, "little") + h + data)
+    return p
+
+
+def _st_load66(p: Path) -> None:
+    from safetensors.numpy import load_file
+
+    load_file(str(p))
+
+
+def case_st66_metadata_nested() -> None:
+    """A checkpoint writer that put a dict into __metadata__ (safetensors wants str -> str)."""
+    _st_load66(_st_file66({"__metadata__": {"format": "pt", "trainer_state": {"step": 1200}},
+                           "w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}, b"\0" * 16))
+
+
+def case_st66_f4_odd_length() -> None:
+    """An FP4 tensor of 3 elements (1.5 bytes): a hand-written header for a quantized checkpoint."""
+    _st_load66(_st_file66({"w": {"dtype": "F4", "shape": [3], "data_offsets": [0, 2]}}, b"\0\0"))
+
+
+def case_st66_slice_out_of_bounds() -> None:
+    """get_slice of a tensor-parallel shard past the tensor's rows (a wrong tp_size in the loader)."""
+    from safetensors import safe_open
+
+    p = _st_file66({"lm_head.weight": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}, b"\0" * 16)
+    with safe_open(str(p), framework="numpy") as f:
+        f.get_slice("lm_head.weight")[8:12]
+
+
+def case_st66_save_object_dtype() -> None:
+    """save_file of a rollout stats dict whose array has dtype object."""
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    save_file({"rewards": np.array([0.5, None, 1.0], dtype=object)}, str(_tmp66("stats.safetensors")))
+
+
+def case_json66_orjson_int_overflow() -> None:
+    import orjson
+
+    orjson.dumps({"step": 1200, "seed": 2 ** 64 + 7})
+
+
+def case_json66_orjson_recursion() -> None:
+    import orjson
+
+    rec: dict[str, Any] = {"turn": 0}
+    node = rec
+    for i in range(300):
+        node["next"] = {"turn": i + 1}
+        node = node["next"]
+    orjson.dumps(rec)
+
+
+def case_json66_orjson_surrogate() -> None:
+    import orjson
+
+    orjson.dumps({"completion": "the answer is \ud83d"})
+
+
+def case_json66_msgspec_type() -> None:
+    import msgspec
+
+    class Rollout(msgspec.Struct):
+        prompt_id: int
+        reward: float
+        tokens: list[int]
+
+    msgspec.json.decode(b'{"prompt_id": 7, "reward": "n/a", "tokens": [1, 2]}', type=Rollout)
+
+
+def case_json66_msgspec_missing_field() -> None:
+    import msgspec
+
+    class Rollout(msgspec.Struct):
+        prompt_id: int
+        reward: float
+
+    msgspec.json.decode(b'{"prompt_id": 7}', type=Rollout)
+
+
+def case_json66_msgspec_malformed() -> None:
+    import msgspec
+
+    msgspec.json.decode(b'{"prompt_id": 7, "reward": 0.5}{"prompt_id": 8')
+
+
+def case_json66_msgpack_truncated() -> None:
+    import msgspec
+
+    data = msgspec.msgpack.encode({"prompt_id": 7, "tokens": list(range(64))})
+    msgspec.msgpack.decode(data[:40])
+
+
+def case_json66_pydantic_rollout() -> None:
+    from pydantic import BaseModel
+
+    class RolloutRecord(BaseModel):
+        prompt_id: int
+        group: int
+        reward: float
+        advantage: float
+
+    RolloutRecord.model_validate_json('{"prompt_id": "p-7", "group": 3, "reward": null, "advantage": 0.25}')
+
+
+def case_json66_pydantic_core_from_json() -> None:
+    import pydantic_core
+
+    pydantic_core.from_json(b'{"prompt_id": 7, "reward": 0.5, "tokens": [1, 2')
+
+
+def case_re66_regex_timeout() -> None:
+    """A reward function's answer-extraction pattern with catastrophic backtracking, under regex's timeout."""
+    import regex
+
+    regex.search(r"(?:\d|\d\d)+$", "4" * 60 + "!", timeout=0.5)
+
+
+def case_re66_regex_bad_pattern() -> None:
+    import regex
+
+    regex.compile(r"\\boxed\{(?P<answer[^}]*)\}")
+
+
+def case_re66_stdlib_bad_pattern() -> None:
+    re.compile(r"<answer>(.*?</answer>")
+
+
+def case_np66_memmap_empty_file() -> None:
+    """A rollout buffer's memmap file created by a worker that died before it wrote anything."""
+    import numpy as np
+
+    p = _tmp66("advantages.f32")
+    p.touch()
+    np.memmap(p, dtype=np.float32, mode="r")
+
+
+def case_np66_load_npy_truncated() -> None:
+    import numpy as np
+
+    p = _tmp66("logprobs.npy")
+    np.save(p, np.zeros((64, 512), dtype=np.float32))
+    p.write_bytes(p.read_bytes()[:50_000])
+    np.load(p)
+
+
+def case_np66_npy_bad_header() -> None:
+    import numpy as np
+
+    p = _tmp66("rewards.npy")
+    np.save(p, np.zeros(16, dtype=np.float32))
+    p.write_bytes(p.read_bytes().replace(b"'descr': '<f4'", b"'descr': '<x4'"))
+    np.load(p)
+
+
+def case_np66_structured_fields_mismatch() -> None:
+    import numpy as np
+
+    a = np.zeros(4, dtype=[("prompt_id", "i8"), ("reward", "f4")])
+    b = np.zeros(4, dtype=[("prompt_id", "i8"), ("advantage", "f4")])
+    np.concatenate([a, b])
+
+
+def case_np66_structured_assign() -> None:
+    import numpy as np
+
+    buf = np.zeros(8, dtype=[("prompt_id", "i8"), ("reward", "f4")])
+    buf[:] = np.ones(8, dtype=[("prompt_id", "i8"), ("reward", "f4"), ("advantage", "f4")])
+
+
+def case_pa66_convert_type() -> None:
+    import pyarrow as pa
+
+    schema = pa.schema([("prompt_id", pa.int64()), ("reward", pa.float32()), ("tokens", pa.list_(pa.int32()))])
+    pa.Table.from_pylist([{"prompt_id": 7, "reward": 0.5, "tokens": [1, 2]},
+                          {"prompt_id": "p-8", "reward": 1.0, "tokens": [3]}], schema=schema)
+
+
+def case_pa66_ipc_truncated() -> None:
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    p = _tmp66("rollouts.arrow")
+    t = pa.table({"prompt_id": list(range(1000)), "reward": [0.5] * 1000})
+    with ipc.new_file(str(p), t.schema) as w:
+        w.write_table(t)
+    p.write_bytes(p.read_bytes()[:3000])
+    ipc.open_file(str(p)).read_all()
+
+
+def case_pa66_ipc_stream_garbage() -> None:
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    ipc.open_stream(pa.py_buffer(b"\xff\xff\xff\xff" + b"\x10\x00\x00\x00" + os.urandom(64)))
+
+
+def case_pa66_cast_overflow() -> None:
+    import pyarrow as pa
+
+    pa.array([12, 300, 7]).cast(pa.int8())
+
+
+def case_pa66_fixed_size_list() -> None:
+    import pyarrow as pa
+
+    pa.array([[1, 2, 3, 4], [5, 6, 7]], type=pa.list_(pa.int32(), 4))
+
+
+def case_pa66_capacity() -> None:
+    """A rollout buffer's completions column past 2 GiB of string data in one StringBuilder-backed chunk."""
+    import pyarrow as pa
+
+    one = pa.array(["x" * (1 << 20)] * 1100, type=pa.string())
+    pa.concat_arrays([one, one])
+
+
+def case_zstd66_garbage_frame() -> None:
+    import zstandard
+
+    import random
+
+    zstandard.ZstdDecompressor().decompress(b"\x28\xb5\x2f\xfd" + random.Random(66).randbytes(64))
+
+
+def case_zstd66_no_content_size() -> None:
+    import io
+
+    import zstandard
+
+    buf = io.BytesIO()
+    with zstandard.ZstdCompressor().stream_writer(buf, closefd=False) as w:
+        w.write(b"rollout " * 4096)
+    zstandard.ZstdDecompressor().decompress(buf.getvalue())
+
+
+def case_zstd66_truncated_frame() -> None:
+    import zstandard
+
+    data = zstandard.ZstdCompressor().compress(os.urandom(1 << 16))
+    zstandard.ZstdDecompressor().decompress(data[: len(data) // 2])
+
+
+def case_lz466_frame_garbage() -> None:
+    import lz4.frame
+
+    lz4.frame.decompress(b"not an lz4 frame at all" * 4)
+
+
+def case_lz466_block_truncated() -> None:
+    import lz4.block
+
+    data = lz4.block.compress(b"rollout " * 4096)
+    lz4.block.decompress(data[: len(data) // 2])
+
+
+def case_jinja66_sandbox_append() -> None:
+    """A chat template that mutates the messages list, rendered in transformers' ImmutableSandboxedEnvironment."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    tpl = ("{% if messages[0]['role'] != 'system' %}{% do messages.insert(0, {'role': 'system', 'content': ''}) %}"
+           "{% endif %}{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}")
+    env.add_extension("jinja2.ext.do")
+    env.from_string(tpl).render(messages=[{"role": "user", "content": "What is 6 * 7?"}])
+
+
+def case_jinja66_sandbox_dunder() -> None:
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment()
+    env.from_string("{{ messages.__class__.__mro__[1].__subclasses__() }}").render(messages=[])
+
+
+def case_jinja66_sandbox_range() -> None:
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment()
+    env.from_string("{% for i in range(1000000) %}<|pad|>{% endfor %}").render()
+
+
+def case_benign66_np_overflow_exp() -> None:
+    """exp of a log-ratio that overflowed (a stale logprob); the ratio is clipped and the step goes on."""
+    import numpy as np
+
+    ratio = np.exp(np.array([0.1, -0.2, 95.0], dtype=np.float32))
+    print(f"PROVOKE-NOTE clipped {np.clip(ratio, 0.8, 1.2)}", flush=True)
+
+
+def case_benign66_np_std_zero() -> None:
+    """A group whose rewards are all equal: std 0, the advantages are NaN and the trainer masks them."""
+    import numpy as np
+
+    r = np.array([1.0, 1.0, 1.0, 1.0], dtype=np.float32)
+    adv = (r - r.mean()) / r.std()
+    print(f"PROVOKE-NOTE masked {np.nan_to_num(adv)}", flush=True)
+
+
+def case_benign66_np_cast_overflow() -> None:
+    """A reward of 1e40 cast to float32 for the buffer: inf, which the trainer's clip handles."""
+    import numpy as np
+
+    r = np.array([0.5, 1e40]).astype(np.float32)
+    print(f"PROVOKE-NOTE {np.clip(r, -10, 10)}", flush=True)
+
+
+def case_benign66_np_mean_empty() -> None:
+    """The mean reward of a group with no finished rollouts this step (logged as nan, the step goes on)."""
+    import numpy as np
+
+    print(f"PROVOKE-NOTE {np.mean(np.array([], dtype=np.float32))}", flush=True)
+
+
+def case_benign66_pydantic_shadow() -> None:
+    from pydantic import BaseModel
+
+    class RolloutConfig(BaseModel):
+        schema: str = "v2"
+        n_samples: int = 8
+
+    print(f"PROVOKE-NOTE {RolloutConfig()}", flush=True)
+
+
+def case_benign66_np_log_zero() -> None:
+    """log of a sampled token's probability 0 (a top-p filtered token): -inf, masked out of the loss."""
+    import numpy as np
+
+    lp = np.log(np.array([0.0, 0.5, 0.25], dtype=np.float32))
+    print(f"PROVOKE-NOTE {np.where(np.isfinite(lp), lp, 0.0)}", flush=True)
+
+
+def case_benign66_re_nested_set() -> None:
+    re.compile(r"[[answer]]: (\d+)")
+
+
+def case_benign66_pydantic_serializer() -> None:
+    from pydantic import BaseModel
+
+    class Stats(BaseModel):
+        step: int
+        reward_mean: float
+
+    s = Stats(step=1, reward_mean=0.5)
+    s.step = "12"  # type: ignore[assignment]
+    print(f"PROVOKE-NOTE {s.model_dump_json()}", flush=True)
+
+
+_PREFIX66 = ("tok", "spm", "tt", "st", "json", "re", "np", "pa", "zstd", "lz4", "jinja", "benign")
+CASES66: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign66_") else "python_crash",
+                                                       False)
+                            for n, f in list(globals().items()) if n.startswith(tuple(f"case_{p}66_" for p in _PREFIX66))}
+for _n66 in ("st66_metadata_nested", "st66_f4_odd_length"):
+    CASES66[_n66] = (CASES66[_n66][0], "checkpoint_corrupt", False)
+CASES66["tt66_bpe_offline_cache_miss"] = (CASES66["tt66_bpe_offline_cache_miss"][0], "hf_http_error", False)
+CASES.update(CASES66)
+TIMEOUT_S.update({n: 60 for n in CASES66})
+
+# More shapes for the 66-th set's cases only: regex's and re's lower-case `error` exception classes.
+_LOG_LINE66 = re.compile(r"^(regex\._regex_core|re)\.error: |^pyo3_runtime\.PanicException: |^thread '[^']*'( \(\d+\))? panicked at ")
+
+LINE_RULES66: list[tuple[str, str]] = [
+    # bare Python lines the public corpus already holds byte for byte (the build checks only the current files)
+    (r"^ValueError: too many values to unpack \(expected 2\)$|^ConnectionRefusedError: \[Errno 111\] Connection refused$",
+     "drop"),
+    # numpy's RuntimeWarnings, re's FutureWarning, pydantic's UserWarnings: the run went on (exit 0)
+    (r"^\S+:\d+: \w*Warning: ", "benign"),
+    (".", "case"),  # the set's closing rule: each case keeps its kind (earlier sets' rules and catch-alls not read)
+]
+NOTES66: list[tuple[str, str]] = [
+    (r"RuntimeWarning: divide by zero encountered in log", "np.log of a token probability 0; the -inf was masked out of the loss"),
+    (r"RuntimeWarning: overflow encountered in exp", "np.exp of a stale log-ratio (95.0) in float32; the ratio was clipped and the step went on"),
+    (r"RuntimeWarning: invalid value encountered in divide", "group advantages (r - mean) / std of equal rewards (std 0), or the mean of an empty group; the NaNs were masked"),
+    (r"RuntimeWarning: overflow encountered in cast", "a reward of 1e40 cast to float32 (inf), clipped afterwards"),
+    (r"RuntimeWarning: Mean of empty slice", "np.mean of a group with no finished rollouts; logged as nan, the step went on"),
+    (r"FutureWarning: Possible nested set", "re.compile(r'[[answer]]: ...') in a reward's answer extractor; it compiled and ran"),
+    (r"UserWarning: Field name", "a pydantic config model with a field named `schema`; the model worked"),
+    (r"UserWarning: Pydantic serializer warnings", "model_dump_json of a stats record whose int field was assigned '12'; it was serialized"),
+    (r"untagged enum|^Exception: invalid (type|value): |Merges text file invalid|Oniguruma error|stream did not contain valid UTF-8",
+     "tokenizers.Tokenizer.from_file of a tokenizer.json edited by hand: a tokenizer file that does not parse is python_crash by the settled rules (like a config.json), not checkpoint_corrupt"),
+    (r"Is a directory \(os error 21\)", "Tokenizer.from_file given the checkpoint directory instead of its tokenizer.json"),
+    (r"WordPiece error", "a WordPiece vocab without its [UNK], then a word it cannot split (tokenizers' encode)"),
+    (r"panicked at |PanicException", "Encoding.truncate(3, stride=3): a Rust panic in tokenizers, raised into Python as pyo3_runtime.PanicException"),
+    (r"tokenizer stride set to", "enable_truncation(max_length=4, stride=8), then encode"),
+    (r"TextEncodeInput must be", "encode_batch with a None among the prompts"),
+    (r"number too small to fit in target type", "Tokenizer.decode([4, 5, -1])"),
+    (r"could not parse ModelProto", "sentencepiece.SentencePieceProcessor of a tokenizer.model cut to half its bytes: a tokenizer file, labelled python_crash like a tokenizer.json that does not parse (unsure: checkpoint_corrupt is arguable for a file cut short)"),
+    (r"NOT_FOUND: .*tokenizer\.model", "SentencePieceProcessor(model_file=...) of a file that is not there (a tokenizer file: python_crash)"),
+    (r"Vocabulary size too high", "SentencePieceTrainer.train with vocab_size=8000 on a tiny corpus"),
+    (r"piece id is out of range", "SentencePieceProcessor.id_to_piece(151643) on a 40-piece model"),
+    (r"disallowed special token", "tiktoken Encoding.encode of a completion holding '<|endoftext|>' with the default allowed_special"),
+    (r"Unknown encoding", "tiktoken.get_encoding('o300k_base')"),
+    (r"too many values to unpack|Error parsing line b'<html>", "tiktoken.load.load_tiktoken_bpe of a local .tiktoken file with an HTML error page in it (unsure: a corrupt tokenizer file, python_crash like a tokenizer.json)"),
+    (r"Hash mismatch for data downloaded", "load_tiktoken_bpe of a hand-copied file with expected_hash: the file is wrong, not cut short by a download (python_crash, unsure: hf_incomplete_download reads the message's `corrupted download`)"),
+    (r"openaipublic|Connection refused|Unable to connect to proxy", "tiktoken.get_encoding('cl100k_base') with an empty TIKTOKEN_CACHE_DIR and no network (a proxy that refuses): a tokenizer file from a model host not fetched, hf_http_error by the settled rules (the bare ConnectionRefusedError too, as its case's)"),
+    (r"Invalid token for decoding", "tiktoken decode of a token id past the vocabulary"),
+    (r"Error during slicing", "safe_open(...).get_slice(name)[8:12] of a 4-row tensor: the file reads fine, the loader asked past it (python_crash)"),
+    (r"Unknown dtype \"object\"", "safetensors.numpy.save_file of an object-dtype array (a None among the rewards)"),
+    (r"SafetensorError: Error while deserializing header", "a model.safetensors whose JSON header was written wrong by hand (not the header-size errors earlier sets hold): checkpoint_corrupt"),
+    (r"Integer exceeds 64-bit range|Recursion limit reached|surrogates not allowed", "orjson.dumps of a rollout record (a 2**64 seed, 300 nested turns, a lone surrogate in the completion)"),
+    (r"^msgspec\.", "msgspec decoding a rollout record (a wrong type, a missing field, two records glued, a msgpack record cut short)"),
+    (r"validation errors? for", "pydantic model_validate(_json) of a rollout record with wrong / extra fields"),
+    (r"EOF while parsing a list", "pydantic_core.from_json of a rollout record cut short"),
+    (r"regex timed out", "regex.search with timeout=0.5 of a backtracking answer pattern in a reward function"),
+    (r"^(regex\._regex_core|re)\.error", "a reward function's answer pattern that does not compile"),
+    (r"cannot mmap an empty file", "np.memmap of a rollout buffer file a worker created and never wrote"),
+    (r"Failed to read all data for array", "np.load of a ref_logprobs .npy in a rollout dump cut short (not a weight file: python_crash)"),
+    (r"data type '<x4' not understood|not a valid dtype descriptor", "np.load of a rewards .npy whose header names dtype '<x4'"),
+    (r"DTypePromotionError|Cannot cast array data|buffer size must be a multiple", "structured rollout records whose fields / itemsize disagree (concatenate, assignment, frombuffer)"),
+    (r"offset overflow while concatenating", "pyarrow.concat_arrays of two 1.1 GiB string arrays (a rollout buffer's completions column past 2 GiB)"),
+    (r"^pyarrow\.lib\.ArrowInvalid|Invalid flatbuffers message|Arrays were not all the same length", "pyarrow building or reading a rollout buffer (a wrong type, a truncated IPC file, a garbage stream, a cast out of range, ragged columns)"),
+    (r"ZstdError", "zstandard decompress of a rollout shard (garbage after the magic, a stream-written frame without content size, a frame cut in half)"),
+    (r"LZ4|Frame incomplete", "lz4 decompress of a rollout shard (not a frame, a frame cut in half, a block cut in half)"),
+    (r"SecurityError|Range too big|AttributeError: __mro__", "a chat template rendered in jinja2's ImmutableSandboxedEnvironment (transformers' sandbox): a messages.insert, a dunder walk, a huge range"),
+]
+
+
+def lib_of66(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The sixty-sixth set's printers: the native library the case drove."""
+    pre = case.split("66_")[0]
+    if line.startswith(("urllib3.", "requests.")):  # tiktoken's download goes through requests / urllib3
+        return _pick(line.split(".")[0], vers)
+    if line.startswith("ConnectionRefusedError"):
+        return _pick("python", vers)
+    if pre == "json":
+        for lib in ("msgspec", "msgpack", "orjson", "pydantic"):
+            if lib in case:
+                return _pick({"pydantic": "pydantic_core", "msgpack": "msgspec"}.get(lib, lib), vers)
+    if pre == "benign":  # the warning's own library (numpy's RuntimeWarnings, pydantic's UserWarnings, re's)
+        for part, lib in (("_np_", "numpy"), ("_pydantic_", "pydantic")):
+            if part in case:
+                return _pick(lib, vers)
+    by = {"tok": "tokenizers", "spm": "sentencepiece", "tt": "tiktoken", "st": "safetensors", "np": "numpy",
+          "pa": "pyarrow", "zstd": "zstandard", "lz4": "lz4", "jinja": "jinja2"}
+    if pre in by:
+        return _pick(by[pre], vers)
+    if pre == "re":
+        return ("regex", vers.get("regex", "")) if "regex" in case else ("python", vers.get("python", ""))
+    return _pick("python", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -47579,6 +48203,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout63", CASES63, LINE_RULES63),
     ("heldout65", CASES65, LINE_RULES65),
     ("heldout67", CASES67, LINE_RULES67),
+    ("heldout66", CASES66, LINE_RULES66),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -48065,6 +48690,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout63": (lib_of63, NOTES63),
     "heldout65": (lib_of65, NOTES65),
     "heldout67": (lib_of67, NOTES67),
+    "heldout66": (lib_of66, NOTES66),
 }
 
 
