@@ -21,6 +21,11 @@ NAMED = [
     ("[dump_input.py:76] Dumping scheduler output for model execution: SchedulerOutput(scheduled_new_reqs=[])", "engine_dead"),
     ("(EngineCore pid=311) ERROR 11-30 08:12:44 [dump_input.py:90] Dumping input data for V1 LLM engine "
      "(v0.30.1, reason=exception) with config: model='Qwen/Qwen3-8B', ", "engine_dead"),
+    # ---- pass 145 (current set 65): bash's signal report whose padded words run into the command
+    ("sandbox.sh: line 7:  4410 File size limit exceededdd if=/dev/zero of=big.bin bs=1M count=64", "python_crash"),
+    ("sandbox.sh: line 7:  4410 CPU time limit exceededpython3 solution.py", "python_crash"),
+    # a dotted exception class named for what expired, with no error word (the prefilter's `xpired`)
+    ("pebble.common.types.ProcessExpired: Abnormal termination", "python_crash"),
 ]
 
 
@@ -34,3 +39,9 @@ def test_a_dump_for_another_reason_is_no_engine_death(tmp_path: Path) -> None:
     line = ("(EngineCore pid=311) ERROR 11-30 08:12:44 [dump_input.py:90] Dumping input data for V1 LLM engine "
             "(v0.30.1, reason=timeout) with config: model='Qwen/Qwen3-8B', ")
     assert primary(both(tmp_path, [line])) != "engine_dead"
+
+
+@pytest.mark.parametrize("line", ["the lease expired, renewing it", "INFO cache entry expired for key rollout/12"])
+def test_an_expiry_in_passing_says_no_failure(tmp_path: Path, line: str) -> None:
+    report = both(tmp_path, [line])
+    assert primary(report) is None and not report.get("unrecognized")

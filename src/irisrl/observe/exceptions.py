@@ -690,8 +690,11 @@ JOB_REPORT_HEAD = r"^\s*(?:\[\d+\][+-]?\s+|\d+ )"
 # progress bar's `trainable%: 0.0000 Killed`), or over a `\r`-rewritten one (`Killedng 9 files:   0%|`). Not a
 # field's value (`task 17: Killed` is srun's report) nor a sentence's verb (`was Killed`).
 GLUED_KILLED = r"^Killed(?=[a-z]{2})|(?<=[^\s:])(?<! was)(?<! been)(?<! be)(?<! is)(?<! are)(?<! were)(?<! got)[ \t]+Killed\s*$"
+# (in the `line N:  PID Words  cmd` form bash pads the words to a fixed width and writes no separator after them, jobs.c
+# print_pipeline: a text longer than the width runs into the command, `File size limit exceededhead -c 8M ...`, current
+# set 65)
 SHELL_SIGNAL = re.compile(rf"^(?:{SIGNAL_WORDS}|{ZH_SIGNAL_WORDS})"
-                          rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})\b|"
+                          rf"(?: \((?:core dumped|核心已转储)\))?\s*$|line \d+:\s+\d+ (?:{SIGNAL_WORDS})|"
                           rf"{JOB_REPORT_HEAD}(?:{SIGNAL_WORDS})(?: \(core dumped\))?\s{{2,}}\S|{GLUED_KILLED}")
 # An exit code that means the process failed: not 0, nor 130 (128 + SIGINT: an operator's Ctrl-C, e.g.
 # kubectl exec's "command terminated with exit code 130"). Every exit-code reading below uses it.

@@ -132,6 +132,10 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # error word of their own (exceptions.ERROR_SHAPE)
     b"No module named", b"cause: ", b"aused by: ",
     b"TERMINATION ARTIFACT", b"stalled after",   # MarinSkyRL's task runtime ending the run (exceptions.ERROR_SHAPE)
+    # a failure named for what ran out of time or validity, with no error word: an exception class (pebble's
+    # `pebble.common.types.ProcessExpired: Abnormal termination`, current set 65; a token's `ExpiredToken`) or a message
+    # ("certificate has expired", torch elastic's "Timers expired"); what reaches the classifier is named or kept there
+    b"xpired",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among
