@@ -194,6 +194,10 @@ HELDOUT68 = PUBLIC / "heldout68.jsonl"
 # like heldout54, 58, 61, 66 and 68; its sources are page URLs, one URL one source, none a GitHub issue, pull request or gist. Small: the stored
 # page pools are close to exhausted for the families a multi-node run dies of.
 HELDOUT70 = PUBLIC / "heldout70.jsonl"
+# The seventy-fourth fresh set (README "heldout74"): public web pages (Hub model discussions quoting multi-GPU fine-tuning and evaluation
+# runs), like heldout70; its sources are page URLs, one URL one source, none a GitHub issue, pull request or gist. Tiny: in a 30-minute
+# window the stored page pools gave three new whole lines for the families a multi-GPU training run dies of.
+HELDOUT74 = PUBLIC / "heldout74.jsonl"
 # The seventy-fifth fresh set (README "heldout75"): public web pages about inference SERVING (a discuss.vllm.ai thread, an engineer's
 # llama.cpp OOM write-up, a Kubernetes vLLM runbook, an Ollama-backed run's operations page); its sources are page URLs, one URL one
 # source, none a GitHub issue, pull request, gist or mirror. Tiny: the stored page pool for serving failures is content farms and corpus pages.
@@ -283,7 +287,7 @@ FRESH = {"heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4,
          "heldout23": HELDOUT23, "heldout24": HELDOUT24,
          "heldout25": HELDOUT25, "heldout26": HELDOUT26, "heldout27": HELDOUT27,
          "heldout28": HELDOUT28, "heldout29": HELDOUT29, "heldout30": HELDOUT30, "heldout31": HELDOUT31, "heldout32": HELDOUT32,
-         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37, "heldout39": HELDOUT39, "heldout40": HELDOUT40, "heldout41": HELDOUT41, "heldout42": HELDOUT42, "heldout43": HELDOUT43, "heldout44": HELDOUT44, "heldout54": HELDOUT54, "heldout58": HELDOUT58, "heldout61": HELDOUT61, "heldout66": HELDOUT66, "heldout68": HELDOUT68, "heldout70": HELDOUT70, "heldout75": HELDOUT75, **LATER_PUBLIC_PATHS}   # collected later, each from sources no other file has
+         "heldout33": HELDOUT33, "heldout34": HELDOUT34, "heldout38": HELDOUT38, "heldout36": HELDOUT36, "heldout35": HELDOUT35, "heldout37": HELDOUT37, "heldout39": HELDOUT39, "heldout40": HELDOUT40, "heldout41": HELDOUT41, "heldout42": HELDOUT42, "heldout43": HELDOUT43, "heldout44": HELDOUT44, "heldout54": HELDOUT54, "heldout58": HELDOUT58, "heldout61": HELDOUT61, "heldout66": HELDOUT66, "heldout68": HELDOUT68, "heldout70": HELDOUT70, "heldout74": HELDOUT74, "heldout75": HELDOUT75, **LATER_PUBLIC_PATHS}   # collected later, each from sources no other file has
 # The smaller sets' floors (lines, distinct kinds); the others hold well over a hundred lines.
 SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15), "heldout10": (30, 12),
                "heldout11": (30, 12), "heldout13": (30, 12), "heldout14": (30, 12),
@@ -293,7 +297,7 @@ SMALL_FRESH = {"heldout7": (50, 15), "heldout8": (20, 10), "heldout9": (40, 15),
                "heldout23": (45, 14), "heldout24": (40, 15),
                "heldout25": (45, 14), "heldout26": (40, 15), "heldout27": (45, 14),
                "heldout28": (45, 14), "heldout29": (4, 3), "heldout30": (35, 12), "heldout31": (40, 12), "heldout32": (40, 12),
-               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10), "heldout41": (35, 10), "heldout42": (8, 5), "heldout43": (19, 9), "heldout44": (20, 12), "heldout54": (30, 15), "heldout58": (30, 15), "heldout61": (27, 12), "heldout66": (19, 6), "heldout68": (19, 7), "heldout70": (19, 8), "heldout75": (5, 3), **{f"heldout{n}": floor for n, floor in LATER_PUBLIC.items()}}
+               "heldout33": (18, 6), "heldout34": (14, 10), "heldout38": (16, 7), "heldout36": (17, 9), "heldout35": (30, 11), "heldout37": (35, 12), "heldout39": (35, 9), "heldout40": (19, 10), "heldout41": (35, 10), "heldout42": (8, 5), "heldout43": (19, 9), "heldout44": (20, 12), "heldout54": (30, 15), "heldout58": (30, 15), "heldout61": (27, 12), "heldout66": (19, 6), "heldout68": (19, 7), "heldout70": (19, 8), "heldout74": (3, 2), "heldout75": (5, 3), **{f"heldout{n}": floor for n, floor in LATER_PUBLIC.items()}}
 
 
 @pytest.mark.parametrize("name", sorted(FRESH))
@@ -318,7 +322,7 @@ def test_fresh_heldout_is_well_formed(name: str) -> None:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"[\w.-]+/[\w.-]+#\d+|https?://\S+", row["source"]), f"{row['source']}: cite it"
     if name in ("heldout8", "heldout18", "heldout20", "heldout24",
-                "heldout26", "heldout29", "heldout42", "heldout54", "heldout58", "heldout61", "heldout66", "heldout68", "heldout70", "heldout75"):   # web pages: lines unpadded, each source one page URL
+                "heldout26", "heldout29", "heldout42", "heldout54", "heldout58", "heldout61", "heldout66", "heldout68", "heldout70", "heldout74", "heldout75"):   # web pages: lines unpadded, each source one page URL
         for row in rows:
             assert row["line"] == row["line"].rstrip(), f"{row['source']}: trailing padding is not part of a line"
             assert re.fullmatch(r"https?://\S+", row["source"]), f"{row['source']}: cite the page URL"
@@ -506,6 +510,8 @@ def test_heldout9_repositories_are_new_to_the_corpus() -> None:
     (HELDOUT68, (HELDOUT9,)),
     # set 70: public web pages (page URLs, no owner/repo#N), never a repository set 9 cites
     (HELDOUT70, (HELDOUT9,)),
+    # set 74: public web pages (page URLs, no owner/repo#N), never a repository set 9 cites
+    (HELDOUT74, (HELDOUT9,)),
     # set 75: public web pages (page URLs, no owner/repo#N), never a repository set 9 cites
     (HELDOUT75, (HELDOUT9,)),
     # the later public sets (LATER_PUBLIC), never one set 9 cites
