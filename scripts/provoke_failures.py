@@ -28344,7 +28344,7 @@ def versions() -> dict[str, str]:
                  "kubernetes", "kr8s", "lightkube", "lightkube-models",
                  "pytest", "pytest-timeout", "pebble", "sympy", "math-verify", "latex2sympy2_extended",
                  "antlr4-python3-runtime",
-                 "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4"):  # the agent side's clients (the
+                 "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4", "docker"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -41200,7 +41200,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES62, (_LOG_LINE62.search,)),
         (CASES63, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE63.search)),
         (CASES65, (_LOG_LINE65.search,)),
-        (CASES66, (_LOG_LINE66.search,)))
+        (CASES66, (_LOG_LINE66.search,)),
+        (CASES68, (_LOG_LINE68.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -48151,6 +48152,670 @@ def lib_of66(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("python", vers)
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# The sixty-eighth set: the agent's SANDBOX CONTAINERS as a rollout worker drives them through the Docker Engine API
+# (docker-py 7.x and the machine's docker CLI), against a FAKE Docker Engine API server per case (no engine here).
+# The server's answers follow the real engine's: JSON error bodies `{"message": "..."}` with the status codes of moby's
+# api/server/httpstatus (errdefs NotFound 404, Conflict 409, InvalidParameter 400, System / unknown 500, a registry's
+# errcode status passed through: 429 toomanyrequests), the daemon's texts (daemon/names.go's name conflict, "No such
+# image: %s", "No such container: %s", "container %s is not running", distribution/errors.go's "pull access denied for
+# %s, repository does not exist or may require 'docker login'", "manifest for %s not found: manifest unknown", pull
+# errors inside the progress stream as `{"errorDetail": {"message": ...}, "error": ...}` once output was flushed).
+
+DOCK_API68 = "1.47"
+DOCK_SANDBOX68 = "ghcr.io/acme-rl/swe-sandbox"
+DOCK_ID68 = "4f1c7e2a9b3d5c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6"
+
+
+class _Docker68:
+    """A fake Docker Engine API on a unix socket in a temp dir (DOCKER_HOST=unix://...). `routes`: (method, path regex
+    with the /vX.Y prefix stripped, responses); each request takes the next response (the last repeats). A response is
+    (code, body): body a dict / list (JSON), ("stream", [messages]) (newline-delimited JSON, the pull / push progress
+    format), ("sleep", seconds, body) (answers late), ("raw", bytes, content type), or None (no body, 204 / 304)."""
+
+    def __init__(self, routes: list[tuple[str, str, list[tuple[int, Any]]]]) -> None:
+        import http.server
+        import socketserver
+
+        self.routes = [(m, re.compile(p), list(rs)) for m, p, rs in routes]
+        self.seen: list[str] = []
+        self.dir = Path(tempfile.mkdtemp(prefix="dock68"))
+        self.sock = self.dir / "docker.sock"
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def address_string(self) -> str:
+                return "unix"
+
+            def _answer(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                if n:
+                    self.rfile.read(n)
+                elif "chunked" in (self.headers.get("Transfer-Encoding") or ""):
+                    while (size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)):
+                        self.rfile.read(size + 2)
+                    self.rfile.readline()
+                path = re.sub(r"^/v1\.\d+", "", self.path.split("?")[0])
+                api.seen.append(f"{self.command} {self.path}")
+                resp: tuple[int, Any]
+                if path == "/_ping":
+                    resp = (200, ("raw", b"OK", "text/plain; charset=utf-8"))
+                elif path == "/version":
+                    resp = (200, {"Version": "27.5.1", "ApiVersion": DOCK_API68, "MinAPIVersion": "1.24",
+                                  "Os": "linux", "Arch": "amd64", "KernelVersion": "6.8.0-1021-gcp"})
+                else:
+                    resp = (404, {"message": "page not found"})
+                    for method, rx, rs in api.routes:
+                        if method == self.command and rx.search(path):
+                            resp = rs.pop(0) if len(rs) > 1 else rs[0]
+                            break
+                code, body = resp
+                if isinstance(body, tuple) and body[0] == "sleep":
+                    time.sleep(body[1])
+                    body = body[2]
+                self.send_response(code)
+                self.send_header("Api-Version", DOCK_API68)
+                self.send_header("Docker-Experimental", "false")
+                self.send_header("Ostype", "linux")
+                self.send_header("Server", "Docker/27.5.1 (linux)")
+                if body is None:
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if isinstance(body, tuple) and body[0] == "stream":
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for msg in body[1]:
+                        data = (json.dumps(msg) + "\r\n").encode()
+                        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                        self.wfile.flush()
+                        time.sleep(0.05)
+                    self.wfile.write(b"0\r\n\r\n")
+                    return
+                if isinstance(body, tuple) and body[0] == "raw":
+                    data, ctype = body[1], body[2]
+                else:
+                    data, ctype = json.dumps(body).encode() + b"\n", "application/json"
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if self.command != "HEAD":  # a HEAD answer has no body (the CLI's `HEAD /_ping` reuses the connection)
+                    self.wfile.write(data)
+
+            do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _answer
+
+        class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+            daemon_threads = True
+
+            def handle_error(self, request: Any, client_address: Any) -> None:  # a client that hung up mid-stream
+                pass
+
+        self.server = Server(str(self.sock), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> _Docker68:
+        self.thread.start()
+        os.environ["DOCKER_HOST"] = self.host
+        os.environ["DOCKER_CONFIG"] = str(self.dir / "cli")
+        (self.dir / "cli").mkdir(exist_ok=True)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        print(f"PROVOKE-NOTE fake Docker engine stopped; requests: {self.seen}", flush=True)
+
+    @property
+    def host(self) -> str:
+        return f"unix://{self.sock}"
+
+    def client(self) -> Any:
+        import docker
+
+        return docker.DockerClient(base_url=self.host, version="auto", timeout=20)
+
+    def cli(self, *args: str, timeout: int = 30) -> None:
+        """The machine's docker CLI against this engine: its stdout (progress) is left out, its stderr printed."""
+        p = subprocess.run(["docker", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout, env=dict(os.environ))
+        sys.stdout.write(p.stderr)
+        print(f"PROVOKE-NOTE docker {' '.join(args)} exited {p.returncode}", flush=True)
+        if p.returncode:
+            raise SystemExit(p.returncode)
+
+
+def _err68(message: str) -> dict[str, str]:
+    return {"message": message}
+
+
+def _pull_ok68(tag: str) -> tuple[str, list[dict[str, Any]]]:
+    return ("stream", [{"status": f"Pulling from acme-rl/swe-sandbox", "id": tag},
+                       {"status": "Pulling fs layer", "progressDetail": {}, "id": "a2318d6c47ec"},
+                       {"status": "Pull complete", "progressDetail": {}, "id": "a2318d6c47ec"},
+                       {"status": "Digest: sha256:6f2c1d0e9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d"},
+                       {"status": f"Status: Downloaded newer image for {DOCK_SANDBOX68}:{tag}"}])
+
+
+def _pull_fail68(tag: str, error: str) -> tuple[str, list[dict[str, Any]]]:
+    """A pull whose progress was flushed before the error: the daemon writes the error into the stream."""
+    return ("stream", [{"status": "Pulling from acme-rl/swe-sandbox", "id": tag},
+                       {"status": "Pulling fs layer", "progressDetail": {}, "id": "a2318d6c47ec"},
+                       {"status": "Downloading", "progressDetail": {"current": 52428800, "total": 3221225472},
+                        "id": "a2318d6c47ec"},
+                       {"errorDetail": {"message": error}, "error": error}])
+
+
+def _image68(tag: str) -> dict[str, Any]:
+    return {"Id": "sha256:" + "5d" * 32, "RepoTags": [f"{DOCK_SANDBOX68}:{tag}"], "Os": "linux",
+            "Architecture": "amd64", "Config": {"Cmd": ["bash"]}}
+
+
+def _container68(name: str, code: int = 0, oom: bool = False, running: bool = False,
+                 image: str = DOCK_SANDBOX68 + ":py311-2026.12") -> dict[str, Any]:
+    return {"Id": DOCK_ID68, "Name": "/" + name, "Image": "sha256:" + "5d" * 32,
+            "Config": {"Image": image, "Tty": False, "Cmd": ["bash", "-lc", "pytest -x tests/"]},
+            "HostConfig": {"AutoRemove": False, "Memory": 2147483648, "NetworkMode": "none",
+                           "LogConfig": {"Type": "json-file", "Config": {}}},
+            "State": {"Status": "running" if running else "exited", "Running": running, "Paused": False,
+                      "Restarting": False, "OOMKilled": oom, "Dead": False, "Pid": 0, "ExitCode": code,
+                      "Error": "", "StartedAt": "2026-12-05T19:02:11.418Z", "FinishedAt": "2026-12-05T19:04:52.901Z"}}
+
+
+def _logs68(text: bytes) -> tuple[str, bytes, str]:
+    """A container's stderr as the engine multiplexes it (stream 2, an 8-byte header a frame)."""
+    frame = bytes([2, 0, 0, 0]) + len(text).to_bytes(4, "big") + text if text else b""
+    return ("raw", frame, "application/vnd.docker.multiplexed-stream")
+
+
+def _run_routes68(name: str, code: int, oom: bool = False, logs: bytes = b"") -> list[tuple[str, str, list[tuple[int, Any]]]]:
+    return [("POST", r"^/containers/create$", [(201, {"Id": DOCK_ID68, "Warnings": []})]),
+            ("POST", r"/start$", [(204, None)]),
+            ("POST", r"/wait$", [(200, {"StatusCode": code, "Error": None})]),
+            ("GET", r"/logs$", [(200, _logs68(logs))]),
+            ("GET", r"^/containers/[^/]+/json$", [(200, _container68(name, code, oom))]),
+            ("DELETE", r"^/containers/", [(204, None)])]
+
+
+def logging_basic68() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)
+
+
+def _sdk_pull68(code: int, message: str, tag: str = "py311-2026.12") -> None:
+    with _Docker68([("POST", r"^/images/create$", [(code, _err68(message))])]) as d:
+        d.client().images.pull(DOCK_SANDBOX68, tag=tag)
+
+
+def case_dock68_sdk_pull_manifest_unknown() -> None:
+    """The rollout worker pulls the task's sandbox image by a tag that was never pushed."""
+    _sdk_pull68(404, f"manifest for {DOCK_SANDBOX68}:py311-2026.12 not found: manifest unknown: manifest unknown")
+
+
+def case_dock68_sdk_pull_access_denied() -> None:
+    """A private image with no registry credentials on the node (distribution/errors.go's ErrorCodeDenied wrap)."""
+    with _Docker68([("POST", r"^/images/create$", [(404, _err68(
+            "pull access denied for acme-rl/swe-verifier, repository does not exist or may require 'docker login': "
+            "denied: requested access to the resource is denied"))])]) as d:
+        d.client().images.pull("acme-rl/swe-verifier", tag="v7")
+
+
+def case_dock68_sdk_pull_toomanyrequests() -> None:
+    """Docker Hub's anonymous pull rate limit (the registry's errcode status 429, passed through by httpstatus)."""
+    with _Docker68([("POST", r"^/images/create$", [(429, _err68(
+            "toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and "
+            "upgrading: https://www.docker.com/increase-rate-limit"))])]) as d:
+        d.client().images.pull("python", tag="3.11-slim")
+
+
+def case_dock68_sdk_pull_registry_timeout() -> None:
+    """A private registry that does not answer (the engine's HTTP client timeout, 500)."""
+    with _Docker68([("POST", r"^/images/create$", [(500, _err68(
+            'Get "https://registry.rl-infra.internal:5000/v2/": net/http: request canceled while waiting for '
+            'connection (Client.Timeout exceeded while awaiting headers)'))])]) as d:
+        d.client().images.pull("registry.rl-infra.internal:5000/sandboxes/sympy", tag="1.13")
+
+
+def case_dock68_sdk_pull_unauthorized_head() -> None:
+    """ghcr.io refusing a manifest HEAD with an expired token (500 from the engine, the registry's text)."""
+    _sdk_pull68(500, f'Head "https://ghcr.io/v2/acme-rl/swe-sandbox/manifests/py311-2026.12": unauthorized')
+
+
+def case_dock68_sdk_create_image_not_found() -> None:
+    """containers.create of an image the node never pulled (create does not pull)."""
+    img = "swebench/sweb.eval.x86_64.django_1776_django-11099:latest"
+    with _Docker68([("POST", r"^/containers/create$", [(404, _err68(f"No such image: {img}"))])]) as d:
+        d.client().containers.create(img, ["bash", "-lc", "pytest -x"], name="rollout-17-django-11099", detach=True)
+
+
+def case_dock68_sdk_run_pull_denied() -> None:
+    """containers.run: create says No such image, docker-py pulls, the pull is denied."""
+    img = "acme-rl/swe-runner"
+    with _Docker68([("POST", r"^/containers/create$", [(404, _err68(f"No such image: {img}:2026.12"))]),
+                    ("POST", r"^/images/create$", [(404, _err68(
+                        f"pull access denied for {img}, repository does not exist or may require 'docker login': "
+                        "denied: requested access to the resource is denied"))])]) as d:
+        d.client().containers.run(f"{img}:2026.12", ["python", "-m", "runner"], name="rollout-3-runner")
+
+
+def case_dock68_sdk_create_platform_mismatch() -> None:
+    """A sandbox image built for arm64 only, created with platform linux/amd64."""
+    img = f"{DOCK_SANDBOX68}:py311-arm64"
+    with _Docker68([("POST", r"^/containers/create$", [(404, _err68(
+            f"image with reference {img} was found but does not match the specified platform: wanted linux/amd64, "
+            "actual: linux/arm64"))])]) as d:
+        d.client().containers.create(img, ["bash"], platform="linux/amd64")
+
+
+def case_dock68_sdk_run_oomkilled() -> None:
+    """The sandbox runs the policy's test command under a 2 GiB limit; the kernel OOM-kills it (State.OOMKilled)."""
+    with _Docker68(_run_routes68("rollout-42-sandbox", 137, oom=True)) as d:
+        d.client().containers.run(f"{DOCK_SANDBOX68}:py311-2026.12", ["bash", "-lc", "pytest -x tests/"],
+                                  name="rollout-42-sandbox", mem_limit="2g", network_disabled=True)
+
+
+def case_dock68_sdk_run_oomkilled_remove() -> None:
+    """The same under remove=True and a string command (the verifier's)."""
+    with _Docker68(_run_routes68("verify-9", 137, oom=True)) as d:
+        d.client().containers.run("acme-rl/math-verifier:3", "python /opt/verify.py --answers /io/answers.jsonl",
+                                  mem_limit="512m", remove=True)
+
+
+def case_dock68_sdk_run_exit1() -> None:
+    """The sandbox's command fails (the task's own python, exit 1)."""
+    with _Docker68(_run_routes68("rollout-8-sandbox", 1, logs=b"python: can't open file '/workspace/run_tests.py': "
+                                                             b"[Errno 2] No such file or directory\n")) as d:
+        d.client().containers.run(f"{DOCK_SANDBOX68}:py311-2026.12", ["python", "/workspace/run_tests.py"])
+
+
+def case_dock68_sdk_run_exit139() -> None:
+    """A segfault inside the sandbox (exit 139), nothing on stderr."""
+    with _Docker68(_run_routes68("rollout-11-sandbox", 139)) as d:
+        d.client().containers.run(f"{DOCK_SANDBOX68}:py311-2026.12", ["./a.out"], working_dir="/workspace")
+
+
+def case_dock68_sdk_run_exit143() -> None:
+    """The sandbox's process ended by SIGTERM (exit 143: `docker stop` from another worker)."""
+    with _Docker68(_run_routes68("rollout-5-sandbox", 143)) as d:
+        d.client().containers.run(f"{DOCK_SANDBOX68}:node20", ["npm", "test"])
+
+
+def case_dock68_sdk_create_name_conflict() -> None:
+    """A retried rollout creates its sandbox under the same name while the old one still exists (daemon/names.go)."""
+    with _Docker68([("POST", r"^/containers/create$", [(409, _err68(
+            f'Conflict. The container name "/rollout-23-sandbox" is already in use by container "{DOCK_ID68}". You '
+            'have to remove (or rename) that container to be able to reuse that name.'))])]) as d:
+        d.client().containers.create(f"{DOCK_SANDBOX68}:py311-2026.12", ["sleep", "infinity"],
+                                     name="rollout-23-sandbox", detach=True)
+
+
+def case_dock68_sdk_create_enospc() -> None:
+    """Creating the sandbox's writable layer on a full /var/lib/docker (overlay2's mkdir of the -init dir, 500)."""
+    with _Docker68([("POST", r"^/containers/create$", [(500, _err68(
+            f"mkdir /var/lib/docker/overlay2/{DOCK_ID68}-init: no space left on device"))])]) as d:
+        d.client().containers.create(f"{DOCK_SANDBOX68}:py311-2026.12", ["sleep", "infinity"], detach=True)
+
+
+def case_dock68_sdk_pull_enospc_extract() -> None:
+    """A pull that fails on the engine's side while registering a layer on a full disk, before any output was
+    flushed (500, the error as the HTTP answer)."""
+    _sdk_pull68(500, "failed to register layer: write /usr/local/lib/python3.11/site-packages/torch/lib/"
+                     "libtorch_cuda.so: no space left on device", tag="py311-cuda12.8")
+
+
+def case_dock68_sdk_put_archive_enospc() -> None:
+    """put_archive of the task's repository into the sandbox on a full disk (the engine's tar extraction)."""
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        data = b"print('hello')\n"
+        info = tarfile.TarInfo("repo/main.py")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-31-sandbox", running=True))]),
+                    ("PUT", r"/archive$", [(500, _err68(
+                        "Error processing tar file(exit status 1): write /workspace/repo/.git/objects/pack/"
+                        "pack-8e3f1a2b4c5d6e7f8091a2b3c4d5e6f708192a3b.pack: no space left on device"))])]) as d:
+        c = d.client().containers.get("rollout-31-sandbox")
+        c.put_archive("/workspace", buf.getvalue())
+
+
+def case_dock68_sdk_no_daemon_socket() -> None:
+    """docker.from_env() on a node whose engine socket is not there (DOCKER_HOST names a socket nobody serves)."""
+    d = Path(tempfile.mkdtemp(prefix="dock68")) / "docker.sock"
+    os.environ["DOCKER_HOST"] = f"unix://{d}"
+    import docker
+
+    docker.from_env()
+
+
+def case_dock68_sdk_no_daemon_tcp() -> None:
+    """docker.from_env() with DOCKER_HOST=tcp://127.0.0.1:<a port nobody listens on> (the engine's TCP socket)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    os.environ["DOCKER_HOST"] = f"tcp://127.0.0.1:{port}"
+    import docker
+
+    docker.from_env()
+
+
+def case_dock68_sdk_wait_timeout() -> None:
+    """container.wait(timeout=3) of a sandbox whose tests hang: the engine answers only when the container exits."""
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-7-sandbox", running=True))]),
+                    ("POST", r"/wait$", [(200, ("sleep", 8, {"StatusCode": 0, "Error": None}))])]) as d:
+        d.client().containers.get("rollout-7-sandbox").wait(timeout=3)
+
+
+def case_dock68_sdk_exec_not_running() -> None:
+    """exec_run in a sandbox that already exited (daemon/exec.go: 409 container ... is not running)."""
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-12-sandbox", 137, oom=True))]),
+                    ("POST", r"/exec$", [(409, _err68(f"container {DOCK_ID68} is not running"))])]) as d:
+        d.client().containers.get("rollout-12-sandbox").exec_run(["pytest", "-x", "tests/test_api.py"],
+                                                                 workdir="/workspace")
+
+
+def case_dock68_sdk_exec_paused() -> None:
+    """exec_run in a sandbox another worker paused (409 container ... is paused, unpause it first)."""
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-14-sandbox", running=True))]),
+                    ("POST", r"/exec$", [(409, _err68(f"Container {DOCK_ID68} is paused, unpause the container "
+                                                      "before exec"))])]) as d:
+        d.client().containers.get("rollout-14-sandbox").exec_run("git apply /io/patch.diff")
+
+
+def case_dock68_sdk_get_gone() -> None:
+    """The worker looks its sandbox up after the engine's restart removed it (404 No such container)."""
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(404, _err68("No such container: rollout-19-sandbox"))])]) as d:
+        d.client().containers.get("rollout-19-sandbox")
+
+
+def case_dock68_sdk_start_oci_not_found() -> None:
+    """start of a sandbox whose command is not in the image (containerd / runc's error, 400 from the engine)."""
+    with _Docker68([("POST", r"^/containers/create$", [(201, {"Id": DOCK_ID68, "Warnings": []})]),
+                    ("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-2-sandbox"))]),
+                    ("POST", r"/start$", [(400, _err68(
+                        "failed to create task for container: failed to create shim task: OCI runtime create failed: "
+                        "runc create failed: unable to start container process: error during container init: exec: "
+                        "\"pytest\": executable file not found in $PATH: unknown"))])]) as d:
+        d.client().containers.run(f"{DOCK_SANDBOX68}:slim", ["pytest", "-x"], detach=True)
+
+
+def case_dock68_sdk_remove_running() -> None:
+    """remove() of a sandbox still running, without force (409)."""
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-4-sandbox", running=True))]),
+                    ("DELETE", r"^/containers/", [(409, _err68(
+                        'cannot remove container "/rollout-4-sandbox": container is running: stop the container before '
+                        'removing or force remove'))])]) as d:
+        d.client().containers.get("rollout-4-sandbox").remove()
+
+
+def case_dock68_sdk_engine_500_cgroup() -> None:
+    """start fails on a node whose memory limit cannot be applied (a cgroup write refused, 500)."""
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-6-sandbox"))]),
+                    ("POST", r"/start$", [(500, _err68(
+                        "failed to create task for container: failed to create shim task: OCI runtime create failed: "
+                        "runc create failed: unable to start container process: unable to apply cgroup configuration: "
+                        "failed to write 2147483648: write /sys/fs/cgroup/system.slice/docker-" + DOCK_ID68 +
+                        ".scope/memory.max: device or resource busy: unknown"))])]) as d:
+        d.client().containers.get("rollout-6-sandbox").start()
+
+
+# the docker CLI (the machine's, against the fake engine)
+def case_dock68_cli_pull_manifest_unknown() -> None:
+    with _Docker68([("POST", r"^/images/create$", [(404, _err68(
+            "manifest for ghcr.io/acme-rl/code-sandbox:2026.12.05 not found: manifest unknown: manifest unknown"))])]) as d:
+        d.cli("pull", "ghcr.io/acme-rl/code-sandbox:2026.12.05")
+
+
+def case_dock68_cli_run_pull_denied() -> None:
+    img = "acme-rl/terminal-bench-env:v2"
+    with _Docker68([("POST", r"^/containers/create$", [(404, _err68(f"No such image: {img}"))]),
+                    ("POST", r"^/images/create$", [(404, _err68(
+                        "pull access denied for acme-rl/terminal-bench-env, repository does not exist or may require "
+                        "'docker login': denied: requested access to the resource is denied"))])]) as d:
+        d.cli("run", "--rm", "--memory", "4g", img, "bash", "-lc", "make test")
+
+
+def case_dock68_cli_pull_toomanyrequests() -> None:
+    with _Docker68([("POST", r"^/images/create$", [(429, _err68(
+            "toomanyrequests: You have reached your unauthenticated pull rate limit. "
+            "https://www.docker.com/increase-rate-limit"))])]) as d:
+        d.cli("pull", "node:20-bookworm")
+
+
+def case_dock68_cli_pull_enospc_stream() -> None:
+    """A pull whose layer extraction fills /var/lib/docker after progress was streamed: the error is in the stream."""
+    with _Docker68([("POST", r"^/images/create$", [(200, _pull_fail68(
+            "py311-cuda12.8", "failed to register layer: write /opt/conda/lib/libcudnn_engines_precompiled.so.9: "
+                              "no space left on device"))])]) as d:
+        d.cli("pull", f"{DOCK_SANDBOX68}:py311-cuda12.8")
+
+
+def case_dock68_cli_pull_config_timeout() -> None:
+    """The image config blob cannot be fetched from a registry that stopped answering (pull_v2's retry wrapper)."""
+    with _Docker68([("POST", r"^/images/create$", [(200, _pull_fail68(
+            "rust-1.83", "error pulling image configuration: download failed after attempts=6: dial tcp "
+                         "10.20.4.17:443: i/o timeout"))])]) as d:
+        d.cli("pull", f"{DOCK_SANDBOX68}:rust-1.83")
+
+
+def case_dock68_cli_no_daemon() -> None:
+    d = Path(tempfile.mkdtemp(prefix="dock68"))
+    os.environ["DOCKER_HOST"] = f"unix://{d}/docker.sock"
+    os.environ["DOCKER_CONFIG"] = str(d)
+    p = subprocess.run(["docker", "ps", "-a"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       timeout=30)
+    sys.stdout.write(p.stderr)
+    raise SystemExit(p.returncode)
+
+
+def case_dock68_cli_create_name_conflict() -> None:
+    with _Docker68([("POST", r"^/containers/create$", [(409, _err68(
+            f'Conflict. The container name "/rollout-88-env" is already in use by container "{DOCK_ID68}". You have '
+            'to remove (or rename) that container to be able to reuse that name.'))])]) as d:
+        d.cli("create", "--name", "rollout-88-env", f"{DOCK_SANDBOX68}:py311-2026.12", "sleep", "infinity")
+
+
+def case_dock68_cli_exec_not_running() -> None:
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-90-env", 137, oom=True))]),
+                    ("POST", r"/exec$", [(409, _err68(f"container {DOCK_ID68} is not running"))])]) as d:
+        d.cli("exec", "-w", "/workspace", "rollout-90-env", "pytest", "-x")
+
+
+def case_dock68_cli_start_oci() -> None:
+    with _Docker68([("POST", r"/start$", [(400, _err68(
+            "failed to create task for container: failed to create shim task: OCI runtime create failed: runc create "
+            "failed: unable to start container process: error during container init: exec: \"/opt/entry.sh\": "
+            "permission denied: unknown"))])]) as d:
+        d.cli("start", "rollout-91-env")
+
+
+def case_dock68_cli_cp_enospc() -> None:
+    src = Path(tempfile.mkdtemp(prefix="dock68repo"))
+    (src / "main.py").write_text("print('hi')\n")
+    with _Docker68([("HEAD", r"/archive$", [(200, None)]),
+                    ("GET", r"/archive$", [(200, None)]),
+                    ("PUT", r"/archive$", [(500, _err68(
+                        "Error processing tar file(exit status 1): write /workspace/repo/main.py: no space left on "
+                        "device"))])]) as d:
+        d.cli("cp", str(src), "rollout-92-env:/workspace/repo")
+
+
+# benign look-alikes: the run went on
+def case_benign68_sdk_pull_retry_then_ok() -> None:
+    """The worker's pull retry: a 500 from a registry that timed out once, then the pull succeeds."""
+    import logging
+
+    import docker
+
+    logging_basic68()
+    log = logging.getLogger("grpo.sandbox")
+    with _Docker68([("POST", r"^/images/create$", [
+            (500, _err68('Get "https://ghcr.io/v2/": net/http: TLS handshake timeout')), (200, _pull_ok68("py311-2026.12"))]),
+            ("GET", r"^/images/.+/json$", [(200, _image68("py311-2026.12"))])]) as d:
+        for attempt in range(3):
+            try:
+                d.client().images.pull(DOCK_SANDBOX68, tag="py311-2026.12")
+                break
+            except docker.errors.APIError as e:
+                log.warning("pull %s:%s failed (attempt %d/3): %s; retrying in 1s", DOCK_SANDBOX68, "py311-2026.12",
+                            attempt + 1, e)
+                time.sleep(1)
+
+
+def case_benign68_sdk_remove_already_gone() -> None:
+    """Cleanup removes a sandbox the engine already removed (auto_remove): the 404 is ignored."""
+    import logging
+
+    import docker
+
+    logging_basic68()
+    log = logging.getLogger("grpo.sandbox")
+    with _Docker68([("DELETE", r"^/containers/", [(404, _err68(f"No such container: {DOCK_ID68}"))])]) as d:
+        try:
+            d.client().api.remove_container(DOCK_ID68, force=True)
+        except docker.errors.NotFound as e:
+            log.warning("cleanup: sandbox already gone, ignoring: %s", e)
+
+
+def case_benign68_cli_run_pulls_then_ok() -> None:
+    """docker run of an image not yet on the node: the CLI pulls it and the sandbox runs (exit 0)."""
+    with _Docker68([("POST", r"^/containers/create$", [(404, _err68(f"No such image: {DOCK_SANDBOX68}:go1.23")),
+                                                       (201, {"Id": DOCK_ID68, "Warnings": []})]),
+                    ("POST", r"^/images/create$", [(200, _pull_ok68("go1.23"))]),
+                    ("POST", r"/attach$", [(200, ("raw", b"", "application/vnd.docker.raw-stream"))]),
+                    ("POST", r"/start$", [(204, None)]),
+                    ("POST", r"/wait$", [(200, {"StatusCode": 0, "Error": None})]),
+                    ("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-94-env"))]),
+                    ("DELETE", r"^/containers/", [(204, None)])]) as d:
+        d.cli("run", "-d", f"{DOCK_SANDBOX68}:go1.23", "go", "test", "./...")
+
+
+def case_benign68_cli_create_swap_warning() -> None:
+    """docker create with --memory on a kernel without swap accounting: the engine's Warnings (daemon_unix.go)."""
+    with _Docker68([("POST", r"^/containers/create$", [(201, {"Id": DOCK_ID68, "Warnings": [
+            "Your kernel does not support swap limit capabilities or the cgroup is not mounted. Memory limited "
+            "without swap."]})])]) as d:
+        d.cli("create", "--memory", "4g", "--name", "rollout-95-env", f"{DOCK_SANDBOX68}:py311-2026.12", "sleep",
+              "infinity")
+
+
+def case_benign68_cli_create_platform_warning() -> None:
+    """An arm64-only image created on an amd64 node with no --platform: the engine's platform Warning."""
+    with _Docker68([("POST", r"^/containers/create$", [(201, {"Id": DOCK_ID68, "Warnings": [
+            "The requested image's platform (linux/arm64/v8) does not match the detected host platform "
+            "(linux/amd64/v3) and no specific platform was requested"]})])]) as d:
+        d.cli("create", "--name", "rollout-96-env", f"{DOCK_SANDBOX68}:py311-arm64", "sleep", "infinity")
+
+
+def case_benign68_sdk_wait_timeout_then_kill() -> None:
+    """The worker's per-rollout deadline: wait() times out, it kills the sandbox and scores the rollout 0."""
+    import logging
+
+    import requests
+
+    logging_basic68()
+    log = logging.getLogger("grpo.sandbox")
+    with _Docker68([("GET", r"^/containers/[^/]+/json$", [(200, _container68("rollout-97-sandbox", running=True))]),
+                    ("POST", r"/wait$", [(200, ("sleep", 6, {"StatusCode": 137, "Error": None}))]),
+                    ("POST", r"/kill$", [(204, None)])]) as d:
+        c = d.client().containers.get("rollout-97-sandbox")
+        try:
+            c.wait(timeout=2)
+        except requests.exceptions.ReadTimeout as e:
+            log.warning("rollout 97: sandbox over its 2s budget (%s); killed, reward 0", e)
+            c.kill()
+
+
+CASES68: dict[str, Case] = {n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign68_") else "python_crash",
+                                                       False)
+                            for n, f in list(globals().items()) if n.startswith(("case_dock68_", "case_benign68_"))}
+for _n68 in ("dock68_sdk_pull_manifest_unknown", "dock68_sdk_pull_access_denied", "dock68_sdk_pull_toomanyrequests",
+             "dock68_sdk_pull_registry_timeout", "dock68_sdk_pull_unauthorized_head", "dock68_sdk_create_image_not_found",
+             "dock68_sdk_run_pull_denied", "dock68_sdk_create_platform_mismatch", "dock68_cli_pull_manifest_unknown",
+             "dock68_cli_run_pull_denied", "dock68_cli_pull_toomanyrequests", "dock68_cli_pull_config_timeout"):
+    CASES68[_n68] = (CASES68[_n68][0], "image_pull", False)
+for _n68 in ("dock68_sdk_run_oomkilled", "dock68_sdk_run_oomkilled_remove"):
+    CASES68[_n68] = (CASES68[_n68][0], "pod_oomkilled", False)
+for _n68 in ("dock68_sdk_create_enospc", "dock68_sdk_pull_enospc_extract", "dock68_sdk_put_archive_enospc",
+             "dock68_cli_pull_enospc_stream", "dock68_cli_cp_enospc"):
+    CASES68[_n68] = (CASES68[_n68][0], "disk_full", False)
+CASES.update(CASES68)
+TIMEOUT_S.update({n: 60 for n in CASES68})
+
+# More shapes for the 68-th set's cases only: the docker CLI's stderr (`Error response from daemon: `, with `docker: `
+# before it under `docker run`, `Cannot connect to the Docker daemon`, a pull's streamed error, `WARNING: ` of the
+# engine's Warnings, `Unable to find image`, the CLI's `Warning: ` and `Error: ` lines), and the worker's own
+# `WARNING:grpo.sandbox:` lines.
+_LOG_LINE68 = re.compile(r"^(docker: )?Error response from daemon: |^Cannot connect to the Docker daemon |^WARNING: |"
+                         r"^Warning: |^Error: |^Unable to find image |^WARNING:grpo\.sandbox:|^failed to register layer: |"
+                         r"^error pulling image configuration: |^Error processing tar file|^docker\.errors\.\w+: ")
+
+LINE_RULES68: list[tuple[str, str]] = [
+    # a bare Python line the public corpus already holds byte for byte (the build checks only the current files)
+    (r"^ConnectionRefusedError: \[Errno 111\] Connection refused$|^TimeoutError: timed out$", "drop"),
+    (r"^WARNING:grpo\.sandbox:|^WARNING: |^Warning: |^Unable to find image .* locally$", "benign"),
+    (r"no space left on device", "disk_full"),
+    # requests' bare status line under each docker.errors line (the engine's message is only on the docker line): a
+    # refused /images/create is a pull that failed (image_pull); any other endpoint's status alone is python_crash
+    (r"^requests\.exceptions\.HTTPError: .*/images/create\?", "image_pull"),
+    (r"^requests\.exceptions\.HTTPError: ", "python_crash"),
+    (r"returned non-zero exit status 137\b", "pod_oomkilled"),
+    (r"pull access denied|manifest unknown|toomanyrequests|No such image: |does not match the specified platform|"
+     r"error pulling image configuration|/v2/", "image_pull"),
+    (".", "case"),  # the set's closing rule: each case keeps its kind (earlier sets' rules and catch-alls not read)
+]
+NOTES68: list[tuple[str, str]] = [
+    (r"^WARNING:grpo\.sandbox:.*retrying", "the worker's pull retry after a registry timeout; the next pull succeeded"),
+    (r"^WARNING:grpo\.sandbox:cleanup", "cleanup of a sandbox the engine had already removed: the 404 is ignored"),
+    (r"^WARNING:grpo\.sandbox:rollout", "the worker's per-rollout deadline: wait() timed out, the sandbox was killed "
+                                        "and the rollout scored 0; the run went on"),
+    (r"^WARNING: |^Warning: ", "a warning of the engine / CLI; the command succeeded"),
+    (r"^Unable to find image", "the CLI's note before it pulls an image not on the node (alone, not a failure)"),
+    (r"returned non-zero exit status 137", "the sandbox container exited 137 with State.OOMKilled true in its inspect "
+                                           "(the kernel's OOM kill at its memory limit): pod_oomkilled"),
+    (r"returned non-zero exit status (1|139|143)\b", "the sandbox's own command failed (1), segfaulted (139) or was "
+                                                     "ended by SIGTERM (143): no OOM, python_crash"),
+    (r"no space left on device", "the engine's disk (/var/lib/docker) is full: disk_full"),
+    (r"^requests\.exceptions\.HTTPError: .*/images/create\?", "requests' status line of a pull the engine refused (the "
+     "engine's message is on the docker.errors line below it): image_pull, whatever the message said (the ENOSPC "
+     "pull's 500 too: unsure, the line names no disk)"),
+    (r"^requests\.exceptions\.HTTPError: ", "requests' status line under a docker.errors line: the status and the "
+                                            "endpoint alone, python_crash (the engine's message is on the next line)"),
+    (r"/v2/|toomanyrequests|pull access denied|manifest unknown|No such image|error pulling image",
+     "the sandbox image could not be pulled or found: image_pull"),
+    (r"does not match the specified platform", "an arm64-only image asked for as linux/amd64: the image cannot be "
+                                               "used (image_pull, unsure: no pull was attempted)"),
+    (r"Error while fetching server API version|Cannot connect to the Docker daemon",
+     "the node's Docker engine is not reachable: the worker crashes (python_crash)"),
+    (r"Read timed out", "container.wait(timeout=3) of a sandbox that does not finish: requests' read timeout"),
+    (r"OCI runtime create failed", "the container cannot start (runc): python_crash by the settled rules"),
+    (r"already in use|is not running|is paused|No such container|cannot remove container",
+     "a sandbox state conflict refused by the engine: python_crash"),
+]
+DOCKER_CLI_VERSION68 = "28.2.2"
+
+
+def lib_of68(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The sixty-eighth set's printers: the docker CLI for its cases, else docker-py (requests / urllib3 for their own)."""
+    if "_cli_" in case:
+        return "docker-cli", DOCKER_CLI_VERSION68
+    if line.startswith(("requests.", "urllib3.")):
+        return _pick(line.split(".")[0], vers)
+    if line.startswith(("FileNotFoundError", "ConnectionRefusedError", "TimeoutError")):
+        return _pick("python", vers)
+    return "docker", vers.get("docker", "")
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -48204,6 +48869,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout65", CASES65, LINE_RULES65),
     ("heldout67", CASES67, LINE_RULES67),
     ("heldout66", CASES66, LINE_RULES66),
+    ("heldout68", CASES68, LINE_RULES68),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -48691,6 +49357,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout65": (lib_of65, NOTES65),
     "heldout67": (lib_of67, NOTES67),
     "heldout66": (lib_of66, NOTES66),
+    "heldout68": (lib_of68, NOTES68),
 }
 
 
