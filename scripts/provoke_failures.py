@@ -41201,7 +41201,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES63, (_is_ray_line22, _LOG_LINE28.search, _LOG_LINE43.search, _LOG_LINE63.search)),
         (CASES65, (_LOG_LINE65.search,)),
         (CASES66, (_LOG_LINE66.search,)),
-        (CASES68, (_LOG_LINE68.search,)))
+        (CASES68, (_LOG_LINE68.search,)),
+        (CASES69, (_LOG_LINE69.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -48816,6 +48817,513 @@ def lib_of68(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return "docker", vers.get("docker", "")
 
 
+# ----------------------------------------------------------------------------- the sixty-ninth set
+# The trainer's RESUME path (torch 2.13 CPU, safetensors, accelerate, transformers): resuming a GRPO run from
+# ckpt/global_step_N/ and failing. Each case writes its checkpoint under /tmp/grpo69/<case>/ckpt/global_step_N
+# (fixed paths: the lines are the same on every run), then damages it or loads it into the wrong thing.
+
+
+def _ckpt69(case: str, step: int = 20) -> Path:
+    import shutil
+
+    root = Path("/tmp/grpo69") / case
+    shutil.rmtree(root, ignore_errors=True)
+    d = root / "ckpt" / f"global_step_{step}"
+    d.mkdir(parents=True)
+    return d
+
+
+def _torch69() -> Any:
+    import torch
+
+    torch.manual_seed(0)
+    return torch
+
+
+def _policy69(vocab: int = 32, hidden: int = 16) -> Any:
+    torch = _torch69()
+
+    class PolicyLM(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed_tokens = torch.nn.Embedding(vocab, hidden)
+            self.lm_head = torch.nn.Linear(hidden, vocab, bias=False)
+
+        def forward(self, ids: Any) -> Any:
+            return self.lm_head(self.embed_tokens(ids))
+
+    return PolicyLM()
+
+
+def _cut69(path: Path, frac: float) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * frac)])
+
+
+def case_ckpt69_legacy_pt_truncated() -> None:
+    torch = _torch69()
+    d = _ckpt69("ckpt69_legacy_pt_truncated")
+    torch.save(_policy69().state_dict(), d / "model_world_size_1_rank_0.pt", _use_new_zipfile_serialization=False)
+    _cut69(d / "model_world_size_1_rank_0.pt", 0.6)
+    torch.load(d / "model_world_size_1_rank_0.pt", map_location="cpu", weights_only=True)
+
+
+def case_ckpt69_legacy_pt_truncated_unsafe() -> None:
+    torch = _torch69()
+    d = _ckpt69("ckpt69_legacy_pt_truncated_unsafe")
+    torch.save({"model": _policy69().state_dict(), "step": 20}, d / "extra_state_world_size_1_rank_0.pt",
+               _use_new_zipfile_serialization=False)
+    _cut69(d / "extra_state_world_size_1_rank_0.pt", 0.97)
+    torch.load(d / "extra_state_world_size_1_rank_0.pt", map_location="cpu", weights_only=False)
+
+
+def case_ckpt69_zip_cut_mmap() -> None:
+    torch = _torch69()
+    d = _ckpt69("ckpt69_zip_cut_mmap")
+    torch.save(_policy69().state_dict(), d / "model.pt")
+    _cut69(d / "model.pt", 0.5)
+    torch.load(d / "model.pt", mmap=True, weights_only=True)
+
+
+def _rezip69(path: Path, edit: Callable[[str, bytes], bytes | None]) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        items = [(n, z.read(n)) for n in z.namelist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        for n, b in items:
+            nb = edit(n, b)
+            if nb is not None:
+                z.writestr(n, nb)
+
+
+def case_ckpt69_newer_torch_version() -> None:
+    torch = _torch69()
+    d = _ckpt69("ckpt69_newer_torch_version")
+    torch.save(_policy69().state_dict(), d / "model.pt")
+    _rezip69(d / "model.pt", lambda n, b: b"99\n" if n.endswith("/version") or n.endswith(".data/version") else b)
+    torch.load(d / "model.pt", weights_only=True)
+
+
+def case_ckpt69_zip_record_cut() -> None:
+    torch = _torch69()
+    d = _ckpt69("ckpt69_zip_record_cut")
+    torch.save(_policy69().state_dict(), d / "optim.pt")
+    _rezip69(d / "optim.pt", lambda n, b: None if n.endswith("/byteorder") else b)
+    _rezip69(d / "optim.pt", lambda n, b: b[: len(b) // 2] if n.endswith("data/0") else b)
+    torch.load(d / "optim.pt", weights_only=True)
+
+
+def case_ckpt69_optim_shard_absent() -> None:
+    torch = _torch69()
+    d = _ckpt69("ckpt69_optim_shard_absent")
+    torch.save(_policy69().state_dict(), d / "model_world_size_1_rank_0.pt")
+    torch.load(d / "optim_world_size_1_rank_0.pt", map_location="cpu", weights_only=False)
+
+
+def _dcp_save69(case: str) -> tuple[Any, Path, dict[str, Any]]:
+    import warnings
+
+    import torch.distributed.checkpoint as dcp
+
+    torch = _torch69()
+    d = _ckpt69(case)
+    sd = {"model": _policy69().state_dict()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the no-process-group note is the benign case's own
+        dcp.save(sd, checkpoint_id=str(d / "policy"))
+    return torch, d / "policy", sd
+
+
+def case_ckpt69_dcp_shard_missing() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    _, p, sd = _dcp_save69("ckpt69_dcp_shard_missing")
+    for f in p.glob("*.distcp"):
+        f.unlink()
+    dcp.load(sd, checkpoint_id=str(p))
+
+
+def case_ckpt69_dcp_shard_truncated() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    _, p, sd = _dcp_save69("ckpt69_dcp_shard_truncated")
+    for f in p.glob("*.distcp"):
+        _cut69(f, 0.3)
+    dcp.load(sd, checkpoint_id=str(p))
+
+
+def case_ckpt69_dcp_metadata_empty() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    _, p, sd = _dcp_save69("ckpt69_dcp_metadata_empty")
+    (p / ".metadata").write_bytes(b"")
+    dcp.load(sd, checkpoint_id=str(p))
+
+
+def case_ckpt69_dcp_metadata_json() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    _, p, sd = _dcp_save69("ckpt69_dcp_metadata_json")
+    (p / ".metadata").write_text('{"state_dict_metadata": {}, "storage_data": {}}\n')
+    dcp.load(sd, checkpoint_id=str(p))
+
+
+def case_ckpt69_dcp_metadata_cut() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    _, p, sd = _dcp_save69("ckpt69_dcp_metadata_cut")
+    _cut69(p / ".metadata", 0.5)
+    dcp.load(sd, checkpoint_id=str(p))
+
+
+def case_ckpt69_st_cut_mid_tensor() -> None:
+    from safetensors.torch import load_file, save_file
+
+    d = _ckpt69("ckpt69_st_cut_mid_tensor")
+    save_file(_policy69(64, 64).state_dict(), str(d / "model.safetensors"))
+    _cut69(d / "model.safetensors", 0.7)
+    load_file(str(d / "model.safetensors"))
+
+
+def case_ckpt69_st_safe_open_cut() -> None:
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    d = _ckpt69("ckpt69_st_safe_open_cut")
+    save_file(_policy69(64, 64).state_dict(), str(d / "model.safetensors"))
+    _cut69(d / "model.safetensors", 0.9)
+    with safe_open(str(d / "model.safetensors"), framework="pt") as f:
+        for k in f.keys():
+            f.get_tensor(k)
+
+
+def _accel69(case: str) -> tuple[Any, Any, Any, Any, Path]:
+    import logging
+
+    from accelerate import Accelerator
+
+    logging.basicConfig(level=logging.INFO)
+    torch = _torch69()
+    d = _ckpt69(case)
+    acc = Accelerator(cpu=True)
+    model = _policy69()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    model, opt = acc.prepare(model, opt)
+    model(torch.tensor([[1, 2, 3]])).sum().backward()
+    opt.step()
+    acc.save_state(str(d))
+    return acc, model, opt, torch, d
+
+
+def case_ckpt69_accel_model_missing() -> None:
+    acc, _, _, _, d = _accel69("ckpt69_accel_model_missing")
+    (d / "model.safetensors").unlink()
+    acc.load_state(str(d))
+
+
+def case_ckpt69_accel_optimizer_cut() -> None:
+    acc, _, _, _, d = _accel69("ckpt69_accel_optimizer_cut")
+    _cut69(d / "optimizer.bin", 0.4)
+    acc.load_state(str(d))
+
+
+def case_ckpt69_accel_empty_dir() -> None:
+    acc, _, _, _, d = _accel69("ckpt69_accel_empty_dir")
+    e = d.parent / "global_step_40"
+    e.mkdir()
+    acc.load_state(str(e))
+
+
+def case_ckpt69_trainer_ckpt_no_weights() -> None:
+    from transformers import Trainer, TrainingArguments
+
+    d = _ckpt69("ckpt69_trainer_ckpt_no_weights")
+    ck = d.parent / "checkpoint-40"
+    ck.mkdir()
+    (ck / "trainer_state.json").write_text("{}")
+    args = TrainingArguments(output_dir=str(d.parent), use_cpu=True, report_to=[], max_steps=1)
+    Trainer(model=_policy69(), args=args, train_dataset=[{"ids": [1, 2]}]).train(resume_from_checkpoint=str(ck))
+
+
+def case_load69_trainer_resume_none() -> None:
+    from transformers import Trainer, TrainingArguments
+
+    d = _ckpt69("load69_trainer_resume_none")
+    args = TrainingArguments(output_dir=str(d.parent), use_cpu=True, report_to=[], max_steps=1)
+    Trainer(model=_policy69(), args=args, train_dataset=[{"ids": [1, 2]}]).train(resume_from_checkpoint=True)
+
+
+def case_load69_strict_vocab_resized() -> None:
+    torch = _torch69()
+    d = _ckpt69("load69_strict_vocab_resized")
+    torch.save(_policy69(vocab=40).state_dict(), d / "model.pt")
+    _policy69(vocab=32).load_state_dict(torch.load(d / "model.pt", weights_only=True))
+
+
+def case_load69_strict_ddp_prefix() -> None:
+    torch = _torch69()
+    d = _ckpt69("load69_strict_ddp_prefix")
+
+    class ValueHead(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.score = torch.nn.Linear(16, 1)
+
+    torch.save({f"module.{k}": v for k, v in ValueHead().state_dict().items()}, d / "critic.pt")
+    ValueHead().load_state_dict(torch.load(d / "critic.pt", weights_only=True))
+
+
+def case_load69_st_load_model_strict() -> None:
+    from safetensors.torch import load_model, save_file
+
+    torch = _torch69()
+    d = _ckpt69("load69_st_load_model_strict")
+    sd = _policy69().state_dict()
+    sd.pop("lm_head.weight")
+    sd["value_head.weight"] = torch.zeros(1, 16)
+    save_file(sd, str(d / "model.safetensors"))
+    critic = _policy69()
+    critic.__class__.__name__ = "CriticLM"  # the critic built from the policy's class, renamed
+    load_model(critic, str(d / "model.safetensors"))
+
+
+def case_load69_adamw_state_other_vocab() -> None:
+    torch = _torch69()
+    d = _ckpt69("load69_adamw_state_other_vocab")
+    old = _policy69(vocab=40)
+    opt = torch.optim.AdamW(old.parameters(), lr=1e-5)
+    old(torch.tensor([[1, 2]])).sum().backward()
+    opt.step()
+    torch.save(opt.state_dict(), d / "optim.pt")
+    new = _policy69(vocab=32)
+    opt2 = torch.optim.AdamW(new.parameters(), lr=1e-5)
+    opt2.load_state_dict(torch.load(d / "optim.pt", weights_only=True))
+    new(torch.tensor([[1, 2]])).sum().backward()
+    opt2.step()
+
+
+def case_load69_adamw_model_sd() -> None:
+    torch = _torch69()
+    d = _ckpt69("load69_adamw_model_sd")
+    m = _policy69()
+    torch.save(m.state_dict(), d / "optim.pt")  # the model's weights saved under the optimizer's name
+    torch.optim.AdamW(m.parameters(), lr=1e-5).load_state_dict(torch.load(d / "optim.pt", weights_only=True))
+
+
+def case_load69_sched_other_class() -> None:
+    torch = _torch69()
+    m = _policy69()
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-5)
+    cos = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=100)
+    seq = torch.optim.lr_scheduler.SequentialLR(
+        opt, [torch.optim.lr_scheduler.LinearLR(opt, 0.1, total_iters=10), cos], milestones=[10])
+    seq.load_state_dict(cos.state_dict())
+
+
+
+
+def case_load69_rng_long_tensor() -> None:
+    torch = _torch69()
+    torch.set_rng_state(torch.tensor(torch.get_rng_state().tolist(), dtype=torch.long))
+
+
+def case_load69_rng_numpy_state() -> None:
+    import numpy as np
+
+    torch = _torch69()
+    torch.set_rng_state(np.random.get_state()[1])
+
+
+def case_load69_random_setstate_numpy() -> None:
+    import random
+
+    import numpy as np
+
+    random.setstate(np.random.get_state())
+
+
+
+
+def case_load69_mmap_legacy() -> None:
+    torch = _torch69()
+    d = _ckpt69("load69_mmap_legacy")
+    torch.save(_policy69().state_dict(), d / "model.pt", _use_new_zipfile_serialization=False)
+    torch.load(d / "model.pt", mmap=True, weights_only=True)
+
+
+def case_load69_load_dir() -> None:
+    torch = _torch69()
+    d = _ckpt69("load69_load_dir")
+    torch.save(_policy69().state_dict(), d / "model.pt")
+    torch.load(d, map_location="cpu", weights_only=True)
+
+
+def case_load69_dcp_save_planner() -> None:
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint.default_planner import DefaultSavePlanner
+
+    _, p, sd = _dcp_save69("load69_dcp_save_planner")
+    dcp.load(sd, checkpoint_id=str(p), planner=DefaultSavePlanner())
+
+
+def case_load69_dcp_into_fewer_layers() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    torch, p, _ = _dcp_save69("load69_dcp_into_fewer_layers")
+    dcp.load({"model": {"embed_tokens.weight": torch.zeros(32, 16), "lm_head.weight": torch.zeros(32, 16),
+                        "lm_head.bias": torch.zeros(32)}}, checkpoint_id=str(p))
+
+
+def case_load69_accel_two_models() -> None:
+    acc, _, _, torch, d = _accel69("load69_accel_two_models")
+    acc.prepare(_policy69())
+    acc.load_state(str(d))
+
+
+def case_ckpt69_accel_tracker_step_absent() -> None:
+    acc, _, _, _, d = _accel69("ckpt69_accel_tracker_step_absent")
+    (d.parent / "latest").write_text("global_step_40\n")  # the tracker names a step whose save never landed
+    acc.load_state(str(d.parent / (d.parent / "latest").read_text().strip()))
+
+
+def case_load69_accel_auto_naming_empty() -> None:
+    import logging
+
+    from accelerate import Accelerator
+    from accelerate.utils import ProjectConfiguration
+
+    logging.basicConfig(level=logging.INFO)
+    d = _ckpt69("load69_accel_auto_naming_empty")
+    acc = Accelerator(cpu=True, project_config=ProjectConfiguration(project_dir=str(d.parent),
+                                                                    automatic_checkpoint_naming=True))
+    acc.prepare(_policy69())
+    acc.load_state()
+
+
+def case_benign69_accel_rng_missing() -> None:
+    acc, model, _, torch, d = _accel69("benign69_accel_rng_missing")
+    (d / "random_states_0.pkl").unlink()
+    acc.load_state(str(d))
+    print(f"PROVOKE-NOTE resumed {sum(p.numel() for p in model.parameters())}", flush=True)
+
+
+def case_benign69_dcp_single_process() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    torch = _torch69()
+    d = _ckpt69("benign69_dcp_single_process")
+    sd = {"model": _policy69().state_dict()}
+    dcp.save(sd, checkpoint_id=str(d / "policy"))
+    dcp.load(sd, checkpoint_id=str(d / "policy"))
+
+
+def case_benign69_sched_before_opt() -> None:
+    torch = _torch69()
+    m = _policy69()
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-5)
+    sched = torch.optim.lr_scheduler.LinearLR(opt, 0.1, total_iters=10)
+    sched.load_state_dict(sched.state_dict())
+    sched.step()
+    opt.step()
+
+
+def case_benign69_trainer_no_rng_file() -> None:
+    import logging
+
+    from transformers import Trainer, TrainingArguments
+    from transformers.utils import logging as tlog
+
+    logging.basicConfig(level=logging.INFO)
+    tlog.set_verbosity_info()
+    d = _ckpt69("benign69_trainer_no_rng_file")
+    args = TrainingArguments(output_dir=str(d.parent), use_cpu=True, report_to=[], max_steps=1)
+    t = Trainer(model=_policy69(), args=args)
+    t._load_rng_state(str(d))
+
+
+CASES69: dict[str, Case] = {
+    n.removeprefix("case_"): (f, {"ckpt69": "checkpoint_corrupt", "benign69": "benign"}.get(n[5:].split("_")[0],
+                                                                                              "python_crash"), False)
+    for n, f in list(globals().items()) if re.match(r"case_(ckpt|load|benign)69_", n)}
+CASES.update(CASES69)
+# CPU cases (no GPU visible, run_one), each under `timeout -k 5 60` like sets 59, 62 and 67's.
+TIMEOUT_S.update({n: 75 for n in CASES69})
+GROUP_TIMEOUT.update(CASES69)
+
+# More shapes for the 69-th set's cases only: the stdlib logging lines of accelerate / transformers / torch
+_LOG_LINE69 = re.compile(r"^(INFO|WARNING|ERROR):(accelerate|transformers|torch)[\w.]*:")
+
+
+
+LINE_RULES69: list[tuple[str, str]] = [
+    # accelerate's notes of the save that sets each case up: the setup, not the resume
+    (r"^INFO:accelerate\S*:\[RANK \d+\] (Saving current state to|\w+( \w+)? (weights|state|states) saved in) ", "drop"),
+    # the same notes of every accelerate resume: kept from the benign case only, once per note (the optimizer's,
+    # scheduler's and sampler's `loaded successfully` and `Loading in 0 custom states` are left out)
+    (r"^INFO:accelerate\S*:\[RANK \d+\] Loading states from /tmp/grpo69/(ckpt|load)69_", "drop"),
+    (r"^INFO:accelerate\S*:\[RANK \d+\] (All (optimizer|scheduler|dataloader sampler) states loaded successfully|Loading in \d+ custom states)", "drop"),
+    # transformers' notes of building the Trainer (not of the resume)
+    (r"^\[transformers\] (PyTorch: setting up devices|max_steps is given)", "drop"),
+    # a bare Python line the public corpus already holds byte for byte (the build checks only the current files)
+    (r"^EOFError: Ran out of input$", "drop"),
+    # accelerate's / transformers' notes of a resume and torch's warnings (DCP with no process group, the scheduler
+    # stepped first): the run went on past them
+    (r"^INFO:|^\S+:\d+: \w*Warning: |^\[transformers\] ", "benign"),
+    (".", "case"),  # the set's closing rule: each case keeps its kind (earlier sets' rules and catch-alls not read)
+]
+NOTES69: list[tuple[str, str]] = [
+    (r"unexpected EOF, expected \d+ more bytes", "torch.load of a legacy-format (_use_new_zipfile_serialization=False) checkpoint cut short"),
+    (r"failed finding central directory", "a zip-format checkpoint cut in half (torch.load with mmap=True, or a DCP .distcp shard)"),
+    (r"Attempted to read a PyTorch file with version", "a checkpoint whose zip `version` record says 99 (written by a newer torch): labelled checkpoint_corrupt, the file cannot be read by this torch (unsure: nothing in it is damaged)"),
+    (r"record size .* does not match expected size", "a zip checkpoint rewritten with its data/0 record cut to half (the zip directory itself intact)"),
+    (r"optim_world_size_1_rank_0\.pt", "torch.load of the optimizer shard of global_step_20 that was never written (a missing piece of the checkpoint: checkpoint_corrupt, by the brief; hf_weights_missing is arguable)"),
+    (r"__0_0\.distcp", "dcp.load of a checkpoint whose .distcp shard is missing (checkpoint_corrupt)"),
+    (r"__0\.metadata|metadata is None|pickle data was truncated|invalid load key, '\{'", "dcp.load of a checkpoint whose .metadata is empty / JSON / cut in half; DCP falls back to a rank-local __0.metadata that is not there"),
+    (r"incomplete metadata, file not fully covered", "safetensors load_file / safe_open of a model.safetensors cut mid-tensor"),
+    (r"pytorch_model\.bin'", "accelerate load_state of a checkpoint dir whose model.safetensors is missing (or an empty global_step_40 dir): it falls back to pytorch_model.bin, also absent"),
+    (r"Invalid argument", "accelerate load_state of a dir whose optimizer.bin was cut to 40% (torch.load raises OSError EINVAL: surprising for a truncated file)"),
+    (r"Can't find a valid checkpoint at", "Trainer.train(resume_from_checkpoint=checkpoint-40) of a dir with trainer_state.json but no weights: a missing piece, checkpoint_corrupt"),
+    (r"No valid checkpoint found in output directory", "Trainer.train(resume_from_checkpoint=True) with no checkpoint-* dir at all: nothing corrupt, the run asked to resume what was never saved (python_crash)"),
+    (r"Error\(s\) in loading state_dict for PolicyLM", "load_state_dict(strict=True) of a checkpoint of a 40-token vocab into a 32-token model: python_crash by the settled rules (the file read fine)"),
+    (r"Error\(s\) in loading state_dict for ValueHead", "a DDP-saved critic (module. prefix) loaded into the bare module: python_crash by the settled rules"),
+    (r"Error\(s\) in loading state_dict for CriticLM", "safetensors.torch.load_model(strict=True) of a file with value_head.weight and no lm_head.weight: python_crash by the settled rules"),
+    (r"The size of tensor a \(40\) must match", "AdamW state of a 40-token vocab loaded into the optimizer of a 32-token model (load_state_dict accepts it), then optimizer.step()"),
+    (r"'param_groups'", "optimizer.load_state_dict of a file holding the model's state_dict"),
+    (r"'_schedulers'", "SequentialLR.load_state_dict of a CosineAnnealingLR's state"),
+    (r"RNG state must be a torch.ByteTensor", "torch.set_rng_state of the saved state turned into an int64 tensor"),
+    (r"expected a torch.ByteTensor, but got numpy", "torch.set_rng_state of numpy's RNG key array (the rng states' keys swapped)"),
+    (r"Random.setstate", "random.setstate of numpy's RNG state (the rng states' keys swapped)"),
+    (r"mmap can only be used", "torch.load(mmap=True) of a valid legacy-format checkpoint (python_crash: the file is fine)"),
+    (r"Is a directory", "torch.load of ckpt/global_step_20 itself instead of a file in it"),
+    (r"'list' object has no attribute 'items'", "dcp.load(planner=DefaultSavePlanner()): a save planner passed to load"),
+    (r"Missing key in checkpoint state_dict: model\.lm_head\.bias", "dcp.load into a model with an lm_head bias the saved policy never had: python_crash by the settled rules"),
+    (r"pytorch_model_1\.bin", "accelerate load_state with two prepared models of a checkpoint saved with one (python_crash: the program, not the files; the line alone reads as a missing file)"),
+    (r"global_step_40' but folder does not exist|global_step_40.*does not exist", "accelerate load_state of global_step_40, the step a `latest` tracker names, whose save never landed (checkpoint_corrupt: a missing checkpoint the run was told is there)"),
+    (r"/ckpt/checkpoints'", "accelerate load_state() with automatic_checkpoint_naming and no checkpoints/ saved yet (python_crash: nothing corrupt, nothing ever saved)"),
+    (r"Could not load random states", "accelerate load_state of a dir without random_states_0.pkl: logged, the resume went on"),
+    (r"Loading states from|loaded successfully|custom states", "accelerate load_state's own notes of a resume"),
+    (r"torch\.distributed is disabled", "dcp.save / dcp.load with no process group: the single-process warning, the load went on"),
+    (r"before `optimizer.step\(\)`", "a resumed LinearLR stepped before the optimizer's first step: the warning, the run went on"),
+    (r"Didn't find an RNG file", "Trainer._load_rng_state of a checkpoint dir without rng_state.pth: logged, the resume went on"),
+    (r"^\[transformers\] ", "transformers' own notes while building the Trainer"),
+]
+
+
+def lib_of69(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The sixty-ninth set's printers: accelerate for its log lines and load_state cases, transformers for the Trainer
+    cases, safetensors for its errors, python for random.setstate, torch for the rest."""
+    if line.startswith("[transformers]") or "trainer" in case:
+        return _pick("transformers", vers)
+    if line.startswith("INFO:accelerate") or "_accel_" in case:
+        return _pick("accelerate", vers)
+    if "SafetensorError" in line or "_st_" in case:
+        return _pick("safetensors", vers)
+    if "Random.setstate" in line:
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -48870,6 +49378,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout67", CASES67, LINE_RULES67),
     ("heldout66", CASES66, LINE_RULES66),
     ("heldout68", CASES68, LINE_RULES68),
+    ("heldout69", CASES69, LINE_RULES69),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -49358,6 +49867,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout67": (lib_of67, NOTES67),
     "heldout66": (lib_of66, NOTES66),
     "heldout68": (lib_of68, NOTES68),
+    "heldout69": (lib_of69, NOTES69),
 }
 
 
