@@ -36,7 +36,9 @@ NAMED = [
     ("hf_repo_not_found", "FileNotFoundError: acme/rl-7b/tokenizer_config.json (repository not found)"),
     # (pass 66: the corpus README's state-dict-mismatch rule, as three later sets label it: the file reads, the model disagrees)
     ("python_crash", "safetensors_rust.SafetensorError: File does not contain tensor lm_head.bias"),
-    ("hf_weights_missing", "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_80/__7_0.distcp'"),
+    # (pass 146: a DCP checkpoint's data file missing is the checkpoint's, as its .metadata is; current sets 16, 69, 70
+    # label it so, sets 5 and 33 hf_weights_missing)
+    ("checkpoint_corrupt", "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_80/__7_0.distcp'"),
 ]
 
 

@@ -26,6 +26,10 @@ NAMED = [
     ("sandbox.sh: line 7:  4410 CPU time limit exceededpython3 solution.py", "python_crash"),
     # a dotted exception class named for what expired, with no error word (the prefilter's `xpired`)
     ("pebble.common.types.ProcessExpired: Abnormal termination", "python_crash"),
+    # ---- pass 146 (current sets 69, 70): a DCP checkpoint's data file missing is the checkpoint's, as its .metadata is
+    ("[rank1]: FileNotFoundError: [Errno 2] No such file or directory: '/ck/run-3/global_step_80/policy/__1_0.distcp'",
+     "checkpoint_corrupt"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/run-3/global_step_80/.metadata'", "checkpoint_corrupt"),
 ]
 
 

@@ -533,8 +533,6 @@ ERRNO_MISSING = re.compile(r"\[Errno 2\]|(?i:No such file or directory)")
 # missing download (public/heldout.jsonl LengSicong/Tell2Design#13 is labelled python_crash).
 # (a shard of a weight format: `train-00000-of-00004.parquet` is a dataset's shard, not weights)
 WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.json\b|-\d{5}-of-\d{5}\.(?:safetensors|bin|pt|pth|ckpt|gguf|h5|msgpack)\b|"
-                         # torch.distributed.checkpoint's data files (`__0_0.distcp`: FileSystemWriter)
-                         r"\.distcp\b|"
                          # a per-rank shard of a sharded checkpoint (verl's FSDP checkpoint manager
                          # `model_world_size_8_rank_3.pt`, DeepSpeed's `mp_rank_00_model_states.pt`)
                          # (not verl's optimizer / extra-state shards beside it, `optim_world_size_8_rank_3.pt`: CHECKPOINT_STATE_FILE)
@@ -544,7 +542,7 @@ WEIGHT_FILE = re.compile(r"(?i)\.safetensors\b|\.(?:safetensors|bin)\.index\.jso
 # save_state (utils/constants.py: optimizer.bin, scheduler.bin, sampler.bin, random_states_N.pkl, custom_checkpoint_N.pkl),
 # Megatron (common.pt, model_optim_rng.pt, latest_checkpointed_iteration.txt), DeepSpeed (`*_optim_states.pt`), verl's FSDP
 # checkpoint manager (optim_ / extra_state_world_size_N_rank_M.pt), SkyRL (trainer_state.pt), torch.distributed.checkpoint's
-# `.metadata` and per-rank `__N.metadata`: one missing is a checkpoint that cannot be resumed (the corpus labels it
+# `.metadata`, per-rank `__N.metadata` and data files: one missing is a checkpoint that cannot be resumed (the corpus labels it
 # checkpoint_corrupt), not a missing download
 CHECKPOINT_STATE_FILE = re.compile(
     # (not in os.rename's error, which names both paths, "[Errno 2] ...: 'a/tmp-checkpoint-81' -> 'a/checkpoint-81'" (public
@@ -554,6 +552,9 @@ CHECKPOINT_STATE_FILE = re.compile(
     r"\brandom_states_\d+\.pkl\b|\bcustom_checkpoint_\d+\.pkl\b|(?<![\w.-])trainer_state\.(?:json|pt)\b|(?<![\w.-])common\.pt\b|"
     r"\bmodel_optim_rng\.pt\b|\blatest_checkpointed_iteration\.txt\b|\b(?:optim|extra_state)_world_size_\d+_rank_\d+\.pt\b|"
     r"_optim_states\.pt\b|/(?:__\d+)?\.metadata\b|(?<![\w.])__\d+\.metadata\b|"
+    # (and its data files, FileSystemWriter's `__0_0.distcp`: a DCP checkpoint is a training run's own, never a download;
+    # current sets 16, 69 and 70)
+    r"\.distcp\b|"
     # (and a step's whole directory, the path ending at it: DeepSpeed's `global_stepN` (zero_to_fp32 "Directory '%s' doesn't
     # exist", current set 47), Megatron's `iter_NNNNNNN`, the Trainer's `checkpoint-N`)
     r"/(?:global_step_?\d+|iter_\d{7}|checkpoint-\d+)/?(?=['\"]|\s|$))")
