@@ -49324,6 +49324,760 @@ def lib_of69(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+
+# ----------------------------------------------------------------------------- set 70: torch 2.15 on CPU, what an RL trainer hits
+# torch 2.15.0 (PyPI's CUDA wheel, run on a CPU machine, gloo only): TCPStore / FileStore / rendezvous timeouts and
+# refusals, gloo collective timeouts and a peer that died (forked ranks and torchrun), DTensor / FSDP2 misuse on a gloo
+# mesh, torch.distributed.checkpoint pieces missing / cut short / misused, torch.load's weights_only refusals,
+# torch.compile / dynamo / export errors on CPU, DataLoader workers killed by a signal, and torch's C++ log lines.
+# Run with a scratch venv (/tmp/s70/venv), not the repo's.
+
+def _tmp70(name: str) -> Path:
+    return Path(tempfile.mkdtemp(prefix=f"grpo70_{name}_"))
+
+
+def case_store70_wait_keys_timeout() -> None:
+    """The trainer's TCPStore master waits for a rollout worker's `policy_version` key that never comes."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True, timedelta(seconds=30))
+    store.wait(["policy_version/7"], timedelta(seconds=2))
+
+
+def case_store70_prefix_get_timeout() -> None:
+    """A PrefixStore (a sub-group's namespace) over a TCPStore: get of a key no rank set (store timeout 2 s)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.TCPStore("127.0.0.1", free_port(), 1, True, timedelta(seconds=2))
+    dist.PrefixStore("rollout_group/", store).get("weights_ready")
+
+
+def case_store70_filestore_get_timeout() -> None:
+    """A FileStore on a shared path (init_method=file://): get of a key the other rank never set (timeout 2 s)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    store = dist.FileStore(str(_tmp70("fstore") / "rdzv"), 2)
+    store.set_timeout(timedelta(seconds=2))
+    store.get("rank1_ready")
+
+
+def case_store70_client_master_absent() -> None:
+    """A rank's TCPStore client to a MASTER_PORT where no master ever listens (timeout 3 s)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.TCPStore("127.0.0.1", free_port(), 2, False, timedelta(seconds=3))
+
+
+def case_store70_client_master_absent_nolibuv() -> None:
+    """The same client with use_libuv=False (the older socket path)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.TCPStore("127.0.0.1", free_port(), 2, False, timedelta(seconds=3), use_libuv=False)
+
+
+def case_pg70_init_file_peer_never() -> None:
+    """init_process_group(init_method='file://...', world_size=2) as rank 0; rank 1 never comes (timeout 3 s)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"file://{_tmp70('finit')}/rdzv", world_size=2, rank=0,
+                            timeout=timedelta(seconds=3))
+
+
+def case_pg70_init_env_peer_never() -> None:
+    """init_process_group(env://) as rank 0 of 3; ranks 1 and 2 never come (timeout 3 s)."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist_env(3, 0, free_port())
+    dist.init_process_group("gloo", timeout=timedelta(seconds=3))
+
+
+def case_pg70_monitored_barrier_rank_absent() -> None:
+    """rank 0's monitored_barrier(timeout=3 s) while rank 1 is still in its rollout (sleeps 8 s)."""
+    from datetime import timedelta
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            time.sleep(8)
+            return
+        dist.monitored_barrier(timeout=timedelta(seconds=3))
+
+    _ranks23(2, body, timeout_s=10)
+
+
+def case_gloo70_all_to_all_single_timeout() -> None:
+    """gloo all_to_all_single (expert routing) on rank 0 while rank 1 stalls (pg timeout 3 s)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            time.sleep(8)
+            return
+        dist.all_to_all_single(torch.zeros(4), torch.arange(4.0))
+
+    _ranks23(2, body, timeout_s=3)
+
+
+def case_gloo70_all_gather_into_tensor_timeout() -> None:
+    """gloo all_gather_into_tensor of the rollout logprobs on rank 0 while rank 1 stalls (pg timeout 3 s)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            time.sleep(8)
+            return
+        dist.all_gather_into_tensor(torch.zeros(8), torch.ones(4))
+
+    _ranks23(2, body, timeout_s=3)
+
+
+def case_gloo70_recv_timeout() -> None:
+    """rank 0 dist.recv of weights rank 1 never sends (pg timeout 3 s)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            time.sleep(8)
+            return
+        dist.recv(torch.zeros(16), src=1)
+
+    _ranks23(2, body, timeout_s=3)
+
+
+def case_gloo70_broadcast_object_timeout() -> None:
+    """broadcast_object_list of the rollout config from rank 1, which stalls (pg timeout 3 s)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            time.sleep(8)
+            return
+        objs = [None]
+        dist.broadcast_object_list(objs, src=1)
+
+    _ranks23(2, body, timeout_s=3)
+
+
+def case_gloo70_reduce_scatter_peer_killed() -> None:
+    """rank 1 SIGKILLed (the OOM killer's signal) between gloo reduce_scatter_tensor steps; rank 0 goes on."""
+    import signal
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        for step in range(20):
+            if rank == 1 and step == 3:
+                os.kill(os.getpid(), signal.SIGKILL)
+            out = torch.zeros(1 << 16)
+            dist.reduce_scatter_tensor(out, torch.ones(1 << 17))
+            time.sleep(0.05)
+
+    _ranks23(2, body, timeout_s=8)
+
+
+def case_gloo70_all_reduce_peer_exits() -> None:
+    """rank 1 os._exit(1)s mid-run (a native library's exit); rank 0's async all_reduce .wait()s on it."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        for step in range(20):
+            if rank == 1 and step == 2:
+                os._exit(1)
+            dist.all_reduce(torch.ones(1 << 18), async_op=True).wait()
+            time.sleep(0.05)
+
+    _ranks23(2, body, timeout_s=8)
+
+
+_TRAIN70 = r'''
+import os, signal, sys, time
+from datetime import timedelta
+import torch
+import torch.distributed as dist
+
+mode = sys.argv[1]
+dist.init_process_group("gloo", timeout=timedelta(seconds=float(os.environ.get("PG_TIMEOUT_S", "6"))))
+rank = dist.get_rank()
+for step in range(30):
+    if mode == "kill" and rank == 1 and step == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if mode == "segv" and rank == 1 and step == 3:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if mode == "stall" and rank == 1 and step == 2:
+        time.sleep(60)
+    t = torch.ones(1 << 16)
+    dist.all_reduce(t)
+    out = [torch.zeros(4) for _ in range(dist.get_world_size())]
+    dist.all_gather(out, torch.full((4,), float(rank)))
+    time.sleep(0.05)
+    if rank == 0:
+        print(f"step {step} ok", flush=True)
+dist.destroy_process_group()
+'''
+
+
+def _torchrun70(mode: str, *launcher: str, **extra: str) -> None:
+    d = _tmp70("torchrun")
+    (d / "grpo_train.py").write_text(_TRAIN70)
+    env = dict(os.environ, OMP_NUM_THREADS="1", **extra)
+    sys.exit(subprocess.call([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+                              "--monitor-interval=0.5", *launcher, str(d / "grpo_train.py"), mode], env=env))
+
+
+def case_torchrun70_rank_sigkill() -> None:
+    """torchrun, 2 local ranks on gloo: rank 1 SIGKILLs itself at step 3 (the OOM killer's signal)."""
+    _torchrun70("kill")
+
+
+def case_torchrun70_rank_segv() -> None:
+    """torchrun, 2 local ranks on gloo: rank 1 dies of SIGSEGV at step 3 (a native crash)."""
+    _torchrun70("segv")
+
+
+def case_torchrun70_rank_stall_timeout() -> None:
+    """torchrun, 2 local ranks: rank 1 stalls at step 2; rank 0's gloo collective times out (pg timeout 4 s)."""
+    _torchrun70("stall", PG_TIMEOUT_S="4")
+
+
+def case_torchrun70_rank_sigkill_max_restarts() -> None:
+    """torchrun --max-restarts=1: rank 1 SIGKILLed at step 3 each time; the agent restarts once, then fails."""
+    _torchrun70("kill", "--max-restarts=1")
+
+
+def _mesh70(torch: Any, dist: Any, world: int = 2) -> Any:
+    from torch.distributed.device_mesh import init_device_mesh
+
+    return init_device_mesh("cpu", (world,), mesh_dim_names=("dp",))
+
+
+def case_dt70_numpy_of_dtensor() -> None:
+    """DTensor: .numpy() of a sharded logprob tensor (for a metrics dump)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import Shard, distribute_tensor
+
+        mesh = _mesh70(torch, dist)
+        print(distribute_tensor(torch.ones(8, 4), mesh, [Shard(0)]).numpy())
+
+    _ranks23(2, body)
+
+
+def case_dt70_distribute_tensor_twice() -> None:
+    """DTensor: distribute_tensor of a tensor that is already a DTensor, onto other placements."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import Replicate, Shard, distribute_tensor
+
+        mesh = _mesh70(torch, dist)
+        d = distribute_tensor(torch.ones(8, 4), mesh, [Shard(0)])
+        distribute_tensor(d, mesh, [Replicate()])
+
+    _ranks23(2, body)
+
+
+def case_fsdp70_mixed_precision_str_dtype() -> None:
+    """fully_shard(mp_policy=MixedPrecisionPolicy(param_dtype='bf16')): a config string, not a torch.dtype."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+        mesh = _mesh70(torch, dist)
+        m = torch.nn.Linear(8, 8)
+        fully_shard(m, mesh=mesh, mp_policy=MixedPrecisionPolicy(param_dtype="bf16"))
+        m(torch.randn(2, 8)).sum().backward()
+
+    _ranks23(2, body)
+
+
+def case_fsdp70_load_full_state_dict_plain() -> None:
+    """FSDP2: model.load_state_dict of the plain full (unsharded) tensors of a HF checkpoint."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.fsdp import fully_shard
+
+        mesh = _mesh70(torch, dist)
+        m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Linear(8, 4))
+        full = {k: v.clone() for k, v in m.state_dict().items()}
+        fully_shard(m, mesh=mesh)
+        m.load_state_dict(full)
+
+    _ranks23(2, body)
+
+
+def case_fsdp70_shard_placement_dim_oob() -> None:
+    """fully_shard(shard_placement_fn=lambda p: Shard(2)) on 2-D weights and 1-D biases."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.fsdp import fully_shard
+        from torch.distributed.tensor import Shard
+
+        mesh = _mesh70(torch, dist)
+        m = torch.nn.Linear(8, 8)
+        fully_shard(m, mesh=mesh, shard_placement_fn=lambda p: Shard(2))
+        m(torch.randn(2, 8))
+
+    _ranks23(2, body)
+
+
+def _dcp_save70(world_files: bool = True) -> Path:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = _tmp70("dcp") / "global_step_20"
+    sd = {"model": {"w": torch.randn(64, 64), "b": torch.randn(64)}, "step": 20}
+    dcp.save(sd, checkpoint_id=str(d))
+    return d
+
+
+def _dcp_load70(d: Path) -> None:
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    sd = {"model": {"w": torch.zeros(64, 64), "b": torch.zeros(64)}, "step": 0}
+    dcp.load(sd, checkpoint_id=str(d))
+    print(sd["step"])
+
+
+def case_dcp70_distcp_piece_missing() -> None:
+    """DCP: a resume from a step dir whose __0_0.distcp piece the upload never wrote (the .metadata is there)."""
+    d = _dcp_save70()
+    for f in d.glob("*.distcp"):
+        f.unlink()
+    _dcp_load70(d)
+
+
+def case_dcp70_distcp_piece_truncated() -> None:
+    """DCP: a resume from a step dir whose __0_0.distcp was cut to a quarter (a copy that stopped)."""
+    d = _dcp_save70()
+    for f in d.glob("*.distcp"):
+        os.truncate(f, f.stat().st_size // 4)
+    _dcp_load70(d)
+
+
+def case_dcp70_metadata_truncated() -> None:
+    """DCP: .metadata cut in half (its pickle ends early)."""
+    d = _dcp_save70()
+    m = d / ".metadata"
+    os.truncate(m, m.stat().st_size // 2)
+    _dcp_load70(d)
+
+
+def case_dcp70_load_module_not_dict() -> None:
+    """DCP misuse: dcp.load(model, ...) with the nn.Module itself instead of its state_dict."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    d = _dcp_save70()
+    dcp.load(torch.nn.Linear(64, 64), checkpoint_id=str(d))
+
+
+def case_dcp70_save_lambda_in_state() -> None:
+    """DCP misuse: dcp.save of a state dict holding the LR schedule's lambda."""
+    import torch
+    import torch.distributed.checkpoint as dcp
+
+    dcp.save({"w": torch.randn(4), "lr_lambda": lambda s: 0.99 ** s}, checkpoint_id=str(_tmp70("dcplam") / "s"))
+
+
+def case_ser70_weights_only_enum() -> None:
+    """torch.load (weights_only default) of a checkpoint holding the trainer's own Enum (the algorithm name)."""
+    import enum
+
+    import torch
+
+    class Algo(enum.Enum):
+        GRPO = "grpo"
+
+    globals()["Algo"] = Algo
+    Algo.__module__, Algo.__qualname__ = "__main__", "Algo"
+    sys.modules["__main__"].Algo = Algo
+    p = _tmp70("ser") / "trainer_state.pt"
+    torch.save({"step": 3, "algo": Algo.GRPO}, p)
+    torch.load(p)
+
+
+def case_ser70_weights_only_partial() -> None:
+    """torch.load (weights_only default) of an optimizer state that pickled a functools.partial schedule."""
+    import functools
+
+    import torch
+
+    p = _tmp70("ser") / "sched.pt"
+    torch.save({"sched": functools.partial(pow, 0.99)}, p)
+    torch.load(p)
+
+
+def case_ser70_weights_only_datetime() -> None:
+    """torch.load (weights_only default) of a checkpoint with a datetime in its metadata."""
+    import datetime
+
+    import torch
+
+    p = _tmp70("ser") / "meta.pt"
+    torch.save({"saved_at": datetime.datetime(2026, 12, 5, 12, 0)}, p)
+    torch.load(p)
+
+
+def case_ser70_mmap_legacy_format() -> None:
+    """torch.load(mmap=True) of a checkpoint written with the legacy (non-zip) format."""
+    import torch
+
+    p = _tmp70("ser") / "legacy.pt"
+    torch.save({"w": torch.randn(4)}, p, _use_new_zipfile_serialization=False)
+    torch.load(p, mmap=True)
+
+
+def case_comp70_error_on_recompile() -> None:
+    """torch.compile with torch._dynamo.config.error_on_recompile: the second batch's other dtype recompiles."""
+    import torch
+
+    torch._dynamo.config.error_on_recompile = True
+    f = torch.compile(lambda x: x.softmax(-1), backend="eager")
+    f(torch.randn(4, 8))
+    f(torch.randn(4, 8, dtype=torch.float64))
+
+
+def case_comp70_mark_dynamic_specialized() -> None:
+    """mark_dynamic on the sequence dim of a function that branches on that size (it specializes)."""
+    import torch
+
+    def f(x: Any) -> Any:
+        return x * 2 if x.shape[1] == 16 else x - 1
+
+    x = torch.randn(2, 16)
+    torch._dynamo.mark_dynamic(x, 1)
+    torch.compile(f, backend="eager")(x)
+
+
+def case_comp70_export_data_dependent() -> None:
+    """torch.export of a reward head that branches on a tensor's value."""
+    import torch
+
+    class Head(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x.sum() if x.max() > 0 else x.mean()
+
+    torch.export.export(Head(), (torch.randn(4),), strict=False)
+
+
+def case_comp70_inductor_cxx_false() -> None:
+    """inductor on CPU with CXX=false (the image's compiler is a stub): the C++ kernel build fails."""
+    os.environ["CXX"] = "false"
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(_tmp70("inductor"))
+    import torch
+
+    torch.compile(lambda x: (x.sin() + x.cos()).sum(1))(torch.randn(8, 8))
+
+
+def case_comp70_backend_raises() -> None:
+    """torch.compile with a custom backend that raises (a vendor backend that rejects the graph)."""
+    import torch
+
+    def bad(gm: Any, ex: Any) -> Any:
+        raise NotImplementedError("aten.scaled_dot_product_attention not lowered for this target")
+
+    torch.compile(lambda x: torch.relu(x) + 1, backend=bad)(torch.randn(4))
+
+
+class _SigDS70:
+    def __init__(self, sig: int) -> None:
+        self.sig = sig
+
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, i: int) -> Any:
+        import torch
+
+        if i == 9:
+            os.kill(os.getpid(), self.sig)
+            time.sleep(2)
+        return torch.full((4,), float(i))
+
+
+def _dl70(sig: int, **kw: Any) -> None:
+    import torch
+
+    for b in torch.utils.data.DataLoader(_SigDS70(sig), batch_size=4, num_workers=2, **kw):
+        time.sleep(0.01)
+
+
+def case_dl70_worker_sigabrt() -> None:
+    """A DataLoader worker aborted (SIGABRT: a native decoder's assert) mid-epoch."""
+    import signal
+
+    _dl70(signal.SIGABRT)
+
+
+def case_dl70_worker_sigterm() -> None:
+    """A DataLoader worker sent SIGTERM (a stray cleanup script) mid-epoch."""
+    import signal
+
+    _dl70(signal.SIGTERM)
+
+
+def case_dl70_worker_sigbus_persistent() -> None:
+    """A persistent DataLoader worker dies of SIGBUS (a memmap'd shard truncated under it)."""
+    import signal
+
+    _dl70(signal.SIGBUS, persistent_workers=True)
+
+
+def case_dl70_worker_timeout() -> None:
+    """DataLoader(timeout=2) with a worker stuck on a slow shard read."""
+    import torch
+
+    class Slow(torch.utils.data.Dataset):
+        def __len__(self) -> int:
+            return 8
+
+        def __getitem__(self, i: int) -> Any:
+            time.sleep(10)
+            return i
+
+    for b in torch.utils.data.DataLoader(Slow(), num_workers=1, timeout=2):
+        print(b)
+
+
+def case_benign70_recompile_limit_fallback() -> None:
+    """torch.compile of a step called with 6 sequence lengths and recompile_limit=2: dynamo warns, runs eager."""
+    import torch
+
+    torch._dynamo.config.recompile_limit = 2
+    f = torch.compile(lambda x, n: x * n, backend="eager", dynamic=False)
+    for n in range(6):
+        f(torch.randn(3), n)
+    print("ok")
+
+
+def case_benign70_dataloader_too_many_workers() -> None:
+    """DataLoader(num_workers=6) on a 2-core pod: torch warns and the epoch runs."""
+    import torch
+
+    print(sum(len(b) for b in torch.utils.data.DataLoader(list(range(32)), batch_size=4, num_workers=6)))
+
+
+def case_benign70_graph_break_logged() -> None:
+    """TORCH_LOGS=graph_breaks on a step that prints a metric: the break is logged, the step runs."""
+    import torch
+
+    torch._logging.set_logs(graph_breaks=True)
+
+    def f(x: Any) -> Any:
+        y = x.relu()
+        print("reward mean", float(y.mean()))
+        return y * 2
+
+    print(torch.compile(f, backend="eager")(torch.randn(4)).shape)
+
+
+def case_benign70_cpp_info_logs() -> None:
+    """TORCH_CPP_LOG_LEVEL=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL around a healthy two-rank gloo all_reduce."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(4))
+        dist.destroy_process_group()
+
+    _ranks23(2, body, TORCH_CPP_LOG_LEVEL="INFO", TORCH_DISTRIBUTED_DEBUG="DETAIL")
+
+
+def case_pg70_new_group_peer_absent() -> None:
+    """new_group([0, 1], timeout=3 s) for the rollout sub-group on rank 0 while rank 1 never calls it."""
+    from datetime import timedelta
+
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        if rank == 1:
+            time.sleep(8)
+            return
+        g = dist.new_group([0, 1], timeout=timedelta(seconds=3))
+        dist.barrier(group=g)
+
+    _ranks23(2, body, timeout_s=3)
+
+
+def case_pg70_init_tcp_unresolvable() -> None:
+    """init_process_group(init_method='tcp://<headless service>:29500') as rank 1; the name does not resolve."""
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method="tcp://grpo-trainer-0.grpo-headless.invalid:29500", world_size=2,
+                            rank=1, timeout=timedelta(seconds=3))
+
+
+def case_gloo70_all_reduce_size_mismatch() -> None:
+    """gloo all_reduce where rank 1's gradient bucket has 8 elements and rank 0's 4 (a model that differs by rank)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        dist.all_reduce(torch.ones(4 if rank == 0 else 8))
+
+    _ranks23(2, body, timeout_s=4)
+
+
+def case_benign70_tp_plan_unknown_key() -> None:
+    """parallelize_module with a plan key that names no submodule (`q_projj`): 2.15 warns, skips the entry and goes on."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor.parallel import ColwiseParallel, parallelize_module
+
+        m = torch.nn.ModuleDict({"q_proj": torch.nn.Linear(8, 8)})
+        parallelize_module(m, _mesh70(torch, dist), {"q_projj": ColwiseParallel()})
+
+    _ranks23(2, body)
+
+
+def case_dt70_from_local_placement_str() -> None:
+    """DTensor.from_local(t, mesh, ['shard(0)']): placements given as config strings."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.tensor import DTensor
+
+        DTensor.from_local(torch.ones(4, 4), _mesh70(torch, dist), ["shard(0)"])
+
+    _ranks23(2, body)
+
+
+def case_dt70_mesh_dim_names_dup() -> None:
+    """init_device_mesh('cpu', (1, 2), mesh_dim_names=('dp', 'dp')): one name twice."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.device_mesh import init_device_mesh
+
+        init_device_mesh("cpu", (1, 2), mesh_dim_names=("dp", "dp"))
+
+    _ranks23(2, body)
+
+
+def case_ser70_mmap_truncated() -> None:
+    """torch.load(mmap=True) of a policy checkpoint cut to half its size (a copy that stopped)."""
+    import torch
+
+    p = _tmp70("ser") / "policy.pt"
+    torch.save({"w": torch.randn(256, 256)}, p)
+    os.truncate(p, p.stat().st_size // 2)
+    torch.load(p, mmap=True)
+
+
+def case_benign70_reduce_op_deprecated() -> None:
+    """torch.distributed.reduce_op (deprecated) in an old metrics helper; the all_reduce runs."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        t = torch.ones(4)
+        dist.all_reduce(t, op=dist.reduce_op.SUM)
+
+    _ranks23(2, body)
+
+
+def case_fsdp70_cpu_offload_no_driver() -> None:
+    """fully_shard(offload_policy=CPUOffloadPolicy()) on a CPU-only gloo mesh (a GPU trainer's config on a CPU pod)."""
+    def body(rank: int, torch: Any, dist: Any) -> None:
+        from torch.distributed.fsdp import CPUOffloadPolicy, fully_shard
+
+        m = torch.nn.Linear(8, 8)
+        fully_shard(m, mesh=_mesh70(torch, dist), offload_policy=CPUOffloadPolicy())
+        m(torch.randn(2, 8)).sum().backward()
+
+    _ranks23(2, body)
+
+
+def case_benign70_typed_storage() -> None:
+    """A checkpoint helper that reads tensor.storage() (TypedStorage, deprecated); the save goes on."""
+    import torch
+
+    print(torch.randn(4).storage().size())
+
+
+_KIND70 = {"store70": "dist_timeout", "pg70": "dist_timeout", "benign70": "benign", "torchrun70": "python_crash"}
+CASES70: dict[str, Case] = {
+    n.removeprefix("case_"): (f, _KIND70.get(n[5:].split("_")[0], "python_crash"), False)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z0-9]+70_", n)}
+CASES70["gloo70_all_to_all_single_timeout"] = (CASES70["gloo70_all_to_all_single_timeout"][0], "dist_timeout", False)
+CASES70["gloo70_all_gather_into_tensor_timeout"] = (CASES70["gloo70_all_gather_into_tensor_timeout"][0], "dist_timeout", False)
+CASES70["gloo70_recv_timeout"] = (CASES70["gloo70_recv_timeout"][0], "dist_timeout", False)
+CASES70["gloo70_broadcast_object_timeout"] = (CASES70["gloo70_broadcast_object_timeout"][0], "dist_timeout", False)
+CASES70["torchrun70_rank_stall_timeout"] = (CASES70["torchrun70_rank_stall_timeout"][0], "dist_timeout", False)
+CASES70["fsdp70_cpu_offload_no_driver"] = (CASES70["fsdp70_cpu_offload_no_driver"][0], "cuda_error", False)
+for _n in ("pg70_new_group_peer_absent",):
+    CASES70[_n] = (CASES70[_n][0], "dist_timeout", False)
+for _n in ("ser70_mmap_truncated", "dcp70_distcp_piece_missing", "dcp70_distcp_piece_truncated", "dcp70_metadata_truncated"):
+    CASES70[_n] = (CASES70[_n][0], "checkpoint_corrupt", False)
+CASES.update(CASES70)
+TIMEOUT_S.update({n: 60 for n in CASES70})
+TIMEOUT_S.update({n: 90 for n in CASES70 if n.startswith(("torchrun70_", "comp70_"))})
+GROUP_TIMEOUT.update(CASES70)  # ranks, torchrun workers and DataLoader workers end with the case
+
+
+LINE_RULES70: list[tuple[str, str]] = [
+    # continuation lines of a multi-line glog message (dynamo's guard / graph-break / recompile reports print each line of
+    # one message under the same prefix): the frames and notes are left out, the message's first line is kept
+    (r"^(\[rank\d+\]:)?[WEI]\d{4} [\d:.]+ +\d+ \S+\]( \[[\d/]+\])?( *$|  | (Traceback|File |User stack|Graph break: from "
+     r"user code at:|Created at:|or:|to include these|Name: |Source: |Create Function|Guard Types|Code List|Object Weakref|"
+     r"Guarded Class|To log all|To diagnose))", "drop"),
+    # the store's trace-level notes under TORCH_CPP_LOG_LEVEL=INFO (one per key op): left out, the debug-level kept
+    (r"\[c10d - trace\]|Walking live handles|UV live handle", "drop"),
+    # and its socket / event-loop notes (one per connect and loop turn): kept are the debug level, the server's start, the
+    # wrapper's collective fingerprint and the loop's `uv_loop_close failed ... EBUSY` at a clean exit
+    (r"\[I\d{4} .*(The client socket (will attempt|has connected)|Uv main loop running|UV main loop done|"
+     r"uv_loop cleanup finished|Store exit requested|TCP client connected)", "drop"),
+    # a restarted group's gloo connect to a peer's stale address: the rendezvous of the restart failed
+    (r"connectFullMesh failed with .*timed out connecting", "dist_timeout"),
+    # lines a public file holds byte for byte (the build checks only the current files): left out
+    (r"^(RuntimeError: Found no NVIDIA driver on your system\. Please check that you have an NVIDIA GPU and installed a "
+     r"driver from http://www\.nvidia\.com/Download/index\.aspx|terminate called after throwing an instance of "
+     r"'gloo::EnforceNotMet'|RuntimeError: Wait timeout)$", "drop"),
+    # warnings of a run that went on; export's tracer warning printed before its own error (the error is the crash)
+    (r"^\S+:\d+: \w*Warning: |^W\d{4} .*\] (\[[\d/]+\] )?Unable to find user code", "benign"),
+    # the set's own closing rule: each case keeps its kind (earlier sets' rules and catch-alls are not read)
+    (r".", "case"),
+]
+
+NOTES70: list[tuple[str, str]] = [
+    (r"keys: /policy_version", "TCPStore.wait of a key no rollout worker set (2 s)"),
+    (r"keys: /rollout_group/", "PrefixStore over a TCPStore: get of a key no rank set (store timeout 2 s)"),
+    (r"Timeout waiting for key", "FileStore.get of a key the other rank never set (2 s)"),
+    (r"keys: /default_pg/0//1//", "new_group([0, 1], timeout=3 s) on rank 0; rank 1 never called it"),
+    (r"waitForInput", "the store client's poll under new_group's 3 s wait, rank 1 absent (the DistStoreError follows)"),
+    (r"grpo-headless\.invalid", "init_process_group(init_method='tcp://<unresolvable name>:29500') as rank 1 (3 s): "
+                                "the name never resolved; dist_timeout by the settled rendezvous reading"),
+    (r"Wait timeout", "init_process_group(init_method='file://...') as rank 0; rank 1 never came (3 s)"),
+    (r"connectFullMesh failed", "torchrun --max-restarts=1 after rank 1 was SIGKILLed: the restarted rank 0's gloo "
+                                "connect went to an address of the first round and was refused (unsure: the run died of "
+                                "the killed rank; the line says a connect timed out, dist_timeout)"),
+    (r"Connection reset by peer", "a gloo peer went away mid-collective (rank 1 os._exit(1)ed, or aborted on gloo's "
+                                  "size check) and rank 0's read got a reset (the settled peer-death reading: python_crash)"),
+    (r"Timed out waiting \d+ms for recv", "broadcast_object_list from rank 1, which stalled (pg timeout 3 s)"),
+    (r"EnforceNotMet|Aborted|enforce fail", "gloo all_reduce of 4 elements on rank 0 and 8 on rank 1: gloo's size check throws in "
+                               "its own thread and the process aborts"),
+    (r"is not supported for tensor subclasses", ".numpy() of a DTensor"),
+    (r"Cannot distribute a DTensor", "distribute_tensor of a tensor that is already a DTensor"),
+    (r"is_floating_point", "MixedPrecisionPolicy(param_dtype='bf16'): a string, not a torch.dtype"),
+    (r"Shard dim 2 is invalid", "fully_shard(shard_placement_fn=lambda p: Shard(2)) on 2-D weights"),
+    (r"loading state_dict for FSDP", "load_state_dict of plain full tensors into an FSDP2 module"),
+    (r"Unable to cast Python instance", "DTensor.from_local with placements given as strings"),
+    (r"mesh_dim_name must be unique", "init_device_mesh with one dim name twice"),
+    (r"NVIDIA driver", "fully_shard(offload_policy=CPUOffloadPolicy()) on a CPU-only gloo mesh (pins memory); "
+                       "cuda_error as the corpus reads that line (unsure: no CUDA fault, a GPU config on a CPU pod)"),
+    (r"__0_0\.distcp", "DCP resume from a step dir whose .distcp piece is missing"),
+    (r"pickle data was truncated", "DCP .metadata cut in half"),
+    (r"__0\.metadata", "DCP's fallback read of a rank-local metadata file after the global .metadata (cut in half) "
+                      "failed to unpickle; checkpoint_corrupt, as set 36 labels this line's shape"),
+    (r"'Linear' object has no attribute 'keys'", "dcp.load(model) with the nn.Module instead of its state_dict"),
+    (r"Can't pickle local object", "dcp.save of a state dict holding a lambda"),
+    (r"central directory", "torch.load(mmap=True) of a checkpoint cut to half its size"),
+    (r"RecompileError", "torch._dynamo.config.error_on_recompile and a second dtype"),
+    (r"InvalidCxxCompiler", "inductor on CPU with CXX=false"),
+    (r"not lowered for this target", "a custom torch.compile backend that raises (its own message)"),
+    (r"Unable to find user code", "torch.export tracer's warning before its data-dependent error; benign alone (the "
+                                  "error line is the crash)"),
+    (r"\[I\d{4} ", "TORCH_CPP_LOG_LEVEL=INFO / TORCH_DISTRIBUTED_DEBUG=DETAIL around a healthy all_reduce (exit 0)"),
+    (r"Parallelize plan key", "parallelize_module with a plan key naming no submodule: warned, skipped, ran (exit 0)"),
+    (r"reduce_op. is deprecated", "dist.reduce_op.SUM in an old helper; the all_reduce ran (exit 0)"),
+    (r"TypedStorage is deprecated", "tensor.storage() in a checkpoint helper; ran (exit 0)"),
+    (r"worker processes in total", "DataLoader(num_workers=6) on 2 cores; the epoch ran (exit 0)"),
+    (r"\[0/0\]|Graph break", "TORCH_LOGS=graph_breaks on a step that prints a metric; it ran (exit 0)"),
+]
+
+
+def lib_of70(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventieth set's printers: bash for the shell's signal lines, python for the interpreter's own, torch for
+    the rest."""
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if line.startswith(("Fatal Python error", "_pickle.PicklingError", "AttributeError: Can't pickle")):
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -49379,6 +50133,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout66", CASES66, LINE_RULES66),
     ("heldout68", CASES68, LINE_RULES68),
     ("heldout69", CASES69, LINE_RULES69),
+    ("heldout70", CASES70, LINE_RULES70),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -49868,6 +50623,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout66": (lib_of66, NOTES66),
     "heldout68": (lib_of68, NOTES68),
     "heldout69": (lib_of69, NOTES69),
+    "heldout70": (lib_of70, NOTES70),
 }
 
 
