@@ -30,6 +30,27 @@ NAMED = [
     ("[rank1]: FileNotFoundError: [Errno 2] No such file or directory: '/ck/run-3/global_step_80/policy/__1_0.distcp'",
      "checkpoint_corrupt"),
     ("FileNotFoundError: [Errno 2] No such file or directory: '/ck/run-3/global_step_80/.metadata'", "checkpoint_corrupt"),
+    # ---- pass 147 (current set 71): torch's re-raise names the class a worker or replica raised
+    ("RuntimeError: Caught HfHubHTTPError in DataLoader worker process 3.", "hf_http_error"),
+    ("RuntimeError: Caught OutOfMemoryError in replica 1 on device 1.", "cuda_oom"),
+    ("KeyError: Caught KeyError in pin memory thread for device 0.", "python_crash"),
+    # the Hub client's retry notice quoting a body cut short is the download's, not a failed request's
+    ("'peer closed connection without sending complete message body (received 1024 bytes, expected 4096)' thrown while "
+     "requesting GET https://huggingface.co/datasets/acme/prompts/resolve/main/data/train-00001-of-00004.parquet",
+     "hf_incomplete_download"),
+    ("'Connection broken: IncompleteRead(1024 bytes read, 3072 more expected)' thrown while requesting GET "
+     "https://huggingface.co/acme/policy/resolve/main/model-00001-of-00002.safetensors", "hf_incomplete_download"),
+    ("'[Errno 104] Connection reset by peer' thrown while requesting GET https://huggingface.co/acme/policy/resolve/main/"
+     "config.json", "hf_http_error"),
+    # ---- pass 148 (current set 71; sets 9, 29 and a source file agree): a data file that does not read is the data's
+    ("pyarrow.lib.ArrowInvalid: Could not open Parquet input source '/data/rollouts/step_12.parquet': Parquet magic bytes "
+     "not found in footer. Either the file is corrupted or this is not a parquet file.", "python_crash"),
+    ("Failed to read file '/root/.cache/huggingface/hub/datasets--acme--prompts/snapshots/ab12/data/train-00001-of-00004."
+     "parquet' with error ArrowInvalid: Parquet magic bytes not found in footer. Either the file is corrupted or this is "
+     "not a parquet file.", "python_crash"),
+    # (a checkpoint that does not read stays the checkpoint's)
+    ("RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory in "
+     "/ck/global_step_80/model.pt", "checkpoint_corrupt"),
 ]
 
 

@@ -277,11 +277,17 @@ CATALOGUE: tuple[Cause, ...] = (
                     r"Incorrect path_or_model_id"),
           soft=HUB_FALLBACK),
     Cause("hf_incomplete_download", "HF or object-store download cut short (consistency / checksum check failed)",
-          ("Consistency check failed",), (r"Consistency check failed: file should be of size \d+ but has size \d+",),
+          ("Consistency check failed", "thrown while requesting"),
+          (r"Consistency check failed: file should be of size \d+ but has size \d+",),
           4, ROOT,
           "a weight file arrived truncated: remove the partial blob from the HF cache and download again "
           "(force_download); durable: prestage the model on every node (--prestage-model) and load offline",
-          cleared_by_retry=True, exclude=RETRY_EXCLUDE),
+          cleared_by_retry=True, exclude=RETRY_EXCLUDE,
+          # huggingface_hub's http_backoff quoting the error it retries on ("'{err}' thrown while requesting {method}
+          # {url}", utils/_http.py) when that error is a body cut short (exceptions.CUT_SHORT: h11's "peer closed
+          # connection without sending complete message body", urllib3's IncompleteRead): the download's, before the
+          # hf_http_error row reads any quoted error as a failed request (current set 71)
+          families=(r"'[^'\n]*" + E.CUT_SHORT + r"[^'\n]*' thrown while requesting",)),
     # safetensors 0.8.0 (_safetensors_rust strings: "header too large", "header too small",
     # "invalid header length", "incomplete metadata, file not fully covered"; 0.4: HeaderTooLarge,
     # InvalidHeaderDeserialization, MetadataIncompleteBuffer), torch/serialization.py

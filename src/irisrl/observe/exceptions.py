@@ -85,6 +85,13 @@ RAY_TASK_ERROR = re.compile(r"RayTaskError\((\w+)\)")
 BRACKETED_EXC = re.compile(r"\[((?:[A-Za-z_]\w*\.)*_?[A-Z]\w*(?:Error|Exception))\]:?\s+(\S.*)")
 
 
+# torch's re-raise of an exception a DataLoader worker, a DataParallel replica or the pin-memory thread raised
+# (torch/_utils.py ExceptionWrapper.reraise: "Caught {exc_type.__name__} {where}.", re-raised as that class, or as
+# RuntimeError when the class cannot be built from a message, e.g. huggingface_hub's HfHubHTTPError): the class it
+# names is the exception (current set 71)
+CAUGHT = re.compile(r"Caught ((?:[A-Za-z_]\w*\.)*_?[A-Z]\w*) (?:in|on) ")
+
+
 class Exc(NamedTuple):
     """One exception line: the class (innermost when wrapped), its dotted name, the message."""
     name: str        # short class name, e.g. GatedRepoError
@@ -131,6 +138,9 @@ def parse(text: str) -> Exc | None:
         dotted, message = (d.group(1), d.group(2)) if d.group(1) else (d.group(3), d.group(4))
         return Exc(_short(dotted), dotted, message.strip())
     dotted, inner, message = found.group(1), found.group(2), (found.group(3) or "").strip()
+    if not inner and (caught := CAUGHT.match(message)) is not None:
+        inner = caught.group(1)    # torch's re-raise names the class a worker / replica raised
+        return Exc(_short(inner), f"{dotted}({inner})", message)
     if inner:
         # Ray's message repeats the inner exception's line after the ray::Actor frame header.
         tail = EXC.search(message)

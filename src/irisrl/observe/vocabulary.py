@@ -335,7 +335,9 @@ _STORE_TRANSIENT = (_STORE_STATUS.format(r"400|408|429|5\d\d") + r"|TooManyReque
                     r"failed\b[^.]{0,40}? after \d+ (?:attempts|retries)|could not connect to the endpoint|"
                     r"error performing (?:GET|PUT|POST|HEAD|DELETE)|max retries|" + _TIMEOUT_WORDS + r"|"
                     r"connection (?:refused|reset|aborted|was closed)|failed to resolve|name resolution)")
-_NOT_THERE = r"(?i:\b404\b|not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
+# (not a format's signature missing from a file that is there: pyarrow's "Parquet magic bytes not found in footer", a
+# "magic number not found": the file's bytes are wrong, it is not absent)
+_NOT_THERE = r"(?i:\b404\b|(?<!magic bytes )(?<!magic number )not found|does ?n[o']t exist|no such|(?:cannot|can't|could not|couldn't|unable to) find)"
 # vLLM by name, not its documentation site (`docs.vllm.ai` in an install hint names no engine) nor a name built on it
 # (a pod / container `vllm-qwen3-0`, `spec.containers{vllm}`, a cache path `~/.cache/vllm/...`: the engine is not what the line is about);
 # v0's client reports `Engine process (pid N) died.` (vllm/engine/multiprocessing/client.py); v1's
@@ -1135,8 +1137,12 @@ TABLE: tuple[Row, ...] = (
         # transport's, a corrupt file is not retried)
         # (nor a launcher's own config file it could not parse, `Failed to read config file rollout.yaml: while parsing a
         # flow sequence`, SGLang 0.5.23's --config, current set 41: a YAML / TOML / INI settings file is no checkpoint)
+        # (nor a DATA file: a parquet / arrow / jsonl / csv shard that does not read is the data's, python_crash as the
+        # labelling decisions and current sets 9, 29 and 71 read pyarrow's "Parquet magic bytes not found in footer. Either
+        # the file is corrupted or this is not a parquet file.")
         _rx(r"(?i:socket|connection|raylet|\bpipe\b|\brpc\b|serialized exception|can'?t pickle|cannot pickle|PicklingError|"
-            r"\bafter \d+ (?:attempts|retries|tries)\b|\bconfig file\b|\.(?:ya?ml|toml|ini)\b)")),
+            r"\bafter \d+ (?:attempts|retries|tries)\b|\bconfig file\b|\.(?:ya?ml|toml|ini)\b|"
+            r"\bparquet\b|\.arrow\b|\.jsonl?\b|\.csv\b|\.tfrecords?\b)")),
     Row("cuda_oom", (_rx(_OOM), _rx(_GPU)), _rx(_HOST_MEMORY)),
     Row("ray_oom_kill", (_rx(r"(?i:memory monitor|memory usage threshold|memory pressure|low on memory|out of memory|\boom\b)"),
                          _rx(r"\bRay\b|raylet|memory monitor|memory usage threshold|RAY_memory")), _rx(r"OOMKilled|(?i:container|\bpod\b|cgroup)")),
