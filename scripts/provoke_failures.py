@@ -28344,7 +28344,8 @@ def versions() -> dict[str, str]:
                  "kubernetes", "kr8s", "lightkube", "lightkube-models",
                  "pytest", "pytest-timeout", "pebble", "sympy", "math-verify", "latex2sympy2_extended",
                  "antlr4-python3-runtime",
-                 "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4", "docker"):  # the agent side's clients (the
+                 "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4", "docker",
+                 "webdataset", "torchdata", "multiprocess"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -41202,7 +41203,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES65, (_LOG_LINE65.search,)),
         (CASES66, (_LOG_LINE66.search,)),
         (CASES68, (_LOG_LINE68.search,)),
-        (CASES69, (_LOG_LINE69.search,)))
+        (CASES69, (_LOG_LINE69.search,)),
+        (CASES71, (_LOG_LINE71.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -50078,6 +50080,687 @@ def lib_of70(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+# ----------------------------------------------------------------------------- set 71: data STREAMED during training
+# A GRPO run's prompts stream from the Hub while the policy trains: `load_dataset(..., streaming=True)` iterated inside a
+# training loop (a tiny torch model stepped per batch), a DataLoader with two workers over the streaming IterableDataset,
+# resuming from a state_dict, webdataset tar shards over HTTP. Each case starts its own loopback Hub (`start_hub71`, set
+# 51's answers: status, X-Error-Code, X-Error-Message, X-Request-Id) serving dataset repos of four parquet shards, and
+# the repo's misbehaviour begins at the third shard (after two shards trained fine).
+SHARDS71 = 4
+HUB_500_MSG71 = "Internal Error - We're working hard to fix this as soon as possible!"
+
+
+def _parquet71(k: int, rows: int = 48) -> bytes:
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = pa.table({"prompt": [f"shard {k} question {i}: what is {i} + {k}?" for i in range(rows)],
+                  "answer": [str(i + k) for i in range(rows)]})
+    buf = io.BytesIO()
+    pq.write_table(t, buf, row_group_size=16)
+    return buf.getvalue()
+
+
+def _tar71(k: int, rows: int = 24) -> bytes:
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tf:
+        for i in range(rows):
+            for ext, data in (("txt", f"shard {k} question {i}".encode()), ("cls", str(i + k).encode())):
+                info = tarfile.TarInfo(f"{k:06d}_{i:04d}.{ext}")
+                info.size = len(data)
+                tf.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def start_hub71(repos: dict[str, dict[str, bytes]], behaviour: dict[str, str]) -> str:
+    """Dataset repos `irisrl/<name>` (README card with a `train-*.parquet` config, four shards) with per-repo
+    misbehaviours on the shards from the third on (`k >= 2`): 429 / 500 / 503 / 504 on every request, `slow` (no
+    answer for 8 s: past HF_HUB_DOWNLOAD_TIMEOUT=3), `cut` (Content-Length of the whole range, half the body, then a
+    clean close), `reset` (TCP RST before any answer), `expired` (401 from then on: a token that expired mid-run),
+    `gone` (the shard listed in the tree but 404 EntryNotFound), `deleted` (the whole repo 404 RepoNotFound from then
+    on), and once-only versions the client gets past (`once503`, `once429` with Retry-After: 1, `cutonce`)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qs, unquote
+
+    seen: dict[str, int] = {}
+    broken: set[str] = set()
+    lock = threading.Lock()
+
+    class Hub(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet: not library output
+            pass
+
+        def _send(self, code: int, body: bytes, headers: dict[str, str]) -> None:
+            self.send_response(code)
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _rid(self) -> dict[str, str]:
+            return {"X-Request-Id": f"Root=1-{os.urandom(4).hex()}-{os.urandom(12).hex()}"}
+
+        def _err(self, code: int, err_code: str | None, msg: str | None, extra: dict[str, str] | None = None) -> None:
+            h = {**self._rid(), "Content-Type": "application/json", **(extra or {})}
+            if err_code:
+                h["X-Error-Code"] = err_code
+            if msg:
+                h["X-Error-Message"] = msg
+            self._send(code, json.dumps({"error": msg} if msg else {}).encode(), h)
+
+        def _misbehave(self, name: str, how: str, k: int, data: bytes) -> bool:
+            """True when the answer was a misbehaviour (sent, or the socket reset)."""
+            with lock:
+                key = f"{name}/{k}"
+                seen[key] = seen.get(key, 0) + 1
+                n = seen[key]
+            base = how.removeprefix("once")
+            if how.startswith("once") and n > 1:
+                return False
+            if how == "cutonce" and n > 1:
+                return False
+            if base in ("429", "503", "504"):
+                self._send(int(base), b"", {**self._rid(), **({"Retry-After": "1"} if how == "once429" else {})})
+                return True
+            if base == "500":
+                self._err(500, None, HUB_500_MSG71)
+                return True
+            if how == "slow":
+                time.sleep(8)
+                return False
+            if how == "reset":
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, (1).to_bytes(4, "little") + (0).to_bytes(4, "little"))
+                self.close_connection = True
+                self.connection.close()
+                return True
+            if how in ("cut", "cutonce"):
+                rng = re.match(r"bytes=(\d+)-(\d*)", self.headers.get("Range") or "")
+                start = int(rng.group(1)) if rng else 0
+                end = int(rng.group(2)) if rng and rng.group(2) else len(data) - 1
+                end = min(end, len(data) - 1)
+                part = data[start:end + 1]
+                self.send_response(206 if rng else 200)
+                self.send_header("Content-Length", str(len(part)))
+                self.send_header("Content-Type", "application/octet-stream")
+                if rng:
+                    self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(part[:len(part) // 2])
+                    self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return True
+            if how == "expired":
+                broken.add(name)
+                self._err(401, None, "Invalid credentials in Authorization header")
+                return True
+            if how == "gone":
+                self._err(404, "EntryNotFound", "Entry not found", {"X-Repo-Commit": COMMIT})
+                return True
+            if how == "deleted":
+                broken.add(name)
+                self._err(404, "RepoNotFound", "Repository not found")
+                return True
+            return False
+
+        def _route(self, body: bytes = b"") -> None:
+            raw = unquote(self.path.split("?")[0])
+            path, repo_type = _as_model_path(raw)
+            m = re.match(r"^/(?:api/models/)?irisrl/([\w.-]+)(/.*)?$", path)
+            if not m or m.group(1) not in repos:
+                self._err(404, "RepoNotFound", "Repository not found")
+                return
+            name, rest = m.group(1), m.group(2) or ""
+            how = behaviour.get(name, "")
+            if name in broken:
+                self._err(*((401, None, "Invalid credentials in Authorization header") if how == "expired"
+                            else (404, "RepoNotFound", "Repository not found")))
+                return
+            files = repos[name]
+            rm = re.match(r"^/(?:revision|resolve|tree|paths-info)/([^/]+)", rest)
+            rev = rm.group(1) if rm else "main"
+            if rev not in ("main", COMMIT):
+                self._err(404, "RevisionNotFound", f"Invalid rev id: {rev}")
+                return
+            common = self._rid()
+            if path.startswith("/api/"):
+                if rest.startswith("/tree/"):
+                    out = [{"type": "file", "path": f, "size": len(b), "oid": hashlib.sha1(b).hexdigest()}
+                           for f, b in sorted(files.items())]
+                elif rest.startswith("/paths-info/"):
+                    asked = parse_qs(body.decode()).get("paths", [])
+                    out = [{"type": "file", "path": f, "size": len(files[f]), "oid": hashlib.sha1(files[f]).hexdigest()}
+                           for f in asked if f in files]
+                    out += [{"type": "directory", "path": p, "oid": "0" * 40} for p in asked if p in ("", ".")]
+                elif rest in ("", "/revision/main", f"/revision/{COMMIT}"):
+                    out = {"id": f"irisrl/{name}", "sha": COMMIT, "private": False, "disabled": False, "gated": False,
+                           "lastModified": "2026-12-01T00:00:00.000Z", "tags": [],
+                           "siblings": [{"rfilename": f} for f in sorted(files)]}
+                else:
+                    self._err(404, None, "Not Found")
+                    return
+                self._send(200, json.dumps(out).encode(), dict(common, **{"Content-Type": "application/json"}))
+                return
+            fm = re.match(r"^/resolve/([^/]+)/(.+)$", rest)
+            fname = fm.group(2) if fm else ""
+            if fname not in files:
+                self._err(404, "EntryNotFound", "Entry not found", {"X-Repo-Commit": COMMIT})
+                return
+            data = files[fname]
+            km = re.search(r"-(\d{5})-of-|-(\d{6})\.tar$", fname)
+            k = int(km.group(1) or km.group(2)) if km else -1
+            if k >= 2 and how and self._misbehave(name, how, k, data):
+                return
+            etag = hashlib.sha256(data).hexdigest()
+            h = dict(common, **{"ETag": f'"{etag}"', "X-Repo-Commit": COMMIT,
+                                "Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"})
+            rng = re.match(r"bytes=(\d+)-(\d*)", self.headers.get("Range") or "")
+            if rng and self.command == "GET":
+                start = int(rng.group(1))
+                end = min(int(rng.group(2)) if rng.group(2) else len(data) - 1, len(data) - 1)
+                if start >= len(data):
+                    self._send(416, b"", dict(common, **{"Content-Range": f"bytes */{len(data)}"}))
+                    return
+                h["Content-Range"] = f"bytes {start}-{end}/{len(data)}"
+                self._send(206, data[start:end + 1], h)
+                return
+            self._send(200, data, h)
+
+        def do_HEAD(self) -> None:
+            self._route()
+
+        def do_GET(self) -> None:
+            self._route()
+
+        def do_POST(self) -> None:
+            self._route(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+
+    class Srv(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:  # our sockets: not library output
+            pass
+
+    srv = Srv(("127.0.0.1", 0), Hub)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def _hub71(behaviour: dict[str, str] | None = None, corrupt: str = "") -> str:
+    """Start the loopback Hub and point HF_ENDPOINT / HF_HOME at it BEFORE huggingface_hub is imported; every repo
+    named in `behaviour` (and `prompts`, `prompts2`, `tars`) serves four parquet shards (and four tar shards)."""
+    repos: dict[str, dict[str, bytes]] = {}
+    endpoint = start_hub71(repos, behaviour or {})
+    _hub_env(endpoint)
+    os.environ["HF_HUB_DISABLE_XET"] = "1"
+    os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="hfds71")
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    os.environ["HF_TOKEN"] = "hf_" + "t" * 34
+    card = (b"---\nconfigs:\n- config_name: default\n  data_files:\n  - split: train\n    path: train-*.parquet\n---\n"
+            b"# prompts\n")
+    shards = {f"train-{k:05d}-of-{SHARDS71:05d}.parquet": _parquet71(k) for k in range(SHARDS71)}
+    tars = {f"shard-{k:06d}.tar": _tar71(k) for k in range(SHARDS71)}
+    for n in ["prompts", "prompts2", *(behaviour or {})]:
+        repos[n] = {"README.md": card, **shards, **tars}
+    if corrupt:
+        bad = dict(repos[corrupt])
+        name = f"train-00002-of-{SHARDS71:05d}.parquet"
+        bad[name] = bad[name][:4] + os.urandom(len(bad[name]) - 8) + b"PAR1" if corrupt != "truncated" else bad[name]
+        repos[corrupt] = bad
+    # datasets retries a streamed read 20 times, 5 s apart (20 s after a 503, 60 s after a 429): a trainer that wants to
+    # fail fast lowers these (datasets.config); one try (the first five cases ran with two), 1 s apart, keeps each case under a minute
+    import datasets.config as dsc
+
+    dsc.STREAMING_READ_MAX_RETRIES = dsc.STREAMING_OPEN_MAX_RETRIES = 1
+    dsc.STREAMING_READ_RETRY_INTERVAL = dsc.STREAMING_OPEN_RETRY_INTERVAL = 1
+    dsc.STREAMING_READ_SERVER_UNAVAILABLE_RETRY_INTERVAL = dsc.STREAMING_READ_RATE_LIMIT_RETRY_INTERVAL = 1
+    print(f"PROVOKE-NOTE endpoint={endpoint}", flush=True)
+    return endpoint
+
+
+def _train71(rows: Any, batch: int = 8, label: str = "prompts") -> None:
+    """A tiny policy stepped per batch of streamed prompts (the loop a GRPO trainer runs over its prompt stream)."""
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Linear(8, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    step = 0
+    buf: list[Any] = []
+    for ex in rows:
+        buf.append(ex)
+        if len(buf) < batch:
+            continue
+        x = torch.tensor([[float(len(str(e["prompt"] if isinstance(e, dict) and "prompt" in e else e)))] * 8
+                          for e in buf]) / 50.0
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        buf = []
+        if step % 6 == 0:
+            print(f"PROVOKE-NOTE {label} step={step}", flush=True)
+    print(f"PROVOKE-NOTE {label} finished at step={step}", flush=True)
+
+
+def _stream71(name: str, behaviour: dict[str, str] | None = None, corrupt: str = "") -> None:
+    _hub71(behaviour if behaviour is not None else {name: ""}, corrupt)
+    from datasets import load_dataset
+
+    ds = load_dataset(f"irisrl/{name}", split="train", streaming=True)
+    _train71(ds)
+
+
+def case_stream71_429_after2() -> None:
+    _stream71("p429", {"p429": "429"})
+
+
+def case_stream71_500_after2() -> None:
+    _stream71("p500", {"p500": "500"})
+
+
+def case_stream71_503_after2() -> None:
+    _stream71("p503", {"p503": "503"})
+
+
+def case_stream71_504_after2() -> None:
+    _stream71("p504", {"p504": "504"})
+
+
+def case_stream71_read_timeout() -> None:
+    _stream71("pslow", {"pslow": "slow"})
+
+
+def case_stream71_conn_reset() -> None:
+    _stream71("preset", {"preset": "reset"})
+
+
+def case_stream71_body_cut() -> None:
+    _stream71("pcut", {"pcut": "cut"})
+
+
+def case_stream71_token_expired401() -> None:
+    _stream71("pexpired", {"pexpired": "expired"})
+
+
+def case_stream71_shard_gone404() -> None:
+    _stream71("pgone", {"pgone": "gone"})
+
+
+def case_stream71_repo_deleted404() -> None:
+    _stream71("pdeleted", {"pdeleted": "deleted"})
+
+
+def case_stream71_parquet_corrupt() -> None:
+    _stream71("pcorrupt", {"pcorrupt": ""}, corrupt="pcorrupt")
+
+
+def case_stream71_shuffle_buffer_500() -> None:
+    """shuffle(buffer_size=...) then take(): the buffer refills from the third shard, which answers 500."""
+    _hub71({"pshuf": "500"})
+    from datasets import load_dataset
+
+    ds = load_dataset("irisrl/pshuf", split="train", streaming=True).shuffle(seed=0, buffer_size=64)
+    _train71(ds.map(lambda e: {"prompt": e["prompt"].upper()}))
+
+
+def _dl71(name: str, how: str, workers: int = 2) -> None:
+    _hub71({name: how})
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+
+    ds = load_dataset(f"irisrl/{name}", split="train", streaming=True)
+    dl = DataLoader(ds, batch_size=8, num_workers=workers)
+    _train71((dict(prompt=p) for b in dl for p in b["prompt"]), batch=8)
+
+
+def case_dl71_workers2_500() -> None:
+    _dl71("dl500", "500")
+
+
+def case_dl71_workers2_body_cut() -> None:
+    _dl71("dlcut", "cut")
+
+
+def case_dl71_workers2_expired401() -> None:
+    _dl71("dlexpired", "expired")
+
+
+def case_dl71_workers2_shard_gone404() -> None:
+    _dl71("dlgone", "gone")
+
+
+def case_dl71_workers2_conn_reset() -> None:
+    _dl71("dlreset", "reset")
+
+
+def case_dl71_worker_sigkill() -> None:
+    """A DataLoader worker killed (SIGKILL: the host's OOM killer, as far as the loader can tell) mid-stream."""
+    _hub71({"dlkill": ""})
+    import signal as _signal
+
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader, get_worker_info
+
+    def tokenize(e: dict[str, Any]) -> dict[str, Any]:
+        info = get_worker_info()
+        if info is not None and info.id == 1 and e["prompt"].startswith("shard 3 question 5:"):
+            os.kill(os.getpid(), _signal.SIGKILL)
+        return {"n": len(e["prompt"])}
+
+    ds = load_dataset("irisrl/dlkill", split="train", streaming=True).map(tokenize)
+    dl = DataLoader(ds, batch_size=8, num_workers=2)
+    _train71((dict(prompt=str(n)) for b in dl for n in b["n"].tolist()), batch=8)
+
+
+def case_dl71_worker_timeout() -> None:
+    """DataLoader(timeout=5): the worker's shard stalls (no answer for 8 s) and the loader gives up first."""
+    _hub71({"dlslow": "slow"})
+    os.environ["HF_HUB_DOWNLOAD_TIMEOUT"] = "30"
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+
+    ds = load_dataset("irisrl/dlslow", split="train", streaming=True)
+    dl = DataLoader(ds, batch_size=8, num_workers=2, timeout=5)
+    _train71((dict(prompt=p) for b in dl for p in b["prompt"]), batch=8)
+
+
+def _resume_state71() -> Any:
+    """Stream the healthy `prompts` repo for 70 rows and return its state_dict (a checkpoint of the data position)."""
+    from datasets import load_dataset
+
+    ds = load_dataset("irisrl/prompts", split="train", streaming=True)
+    for i, _ in enumerate(ds):
+        if i == 69:
+            break
+    return ds.state_dict()
+
+
+def case_resume71_then_shard_gone404() -> None:
+    """Resume from a state_dict saved in shard 1; the repo's shard 2 now answers 404 (a re-upload renamed it)."""
+    _hub71({"rgone": "gone"})
+    from datasets import load_dataset
+
+    state = _resume_state71()
+    ds = load_dataset("irisrl/rgone", split="train", streaming=True)
+    ds.load_state_dict(state)
+    _train71(ds)
+
+
+def case_resume71_then_503() -> None:
+    _hub71({"r503": "503"})
+    from datasets import load_dataset
+
+    state = _resume_state71()
+    ds = load_dataset("irisrl/r503", split="train", streaming=True)
+    ds.load_state_dict(state)
+    _train71(ds)
+
+
+def case_resume71_state_of_shuffled() -> None:
+    """A state_dict of the plain stream loaded into the shuffled stream the resumed run builds."""
+    _hub71()
+    from datasets import load_dataset
+
+    state = _resume_state71()
+    ds = load_dataset("irisrl/prompts", split="train", streaming=True).shuffle(seed=1, buffer_size=16)
+    ds.load_state_dict(state)
+    _train71(ds)
+
+
+def case_resume71_state_missing_key() -> None:
+    """A state_dict from a checkpoint written by an older data pipeline (one key dropped), loaded into the stream."""
+    _hub71()
+    from datasets import load_dataset
+
+    state = _resume_state71()
+    state.pop("examples_iterable", None) if isinstance(state, dict) else None
+    ds = load_dataset("irisrl/prompts", split="train", streaming=True)
+    ds.load_state_dict(state)
+    _train71(ds)
+
+
+def case_resume71_stateful_dataloader_500() -> None:
+    """torchdata's StatefulDataLoader (two workers) resumed from its state_dict; the next shard answers 500."""
+    _hub71({"sdl500": "500"})
+    from datasets import load_dataset
+    from torchdata.stateful_dataloader import StatefulDataLoader
+
+    ds = load_dataset("irisrl/prompts", split="train", streaming=True)
+    dl = StatefulDataLoader(ds, batch_size=8, num_workers=2)
+    for i, _ in enumerate(dl):
+        if i == 4:
+            break
+    state = dl.state_dict()
+    ds2 = load_dataset("irisrl/sdl500", split="train", streaming=True)
+    dl2 = StatefulDataLoader(ds2, batch_size=8, num_workers=2)
+    dl2.load_state_dict(state)
+    _train71((dict(prompt=p) for b in dl2 for p in b["prompt"]), batch=8)
+
+
+def _wds71(name: str, how: str, handler: str = "") -> None:
+    endpoint = _hub71({name: how})
+    import webdataset as wds
+
+    urls = f"{endpoint}/datasets/irisrl/{name}/resolve/main/shard-{{000000..{SHARDS71 - 1:06d}}}.tar"
+    if how == "500":  # webdataset's own http opener retries a 5xx 30 times, 2 s apart (past the case's minute): the
+        urls = "pipe:curl -s -L " + urls  # docs' `pipe:curl -s -L` form, which reads the error body as the shard
+    kw = {"handler": wds.warn_and_continue} if handler == "warn" else {}
+    ds = wds.WebDataset(urls, shardshuffle=False, **kw).to_tuple("txt", "cls", **kw)
+    _train71((dict(prompt=t.decode()) for t, _ in ds), batch=8)
+
+
+def case_wds71_http_500() -> None:
+    _wds71("w500", "500")
+
+
+def case_wds71_http_404() -> None:
+    _wds71("wgone", "gone")
+
+
+def case_wds71_body_cut() -> None:
+    _wds71("wcut", "cut")
+
+
+def case_wds71_expired401() -> None:
+    _wds71("wexpired", "expired")
+
+
+def case_fsspec71_hf_open_500() -> None:
+    """fsspec.open('hf://datasets/...') of each shard in turn (a trainer reading shards itself through HfFileSystem)."""
+    _hub71({"f500": "500"})
+    import fsspec
+    import pyarrow.parquet as pq
+
+    def rows() -> Any:
+        for k in range(SHARDS71):
+            with fsspec.open(f"hf://datasets/irisrl/f500/train-{k:05d}-of-{SHARDS71:05d}.parquet", "rb") as f:
+                yield from pq.read_table(f).to_pylist()
+    _train71(rows())
+
+
+def case_fsspec71_hf_open_cut() -> None:
+    _hub71({"fcut": "cut"})
+    import fsspec
+    import pyarrow.parquet as pq
+
+    def rows() -> Any:
+        for k in range(SHARDS71):
+            with fsspec.open(f"hf://datasets/irisrl/fcut/train-{k:05d}-of-{SHARDS71:05d}.parquet", "rb") as f:
+                yield from pq.read_table(f).to_pylist()
+    _train71(rows())
+
+
+# benign look-alikes: a stream that stumbled once and went on, and the libraries' notes on a healthy stream
+def case_benign71_once503() -> None:
+    _stream71("b503", {"b503": "once503"})
+
+
+def case_benign71_once429() -> None:
+    _stream71("b429", {"b429": "once429"})
+
+
+def case_benign71_cutonce() -> None:
+    _stream71("bcut", {"bcut": "cutonce"})
+
+
+def case_benign71_dl_workers_past_shards() -> None:
+    """num_workers=8 over a stream of four shards: datasets stops the workers it has no shard for."""
+    _hub71()
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+
+    ds = load_dataset("irisrl/prompts", split="train", streaming=True)
+    _train71((dict(prompt=p) for b in DataLoader(ds, batch_size=8, num_workers=8) for p in b["prompt"]), batch=8)
+
+
+def case_benign71_resume_ok() -> None:
+    _hub71()
+    from datasets import load_dataset
+
+    state = _resume_state71()
+    ds = load_dataset("irisrl/prompts", split="train", streaming=True)
+    ds.load_state_dict(state)
+    _train71(ds)
+
+
+def case_benign71_wds_warn_and_continue() -> None:
+    """webdataset with handler=warn_and_continue: the 404 shard is warned about and skipped, training goes on."""
+    _wds71("wwarn", "gone", handler="warn")
+
+
+def case_benign71_dl_once503_workers2() -> None:
+    _dl71("dlonce", "once503")
+
+
+_PREFIX71 = ("stream", "dl", "resume", "wds", "fsspec", "benign")
+_KIND71 = {"429": "hf_http_error", "500": "hf_http_error", "503": "hf_http_error", "504": "hf_http_error",
+           "read_timeout": "hf_http_error", "conn_reset": "hf_http_error", "body_cut": "hf_incomplete_download",
+           "expired401": "hf_gated", "shard_gone404": "hf_weights_missing", "http_404": "hf_weights_missing",
+           "repo_deleted404": "hf_repo_not_found", "parquet_corrupt": "python_crash", "shuffle_buffer_500": "hf_http_error",
+           "worker_sigkill": "python_crash", "worker_timeout": "hf_http_error", "state_of_shuffled": "python_crash",
+           "state_missing_key": "python_crash", "stateful_dataloader_500": "hf_http_error", "then_503": "hf_http_error",
+           "then_shard_gone404": "hf_weights_missing", "hf_open_500": "hf_http_error", "hf_open_cut": "hf_incomplete_download"}
+
+
+def _kind71(name: str) -> str:
+    if name.startswith("benign71_"):
+        return "benign"
+    tail = name.split("71_", 1)[1]
+    for key in sorted(_KIND71, key=len, reverse=True):
+        if key in tail:
+            return _KIND71[key]
+    raise KeyError(name)
+
+
+CASES71: dict[str, Case] = {n.removeprefix("case_"): (f, _kind71(n.removeprefix("case_")), False)
+                            for n, f in list(globals().items()) if n.startswith(tuple(f"case_{p}71_" for p in _PREFIX71))}
+CASES.update(CASES71)
+TIMEOUT_S.update({n: 75 for n in CASES71})
+GROUP_TIMEOUT.update(CASES71)  # the DataLoader's workers must end with the case
+
+
+# More shapes for the 71-th set's cases only: datasets' retry / skip / read-failure notes, which its logger prints as the
+# message alone.
+_LOG_LINE71 = re.compile(r"^(Got disconnected from|Failed to connect to) remote data host|^Too many dataloader workers|"
+                         r"^Failed to read file '")
+
+def _dedup_key71(line: str) -> str:
+    """The set-71 shape of a line: object addresses (`<webdataset.gopen.Pipe object at 0x7f...>`) differ from shard to
+    shard, so they are masked before the usual key."""
+    return _dedup_key(re.sub(r"0x[0-9a-f]+", "0x", line))
+
+
+LINE_RULES71: list[tuple[str, str]] = [
+    # httpx2's 404 status line: repo or file cannot be told from the line (set 1 / 30 / 51's rule, restated: the hub's
+    # RemoteEntryNotFoundError / RepositoryNotFoundError lines below it carry the label)
+    (r"^httpx2\.HTTPStatusError: .*'404 ", "drop"),
+    # warnings the run went past (torchdata's deprecation note on every StatefulDataLoader with workers)
+    (r"^\S+:\d+: \w*Warning: ", "benign"),
+    # everything else keeps its case's kind: the hub's `HTTP Error N thrown while requesting` / `Retrying in Ns` and
+    # datasets' `Got disconnected from remote data host` over a shard that then failed follow the case (set 51's rule
+    # for notes retried out); the same notes of the benign cases (served on the retry) are benign
+    (".", "case"),  # the set's closing rule: each case keeps its kind (earlier sets' rules and catch-alls not read)
+]
+NOTES71: list[tuple[str, str]] = [
+    (r"/irisrl/(b503|b429|bcut|dlonce)/", "the third shard failed ONCE (503, 429 with Retry-After: 1, or a body cut short) "
+     "and the retry was served: the run finished"),
+    (r"^\s+HTTP Error", "the hub's backoff note of a second shard read, printed into the middle of the traceback of the "
+     "first (stderr interleaved): its indentation is the traceback's"),
+    (r"UserWarning: 'set_vital'", "torchdata 0.11's StatefulDataLoader with num_workers=2 warns on every start; the "
+     "warning is not the failure"),
+    (r"Caught \w+ in DataLoader worker", "the DataLoader (num_workers=2) re-raising its worker's exception in the trainer"),
+    (r"killed by signal|exited unexpectedly", "a DataLoader worker SIGKILLed mid-stream (as the host's OOM killer would): "
+     "python_crash by the settled rule for a worker killed as torch reports it"),
+    (r"DataLoader timed out after", "DataLoader(timeout=5): the worker's shard request hung (no answer for 8 s) and the "
+     "loader gave up first; labelled hf_http_error (a stalled dataset-file fetch), unsure: the line names only the loader"),
+    (r"Got disconnected from|Failed to connect to remote", "datasets' streaming-read retry note (datasets.config lowered "
+     "to 1-2 tries, 1 s apart, by the case)"),
+    (r"Server Disconnected", "datasets' ConnectionError once its streaming-read retries ran out; its cause is the line "
+     "above it in the chain"),
+    (r"peer closed connection without sending complete", "the loopback Hub sent half of the ranged body it announced "
+     "(Content-Length larger than the body): hf_incomplete_download"),
+    (r"Connection reset by peer", "the loopback Hub reset the connection (RST) on the third shard"),
+    (r"timed out", "the third shard's answer never came (8 s, HF_HUB_DOWNLOAD_TIMEOUT=3)"),
+    (r"'401 |Invalid credentials", "the token expired mid-run: every request from the third shard on answered 401"),
+    (r"RemoteEntryNotFoundError|Entry Not Found", "a shard listed in the repo's tree answered 404 EntryNotFound: a data "
+     "file the repo lacks (hf_weights_missing by the settled 404-on-a-file rule)"),
+    (r"RepositoryNotFoundError|Repository Not Found", "the dataset repo deleted (or made private) mid-run: 404 "
+     "RepoNotFound from the third shard on"),
+    (r"Parquet|ArrowInvalid|Failed to read file", "a parquet shard with garbage between its magic bytes: a data file, "
+     "python_crash by the settled rule (not a checkpoint)"),
+    (r"KeyError: 'shard_idx'", "a state_dict of the plain stream loaded into a shuffled stream"),
+    (r"KeyError: 'examples_iterable'", "a state_dict missing a key (an older pipeline's checkpoint) loaded into the stream"),
+    (r"'429 |HTTP Error 429|Too Many Requests", "every shard request from the third on answered 429 without Retry-After"),
+    (r"'50[034] |HTTP Error 50[034]|Internal Error", "every shard request from the third on answered 5xx: the hub's "
+     "backoff (1, 2, 4, 8, 8 s) ran out"),
+    (r"Retrying in \d+s \[Retry", "huggingface_hub's backoff note on a shard request"),
+    (r"Rate limited\. Waiting", "the third shard answered 429 with Retry-After: 1 once, then served"),
+    (r"truncated header", "webdataset's `pipe:curl -s -L` over a shard answering 500: curl wrote the Hub's JSON error "
+     "body and webdataset read it as the tar (hf_http_error by what happened; the line names no status)"),
+    (r"'empty file'", "webdataset's http opener (curl -f) over a shard answering 404 (401 in the expired-token case): "
+     "curl wrote nothing; the line names no status"),
+    (r"exit 18", "curl's exit 18 (partial file): the loopback Hub sent half of the tar it announced"),
+    (r"handlers\.py:\d+: UserWarning", "handler=warn_and_continue: the shards answering 404 were warned about and "
+     "skipped; the run finished"),
+    (r"Too many dataloader workers|worker processes in total", "num_workers=8 over a stream of four shards on a 2-core "
+     "machine: torch's and datasets' notes; the run finished"),
+]
+
+
+def lib_of71(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventy-first set's printers: by the line's own words first, then by the case's family."""
+    if line.startswith(("httpx2.", "httpcore2.", "huggingface_hub.", "Retrying in ", "Rate limited.")) or \
+            " thrown while requesting " in line:
+        return _pick("huggingface_hub", vers)  # its client's errors and its backoff logger's notes (set 30 / 51)
+    if line.startswith("h11."):
+        return _pick("h11", vers)
+    if "/torch/utils/data/" in line.split(": ")[0]:
+        return _pick("torch", vers)  # torch's own warning, whoever's case
+    if line.startswith("pyarrow."):
+        return _pick("pyarrow", vers)
+    if line.startswith("torchdata") or "resume71_stateful" in case:
+        return _pick("torchdata", vers)
+    if case.startswith(("wds71_", "benign71_wds")):
+        return _pick("webdataset", vers)
+    if case.startswith("fsspec71_"):
+        return _pick("fsspec", vers)
+    if line.startswith(("RuntimeError: DataLoader", "torch.")) or "DataLoader worker" in line:
+        return _pick("torch", vers)
+    return _pick("datasets", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -50134,6 +50817,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout68", CASES68, LINE_RULES68),
     ("heldout69", CASES69, LINE_RULES69),
     ("heldout70", CASES70, LINE_RULES70),
+    ("heldout71", CASES71, LINE_RULES71),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -50624,6 +51308,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout68": (lib_of68, NOTES68),
     "heldout69": (lib_of69, NOTES69),
     "heldout70": (lib_of70, NOTES70),
+    "heldout71": (lib_of71, NOTES71),
 }
 
 
@@ -50641,6 +51326,8 @@ def own_dedup_key(case: str) -> Callable[[str], str] | None:
         return _dedup_key52
     if case in CASES65:
         return _dedup_key65
+    if case in CASES71:
+        return _dedup_key71
     return None
 
 

@@ -86,7 +86,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout66": ("CASES66", 65, 3),
               "heldout68": ("CASES68", 65, 4),
               "heldout69": ("CASES69", 30, 2),
-              "heldout70": ("CASES70", 38, 3)}
+              "heldout70": ("CASES70", 38, 3),
+              "heldout71": ("CASES71", 50, 5)}
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -105,7 +106,8 @@ OLDER_TORCH = {"heldout24": "2.4.",
                "heldout55": "2.14.", "heldout58": "2.13.", "heldout60": "2.13.",
                "heldout67": "2.13.",  # set 67: planned for the GPU, captured on CPU (no device lent)
                "heldout69": "2.13.",  # set 69: the resume path on CPU, torch 2.13.0+cpu in its scratch venv
-               "heldout70": "2.15."}  # set 70: PyPI's torch 2.15.0 (+cu132, its CUDA wheel) run on CPU, as sets 46 and 49
+               "heldout70": "2.15.",  # set 70: PyPI's torch 2.15.0 (+cu132, its CUDA wheel) run on CPU, as sets 46 and 49
+               "heldout71": "2.13."}  # set 71: the CPU wheel of /opt/wheels in its scratch venv
 
 
 def _load(name: str) -> list[dict[str, str]]:
@@ -237,7 +239,8 @@ def test_format_strings_name_library_and_version() -> None:
                                         ("heldout16.jsonl", 5), ("heldout17.jsonl", 2),
                                         ("heldout30.jsonl", 5), ("heldout31.jsonl", 5),
                                         ("heldout33.jsonl", 5), ("heldout43.jsonl", 3),
-                                        ("heldout51.jsonl", 5), ("heldout60.jsonl", 5)])
+                                        ("heldout51.jsonl", 5), ("heldout60.jsonl", 5),
+                                        ("heldout71.jsonl", 5)])
 def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
     """heldout5 ... heldout13 were provoked for kinds more specific than python_crash (heldout4
     was 34 of 51): the catch-all stays at most 1/share of their failure lines (heldout8: 18 of
@@ -285,7 +288,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout66",
                                   "heldout68",
                                   "heldout69",
-                                  "heldout70"])
+                                  "heldout70",
+                                  "heldout71"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
