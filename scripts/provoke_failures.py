@@ -28405,7 +28405,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56 | GPU_SHARED59 | GPU_SHARED62
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56 | GPU_SHARED59 | GPU_SHARED62 | GPU_SHARED72
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -50761,6 +50761,584 @@ def lib_of71(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("datasets", vers)
 
 
+# ----------------------------------------------------------------------------- set 72: the GPU side of a GRPO step on ONE H100
+# What a GRPO step dies of on the card itself: device-side asserts of kernels the corpus had not reached (the 1-D
+# nll_loss, the large-index index_add_ / index_select / embedding, index_reduce_, index_put_ with accumulate, multinomial
+# with replacement, repeat_interleave with output_size, a Triton device_assert and a PTX trap), what the NEXT CUDA call
+# says after one, CUDA_LAUNCH_BLOCKING=1 variants, CUDA OOMs in the shapes an RL step hits (log-probs over a 150k
+# vocabulary, a KV-cache preallocation, Adam's state, a card made small by a memory fraction, expandable segments,
+# cudaMallocAsync, math-SDPA over a long sequence, cuBLAS on a full card), transformers' generate on a tiny Llama with
+# NaN logits on CUDA; benign look-alikes (an OOM caught and the micro-batch halved, deprecation / determinism warnings).
+# The set-67 plan for the GPU is where it started. The oom72_ cases run alone (--jobs 1, after the rest).
+
+_VOCAB72 = 151936  # a Qwen-sized vocabulary
+
+
+def _cuda72():  # type: ignore[no-untyped-def]
+    import torch
+
+    torch.manual_seed(0)
+    return torch
+
+
+def _tri_kernels72() -> dict[str, Any]:
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def check_ids(ids_ptr, n, vocab, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        ids = tl.load(ids_ptr + offs, mask=offs < n, other=0)
+        tl.device_assert(ids < vocab, "rollout token id >= vocab_size")
+
+    @triton.jit
+    def gather_logp(logp_ptr, ids_ptr, out_ptr, n, V, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        ids = tl.load(ids_ptr + offs, mask=offs < n, other=0)
+        tl.store(out_ptr + offs, tl.load(logp_ptr + offs * V + ids), mask=offs < n)  # no bound on ids
+
+    @triton.jit
+    def trap(ptr, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        x = tl.load(ptr + offs)
+        y = tl.inline_asm_elementwise("trap; mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32, is_pure=False, pack=1)
+        tl.store(ptr + offs, y)
+
+    return {"check_ids": check_ids, "gather_logp": gather_logp, "trap": trap}
+
+
+def _nll_assert72():  # type: ignore[no-untyped-def]
+    """A per-token loss whose labels hold a token id past the vocabulary (reduction='none'), no sync yet."""
+    torch = _cuda72()
+    import torch.nn.functional as F
+
+    logits = torch.randn(64, 1024, device="cuda")
+    labels = torch.randint(0, 1024, (64,), device="cuda")
+    labels[17] = 1024 + 7
+    loss = F.cross_entropy(logits, labels, reduction="none")
+    return torch, loss
+
+
+def _trap72():  # type: ignore[no-untyped-def]
+    torch = _cuda72()
+    x = torch.zeros(128, device="cuda", dtype=torch.int32)
+    _tri_kernels72()["trap"][(1,)](x, BLOCK=128)
+    return torch, x
+
+
+# -- device-side asserts of kernels no earlier set reached
+def case_asrt72_nll_loss_1d_mean() -> None:
+    torch = _cuda72()
+    import torch.nn.functional as F
+
+    logp = torch.log_softmax(torch.randn(1024, device="cuda"), -1)  # one sequence's last-token log-probs, 1-D
+    print(F.nll_loss(logp, torch.tensor(1024 + 3, device="cuda")).item())
+
+
+def case_asrt72_index_add_large_index() -> None:
+    torch = _cuda72()
+    out = torch.zeros(16, 8, device="cuda")
+    idx = torch.arange(64, device="cuda") % 17  # 64 indices: the large-index kernel; 16 is past the end
+    out.index_add_(0, idx, torch.ones(64, 8, device="cuda"))
+    print(out.sum().item())
+
+
+def case_asrt72_index_reduce_amax() -> None:
+    torch = _cuda72()
+    adv = torch.zeros(4, 8, device="cuda")
+    adv.index_reduce_(0, torch.tensor([0, 1, 5], device="cuda"), torch.ones(3, 8, device="cuda"), "amax")
+    print(adv.sum().item())
+
+
+def case_asrt72_embedding_vocab_large_index() -> None:
+    torch = _cuda72()
+    import torch.nn.functional as F
+
+    table = torch.randn(_VOCAB72, 64, device="cuda", dtype=torch.bfloat16)
+    ids = torch.randint(0, _VOCAB72, (4, 64), device="cuda")
+    ids[2, 9] = _VOCAB72 + 21  # a tokenizer's added special token the embedding was never resized for
+    print(F.embedding(ids, table).float().sum().item())
+
+
+def case_asrt72_index_select_large_index() -> None:
+    torch = _cuda72()
+    ref_logp = torch.randn(512, 2048, device="cuda")
+    keep = torch.arange(0, 1024, 2, device="cuda") + 1  # the last index, 1023 + ... past the 512 rows
+    print(ref_logp.index_select(0, keep).sum().item())
+
+
+def case_asrt72_index_put_accumulate() -> None:
+    torch = _cuda72()
+    counts = torch.zeros(32, device="cuda")
+    idx = torch.tensor([1, 5, 40, 7], device="cuda")
+    counts.index_put_((idx,), torch.ones(4, device="cuda"), accumulate=True)
+    print(counts.sum().item())
+
+
+def case_asrt72_multinomial_replacement_negative() -> None:
+    torch = _cuda72()
+    probs = torch.softmax(torch.randn(8, 1024, device="cuda"), -1)
+    probs[3, 10] = -0.5  # a probability pushed below zero by a bad correction term
+    print(torch.multinomial(probs, 4, replacement=True).sum().item())
+
+
+def case_asrt72_multinomial_replacement_nan_bf16() -> None:
+    torch = _cuda72()
+    probs = torch.softmax(torch.randn(8, 1024, device="cuda", dtype=torch.bfloat16), -1)
+    probs[5] = float("nan")
+    print(torch.multinomial(probs, 4, replacement=True).sum().item())
+
+
+def case_asrt72_multinomial_fp64_inf() -> None:
+    torch = _cuda72()
+    probs = torch.softmax(torch.randn(4, 1024, device="cuda", dtype=torch.float64), -1)
+    probs[1, 3] = float("inf")
+    print(torch.multinomial(probs, 1).sum().item())
+
+
+def case_asrt72_repeat_interleave_output_size() -> None:
+    torch = _cuda72()
+    adv = torch.randn(4, device="cuda")
+    lengths = torch.tensor([3, -2, 2, 4], device="cuda")  # a response length gone negative
+    print(adv.repeat_interleave(lengths, output_size=7).sum().item())
+
+
+def case_asrt72_scatter_reduce_mean() -> None:
+    torch = _cuda72()
+    group_mean = torch.zeros(4, device="cuda")
+    group_mean.scatter_reduce_(0, torch.tensor([0, 0, 1, 9], device="cuda"), torch.ones(4, device="cuda"), "mean")
+    print(group_mean.sum().item())
+
+
+def case_asrt72_index_copy() -> None:
+    torch = _cuda72()
+    buf = torch.zeros(8, 16, device="cuda")
+    buf.index_copy_(0, torch.tensor([0, 3, 8], device="cuda"), torch.ones(3, 16, device="cuda"))
+    print(buf.sum().item())
+
+
+def case_chk72_bincount_negative() -> None:
+    torch = _cuda72()
+    print(torch.bincount(torch.tensor([0, 3, -1, 2], device="cuda")))
+
+
+def case_chk72_histc_int() -> None:
+    torch = _cuda72()
+    print(torch.histc(torch.randint(0, 10, (64,), device="cuda"), bins=10))
+
+
+def case_chk72_histc_nan() -> None:
+    torch = _cuda72()
+    rewards = torch.randn(64, device="cuda")
+    rewards[3] = float("nan")
+    print(torch.histc(rewards, bins=10))
+
+
+def case_chk72_one_hot_past() -> None:
+    torch = _cuda72()
+    import torch.nn.functional as F
+
+    print(F.one_hot(torch.tensor([1, 5, 70], device="cuda"), num_classes=64).sum().item())
+
+
+def case_asrt72_triton_device_assert() -> None:
+    os.environ["TRITON_DEBUG"] = "1"
+    torch = _cuda72()
+    ids = torch.randint(0, 1024, (512,), device="cuda", dtype=torch.int32)
+    ids[300] = 1030
+    _tri_kernels72()["check_ids"][(4,)](ids, ids.numel(), 1024, BLOCK=128)
+    torch.cuda.synchronize()
+
+
+def case_asrt72_triton_gather_oob_load() -> None:
+    torch = _cuda72()
+    logp = torch.randn(64, 1024, device="cuda")
+    ids = torch.randint(0, 1024, (64,), device="cuda", dtype=torch.int64)
+    ids[5] = 1 << 34  # a garbage id: 64 GiB past the log-prob buffer
+    out = torch.empty(64, device="cuda")
+    _tri_kernels72()["gather_logp"][(1,)](logp, ids, out, 64, 1024, BLOCK=64)
+    print(out.sum().item())
+
+
+def case_asrt72_triton_trap() -> None:
+    torch, x = _trap72()
+    print(x.sum().item())
+
+
+# -- the NEXT CUDA call after a device-side assert or a trap
+def case_after72_assert_then_item() -> None:
+    torch, loss = _nll_assert72()
+    print(loss.mean().item())
+
+
+def case_after72_assert_then_empty_cache() -> None:
+    torch, loss = _nll_assert72()
+    try:
+        torch.cuda.synchronize()
+    except Exception as e:
+        print(f"PROVOKE-NOTE synchronize {type(e).__name__}", flush=True)
+    torch.cuda.empty_cache()
+    print("PROVOKE-NOTE empty_cache returned", flush=True)
+    print(torch.zeros(4, device="cuda").sum().item())
+
+
+def case_after72_assert_then_mem_get_info() -> None:
+    torch, loss = _nll_assert72()
+    try:
+        torch.cuda.synchronize()
+    except Exception as e:
+        print(f"PROVOKE-NOTE synchronize {type(e).__name__}", flush=True)
+    print(torch.cuda.mem_get_info())
+
+
+def case_after72_assert_then_torch_save() -> None:
+    torch, loss = _nll_assert72()
+    torch.save({"loss": loss}, os.path.join(tempfile.mkdtemp(prefix="irisrl72_"), "step.pt"))
+
+
+def case_after72_assert_then_backward() -> None:
+    torch = _cuda72()
+    import torch.nn.functional as F
+
+    w = torch.randn(256, 1024, device="cuda", requires_grad=True)
+    labels = torch.randint(0, 1024, (64,), device="cuda")
+    labels[3] = -5
+    loss = F.cross_entropy(torch.randn(64, 256, device="cuda") @ w, labels, reduction="none")
+    loss.mean().backward()
+    print(w.grad.norm().item())
+
+
+def case_after72_assert_then_max_memory() -> None:
+    torch, loss = _nll_assert72()
+    try:
+        print(loss.sum().item())
+    except Exception as e:
+        print(f"PROVOKE-NOTE item {type(e).__name__}", flush=True)
+    print(torch.cuda.max_memory_allocated(), torch.cuda.memory_summary()[:40])
+    torch.cuda.reset_peak_memory_stats()
+    print(torch.randn(4, device="cuda").sum().item())
+
+
+def case_after72_trap_then_sync() -> None:
+    torch, x = _trap72()
+    print("PROVOKE-NOTE launch returned", flush=True)
+    torch.cuda.synchronize()
+
+
+def case_after72_trap_then_alloc() -> None:
+    torch, x = _trap72()
+    try:
+        torch.cuda.synchronize()
+    except Exception as e:
+        print(f"PROVOKE-NOTE synchronize {type(e).__name__}", flush=True)
+    print(torch.randn(16, device="cuda").sum().item())
+
+
+def case_after72_trap_then_event() -> None:
+    torch, x = _trap72()
+    ev = torch.cuda.Event(enable_timing=True)
+    ev.record()
+    ev.synchronize()
+
+
+def case_blk72_embedding_launch_blocking() -> None:
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+    case_asrt72_embedding_vocab_large_index()
+
+
+def case_blk72_index_add_launch_blocking() -> None:
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+    case_asrt72_index_add_large_index()
+
+
+def case_blk72_trap_launch_blocking() -> None:
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+    torch, x = _trap72()
+    print("PROVOKE-NOTE launch returned", flush=True)
+    print(x.sum().item())
+
+
+def case_blk72_multinomial_launch_blocking() -> None:
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+    case_asrt72_multinomial_replacement_negative()
+
+
+# -- transformers' generate on a tiny Llama made in code, on CUDA
+def _tiny_lm72(dtype: str = "float16"):  # type: ignore[no-untyped-def]
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    cfg = LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2,
+                      num_key_value_heads=1, max_position_embeddings=64, bos_token_id=1, eos_token_id=2, pad_token_id=0)
+    model = LlamaForCausalLM(cfg).to("cuda", getattr(torch, dtype)).eval()
+    ids = torch.tensor([[1, 5, 6, 7], [1, 9, 10, 11]], device="cuda")
+    return torch, model, ids
+
+
+def case_gen72_nan_logits_sample() -> None:
+    torch, model, ids = _tiny_lm72()
+    with torch.no_grad():
+        model.lm_head.weight.mul_(6e4)  # fp16 logits overflow to inf, softmax of inf - inf is NaN
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, max_new_tokens=4))
+
+
+def case_gen72_nan_weights_top_k() -> None:
+    torch, model, ids = _tiny_lm72("bfloat16")
+    with torch.no_grad():
+        model.model.layers[0].mlp.down_proj.weight[0, 0] = float("nan")  # a NaN weight synced from the trainer
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, top_k=8, max_new_tokens=4))
+
+
+def case_gen72_prompt_id_past_vocab() -> None:
+    torch, model, ids = _tiny_lm72()
+    ids = torch.randint(3, 64, (2, 32), device="cuda")
+    ids[1, 20] = 64 + 5  # the chat template's added token, embedding never resized
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True, max_new_tokens=4))
+
+
+# -- CUDA OOM in the shapes an RL step hits (run alone, --jobs 1)
+def case_oom72_logprobs_vocab_fp32() -> None:
+    torch = _cuda72()
+    logits = torch.randn(2, 32768, _VOCAB72, device="cuda", dtype=torch.bfloat16)  # 19.9 GB
+    labels = torch.randint(0, _VOCAB72, (2, 32768), device="cuda")
+    logp = torch.log_softmax(logits.float(), -1)  # 39.8 GB more, then 39.8 GB
+    print(logp.gather(-1, labels[..., None]).sum().item())
+
+
+def case_oom72_cross_entropy_vocab() -> None:
+    torch = _cuda72()
+    import torch.nn.functional as F
+
+    logits = torch.randn(4, 16384, _VOCAB72, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    labels = torch.randint(0, _VOCAB72, (4 * 16384,), device="cuda")
+    loss = F.cross_entropy(logits.view(-1, _VOCAB72).float(), labels, reduction="none")
+    loss.mean().backward()
+
+
+def case_oom72_kv_cache_prealloc() -> None:
+    torch = _cuda72()
+    layers, batch, kv_heads, max_len, head_dim = 36, 64, 8, 32768, 128
+    kv = torch.empty((layers, 2, batch, kv_heads, max_len, head_dim), device="cuda", dtype=torch.bfloat16)
+    print(kv.shape)
+
+
+def case_oom72_adam_state() -> None:
+    torch = _cuda72()
+    torch.cuda.set_per_process_memory_fraction(0.4)  # the policy's share of a colocated card
+    params = [torch.nn.Parameter(torch.randn(250_000_000, device="cuda") * 0.01) for _ in range(10)]  # 10 GB
+    for p in params:
+        p.grad = torch.zeros_like(p)
+    opt = torch.optim.AdamW(params, lr=1e-6)
+    opt.step()  # exp_avg / exp_avg_sq: 20 GB more
+
+
+def case_oom72_memory_fraction_small() -> None:
+    torch = _cuda72()
+    torch.cuda.set_per_process_memory_fraction(0.05)  # a colocated inference engine keeps the rest
+    h = torch.randn(8, 4096, 4096, device="cuda", dtype=torch.bfloat16)
+    print((h @ h.transpose(-1, -2)).float().sum().item())
+
+
+def case_oom72_expandable_segments() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"
+    torch = _cuda72()
+    torch.cuda.set_per_process_memory_fraction(0.1)
+    chunks = [torch.empty(1 << 30, device="cuda", dtype=torch.uint8) for _ in range(6)]
+    print(len(chunks), torch.empty(4 << 30, device="cuda", dtype=torch.uint8).shape)
+
+
+def case_oom72_cuda_malloc_async() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda72()
+    layers, batch, kv_heads, max_len, head_dim = 36, 64, 8, 32768, 128
+    print(torch.empty((layers, 2, batch, kv_heads, max_len, head_dim), device="cuda", dtype=torch.bfloat16).shape)
+
+
+def case_oom72_cuda_malloc_async_fraction() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda72()
+    torch.cuda.set_per_process_memory_fraction(0.05)
+    print(torch.empty(8 << 30, device="cuda", dtype=torch.uint8).shape)
+
+
+def case_oom72_sdpa_math_long() -> None:
+    torch = _cuda72()
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q = torch.randn(1, 16, 65536, 128, device="cuda", dtype=torch.bfloat16)
+    with sdpa_kernel(SDPBackend.MATH):
+        print(F.scaled_dot_product_attention(q, q, q, is_causal=True).shape)
+
+
+def case_oom72_cublas_full_card() -> None:
+    torch = _cuda72()
+    hold = []
+    for size in (1 << 30, 1 << 26, 1 << 22, 1 << 20):
+        while True:
+            try:
+                hold.append(torch.empty(size, device="cuda", dtype=torch.uint8))
+            except torch.OutOfMemoryError:
+                break
+    print(f"PROVOKE-NOTE held {len(hold)} blocks", flush=True)
+    x = hold[-1][: 64 * 64 * 2].view(torch.bfloat16).view(64, 64)
+    print((x @ x).float().sum().item())
+
+
+# -- benign look-alikes: the step goes on
+def case_benign72_oom_halve_microbatch() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    log = logging.getLogger("grpo.trainer")
+    torch = _cuda72()
+    torch.cuda.set_per_process_memory_fraction(0.05)
+    mb = 64
+    while True:
+        try:
+            h = torch.randn(mb, 2048, 4096, device="cuda", dtype=torch.bfloat16)
+            print(f"PROVOKE-NOTE micro-batch {mb} ran: {h.float().mean().item():.3f}", flush=True)
+            break
+        except torch.OutOfMemoryError as e:
+            del e
+            torch.cuda.empty_cache()
+            mb //= 2
+            log.warning("CUDA OOM in the logprob forward; retrying with micro_batch_size=%d", mb)
+
+
+def case_benign72_oom_caught_logged() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log = logging.getLogger("grpo.trainer")
+    torch = _cuda72()
+    torch.cuda.set_per_process_memory_fraction(0.05)
+    try:
+        torch.empty(8 << 30, device="cuda", dtype=torch.uint8)
+    except torch.OutOfMemoryError as e:
+        log.warning("skipping the oversize batch after %s", str(e).split(".")[0])
+        torch.cuda.empty_cache()
+    print(torch.ones(1 << 20, device="cuda").sum().item())
+
+
+def case_benign72_tf32_old_api() -> None:
+    torch = _cuda72()
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    a = torch.randn(256, 256, device="cuda")
+    print((a @ a).sum().item())
+
+
+def case_benign72_sdp_kernel_deprecated() -> None:
+    torch = _cuda72()
+    import torch.nn.functional as F
+
+    q = torch.randn(1, 4, 128, 64, device="cuda", dtype=torch.bfloat16)
+    with torch.backends.cuda.sdp_kernel(enable_flash=True, enable_math=False, enable_mem_efficient=False):
+        print(F.scaled_dot_product_attention(q, q, q, is_causal=True).shape)
+
+
+def case_benign72_deterministic_index_add_warn() -> None:
+    torch = _cuda72()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    out = torch.zeros(16, 8, device="cuda")
+    out.index_add_(0, torch.randint(0, 16, (64,), device="cuda"), torch.ones(64, 8, device="cuda"))
+    print(out.sum().item())
+
+
+def case_benign72_deterministic_cublas_warn() -> None:
+    os.environ.pop("CUBLAS_WORKSPACE_CONFIG", None)
+    torch = _cuda72()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    a = torch.randn(128, 128, device="cuda")
+    print((a @ a).sum().item())
+
+
+def case_benign72_deterministic_scatter_reduce_warn() -> None:
+    torch = _cuda72()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    out = torch.zeros(4, device="cuda")
+    out.scatter_reduce_(0, torch.tensor([0, 0, 1, 3], device="cuda"), torch.ones(4, device="cuda"), "amax")
+    print(torch.bincount(torch.tensor([0, 1, 1], device="cuda"), weights=torch.ones(3, device="cuda")).sum().item())
+
+
+def case_benign72_greedy_nan_logits() -> None:
+    torch, model, ids = _tiny_lm72()
+    with torch.no_grad():
+        model.lm_head.weight.mul_(6e4)
+    print(model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False, max_new_tokens=4).shape)
+
+
+def case_benign72_memory_fraction_fits() -> None:
+    torch = _cuda72()
+    torch.cuda.set_per_process_memory_fraction(0.05)
+    print(torch.randn(1024, 1024, device="cuda").sum().item(), torch.cuda.memory_reserved())
+
+
+CASES72: dict[str, Case] = {
+    n.removeprefix("case_"): (f, {"benign72": "benign", "oom72": "cuda_oom", "chk72": "python_crash"}.get(n[5:].split("_")[0], "cuda_error"), True)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z]+72_", n)}
+CASES.update(CASES72)
+# All but the oom72_ cases in the worker pool (each its own process under `timeout -k 5 60`); the oom72_ cases after,
+# each alone (not in GPU_SHARED72: cmd_run runs them one at a time; the call runs them with --jobs 1 and nothing else).
+GPU_SHARED72 = frozenset(n for n in CASES72 if not n.startswith("oom72_"))
+TIMEOUT_S.update({n: 75 for n in CASES72})
+GROUP_TIMEOUT.update(CASES72)
+
+LINE_RULES72: list[tuple[str, str]] = [
+    # the trainer's own WARNING after a caught OOM (benign72_ cases) and Python warnings of a step that goes on
+    # (deprecations, determinism under warn_only)
+    (r"^WARNING:grpo|WARNING grpo\.trainer: |^\S+:\d+: \w*Warning: ", "benign"),
+    (r"OutOfMemoryError|CUDA out of memory|CUDA error: out of memory|cudaErrorMemoryAllocation|"
+     r"would exceed allowed memory|CUBLAS_STATUS_ALLOC_FAILED", "cuda_oom"),
+    # what the CUDA runtime / a kernel's assert reports, Triton's wrapper of it (a destructor's `CUDA warning:` too)
+    (r"Assertion `.*` failed|CUDA (error|warning): |CUDA kernel errors might be|Triton Error \[CUDA\]|"
+     r"device-side assert|TORCH_USE_CUDA_DSA|CUBLAS_STATUS_|cudaError", "cuda_error"),
+    # torch's C++ warnings and transformers' notes of a step that goes on
+    (r"^\[W\d{4} .*\] Warning: |^\[transformers\] ", "benign"),
+    # the set's own closing rule: each line its rules did not take keeps its case's kind
+    (".", "case"),
+]
+
+NOTES72: list[tuple[str, str]] = [
+    (r"nll_loss_forward_reduce_cuda_kernel_1d|Target \d+ is out of bounds", "F.nll_loss of a 1-D log-prob vector and a scalar target past the 1024 classes, on CUDA"),
+    (r"indexFuncLargeIndex", "index_add_ of 64 rows with an index one past the end (the large-index kernel), on CUDA"),
+    (r"index_reduce", "index_reduce_(..., 'amax') with index 5 into 4 rows, on CUDA"),
+    (r"indexSelectLargeIndex", "F.embedding / index_select of 64+ ids with one past the table (the large-index kernel), on CUDA"),
+    (r"rollout token id >= vocab_size", "a Triton kernel's tl.device_assert(ids < vocab) under TRITON_DEBUG=1"),
+    (r"unspecified launch failure", "a Triton kernel executing the PTX `trap` instruction (inline asm), then the next CUDA call"),
+    (r"repeat", "advantages.repeat_interleave(lengths, output_size=7) with a negative length, on CUDA"),
+    (r"multinomial|probability tensor", "torch.multinomial on CUDA of a row with a negative / NaN / inf probability"),
+    (r"bincount", "torch.bincount of a token-id tensor holding -1, on CUDA"),
+    (r"histc|histogram", "torch.histc of rewards on CUDA (int64 input / a NaN reward)"),
+    (r"Class values", "F.one_hot(ids, num_classes=64) with id 70, on CUDA"),
+    (r"allowed|fraction", "torch.cuda.set_per_process_memory_fraction made the card small, then a step's allocation"),
+    (r"expandable", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True under a 0.1 memory fraction"),
+    (r"retrying with micro_batch_size", "the trainer caught torch.OutOfMemoryError, emptied the cache and halved the micro-batch; the step ran"),
+    (r"skipping the oversize batch", "the trainer caught torch.OutOfMemoryError of one oversize batch and went on"),
+    (r"allow_tf32|TF32|fp32_precision", "torch.backends.cuda.matmul.allow_tf32 = True (the old API); the matmul ran"),
+    (r"sdp_kernel", "torch.backends.cuda.sdp_kernel(...) context (deprecated); attention ran"),
+    (r"does not have a deterministic implementation", "use_deterministic_algorithms(True, warn_only=True), then a CUDA op without one; it ran"),
+    (r"CuBLAS|CUBLAS_WORKSPACE_CONFIG", "use_deterministic_algorithms(True, warn_only=True) without CUBLAS_WORKSPACE_CONFIG, then a matmul; it ran"),
+    (r"device-side assert triggered", "the call after a device-side assert (per-token cross_entropy with a label past the vocabulary)"),
+]
+
+
+def lib_of72(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventy-second set's printers: triton's own errors, transformers' for its notes and generate checks,
+    bash for the shell's signal lines, torch (its kernels' asserts included) for the rest."""
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if re.search(r"^triton\.|Triton Error|triton\.runtime", line):
+        return _pick("triton", vers)
+    if line.startswith("[transformers]") or "transformers/" in line.split(": ")[0]:
+        return _pick("transformers", vers)
+    if line.startswith("WARNING:grpo") or " WARNING grpo." in line:
+        return "python", vers.get("python", "")  # the trainer's logger, carrying torch's words
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -50818,6 +51396,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout69", CASES69, LINE_RULES69),
     ("heldout70", CASES70, LINE_RULES70),
     ("heldout71", CASES71, LINE_RULES71),
+    ("heldout72", CASES72, LINE_RULES72),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -51309,6 +51888,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout69": (lib_of69, NOTES69),
     "heldout70": (lib_of70, NOTES70),
     "heldout71": (lib_of71, NOTES71),
+    "heldout72": (lib_of72, NOTES72),
 }
 
 
