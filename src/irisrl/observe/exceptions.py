@@ -434,8 +434,9 @@ CUT_SHORT = r"(?i:connection broken|ended prematurely|(?<!asyncio\.exceptions\.)
 # ray 2.60.0 exceptions.py ObjectLostError: "All copies of X have been lost due to node failure".
 NODE_LOST = r"(?i:node failure|node (?:\S+ )?(?:died|is dead|was dead))"
 # A SafetensorError that is no unreadable file: a tensor missing from a file that reads, or an argument the reader refused
-# (safetensors 0.8 "device gpu:0 is invalid", as current set 50 prints it for load_file(device="gpu:0"))
-SAFETENSORS_NOT_FILE = r"does not contain tensor|\b(?:device|framework) \S+ is invalid\b"
+# (safetensors 0.8 "device gpu:0 is invalid", as current set 50 prints it for load_file(device="gpu:0"); a slice past a
+# tensor's end, "Error during slicing [8:12] with shape [4]: index 8 out of bounds ...", current set 66)
+SAFETENSORS_NOT_FILE = r"does not contain tensor|\b(?:device|framework) \S+ is invalid\b|\bError during slicing\b"
 CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_MEANING),
                                              # a missing tensor is missing weights, not a corrupt file (nor a refused argument)
                                              "SafetensorError": re.compile(rf"^(?!.*(?:{SAFETENSORS_NOT_FILE}))"),
