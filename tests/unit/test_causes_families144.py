@@ -73,3 +73,11 @@ def test_a_dump_for_another_reason_is_no_engine_death(tmp_path: Path) -> None:
 def test_an_expiry_in_passing_says_no_failure(tmp_path: Path, line: str) -> None:
     report = both(tmp_path, [line])
     assert primary(report) is None and not report.get("unrecognized")
+
+
+def test_a_retry_notice_at_its_bound_is_kept_and_one_on_its_way_is_not(tmp_path: Path) -> None:
+    # ---- pass 150 (current set 71): datasets prints its retry notice at [N/N] just before it raises
+    last = both(tmp_path, ["Got disconnected from remote data host. Retrying in 5sec [20/20]"])
+    assert last["verdict"] == "NO-KILL" and (primary(last) or last.get("unrecognized"))
+    on_its_way = both(tmp_path, ["Got disconnected from remote data host. Retrying in 5sec [3/20]"])
+    assert primary(on_its_way) is None and not on_its_way.get("unrecognized")

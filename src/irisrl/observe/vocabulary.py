@@ -111,7 +111,11 @@ MEMORY_LIMIT = r"(?i:\bmemory limit exceeded\b)"
 # Ray's exception texts: "... died because ...", "... was killed due to ..."); read whole.
 # Retries that ran out (urllib3 "Max retries exceeded", boto3 RetriesExceededError, fsspec / s3fs
 # "out of retries on exception", NCCL's socket connect "retrying (34/34)": the counter at its bound).
+# (and a retry notice whose bracketed counter, later on the line, is at its bound: datasets' streaming read "Got
+# disconnected from remote data host. Retrying in 1sec [N/N]", printed just before it raises ConnectionError("Server
+# Disconnected"), datasets utils/file_utils.py _add_retries_to_file_obj_read_method; current set 71)
 RETRIES_EXHAUSTED = (r"(?i:\b(?:retr\w*|attempts?|tries)\W{1,3}\(?(?P<tries>\d+) ?(?:/|of) ?(?P=tries)\b|out of retries|"
+                     r"\bretr\w*\b[^\n]{0,60}?\[(?P<bound>\d+) ?/ ?(?P=bound)\]|"
                      r"retries (?:exhausted|exceeded)|exhausted (?:all )?(?:\d+ )?(?:retries|attempts)|max(?:imum)? retries exceeded)")
 # A process told to stop from outside, in its own words (SkyRL's _sigterm_handler "Received SIGTERM on head
 # node", "SIGTERM received, shutting down"): the sender's "Sending ... SIGTERM" is not one (torch elastic's
