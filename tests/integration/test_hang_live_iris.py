@@ -38,7 +38,8 @@ BARRIER = r"""
 import socket, subprocess, sys, time
 srv = socket.create_server(("127.0.0.1", 0))
 peer = subprocess.Popen([sys.executable, "-c",
-    "import socket, sys, threading\n"
+    "import ctypes, socket, sys, threading\n"
+    "ctypes.CDLL(None).prctl(1, 9)\n"   # PR_SET_PDEATHSIG, SIGKILL: gone with the task (no wakeups while it blocks)
     "s = socket.create_connection(('127.0.0.1', int(sys.argv[1])))\n"
     "lock = threading.Lock(); lock.acquire(); lock.acquire()\n", str(srv.getsockname()[1])])
 conn, _ = srv.accept()
