@@ -59,3 +59,15 @@ def assert_named(tmp_path: Path, kind: str, line: str) -> None:
     """`line` alone is named `kind` (its primary kind), both ways."""
     report = both(tmp_path, [line])
     assert primary(report) == kind, (line, report.get("causes"), report.get("unrecognized"))
+
+
+def assert_kept_no_death(tmp_path: Path, line: str) -> None:
+    """`line` alone is kept (named, or in `unrecognized`) but is no death: NO-KILL, both ways."""
+    report = both(tmp_path, [line])
+    assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized")), (line, report)
+
+
+def assert_says_nothing(tmp_path: Path, line: str) -> None:
+    """`line` alone is neither named nor kept, both ways."""
+    report = both(tmp_path, [line])
+    assert primary(report) is None and not report.get("unrecognized"), (line, report)

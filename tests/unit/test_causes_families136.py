@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both, primary  # noqa: E402
+from one_line import assert_kept_no_death, assert_named, assert_says_nothing, both, primary  # noqa: E402
 
 
 @pytest.mark.parametrize("line", [
@@ -117,14 +117,12 @@ SAYS_NOTHING = [
 
 @pytest.mark.parametrize("line", KEPT)
 def test_each_line_is_kept_and_no_death_alone(tmp_path: Path, line: str) -> None:
-    report = both(tmp_path, [line])
-    assert report["verdict"] == "NO-KILL" and (primary(report) or report.get("unrecognized"))
+    assert_kept_no_death(tmp_path, line)
 
 
 @pytest.mark.parametrize("line", SAYS_NOTHING)
 def test_each_line_says_no_failure(tmp_path: Path, line: str) -> None:
-    report = both(tmp_path, [line])
-    assert primary(report) is None and not report.get("unrecognized")
+    assert_says_nothing(tmp_path, line)
 
 
 @pytest.mark.parametrize("line", ["StopIteration: No more results to get", "StopAsyncIteration", "    | GeneratorExit"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
-from one_line import assert_named, both, primary  # noqa: E402
+from one_line import assert_kept_no_death, assert_named, assert_says_nothing, both, primary  # noqa: E402
 
 NAMED = [
     # ---- pass 144 (public set 73): SGLang's running-phase SIGQUIT handler in its current words ("one child failed")
@@ -71,13 +71,10 @@ def test_a_dump_for_another_reason_is_no_engine_death(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("line", ["the lease expired, renewing it", "INFO cache entry expired for key rollout/12"])
 def test_an_expiry_in_passing_says_no_failure(tmp_path: Path, line: str) -> None:
-    report = both(tmp_path, [line])
-    assert primary(report) is None and not report.get("unrecognized")
+    assert_says_nothing(tmp_path, line)
 
 
 def test_a_retry_notice_at_its_bound_is_kept_and_one_on_its_way_is_not(tmp_path: Path) -> None:
     # ---- pass 150 (current set 71): datasets prints its retry notice at [N/N] just before it raises
-    last = both(tmp_path, ["Got disconnected from remote data host. Retrying in 5sec [20/20]"])
-    assert last["verdict"] == "NO-KILL" and (primary(last) or last.get("unrecognized"))
-    on_its_way = both(tmp_path, ["Got disconnected from remote data host. Retrying in 5sec [3/20]"])
-    assert primary(on_its_way) is None and not on_its_way.get("unrecognized")
+    assert_kept_no_death(tmp_path, "Got disconnected from remote data host. Retrying in 5sec [20/20]")
+    assert_says_nothing(tmp_path, "Got disconnected from remote data host. Retrying in 5sec [3/20]")
