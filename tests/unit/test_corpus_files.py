@@ -232,6 +232,7 @@ LATER_PUBLIC: dict[int, tuple[int, int]] = {
     73: (31, 7),    # the inference engines as GRPO rollouts drive them (vLLM V1 EngineCore / sleep-wake / LoRA / tool parsers / CUDA-graph memory, SGLang scheduler / memory-pool checks / weight updates / router), threads new to the corpus; small: most engine threads the index returns are corpus sources already
     76: (10, 5),    # the fine-tuning frameworks' multi-GPU / multi-node runs (LLaMA-Factory; torchtune searched, nothing new whole); tiny: a 30-minute window over a pool earlier sets (30, 40, 48, 51) mined
     77: (16, 8),    # NVIDIA NeMo / NVIDIA-NeMo repositories (Speech, Megatron-Bridge, Automodel; not NeMo RL) and deepspeedai/DeepSpeed: multi-node training deaths (NCCL, watchdog timeouts, OOM, checkpoint shards, the launcher's ssh check); small: a 30-minute window, most hits of these repositories are corpus sources already
+    81: (6, 3),     # failure lines of multi-GPU training runs in 2025-2026 issues of repositories outside the mined pools (research code, model repos, toolkits); tiny: a 30-minute window, nearly every family's first hits are corpus sources already
 }
 LATER_PUBLIC_PATHS = {f"heldout{n}": PUBLIC / f"heldout{n}.jsonl" for n in LATER_PUBLIC}
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
