@@ -237,6 +237,9 @@ LATER_PUBLIC: dict[int, tuple[int, int]] = {
 
 
     80: (14, 4),    # the orchestration layer under multi-GPU training (Ray Core / Train / Data, KubeRay, Volcano, the GPU operator, the device plugin; Kueue / JobSet / Kubeflow Trainer searched, nothing new whole), 2024-2025 threads; tiny: a 30-minute window, most hits of these repositories are corpus sources already
+
+
+    81: (6, 3),     # failure lines of multi-GPU training runs in 2025-2026 issues of repositories outside the mined pools (research code, model repos, toolkits); tiny: a 30-minute window, nearly every family's first hits are corpus sources already
 }
 LATER_PUBLIC_PATHS = {f"heldout{n}": PUBLIC / f"heldout{n}.jsonl" for n in LATER_PUBLIC}
 CURRENT = ROOT / "tests" / "fixtures" / "corpus" / "current"
