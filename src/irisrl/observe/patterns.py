@@ -136,6 +136,9 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # `pebble.common.types.ProcessExpired: Abnormal termination`, current set 65; a token's `ExpiredToken`) or a message
     # ("certificate has expired", torch elastic's "Timers expired"); what reaches the classifier is named or kept there
     b"xpired",
+    # a stuck `kubectl get pods` row (vocabulary.KUBECTL_PENDING_LONG / KUBECTL_INIT_RESTARTED: the STATUS column padded by
+    # kubectl's tabwriter, three spaces at least) and a node's disk pressure (vocabulary.DISK_PRESSURE)
+    b"Pending   ", b"Init:", b"isk pressure", b"HasDiskPressure",
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

@@ -128,6 +128,17 @@ STOP_SIGNAL_RECEIVED = (r"(?i:\b(?:received|got|caught) (?:signal )?SIG(?:TERM|I
 # pkg/apis/core/types.go PodReasonUnschedulable): the field alone says how the container or pod ended
 STATE_REASON = r"^\s*[Rr]eason:\s+(?:Error|StartError|ContainerCannotRun)\s*$"
 UNSCHEDULABLE_REASON = r"^\s*[Rr]eason:\s+Unschedulable\s*$"
+# `kubectl get pods` rows STUCK rather than dead (kubectl pkg/printers/internalversion printPod: the STATUS column is the
+# phase "Pending" while no container has a reason, i.e. nothing bound the pod; `Init:N/M` while init containers run, the
+# RESTARTS column counting their failures; AGE in duration.HumanDuration: `9m12s`, `14h`, `4h37m`, `2d`): a pod Pending
+# for 5 minutes or more is one no node took; an init container restarted (RESTARTS > 0) failed and is being retried
+KUBECTL_PENDING_LONG = E.KUBECTL_POD_ROW + r"Pending\s+\d+\s+(?:\(\S+ ago\)\s+)?(?:[5-9]m|[1-9]\d+m|\d+[hdy])[\dsmhdy]*(?:\s|$)"
+KUBECTL_INIT_RESTARTED = E.KUBECTL_POD_ROW + r"Init:\d+/\d+\s+[1-9]\d*\b"
+# A node whose disk is (nearly) full in its own reporters' words: the kubelet's node condition (kubernetes
+# pkg/kubelet/nodestatus/setters.go DiskPressureCondition: message "kubelet has disk pressure", event
+# "NodeHasDiskPressure"; cleared, "kubelet has no disk pressure" / "NodeHasNoDiskPressure", is not this) and Ray's
+# autoscaler ("Node is experiencing disk pressure - current disk utilization: 95.07%", public set 80)
+DISK_PRESSURE = r"\b(?:has|is experiencing|under) disk pressure\b|\bNodeHasDiskPressure\b"
 # what CPython prints after a fatal error's traceback (Python/pylifecycle.c _Py_DumpExtensionModules "Extension
 # modules: ... (total: N)"): the process is aborting
 FATAL_DUMP = r"^Extension modules: \w"
@@ -149,7 +160,7 @@ STATEMENT = re.compile(
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
     # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
-    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + SHORTFALL + "|"
+    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG + "|" + KUBECTL_INIT_RESTARTED + "|" + DISK_PRESSURE + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -1096,6 +1107,7 @@ TABLE: tuple[Row, ...] = (
     Row("cuda_error", (_rx(r"\bNVRM:"), _rx(r"(?i:fail|error|timed? ?out|fallen off|\blost\b|\bhung\b|not responding|cannot|unable to|"
                                             r"unresponsive|halted|no nvidia gpu found)")),
         _rx(r"(?i:\bnon-?fatal\b)|" + XID_RECOVERED)),
+    Row("disk_full", (_rx(DISK_PRESSURE),), None),
     Row("disk_full", (_rx(r"(?i:no space left|\benospc\b|\bedquot\b|disk (?:is )?full|out of disk|disk quota|storage (?:is )?full|"
                           r"insufficient (?:disk|storage)|not enough (?:disk|storage|free space))|"
                           # kubelet pkg/kubelet/images/image_gc_manager.go (event FreeDiskSpaceFailed)
@@ -1559,8 +1571,8 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(DLOPEN_FAILED),), None, loud=True),
     Row("python_crash", (_rx(ABI_MISMATCH),), None),
     Row("python_crash", (_rx(FATAL_DUMP),), None),
-    Row("pg_unplaceable", (_rx(UNSCHEDULABLE_REASON),), None),
-    Row("python_crash", (_rx(STATE_REASON),), None),
+    Row("pg_unplaceable", (_rx(UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG),), None),
+    Row("python_crash", (_rx(STATE_REASON + "|" + KUBECTL_INIT_RESTARTED),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
     # a build that failed (a JIT extension, a kernel compiled at start-up): its paths name cuda (`kernel.cu`,

@@ -1,0 +1,49 @@
+"""Passes 151 and after on issue 15 (seventeenth round). Our own reconstructed lines, not the corpus's, through both
+readers (tests/support/one_line.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))   # importlib mode: no package imports
+from one_line import assert_named, assert_says_nothing, both  # noqa: E402
+
+NAMED = [
+    # ---- pass 151 (public set 80): `kubectl get pods` rows stuck rather than dead, read from their STATUS and AGE columns
+    ("grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Pending   0          22m", "pg_unplaceable"),
+    ("rl-jobs   grpo-rollout-1-4tq9z   0/8   Pending   0   3h12m   <none>   <none>   <none>   <none>", "pg_unplaceable"),
+    ("grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Pending   0          2d", "pg_unplaceable"),
+    ("grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Init:1/3   7 (2m10s ago)   31m", "python_crash"),
+    # a node's disk pressure in the kubelet's condition words and an autoscaler's
+    ("  DiskPressure     True    Thu, 03 Dec 2026 02:10:44 +0000   KubeletHasDiskPressure   kubelet has disk pressure",
+     "disk_full"),
+    ("  Normal   NodeHasDiskPressure   4m   kubelet   Node gpu-node-7 status is now: NodeHasDiskPressure", "disk_full"),
+    ("(autoscaler +12m3s) [worker-2] Node is experiencing disk pressure - current disk utilization: 97.4% (301GiB/310GiB).",
+     "disk_full"),
+]
+
+
+@pytest.mark.parametrize(("line", "kind"), NAMED)
+def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> None:
+    assert_named(tmp_path, kind, line)
+
+
+@pytest.mark.parametrize("line", [
+    # a pod waits a moment for its node, an init container runs without a failure yet, the pressure cleared
+    "grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Pending   0          40s",
+    "grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Pending   0          4m59s",
+    "grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Init:0/2   0          6m",
+    "  DiskPressure     False   Thu, 03 Dec 2026 02:10:44 +0000   KubeletHasNoDiskPressure   kubelet has no disk pressure",
+    "  Normal   NodeHasNoDiskPressure   4m   kubelet   Node gpu-node-7 status is now: NodeHasNoDiskPressure",
+])
+def test_a_row_or_condition_that_is_fine_says_nothing(tmp_path: Path, line: str) -> None:
+    assert_says_nothing(tmp_path, line)
+
+
+def test_a_stuck_row_alone_is_no_death(tmp_path: Path) -> None:
+    # a named stuck pod is a warning until something says the run ended
+    report = both(tmp_path, ["grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Pending   0          22m"])
+    assert report["verdict"] != "KILL"
