@@ -23,6 +23,21 @@ NAMED = [
     ("  Normal   NodeHasDiskPressure   4m   kubelet   Node gpu-node-7 status is now: NodeHasDiskPressure", "disk_full"),
     ("(autoscaler +12m3s) [worker-2] Node is experiencing disk pressure - current disk utilization: 97.4% (301GiB/310GiB).",
      "disk_full"),
+    # ---- pass 152 (current set 73): the body of a failed gRPC call's repr, each line that call's failure
+    ("\tstatus = StatusCode.UNAVAILABLE", "python_crash"),
+    ('\tdetails = "failed to connect to all addresses; last error: UNKNOWN: ipv4:10.0.3.7:6379: Connection refused"',
+     "python_crash"),
+    ('    debug_error_string = "UNKNOWN:Error received from peer  {grpc_status:4, grpc_message:\"Deadline Exceeded\"}"',
+     "python_crash"),
+    # a dotted class in a module named for its exceptions, printed with no message
+    ("msgpack.exceptions.ExtraData", "python_crash"),
+    ("[rank2]: tensordict.errors.ShapeMismatch", "python_crash"),
+    # another transport's socket in use is that process's failure, not a rendezvous's
+    ("zmq.error.ZMQError: Address already in use (addr='ipc:///tmp/engine_core_0')", "python_crash"),
+    ("E1204 02:10:44.183697    1498 add_port.cc:83] Failed to add port to server: No address added out of total 1 "
+     "resolved for '0.0.0.0:50051' (Error in bind for address '[::]:50051': Address already in use)", "python_crash"),
+    # (the rendezvous's own stays the rendezvous's)
+    ("OSError: [Errno 98] Address already in use", "dist_timeout"),
 ]
 
 
@@ -38,6 +53,9 @@ def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> 
     "grpo-qwen3-8b-trainer-0-0-x7k2p   0/1     Init:0/2   0          6m",
     "  DiskPressure     False   Thu, 03 Dec 2026 02:10:44 +0000   KubeletHasNoDiskPressure   kubelet has no disk pressure",
     "  Normal   NodeHasNoDiskPressure   4m   kubelet   Node gpu-node-7 status is now: NodeHasNoDiskPressure",
+    # a successful call's repr, a module imported
+    "\tstatus = StatusCode.OK",
+    "from msgpack.exceptions import ExtraData",
 ])
 def test_a_row_or_condition_that_is_fine_says_nothing(tmp_path: Path, line: str) -> None:
     assert_says_nothing(tmp_path, line)

@@ -1129,7 +1129,7 @@ _COMPILED: tuple[tuple[Cause, Any, Any], ...] = tuple(
     for c in CATALOGUE if c.patterns or c.families)
 # An exception-shaped line: only such lines are read by class (a cheap test before the parse).
 _EXC_HINT = re.compile(r"(?:" + E.CLASS_SUFFIX + r"|OutOfResources|Timeout|TimedOut|ExceptionGroup|" + E.ITERATION_END + "|" + E.QUEUE_CLASS + r")\b|"
-                       r"\bsocket\.(?:gai|h)?error\b|" + E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+_?[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
+                       r"\bsocket\.(?:gai|h)?error\b|\b(?:exceptions?|errors?|exc)\.[A-Z]|" + E.AT_MESSAGE + r"(?:[a-z_]\w*\.)+_?[A-Z]\w*: |^E {2,}[\w.]*[A-Z]\w*: ")
 # A class name whose "message" is a bare count, ending the line: a tally of errors by type (an
 # end-of-run summary's "Errors by type" table), not an exception. Only inside a record printed at
 # INFO / DEBUG level (V.notice_level): a notice never states a death, and an uncaught `KeyError: 2`

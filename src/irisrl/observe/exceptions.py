@@ -64,6 +64,9 @@ _CLASS = (r"(?:[A-Za-z_]\w*\.)*(?:_?[A-Z]\w*" + CLASS_SUFFIX + r"|OutOfResources
           # a dotted class named for a timeout (httpx / httpcore `PoolTimeout`, `ReadTimeout`, requests' `ConnectTimeout`),
           # also printed with no message (`httpx.PoolTimeout` alone, as current set 48 prints it)
           r"(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Timeout|TimedOut)|"
+          # a dotted class in a module named for its exceptions, whatever the class is called (msgpack's
+          # `msgpack.exceptions.BufferFull` / `OutOfData`, printed with no message: current set 73)
+          r"(?:[A-Za-z_]\w*\.)*(?:exceptions?|errors?|exc)\.[A-Z]\w*|"
           rf"(?:^|(?<=\s\s)|{AFTER_HEADER})Exception|^Error(?=: \w)")
 EXC = re.compile(rf"(?<![\w./-])({_CLASS})(?:\((\w+)\))?(?::\s(.*)|:?\s*$)")
 # Any other class is exception-shaped by its grammar alone: a dotted CamelCase name at the start of

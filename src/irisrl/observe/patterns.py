@@ -139,6 +139,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # a stuck `kubectl get pods` row (vocabulary.KUBECTL_PENDING_LONG / KUBECTL_INIT_RESTARTED: the STATUS column padded by
     # kubectl's tabwriter, three spaces at least) and a node's disk pressure (vocabulary.DISK_PRESSURE)
     b"Pending   ", b"Init:", b"isk pressure", b"HasDiskPressure",
+    b"StatusCode.", b'details = "',   # a failed gRPC call's repr body (vocabulary.GRPC_FAILED_CALL)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

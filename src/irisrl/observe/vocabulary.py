@@ -134,6 +134,10 @@ UNSCHEDULABLE_REASON = r"^\s*[Rr]eason:\s+Unschedulable\s*$"
 # for 5 minutes or more is one no node took; an init container restarted (RESTARTS > 0) failed and is being retried
 KUBECTL_PENDING_LONG = E.KUBECTL_POD_ROW + r"Pending\s+\d+\s+(?:\(\S+ ago\)\s+)?(?:[5-9]m|[1-9]\d+m|\d+[hdy])[\dsmhdy]*(?:\s|$)"
 KUBECTL_INIT_RESTARTED = E.KUBECTL_POD_ROW + r"Init:\d+/\d+\s+[1-9]\d*\b"
+# The body of a failed gRPC call's repr under its `_InactiveRpcError` / `_MultiThreadedRendezvous` / `AioRpcError` head
+# (grpc/_channel.py and aio/_call.py _NON_OK_*_REPR_FORMAT: "\tstatus = {}", '\tdetails = "{}"', '\tdebug_error_string
+# = "{}"'; a successful call's repr says `StatusCode.OK` and has no debug string): each line is that RPC's failure
+GRPC_FAILED_CALL = r'^\s*(?:status = StatusCode\.(?!OK\b)[A-Z_]+|details = ".*"|debug_error_string = ".*")\s*$'
 # A node whose disk is (nearly) full in its own reporters' words: the kubelet's node condition (kubernetes
 # pkg/kubelet/nodestatus/setters.go DiskPressureCondition: message "kubelet has disk pressure", event
 # "NodeHasDiskPressure"; cleared, "kubelet has no disk pressure" / "NodeHasNoDiskPressure", is not this) and Ray's
@@ -160,7 +164,7 @@ STATEMENT = re.compile(
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
     # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
-    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG + "|" + KUBECTL_INIT_RESTARTED + "|" + DISK_PRESSURE + "|" + SHORTFALL + "|"
+    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG + "|" + KUBECTL_INIT_RESTARTED + "|" + DISK_PRESSURE + "|" + GRPC_FAILED_CALL + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -1572,7 +1576,7 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(ABI_MISMATCH),), None),
     Row("python_crash", (_rx(FATAL_DUMP),), None),
     Row("pg_unplaceable", (_rx(UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG),), None),
-    Row("python_crash", (_rx(STATE_REASON + "|" + KUBECTL_INIT_RESTARTED),), None),
+    Row("python_crash", (_rx(STATE_REASON + "|" + KUBECTL_INIT_RESTARTED + "|" + GRPC_FAILED_CALL),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
     # a build that failed (a JIT extension, a kernel compiled at start-up): its paths name cuda (`kernel.cu`,
@@ -1694,7 +1698,10 @@ TABLE: tuple[Row, ...] = (
     # server's own listener (net's "listen tcp :9400: bind: address already in use", dcgm-exporter's metrics port) is
     # that server's start-up. (After the engine rows: an engine's start-up that hit it is the engine's.)
     Row("dist_timeout", (_rx(r"(?i:address already in use|\beaddrinuse\b|\[errno 98\]|\bport:? \d+ (?:is )?already in use)"),),
-        _rx(r"(?i:\btrying (?:port|another)|\battempt:? \[?\d+/|\bmaybe\b|restarting|\bengine\b|\blisten (?:tcp|udp)\w*\b)")),
+        _rx(r"(?i:\btrying (?:port|another)|\battempt:? \[?\d+/|\bmaybe\b|restarting|\bengine\b|\blisten (?:tcp|udp)\w*\b)|"
+            # (another transport's own socket: ZeroMQ's ZMQError, gRPC core's server port, src/core/server/add_port.cc
+            # "Failed to add port to server": the process that bound it fails as any other, python_crash)
+            r"\bZMQError\b|\bzmq\.error\b|\badd_port\.cc\b|\bFailed to add port to server\b")),
     # (a traceback's head that names an engine: observe/analyzer.py reads the head with its "Traceback")
     # (the failure word must be the message's: an exception's class ("AssertionError: OpenRLHF only supports vllm >= 0.7.0",
     # "ValueError: vLLM's model runner requires Triton.") is no statement that the engine failed; a check that
