@@ -28345,7 +28345,7 @@ def versions() -> dict[str, str]:
                  "pytest", "pytest-timeout", "pebble", "sympy", "math-verify", "latex2sympy2_extended",
                  "antlr4-python3-runtime",
                  "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4", "docker",
-                 "webdataset", "torchdata", "multiprocess"):  # the agent side's clients (the
+                 "webdataset", "torchdata", "multiprocess", "pyzmq", "cloudpickle", "tornado"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -41204,7 +41204,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES66, (_LOG_LINE66.search,)),
         (CASES68, (_LOG_LINE68.search,)),
         (CASES69, (_LOG_LINE69.search,)),
-        (CASES71, (_LOG_LINE71.search,)))
+        (CASES71, (_LOG_LINE71.search,)),
+        (CASES73, (_LOG_LINE73.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -51339,6 +51340,826 @@ def lib_of72(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# The seventy-third set: INTER-PROCESS MESSAGING of a GRPO run failing (the rollout side's transport between trainer,
+# engine front-end and workers): pyzmq (vLLM's / SGLang's engine IPC), msgpack / msgspec frames, pickle / cloudpickle,
+# grpcio + protobuf, multiprocessing.connection / queues. Every case is CPU only, binds 127.0.0.1, ends its own peers.
+
+
+def _free_port73() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def case_zmq73_bind_in_use() -> None:
+    """The engine core's input socket binds a port a previous (stale) engine core still holds."""
+    import zmq
+
+    ctx = zmq.Context()
+    port = _free_port73()
+    stale = ctx.socket(zmq.PULL)
+    stale.bind(f"tcp://127.0.0.1:{port}")
+    core = ctx.socket(zmq.PULL)
+    core.bind(f"tcp://127.0.0.1:{port}")
+
+
+def case_zmq73_recv_noblock_again() -> None:
+    """The front-end polls the engine's output socket with NOBLOCK and treats 'nothing yet' as fatal."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.PULL)
+    s.bind(f"tcp://127.0.0.1:{_free_port73()}")
+    s.recv_multipart(flags=zmq.NOBLOCK)
+
+
+def case_zmq73_req_twice() -> None:
+    """A REQ socket sends a second request before the engine answered the first (a retry on the same socket)."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.REQ)
+    s.connect(f"tcp://127.0.0.1:{_free_port73()}")
+    s.send(b"generate")
+    s.send(b"generate")
+
+
+def case_zmq73_send_after_close() -> None:
+    """A weight-sync thread sends on the socket the shutdown path already closed."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.PUSH)
+    s.connect(f"tcp://127.0.0.1:{_free_port73()}")
+    s.close(linger=0)
+    s.send(b"weights-ready")
+
+
+def case_zmq73_context_terminated() -> None:
+    """The output thread blocks in recv while the main thread shuts the context down."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.PULL)
+    s.bind(f"tcp://127.0.0.1:{_free_port73()}")
+    err: list[BaseException] = []
+
+    def output_thread() -> None:
+        try:
+            s.recv()
+        except BaseException as e:  # re-raised in the main thread below
+            err.append(e)
+            s.close(linger=0)
+
+    t = threading.Thread(target=output_thread)
+    t.start()
+    time.sleep(0.3)
+    ctx.term()
+    t.join()
+    raise err[0]
+
+
+def case_zmq73_router_peer_gone() -> None:
+    """ROUTER_MANDATORY: the front-end answers an engine client identity that disconnected."""
+    import zmq
+
+    ctx = zmq.Context()
+    r = ctx.socket(zmq.ROUTER)
+    r.setsockopt(zmq.ROUTER_MANDATORY, 1)
+    r.bind(f"tcp://127.0.0.1:{_free_port73()}")
+    r.send_multipart([b"engine-dp0", b"", b"outputs"])
+
+
+def case_zmq73_bad_endpoint() -> None:
+    """An engine address built from an empty port (`tcp://127.0.0.1:`)."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.DEALER)
+    s.connect("tcp://127.0.0.1:")
+
+
+def case_zmq73_unknown_transport() -> None:
+    """An address read from the config with a typo'd transport (`tcpp://`)."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.PUSH)
+    s.bind("tcpp://127.0.0.1:5557")
+
+
+def case_zmq73_ipc_path_too_long() -> None:
+    """An ipc:// path under a deep run directory, past the 107 bytes a Unix socket path may have."""
+    import zmq
+
+    ctx = zmq.Context()
+    d = os.path.join(tempfile.mkdtemp(), "runs", "grpo-qwen3-8b-math-2026-12-05", "global_step_120", "engine_ipc" * 4)
+    os.makedirs(d, exist_ok=True)
+    s = ctx.socket(zmq.PULL)
+    s.bind(f"ipc://{d}/scheduler_input")
+
+
+def case_zmq73_recv_pyobj_foreign() -> None:
+    """recv_pyobj of a frame a msgpack sender wrote (the two ends disagree on the serializer)."""
+    import msgpack
+    import zmq
+
+    ctx = zmq.Context()
+    port = _free_port73()
+    pull = ctx.socket(zmq.PULL)
+    pull.bind(f"tcp://127.0.0.1:{port}")
+    push = ctx.socket(zmq.PUSH)
+    push.connect(f"tcp://127.0.0.1:{port}")
+    push.send(msgpack.packb({"request_id": "r-17", "token_ids": [151644, 872, 198]}))
+    pull.recv_pyobj()
+
+
+def case_zmq73_recv_json_binary() -> None:
+    """recv_json of a binary (msgpack) frame."""
+    import msgpack
+    import zmq
+
+    ctx = zmq.Context()
+    port = _free_port73()
+    pull = ctx.socket(zmq.PULL)
+    pull.bind(f"tcp://127.0.0.1:{port}")
+    push = ctx.socket(zmq.PUSH)
+    push.connect(f"tcp://127.0.0.1:{port}")
+    push.send(msgpack.packb([0, "abort", ["r-3", "r-9"]]))
+    pull.recv_json()
+
+
+def case_zmq73_send_pyobj_file() -> None:
+    """send_pyobj of a request dict that still holds the open trace file of the rollout."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.PUSH)
+    s.connect(f"tcp://127.0.0.1:{_free_port73()}")
+    with open(os.path.join(tempfile.mkdtemp(), "rollout_r-1.jsonl"), "wb") as trace:
+        s.send_pyobj({"rid": "r-1", "prompt_token_ids": [151644, 872], "trace": trace})
+
+
+def case_zmq73_hwm_noblock() -> None:
+    """SNDHWM=2 and NOBLOCK sends of rollouts to a trainer that stopped reading: the third send is refused."""
+    import zmq
+
+    ctx = zmq.Context()
+    port = _free_port73()
+    pull = ctx.socket(zmq.PULL)
+    pull.setsockopt(zmq.RCVHWM, 1)
+    pull.bind(f"tcp://127.0.0.1:{port}")
+    push = ctx.socket(zmq.PUSH)
+    push.setsockopt(zmq.SNDHWM, 2)
+    push.connect(f"tcp://127.0.0.1:{port}")
+    time.sleep(0.2)
+    for i in range(10000):
+        push.send(b"x" * 65536, flags=zmq.NOBLOCK)
+
+
+def case_zmq73_asyncio_recv_timeout() -> None:
+    """zmq.asyncio: the front-end waits 0.5 s for the engine's first output with asyncio.wait_for."""
+    import asyncio
+
+    import zmq
+    import zmq.asyncio
+
+    async def main() -> None:
+        ctx = zmq.asyncio.Context()
+        s = ctx.socket(zmq.PULL)
+        s.bind(f"tcp://127.0.0.1:{_free_port73()}")
+        await asyncio.wait_for(s.recv_multipart(), timeout=0.5)
+
+    asyncio.run(main())
+
+
+def case_zmq73_bad_sockopt() -> None:
+    """setsockopt of a negative receive HWM read from an env var."""
+    import zmq
+
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.PULL)
+    s.setsockopt(zmq.SNDBUF, "-1")  # type: ignore[arg-type]
+
+
+def case_msgpack73_extra_data() -> None:
+    """Two outputs frames glued into one buffer, unpacked as one."""
+    import msgpack
+
+    a = msgpack.packb({"rid": "r-1", "finished": False})
+    msgpack.unpackb(a + msgpack.packb({"rid": "r-2", "finished": True}))
+
+
+def case_msgpack73_truncated() -> None:
+    import msgpack
+
+    frame = msgpack.packb({"rid": "r-5", "new_token_ids": list(range(64))})
+    msgpack.unpackb(frame[: len(frame) // 2])
+
+
+def case_msgpack73_foreign_pickle() -> None:
+    """A pickle frame (an old worker's) decoded as msgpack."""
+    import pickle
+
+    import msgpack
+
+    msgpack.unpackb(pickle.dumps({"rid": "r-5"}, protocol=5), strict_map_key=False)
+
+
+def case_msgpack73_ndarray() -> None:
+    """packb of logprobs left as a numpy array."""
+    import msgpack
+    import numpy as np
+
+    msgpack.packb({"rid": "r-1", "logprobs": np.zeros(4, dtype=np.float32)})
+
+
+def case_msgpack73_int_key() -> None:
+    """A frame with int keys (token id -> logprob) unpacked with the default strict_map_key."""
+    import msgpack
+
+    msgpack.unpackb(msgpack.packb({151643: -0.01, 872: -2.3}))
+
+
+def case_msgpack73_unpacker_buffer_full() -> None:
+    """A streaming Unpacker with max_buffer_size smaller than one weight-sync frame."""
+    import msgpack
+
+    u = msgpack.Unpacker(max_buffer_size=1024)
+    u.feed(msgpack.packb({"name": "model.layers.0.mlp.up_proj.weight", "data": b"\0" * 4096}))
+
+
+def case_msgspec73_foreign_json() -> None:
+    """A JSON frame (an HTTP health body) decoded as msgpack."""
+    import msgspec
+
+    msgspec.msgpack.decode(b'{"status":"ok","engine":"dp0"}')
+
+
+def case_msgspec73_wrong_schema() -> None:
+    """An EngineCoreOutputs-like Struct decoding a frame of an older front-end (an array where a map is sent)."""
+    import msgspec
+
+    class Outputs(msgspec.Struct, array_like=True):
+        engine_index: int
+        outputs: list[list[int]]
+        timestamp: float
+
+    msgspec.msgpack.decode(msgspec.msgpack.encode([0, [[1, 2, 3]]]), type=Outputs)
+
+
+def case_msgspec73_encode_unsupported() -> None:
+    """encode of a request holding a set of stop token ids and a lock."""
+    import msgspec
+
+    msgspec.msgpack.encode({"rid": "r-1", "stop": threading.Event()})
+
+
+def case_msgspec73_ext_unknown() -> None:
+    """A frame with an ext type (a custom tensor ext of the sender) decoded with no ext_hook."""
+    import msgspec
+
+    frame = msgspec.msgpack.encode(msgspec.msgpack.Ext(3, b"\0" * 16))
+    msgspec.msgpack.Decoder(type=list[int]).decode(frame)
+
+
+def case_pickle73_generator() -> None:
+    """A rollout request carrying the generator that streams its outputs, pickled for the worker."""
+    import pickle
+
+    def stream():
+        yield 1
+
+    pickle.dumps({"rid": "r-1", "stream": stream()})
+
+
+def case_pickle73_protocol_too_new() -> None:
+    """A frame pickled with protocol 6 (a newer peer) loaded here."""
+    import pickle
+
+    pickle.loads(b"\x80\x06K\x01.")
+
+
+def case_pickle73_local_class() -> None:
+    """pickle of an instance of a class defined inside the rollout function."""
+    import pickle
+
+    class RolloutBatch:
+        def __init__(self) -> None:
+            self.prompts = ["2+2="]
+
+    pickle.dumps(RolloutBatch())
+
+
+def case_pickle73_main_class_child() -> None:
+    """A batch whose class lives in the launcher's __main__, unpickled by a worker started as its own program."""
+    import pickle
+
+    src = ("import pickle, sys\n"
+           "class RolloutBatch:\n"
+           "    def __init__(self): self.prompts = ['2+2=']\n"
+           "sys.stdout.buffer.write(pickle.dumps(RolloutBatch()))\n")
+    blob = subprocess.run([sys.executable, "-c", src], capture_output=True, timeout=30, check=True).stdout
+    p = subprocess.run([sys.executable, "-c", "import pickle, sys; pickle.loads(sys.stdin.buffer.read())"],
+                       input=blob, stderr=subprocess.PIPE, timeout=30)
+    sys.stderr.write(p.stderr.decode())
+    sys.exit(p.returncode)
+
+
+def case_pickle73_truncated_frame() -> None:
+    """A result frame cut short (the worker was killed mid-write), loaded by the driver."""
+    import pickle
+
+    blob = pickle.dumps({"rid": "r-4", "rewards": [0.0, 1.0, 1.0, 0.5] * 64, "text": "x" * 300}, protocol=5)
+    pickle.loads(blob[:-40])
+
+
+def case_pickle73_memoryview() -> None:
+    """pickle.dumps of a frame still held as a zmq memoryview (copy=False)."""
+    import pickle
+
+    pickle.dumps({"rid": "r-1", "frame": memoryview(b"abc")})
+
+
+def case_cloudpickle73_closure_lock() -> None:
+    """cloudpickle of a reward function closing over an RLock (its cache guard)."""
+    import cloudpickle
+
+    guard = threading.RLock()
+
+    def reward_fn(completion: str) -> float:
+        with guard:
+            return float("42" in completion)
+
+    cloudpickle.dumps(reward_fn)
+
+
+def case_cloudpickle73_zmq_socket() -> None:
+    """cloudpickle of an engine client object that holds its zmq socket (shipped to a worker)."""
+    import cloudpickle
+    import zmq
+
+    class EngineClient:
+        def __init__(self) -> None:
+            self.ctx = zmq.Context()
+            self.sock = self.ctx.socket(zmq.DEALER)
+
+    cloudpickle.dumps(EngineClient())
+
+
+def case_cloudpickle73_grpc_channel() -> None:
+    """cloudpickle of a reward client holding its grpc channel."""
+    import cloudpickle
+    import grpc
+
+    class RewardClient:
+        def __init__(self) -> None:
+            self.channel = grpc.insecure_channel("127.0.0.1:50051")
+
+    cloudpickle.dumps(RewardClient())
+
+
+def _grpc_server73(handlers: dict[str, Any], **opts: Any) -> tuple[Any, int]:
+    from concurrent import futures
+
+    import grpc
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4), options=list(opts.items()))
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("grpo.Reward", handlers),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    return server, port
+
+
+def case_grpc73_unavailable() -> None:
+    """The reward server is not up: a unary call to a port nothing listens on."""
+    import grpc
+
+    ch = grpc.insecure_channel(f"127.0.0.1:{_free_port73()}")
+    ch.unary_unary("/grpo.Reward/Score")(b"completion", timeout=5)
+
+
+def case_grpc73_deadline() -> None:
+    """The reward server takes 2 s per call, the client's deadline is 0.5 s."""
+    import grpc
+
+    def score(req: bytes, ctx: Any) -> bytes:
+        time.sleep(2)
+        return b"1.0"
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(score)})
+    try:
+        grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary("/grpo.Reward/Score")(b"completion", timeout=0.5)
+    finally:
+        server.stop(0)
+
+
+def case_grpc73_message_too_large() -> None:
+    """A batch of 5 MiB of completions to a server with the default 4 MiB receive limit."""
+    import grpc
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(lambda r, c: b"ok")})
+    try:
+        grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary("/grpo.Reward/Score")(b"x" * (5 << 20), timeout=10)
+    finally:
+        server.stop(0)
+
+
+def case_grpc73_response_too_large() -> None:
+    """The server answers 6 MiB of scores to a client with the default 4 MiB receive limit."""
+    import grpc
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(lambda r, c: b"s" * (6 << 20))},
+                                  **{"grpc.max_send_message_length": 64 << 20})
+    try:
+        grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary("/grpo.Reward/Score")(b"c", timeout=10)
+    finally:
+        server.stop(0)
+
+
+def case_grpc73_unimplemented() -> None:
+    """A client of a newer reward API calls a method the server does not have."""
+    import grpc
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(lambda r, c: b"ok")})
+    try:
+        grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary("/grpo.Reward/ScoreBatch")(b"c", timeout=5)
+    finally:
+        server.stop(0)
+
+
+def case_grpc73_server_gone_midstream() -> None:
+    """The reward server is stopped while it streams scores back."""
+    import grpc
+
+    def stream(req: bytes, ctx: Any):
+        for i in range(100):
+            time.sleep(0.1)
+            yield b"%d" % i
+
+    server, port = _grpc_server73({"Stream": grpc.unary_stream_rpc_method_handler(stream)})
+    threading.Timer(0.5, lambda: server.stop(0)).start()
+    for _ in grpc.insecure_channel(f"127.0.0.1:{port}").unary_stream("/grpo.Reward/Stream")(b"c", timeout=20):
+        pass
+
+
+def case_grpc73_handler_raises() -> None:
+    """The reward handler raises (a KeyError in the verifier): the client sees UNKNOWN."""
+    import grpc
+
+    def score(req: bytes, ctx: Any) -> bytes:
+        return {"math": b"1"}[req.decode()]
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(score)})
+    try:
+        grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary("/grpo.Reward/Score")(b"code", timeout=5)
+    finally:
+        server.stop(0)
+
+
+def case_grpc73_bind_in_use() -> None:
+    """The weight-sync gRPC server binds a port another process already listens on."""
+    from concurrent import futures
+
+    import grpc
+
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 0)
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=1), options=[("grpc.so_reuseport", 0)])
+        server.add_insecure_port(f"127.0.0.1:{port}")
+
+
+def case_grpc73_channel_closed() -> None:
+    """A call on a channel the client already closed (shutdown path raced with a late scoring call)."""
+    import grpc
+
+    ch = grpc.insecure_channel(f"127.0.0.1:{_free_port73()}")
+    call = ch.unary_unary("/grpo.Reward/Score")
+    ch.close()
+    call(b"c", timeout=2)
+
+
+def case_proto73_decode_error() -> None:
+    """A protobuf Struct parsed from a frame cut short."""
+    from google.protobuf import struct_pb2
+
+    m = struct_pb2.Struct()
+    m.update({"rid": "r-1", "reward": 1.0, "text": "x" * 200})
+    struct_pb2.Struct().ParseFromString(m.SerializeToString()[:57])
+
+
+def case_proto73_json_parse() -> None:
+    """json_format.Parse of a request with a field the message does not have."""
+    from google.protobuf import json_format, timestamp_pb2
+
+    json_format.Parse('{"seconds": 12, "rollout_id": "r-1"}', timestamp_pb2.Timestamp())
+
+
+def case_mpconn73_auth_wrong() -> None:
+    """A rollout worker connects to the trainer's Listener with a different authkey."""
+    from multiprocessing.connection import Client, Listener
+
+    with Listener(("127.0.0.1", 0), authkey=b"trainer-key") as lis:
+        def serve() -> None:
+            try:
+                lis.accept()
+            except Exception:
+                pass
+
+        threading.Thread(target=serve, daemon=True).start()
+        Client(lis.address, authkey=b"worker-key")
+
+
+def case_mpconn73_bad_message_length() -> None:
+    """The peer wrote a raw HTTP request into a multiprocessing connection (a probe on the worker port)."""
+    from multiprocessing.connection import Connection
+
+    a, b = socket.socketpair()
+    a.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+    Connection(os.dup(b.fileno())).recv_bytes(maxlength=1 << 20)
+
+
+def _hold73(conn: Any) -> None:
+    """A rollout worker that holds its end of the pipe and never answers."""
+    time.sleep(30)
+
+
+def case_mpconn73_peer_died_recv() -> None:
+    """The driver waits on a Pipe whose worker process was SIGKILLed."""
+    import multiprocessing as mp
+    import signal
+
+    ctx = mp.get_context("spawn")
+    parent, child = ctx.Pipe()
+    p = ctx.Process(target=_hold73, args=(child,))
+    p.start()
+    child.close()
+    time.sleep(1.0)
+    os.kill(p.pid, signal.SIGKILL)
+    p.join()
+    parent.recv()
+
+
+def case_mpconn73_recv_after_close() -> None:
+    """recv on a Connection the shutdown path closed."""
+    import multiprocessing as mp
+
+    a, b = mp.Pipe()
+    a.close()
+    a.recv()
+
+
+def case_mpqueue73_get_timeout() -> None:
+    """Queue.get(timeout=1) for a rollout result that never comes (the worker hangs)."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=time.sleep, args=(30,), daemon=True)
+    p.start()
+    try:
+        q.get(timeout=1)
+    finally:
+        p.kill()
+        p.join()
+
+
+def case_mpqueue73_put_unpicklable() -> None:
+    """Queue.put of a result holding a generator: the feeder thread fails, the consumer times out."""
+    import multiprocessing as mp
+
+    q = mp.get_context("spawn").Queue()
+    q.put({"rid": "r-1", "stream": (t for t in range(3))})
+    q.get(timeout=2)
+
+
+def case_mpqueue73_closed() -> None:
+    """put on a Queue the shutdown path closed."""
+    import multiprocessing as mp
+
+    q = mp.get_context("spawn").Queue()
+    q.close()
+    q.put({"rid": "r-1"})
+
+
+def case_mppool73_worker_killed() -> None:
+    """A concurrent.futures process pool whose reward worker is SIGKILLed mid-task."""
+    import multiprocessing as mp
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn")) as ex:
+        fut = ex.submit(time.sleep, 30)
+        time.sleep(1.5)
+        for pid in list(ex._processes):  # noqa: SLF001
+            os.kill(pid, signal.SIGKILL)
+        fut.result(timeout=20)
+
+
+def case_benign73_zmq_unclosed() -> None:
+    """The engine client exits without closing its socket / context (warnings shown: -W default)."""
+    import warnings
+
+    import zmq
+
+    warnings.simplefilter("default")
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.PUSH)
+    s.connect(f"tcp://127.0.0.1:{_free_port73()}")
+    del s
+    del ctx
+    import gc
+
+    gc.collect()
+
+
+def case_benign73_grpc_fork() -> None:
+    """A reward worker forks after the gRPC channel was used (fork handlers skipped); the child and parent go on."""
+    import grpc
+
+    def score(req: bytes, ctx: Any) -> bytes:
+        return b"1.0"
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(score)})
+    ch = grpc.insecure_channel(f"127.0.0.1:{port}")
+    ch.unary_unary("/grpo.Reward/Score")(b"c", timeout=5)
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    ch.close()
+    server.stop(0)
+
+
+def case_benign73_grpc_wait_for_ready() -> None:
+    """wait_for_ready: the reward server comes up 1 s after the first call; the call then succeeds."""
+    os.environ["GRPC_VERBOSITY"] = "INFO"
+    from concurrent import futures
+
+    import grpc
+
+    port = _free_port73()
+
+    def start() -> None:
+        time.sleep(1.0)
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+            "grpo.Reward", {"Score": grpc.unary_unary_rpc_method_handler(lambda r, c: b"1.0")}),))
+        server.add_insecure_port(f"127.0.0.1:{port}")
+        server.start()
+        holder.append(server)
+
+    holder: list[Any] = []
+    threading.Thread(target=start).start()
+    out = grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary("/grpo.Reward/Score")(
+        b"c", timeout=10, wait_for_ready=True)
+    print(f"PROVOKE-NOTE {out!r}", flush=True)
+    holder[0].stop(0)
+
+
+def case_benign73_mp_leaked_semaphore() -> None:
+    """A worker's mp.Lock left behind at exit: resource_tracker's note at shutdown."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    locks = [ctx.Lock(), ctx.Semaphore(2)]
+    print(f"PROVOKE-NOTE {len(locks)} held", flush=True)
+    os._exit(0)  # the worker ends without running its finalizers (as a process ended by os._exit / a signal)
+
+
+def case_proto73_gencode_domain() -> None:
+    """Generated code of Google's internal protobuf domain loaded with the open-source runtime (a vendored _pb2)."""
+    from google.protobuf import runtime_version
+
+    runtime_version.ValidateProtobufRuntimeVersion(
+        runtime_version.Domain.GOOGLE_INTERNAL, runtime_version.OSS_MAJOR, runtime_version.OSS_MINOR, 0, "",
+        "grpo/rollout.proto")
+
+
+def case_grpc73_dns_unresolved() -> None:
+    """The reward server's Kubernetes service name does not resolve here."""
+    import grpc
+
+    grpc.insecure_channel("reward-server.rl.svc.cluster.local:50051").unary_unary("/grpo.Reward/Score")(
+        b"c", timeout=5)
+
+
+def case_grpc73_future_cancelled() -> None:
+    """The trainer cancels a pending scoring call at step end and then reads its result."""
+    import grpc
+
+    def score(req: bytes, ctx: Any) -> bytes:
+        time.sleep(2)
+        return b"1.0"
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(score)})
+    try:
+        fut = grpc.insecure_channel(f"127.0.0.1:{port}").unary_unary("/grpo.Reward/Score").future(b"c", timeout=10)
+        time.sleep(0.2)
+        fut.cancel()
+        fut.result()
+    finally:
+        server.stop(0)
+
+
+def case_benign73_zmq_ioloop_deprecated() -> None:
+    """An old engine client imports zmq.eventloop.ioloop (warnings shown: -W default); it runs on asyncio's loop."""
+    import warnings
+
+    warnings.simplefilter("default")
+    import zmq.eventloop.ioloop  # noqa: F401
+
+
+def case_benign73_grpc_keepalive_goaway() -> None:
+    """A client pinging every 200 ms: the server answers GOAWAY too_many_pings, the client reconnects, the next
+    call succeeds."""
+    import grpc
+
+    server, port = _grpc_server73({"Score": grpc.unary_unary_rpc_method_handler(lambda r, c: b"1.0")})
+    ch = grpc.insecure_channel(f"127.0.0.1:{port}", options=[
+        ("grpc.keepalive_time_ms", 200), ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.max_pings_without_data", 0)])
+    call = ch.unary_unary("/grpo.Reward/Score")
+    call(b"c", timeout=5)
+    time.sleep(4)
+    print(f"PROVOKE-NOTE {call(b'c', timeout=5, wait_for_ready=True)!r}", flush=True)
+    ch.close()
+    server.stop(0)
+
+
+def case_benign73_shm_leaked() -> None:
+    """A rollout buffer in shared memory the worker never unlinked before it ended (os._exit)."""
+    from multiprocessing import shared_memory
+
+    shm = shared_memory.SharedMemory(create=True, size=1 << 20)
+    shm.buf[:4] = b"roll"
+    os._exit(0)
+
+
+CASES73: dict[str, Case] = {
+    n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign73_") else "python_crash", False)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z]+73_", n)}
+CASES.update(CASES73)
+TIMEOUT_S.update({n: 60 for n in CASES73})
+GROUP_TIMEOUT.update(CASES73)  # spawned workers, pool workers and resource trackers end with the case
+
+# More shapes for the 73-rd set's cases only: pyzmq's error classes whose names end in neither Error nor Exception
+# (`zmq.error.Again`, `zmq.error.ContextTerminated`), msgpack's `ExtraData` / `BufferFull`, queue's `_queue.Empty`,
+# and grpc's status / details lines under its `_InactiveRpcError` (the exception line itself is the same for every
+# status, and other corpus files already hold it).
+_LOG_LINE73 = re.compile(r"^zmq\.error\.\w+(: |$)|^msgpack\.exceptions\.\w+(: |$)|^_?queue\.Empty$|"
+                         r"^\t(status = StatusCode\.|details = )")
+
+LINE_RULES73: list[tuple[str, str]] = [
+    # grpc's exception line is the same for every status, and a source file of the corpus holds it byte for byte
+    (r"^grpc\._channel\._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:$", "drop"),
+    # Python warnings of a run that goes on (ResourceWarning of an unclosed socket, protobuf's gencode warning,
+    # resource_tracker's leaked-semaphore note) and gRPC's I-lines
+    (r"^\S+:\d+: \w*Warning: |^I\d{4} ", "benign"),
+    (".", "case"),  # the set's closing rule: each line its rules did not take keeps its case's kind
+]
+NOTES73: list[tuple[str, str]] = [
+    (r"Got goaway \[2\]", "gRPC's INFO line as the reward server stopped mid-stream; the run died on the UNAVAILABLE status that follows, the line alone is an info note (benign, unsure)"),
+    (r"too_many_pings|Got goaway \[11\]", "client keepalive every 200 ms: the server sent GOAWAY too_many_pings, the channel reconnected and the next call succeeded (exit 0; the E-line is benign by what happened)"),
+    (r"Log level INFO is not suitable", "GRPC_VERBOSITY=INFO; a wait_for_ready call waited for a server that came up 1 s later and succeeded"),
+    (r"skipping fork\(\) handlers", "os.fork after the channel was used; child and parent went on"),
+    (r"leaked shared_memory", "a worker ended by os._exit without unlinking its SharedMemory; resource_tracker cleaned it up at shutdown"),
+    (r"ResourceWarning: Unclosed", "socket / context garbage-collected unclosed under warnings 'default'; the process went on"),
+    (r"ioloop is deprecated", "import zmq.eventloop.ioloop under warnings 'default' (tornado 6.6 present); it worked"),
+    (r"unregistered extension code", "recv_pyobj (pickle.loads) of a msgpack frame: pickle's own error, raised through pyzmq"),
+    (r"max_array_len", "msgpack.unpackb of a frame cut in half: msgpack 1.2 reports the array header longer than the bytes left, not 'incomplete input'"),
+    (r"_queue\.Empty", "multiprocessing Queue.get(timeout=1) for a result a hung worker never sent (the bare class, no message)"),
+    (r"status = StatusCode\.|details = ", "grpc's _InactiveRpcError repr: its status / details lines are kept (the exception line itself is the same for every status and already in a corpus source file, dropped); a reward server's API error is python_crash by the settled rules"),
+    (r"add_port\.cc|Failed to bind to address", "grpc server.add_insecure_port on a port another socket listens on"),
+]
+
+
+def lib_of73(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventy-third set's printers: the library the line names, else the case's."""
+    for pre, lib in (("zmq.", "pyzmq"), ("msgpack.", "msgpack"), ("msgspec.", "msgspec"), ("grpc.", "grpcio"),
+                     ("google.protobuf.", "protobuf"), ("cloudpickle.", "cloudpickle"),
+                     ("multiprocessing.", "python"), ("concurrent.", "python"), ("_pickle.", "python"),
+                     ("bash: line", "bash")):
+        if line.startswith(pre):
+            return _pick(lib, vers)
+    if line.startswith(("TypeError: cannot pickle '_io", "ValueError: unregistered extension")):
+        return _pick("python", vers)  # pickle's own errors, raised through pyzmq's send_pyobj / recv_pyobj
+    if line.startswith("\t") or re.match(r"[EWID]\d{4} ", line):
+        return _pick("grpcio", vers)
+    if "resource_tracker" in line:
+        return _pick("python", vers)
+    by = {"zmq": "pyzmq", "msgpack": "msgpack", "msgspec": "msgspec", "grpc": "grpcio", "proto": "protobuf",
+          "cloudpickle": "cloudpickle"}
+    pre = case.split("73_")[0]
+    if pre == "benign":
+        pre = case.split("_")[1]
+    return _pick(by.get(pre, "python"), vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -51397,6 +52218,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout70", CASES70, LINE_RULES70),
     ("heldout71", CASES71, LINE_RULES71),
     ("heldout72", CASES72, LINE_RULES72),
+    ("heldout73", CASES73, LINE_RULES73),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -51889,6 +52711,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout70": (lib_of70, NOTES70),
     "heldout71": (lib_of71, NOTES71),
     "heldout72": (lib_of72, NOTES72),
+    "heldout73": (lib_of73, NOTES73),
 }
 
 
