@@ -28405,7 +28405,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     vers = versions()
     (out / "versions.json").write_text(json.dumps(vers, indent=1) + "\n")
     print(json.dumps(vers), flush=True)
-    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56 | GPU_SHARED59 | GPU_SHARED62 | GPU_SHARED72
+    shared = GPU_SHARED20 | GPU_SHARED21 | GPU_SHARED25 | GPU_SHARED40 | GPU_SHARED45 | GPU_SHARED50 | GPU_SHARED56 | GPU_SHARED59 | GPU_SHARED62 | GPU_SHARED72 | GPU_SHARED76
     gpu = [n for n in names if CASES[n][2] and n not in shared]
     cpu = [n for n in names if not CASES[n][2] or n in shared]  # the pool's cases
     lock = threading.Lock()
@@ -41205,7 +41205,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES68, (_LOG_LINE68.search,)),
         (CASES69, (_LOG_LINE69.search,)),
         (CASES71, (_LOG_LINE71.search,)),
-        (CASES73, (_LOG_LINE73.search,)))
+        (CASES73, (_LOG_LINE73.search,)),
+        (CASES76, (_LOG_LINE76.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -52160,6 +52161,773 @@ def lib_of73(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick(by.get(pre, "python"), vers)
 
 
+# ----------------------------------------------------------------------------- set 76: CUDA graphs, streams and the allocator's backends on one GPU
+# What an inference engine and a trainer sharing one card meet in CUDA graph capture (keep_graph / instantiate / raw
+# handles, pool ids, events recorded while capturing, a capture on a CuPy blocking stream while torch works on the legacy
+# stream, make_graphed_callables' argument checks, pinned / cuDNN-benchmark / first-cuBLAS work inside a capture),
+# torch.compile(mode="reduce-overhead") (cudagraph trees under cudaMallocAsync, its `skipping cudagraphs due to ...` notes),
+# the cudaMallocAsync backend's unsupported calls (OOM observer, IPC handles opened in a consumer, MemPool, runtime
+# backend switches, two captures at once), pinned host memory through cudaHostRegister, streams / events misused
+# (a CPU event, an external stream destroyed under torch), memory history dumps onto a full / size-limited file.
+def _cuda76():  # type: ignore[no-untyped-def]
+    import torch
+
+    torch.manual_seed(0)
+    return torch
+
+
+def _warm76():  # type: ignore[no-untyped-def]
+    """A static input warmed up on a side stream, as the CUDA graphs docs do before a capture."""
+    torch = _cuda76()
+    x = torch.randn(1024, device="cuda")
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for _ in range(2):
+            (x * 2).sum()
+    torch.cuda.current_stream().wait_stream(s)
+    torch.cuda.synchronize()
+    return torch, x
+
+
+def case_cg76_keep_graph_raw_before_capture() -> None:
+    torch = _cuda76()
+    g = torch.cuda.CUDAGraph(keep_graph=True)
+    print(g.raw_cuda_graph())
+
+
+def case_cg76_instantiate_without_keep_graph() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * 2
+    g.instantiate()
+    g.replay()
+    print(y.sum().item())
+
+
+def case_cg76_raw_exec_before_instantiate() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph(keep_graph=True)
+    with torch.cuda.graph(g):
+        y = x * 2
+    print(g.raw_cuda_graph_exec(), y.shape)
+
+
+def case_cg76_replay_keep_graph_twice_instantiate() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph(keep_graph=True)
+    with torch.cuda.graph(g):
+        y = x * 2
+    g.instantiate()
+    g.instantiate()
+    g.replay()
+    print(y.sum().item())
+
+
+def case_cg76_bogus_pool_id() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g, pool=(12345, 678)):
+        y = x * 2
+    g.replay()
+    print(y.sum().item())
+
+
+def case_cg76_pool_of_reset_graph() -> None:
+    """The engine's decode graphs share the prefill graph's pool; the prefill graph was reset (weights reloaded) first."""
+    torch, x = _warm76()
+    g1 = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g1):
+        y1 = x * 2
+    pool = g1.pool()
+    g1.reset()
+    del y1
+    g2 = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g2, pool=pool):
+        y2 = x * 3
+    g2.replay()
+    g1.replay()
+    print(y2.sum().item())
+
+
+def case_cg76_event_query_after_capture() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    ev = torch.cuda.Event()
+    with torch.cuda.graph(g):
+        y = x + 1
+        ev.record()
+    g.replay()
+    print(ev.query(), y.sum().item())
+
+
+def case_cg76_event_elapsed_after_replay() -> None:
+    """Step timing with events recorded inside the captured decode step."""
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    with torch.cuda.graph(g):
+        start.record()
+        y = x @ x
+        end.record()
+    g.replay()
+    torch.cuda.synchronize()
+    print(start.elapsed_time(end), y.item())
+
+
+def case_cg76_wait_captured_event_outside() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    ev = torch.cuda.Event()
+    with torch.cuda.graph(g):
+        y = x + 1
+        ev.record()
+    side = torch.cuda.Stream()
+    side.wait_event(ev)
+    with torch.cuda.stream(side):
+        z = y * 2
+    torch.cuda.synchronize()
+    print(z.sum().item())
+
+
+def case_cg76_external_event_elapsed() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    start = torch.cuda.Event(enable_timing=True, external=True)
+    end = torch.cuda.Event(enable_timing=True, external=True)
+    with torch.cuda.graph(g):
+        start.record()
+        y = x @ x
+        end.record()
+    print(start.elapsed_time(end), y.item())
+
+
+def case_cg76_nested_capture() -> None:
+    torch, x = _warm76()
+    g1, g2 = torch.cuda.CUDAGraph(), torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g1):
+        y = x * 2
+        with torch.cuda.graph(g2, stream=torch.cuda.Stream()):
+            z = x * 3
+    print(y.sum().item(), z.sum().item())
+
+
+def case_cg76_async_nested_capture() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    case_cg76_nested_capture()
+
+
+def case_cg76_async_two_threads_capture() -> None:
+    """Two engines capturing their graphs at once on two threads, under the cudaMallocAsync backend."""
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    import threading
+
+    torch, x = _warm76()
+    started = threading.Event()
+    errors: list[BaseException] = []
+
+    def other() -> None:
+        g2 = torch.cuda.CUDAGraph()
+        started.wait()
+        try:
+            with torch.cuda.graph(g2, capture_error_mode="relaxed"):
+                (x * 3).sum()
+        except BaseException as e:  # re-raised in the main thread below
+            errors.append(e)
+
+    t = threading.Thread(target=other)
+    t.start()
+    g1 = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g1, capture_error_mode="relaxed"):
+        started.set()
+        t.join()
+        y = x * 2
+    if errors:
+        raise errors[0]
+    print(y.sum().item())
+
+
+def _cupy_capture76(then: str) -> None:
+    torch = _cuda76()
+    import cupy
+
+    a = cupy.ones(1 << 20, dtype=cupy.float32)
+    t = torch.ones(1 << 20, device="cuda")
+    s = cupy.cuda.Stream(non_blocking=False)  # a blocking stream: it synchronizes with the legacy default stream
+    with s:
+        s.begin_capture()
+        b = a * 2
+        if then == "torch_legacy":
+            print((t * 2).sum().item())  # torch on the legacy default stream while CuPy captures
+        elif then == "cupy_null":
+            with cupy.cuda.Stream.null:
+                print(float((a + 1).sum()))
+        elif then == "end_other":
+            other = cupy.cuda.Stream(non_blocking=True)
+            other.end_capture()
+        g = s.end_capture()
+    g.launch()
+    print(float(b.sum()))
+
+
+def case_cg76_cupy_capture_torch_legacy_stream() -> None:
+    _cupy_capture76("torch_legacy")
+
+
+def case_cg76_cupy_capture_null_stream() -> None:
+    _cupy_capture76("cupy_null")
+
+
+def case_cg76_cupy_end_capture_other_stream() -> None:
+    _cupy_capture76("end_other")
+
+
+def case_cg76_pin_memory_in_capture() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        host = torch.empty(1024, pin_memory=True)
+        host.copy_(x, non_blocking=True)
+    g.replay()
+    print(host.sum().item())
+
+
+def case_cg76_cudnn_benchmark_in_capture() -> None:
+    torch = _cuda76()
+    torch.backends.cudnn.benchmark = True
+    conv = torch.nn.Conv2d(16, 32, 3, padding=1).cuda().half()
+    x = torch.randn(8, 16, 64, 64, device="cuda", dtype=torch.half)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):  # no warm-up: cuDNN's algorithm search runs inside the capture
+        y = conv(x)
+    g.replay()
+    print(y.float().sum().item())
+
+
+def case_cg76_first_matmul_in_capture() -> None:
+    torch = _cuda76()
+    a = torch.randn(512, 512, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(512, 512, device="cuda", dtype=torch.float32)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):  # the first cuBLAS / cuBLASLt calls of the process, inside the capture
+        y = torch.nn.functional.linear(a, a).float() @ b
+    g.replay()
+    print(y.sum().item())
+
+
+def case_cg76_graphed_buffer_requires_grad() -> None:
+    torch = _cuda76()
+    m = torch.nn.Linear(64, 64).cuda()
+    m.register_buffer("scale", torch.ones(64, device="cuda", requires_grad=True))
+    x = torch.randn(8, 64, device="cuda", requires_grad=True)
+    torch.cuda.make_graphed_callables(m, (x,))
+
+
+def case_cg76_graphed_non_tensor_arg() -> None:
+    torch = _cuda76()
+    m = torch.nn.Linear(64, 64).cuda()
+
+    def step(x, temperature):  # type: ignore[no-untyped-def]
+        return m(x) / temperature
+
+    torch.cuda.make_graphed_callables(step, (torch.randn(8, 64, device="cuda", requires_grad=True), 0.7))
+
+
+def case_cg76_graphed_returns_non_tensor() -> None:
+    torch = _cuda76()
+    m = torch.nn.Linear(64, 64).cuda()
+
+    def step(x):  # type: ignore[no-untyped-def]
+        y = m(x)
+        return y, 1.0
+
+    torch.cuda.make_graphed_callables(step, (torch.randn(8, 64, device="cuda", requires_grad=True),))
+
+
+def case_cg76_graphed_unused_input() -> None:
+    torch = _cuda76()
+    m = torch.nn.Linear(64, 64).cuda()
+
+    def step(x, mask):  # type: ignore[no-untyped-def]
+        return m(x)
+
+    args = (torch.randn(8, 64, device="cuda", requires_grad=True), torch.ones(8, 64, device="cuda", requires_grad=True))
+    torch.cuda.make_graphed_callables(step, args)
+
+
+def case_cg76_graphed_sample_args_count() -> None:
+    torch = _cuda76()
+    m1, m2 = torch.nn.Linear(64, 64).cuda(), torch.nn.Linear(64, 64).cuda()
+    torch.cuda.make_graphed_callables((m1, m2), ((torch.randn(8, 64, device="cuda"),),))
+
+
+# -- torch.compile(mode="reduce-overhead")
+def case_cmp76_reduce_overhead_async_backend() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+
+    @torch.compile(mode="reduce-overhead")
+    def step(x):  # type: ignore[no-untyped-def]
+        return torch.nn.functional.gelu(x @ x.T).sum(-1)
+
+    x = torch.randn(256, 256, device="cuda")
+    for _ in range(4):
+        y = step(x)
+    print(y.sum().item())
+
+
+def case_cmp76_reduce_overhead_async_training() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    m = torch.nn.Sequential(torch.nn.Linear(128, 256), torch.nn.GELU(), torch.nn.Linear(256, 1)).cuda()
+    cm = torch.compile(m, mode="reduce-overhead")
+    opt = torch.optim.SGD(m.parameters(), lr=1e-3)
+    for _ in range(4):
+        loss = cm(torch.randn(32, 128, device="cuda")).pow(2).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    print(loss.item())
+
+
+def case_oom76_reduce_overhead_fraction() -> None:
+    torch = _cuda76()
+    torch.cuda.set_per_process_memory_fraction(0.03)  # the trainer's share beside a colocated engine
+
+    @torch.compile(mode="reduce-overhead")
+    def logprobs(h, w):  # type: ignore[no-untyped-def]
+        return torch.log_softmax((h @ w).float(), -1).amax(-1)
+
+    h = torch.randn(4096, 1024, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(1024, 32768, device="cuda", dtype=torch.bfloat16)
+    for _ in range(3):
+        out = logprobs(h, w)
+    print(out.sum().item())
+
+
+def _skip76(fn_src: str) -> None:
+    os.environ["TORCH_LOGS"] = "perf_hints"
+    torch = _cuda76()
+    ns: dict[str, Any] = {"torch": torch}
+    exec(fn_src, ns)
+    f = torch.compile(ns["f"], mode="reduce-overhead")
+    for _ in range(3):
+        out = f(torch.arange(16, device="cuda", dtype=torch.float32))
+    torch.cuda.synchronize()
+    print("PROVOKE-NOTE steps ok", type(out).__name__, flush=True)
+
+
+def case_benign76_skip_nonzero_dynamic() -> None:
+    import torch._dynamo
+
+    torch._dynamo.config.capture_dynamic_output_shape_ops = True
+    _skip76("def f(x):\n    return x[x.nonzero().squeeze(-1)] * 2\n")
+
+
+def case_benign76_skip_deterministic_index_put() -> None:
+    import torch
+
+    torch.use_deterministic_algorithms(True)
+    _skip76("def f(x):\n    out = torch.zeros(4, device=x.device)\n"
+            "    out.index_put_((torch.tensor([0, 1, 1, 3], device=x.device),), x[:4], accumulate=True)\n    return out\n")
+
+
+def case_benign76_skip_cpu_output() -> None:
+    _skip76("def f(x):\n    return (x * 2).cpu() + 1\n")
+
+
+def case_benign76_skip_complex() -> None:
+    _skip76("def f(x):\n    return torch.view_as_real(torch.polar(x, x) * 2)\n")
+
+
+def case_benign76_skip_rng_cpu_in_graph() -> None:
+    _skip76("def f(x):\n    return x + torch.randn(16).to(x.device)\n")
+
+
+# -- the cudaMallocAsync backend's unsupported calls
+def case_async76_oom_observer() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    torch.ones(1, device="cuda")
+    torch._C._cuda_attach_out_of_memory_observer(lambda *a: print("PROVOKE-NOTE oom", a))
+
+
+def _ipc_consumer76(q) -> None:  # type: ignore[no-untyped-def]
+    t = q.get()
+    print(t.sum().item())
+
+
+def case_async76_ipc_consumer() -> None:
+    """The trainer (native allocator) hands its weights to a rollout engine started with backend:cudaMallocAsync."""
+    import torch
+    import torch.multiprocessing as mp
+
+    w = torch.ones(1 << 20, device="cuda")
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"  # the engine's environment
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=_ipc_consumer76, args=(q,))
+    p.start()
+    q.put(w)
+    p.join(60)
+    print(f"PROVOKE-NOTE consumer exit {p.exitcode}", flush=True)
+    sys.exit(1 if p.exitcode else 0)
+
+
+def case_async76_mempool() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    pool = torch.cuda.MemPool()
+    with torch.cuda.use_mem_pool(pool):
+        kv = torch.empty(1 << 28, device="cuda", dtype=torch.uint8)
+    print(kv.numel(), pool.snapshot())
+
+
+def case_async76_runtime_backend_native() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    torch.ones(1, device="cuda")
+    torch.cuda.memory._set_allocator_settings("backend:native")
+    print(torch.cuda.get_allocator_backend())
+
+
+def case_async76_runtime_expandable() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    torch.ones(1, device="cuda")
+    torch.cuda.memory._set_allocator_settings("expandable_segments:True")
+    print(torch.empty(1 << 30, device="cuda", dtype=torch.uint8).numel())
+
+
+def case_async76_caching_allocator_delete_twice() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    p = torch.cuda.caching_allocator_alloc(1 << 20)
+    torch.cuda.caching_allocator_delete(p)
+    torch.cuda.caching_allocator_delete(p)
+    torch.cuda.synchronize()
+
+
+def case_alloc76_runtime_backend_async() -> None:
+    torch = _cuda76()
+    torch.ones(1, device="cuda")
+    torch.cuda.memory._set_allocator_settings("backend:cudaMallocAsync")
+    print(torch.cuda.get_allocator_backend())
+
+
+def case_oom76_observer_raises() -> None:
+    """An OOM observer (the trainer dumps a snapshot on OOM) that itself fails, then the OOM."""
+    torch = _cuda76()
+    torch.cuda.memory._record_memory_history(max_entries=1000)
+
+    def observer(device, alloc, device_alloc, device_free):  # type: ignore[no-untyped-def]
+        torch.cuda.memory._dump_snapshot("/proc/irisrl76/oom_snapshot.pickle")
+
+    torch._C._cuda_attach_out_of_memory_observer(observer)
+    torch.empty(400 << 30, device="cuda", dtype=torch.uint8)
+
+
+def case_oom76_async_caching_allocator_alloc() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    print(torch.cuda.caching_allocator_alloc(400 << 30))
+
+
+# -- pinned host memory
+def case_pin76_host_register_huge() -> None:
+    ovc = open("/proc/sys/vm/overcommit_memory").read().strip()
+    if ovc == "1":  # malloc would succeed and the register threads would touch every page: not here
+        print(f"PROVOKE-NOTE overcommit_memory={ovc}: skipped", flush=True)
+        return
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "pinned_use_cuda_host_register:True,pinned_num_register_threads:8"
+    torch = _cuda76()
+    buf = torch.empty(400 << 30, dtype=torch.uint8, pin_memory=True)  # the offloaded optimizer state, pinned
+    print(buf.numel())
+
+
+def case_pin76_host_register_readonly_mmap() -> None:
+    import mmap
+    import tempfile
+
+    torch = _cuda76()
+    fd, path = tempfile.mkstemp()
+    os.write(fd, b"\0" * (16 << 20))
+    m = mmap.mmap(fd, 16 << 20, prot=mmap.PROT_READ)
+    import numpy as np
+
+    arr = np.frombuffer(m, dtype=np.uint8)
+    rc = torch.cuda.cudart().cudaHostRegister(arr.ctypes.data, arr.nbytes, 0)
+    print(f"PROVOKE-NOTE cudaHostRegister -> {rc}", flush=True)
+    torch.cuda.check_error(rc)
+
+
+def case_pin76_pin_memory_mmap_tensor() -> None:
+    """A memory-mapped checkpoint (torch.load(mmap=True)) pinned for a fast upload."""
+    import tempfile
+
+    torch = _cuda76()
+    path = os.path.join(tempfile.mkdtemp(), "w.pt")
+    torch.save({"w": torch.randn(1 << 20)}, path)
+    sd = torch.load(path, mmap=True)
+    torch.cuda.cudart().cudaHostRegister(sd["w"].data_ptr(), sd["w"].nbytes, 0)
+    print(sd["w"].pin_memory().is_pinned())
+
+
+# -- streams and events
+def case_ev76_cpu_event_record() -> None:
+    torch = _cuda76()
+    ev = torch.Event(device="cpu", enable_timing=True)
+    ev.record()
+    print(ev.query())
+
+
+def case_ev76_stream_priority_out_of_range() -> None:
+    torch = _cuda76()
+    s = torch.cuda.Stream(priority=-7)
+    print(s.priority, torch.cuda.Stream.priority_range())
+
+
+def case_ev76_external_stream_destroyed() -> None:
+    """A stream handed over from another library (CuPy) and destroyed there, then used by torch."""
+    torch = _cuda76()
+    import cupy
+
+    cs = cupy.cuda.Stream(non_blocking=True)
+    ext = torch.cuda.ExternalStream(cs.ptr)
+    del cs
+    import gc
+
+    gc.collect()
+    with torch.cuda.stream(ext):
+        y = torch.ones(1 << 20, device="cuda") * 2
+    ext.synchronize()
+    print(y.sum().item())
+
+
+def case_ev76_event_record_destroyed_stream() -> None:
+    torch = _cuda76()
+    import cupy
+
+    cs = cupy.cuda.Stream(non_blocking=True)
+    ext = torch.cuda.ExternalStream(cs.ptr)
+    del cs
+    import gc
+
+    gc.collect()
+    ev = torch.cuda.Event()
+    ev.record(ext)
+    ev.synchronize()
+
+
+def case_ev76_wait_event_other_device_type() -> None:
+    torch = _cuda76()
+    ev = torch.Event(device="cpu")
+    torch.cuda.current_stream().wait_event(ev)
+    torch.cuda.synchronize()
+
+
+# -- memory history and snapshots
+def case_snap76_dump_snapshot_dev_full() -> None:
+    torch = _cuda76()
+    torch.cuda.memory._record_memory_history(max_entries=10000)
+    kv = [torch.empty(1 << 20, device="cuda") for _ in range(64)]
+    torch.cuda.memory._dump_snapshot("/dev/full")
+    print(len(kv))
+
+
+def case_snap76_dump_snapshot_fsize_limit() -> None:
+    import resource
+    import signal
+    import tempfile
+
+    torch = _cuda76()
+    torch.cuda.memory._record_memory_history(max_entries=10000)
+    kv = [torch.empty(1 << 20, device="cuda") for _ in range(64)]
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+    torch.cuda.memory._dump_snapshot(os.path.join(tempfile.mkdtemp(), "snapshot.pickle"))
+    print(len(kv))
+
+
+def case_snap76_record_history_stacks_bogus() -> None:
+    torch = _cuda76()
+    torch.cuda.memory._record_memory_history(stacks="cpp")
+    torch.ones(1, device="cuda")
+
+
+def case_snap76_record_history_enabled_bogus() -> None:
+    torch = _cuda76()
+    torch.cuda.memory._record_memory_history(enabled="allocs")
+    torch.ones(1, device="cuda")
+
+
+def case_snap76_save_segment_usage_dev_full() -> None:
+    torch = _cuda76()
+    kv = [torch.empty(1 << 20, device="cuda") for _ in range(64)]
+    torch.cuda.memory._save_segment_usage("/dev/full")
+    print(len(kv))
+
+
+# -- empty_cache / reset_peak_memory_stats in odd states
+def case_mem76_reset_peak_in_capture() -> None:
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = x * 2
+        torch.cuda.reset_peak_memory_stats()
+    print(y.sum().item())
+
+
+def case_mem76_empty_cache_in_mempool_capture() -> None:
+    torch, x = _warm76()
+    pool = torch.cuda.MemPool()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g, pool=pool.id):
+        y = x * 2
+    del pool
+    torch.cuda.empty_cache()
+    g.replay()
+    print(y.sum().item())
+
+
+# -- benign look-alikes
+def case_benign76_async_reset_accumulated() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    torch.ones(1 << 20, device="cuda")
+    torch.cuda.reset_accumulated_memory_stats()
+    torch.cuda.reset_peak_memory_stats()
+    print(torch.cuda.max_memory_allocated())
+
+
+def case_benign76_async_record_stream_same() -> None:
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    x = torch.ones(1 << 20, device="cuda")
+    x.record_stream(torch.cuda.current_stream())
+    print(x.sum().item())
+
+
+def case_benign76_capture_fallback_eager() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log = logging.getLogger("irisrl.engine")
+    torch, x = _warm76()
+    g = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(g):
+            y = x * 2
+            if y.sum().item() > 0:  # a data-dependent branch in the decode step
+                y = y + 1
+    except RuntimeError as e:
+        log.warning("CUDA graph capture of the decode step failed (%s); running it eagerly", str(e).splitlines()[0])
+        torch.cuda.synchronize()
+        y = x * 2 + 1
+    print(y.sum().item())
+
+
+def case_benign76_async_oom_caught() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log = logging.getLogger("irisrl.engine")
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
+    torch = _cuda76()
+    blocks = 4096
+    while True:
+        try:
+            kv = torch.empty(blocks, 64 << 20, device="cuda", dtype=torch.uint8)
+            break
+        except torch.OutOfMemoryError:
+            blocks //= 2
+            log.warning("KV cache of %d blocks does not fit under backend:cudaMallocAsync; trying %d", blocks * 2, blocks)
+    print(f"PROVOKE-NOTE kv blocks {kv.shape[0]}", flush=True)
+
+
+def case_benign76_graph_pool_shared_ok() -> None:
+    torch, x = _warm76()
+    g1, g2 = torch.cuda.CUDAGraph(), torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g1):
+        y1 = x * 2
+    with torch.cuda.graph(g2, pool=g1.pool()):
+        y2 = y1 + 1
+    g1.replay()
+    g2.replay()
+    torch.cuda.synchronize()
+    print(y2.sum().item())
+
+
+_KIND76 = {"benign76": "benign", "oom76": "cuda_oom", "snap76": "python_crash", "ev76": "python_crash",
+           "cg76": "python_crash", "cmp76": "python_crash", "async76": "python_crash", "alloc76": "python_crash",
+           "pin76": "python_crash", "mem76": "python_crash"}
+CASES76: dict[str, Case] = {
+    n.removeprefix("case_"): (f, _KIND76[n[5:].split("_")[0]], True)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z]+76_", n)}
+CASES.update(CASES76)
+# All but the oom76_ cases (and the 400 GiB pinned one) in the worker pool, each its own process under `timeout -k 5 60`.
+GPU_SHARED76 = frozenset(n for n in CASES76 if not n.startswith(("oom76_", "pin76_host_register_huge")))
+TIMEOUT_S.update({n: 75 for n in CASES76})
+GROUP_TIMEOUT.update(CASES76)
+
+# The logger lines of the benign cases (the engine's own WARNING after a handled failure).
+_LOG_LINE76 = re.compile(r"^\S+ \S+ WARNING irisrl\.engine: ")
+
+LINE_RULES76: list[tuple[str, str]] = [
+    # a line the public corpus already holds word for word (test_corpus_files wants every line new)
+    (r"^terminate called after throwing an instance of 'c10::AcceleratorError'$", "drop"),
+    (r"^RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate\(handle\)`$", "drop"),
+    # the engine's own WARNING after a failure it handled (a capture fallen back to eager, a KV cache shrunk), Python
+    # warnings, torch's C++ `Warning:` lines that carry no CUDA error, inductor's perf hints (a graph left uncaptured)
+    (r" WARNING irisrl\.engine: |^\S+:\d+: \w*Warning: |skipping cudagraphs due to|\[__cudagraphs\]", "benign"),
+    (r"^\[W\d{4} .*\] Warning: (?!CUDA warning)", "benign"),
+    (r"OutOfMemoryError|CUDA out of memory|CUDA error: out of memory|cudaErrorMemoryAllocation|"
+     r"would exceed allowed memory|out of memory", "cuda_oom"),
+    (r"No space left on device|File too large", "disk_full"),
+    # what the CUDA runtime / driver reports (torch's and CuPy's wrappers of it)
+    (r"CUDA (error|warning): |cudaError|CUDA_ERROR_|CUDA driver error|CUDNN_STATUS_|CUBLAS_STATUS_|torch\.cuda\.CudaError", "cuda_error"),
+    (".", "case"),  # the set's own closing rule (CLOSING)
+]
+
+NOTES76: list[tuple[str, str]] = [
+    (r"oom_snapshot\.pickle", "a 400 GiB torch.empty on CUDA whose OOM observer (dumping a memory snapshot to a path that cannot be "
+                               "written) raised: this is the only line the process printed; labelled by what happened, the OOM"),
+    (r"name resolution", "torch.cuda.memory._save_segment_usage fetches its plotting script from the web; the device is offline"),
+    (r"freeAsync\(\) was called on an uncaptured allocation", "two nested captures under backend:cudaMallocAsync; the process aborted "
+                                                             "after this warning (lines below it)"),
+    (r"FallbackKernel", "inductor's perf hint for a complex-valued op under mode='reduce-overhead' (TORCH_LOGS=perf_hints); the step ran"),
+    (r"CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION", "cudnn.benchmark=True and the first convolution inside a CUDA graph capture (no warm-up)"),
+    (r"cublasCreate", "the process's first matmul inside a CUDA graph capture (cuBLAS handle created while capturing)"),
+    (r"context is destroyed", "a CuPy stream wrapped as torch.cuda.ExternalStream, destroyed by CuPy, then used by torch"),
+    (r"cannot be performed in the present state", "CuPy: end_capture() on a stream other than the one capturing"),
+    (r"ptr_info", "torch.cuda.caching_allocator_delete twice on one pointer under backend:cudaMallocAsync"),
+    (r"parsed at runtime", "torch.cuda.memory._set_allocator_settings('backend:native') after start under backend:cudaMallocAsync"),
+    (r"pool\.first && pool\.second", "torch.cuda.graph(g, pool=(12345, 678)): a pool id no graph or MemPool made"),
+    (r"createOrIncrefPool", "torch.cuda.MemPool() under backend:cudaMallocAsync"),
+    (r"keep_graph|raw cudaGraph", "torch.cuda.CUDAGraph(keep_graph=...) raw handles / instantiate() out of order"),
+    (r"checkPoolLiveAllocations", "torch.compile(mode='reduce-overhead') under PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync"),
+    (r"OutOfMemoryObserver", "torch._C._cuda_attach_out_of_memory_observer under backend:cudaMallocAsync"),
+    (r"getIpcDevPtr", "a CUDA tensor from a native-allocator trainer rebuilt in a child started with backend:cudaMallocAsync"),
+    (r"legacy stream", "a capture on a CuPy blocking stream while work ran on the legacy default stream"),
+    (r"skipping cudagraphs", "torch.compile(mode='reduce-overhead') with TORCH_LOGS=perf_hints; the step ran eagerly"),
+    (r"running it eagerly", "the engine caught a failed CUDA graph capture and ran the step eagerly"),
+    (r"does not fit under backend:cudaMallocAsync", "the engine caught torch.OutOfMemoryError and halved its KV cache"),
+]
+
+
+def lib_of76(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventy-sixth set's printers: CuPy's own errors, bash for the shell's signal lines, the engine's logger
+    (python), torch for the rest."""
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if line.startswith("cupy"):
+        return _pick("cupy", vers)
+    if " WARNING irisrl.engine: " in line:
+        return "python", vers.get("python", "")
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -52219,6 +52987,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout71", CASES71, LINE_RULES71),
     ("heldout72", CASES72, LINE_RULES72),
     ("heldout73", CASES73, LINE_RULES73),
+    ("heldout76", CASES76, LINE_RULES76),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -52712,6 +53481,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout71": (lib_of71, NOTES71),
     "heldout72": (lib_of72, NOTES72),
     "heldout73": (lib_of73, NOTES73),
+    "heldout76": (lib_of76, NOTES76),
 }
 
 
