@@ -28345,7 +28345,8 @@ def versions() -> dict[str, str]:
                  "pytest", "pytest-timeout", "pebble", "sympy", "math-verify", "latex2sympy2_extended",
                  "antlr4-python3-runtime",
                  "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4", "docker",
-                 "webdataset", "torchdata", "multiprocess", "pyzmq", "cloudpickle", "tornado"):  # the agent side's clients (the
+                 "webdataset", "torchdata", "multiprocess", "pyzmq", "cloudpickle", "tornado",
+                 "prometheus_client", "opentelemetry-sdk", "opentelemetry-api", "opentelemetry-exporter-otlp-proto-http"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -41207,7 +41208,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES71, (_LOG_LINE71.search,)),
         (CASES73, (_LOG_LINE73.search,)),
         (CASES76, (_LOG_LINE76.search,)),
-        (CASES74, (_LOG_LINE74.search,)))
+        (CASES74, (_LOG_LINE74.search,)),
+        (CASES75, (_LOG_LINE75.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -53440,6 +53442,705 @@ def lib_of74(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("datasets", vers)
 
 
+# ----------------------------------------------------------------------------- set 75: the run's SIDE-CARS failing
+# What a training run's side-cars print when they fail while the steps go on (or stop): prometheus_client's HTTP server on
+# a port in use, its pushgateway client against a dead / erroring loopback gateway, its registry refusing a duplicate
+# metric; opentelemetry-sdk's OTLP/HTTP exporters against a dead or erroring 127.0.0.1 collector (their retry / give-up
+# lines, and the retry that then succeeds); psutil on a worker that exited, became a zombie or is not ours to read; pynvml
+# on a machine with no NVIDIA library; faulthandler's timed stack dumps of a stalled step; Python logging failing inside
+# a handler (`--- Logging error ---`); `Exception ignored in` (a __del__, an atexit callback); threading's excepthook
+# (`Exception in thread ...`); a watchdog thread ending its own process (os._exit, SIGTERM, abort). Every case runs on CPU
+# in its own process; the loopback servers are threads of the case's process on 127.0.0.1 and end with it.
+
+
+def _train75(steps: int = 6, dt: float = 0.25) -> float:
+    """A stand-in for the training loop: a little arithmetic per step and a pause (the side-car runs beside it)."""
+    import math
+
+    loss = 2.0
+    for step in range(steps):
+        loss = loss * 0.9 + 0.01 * math.sin(step)
+        time.sleep(dt)
+    return loss
+
+
+def _free_port75() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve75(plan: list[int], body: bytes = b"") -> str:
+    """A loopback HTTP endpoint (an OTLP collector / a Prometheus pushgateway) answering every request with the next
+    status of `plan` (the last repeats), http.server's own reason phrases, `body` on errors. Returns its base URL."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    seen = [0]
+
+    class H(BaseHTTPRequestHandler):
+        def _any(self) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            if n:
+                self.rfile.read(n)
+            code = plan[min(seen[0], len(plan) - 1)]
+            seen[0] += 1
+            data = b"" if code < 400 else body
+            self.send_response(code)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_POST = do_PUT = do_GET = do_DELETE = _any
+
+        def log_message(self, *a: object) -> None:  # the server's access log is not the run's
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def _otel_traces75(endpoint: str, steps: int = 6) -> None:
+    """A tracer provider with a BatchSpanProcessor exporting to `endpoint` (OTLP/HTTP), one span per step, then shutdown."""
+    import logging
+
+    from opentelemetry import trace
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    logging.basicConfig()
+    provider = TracerProvider(resource=Resource.create({"service.name": "grpo-trainer"}))
+    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint, timeout=2), schedule_delay_millis=300))
+    tracer = provider.get_tracer("grpo")
+    for step in range(steps):
+        with tracer.start_as_current_span("train_step") as span:
+            span.set_attribute("step", step)
+            _train75(1, 0.3)
+    provider.shutdown()
+
+
+def case_benign75_otel_traces_refused() -> None:
+    os.environ["OTEL_EXPORTER_OTLP_TIMEOUT"] = "2"
+    _otel_traces75(f"http://127.0.0.1:{_free_port75()}/v1/traces")
+
+
+def case_benign75_otel_traces_503_then_ok() -> None:
+    _otel_traces75(_serve75([503, 200]) + "/v1/traces")
+
+
+def _dropped_benign75_otel_traces_500() -> None:
+    _otel_traces75(_serve75([500], b"collector: exporting to backend failed") + "/v1/traces")
+
+
+def _dropped_benign75_otel_metrics_400() -> None:
+    import logging
+
+    from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+
+    logging.basicConfig()
+    url = _serve75([400], b"bad request: metric name is not valid") + "/v1/metrics"
+    reader = PeriodicExportingMetricReader(OTLPMetricExporter(endpoint=url, timeout=2), export_interval_millis=500)
+    provider = MeterProvider(metric_readers=[reader])
+    reward = provider.get_meter("grpo").create_histogram("grpo.reward")
+    for step in range(5):
+        reward.record(0.1 * step)
+        _train75(1, 0.3)
+    provider.shutdown()
+
+
+def case_benign75_otel_logs_429_then_ok() -> None:
+    import logging
+
+    from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
+    from opentelemetry.sdk._logs import LoggerProvider, LoggingHandler
+    from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
+
+    logging.basicConfig()
+    provider = LoggerProvider()
+    provider.add_log_record_processor(BatchLogRecordProcessor(OTLPLogExporter(endpoint=_serve75([429, 200]) + "/v1/logs", timeout=2),
+                                                              schedule_delay_millis=300))
+    log = logging.getLogger("grpo.trainer")
+    log.addHandler(LoggingHandler(logger_provider=provider))
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    for step in range(4):
+        log.info("step %d", step)
+        _train75(1, 0.3)
+    provider.shutdown()
+
+
+def _dropped_benign75_otel_endpoint_no_scheme() -> None:
+    os.environ["OTEL_EXPORTER_OTLP_TIMEOUT"] = "2"
+    _otel_traces75(f"127.0.0.1:{_free_port75()}/v1/traces")
+
+
+def case_side75_prom_port_in_use() -> None:
+    import socket
+
+    import prometheus_client
+
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    prometheus_client.start_http_server(held.getsockname()[1], addr="127.0.0.1")  # a second trainer on one node
+    _train75()
+
+
+def case_side75_prom_port_privileged() -> None:
+    import prometheus_client
+
+    "localhost".encode("idna")  # the codec is loaded before the venv is out of reach
+    os.setgid(65534)
+    os.setuid(65534)  # the exporter runs as nobody and asks for port 80
+    prometheus_client.start_http_server(80, addr="127.0.0.1")
+
+
+def case_side75_prom_addr_not_local() -> None:
+    import prometheus_client
+
+    prometheus_client.start_http_server(_free_port75(), addr="10.255.255.1")  # the pod IP of another node
+
+
+def case_benign75_otel_metrics_503_then_ok() -> None:
+    import logging
+
+    from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+
+    logging.basicConfig()
+    url = _serve75([502, 200]) + "/v1/metrics"
+    reader = PeriodicExportingMetricReader(OTLPMetricExporter(endpoint=url, timeout=3), export_interval_millis=600)
+    provider = MeterProvider(metric_readers=[reader])
+    kl = provider.get_meter("grpo").create_counter("grpo.tokens")
+    for step in range(5):
+        kl.add(512)
+        _train75(1, 0.3)
+    provider.shutdown()
+
+
+def case_side75_prom_duplicate_metric() -> None:
+    import prometheus_client
+
+    prometheus_client.Histogram("grpo_step_seconds", "wall time of one GRPO step")
+    _train75(2)
+    prometheus_client.Histogram("grpo_step_seconds", "wall time of one GRPO step")  # the trainer rebuilt after a resume
+
+
+def _dropped_benign75_prom_duplicate_metric_logged() -> None:
+    import logging
+
+    import prometheus_client
+
+    prometheus_client.Gauge("grpo_reward_mean", "mean reward of the last batch")
+    try:
+        prometheus_client.Gauge("grpo_reward_mean", "mean reward of the last batch")
+    except ValueError:
+        logging.getLogger("grpo.metrics").exception("metrics")
+    _train75()
+
+
+def case_side75_prom_multiproc_dir_missing() -> None:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = "/tmp/irisrl75-prom-multiproc-gone"
+    import prometheus_client
+
+    prometheus_client.Counter("grpo_samples_total", "samples seen").inc()
+
+
+def case_side75_prom_textfile_dir_missing() -> None:
+    import prometheus_client
+
+    reg = prometheus_client.CollectorRegistry()
+    prometheus_client.Gauge("grpo_reward_mean", "mean reward", registry=reg).set(0.4)
+    _train75(2)
+    prometheus_client.write_to_textfile("/tmp/irisrl75-node-exporter/textfile/grpo.prom", reg)
+
+
+def case_side75_prom_buckets_unsorted() -> None:
+    import prometheus_client
+
+    prometheus_client.Histogram("grpo_response_tokens", "tokens per response", buckets=[256, 1024, 512, 4096])
+
+
+def case_side75_faulthandler_zero_timeout() -> None:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(float(os.environ.get("GRPO_STEP_WATCHDOG_S", "0")), exit=True)
+
+
+def _dropped_side75_psutil_cpu_affinity() -> None:
+    import psutil
+
+    psutil.Process().cpu_affinity([0, 4095])  # a pinning plan written for another machine
+
+
+def case_side75_logging_dictconfig_dir_missing() -> None:
+    import logging.config
+
+    logging.config.dictConfig({
+        "version": 1,
+        "handlers": {"file": {"class": "logging.FileHandler", "filename": "/tmp/irisrl75-ro/logs/metrics.jsonl"}},
+        "root": {"handlers": ["file"], "level": "INFO"},
+    })
+
+
+def _dropped_side75_prom_invalid_metric_name() -> None:
+    import prometheus_client
+
+    prometheus_client.Counter("grpo-steps", "optimizer steps taken")
+
+
+def case_side75_psutil_bad_pid() -> None:
+    import psutil
+
+    psutil.Process(-1)  # the pid file of a worker that never wrote its pid
+
+
+def case_side75_logging_unknown_level() -> None:
+    import logging
+
+    logging.basicConfig(level=os.environ.get("GRPO_LOG_LEVEL", "VERBOSE"))
+
+
+def case_side75_prom_labels_mismatch() -> None:
+    import prometheus_client
+
+    c = prometheus_client.Counter("grpo_rollouts_total", "rollouts finished", ["env"])
+    c.labels(env="math").inc()
+    c.labels(env="code", verifier="pytest").inc()
+
+
+def case_side75_prom_push_gateway_500() -> None:
+    import prometheus_client
+
+    reg = prometheus_client.CollectorRegistry()
+    prometheus_client.Gauge("grpo_last_step", "last finished step", registry=reg).set(6)
+    _train75()
+    prometheus_client.push_to_gateway(_serve75([500], b"pushgateway: storage unavailable").removeprefix("http://"),
+                                      job="grpo", registry=reg)
+
+
+def case_benign75_prom_push_refused_logged() -> None:
+    import logging
+
+    import prometheus_client
+
+    reg = prometheus_client.CollectorRegistry()
+    g = prometheus_client.Gauge("grpo_last_step", "last finished step", registry=reg)
+    port = _free_port75()
+    for step in range(4):
+        _train75(1, 0.2)
+        g.set(step)
+        try:
+            prometheus_client.push_to_gateway(f"127.0.0.1:{port}", job="grpo", registry=reg, timeout=2)
+        except OSError:
+            logging.getLogger("grpo.metrics").exception("push")
+            break
+
+
+def case_benign75_prom_push_thread_dies() -> None:
+    import prometheus_client
+
+    reg = prometheus_client.CollectorRegistry()
+    prometheus_client.Gauge("grpo_kl", "kl to the reference", registry=reg).set(0.02)
+    port = _free_port75()
+
+    def push() -> None:
+        prometheus_client.pushadd_to_gateway(f"127.0.0.1:{port}", job="grpo", registry=reg, timeout=2)
+
+    threading.Thread(target=push, name="prom-pushadd").start()
+    _train75()
+
+
+def _worker75() -> "subprocess.Popen[bytes]":
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.3)"])
+
+
+def case_side75_psutil_nosuchprocess() -> None:
+    import psutil
+
+    p = _worker75()
+    proc = psutil.Process(p.pid)
+    rss = proc.memory_info().rss
+    p.wait()
+    while True:
+        rss = max(rss, proc.memory_info().rss)  # the monitor's loop over a worker that exited
+        _train75(1, 0.2)
+
+
+def case_benign75_psutil_nosuchprocess_logged() -> None:
+    import logging
+
+    import psutil
+
+    p = _worker75()
+    p.wait()
+    try:
+        psutil.Process(p.pid).cpu_percent()
+    except psutil.Error:
+        logging.getLogger("grpo.monitor").exception("monitor")
+    _train75()
+
+
+def case_side75_psutil_zombie() -> None:
+    import psutil
+
+    p = _worker75()
+    time.sleep(1.0)  # exited, not reaped: a zombie
+    psutil.Process(p.pid).cmdline()
+
+
+def case_benign75_psutil_zombie_logged() -> None:
+    import logging
+
+    import psutil
+
+    p = _worker75()
+    proc = psutil.Process(p.pid)
+    proc.name()
+    time.sleep(1.0)
+    try:
+        proc.cmdline()
+    except psutil.Error:
+        logging.getLogger("grpo.monitor").exception("monitor")
+    _train75()
+    p.wait()
+
+
+def case_side75_psutil_access_denied() -> None:
+    import psutil
+
+    os.setgid(65534)
+    os.setuid(65534)  # the monitor runs as nobody; the trainer's pid 1 is not its to read
+    psutil.Process(1).environ()
+
+
+def _dropped_benign75_psutil_access_denied_logged() -> None:
+    import logging
+
+    import psutil
+
+    init = psutil.Process(1)
+    init.name()
+    os.setgid(65534)
+    os.setuid(65534)
+    try:
+        init.open_files()
+    except psutil.AccessDenied:
+        logging.getLogger("grpo.monitor").exception("monitor")
+    _train75()
+
+
+def case_side75_psutil_wait_timeout() -> None:
+    import psutil
+
+    p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        psutil.Process(p.pid).wait(timeout=1)  # the trainer waits for its reward worker to exit
+    finally:
+        p.kill()
+
+
+def case_benign75_nvml_thread_dies() -> None:
+    import pynvml
+
+    def poll() -> None:
+        pynvml.nvmlInit()
+
+    threading.Thread(target=poll, name="gpu-telemetry").start()
+    _train75()
+
+
+def case_side75_nvml_device_count() -> None:
+    import pynvml
+
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError:
+        pass
+    pynvml.nvmlDeviceGetHandleByIndex(0)
+
+
+def case_benign75_faulthandler_slow_step() -> None:
+    import faulthandler
+
+    faulthandler.dump_traceback_later(1, exit=False)
+    _train75(1, 2.0)  # one slow step; the dump fires, the step then finishes
+    faulthandler.cancel_dump_traceback_later()
+    _train75(2)
+
+
+def case_side75_faulthandler_hung_worker() -> None:
+    import faulthandler
+    import queue
+
+    faulthandler.dump_traceback_later(2.5, exit=True)
+    q: "queue.Queue[int]" = queue.Queue()
+    threading.Thread(target=q.get, name="rollout-wait", daemon=True).start()
+    q.get()  # the batch that never comes
+
+
+def _watchdog75(action: Callable[[], None], after: float = 1.0) -> None:
+    beat = [time.monotonic()]
+
+    def watch() -> None:
+        while time.monotonic() - beat[0] < after:
+            time.sleep(0.1)
+        action()
+
+    threading.Thread(target=watch, name="step-watchdog", daemon=True).start()
+    time.sleep(30)  # a step that never returns
+
+
+def case_side75_watchdog_sigalrm() -> None:
+    import signal
+
+    signal.alarm(1)  # the step deadline as an alarm with no handler: SIGALRM's default action ends the process
+    time.sleep(30)
+
+
+def case_side75_watchdog_os_exit_dump() -> None:
+    import faulthandler
+
+    def act() -> None:
+        faulthandler.dump_traceback(all_threads=True)
+        os._exit(3)
+
+    _watchdog75(act)
+
+
+def case_side75_watchdog_abort() -> None:
+    import faulthandler
+
+    faulthandler.enable()
+    _watchdog75(os.abort)
+
+
+def case_side75_watchdog_sigusr1_dump() -> None:
+    import faulthandler
+    import signal
+
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+
+    def act() -> None:
+        os.kill(os.getpid(), signal.SIGUSR1)
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    _watchdog75(act)
+
+
+def case_side75_logging_dir_vanished() -> None:
+    import logging
+    import shutil
+
+    d = Path(tempfile.mkdtemp(prefix="irisrl75-")) / "logs"
+    d.mkdir()
+    log = logging.getLogger("grpo.trainer")
+    log.addHandler(logging.FileHandler(d / "train.log", delay=True))
+    log.setLevel(logging.INFO)
+    shutil.rmtree(d)  # a cleanup job removed the run's log dir
+    for step in range(2):
+        log.info("step %d loss %.3f", step, _train75(1, 0.2))
+
+
+def case_side75_logging_dir_missing() -> None:
+    import logging
+
+    logging.basicConfig(filename="/tmp/irisrl75-run-0412/logs/trainer.log", level=logging.INFO)
+
+
+def case_benign75_logging_bad_args() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    log = logging.getLogger("grpo.trainer")
+    log.info("step %d reward %.3f", "12", 0.5)  # a string where %d wants a number
+    _train75(2)
+
+
+def _dropped_benign75_logging_closed_stream() -> None:
+    import io
+    import logging
+
+    buf = io.StringIO()
+    log = logging.getLogger("grpo.rollout")
+    log.addHandler(logging.StreamHandler(buf))
+    buf.close()  # a reporter closed the buffer it handed the logger
+    log.warning("rollout %d truncated", 3)
+    _train75(2)
+
+
+def case_side75_logging_proc_status_open() -> None:
+    import logging
+
+    log = logging.getLogger("grpo.trainer")
+    h = logging.FileHandler("/proc/self/status", delay=True)
+    log.addHandler(h)
+    log.warning("step 0 done")
+    _train75(2)
+
+
+class RewardWorkerHandle:
+    """The set-75 trainer's handle on a reward worker: terminates it when dropped."""
+
+    def __init__(self) -> None:
+        import psutil
+
+        self.p = _worker75()
+        self.proc = psutil.Process(self.p.pid)
+
+    def __del__(self) -> None:
+        import signal
+
+        os.kill(self.p.pid, signal.SIGTERM)
+
+
+def case_benign75_del_terminate_gone() -> None:
+    h = RewardWorkerHandle()
+    h.p.wait()
+    del h
+    _train75()
+
+
+_UPLOADER75: list["subprocess.Popen[bytes]"] = []
+
+
+def wait_for_uploader() -> None:
+    """The set-75 trainer's atexit callback: wait for its uploader side-car (still busy at exit)."""
+    import psutil
+
+    p = _UPLOADER75[0]
+    try:
+        psutil.Process(p.pid).wait(timeout=0.5)
+    finally:
+        p.kill()
+
+
+def case_benign75_atexit_final_wait() -> None:
+    import atexit
+
+    _UPLOADER75.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(20)"]))
+    atexit.register(wait_for_uploader)
+    _train75(3)
+
+
+def case_side75_thread_excepthook_exit() -> None:
+    import psutil
+
+    def hook(args: "threading.ExceptHookArgs") -> None:
+        threading.__excepthook__(args)
+        os._exit(1)  # the trainer's hook: a dead side-car ends the run
+
+    threading.excepthook = hook
+    p = _worker75()
+    p.wait()
+
+    def monitor() -> None:
+        psutil.Process(p.pid).memory_full_info()
+
+    threading.Thread(target=monitor, name="mem-monitor").start()
+    _train75(20)
+
+
+CASES75: dict[str, Case] = {
+    n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign75_") else "python_crash", False)
+    for n, f in list(globals().items()) if re.match(r"case_(side|benign)75_", n)}
+CASES.update(CASES75)
+TIMEOUT_S.update({n: 60 for n in CASES75})
+GROUP_TIMEOUT.update(CASES75)  # the workers a case spawns end with it
+
+# More shapes for the 75-th set's cases only: the side-cars' logging through logging.basicConfig's default format
+# (`WARNING:opentelemetry...:`, `ERROR:grpo.metrics:` over a traceback, but not a bare INFO line), faulthandler's dump
+# lines, Python's own reports of errors it swallows (`--- Logging error ---`, `Exception ignored in ...`).
+_LOG_LINE75 = re.compile(r"^(WARNING|ERROR|CRITICAL):(?!grpo)[\w.]+:|^psutil\.\w+: |^prometheus_client\.[\w.]+: |^Terminated$|^Timeout \([\d:.]+\)!$|^(Current thread|Thread) 0x[0-9a-f]+ |"
+                         r"^--- Logging error ---$|^Exception ignored in|^Exception in thread |^Fatal Python error: ")
+
+def _dedup_key75(line: str) -> str:
+    """The set-75 shape of a line: thread ids and object addresses (`Thread 0x00007f...`, `<function ... at 0x7f...>`)
+    differ from run to run, so they are masked before the usual key."""
+    return _dedup_key(re.sub(r"0x[0-9a-f]+", "0x", line))
+
+
+LINE_RULES75: list[tuple[str, str]] = [
+    # lines another corpus file (public sets, real_lines) already holds byte for byte: the build's own check sees only the
+    # current files, so they are dropped here (the held-out lines must be new)
+    (r"^(--- Logging error ---|pynvml\.NVMLError_LibraryNotFound: NVML Shared Library Not Found|"
+     r"ConnectionRefusedError: \[Errno 111\] Connection refused|OSError: \[Errno 98\] Address already in use)$", "drop"),
+    # the set's own closing rule: every line keeps its case's kind (a side-car error the run survived is benign by its
+    # case; a process that ended is python_crash by its case)
+    (".", "case"),
+]
+NOTES75: list[tuple[str, str]] = [
+    (r"Transient error (Service Unavailable|Too Many Requests|Bad Gateway)", "the loopback OTLP collector answered one "
+     "export with this status, the exporter's retry was served (200) and training went on: benign"),
+    (r"Transient error HTTPConnectionPool", "nothing listened on the OTLP endpoint's 127.0.0.1 port; the exporter retried, "
+     "then dropped the batch; training finished: benign"),
+    (r"Failed to export spans batch due to timeout", "the exporter gave up on a batch (dead collector); the steps went on "
+     "and the run exited 0: benign"),
+    (r"Connection refused|prom-pushadd", "push_to_gateway / pushadd_to_gateway to a dead pushgateway port, the error "
+     "logged (logger.exception) or left to kill only the pushing thread; the run exited 0: benign"),
+    (r"HTTP Error 500", "push_to_gateway at the end of the run against a loopback pushgateway answering 500: uncaught, the "
+     "process exited 1"),
+    (r"Address already in use", "start_http_server on a port another process holds (a second trainer on the node): uncaught"),
+    (r"Cannot assign requested address", "start_http_server(addr=) naming an address not on this host: uncaught"),
+    (r"^PermissionError: \[Errno 13\] Permission denied$", "start_http_server(80) in a process running as nobody: uncaught"),
+    (r"Duplicated timeseries", "a metric registered twice in the default registry (the trainer object rebuilt): uncaught"),
+    (r"counter_\d+\.db", "PROMETHEUS_MULTIPROC_DIR naming a directory that does not exist: the first metric's mmap file"),
+    (r"grpo\.prom\.", "write_to_textfile into a node-exporter textfile directory that does not exist"),
+    (r"NVMLError_LibraryNotFound|gpu-telemetry", "a GPU-telemetry thread calling nvmlInit on a machine with no NVIDIA "
+     "library: the thread died, the run went on and exited 0: benign (the same line alone reads cuda_error in older sets)"),
+    (r"NoSuchProcess|ZombieProcess|AccessDenied|/proc/1/|TimeoutExpired|pid must be", "psutil on a worker that exited / "
+     "was not reaped / is not the monitor's to read (setuid nobody); python_crash where it was raised uncaught, benign where "
+     "the monitor logged it (or it was unraisable) and the run exited 0"),
+    (r"^Timeout \(", "faulthandler.dump_traceback_later(2.5, exit=True) on a worker blocked on a queue that never fills: "
+     "the process exited 1; python_crash, unsure: the worker hung (hang is a liveness kind, not this line's)"),
+    (r"^Thread 0x", "faulthandler.dump_traceback_later(1, exit=False): a slow step's stacks were dumped, the step "
+     "finished, exit 0: benign (its Timeout line repeats an earlier set's shape)"),
+    (r"^Current thread 0x", "a watchdog thread with faulthandler enabled called os.abort(): the dump before the abort"),
+    (r"Aborted ", "the shell's line for the watchdog's os.abort()"),
+    (r"Alarm clock", "signal.alarm(1) as a step deadline with no handler: SIGALRM ended the process"),
+    (r"Killed ", "a watchdog thread dumped the stacks (faulthandler on SIGUSR1) then SIGKILLed its own process: "
+     "python_crash by what happened (the settled rule reads a shell's `Killed` alone pod_oomkilled: no OOM here)"),
+    (r"mem-monitor", "threading.excepthook replaced by one that prints then os._exit(1): a dead monitor thread ended the run"),
+    (r"Logging error|%d format", "logging's handleError: a record whose arguments do not fit its format; the record is "
+     "dropped, the run goes on: benign"),
+    (r"logs/train\.log", "FileHandler(delay=True) whose directory a cleanup removed: the first emit's open raised out of "
+     "the logging call (Python 3.11 opens the delayed stream outside handleError), the process exited 1"),
+    (r"Unable to configure handler|metrics\.jsonl|trainer\.log|Unknown level", "the run's logging set-up failing at start"),
+    (r"Exception ignored in atexit", "an atexit callback waiting for an uploader side-car timed out at shutdown; the exit "
+     "status stayed 0: benign (the run's work was done)"),
+    (r"Exception ignored in: |No such process", "a handle's __del__ signalling a reward worker that was already reaped; "
+     "Python reported it as unraisable and the run went on: benign"),
+    (r"timeout must be greater than 0", "faulthandler.dump_traceback_later(0) from an unset watchdog setting: uncaught at start"),
+    (r"Buckets not in sorted order|Incorrect label names", "prometheus_client refusing a metric definition / labels: uncaught"),
+]
+
+
+def lib_of75(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventy-fifth set's printers: by the line's own words, then by the case's side-car."""
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if line.startswith(("Exception in thread ", "Exception ignored in")):
+        return "python", vers.get("python", "")  # threading's excepthook and the unraisable hook print these
+    if "opentelemetry" in line or "otel" in case:
+        return _pick("opentelemetry-sdk", vers)
+    if line.startswith("psutil.") or "psutil" in case:
+        return _pick("psutil", vers)
+    if line.startswith("pynvml") or "nvml" in case:
+        return _pick("nvidia-ml-py", vers)
+    if "prom" in case:
+        return _pick("prometheus_client", vers)
+    return "python", vers.get("python", "")
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -53501,6 +54202,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout73", CASES73, LINE_RULES73),
     ("heldout76", CASES76, LINE_RULES76),
     ("heldout74", CASES74, LINE_RULES74),
+    ("heldout75", CASES75, LINE_RULES75),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -53996,6 +54698,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout73": (lib_of73, NOTES73),
     "heldout76": (lib_of76, NOTES76),
     "heldout74": (lib_of74, NOTES74),
+    "heldout75": (lib_of75, NOTES75),
 }
 
 
@@ -54015,6 +54718,8 @@ def own_dedup_key(case: str) -> Callable[[str], str] | None:
         return _dedup_key65
     if case in CASES71:
         return _dedup_key71
+    if case in CASES75:
+        return _dedup_key75
     return None
 
 
