@@ -28346,7 +28346,8 @@ def versions() -> dict[str, str]:
                  "antlr4-python3-runtime",
                  "sentencepiece", "tiktoken", "msgspec", "pydantic_core", "regex", "zstandard", "lz4", "docker",
                  "webdataset", "torchdata", "multiprocess", "pyzmq", "cloudpickle", "tornado",
-                 "prometheus_client", "opentelemetry-sdk", "opentelemetry-api", "opentelemetry-exporter-otlp-proto-http"):  # the agent side's clients (the
+                 "prometheus_client", "opentelemetry-sdk", "opentelemetry-api", "opentelemetry-exporter-otlp-proto-http",
+                 "python-json-logger", "colorlog", "absl-py", "tqdm"):  # the agent side's clients (the
         # twenty-sixth set) and the twenty-ninth set's parsers / template engine, not imported here
         try:
             out[dist] = importlib.metadata.version(dist)
@@ -41209,7 +41210,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES73, (_LOG_LINE73.search,)),
         (CASES76, (_LOG_LINE76.search,)),
         (CASES74, (_LOG_LINE74.search,)),
-        (CASES75, (_LOG_LINE75.search,)))
+        (CASES75, (_LOG_LINE75.search,)),
+        (CASES77, (_is_line77,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -54141,6 +54143,544 @@ def lib_of75(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return "python", vers.get("python", "")
 
 
+# ----------------------------------------------------------------------------- set 77: the LOG RENDERERS of a training stack
+# The same deaths of a run printed through the log renderers a training stack uses (newest releases): rich's traceback
+# handler and RichHandler(rich_tracebacks=True), loguru (logger.exception, @logger.catch, colorize off and on), structlog
+# (ConsoleRenderer, JSONRenderer with format_exc_info / dict_tracebacks), python-json-logger, colorlog, absl.logging,
+# Python's logging with `%(levelname)s` formats, tqdm around an error. The failures are real (no exception built by
+# hand): torch.empty(1 << 62) on CPU, torch.load of a checkpoint cut short, huggingface_hub offline with an empty cache,
+# a write to /dev/full, a child killed by SIGKILL, a TCPStore client whose master never comes, a future's wait that
+# times out, a KeyError from the trainer's config dict. Benign look-alikes: errors caught, logged and recovered from,
+# and warnings, through the same renderers.
+
+MSG77 = {"oom": "could not allocate the rollout buffer", "ckpt": "could not resume from the last checkpoint",
+         "hub": "could not fetch the policy config", "disk": "could not write the step metrics",
+         "kill": "the reward worker died", "store": "rendezvous with the trainer failed",
+         "wait": "the rollout batch never arrived", "config": "the trainer config is incomplete"}
+
+
+def _raise77(what: str) -> None:
+    """Raise the real exception of one of the run's common deaths (CPU only)."""
+    if what == "oom":
+        import torch
+
+        torch.empty(1 << 62, dtype=torch.uint8)
+    elif what == "ckpt":
+        import torch
+
+        path = Path(tempfile.mkdtemp()) / "global_step_40.pt"
+        torch.save({"policy": torch.zeros(4096), "step": 40}, path)
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])  # a save cut short
+        torch.load(path, weights_only=True)
+    elif what == "hub":
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ["HF_HOME"] = tempfile.mkdtemp()
+        from huggingface_hub import hf_hub_download
+
+        hf_hub_download("irisrl/policy-1b", "config.json")
+    elif what == "disk":
+        with open("/dev/full", "w") as f:
+            json.dump({"step": 40, "reward_mean": 0.41, "kl": 0.012}, f)
+            f.flush()
+    elif what == "kill":
+        subprocess.run([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"], check=True)
+    elif what == "store":
+        from datetime import timedelta
+
+        import torch.distributed as dist
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        dist.TCPStore("127.0.0.1", port, 2, False, timeout=timedelta(seconds=2))
+    elif what == "wait":
+        from concurrent.futures import ThreadPoolExecutor as _Pool
+
+        with _Pool(1) as pool:
+            pool.submit(time.sleep, 2).result(timeout=0.5)
+    elif what == "config":
+        cfg = {"trainer": {"policy": {"lr": 1e-6}, "epochs": 1}, "generator": {"n_samples_per_prompt": 8}}
+        print(cfg["trainer"]["micro_train_batch_size"])
+
+
+def _std77(fmt: str, datefmt: str | None = None) -> Any:
+    import logging
+
+    logging.basicConfig(level=logging.INFO, format=fmt, datefmt=datefmt, stream=sys.stderr, force=True)
+    return logging.getLogger("grpo.trainer")
+
+
+# --- rich
+def _rich_uncaught77(what: str) -> None:
+    from rich.traceback import install
+
+    install(show_locals=False)
+    _raise77(what)
+
+
+def case_rich77_uncaught_oom() -> None:
+    _rich_uncaught77("oom")
+
+
+def case_rich77_uncaught_ckpt() -> None:
+    _rich_uncaught77("ckpt")
+
+
+def case_rich77_uncaught_config() -> None:
+    _rich_uncaught77("config")
+
+
+def _rich_handler77(what: str) -> None:
+    import logging
+
+    from rich.logging import RichHandler
+
+    logging.basicConfig(level="INFO", format="%(message)s", datefmt="[%X]", handlers=[RichHandler(rich_tracebacks=True)])
+    log = logging.getLogger("grpo.trainer")
+    try:
+        _raise77(what)
+    except Exception:
+        log.exception(MSG77[what])
+        sys.exit(1)
+
+
+def case_rich77_handler_hub() -> None:
+    _rich_handler77("hub")
+
+
+def case_rich77_handler_disk() -> None:
+    _rich_handler77("disk")
+
+
+def case_rich77_handler_store() -> None:
+    _rich_handler77("store")
+
+
+def case_rich77_handler_kill() -> None:
+    _rich_handler77("kill")
+
+
+# --- loguru
+def _loguru77(what: str, colorize: bool, catch: bool = False) -> None:
+    from loguru import logger
+
+    logger.remove()
+    logger.add(sys.stderr, colorize=colorize, backtrace=False, diagnose=False)
+    if catch:
+        @logger.catch(onerror=lambda _e: sys.exit(1))
+        def train_step() -> None:
+            _raise77(what)
+
+        train_step()
+        return
+    try:
+        _raise77(what)
+    except Exception:
+        logger.exception(MSG77[what])
+        sys.exit(1)
+
+
+def case_loguru77_exception_kill() -> None:
+    _loguru77("kill", False)
+
+
+def case_loguru77_exception_ckpt() -> None:
+    _loguru77("ckpt", False)
+
+
+def case_loguru77_catch_config() -> None:
+    _loguru77("config", False, catch=True)
+
+
+def case_loguru77_catch_hub() -> None:
+    _loguru77("hub", False, catch=True)
+
+
+def case_loguru77_color_oom() -> None:
+    _loguru77("oom", True)
+
+
+def case_loguru77_color_catch_wait() -> None:
+    _loguru77("wait", True, catch=True)
+
+
+def case_loguru77_color_disk() -> None:
+    _loguru77("disk", True)
+
+
+# --- structlog
+def _structlog77(what: str, renderer: str) -> None:
+    import structlog
+
+    procs: list[Any] = [structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso")]
+    if renderer == "console":
+        procs.append(structlog.dev.ConsoleRenderer(colors=False))
+    elif renderer == "console_color":
+        procs.append(structlog.dev.ConsoleRenderer(colors=True))
+    elif renderer == "json_exc_info":
+        procs += [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
+    else:
+        procs += [structlog.processors.dict_tracebacks, structlog.processors.JSONRenderer()]
+    structlog.configure(processors=procs, logger_factory=structlog.PrintLoggerFactory(sys.stderr))
+    log = structlog.get_logger("grpo.trainer")
+    try:
+        _raise77(what)
+    except Exception:
+        log.exception(MSG77[what], step=40)
+        sys.exit(1)
+
+
+def case_structlog77_console_ckpt() -> None:
+    _structlog77("ckpt", "console")
+
+
+def case_structlog77_console_store() -> None:
+    _structlog77("store", "console")
+
+
+def case_structlog77_console_color_oom() -> None:
+    _structlog77("oom", "console_color")
+
+
+def case_structlog77_json_disk() -> None:
+    _structlog77("disk", "json_exc_info")
+
+
+def case_structlog77_json_hub() -> None:
+    _structlog77("hub", "json_exc_info")
+
+
+def case_structlog77_dict_kill() -> None:
+    _structlog77("kill", "dict")
+
+
+def case_structlog77_dict_oom() -> None:
+    _structlog77("oom", "dict")
+
+
+def case_structlog77_dict_wait() -> None:
+    _structlog77("wait", "dict")
+
+
+# --- python-json-logger, colorlog, absl, std logging
+def _jsonlogger77(what: str) -> None:
+    import logging
+
+    from pythonjsonlogger.json import JsonFormatter
+
+    h = logging.StreamHandler(sys.stderr)
+    h.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[h], force=True)
+    try:
+        _raise77(what)
+    except Exception:
+        logging.getLogger("grpo.trainer").exception(MSG77[what], extra={"step": 40})
+        sys.exit(1)
+
+
+def case_jsonlog77_config() -> None:
+    _jsonlogger77("config")
+
+
+def case_jsonlog77_ckpt() -> None:
+    _jsonlogger77("ckpt")
+
+
+def case_jsonlog77_store() -> None:
+    _jsonlogger77("store")
+
+
+def _colorlog77(what: str) -> None:
+    import logging
+
+    import colorlog
+
+    h = colorlog.StreamHandler(sys.stderr)
+    h.setFormatter(colorlog.ColoredFormatter("%(log_color)s%(levelname)-8s%(reset)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[h], force=True)
+    try:
+        _raise77(what)
+    except Exception:
+        logging.getLogger("grpo.trainer").exception(MSG77[what])
+        sys.exit(1)
+
+
+def case_colorlog77_wait() -> None:
+    _colorlog77("wait")
+
+
+def case_colorlog77_disk() -> None:
+    _colorlog77("disk")
+
+
+def case_colorlog77_hub() -> None:
+    _colorlog77("hub")
+
+
+def _absl77(what: str) -> None:
+    from absl import app, logging as alog
+
+    def main(argv: list[str]) -> None:
+        try:
+            _raise77(what)
+        except Exception:
+            alog.exception(MSG77[what])
+            sys.exit(1)
+
+    app.run(main, argv=["train"])
+
+
+def case_absl77_hub() -> None:
+    _absl77("hub")
+
+
+def case_absl77_store() -> None:
+    _absl77("store")
+
+
+def case_absl77_uncaught_oom() -> None:
+    from absl import app
+
+    app.run(lambda argv: _raise77("oom"), argv=["train"])
+
+
+def case_stdlog77_brackets_oom() -> None:
+    log = _std77("%(asctime)s [%(levelname)s] %(name)s: %(message)s")
+    try:
+        _raise77("oom")
+    except Exception:
+        log.exception(MSG77["oom"])
+        sys.exit(1)
+
+
+def case_stdlog77_root_ckpt() -> None:
+    import logging
+
+    logging.basicConfig(force=True)  # the default format: ERROR:root:...
+    try:
+        _raise77("ckpt")
+    except Exception:
+        logging.exception(MSG77["ckpt"])
+        sys.exit(1)
+
+
+def case_stdlog77_pipes_kill() -> None:
+    log = _std77("%(asctime)s | %(levelname)s | %(name)s:%(lineno)d | %(message)s")
+    try:
+        _raise77("kill")
+    except Exception:
+        log.error("%s (exit after 40 steps)", MSG77["kill"], exc_info=True)
+        sys.exit(1)
+
+
+def case_stdlog77_critical_store() -> None:
+    log = _std77("%(levelname)s %(asctime)s %(process)d %(name)s] %(message)s")
+    try:
+        _raise77("store")
+    except Exception as e:
+        log.critical("%s: %s", MSG77["store"], e)
+        sys.exit(1)
+
+
+# --- tqdm around an error
+def _tqdm77(what: str) -> None:
+    from tqdm import tqdm
+
+    for step in tqdm(range(8), desc="rollout", file=sys.stderr, mininterval=0):
+        time.sleep(0.05)
+        if step == 3:
+            tqdm.write(f"step {step}: writing metrics", file=sys.stderr)
+            _raise77(what)
+
+
+def case_tqdm77_disk() -> None:
+    _tqdm77("disk")
+
+
+def case_tqdm77_wait() -> None:
+    _tqdm77("wait")
+
+
+# --- benign look-alikes: errors caught, logged and recovered from; warnings the run survives
+def case_benign77_rich_retry_ok() -> None:
+    import logging
+
+    from rich.logging import RichHandler
+
+    logging.basicConfig(level="INFO", format="%(message)s", datefmt="[%X]", handlers=[RichHandler(rich_tracebacks=True)])
+    log = logging.getLogger("grpo.trainer")
+    for attempt in (1, 2):
+        try:
+            if attempt == 1:
+                _raise77("wait")
+            log.info("rollout batch received on attempt %d", attempt)
+        except TimeoutError:
+            log.warning("rollout batch late (attempt %d of 3), retrying", attempt, exc_info=True)
+
+
+def case_benign77_rich_captured_warning() -> None:
+    import logging
+    import warnings
+
+    from rich.logging import RichHandler
+
+    logging.basicConfig(level="INFO", format="%(message)s", datefmt="[%X]", handlers=[RichHandler()])
+    logging.captureWarnings(True)
+    warnings.simplefilter("default")
+    import torch
+
+    torch.nn.functional.softmax(torch.zeros(2, 3))  # implicit dim: torch's deprecation UserWarning; the step goes on
+    logging.getLogger("grpo.trainer").info("step 40 done")
+
+
+def case_benign77_stdlog_captured_warning() -> None:
+    import logging
+    import warnings
+
+    logging.basicConfig(force=True)  # the default format: WARNING:py.warnings:...
+    logging.captureWarnings(True)
+    warnings.simplefilter("default")
+    import torch
+
+    torch.tensor(torch.zeros(3))  # torch's copy-construct UserWarning; the step goes on
+
+
+def _benign77_ckpt() -> Path:
+    import torch
+
+    path = Path(tempfile.mkdtemp()) / "global_step_40.pt"
+    torch.save({"step": 40}, path)
+    return path
+
+
+def case_benign77_loguru_fallback() -> None:
+    from loguru import logger
+
+    logger.remove()
+    logger.add(sys.stderr, colorize=False, backtrace=False, diagnose=False)
+    try:
+        _raise77("hub")
+    except Exception as e:
+        logger.opt(exception=e).warning("policy config not in the cache, using the local copy")
+    logger.info("loaded the local config")
+
+
+def case_benign77_loguru_color_retry() -> None:
+    from loguru import logger
+
+    logger.remove()
+    logger.add(sys.stderr, colorize=True, backtrace=False, diagnose=False)
+    for attempt in (1, 2):
+        try:
+            if attempt == 1:
+                _raise77("disk")
+            logger.success("metrics written to the second volume")
+        except OSError:
+            logger.warning("metrics write failed on attempt {}, switching volume", attempt)
+
+
+def case_benign77_structlog_json_retry() -> None:
+    import structlog
+
+    structlog.configure(processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"),
+                                    structlog.processors.dict_tracebacks, structlog.processors.JSONRenderer()],
+                        logger_factory=structlog.PrintLoggerFactory(sys.stderr))
+    log = structlog.get_logger("grpo.trainer")
+    try:
+        _raise77("kill")
+    except subprocess.CalledProcessError:
+        log.warning("reward worker died, restarting it", exc_info=True, restarts=1)
+    log.info("reward worker restarted", restarts=1)
+
+
+def case_benign77_absl_warning() -> None:
+    from absl import app, logging as alog
+
+    def main(argv: list[str]) -> None:
+        try:
+            _raise77("config")
+        except KeyError as e:
+            alog.warning("config has no %s, using the default 4", e)
+        alog.info("micro_train_batch_size=4")
+
+    app.run(main, argv=["train"])
+
+
+def case_benign77_colorlog_warning() -> None:
+    import logging
+
+    import colorlog
+
+    h = colorlog.StreamHandler(sys.stderr)
+    h.setFormatter(colorlog.ColoredFormatter("%(log_color)s%(levelname)-8s%(reset)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[h], force=True)
+    try:
+        _raise77("ckpt")
+    except Exception:
+        logging.getLogger("grpo.trainer").warning("global_step_40 is damaged, resuming from global_step_30")
+    logging.getLogger("grpo.trainer").info("resumed at step 30")
+
+
+CASES77: dict[str, Case] = {
+    n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign77_") else "python_crash", False)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z]+77_", n)}
+for _n77, (_f77, _k77, _g77) in list(CASES77.items()):
+    for _w77, _kind77 in (("ckpt", "checkpoint_corrupt"), ("hub", "hf_http_error"), ("disk", "disk_full"),
+                          ("store", "dist_timeout")):
+        if _n77.endswith("_" + _w77) and _k77 != "benign":
+            CASES77[_n77] = (_f77, _kind77, _g77)
+CASES.update(CASES77)
+TIMEOUT_S.update({n: 150 for n in CASES77})  # rich renders slowly on two shared cores; no child outlives a case
+
+_ANSI77 = re.compile(r"\x1b\[[\d;]*m")
+# More shapes for the 77-th set's cases only (the log renderers), read on the line with its ANSI codes taken off (the
+# line kept is the printed one, codes and all): RichHandler's `[time] LEVEL    message` (and its time-less repeats),
+# loguru's `... | LEVEL    | module:function:line - message` and @logger.catch's `An error has been caught in function`,
+# structlog's console `[level    ]` and any JSON object with an error / warning level (structlog, python-json-logger),
+# `LEVEL:name:` / colorlog's `LEVEL    name:`, `[LEVEL]`, `| LEVEL |`, `LEVEL <time>` lines, absl's F-lines, and an
+# exception line the renderer coloured.
+_LOG_LINE77 = re.compile(
+    r"^(\[[\d/:. ]+\]| +) ?(ERROR|WARNING|CRITICAL) +\S|\| (ERROR|WARNING|CRITICAL|SUCCESS) +\| |"
+    r"^An error has been caught in function |\[(error|warning|critical) *\] |"
+    r"^\{.*\"(level|levelname)\": \"(error|warning|critical|ERROR|WARNING|CRITICAL)\"|"
+    r"^(ERROR|WARNING|CRITICAL)(:[\w.]+:| +[\w.]+: )|\[(ERROR|WARNING|CRITICAL)\] |^(ERROR|WARNING|CRITICAL) \d{4}-|^F\d{4} |"
+    r"^ {20}[\w.]*(Error|Exception|Timeout)(: |:?$)")  # RichHandler's exception line, under its 20-column time / level gutter
+
+
+def _is_line77(line: str) -> bool:
+    plain = _ANSI77.sub("", line)
+    return bool(_LOG_LINE77.search(plain) or (plain != line and _is_exception_line(plain.strip())))
+
+
+LINE_RULES77: list[tuple[str, str]] = [
+    (r"(WARNING|warning|SUCCESS)\b", "benign"),   # a warning-level record: the run went on (its own case says so)
+    (".", "case"),  # the set's closing rule (CLOSING): every other line keeps its case's kind
+]
+NOTES77: list[tuple[str, str]] = [
+    (r"\b(WARNING|warning|SUCCESS)\b|^W\d{4} |^I\d{4} ", "a warning / info record of a run that went on: the error it names was caught and "
+                                                      "recovered from (a retry, a fallback, a default), so benign"),
+    (r"Errno 22\] Invalid argument", "torch.load(weights_only=True) of a torch.save file cut to half its bytes: torch 2.13's "
+                                    "PyTorchFileReader raises a bare OSError EINVAL, no zip / central directory text (checkpoint_corrupt by what happened)"),
+    (r"DefaultCPUAllocator|allocate the rollout buffer", "torch.empty(1 << 62) on CPU: host memory refused, a CUDA-less stand-in of an OOM; "
+                                                         "no kind names a host allocation refused in-process, so python_crash"),
+    (r"OfflineModeIsEnabled|LocalEntryNotFoundError|policy config", "HF_HUB_OFFLINE=1 with an empty cache: hf_http_error by the settled offline-mode rule"),
+    (r"SIGKILL|reward worker died", "subprocess.run(check=True) of a child that SIGKILLed itself, reported by the launcher: python_crash by the settled rule"),
+    (r"TimeoutError|rollout batch", "a concurrent.futures result(timeout=0.5) of a 2 s task: a real wait that timed out; python_crash"),
+    (r"c10d|DistNetworkError|rendezvous with the trainer", "a TCPStore client (timeout 2 s) whose master never listened: dist_timeout"),
+    (r"Errno 28|step metrics", "json.dump + flush to /dev/full: a real ENOSPC"),
+    (r"micro_train_batch_size|config is incomplete", "a KeyError from the trainer's config dict"),
+]
+
+
+def lib_of77(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The renderer that printed the line (the case's), python-json-logger / absl by their distribution names."""
+    pre = case.split("77_")[0] if not case.startswith("benign77_") else case.split("_")[1]
+    lib = {"rich": "rich", "loguru": "loguru", "structlog": "structlog", "jsonlog": "python-json-logger",
+           "colorlog": "colorlog", "absl": "absl-py", "stdlog": "python", "tqdm": "tqdm"}.get(pre, "python")
+    return _pick(lib, vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -54203,6 +54743,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout76", CASES76, LINE_RULES76),
     ("heldout74", CASES74, LINE_RULES74),
     ("heldout75", CASES75, LINE_RULES75),
+    ("heldout77", CASES77, LINE_RULES77),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -54699,6 +55240,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout76": (lib_of76, NOTES76),
     "heldout74": (lib_of74, NOTES74),
     "heldout75": (lib_of75, NOTES75),
+    "heldout77": (lib_of77, NOTES77),
 }
 
 
