@@ -38,6 +38,9 @@ NAMED = [
      "resolved for '0.0.0.0:50051' (Error in bind for address '[::]:50051': Address already in use)", "python_crash"),
     # (the rendezvous's own stays the rendezvous's)
     ("OSError: [Errno 98] Address already in use", "dist_timeout"),
+    # ---- pass 153 (current set 77): c10d's network error names its family by its class, even with its message cut short
+    ("                    DistNetworkError: The client", "dist_timeout"),
+    ("[rank3]: torch.distributed.DistNetworkError: failed to recv, got 0 bytes", "dist_timeout"),
 ]
 
 
