@@ -41,6 +41,11 @@ NAMED = [
     # ---- pass 153 (current set 77): c10d's network error names its family by its class, even with its message cut short
     ("                    DistNetworkError: The client", "dist_timeout"),
     ("[rank3]: torch.distributed.DistNetworkError: failed to recv, got 0 bytes", "dist_timeout"),
+    # ---- pass 154 (current set 79): vLLM's EngineDeadError message wherever a client quotes it
+    ("aiohttp.client_exceptions.ClientResponseError: 500, message='EngineCore encountered an issue. See stack trace "
+     "(above) for the root cause.', url='http://10.0.3.7:8000/v1/chat/completions'", "engine_dead"),
+    ("openai.InternalServerError: Error code: 500 - {'error': {'message': 'EngineCore encountered an issue. See stack "
+     "trace (above) for the root cause.', 'type': 'InternalServerError', 'code': 500}}", "engine_dead"),
 ]
 
 

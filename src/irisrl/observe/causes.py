@@ -738,7 +738,10 @@ CATALOGUE: tuple[Cause, ...] = (
            "Engine background task failed", "fatal signal from worker", "child failed", "Error executing method",
            "crashed", "RPC call to", "watchdog timeout", "Watchdog timeout", "DataParallelController", "sigquit from a child",
            "while processing method", "Dumping "),
-          (r"EngineDeadError: EngineCore encountered an issue",
+          # (EngineDeadError's message, vllm/v1/engine/exceptions.py ENGINE_DEAD_MESSAGE, wherever it is quoted: the API
+          # server's 500 body as a client's exception renders it, aiohttp's `ClientResponseError: 500, message='EngineCore
+          # encountered an issue. ...'`, current set 79)
+          (r"EngineCore encountered an issue\b",
            r"AsyncEngineDeadError: Background loop (?:has errored already|is not running|is stopped)",
            r"AsyncLLMEngine is already dead"), 5, CONSEQUENCE,
           "a vLLM engine core died: its own traceback (EngineCore_* lines above) names why (CUDA OOM, NCCL, a "
