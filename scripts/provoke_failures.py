@@ -54681,6 +54681,639 @@ def lib_of77(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick(lib, vers)
 
 
+# ----------------------------------------------------------------------------- set 78: torch.compile on CPU
+# A GRPO policy's forward / loss compiled with torch.compile (dynamo / AOTAutograd / inductor) on a CPU machine, with the
+# newest torch on PyPI: fullgraph graph breaks, recompile limits, a backend or the C++ build of inductor failing (a bad
+# CXX, a cache dir that cannot be written, a poisoned header), the compile worker pool killed, suppress_errors falling back
+# to eager, torch.export's data-dependent and dynamic-shape errors, TORCH_LOGS, AOTAutograd with mutated inputs, and the
+# warnings a working compile prints. Temp dirs are `/tmp/grpo78_*`; every case runs under `timeout -k 5` (GROUP_TIMEOUT).
+def _tmp78(name: str) -> Path:
+    return Path(tempfile.mkdtemp(prefix=f"grpo78_{name}_"))
+
+
+def _policy78() -> Any:
+    import torch
+
+    class Policy(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.emb = torch.nn.Embedding(32, 16)
+            self.head = torch.nn.Linear(16, 32)
+
+        def forward(self, ids: Any) -> Any:
+            return self.head(torch.tanh(self.emb(ids)))
+
+    torch.manual_seed(0)
+    return Policy()
+
+
+def case_comp78_fullgraph_data_dependent_branch() -> None:
+    """fullgraph=True of a GRPO loss that skips the KL term when the advantages' mean is negative (a tensor-valued if)."""
+    import torch
+
+    def loss(logp: Any, adv: Any) -> Any:
+        if adv.mean() > 0:
+            return -(logp * adv).mean()
+        return -(logp * adv).mean() + 0.1 * logp.pow(2).mean()
+
+    torch.compile(loss, fullgraph=True, backend="eager")(torch.randn(4, 8), torch.randn(4, 1))
+
+
+def case_comp78_fullgraph_file_write() -> None:
+    """fullgraph=True of a loss that appends its value to a metrics file."""
+    import torch
+
+    path = _tmp78("metrics") / "loss.txt"
+
+    def loss(x: Any) -> Any:
+        v = x.pow(2).mean()
+        with open(path, "a") as f:
+            f.write("step\n")
+        return v
+
+    torch.compile(loss, fullgraph=True, backend="eager")(torch.randn(8))
+
+
+def case_comp78_fullgraph_explicit_graph_break() -> None:
+    """fullgraph=True of a policy forward with a torch._dynamo.graph_break() left in from debugging."""
+    import torch
+
+    def fwd(x: Any) -> Any:
+        y = x.relu()
+        torch._dynamo.graph_break()
+        return y.softmax(-1)
+
+    torch.compile(fwd, fullgraph=True, backend="eager")(torch.randn(2, 8))
+
+
+def case_comp78_fullgraph_deepcopy_ref() -> None:
+    """fullgraph=True of a step that deep-copies the policy into a reference model inside the compiled region."""
+    import copy
+
+    import torch
+
+    pol = _policy78()
+
+    def step(ids: Any) -> Any:
+        ref = copy.deepcopy(pol)
+        return (pol(ids) - ref(ids)).pow(2).mean()
+
+    torch.compile(step, fullgraph=True, backend="eager")(torch.randint(0, 32, (2, 6)))
+
+
+def case_comp78_backend_runtime_error() -> None:
+    """torch.compile with a vendor backend that raises RuntimeError on the policy's graph."""
+    import torch
+
+    def vendor(gm: Any, ex: Any) -> Any:
+        raise RuntimeError("graph has 2 outputs; vendor backend supports 1")
+
+    pol = _policy78()
+    torch.compile(pol, backend=vendor)(torch.randint(0, 32, (2, 6)))
+
+
+def case_comp78_backend_unknown() -> None:
+    """torch.compile(backend='tensorrt') on a CPU image without torch_tensorrt."""
+    import torch
+
+    torch.compile(_policy78(), backend="tensorrt")(torch.randint(0, 32, (2, 6)))
+
+
+def case_comp78_mode_typo() -> None:
+    """torch.compile(mode='max_autotune') (underscore) in the trainer's config."""
+    import torch
+
+    torch.compile(_policy78(), mode="max_autotune")
+
+
+def case_comp78_inductor_cxx_missing() -> None:
+    """inductor on CPU with CXX naming a compiler that is not in the image."""
+    os.environ["CXX"] = "/opt/toolchain/bin/g++-14"
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(_tmp78("inductor"))
+    import torch
+
+    torch.compile(lambda x: (x.exp() * 2).sum(1))(torch.randn(8, 8))
+
+
+def case_comp78_inductor_poisoned_header() -> None:
+    """inductor on CPU whose C++ build picks up a broken header from CPATH (a stray omp.h in a mounted include dir)."""
+    inc = _tmp78("include")
+    (inc / "omp.h").write_text("int int omp_get_max_threads;\n")
+    os.environ["CPATH"] = str(inc)
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(_tmp78("inductor"))
+    import torch
+
+    torch.compile(lambda x: (x.sigmoid() * x).sum(1))(torch.randn(8, 8))
+
+
+def case_comp78_inductor_cache_dir_readonly() -> None:
+    """TORCHINDUCTOR_CACHE_DIR on a read-only path (/proc, as a read-only mount reads to root)."""
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = "/proc/irisrl-inductor-cache"
+    import torch
+
+    torch.compile(lambda x: (x.cos() * 3).sum(1))(torch.randn(8, 8))
+
+
+def case_comp78_inductor_cache_dir_is_file() -> None:
+    """TORCHINDUCTOR_CACHE_DIR pointing at a file (a config that swapped two paths)."""
+    p = _tmp78("cache") / "inductor.tar"
+    p.write_bytes(b"\0" * 64)
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(p)
+    import torch
+
+    torch.compile(lambda x: (x.sin() * 5).sum(1))(torch.randn(8, 8))
+
+
+def case_comp78_inductor_cache_dir_full() -> None:
+    """TORCHINDUCTOR_CACHE_DIR on a 256 KiB tmpfs (a private mount) already nearly full when inductor writes its kernel."""
+    import subprocess
+
+    d = _tmp78("fullcache")
+    r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                        f"mount -t tmpfs -o size=256k tmpfs {d} && head -c 250000 /dev/zero > {d}/fill 2>/dev/null; "
+                        f"TORCHINDUCTOR_CACHE_DIR={d}/inductor exec {sys.executable} -c "
+                        "\"import torch; torch.compile(lambda x: (x.exp() + x).sum(1))(torch.randn(8, 8))\""])
+    sys.exit(r.returncode)
+
+
+def case_benign78_compile_worker_killed() -> None:
+    """TORCHINDUCTOR_COMPILE_THREADS=2: the compile worker pool's subprocess is SIGKILLed (OOM killer) before a compile;
+    inductor warns and the compiles still run (exit 0)."""
+    import signal
+
+    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "2"
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(_tmp78("inductor"))
+    import torch
+    from torch._inductor.async_compile import AsyncCompile
+
+    AsyncCompile.warm_pool()
+    time.sleep(4)
+    kids = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()
+    for k in kids:
+        os.kill(int(k), signal.SIGKILL)
+    time.sleep(1)
+    torch.compile(lambda x: (x.log1p() * x).sum(1))(torch.rand(8, 8))
+    torch.compile(lambda x: (x.expm1() * 2).sum(0))(torch.rand(8, 8))
+    print("done")
+
+
+def case_comp78_torch_logs_unknown() -> None:
+    """TORCH_LOGS with a component name that does not exist (a typo in the launcher's env)."""
+    os.environ["TORCH_LOGS"] = "+dynamo,graph_break"
+    import torch
+
+    torch.compile(lambda x: x + 1, backend="eager")(torch.randn(2))
+
+
+def case_comp78_torch_logs_backend_error() -> None:
+    """TORCH_LOGS=-dynamo,-inductor,-aot (ERROR level) with a backend that fails on the policy's graph."""
+    os.environ["TORCH_LOGS"] = "-dynamo,-inductor,-aot"
+    import torch
+
+    def vendor(gm: Any, ex: Any) -> Any:
+        raise ValueError("unsupported dtype torch.int64 for vendor kernel")
+
+    pol = _policy78()
+    torch.compile(lambda ids: pol(ids).sum(), backend=vendor)(torch.randint(0, 32, (2, 6)))
+
+
+def case_comp78_aot_leaf_mutation() -> None:
+    """A compiled loss that updates a running baseline in place on a leaf that requires grad (AOTAutograd)."""
+    import torch
+
+    base = torch.zeros(1, requires_grad=True)
+
+    def loss(r: Any) -> Any:
+        base.mul_(0.9).add_(0.1 * r.mean())
+        return (r - base).pow(2).mean()
+
+    torch.compile(loss, backend="aot_eager")(torch.randn(8, requires_grad=True)).backward()
+
+
+def case_comp78_aot_input_mutation_backward_twice() -> None:
+    """A compiled loss mutating its input buffer, then backward twice (a second optimizer pass on the same graph)."""
+    import torch
+
+    w = torch.randn(8, requires_grad=True)
+
+    def loss(x: Any) -> Any:
+        x.mul_(2)
+        return (w * x).sum()
+
+    out = torch.compile(loss, backend="aot_eager")(torch.randn(8))
+    out.backward()
+    out.backward()
+
+
+def case_comp78_dynamic_guard_violation() -> None:
+    """mark_dynamic(min=2, max=8) on the batch dim, then a batch of 16 (the rollout batch grew)."""
+    import torch
+
+    f = torch.compile(lambda x: x.softmax(-1) * x.shape[0], backend="eager")
+    x = torch.randn(16, 4)
+    torch._dynamo.mark_dynamic(x, 0, min=2, max=8)
+    f(x)
+
+
+def case_export78_item_size() -> None:
+    """torch.export of a head that sizes its output by a tensor value (torch.zeros(x.sum().item()))."""
+    import torch
+
+    class Head(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return torch.zeros(int(x.sum().item())) + 1
+
+    torch.export.export(Head(), (torch.ones(4),))
+
+
+def case_export78_dim_specialized() -> None:
+    """torch.export with a dynamic batch Dim that the forward specializes (it reshapes to a fixed batch of 4)."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x.reshape(4, -1).sum(1)
+
+    b = torch.export.Dim("batch")
+    torch.export.export(Pol(), (torch.randn(4, 8),), dynamic_shapes={"x": {0: b}})
+
+
+def case_export78_dynamic_shapes_bad_key() -> None:
+    """torch.export with dynamic_shapes keyed by a name the forward does not take."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def forward(self, ids: Any) -> Any:
+            return ids * 2
+
+    torch.export.export(Pol(), (torch.randn(4, 8),), dynamic_shapes={"input_ids": {0: torch.export.Dim("b")}})
+
+
+def case_export78_run_out_of_range() -> None:
+    """An exported policy (batch Dim max=8) called with a batch of 32."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x.relu() + 1
+
+    ep = torch.export.export(Pol(), (torch.randn(4, 8),), dynamic_shapes={"x": {0: torch.export.Dim("b", max=8)}})
+    ep.module()(torch.randn(32, 8))
+
+
+def case_comp78_fullgraph_lock() -> None:
+    """fullgraph=True of a forward that takes a threading.Lock shared with the rollout thread."""
+    import threading
+
+    import torch
+
+    lock = threading.Lock()
+
+    def f(x: Any) -> Any:
+        with lock:
+            return x.exp().sum()
+
+    torch.compile(f, fullgraph=True, backend="eager")(torch.randn(8))
+
+
+def case_comp78_fullgraph_time_call() -> None:
+    """fullgraph=True of a step that times itself with time.perf_counter()."""
+    import torch
+
+    def f(x: Any) -> Any:
+        t0 = time.perf_counter()
+        y = x.sin()
+        return y, time.perf_counter() - t0
+
+    torch.compile(f, fullgraph=True, backend="eager")(torch.randn(8))
+
+
+def case_comp78_torch_check_fails() -> None:
+    """dynamic=True: torch._check that the sequence length is a multiple of 8, called with 6 tokens."""
+    import torch
+
+    def f(x: Any) -> Any:
+        torch._check(x.shape[1] % 8 == 0, lambda: "sequence length must be padded to a multiple of 8")
+        return x.sum(1)
+
+    torch.compile(f, dynamic=True, backend="eager")(torch.randn(2, 6))
+
+
+def case_aot78_view_input_mutation_grad() -> None:
+    """A compiled (aot_eager) loss that writes into a view of an input that requires grad."""
+    import torch
+
+    def f(x: Any) -> Any:
+        v = x[:, :2]
+        v.mul_(0.5)
+        return x.sum()
+
+    x = torch.randn(3, 4, requires_grad=True)
+    torch.compile(f, backend="aot_eager")(x).backward()
+
+
+def case_export78_run_wrong_arity() -> None:
+    """An exported policy (ids, mask) called with ids only."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def forward(self, ids: Any, mask: Any) -> Any:
+            return ids * mask
+
+    ep = torch.export.export(Pol(), (torch.randn(2, 4), torch.ones(2, 4)))
+    ep.module()(torch.randn(2, 4))
+
+
+def case_export78_load_not_pt2() -> None:
+    """torch.export.load of a plain torch.save checkpoint (the wrong artifact)."""
+    import torch
+
+    p = _tmp78("export") / "policy.pt2"
+    torch.save({"w": torch.randn(4)}, p)
+    torch.export.load(p)
+
+
+def case_comp78_inductor_cache_dev_null() -> None:
+    """TORCHINDUCTOR_CACHE_DIR=/dev/null/inductor (an env template that expanded a cache var to /dev/null)."""
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = "/dev/null/inductor"
+    import torch
+
+    torch.compile(lambda x: (x.cos() + 7).sum(1))(torch.randn(8, 8))
+
+
+def case_benign78_cache_size_limit_alias() -> None:
+    """The old torch._dynamo.config.cache_size_limit name set in a trainer config; compile runs (exit 0)."""
+    import warnings
+
+    warnings.simplefilter("default")
+    import torch
+
+    torch._dynamo.config.cache_size_limit = 16
+    torch._dynamo.config.accumulated_cache_size_limit = 64
+    print(torch.compile(lambda x: x + 1, backend="eager")(torch.randn(2)))
+
+
+def case_comp78_fullgraph_torch_save() -> None:
+    """fullgraph=True of a step that snapshots the logits with torch.save for debugging."""
+    import torch
+
+    path = _tmp78("dbg") / "logits.pt"
+
+    def f(x: Any) -> Any:
+        y = x.softmax(-1)
+        torch.save(y, path)
+        return y.sum()
+
+    torch.compile(f, fullgraph=True, backend="eager")(torch.randn(2, 8))
+
+
+def case_comp78_fullgraph_autograd_grad() -> None:
+    """fullgraph=True of a loss with a gradient penalty (torch.autograd.grad inside the compiled region)."""
+    import torch
+
+    def f(x: Any) -> Any:
+        y = x.pow(3).sum()
+        (g,) = torch.autograd.grad(y, x, create_graph=True)
+        return y + g.pow(2).sum()
+
+    torch.compile(f, fullgraph=True, backend="aot_eager")(torch.randn(8, requires_grad=True))
+
+
+def case_comp78_fullgraph_backward_inside() -> None:
+    """fullgraph=True of a whole train step that calls loss.backward() inside the compiled function."""
+    import torch
+
+    lin = torch.nn.Linear(4, 1)
+
+    def step(x: Any) -> Any:
+        loss = lin(x).pow(2).mean()
+        loss.backward()
+        return loss
+
+    torch.compile(step, fullgraph=True, backend="eager")(torch.randn(3, 4))
+
+
+def case_comp78_fullgraph_logging() -> None:
+    """fullgraph=True of a loss that logs through the logging module."""
+    import logging
+
+    import torch
+
+    log = logging.getLogger("grpo")
+
+    def f(x: Any) -> Any:
+        v = x.abs().mean()
+        log.warning("loss computed")
+        return v
+
+    torch.compile(f, fullgraph=True, backend="eager")(torch.randn(8))
+
+
+def case_comp78_fullgraph_inspect_stack() -> None:
+    """fullgraph=True of a forward that inspects its caller (inspect.stack()) to pick a mode."""
+    import inspect
+
+    import torch
+
+    def f(x: Any) -> Any:
+        caller = inspect.stack()[1].function
+        return x * (2 if caller == "train" else 1)
+
+    torch.compile(f, fullgraph=True, backend="eager")(torch.randn(4))
+
+
+def case_benign78_export_attr_mutation() -> None:
+    """torch.export (strict) of a policy that counts its calls in a Python attribute: a side-effect warning, exported
+    (exit 0)."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.calls = 0
+
+        def forward(self, x: Any) -> Any:
+            self.calls += 1
+            return x * 2
+
+    torch.export.export(Pol(), (torch.randn(4),), strict=True)
+
+
+def case_export78_args_list() -> None:
+    """torch.export with the example inputs given as a list, not a tuple."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x + 1
+
+    torch.export.export(Pol(), [torch.randn(4)])
+
+
+def case_comp78_compile_threads_junk() -> None:
+    """TORCHINDUCTOR_COMPILE_THREADS=auto (a value the launcher template meant for another tool)."""
+    os.environ["TORCHINDUCTOR_COMPILE_THREADS"] = "auto"
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(_tmp78("inductor"))
+    import torch
+
+    torch.compile(lambda x: (x.erf() + 1).sum(1))(torch.randn(8, 8))
+
+
+def case_benign78_recompiles_logged() -> None:
+    """TORCH_LOGS=recompiles,dynamic on a policy called with two sequence lengths (automatic dynamic), runs (exit 0)."""
+    os.environ["TORCH_LOGS"] = "recompiles,dynamic"
+    import torch
+
+    pol = _policy78()
+    f = torch.compile(pol, backend="eager")
+    for n in (6, 9, 12):
+        f(torch.randint(0, 32, (2, n)))
+    print("ok")
+
+
+def case_export78_dynamic_shapes_wrong_len() -> None:
+    """torch.export with a dynamic_shapes tuple shorter than the forward's inputs (ids, mask)."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def forward(self, ids: Any, mask: Any) -> Any:
+            return ids * mask
+
+    torch.export.export(Pol(), (torch.randn(2, 4), torch.ones(2, 4)), dynamic_shapes=({0: torch.export.Dim("b")},))
+
+
+def case_export78_dim_min_over_max() -> None:
+    """torch.export.Dim('seq', min=512, max=128): bounds swapped in the exporter's config."""
+    import torch
+
+    class Pol(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x.sum(1)
+
+    s = torch.export.Dim("seq", min=512, max=128)
+    torch.export.export(Pol(), (torch.randn(2, 256),), dynamic_shapes={"x": {1: s}})
+
+
+def case_comp78_compile_string() -> None:
+    """torch.compile of the policy's name instead of the policy (a config value passed through)."""
+    import torch
+
+    torch.compile("policy", backend="eager")
+
+
+def case_benign78_suppress_errors() -> None:
+    """torch._dynamo.config.suppress_errors=True with a backend that fails: dynamo warns and runs eager (exit 0)."""
+    import torch
+
+    torch._dynamo.config.suppress_errors = True
+
+    def vendor(gm: Any, ex: Any) -> Any:
+        raise RuntimeError("vendor backend: no kernel for aten.tanh")
+
+    out = torch.compile(_policy78(), backend=vendor)(torch.randint(0, 32, (2, 6)))
+    print("ok", tuple(out.shape))
+
+
+def case_benign78_recompile_limit_warning() -> None:
+    """A compiled reward-shaping step called with 10 Python int group sizes (recompile_limit=4): warns, runs eager."""
+    import torch
+
+    torch._dynamo.config.recompile_limit = 4
+    f = torch.compile(lambda r, g: (r - r.mean()) / g, backend="eager", dynamic=False)
+    for g in range(1, 11):
+        f(torch.randn(8), g)
+    print("ok")
+
+
+def case_benign78_item_graph_break_logged() -> None:
+    """TORCH_LOGS=graph_breaks,recompiles on a loss that reads .item() for a metric: broken, logged, run (exit 0)."""
+    os.environ["TORCH_LOGS"] = "graph_breaks,recompiles"
+    import torch
+
+    def loss(x: Any) -> Any:
+        kl = x.pow(2).mean()
+        if kl.item() > 10.0:
+            print("kl high")
+        return kl * 2
+
+    f = torch.compile(loss, backend="eager")
+    f(torch.randn(8))
+    f(torch.randn(9))
+    print("ok")
+
+
+def case_benign78_lru_cache_warning() -> None:
+    """A compiled forward calling a functools.lru_cache'd mask helper: dynamo warns and traces through it (exit 0)."""
+    import functools
+
+    import torch
+
+    @functools.lru_cache
+    def scale(n: int) -> float:
+        return n ** -0.5
+
+    out = torch.compile(lambda x: x * scale(x.shape[-1]), backend="eager")(torch.randn(2, 16))
+    print("ok", tuple(out.shape))
+
+
+_KIND78 = {"benign78": "benign"}
+CASES78: dict[str, Case] = {
+    n.removeprefix("case_"): (f, _KIND78.get(n[5:].split("_")[0], "python_crash"), False)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z0-9]+78_", n)}
+CASES.update(CASES78)
+TIMEOUT_S.update({n: 90 for n in CASES78})
+GROUP_TIMEOUT.update(CASES78)  # inductor's compile workers end with the case
+
+LINE_RULES78: list[tuple[str, str]] = [
+    # continuation lines of a multi-line glog message (dynamo's graph-break / recompile reports): frames and notes left out
+    (r"^(\[rank\d+\]:)?[WEI]\d{4} [\d:.]+ +\d+ \S+\]( \[[\d/]+\])?( *$|  | (Traceback|File |User stack|Graph break: from "
+     r"user code at:|Created at:|or:|to include these|Name: |Source: |To log all|To diagnose))", "drop"),
+    # the rest of dynamo's multi-line `WON'T CONVERT` / error report under one prefix (its first lines are kept)
+    (r"^[WEIV]\d{4} [\d:.]+ +\d+ \S+\]( \[[\d/_]+\])? *(due to:|from user code:|Set TORCHDYNAMO_VERBOSE|For more details about)",
+     "drop"),
+    # a line a source-catalogue file (corpus/source/torch_compile_stack.jsonl) holds byte for byte (the build checks only
+    # the current files): left out
+    (r"^torch\._inductor\.exc\.InductorError: CppCompileError: C\+\+ compile error$", "drop"),
+    # dynamo's per-compile INFO notes of the symbolic-shape env (one pair per frame compiled): left out
+    (r"^I\d{4} .*\] (\[[\d/_]+\] )?(create_env|produce_guards)$", "drop"),
+    # warnings of a run that went on
+    (r"^\S+:\d+: \w*Warning: ", "benign"),
+    (r".", "case"),  # the set's own closing rule: each line its rules did not take keeps its case's kind
+]
+
+NOTES78: list[tuple[str, str]] = [
+    (r"SubprocPool unclean exit", "TORCHINDUCTOR_COMPILE_THREADS=2, the warmed compile workers SIGKILLed; inductor warned and both later compiles ran (exit 0: benign by what happened)"),
+    (r"side effects happened", "strict torch.export of a forward that bumps a Python attribute: warned, exported (exit 0)"),
+    (r"lru_cache", "a compiled forward calling an lru_cache'd helper: warned, traced through it (exit 0)"),
+    (r"marking L\['ids'\] as dynamic|create_symbol", "TORCH_LOGS=recompiles,dynamic: automatic dynamic on the second sequence length, ran (exit 0)"),
+    (r"WON'T CONVERT|backend='vendor' raised|no kernel for aten\.tanh", "torch._dynamo.config.suppress_errors=True: the backend's failure logged, the forward ran eager (exit 0; benign by what happened, the lines alone read as a crash)"),
+    (r"sys\._getframe", "dynamo's warning printed before the fullgraph Unsupported error of inspect.stack() (the error is the crash; the warning alone is benign)"),
+    (r"/proc/irisrl-inductor-cache", "TORCHINDUCTOR_CACHE_DIR on /proc (read-only even to root): the mkdir fails with ENOENT, not EROFS; python_crash (no disk filled)"),
+    (r"/dev/null/inductor", "TORCHINDUCTOR_CACHE_DIR under /dev/null (an env template gone wrong); python_crash"),
+    (r"inductor\.tar", "TORCHINDUCTOR_CACHE_DIR naming a file; python_crash"),
+    (r"CppCompileError", "a CPATH dir holding a broken omp.h: inductor's g++ build of the CPU kernel failed (python_crash: no disk, no GPU)"),
+    (r"InvalidCxxCompiler", "CXX naming a compiler absent from the image"),
+    (r"base 10: 'auto'", "TORCHINDUCTOR_COMPILE_THREADS=auto"),
+    (r"deserializing", "torch.export.load of a plain torch.save file: export's warning lines name the zip error, then its RuntimeError (all the crash's)"),
+    (r"Guard failed", "an exported policy with batch Dim max=8 called with a batch of 32"),
+    (r"flatten user inputs", "an exported (ids, mask) policy called with ids only"),
+    (r"Constraints violated \(batch\)", "torch.export with a dynamic batch Dim that the forward reshapes to a fixed 4"),
+    (r"GuardOnDataDependentSymNode", "torch.export of torch.zeros(int(x.sum().item()))"),
+    (r"vendor backend supports 1|unsupported dtype torch\.int64", "a custom torch.compile backend that raises (its own message, under BackendCompilerFailed; the second under TORCH_LOGS=-dynamo,-inductor,-aot)"),
+]
+
+
+def lib_of78(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventy-eighth set's printers: bash for the shell's signal lines, python for the interpreter's own, torch for
+    the rest."""
+    if line.startswith("bash: line"):
+        return _pick("bash", vers)
+    if line.startswith(("Fatal Python error", "PermissionError", "OSError", "NotADirectoryError", "FileNotFoundError",
+                         "FileExistsError")):
+        return _pick("python", vers)
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -54744,6 +55377,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout74", CASES74, LINE_RULES74),
     ("heldout75", CASES75, LINE_RULES75),
     ("heldout77", CASES77, LINE_RULES77),
+    ("heldout78", CASES78, LINE_RULES78),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -55241,6 +55875,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout74": (lib_of74, NOTES74),
     "heldout75": (lib_of75, NOTES75),
     "heldout77": (lib_of77, NOTES77),
+    "heldout78": (lib_of78, NOTES78),
 }
 
 
