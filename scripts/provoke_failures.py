@@ -41211,7 +41211,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES76, (_LOG_LINE76.search,)),
         (CASES74, (_LOG_LINE74.search,)),
         (CASES75, (_LOG_LINE75.search,)),
-        (CASES77, (_is_line77,)))
+        (CASES77, (_is_line77,)),
+        (CASES79, (_LOG_LINE79.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -55314,6 +55315,474 @@ def lib_of78(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("torch", vers)
 
 
+# ----------------------------------------------------------------------------- set 79: SkyRL's generator / environment side on CPU
+# The newest `skyrl` (0.3.0) and `skyrl-gym` (0.4.0) from PyPI, in a Python 3.12 scratch venv (skyrl's config / client modules
+# import `skyrl.tinker.types`, whose typing.TypedDict pydantic refuses on 3.11, as set 38 found). SkyRL's remote inference client
+# (`RemoteInferenceClient`, aiohttp) against a FAKE OpenAI-compatible server on 127.0.0.1 (`_Fake79`, a thread of the case's own
+# process) whose error bodies are vLLM's `ErrorResponse` shape (vllm/entrypoints/openai/protocol.py: `{"error": {"message",
+# "type", "param", "code"}}`; older vLLM: the flat `{"object": "error", "message", ...}`) with messages modelled on vLLM's own
+# (serving_engine.py's context-length check, `_check_model`'s "The model `...` does not exist.", serving_models.py's LoRA
+# messages, EngineDeadError's "EngineCore encountered an issue. See stack trace (above) for the root cause."); skyrl-gym's
+# environments and tools given bad actions / a failing retrieval service; the GRPO advantage code given bad rewards.
+# The run's logging is `logging.basicConfig(level=INFO)` (SkyRL's client and skyrl-gym's search tool log through `logging`).
+
+class _Fake79:
+    """A fake OpenAI-compatible inference server (vLLM's routes) on 127.0.0.1: `answer(handler, n)` writes the n-th reply."""
+
+    def __init__(self, answer: Callable[[Any, int], None]) -> None:
+        import http.server
+
+        self.count = 0
+        fake = self
+
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def _any(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(n)
+                fake.count += 1
+                try:
+                    answer(self, fake.count)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            do_POST = do_GET = _any
+
+        http.server.ThreadingHTTPServer.daemon_threads = True
+        self.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.srv.block_on_close = False  # type: ignore[attr-defined]
+        self.url = f"http://127.0.0.1:{self.srv.server_address[1]}"
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.srv.shutdown()
+        self.srv.server_close()
+
+
+def _reply79(h: Any, status: int, body: Any, ctype: str = "application/json") -> None:
+    data = (body if isinstance(body, str) else json.dumps(body)).encode()
+    h.send_response(status)
+    h.send_header("Content-Type", ctype)
+    h.send_header("Content-Length", str(len(data)))
+    h.end_headers()
+    h.wfile.write(data)
+
+
+def _err79(message: str, typ: str, code: int) -> dict[str, Any]:
+    """vLLM's ErrorResponse (vllm/entrypoints/openai/protocol.py, ErrorInfo nested under `error`)."""
+    return {"error": {"message": message, "type": typ, "param": None, "code": code}}
+
+
+_OK79 = {"id": "chatcmpl-1", "object": "chat.completion", "model": "Qwen/Qwen2.5-1.5B-Instruct",
+         "choices": [{"index": 0, "message": {"role": "assistant", "content": "<answer>42</answer>"},
+                      "finish_reason": "stop", "token_ids": [16, 17]}],
+         "usage": {"prompt_tokens": 12, "completion_tokens": 2, "total_tokens": 14}}
+
+
+def _client79(url: str, **kw: Any) -> Any:
+    import logging
+
+    os.environ["COLUMNS"] = "400"  # SkyRL logs through rich's RichHandler: 80 columns off a terminal wraps every record
+    logging.basicConfig(level=logging.INFO)
+    from skyrl.backends.skyrl_train.inference_servers.remote_inference_client import RemoteInferenceClient
+
+    return RemoteInferenceClient(proxy_url=url, server_urls=[url], data_parallel_size=1,
+                                 model_name="Qwen/Qwen2.5-1.5B-Instruct", **kw)
+
+
+def _chat79(answer: Callable[[Any, int], None], calls: int = 1, deadline: float | None = None, **kw: Any) -> None:
+    """The generator's multi-turn step: chat_completion through SkyRL's client against the fake server."""
+    import asyncio
+
+    fake = _Fake79(answer)
+    client = _client79(fake.url, **kw)
+
+    async def go() -> None:
+        for _ in range(calls):
+            req = {"json": {"messages": [{"role": "user", "content": "What is 6 * 7?"}], "max_tokens": 4096},
+                   "headers": {}}
+            coro = client.chat_completion(req)
+            await (asyncio.wait_for(coro, deadline) if deadline else coro)
+
+    asyncio.run(go())
+
+
+def case_sky79_chat_context_length_400() -> None:
+    _chat79(lambda h, n: _reply79(h, 400, _err79(
+        "'max_tokens' or 'max_completion_tokens' is too large: 4096. This model's maximum context length is 4096 tokens "
+        "and your request has 1377 input tokens (4096 > 4096 - 1377).", "BadRequestError", 400)))
+
+
+def case_sky79_chat_context_length_400_legacy() -> None:
+    # an older vLLM's flat ErrorResponse: SkyRL's raise_for_status reads `error.message` and finds none
+    _chat79(lambda h, n: _reply79(h, 400, {
+        "object": "error", "message": "This model's maximum context length is 4096 tokens. However, you requested 5473 "
+        "tokens (1377 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.",
+        "type": "BadRequestError", "param": None, "code": 400}))
+
+
+def case_sky79_chat_model_404() -> None:
+    _chat79(lambda h, n: _reply79(h, 404, _err79("The model `Qwen/Qwen2.5-1.5B-Instruct` does not exist.",
+                                                "NotFoundError", 404)))
+
+
+def case_sky79_chat_lora_name_404() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 404, _err79("The model `skyrl-lora-step40` does not exist.",
+                                                        "NotFoundError", 404)))
+    client = _client79(fake.url, uses_lora_weight_sync=True)
+    asyncio.run(client.chat_completion({"json": {"model": "skyrl-lora-step40", "messages": [
+        {"role": "user", "content": "What is 6 * 7?"}]}, "headers": {}}))
+
+
+def case_sky79_chat_429() -> None:
+    _chat79(lambda h, n: _reply79(h, 429, _err79("Too many requests: the server's waiting queue is full.",
+                                                "RateLimitError", 429)))
+
+
+def case_sky79_chat_503() -> None:
+    _chat79(lambda h, n: _reply79(h, 503, _err79("Service Unavailable", "ServiceUnavailableError", 503)))
+
+
+def case_sky79_chat_500_engine_dead() -> None:
+    # vLLM's API server answers EngineDeadError as a 500 and then shuts itself down: the fake server stops after it
+    fake: list[_Fake79] = []
+
+    def answer(h: Any, n: int) -> None:
+        _reply79(h, 500, _err79("EngineCore encountered an issue. See stack trace (above) for the root cause.",
+                                "InternalServerError", 500))
+        threading.Thread(target=fake[0].stop).start()
+
+    import asyncio
+
+    fake.append(_Fake79(answer))
+    client = _client79(fake[0].url)
+    asyncio.run(client.chat_completion({"json": {"messages": [{"role": "user", "content": "hi"}]}, "headers": {}}))
+
+
+def case_sky79_chat_engine_gone() -> None:
+    # one turn served, then the engine's server is gone: every retry of the next turn is refused
+    import asyncio
+
+    def answer(h: Any, n: int) -> None:
+        _reply79(h, 200, _OK79)
+        h.close_connection = True  # no keep-alive connection outlives the server
+
+    fake = _Fake79(answer)
+    client = _client79(fake.url)
+
+    async def go() -> None:
+        req = {"json": {"messages": [{"role": "user", "content": "What is 6 * 7?"}]}, "headers": {}}
+        await client.chat_completion(req)
+        fake.stop()
+        await client.chat_completion(req)
+
+    asyncio.run(go())
+
+
+def case_sky79_generate_500_plain_text() -> None:
+    # a 500 whose body is not JSON (starlette's plain `Internal Server Error`): _post retries it 30 times, 1 s apart
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 500, "Internal Server Error", "text/plain; charset=utf-8"))
+    client = _client79(fake.url)
+    asyncio.run(client.generate({"prompt_token_ids": [[1, 2, 3]], "sampling_params": {"max_tokens": 8}}))
+
+
+def case_sky79_chat_midstream_close() -> None:
+    # 200 with a Content-Length the server never finishes: the connection closes mid-body on every attempt
+    def answer(h: Any, n: int) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", "4096")
+        h.end_headers()
+        h.wfile.write(b'{"id": "chatcmpl-1", "object": "chat.completion", "choices": [{"index": 0, "mess')
+        h.wfile.flush()
+        h.close_connection = True
+        import socket
+
+        h.connection.shutdown(socket.SHUT_RDWR)
+
+    _chat79(answer)
+
+
+def case_sky79_chat_no_answer_deadline() -> None:
+    # the engine never answers; SkyRL's session has no total timeout, the generator's own 5 s deadline ends the step
+    _chat79(lambda h, n: time.sleep(30), deadline=5)
+
+
+def case_sky79_lora_load_400() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 400, _err79("The lora adapter 'skyrl-lora' has already been loaded.",
+                                                        "InvalidUserInput", 400)))
+    client = _client79(fake.url, uses_lora_weight_sync=True)
+    asyncio.run(client.load_lora_adapter("skyrl-lora", "/tmp/ckpt/global_step_40/lora"))
+
+
+def case_sky79_lora_unload_404() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 404, _err79("The lora adapter 'skyrl-lora-step30' cannot be found.",
+                                                        "NotFoundError", 404)))
+    client = _client79(fake.url, uses_lora_weight_sync=True)
+    asyncio.run(client.unload_lora_adapter("skyrl-lora-step30"))
+
+
+def case_sky79_world_size_missing() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 200, {"detail": "Not Found"}))
+    client = _client79(fake.url)
+    asyncio.run(client.get_world_size())
+
+
+def case_sky79_sleep_500() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 500, _err79("Sleep mode is not enabled. Start the server with "
+                                                        "--enable-sleep-mode.", "InternalServerError", 500)))
+    client = _client79(fake.url)
+    asyncio.run(client.sleep(level=2))
+
+
+def case_sky79_client_dp_not_divisible() -> None:
+    from skyrl.backends.skyrl_train.inference_servers.remote_inference_client import RemoteInferenceClient
+
+    RemoteInferenceClient(proxy_url="http://127.0.0.1:8080", data_parallel_size=2,
+                          server_urls=["http://127.0.0.1:8001", "http://127.0.0.1:8002", "http://127.0.0.1:8003"])
+
+
+def case_sky79_generate_text_prompts() -> None:
+    import asyncio
+
+    client = _client79("http://127.0.0.1:9")
+    asyncio.run(client.generate({"prompts": [[{"role": "user", "content": "hi"}]], "sampling_params": {}}))
+
+
+def case_sky79_generate_n_gt_1() -> None:
+    import asyncio
+
+    client = _client79("http://127.0.0.1:9")
+    asyncio.run(client.generate({"prompt_token_ids": [[1, 2]], "sampling_params": {"n": 4}}))
+
+
+def case_sky79_generate_lora_no_model() -> None:
+    import asyncio
+
+    client = _client79("http://127.0.0.1:9", uses_lora_weight_sync=True)
+    asyncio.run(client.generate({"prompt_token_ids": [[1, 2]], "sampling_params": {}}))
+
+
+def case_benign79_chat_502_html_then_ok() -> None:
+    # a proxy's HTML 502 in front of the engine once, then the engine answers: _post's retry serves the turn
+    _chat79(lambda h, n: _reply79(h, 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", "text/html")
+            if n == 1 else _reply79(h, 200, _OK79))
+
+
+def case_benign79_finish_session_404() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 404, {"detail": "Not Found"}))
+    client = _client79(fake.url)
+    asyncio.run(client.finish_session("traj-17"))
+
+
+def case_benign79_finish_session_unresponsive() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: time.sleep(30))
+    client = _client79(fake.url)
+    asyncio.run(client.finish_session("traj-18"))
+
+
+# skyrl-gym: the search environment's retrieval service (a loopback server in the Search-R1 `/retrieve` shape)
+def _search79(answer: Callable[[Any, int], None], timeout: int = 30, retries: int | None = None,
+              action: str | None = "<search>Eiffel tower city</search>") -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    import skyrl_gym
+    import skyrl_gym.tools.search as search_mod
+    from omegaconf import DictConfig
+
+    if retries is not None:
+        search_mod.MAX_RETRIES = retries  # the run's retry budget made small enough for the case's 60 s
+    fake = _Fake79(answer)
+    env = skyrl_gym.make("search", env_config=DictConfig({"log_requests": False, "search_url": fake.url + "/retrieve",
+                                                          "topk": 3, "timeout": timeout}),
+                         extras={"reward_spec": {"ground_truth": {"target": ["Paris"]}}, "max_turns": 3})
+    env.init([{"role": "user", "content": "Where is the Eiffel tower?"}])
+    env.step(action)  # type: ignore[arg-type]
+
+
+_HITS79 = {"result": [[{"document": {"contents": "\"Eiffel Tower\"\nThe Eiffel Tower is in Paris."}, "score": 0.9}]]}
+
+
+def case_benign79_search_503_then_ok() -> None:
+    _search79(lambda h, n: _reply79(h, 503, {"detail": "Service Unavailable"}) if n == 1 else _reply79(h, 200, _HITS79))
+
+
+def case_benign79_search_500_exhausted() -> None:
+    _search79(lambda h, n: _reply79(h, 500, "Internal Server Error", "text/plain"), retries=3)
+
+
+def case_benign79_search_read_timeout() -> None:
+    _search79(lambda h, n: time.sleep(20), timeout=2, retries=2)
+
+
+def case_sky79_search_unknown_tool() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    import skyrl_gym
+    from omegaconf import DictConfig
+
+    env = skyrl_gym.make("search", env_config=DictConfig({"log_requests": False, "search_url": "http://127.0.0.1:9/retrieve",
+                                                          "topk": 3, "timeout": 5}),
+                         extras={"reward_spec": {"ground_truth": {"target": ["Paris"]}}})
+    env.init([{"role": "user", "content": "Where is the Eiffel tower?"}])
+    env._execute_tool("SearchToolGroup", "web_search", ["Eiffel tower"])
+
+
+def case_sky79_search_no_ground_truth() -> None:
+    import skyrl_gym
+    from omegaconf import DictConfig
+
+    skyrl_gym.make("search", env_config=DictConfig({"search_url": "http://127.0.0.1:9/retrieve", "topk": 3, "timeout": 5,
+                                                    "log_requests": False}),
+                   extras={"reward_spec": {"method": "rule"}})
+
+
+def case_sky79_sql_db_missing() -> None:
+    import skyrl_gym
+    from omegaconf import DictConfig
+
+    skyrl_gym.make("text2sql", env_config=DictConfig({"db_path": "/tmp/s79_data/sql_data"}),
+                   extras={"db_id": "concert_singer", "reward_spec": {"ground_truth": "SELECT count(*) FROM singer"},
+                           "data": "spider"})
+
+
+def case_sky79_gsm8k_step_none() -> None:
+    import skyrl_gym
+    from omegaconf import DictConfig
+
+    env = skyrl_gym.make("gsm8k", env_config=DictConfig({}), extras={"reward_spec": {"ground_truth": "42"}})
+    env.init([{"role": "user", "content": "What is 6 * 7?"}])
+    env.step(None)  # the generator's decode gave no text (an aborted request)
+
+
+# the batch's advantages (ppo_utils' registry, as the trainer calls it)
+def _adv79(rewards: "Any", index: "Any", est: str = "grpo", mask: "Any" = None) -> None:
+    import numpy as np
+    import torch
+    from skyrl.backends.skyrl_train.utils import ppo_utils
+
+    rewards = torch.as_tensor(rewards, dtype=torch.float32)
+    mask = torch.ones_like(rewards) if mask is None else mask
+    adv, _ = ppo_utils.compute_advantages_and_returns(token_level_rewards=rewards, response_mask=mask,
+                                                      index=np.asarray(index), adv_estimator=est, config=None)
+    print("advantages mean", float(adv.mean()))
+
+
+def case_sky79_adv_index_short() -> None:
+    _adv79([[0.0, 1.0], [0.0, 0.0], [0.0, 1.0], [0.0, 0.0]], ["p0", "p0", "p1"])
+
+
+def case_sky79_adv_unknown_estimator() -> None:
+    _adv79([[0.0, 1.0], [0.0, 0.0]], ["p0", "p0"], est="grpo_pass_at_k")
+
+
+def case_sky79_completion_prompt_too_long_400() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 400, _err79(
+        "This model's maximum context length is 2048 tokens. However, your request has 2306 input tokens. Please reduce "
+        "the length of the input messages.", "BadRequestError", 400)))
+    client = _client79(fake.url)
+    asyncio.run(client.completion({"json": {"prompt": "Solve: " * 300, "max_tokens": 256}, "headers": {}}))
+
+
+def case_sky79_chat_logprobs_400() -> None:
+    _chat79(lambda h, n: _reply79(h, 400, _err79("Requested sample logprobs of 25, which is greater than max allowed: 20",
+                                                "BadRequestError", 400)))
+
+
+def case_sky79_chat_json_schema_400() -> None:
+    _chat79(lambda h, n: _reply79(h, 400, _err79("The provided JSON schema contains features not supported by xgrammar.",
+                                                "BadRequestError", 400)))
+
+
+def case_sky79_tokenize_route_404() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 404, {"detail": "Not Found"}))
+    client = _client79(fake.url)
+    asyncio.run(client.tokenize(["What is 6 * 7?"]))
+
+
+def case_sky79_pause_503() -> None:
+    import asyncio
+
+    fake = _Fake79(lambda h, n: _reply79(h, 503, _err79("Service Unavailable", "ServiceUnavailableError", 503)))
+    client = _client79(fake.url)
+    asyncio.run(client.pause())
+
+
+def case_sky79_search_step_none() -> None:
+    _search79(lambda h, n: _reply79(h, 200, _HITS79), action=None)
+
+
+def case_sky79_adv_gae_no_values() -> None:
+    _adv79([[0.0, 1.0], [0.0, 0.0]], ["p0", "p0"], est="gae")
+
+
+CASES79: dict[str, Case] = {
+    n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign79_") else "python_crash", False)
+    for n, f in list(globals().items()) if re.match(r"case_(sky|benign)79_", n)}
+CASES.update(CASES79)
+TIMEOUT_S.update({n: 60 for n in CASES79})
+TIMEOUT_S.update({"sky79_generate_500_plain_text": 75, "sky79_chat_midstream_close": 75, "sky79_chat_engine_gone": 75})
+GROUP_TIMEOUT.update(CASES79)
+# the engine really went away (the fake server stopped after its 500 / after one served turn)
+CASES79["sky79_chat_500_engine_dead"] = (CASES79["sky79_chat_500_engine_dead"][0], "engine_dead", False)
+CASES79["sky79_chat_engine_gone"] = (CASES79["sky79_chat_engine_gone"][0], "engine_dead", False)
+CASES.update(CASES79)
+
+# More shapes for the 79-th set's cases only: the run's `logging.basicConfig` lines of SkyRL's client and skyrl-gym's tools
+# (`ERROR:skyrl_gym.tools.search:`; SkyRL's own RichHandler format `2026-12-06 00:09:53,098 - WARNING - skyrl...: ...`, printed
+# unwrapped with COLUMNS=400), not INFO, not asyncio's `Unclosed client session` notes at exit.
+_LOG_LINE79 = re.compile(r"^(WARNING|ERROR|CRITICAL):skyrl[\w.]*:|^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - (WARNING|ERROR|CRITICAL) - ")
+
+LINE_RULES79: list[tuple[str, str]] = [
+    # _post's retry of a non-JSON 5xx answer: a retry line, benign alone (as earlier sets label urllib3's / the hub's retries),
+    # also in the case whose 30 retries all failed
+    (r" - WARNING - skyrl\.[\w.]+: non-JSON response from .* on attempt \d+/\d+", "benign"),
+    # the set's own closing rule: every line keeps its case's kind (a refused request the run died on is python_crash, the
+    # engine that really went away engine_dead, a failure the environment / client logged and the run survived benign)
+    (".", "case"),
+]
+NOTES79: list[tuple[str, str]] = []
+
+
+def lib_of79(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The seventy-ninth set's printers: aiohttp's exceptions, skyrl-gym's environments / tools, else skyrl."""
+    if line.startswith("aiohttp."):
+        return _pick("aiohttp", vers)
+    if line.startswith("requests."):
+        return _pick("requests", vers)
+    if "skyrl_gym" in line or "search" in case or "sql" in case or "gsm8k" in case:
+        return _pick("skyrl-gym", vers)
+    if line.startswith(("TimeoutError", "asyncio.")):
+        return "python", vers.get("python", "")
+    return _pick("skyrl", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -55378,6 +55847,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout75", CASES75, LINE_RULES75),
     ("heldout77", CASES77, LINE_RULES77),
     ("heldout78", CASES78, LINE_RULES78),
+    ("heldout79", CASES79, LINE_RULES79),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -55876,6 +56346,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout75": (lib_of75, NOTES75),
     "heldout77": (lib_of77, NOTES77),
     "heldout78": (lib_of78, NOTES78),
+    "heldout79": (lib_of79, NOTES79),
 }
 
 
@@ -55897,6 +56368,8 @@ def own_dedup_key(case: str) -> Callable[[str], str] | None:
         return _dedup_key71
     if case in CASES75:
         return _dedup_key75
+    if case in CASES79:
+        return _dedup_key75  # uuids and ports differ run to run: hex masked
     return None
 
 
