@@ -46,6 +46,16 @@ NAMED = [
      "(above) for the root cause.', url='http://10.0.3.7:8000/v1/chat/completions'", "engine_dead"),
     ("openai.InternalServerError: Error code: 500 - {'error': {'message': 'EngineCore encountered an issue. See stack "
      "trace (above) for the root cause.', 'type': 'InternalServerError', 'code': 500}}", "engine_dead"),
+    # ---- pass 155 (current set 80): a state dict and its checkpoint that do not share their keys is the model's misfit
+    ("[rank1]: Missing keys (for all ranks): {'decoder.final_layernorm.weight'}.", "python_crash"),
+    ('\tMissing key(s) in state_dict: "value_head.weight", "value_head.bias".', "python_crash"),
+    ("megatron.core.dist_checkpointing.core.CheckpointingException: Unexpected keys (not found in the checkpoint) "
+     "encountered in the provided sharded state dict.", "python_crash"),
+    # a checkpoint whose metadata names a format this loader cannot read is the checkpoint's
+    ("[rank0]: megatron.core.dist_checkpointing.core.CheckpointingException: Cannot find a default strategy for: "
+     "('load_sharded', 'torch_dist', 9)", "checkpoint_corrupt"),
+    ("megatron.core.dist_checkpointing.core.CheckpointingException: Cannot find a default strategy for: "
+     "('save_sharded', 'zarr', 1)", "python_crash"),
 ]
 
 
@@ -64,6 +74,7 @@ def test_each_line_reads_as_its_family(tmp_path: Path, line: str, kind: str) -> 
     # a successful call's repr, a module imported
     "\tstatus = StatusCode.OK",
     "from msgpack.exceptions import ExtraData",
+    "[transformers] There were missing keys in the checkpoint model loaded: ['value_head.weight'].",
 ])
 def test_a_row_or_condition_that_is_fine_says_nothing(tmp_path: Path, line: str) -> None:
     assert_says_nothing(tmp_path, line)

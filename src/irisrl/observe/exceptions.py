@@ -453,8 +453,14 @@ CLASS_MEANING: dict[str, re.Pattern[str]] = {"DistStoreError": re.compile(DIST_M
                                              # dict that does not fit the checkpoint or a save with nowhere to go ("Global
                                              # shape mismatch", "Duplicate ShardedObject keys", "Checkpoint destination
                                              # directory (%s) is not empty"): only the first is the checkpoint's
-                                             "CheckpointingException": re.compile(r"^(?!.*\bdestination\b)(?=.*(?:\bnot found\b|\bdoes not exist\b|"
-                                                                                  r"\bis not an? (?:\w+ )?checkpoint\b|corrupt|truncated))"),
+                                             # (and a checkpoint whose metadata names a backend / version this loader has no
+                                             # strategy for, strategies/base.py get_default_strategy "Cannot find a default
+                                             # strategy for: ('load_sharded', 'zarr', 1)", current set 80; not a save's, not its
+                                             # strict-load report of keys the model and the checkpoint do not share,
+                                             # validation.py "Unexpected keys (not found in the checkpoint) ...": a mismatch)
+                                             "CheckpointingException": re.compile(r"^(?!.*\bdestination\b)(?!.*\b(?:Unexpected|Missing) keys\b)(?=.*(?:\bnot found\b|\bdoes not exist\b|"
+                                                                                  r"\bis not an? (?:\w+ )?checkpoint\b|corrupt|truncated|"
+                                                                                  r"Cannot find a default strategy for: \('load))"),
                                              "ObjectReconstructionFailedError": re.compile(NODE_LOST),
                                              # AWS ECS's stop reason reuses the name ("OutOfMemoryError: Container
                                              # killed due to memory usage"): the container's memory, not the GPU's

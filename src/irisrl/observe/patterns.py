@@ -140,6 +140,7 @@ NET_NEEDLES: tuple[bytes, ...] = (
     # kubectl's tabwriter, three spaces at least) and a node's disk pressure (vocabulary.DISK_PRESSURE)
     b"Pending   ", b"Init:", b"isk pressure", b"HasDiskPressure",
     b"StatusCode.", b'details = "',   # a failed gRPC call's repr body (vocabulary.GRPC_FAILED_CALL)
+    b"issing key",   # a state dict and its checkpoint that do not share their keys (vocabulary.STATE_DICT_MISMATCH)
 )
 # Every needle the classifier relies on: the ladder's, the cause catalogue's (observe/causes.py:
 # failure lines, rung 4's missing weights, norm_topk_prob, the DCP guard's rejection among

@@ -138,6 +138,11 @@ KUBECTL_INIT_RESTARTED = E.KUBECTL_POD_ROW + r"Init:\d+/\d+\s+[1-9]\d*\b"
 # (grpc/_channel.py and aio/_call.py _NON_OK_*_REPR_FORMAT: "\tstatus = {}", '\tdetails = "{}"', '\tdebug_error_string
 # = "{}"'; a successful call's repr says `StatusCode.OK` and has no debug string): each line is that RPC's failure
 GRPC_FAILED_CALL = r'^\s*(?:status = StatusCode\.(?!OK\b)[A-Z_]+|details = ".*"|debug_error_string = ".*")\s*$'
+# A state dict and its checkpoint that do not share their keys, at the head of the message: torch's load_state_dict
+# (torch/nn/modules/module.py: "Missing key(s) in state_dict: ...", "Unexpected key(s) in state_dict: ...") and
+# megatron-core's strict load (dist_checkpointing/validation.py: "Missing keys (for all ranks): {...}"): the model does
+# not fit the checkpoint, python_crash (transformers' prose notice "There were missing keys in ..." is no head)
+STATE_DICT_MISMATCH = r"(?:^|\t)\s*(?:Missing|Unexpected) keys?(?:\(s\))?(?: in state_dict| \([^)\n]{0,60}\))?: "
 # A node whose disk is (nearly) full in its own reporters' words: the kubelet's node condition (kubernetes
 # pkg/kubelet/nodestatus/setters.go DiskPressureCondition: message "kubelet has disk pressure", event
 # "NodeHasDiskPressure"; cleared, "kubelet has no disk pressure" / "NodeHasNoDiskPressure", is not this) and Ray's
@@ -164,7 +169,7 @@ STATEMENT = re.compile(
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
     # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
-    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG + "|" + KUBECTL_INIT_RESTARTED + "|" + DISK_PRESSURE + "|" + GRPC_FAILED_CALL + "|" + SHORTFALL + "|"
+    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG + "|" + KUBECTL_INIT_RESTARTED + "|" + DISK_PRESSURE + "|" + GRPC_FAILED_CALL + "|" + STATE_DICT_MISMATCH + "|" + SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
@@ -1576,7 +1581,7 @@ TABLE: tuple[Row, ...] = (
     Row("python_crash", (_rx(ABI_MISMATCH),), None),
     Row("python_crash", (_rx(FATAL_DUMP),), None),
     Row("pg_unplaceable", (_rx(UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG),), None),
-    Row("python_crash", (_rx(STATE_REASON + "|" + KUBECTL_INIT_RESTARTED + "|" + GRPC_FAILED_CALL),), None),
+    Row("python_crash", (_rx(STATE_REASON + "|" + KUBECTL_INIT_RESTARTED + "|" + GRPC_FAILED_CALL + "|" + STATE_DICT_MISMATCH),), None),
     # a Rust panic (after the CUDA / NCCL rows: a panic message that states one of those is that)
     Row("python_crash", (_rx(RUST_PANIC),), None),
     # a build that failed (a JIT extension, a kernel compiled at start-up): its paths name cuda (`kernel.cu`,
