@@ -24208,6 +24208,8 @@ def _watchdog37(limit: float = 50.0) -> None:
     started, before the run's 60 s limit kills only the case's shell and leaves them behind."""
     def watch() -> None:
         time.sleep(max(1.0, limit - (time.monotonic() - _T0_37[0])))
+        import signal
+
         import psutil
 
         print(f"PROVOKE-NOTE watchdog: {limit:.0f} s passed, ending the case's processes", flush=True)
@@ -24685,6 +24687,8 @@ def _watchdog41(limit: float = 50.0) -> None:
     s after it started, before the run's 60 s limit kills only the case's shell and leaves them behind (set 37's)."""
     def watch() -> None:
         time.sleep(max(1.0, limit - (time.monotonic() - _T0_41[0])))
+        import signal
+
         import psutil
 
         print(f"PROVOKE-NOTE watchdog: {limit:.0f} s passed, ending the case's processes", flush=True)
@@ -41212,7 +41216,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES74, (_LOG_LINE74.search,)),
         (CASES75, (_LOG_LINE75.search,)),
         (CASES77, (_is_line77,)),
-        (CASES79, (_LOG_LINE79.search,)))
+        (CASES79, (_LOG_LINE79.search,)),
+        (CASES80, (_LOG_LINE80.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -53995,6 +54000,8 @@ class RewardWorkerHandle:
     """The set-75 trainer's handle on a reward worker: terminates it when dropped."""
 
     def __init__(self) -> None:
+        import signal
+
         import psutil
 
         self.p = _worker75()
@@ -55783,6 +55790,611 @@ def lib_of79(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("skyrl", vers)
 
 
+# ----------------------------------------------------------------------------- set 80: megatron-core on CPU, second round
+# megatron-core (the newest the machine's index serves) on a CPU build of torch: parallel_state on forked gloo worlds of
+# 1-4 ranks (set 23's `_ranks23`), dist_checkpointing save / load of sharded state dicts (megatron's torch_dist save calls
+# torch.cuda.synchronize() / current_device(), which a CPU build refuses: the cases that must write a checkpoint make
+# those two calls CPU no-ops first, `_cpu_shim80`, so megatron's own save runs), TransformerConfig / ModelParallelConfig /
+# OptimizerConfig checks, the rerun state machine. Only shapes set 39 did not print are kept by the build.
+def _cpu_shim80() -> None:
+    """A CPU build of torch has no CUDA: megatron's save path syncs and places a status flag on the current CUDA device.
+    Make those two calls CPU no-ops (the flag goes to the CPU), so megatron's own save / load code runs on gloo."""
+    import torch
+
+    torch.cuda.synchronize = lambda *a, **k: None
+    torch.cuda.current_device = lambda: "cpu"
+
+
+def _mc80_world(world: int, body: Callable[[int, Any, Any], None], timeout_s: int = 8) -> None:
+    """body(rank, torch, megatron.core) on a forked gloo world of `world` ranks."""
+    def run(rank: int, torch: Any, dist: Any) -> None:
+        import megatron.core as mc
+        from megatron.core import dist_checkpointing, parallel_state  # noqa: F401
+
+        _cpu_shim80()
+        body(rank, torch, mc)
+
+    _ranks23(world, run, timeout_s=timeout_s)
+
+
+def _sd80(torch: Any, n: int = 2, size: int = 8, prefix: str = "decoder.layers") -> dict[str, Any]:
+    from megatron.core.dist_checkpointing import ShardedTensor
+
+    return {f"{prefix}.{i}.mlp.linear_fc1.weight": ShardedTensor.from_rank_offsets(
+        f"{prefix}.{i}.mlp.linear_fc1.weight", torch.ones(size, size)) for i in range(n)}
+
+
+def _ckpt80(name: str) -> Path:
+    d = Path(tempfile.mkdtemp(prefix="mcore80_")) / name / "iter_0001200"
+    d.mkdir(parents=True)
+    return d
+
+
+def _save_then80(name: str, after_save: Callable[[Path], None], load: Callable[[Any, Any, Path], Any]) -> None:
+    """Save a two-tensor checkpoint with megatron's own dist_checkpointing.save, change it, then load it."""
+    d = _ckpt80(name)
+
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        mc.dist_checkpointing.save(_sd80(torch), str(d))
+        print("saved:", sorted(p.name for p in d.iterdir()), flush=True)
+        after_save(d)
+        out = load(torch, mc.dist_checkpointing, d)
+        print("loaded:", type(out).__name__, flush=True)
+
+    _mc80_world(1, body)
+
+
+def case_dc80_load_shard_file_missing() -> None:
+    """dist_checkpointing.load of a checkpoint whose second .distcp shard file is gone (the copy stopped early)."""
+    _save_then80("shard_missing", lambda d: (d / "__0_1.distcp").unlink(),
+                 lambda torch, dc, d: dc.load(_sd80(torch), str(d)))
+
+
+def case_dc80_load_dot_metadata_damaged() -> None:
+    """dist_checkpointing.load where torch DCP's .metadata (the global plan) was overwritten with zeros."""
+    def damage(d: Path) -> None:
+        (d / ".metadata").write_bytes(b"\0" * 512)
+
+    _save_then80("dotmeta_zero", damage, lambda torch, dc, d: dc.load(_sd80(torch), str(d)))
+
+
+def case_dc80_load_dot_metadata_missing() -> None:
+    """dist_checkpointing.load where metadata.json and the shards are there but torch DCP's .metadata is not."""
+    _save_then80("dotmeta_gone", lambda d: (d / ".metadata").unlink(),
+                 lambda torch, dc, d: dc.load(_sd80(torch), str(d)))
+
+
+def case_dc80_load_common_pt_damaged() -> None:
+    """dist_checkpointing.load where common.pt was cut to its first 40 bytes."""
+    def damage(d: Path) -> None:
+        raw = (d / "common.pt").read_bytes()
+        (d / "common.pt").write_bytes(raw[:40])
+
+    _save_then80("common_cut", damage, lambda torch, dc, d: dc.load(_sd80(torch), str(d)))
+
+
+def case_dc80_load_shard_file_cut() -> None:
+    """dist_checkpointing.load where the first .distcp shard was cut in half."""
+    def damage(d: Path) -> None:
+        raw = (d / "__0_0.distcp").read_bytes()
+        (d / "__0_0.distcp").write_bytes(raw[: len(raw) // 2])
+
+    _save_then80("shard_cut", damage, lambda torch, dc, d: dc.load(_sd80(torch), str(d)))
+
+
+def case_dc80_load_metadata_json_backend_unknown() -> None:
+    """metadata.json names a sharded backend megatron-core has no load strategy for (zarr, written by an old release)."""
+    def damage(d: Path) -> None:
+        (d / "metadata.json").write_text(json.dumps({"sharded_backend": "zarr", "sharded_backend_version": 1,
+                                                     "common_backend": "torch", "common_backend_version": 1}))
+
+    _save_then80("zarr", damage, lambda torch, dc, d: dc.load(_sd80(torch), str(d)))
+
+
+def case_dc80_load_metadata_json_version() -> None:
+    """metadata.json records a torch_dist backend version newer than this megatron-core knows."""
+    def damage(d: Path) -> None:
+        (d / "metadata.json").write_text(json.dumps({"sharded_backend": "torch_dist", "sharded_backend_version": 7,
+                                                     "common_backend": "torch", "common_backend_version": 1}))
+
+    _save_then80("version", damage, lambda torch, dc, d: dc.load(_sd80(torch), str(d)))
+
+
+def case_dc80_load_global_shape_mismatch() -> None:
+    """Load an 8x8 checkpoint into a model whose tensors are 16x16 (hidden size changed)."""
+    _save_then80("shape", lambda d: None, lambda torch, dc, d: dc.load(_sd80(torch, size=16), str(d)))
+
+
+def case_dc80_load_global_offset_mismatch() -> None:
+    """Load where the model's shard claims global offset 8 of a 16-row tensor the checkpoint saved as 8 rows."""
+    def load(torch: Any, dc: Any, d: Path) -> Any:
+        from megatron.core.dist_checkpointing import ShardedTensor
+
+        sd = _sd80(torch)
+        key = "decoder.layers.0.mlp.linear_fc1.weight"
+        sd[key] = ShardedTensor.from_rank_offsets(key, torch.ones(8, 8), (0, 1, 2))
+        return dc.load(sd, str(d))
+
+    _save_then80("offset", lambda d: None, load)
+
+
+def case_dc80_load_strict_raise_all_missing() -> None:
+    """strict=RAISE_ALL load where the model has a layer the checkpoint lacks (num_layers raised)."""
+    def load(torch: Any, dc: Any, d: Path) -> Any:
+        from megatron.core.dist_checkpointing.validation import StrictHandling
+
+        return dc.load(_sd80(torch, n=3), str(d), strict=StrictHandling.RAISE_ALL)
+
+    _save_then80("strict_missing", lambda d: None, load)
+
+
+def case_dc80_load_strict_raise_all_ckpt_extra() -> None:
+    """strict=RAISE_ALL load where the checkpoint holds a layer the model does not (num_layers lowered)."""
+    def load(torch: Any, dc: Any, d: Path) -> Any:
+        from megatron.core.dist_checkpointing.validation import StrictHandling
+
+        return dc.load(_sd80(torch, n=1), str(d), strict=StrictHandling.RAISE_ALL)
+
+    _save_then80("strict_ckpt_extra", lambda d: None, load)
+
+
+def case_dc80_load_default_strict_missing_key() -> None:
+    """Default strictness, the model has a key the checkpoint lacks: torch DCP's reader refuses under megatron."""
+    _save_then80("default_missing", lambda d: None,
+                 lambda torch, dc, d: dc.load(_sd80(torch, n=3), str(d)))
+
+
+def case_dc80_load_strict_bad_flag() -> None:
+    """dist_checkpointing.load(strict='raise-all'): a strict value megatron does not know."""
+    _save_then80("strict_flag", lambda d: None,
+                 lambda torch, dc, d: dc.load(_sd80(torch), str(d), strict="raise-all"))
+
+
+def case_dc80_save_overlapping_shards() -> None:
+    """Two ranks save the same key, both at global offset 0 of a 2-way split (a wrong rank offset): the sharding
+    integrity check refuses the save."""
+    d = _ckpt80("overlap")
+
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        from megatron.core.dist_checkpointing import ShardedTensor
+
+        key = "embedding.word_embeddings.weight"
+        sd = {key: ShardedTensor.from_rank_offsets(key, torch.ones(8, 8), (0, 0, 2))}
+        mc.dist_checkpointing.save(sd, str(d))
+
+    _mc80_world(2, body)
+
+
+def case_dc80_save_shape_disagrees_across_ranks() -> None:
+    """Two ranks save one key with different global shapes (rank 1 built its layer with another hidden size)."""
+    d = _ckpt80("global_shape")
+
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        from megatron.core.dist_checkpointing import ShardedTensor
+
+        key = "output_layer.weight"
+        size = 8 if rank == 0 else 12
+        sd = {key: ShardedTensor.from_rank_offsets(key, torch.ones(size, 8), (0, rank, 2))}
+        mc.dist_checkpointing.save(sd, str(d))
+
+    _mc80_world(2, body)
+
+
+def case_dc80_save_shard_gap() -> None:
+    """Two ranks each hold a quarter of a tensor declared 4-way split: half of it has no owner."""
+    d = _ckpt80("gap")
+
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        from megatron.core.dist_checkpointing import ShardedTensor
+
+        key = "decoder.final_layernorm.weight"
+        sd = {key: ShardedTensor.from_rank_offsets(key, torch.ones(4, 8), (0, rank, 4))}
+        mc.dist_checkpointing.save(sd, str(d))
+
+    _mc80_world(2, body)
+
+
+def case_dc80_sharded_tensor_data_shape() -> None:
+    """A ShardedTensor built by hand whose data does not have its declared local shape."""
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        from megatron.core.dist_checkpointing import ShardedTensor
+
+        t = ShardedTensor("decoder.layers.0.self_attention.linear_qkv.weight", torch.ones(6, 8), torch.float32,
+                          (8, 8), (16, 8), (0, 0), (1,), replica_id=0)
+        print(t, flush=True)
+
+    _mc80_world(1, body)
+
+
+def case_dc80_async_save_worker_killed() -> None:
+    """An async save (AsyncCallsQueue, persistent=False) whose forked writer is SIGKILLed before it finishes."""
+    d = _ckpt80("async_killed")
+
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        import signal
+
+        import psutil
+        from megatron.core.dist_checkpointing.strategies.async_utils import AsyncCallsQueue
+
+        q = AsyncCallsQueue(persistent=False)
+        req = mc.dist_checkpointing.save(_sd80(torch, n=4, size=512), str(d), async_sharded_save=True)
+        q.schedule_async_request(req)
+        me = psutil.Process()
+        for child in me.children(recursive=True):
+            print("killing writer", child.pid, flush=True)
+            os.kill(child.pid, signal.SIGKILL)
+        time.sleep(1)
+        q.maybe_finalize_async_calls(blocking=True)
+        print("finalized", flush=True)
+
+    _mc80_world(1, body, timeout_s=20)
+
+
+def case_dc80_async_save_persistent_worker_killed() -> None:
+    """An async save on the persistent writer process (AsyncCallsQueue(persistent=True)) that is SIGKILLed."""
+    d = _ckpt80("async_persistent_killed")
+
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        import signal
+
+        import psutil
+        from megatron.core.dist_checkpointing.strategies.async_utils import AsyncCallsQueue
+
+        q = AsyncCallsQueue(persistent=True)
+        req = mc.dist_checkpointing.save(_sd80(torch, n=4, size=512), str(d), async_sharded_save=True)
+        q.schedule_async_request(req)
+        time.sleep(1)
+        for child in psutil.Process().children(recursive=True):
+            print("killing writer", child.pid, flush=True)
+            os.kill(child.pid, signal.SIGKILL)
+        time.sleep(1)
+        q.maybe_finalize_async_calls(blocking=True)
+        print("finalized", flush=True)
+
+    _mc80_world(1, body, timeout_s=20)
+
+
+def case_ps80_hierarchical_cp_product() -> None:
+    """initialize_model_parallel: context parallel 2 with hierarchical_context_parallel_sizes [3] on 2 ranks."""
+    _mc80_world(2, lambda r, torch, mc: mc.parallel_state.initialize_model_parallel(
+        context_parallel_size=2, hierarchical_context_parallel_sizes=[3]))
+
+
+def case_ps80_expert_tp_not_divisible() -> None:
+    """initialize_model_parallel: expert_tensor_parallel_size 3 on a 4-rank world."""
+    _mc80_world(4, lambda r, torch, mc: mc.parallel_state.initialize_model_parallel(expert_tensor_parallel_size=3))
+
+
+def case_ps80_dist_opt_instances_not_divisible() -> None:
+    """initialize_model_parallel: num_distributed_optimizer_instances 3 on a 4-rank world (data parallel 4)."""
+    _mc80_world(4, lambda r, torch, mc: mc.parallel_state.initialize_model_parallel(
+        num_distributed_optimizer_instances=3))
+
+
+def case_ps80_pp_group_before_init() -> None:
+    """get_pipeline_model_parallel_group() before initialize_model_parallel."""
+    _mc80_world(1, lambda r, torch, mc: print(mc.parallel_state.get_pipeline_model_parallel_group()))
+
+
+def case_ps80_dp_group_before_init() -> None:
+    """get_data_parallel_group() before initialize_model_parallel."""
+    _mc80_world(1, lambda r, torch, mc: print(mc.parallel_state.get_data_parallel_group()))
+
+
+def case_ps80_cp_group_before_init() -> None:
+    """get_context_parallel_group() before initialize_model_parallel."""
+    _mc80_world(1, lambda r, torch, mc: print(mc.parallel_state.get_context_parallel_group()))
+
+
+def case_ps80_ep_group_before_init() -> None:
+    """get_expert_model_parallel_group() before initialize_model_parallel."""
+    _mc80_world(1, lambda r, torch, mc: print(mc.parallel_state.get_expert_model_parallel_group()))
+
+
+def case_ps80_embedding_group_before_init() -> None:
+    """get_embedding_group() before initialize_model_parallel."""
+    _mc80_world(1, lambda r, torch, mc: print(mc.parallel_state.get_embedding_group()))
+
+
+def case_ps80_dp_gloo_group_before_init() -> None:
+    """get_data_parallel_group_gloo() before initialize_model_parallel."""
+    _mc80_world(1, lambda r, torch, mc: print(mc.parallel_state.get_data_parallel_group_gloo()))
+
+
+def case_ps80_tp_rank_after_destroy() -> None:
+    """The trainer tears parallel state down, then a hook asks for the TP group again."""
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        ps = mc.parallel_state
+        ps.initialize_model_parallel(tensor_model_parallel_size=2)
+        ps.destroy_model_parallel()
+        print(ps.get_tensor_model_parallel_group().size(), flush=True)
+
+    _mc80_world(2, body)
+
+
+def case_ps80_init_twice_pp() -> None:
+    """initialize_model_parallel(pp=2) on 2 ranks, then again with pp=1 (a second model built in the same process)."""
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        ps = mc.parallel_state
+        ps.initialize_model_parallel(pipeline_model_parallel_size=2)
+        ps.initialize_model_parallel(pipeline_model_parallel_size=1, context_parallel_size=2)
+
+    _mc80_world(2, body)
+
+
+def case_ps80_tp_allreduce_peer_gone() -> None:
+    """tp=2 on 2 ranks; rank 1 never joins the TP all_reduce: rank 0's gloo wait runs out (6 s)."""
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        ps = mc.parallel_state
+        ps.initialize_model_parallel(tensor_model_parallel_size=2, distributed_timeout_minutes=0.1)
+        t = torch.ones(4)
+        if rank == 0:
+            torch.distributed.all_reduce(t, group=ps.get_tensor_model_parallel_group())
+        else:
+            time.sleep(12)
+
+    _mc80_world(2, body, timeout_s=6)
+
+
+def case_ps80_dp_gloo_barrier_peer_gone() -> None:
+    """dp=2 on 2 ranks; rank 0 waits at a barrier on megatron's data-parallel gloo group that rank 1 never reaches."""
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        ps = mc.parallel_state
+        ps.initialize_model_parallel(distributed_timeout_minutes=0.1, create_gloo_process_groups=True)
+        if rank == 0:
+            torch.distributed.barrier(group=ps.get_data_parallel_group_gloo())
+        else:
+            time.sleep(12)
+
+    _mc80_world(2, body, timeout_s=6)
+
+
+def _cfg80(**kw: Any) -> None:
+    import torch
+    from megatron.core.transformer import TransformerConfig
+
+    base: dict[str, Any] = dict(num_layers=4, hidden_size=64, num_attention_heads=8, pipeline_dtype=torch.float32)
+    base.update(kw)
+    print(TransformerConfig(**base))
+
+
+def case_cfg80_recompute_full_no_method() -> None:
+    """TransformerConfig: recompute_granularity='full' without recompute_method."""
+    _cfg80(recompute_granularity="full")
+
+
+def case_cfg80_recompute_selective_num_layers() -> None:
+    """TransformerConfig: selective recompute with recompute_num_layers set."""
+    _cfg80(recompute_granularity="selective", recompute_num_layers=2)
+
+
+def case_cfg80_recompute_modules_unknown() -> None:
+    """TransformerConfig: selective recompute of a module name megatron does not know."""
+    _cfg80(recompute_granularity="selective", recompute_modules=["attention_softmax"])
+
+
+def case_cfg80_ep_without_experts() -> None:
+    """TransformerConfig: expert_model_parallel_size 2 on a dense model (no num_moe_experts)."""
+    _cfg80(expert_model_parallel_size=2)
+
+
+def case_cfg80_cpu_offload_too_many_layers() -> None:
+    """TransformerConfig: cpu_offloading_num_layers 4 of a 4-layer model."""
+    _cfg80(cpu_offloading=True, cpu_offloading_num_layers=4)
+
+
+def case_cfg80_first_stage_layers_without_pp() -> None:
+    """TransformerConfig: num_layers_in_first_pipeline_stage with pipeline size 1."""
+    _cfg80(num_layers_in_first_pipeline_stage=2)
+
+
+def case_cfg80_p2p_overlap_batch() -> None:
+    """ModelParallelConfig: overlap_p2p_comm_warmup_flush with batch_p2p_comm (the defaults' batch_p2p_comm=True)."""
+    import torch
+    from megatron.core import ModelParallelConfig
+
+    print(ModelParallelConfig(pipeline_model_parallel_size=2, pipeline_dtype=torch.float32,
+                              overlap_p2p_comm_warmup_flush=True, batch_p2p_comm=True))
+
+
+def case_opt80_precision_aware_without_distopt() -> None:
+    """OptimizerConfig: use_precision_aware_optimizer without the distributed optimizer."""
+    from megatron.core.optimizer import OptimizerConfig
+
+    print(OptimizerConfig(optimizer="adam", lr=1e-5, use_precision_aware_optimizer=True))
+
+
+def case_opt80_precision_aware_sgd() -> None:
+    """OptimizerConfig: use_precision_aware_optimizer with SGD."""
+    from megatron.core.optimizer import OptimizerConfig
+
+    print(OptimizerConfig(optimizer="sgd", lr=1e-5, use_precision_aware_optimizer=True, use_distributed_optimizer=True))
+
+
+def case_opt80_precision_aware_no_te() -> None:
+    """OptimizerConfig: the precision-aware distributed Adam, Transformer Engine absent."""
+    from megatron.core.optimizer import OptimizerConfig
+
+    print(OptimizerConfig(optimizer="adam", lr=1e-5, use_precision_aware_optimizer=True, use_distributed_optimizer=True))
+
+
+def case_opt80_main_grads_bf16() -> None:
+    """OptimizerConfig: main_grads_dtype bf16 without the precision-aware optimizer."""
+    import torch
+    from megatron.core.optimizer import OptimizerConfig
+
+    print(OptimizerConfig(optimizer="adam", lr=1e-5, main_grads_dtype=torch.bfloat16))
+
+
+def _rerun80(mode: str, fatal: bool = True, value: float = float("nan")) -> None:
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        from megatron.core import rerun_state_machine as rsm
+
+        torch.cuda.current_device = lambda: 0  # the message names the device; a CPU build has none
+        rsm.initialize_rerun_state_machine(mode=rsm.RerunMode(mode))
+        m = rsm.get_rerun_state_machine()
+        loss = torch.tensor(value)
+        m.validate_result(result=loss, rejection_func=lambda x: bool(torch.isnan(x) or torch.isinf(x)),
+                          message="loss is NaN" if value != value else "loss is Inf", fatal=fatal)
+        print("step went on", flush=True)
+
+    _mc80_world(1, body)
+
+
+def case_rerun80_disabled_nan_loss() -> None:
+    """The rerun state machine (mode disabled) validates a NaN loss: fatal."""
+    _rerun80("disabled")
+
+
+def case_rerun80_init_twice() -> None:
+    """initialize_rerun_state_machine called twice (the trainer's setup run again in one process)."""
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        from megatron.core import rerun_state_machine as rsm
+
+        rsm.initialize_rerun_state_machine(mode=rsm.RerunMode.DISABLED)
+        rsm.initialize_rerun_state_machine(mode=rsm.RerunMode.VALIDATE_RESULTS)
+
+    _mc80_world(1, body)
+
+
+def case_rerun80_bad_mode() -> None:
+    """RerunMode from a config string megatron does not know ('validate')."""
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        from megatron.core import rerun_state_machine as rsm
+
+        rsm.initialize_rerun_state_machine(mode=rsm.RerunMode("validate"))
+
+    _mc80_world(1, body)
+
+
+def case_benign80_rerun_nonfatal_inf_loss() -> None:
+    """The rerun state machine (disabled) with fatal=False on an Inf loss: it logs the result and the step goes on."""
+    _rerun80("disabled", fatal=False, value=float("inf"))
+
+
+def case_benign80_ckpt_roundtrip_log_all() -> None:
+    """Save, then load with strict=LOG_ALL into a model with one layer fewer: megatron logs the unexpected keys and
+    loads the rest."""
+    def load(torch: Any, dc: Any, d: Path) -> Any:
+        import logging
+
+        from megatron.core.dist_checkpointing.validation import StrictHandling
+
+        logging.basicConfig(level=logging.WARNING)
+        return dc.load(_sd80(torch, n=1), str(d), strict=StrictHandling.LOG_ALL)
+
+    _save_then80("log_all", lambda d: None, load)
+
+
+def case_benign80_ckpt_overwrite_log() -> None:
+    """Save into an iteration directory a killed run left half-written (logging on): megatron logs and overwrites it."""
+    d = _ckpt80("overwrite")
+    (d / "__0_0.distcp").write_bytes(b"half")
+
+    def body(rank: int, torch: Any, mc: Any) -> None:
+        import logging
+
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        mc.dist_checkpointing.save(_sd80(torch), str(d))
+        print("saved", flush=True)
+
+    _mc80_world(1, body)
+
+
+def case_benign80_cfg_core_attn_recompute() -> None:
+    """TransformerConfig with selective recompute of core_attn and layernorm: accepted, with megatron's note about TE's
+    fused attention."""
+    _cfg80(recompute_granularity="selective", recompute_modules=["core_attn", "layernorm"])
+
+
+def case_cfg80_rope_fusion_without_te() -> None:
+    """TransformerConfig: apply_rope_fusion=True with Transformer Engine absent."""
+    _cfg80(apply_rope_fusion=True)
+
+
+_KIND80 = {"dc80": "checkpoint_corrupt", "ps80": "python_crash", "cfg80": "python_crash", "opt80": "python_crash",
+           "rerun80": "python_crash", "benign80": "benign"}
+CASES80: dict[str, Case] = {
+    n.removeprefix("case_"): (f, _KIND80[n[5:].split("_")[0]], False)
+    for n, f in list(globals().items()) if re.match(r"case_[a-z]+80_", n)}
+for _n80 in ("dc80_load_global_shape_mismatch", "dc80_load_global_offset_mismatch", "dc80_load_strict_raise_all_missing",
+             "dc80_load_strict_raise_all_ckpt_extra", "dc80_load_default_strict_missing_key", "dc80_load_strict_bad_flag",
+             "dc80_save_overlapping_shards", "dc80_save_shape_disagrees_across_ranks", "dc80_save_shard_gap",
+             "dc80_sharded_tensor_data_shape", "dc80_async_save_worker_killed",
+             "dc80_async_save_persistent_worker_killed"):
+    CASES80[_n80] = (CASES80[_n80][0], "python_crash", False)  # the files read fine / nothing was loaded: not corrupt
+for _n80 in ("ps80_tp_allreduce_peer_gone", "ps80_dp_gloo_barrier_peer_gone"):
+    CASES80[_n80] = (CASES80[_n80][0], "dist_timeout", False)
+CASES.update(CASES80)
+TIMEOUT_S.update({n: 60 for n in CASES80})
+GROUP_TIMEOUT.update(CASES80)  # forked ranks and the async writers end with the case
+
+# megatron's logger lines (a handler set by the benign cases, or Python's last-resort handler: the message alone).
+_LOG_LINE80 = re.compile(r"^\S+ \S+ (INFO|WARNING|ERROR) megatron\.|^(INFO|WARNING|ERROR):megatron\.|"
+                         r"^(\[rank\d+\]: )?(Rank \d+, node |Unexpected result |"
+                         r"Overwriting old |Missing keys|Unexpected keys|Invalid access pattern|Global shape mismatch)")
+
+LINE_RULES80: list[tuple[str, str]] = [
+    # a line a source-catalogue file (tests/fixtures/corpus/source/megatron_older.jsonl) holds word for word
+    (r"^ValueError: num_moe_experts must be non None to use expert-parallel\.$", "drop"),
+    # the libraries' notes on a run that goes on (megatron's fallback warnings, its INFO / WARNING log lines)
+    (r"(User|Future|Deprecation)Warning: ", "benign"),
+    (r"^\S+ \S+ (INFO|WARNING) megatron\.|^(INFO|WARNING):megatron\.", "benign"),
+    (r"^Overwriting old incomplete / corrupted checkpoint", "benign"),
+    # a gloo wait on megatron's groups that ran out
+    (r"Timed out waiting|timed out|DistStoreError|wait timeout", "dist_timeout"),
+    (".", "case"),  # the set's own closing rule (CLOSING)
+]
+
+NOTES80: list[tuple[str, str]] = [
+    (r"Transformer Engine and Apex", "megatron-core's fallback note without TE / Apex; the run goes on"),
+    (r"Timed out waiting", "rank 1's gloo wait on the save's collective ran out after rank 0 raised in megatron's sharding check "
+                           "(the peer died first); labelled dist_timeout by what the line is"),
+    (r"Cannot find a default strategy|KeyError: \('", "metadata.json names a sharded backend / version this megatron-core has no "
+                                                     "load strategy for; judgment call: checkpoint_corrupt (the checkpoint does "
+                                                     "not load as written), python_crash if read as a version mismatch"),
+    (r"metadata is None|invalid load key", "torch DCP's .metadata (the global plan) zeroed or deleted under megatron's load: "
+                                           "checkpoint_corrupt"),
+    (r"\.distcp'", "a .distcp shard file deleted after megatron's save, then loaded: checkpoint_corrupt (as set 69's DCP shard)"),
+    (r"/\.metadata'", "torch DCP's .metadata deleted after megatron's save (metadata.json and the shards there): checkpoint_corrupt"),
+    (r"Global shape mismatch|Invalid access pattern for ShardedTensor\(key='decoder\.layers\.0",
+     "the model's sharded tensor and the checkpoint's disagree (shape / global offset): a state-dict mismatch, python_crash "
+     "(Labelling decisions)"),
+    (r"^(\[rank\d+\]: )?(Unexpected keys|Missing keys)|not in state dict|Some keys found|not found in the checkpoint",
+     "keys of the model and the checkpoint differ (strict load, or torch DCP's planner under the default): a state-dict "
+     "mismatch, python_crash; in the benign case strict=LOG_ALL logs it and loads the rest"),
+    (r"Invalid access pattern|\(\(\d+, \d+\), \(\d+, \d+\), ShardedTensor|Data shape should match",
+     "megatron's sharding integrity check refuses the save (overlapping / missing shards, global shapes that differ across "
+     "ranks, data not of its local shape): nothing was written"),
+    (r"ZeroDivisionError", "the persistent async checkpoint writer (AsyncCallsQueue(persistent=True)) died at start on a host "
+                           "with no GPU (rank % torch.cuda.device_count()); the trainer then waited until the case's 60 s limit"),
+    (r"ForkAwareLocal|Connection refused", "an async save whose helper processes (writer and the multiprocessing manager) were "
+                                           "SIGKILLed: finalizing it fails"),
+    (r"Unexpected result nan", "the rerun state machine (mode disabled) rejects a NaN loss, fatal; 'device 0' is the case's "
+                               "stand-in for torch.cuda.current_device() on a CPU build"),
+    (r"Unexpected result inf", "fatal=False: the rerun state machine logs the rejected result and the step goes on"),
+    (r"Overwriting old incomplete", "megatron's save into a half-written iteration directory: logged, the save goes on"),
+    (r"core_attn", "megatron's note on selective core_attn recompute; the config is accepted"),
+    (r"TE >= 1\.4|'>=' not supported", "a setting that needs Transformer Engine, TE absent"),
+    (r"is not initialized", "a parallel_state group asked for before initialize_model_parallel (or after destroy)"),
+    (r"already initialized", "initialize_model_parallel / initialize_rerun_state_machine called a second time"),
+    (r"divisible", "parallel sizes that do not divide the world"),
+    (r"FutureWarning|DeprecationWarning", "a deprecation note; the run goes on"),
+]
+
+
+def lib_of80(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The eightieth set's printers: torch (gloo, torch DCP's reader / planner under megatron's load), Python's
+    multiprocessing (the async save's manager), megatron-core for the rest."""
+    if re.search(r"gloo/transport|torch\.distributed|DistStoreError|DistBackendError|\[rank\d+\]:\[|^_pickle|UnpicklingError|"
+                 r"PytorchStreamReader|metadata is None|No such file or directory: '\S+(\.distcp|/\.metadata)'|"
+                 r"from model not in state dict", line):
+        return _pick("torch", vers)
+    if re.search(r"ForkAwareLocal|ConnectionRefusedError", line):
+        return "python", vers.get("python", "")
+    return _pick("megatron-core", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -55848,6 +56460,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout77", CASES77, LINE_RULES77),
     ("heldout78", CASES78, LINE_RULES78),
     ("heldout79", CASES79, LINE_RULES79),
+    ("heldout80", CASES80, LINE_RULES80),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -56347,6 +56960,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout77": (lib_of77, NOTES77),
     "heldout78": (lib_of78, NOTES78),
     "heldout79": (lib_of79, NOTES79),
+    "heldout80": (lib_of80, NOTES80),
 }
 
 
