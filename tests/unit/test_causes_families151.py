@@ -56,6 +56,9 @@ NAMED = [
      "('load_sharded', 'torch_dist', 9)", "checkpoint_corrupt"),
     ("megatron.core.dist_checkpointing.core.CheckpointingException: Cannot find a default strategy for: "
      "('save_sharded', 'zarr', 1)", "python_crash"),
+    # ---- pass 156 (current set 82): the hf CLI's own refusal without a token, in either quoting
+    ("Error: Not logged in. Run `hf auth login` first.", "hf_gated"),
+    ("\x1b[1m\x1b[31mError: Not logged in. Run 'hf auth login' first.\x1b[0m", "hf_gated"),
 ]
 
 

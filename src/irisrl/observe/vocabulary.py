@@ -1002,10 +1002,11 @@ TABLE: tuple[Row, ...] = (
     # (any case: huggingface_hub's HfFileSystem says "<repo>/<file> (repository not found)")
     # huggingface_hub 2.4's `hf` CLI (cli/_errors.py: "Error: Model 'x' not found.", "Error: Revision not found
     # in model 'x'.", "Error: File not found in model 'x'.", "Error: Access denied. Model 'x' requires
-    # approval.", "Error: Not logged in. Run 'hf auth login' first.")
+    # approval.", "Error: Not logged in. Run 'hf auth login' first."; huggingface_hub 2.4's cli/auth.py quotes it in
+    # backticks, "Not logged in. Run `hf auth login` first.", current set 82)
     Row("hf_weights_missing", (_rx(r"\bFile not found in (?:model|dataset|space|repo(?:sitory)?) '"),), None),
     Row("hf_repo_not_found", (_rx(r"\b(?:Model|Dataset|Space|Repo(?:sitory)?) '[^'\s]+' not found\b"),), None),
-    Row("hf_gated", (_rx(r"\brequires approval\b|Not logged in\. Run '(?:hf|huggingface-cli) (?:auth )?login'"),), None),
+    Row("hf_gated", (_rx(r"\brequires approval\b|Not logged in\. Run [`']?(?:hf|huggingface-cli) (?:auth )?login\b"),), None),
     Row("hf_repo_not_found", (_rx(r"Repository Not Found|RepositoryNotFound|RevisionNotFound|(?i:repository not found|revision not found|not a valid model identifier|"
                                   r"is not a local folder|repo id must (?:be in the form|use))"),), None),
     # huggingface_hub's gated messages ("Access to model <id> is restricted", "Cannot access gated repo",
