@@ -41217,7 +41217,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES75, (_LOG_LINE75.search,)),
         (CASES77, (_is_line77,)),
         (CASES79, (_LOG_LINE79.search,)),
-        (CASES80, (_LOG_LINE80.search,)))
+        (CASES80, (_LOG_LINE80.search,)),
+        (CASES82, (_LOG_LINE82.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -56395,6 +56396,445 @@ def lib_of80(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("megatron-core", vers)
 
 
+# ----------------------------------------------------------------------------- set 82: the Hub's COMMAND LINE in a start-up script
+# A container's start-up script (`bash`, `set -euo pipefail`) stages the policy with huggingface_hub 2.4's `hf` CLI (hf_xet
+# installed) against set 51's loopback Hub (`start_hub51`, HF_ENDPOINT pointing at it), with more answers: gated repos
+# (401 / 403 `GatedRepo`), the Hub's 500 / 502 / 503 / 504 and 429 on every answer, an endpoint nobody listens on; a cache
+# or a target that is read-only or full (a private mount namespace: `unshare -m`, a read-only bind mount or a 64 KiB tmpfs),
+# `HF_HUB_OFFLINE=1` with nothing cached, tokens that are invalid; benign look-alikes (retries that then succeed, an
+# already-cached file, `hf env`). Every server lives in the case's own process; the script is the case's child.
+
+ERRORS82: dict[str, tuple[int, str | None, str | None]] = {
+    # the Hub's own gated wordings (set 1's HUB_ERRORS, modelled on the Hub's answers that huggingface_hub's
+    # hf_raise_for_status reads from X-Error-Code / X-Error-Message: utils/_http.py)
+    "gated401": (401, "GatedRepo", "Access to model irisrl/gated401 is restricted. You must have access to it and be "
+                 "authenticated to access it. Please log in."),
+    "gated403": (403, "GatedRepo", "Access to model irisrl/gated403 is restricted and you are not in the authorized "
+                 "list. Visit https://huggingface.co/irisrl/gated403 to ask for access."),
+    "gone404": (404, "RepoNotFound", "Repository not found"),
+    "status500": (500, None, "Internal Error - We're working hard to fix this as soon as possible!"),
+    "status502": (502, None, None),
+    "status503": (503, None, None),
+    "status504": (504, None, None),
+    "status429": (429, None, "You have been rate-limited; you can retry this action in about 5 minutes. If you're a "
+                  "new user, your limits will raise progressively over time."),
+}
+
+
+def _hub82(behaviour: dict[str, str] | None = None) -> str:
+    """Set 51's loopback Hub with set 82's extra answers (ERRORS82, registered in this case's process only) and small
+    repos written without torch: okrepo (config, tokenizer, a 256 KiB `model.safetensors` of fixed bytes), big (a 1 MiB
+    one), readonly (403 on writes), one repo per misbehaviour."""
+    HUB_ERRORS51.update(ERRORS82)
+    repos: dict[str, dict[str, bytes]] = {}
+    endpoint = start_hub51(repos, behaviour or {})
+    _hub_env(endpoint)
+    os.environ["HF_HUB_DISABLE_XET"] = "1"
+    os.environ["HF_HUB_DOWNLOAD_TIMEOUT"] = "3"
+    files = {"config.json": json.dumps({"model_type": "gpt2", "n_layer": 2, "n_embd": 64}).encode(),
+             "tokenizer.json": json.dumps({"version": "1.0", "model": {"type": "BPE"}}).encode(),
+             "model.safetensors": bytes(range(256)) * 1024}
+    repos["okrepo"] = files
+    repos["big"] = dict(files, **{"model.safetensors": bytes(range(256)) * 4096})
+    repos["readonly"] = files
+    for n in (behaviour or {}):
+        repos.setdefault(n, files)
+    print(f"PROVOKE-NOTE endpoint={endpoint}", flush=True)
+    return endpoint
+
+
+def _startup82(script: str, mount: str = "") -> None:
+    """Run the container's start-up script (the hf CLI of this venv first on PATH) and exit with its status; `mount`:
+    a mount set up first in a private mount namespace (unshare -m) the script then runs in."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}")
+    body = "set -euo pipefail\n" + script + "\necho 'PROVOKE-NOTE staged; the trainer would start here'\n"
+    print("PROVOKE-NOTE script: " + " ; ".join(script.strip().splitlines()), flush=True)
+    if mount:
+        cmd = ["unshare", "-m", "bash", "-c", mount + "\nexec bash -c " + shlex_quote82(body)]
+    else:
+        cmd = ["bash", "-c", body]
+    rc = subprocess.call(cmd, env=env, timeout=50)
+    print(f"PROVOKE-NOTE script rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def shlex_quote82(s: str) -> str:
+    import shlex
+
+    return shlex.quote(s)
+
+
+def case_cli82_download_gated403() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "g" * 34
+    _startup82("hf download irisrl/gated403 --local-dir /tmp/irisrl82_policy")
+
+
+def case_cli82_download_gated401_no_token() -> None:
+    _hub82()
+    _startup82("hf download irisrl/gated401 train.jsonl --repo-type dataset")
+
+
+def case_cli82_download_repo404() -> None:
+    _hub82()
+    _startup82("hf download irisrl/gone404")
+
+
+def case_cli82_download_revision404() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo --revision step-4000")
+
+
+def case_cli82_download_file404() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo model-00001-of-00002.safetensors")
+
+
+def case_cli82_download_dataset_as_model() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo --repo-type dataset")
+
+
+def case_cli82_download_429() -> None:
+    _hub82()
+    _startup82("hf download irisrl/status429 config.json")
+
+
+def case_cli82_download_500() -> None:
+    _hub82()
+    _startup82("hf download irisrl/status500 config.json")
+
+
+def case_cli82_download_502() -> None:
+    _hub82()
+    _startup82("hf download irisrl/status502")
+
+
+def case_cli82_download_503() -> None:
+    _hub82()
+    _startup82("hf download irisrl/status503 tokenizer.json")
+
+
+def case_cli82_models_info_gated() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "g" * 34
+    _startup82("hf models info irisrl/gated403")
+
+
+def case_cli82_models_info_missing() -> None:
+    _hub82()
+    _startup82("hf models info irisrl/gone404")
+
+
+def case_cli82_legacy_huggingface_cli() -> None:
+    _hub82()
+    _startup82("huggingface-cli download irisrl/okrepo --local-dir /tmp/irisrl82_legacy")
+
+
+def case_cli82_models_info_500() -> None:
+    _hub82()
+    _startup82("hf models info irisrl/status500")
+
+
+def case_cli82_datasets_info_gated() -> None:
+    _hub82()
+    _startup82("hf datasets info irisrl/gated401")
+
+
+def case_cli82_upload_503() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "w" * 34
+    d = tempfile.mkdtemp(prefix="irisrl82_ckpt")
+    Path(d, "step_100.json").write_text('{"step": 100}\n')
+    _startup82(f"hf upload irisrl/status503 {d}/step_100.json checkpoints/step_100.json")
+
+
+def case_cli82_whoami_offline() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "o" * 34
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    _startup82("hf auth whoami")
+
+
+def case_cli82_download_max_workers_zero() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo --max-workers 0")
+
+
+def case_cli82_download_localdir_devfull() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo config.json --local-dir /dev/full")
+
+
+def case_disk82_cache_rm_readonly() -> None:
+    _hub82()
+    d = tempfile.mkdtemp(prefix="irisrl82_rmro")
+    os.environ["HF_HOME"] = d
+    _startup82("hf download irisrl/okrepo config.json >/dev/null\n"
+               f"unshare -m bash -c 'mount --bind -o ro {d} {d} && exec hf cache rm model/irisrl/okrepo --yes'")
+
+
+def _cutting_server82() -> str:
+    """A host that accepts each connection and closes it at once without an answer (a proxy / load balancer cutting
+    connections): our socket, no Hub message."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(64)
+
+    def loop() -> None:
+        while True:
+            c, _ = srv.accept()
+            try:
+                c.recv(4096)
+            finally:
+                c.close()
+
+    threading.Thread(target=loop, daemon=True).start()
+    return f"http://127.0.0.1:{srv.getsockname()[1]}"
+
+
+def case_cli82_download_conn_cut() -> None:
+    os.environ["HF_ENDPOINT"] = _cutting_server82()
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome82")
+    os.environ["HF_HUB_ETAG_TIMEOUT"] = "3"
+    _startup82("hf download irisrl/okrepo config.json")
+
+
+def case_cli82_download_504() -> None:
+    _hub82()
+    _startup82("hf download irisrl/status504 model.safetensors")
+
+
+def case_cli82_download_conn_refused() -> None:
+    os.environ["HF_ENDPOINT"] = f"http://127.0.0.1:{free_port()}"  # nobody listens there
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="hfhome82")
+    os.environ["HF_HUB_ETAG_TIMEOUT"] = "3"
+    _startup82("hf download irisrl/okrepo config.json")
+
+
+def case_cli82_download_cdn_refused() -> None:
+    _hub82({"lfsrefused": "lfsrefused"})
+    _startup82("hf download irisrl/lfsrefused model.safetensors")
+
+
+def case_cli82_download_size_mismatch() -> None:
+    _hub82({"sizemismatch": "sizemismatch"})
+    _startup82("hf download irisrl/sizemismatch model.safetensors")
+
+
+def case_cli82_download_cdn500() -> None:
+    _hub82({"lfs500": "lfs500"})
+    _startup82("hf download irisrl/lfs500 --local-dir /tmp/irisrl82_lfs500")
+
+
+def case_cli82_download_offline_cold() -> None:
+    _hub82()
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    _startup82("hf download irisrl/okrepo config.json model.safetensors")
+
+
+def case_cli82_download_include_none() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo --include '*.gguf' --include 'original/*' --local-dir /tmp/irisrl82_gguf")
+
+
+def case_disk82_download_cache_readonly() -> None:
+    _hub82()
+    d = tempfile.mkdtemp(prefix="irisrl82_ro")
+    os.environ["HF_HOME"] = d
+    _startup82("hf download irisrl/okrepo model.safetensors", mount=f"mount --bind -o ro {d} {d}")
+
+
+def case_disk82_download_localdir_readonly() -> None:
+    _hub82()
+    d = tempfile.mkdtemp(prefix="irisrl82_rodir")
+    _startup82(f"hf download irisrl/okrepo --local-dir {d}/policy", mount=f"mount --bind -o ro {d} {d}")
+
+
+def case_disk82_download_cache_full() -> None:
+    _hub82()
+    d = tempfile.mkdtemp(prefix="irisrl82_full")
+    os.environ["HF_HOME"] = d
+    _startup82("hf download irisrl/big model.safetensors", mount=f"mount -t tmpfs -o size=64k tmpfs {d}")
+
+
+def case_disk82_download_localdir_full() -> None:
+    _hub82()
+    d = tempfile.mkdtemp(prefix="irisrl82_fulldir")
+    _startup82(f"hf download irisrl/big --local-dir {d}", mount=f"mount -t tmpfs -o size=64k tmpfs {d}")
+
+
+def case_cli82_whoami_invalid_token() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "e" * 34
+    _startup82("hf auth whoami")
+
+
+def case_cli82_whoami_no_token() -> None:
+    _hub82()
+    _startup82("hf auth whoami")
+
+
+def case_cli82_login_invalid_token() -> None:
+    _hub82()
+    _startup82("hf auth login --token hf_" + "r" * 34)
+
+
+def case_cli82_repo_create_forbidden() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "w" * 34
+    _startup82("hf repos create irisrl/readonly --private")
+
+
+def case_cli82_repo_create_exists() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "w" * 34
+    _startup82("hf repos create irisrl/okrepo")
+
+
+def case_cli82_upload_forbidden() -> None:
+    _hub82()
+    os.environ["HF_TOKEN"] = "hf_" + "w" * 34
+    d = tempfile.mkdtemp(prefix="irisrl82_ckpt")
+    Path(d, "step_100.json").write_text('{"step": 100}\n')
+    _startup82(f"hf upload irisrl/readonly {d} checkpoints/step_100")
+
+
+def case_cli82_upload_offline() -> None:
+    _hub82()
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    d = tempfile.mkdtemp(prefix="irisrl82_ckpt")
+    Path(d, "step_100.json").write_text('{"step": 100}\n')
+    _startup82(f"hf upload irisrl/okrepo {d}")
+
+
+def case_cli82_cache_ls_not_a_dir() -> None:
+    _hub82()
+    f = Path(tempfile.mkdtemp(prefix="irisrl82_cf")) / "hub"
+    f.write_text("not a directory\n")
+    os.environ["HF_HUB_CACHE"] = str(f)
+    _startup82("hf cache ls")
+
+
+def case_benign82_cache_rm_missing() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo config.json >/dev/null\nhf cache rm model/irisrl/nosuchrepo --yes")
+
+
+def case_benign82_download_503twice() -> None:
+    _hub82({"flaky503": "503twice"})
+    _startup82("hf download irisrl/flaky503 config.json")
+
+
+def case_benign82_download_429twice() -> None:
+    _hub82({"flaky429": "429twice"})
+    _startup82("hf download irisrl/flaky429 config.json")
+
+
+def case_benign82_download_cdn_cutonce() -> None:
+    _hub82({"lfscutonce": "lfscutonce"})
+    _startup82("hf download irisrl/lfscutonce model.safetensors")
+
+
+def case_benign82_download_cached_twice() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo config.json\nHF_HUB_OFFLINE=1 hf download irisrl/okrepo config.json")
+
+
+def case_benign82_env() -> None:
+    _hub82()
+    _startup82("hf env\nhf version")
+
+
+def case_benign82_cache_ls() -> None:
+    _hub82()
+    _startup82("hf download irisrl/okrepo >/dev/null\nhf cache ls")
+
+
+CASES82: dict[str, Case] = {
+    n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign82_") else "python_crash", False)
+    for n, f in list(globals().items()) if re.match(r"case_(cli|disk|benign)82_", n)}
+for _n, _k in {"cli82_download_gated403": "hf_gated", "cli82_download_gated401_no_token": "hf_gated",
+               "cli82_download_repo404": "hf_repo_not_found", "cli82_download_revision404": "hf_repo_not_found",
+               "cli82_download_file404": "hf_weights_missing", "cli82_download_dataset_as_model": "hf_repo_not_found",
+               "cli82_download_429": "hf_http_error", "cli82_download_500": "hf_http_error",
+               "cli82_download_502": "hf_http_error", "cli82_download_503": "hf_http_error",
+               "cli82_models_info_gated": "hf_gated", "cli82_whoami_no_token": "hf_gated",
+               "cli82_models_info_500": "hf_http_error", "cli82_datasets_info_gated": "hf_gated",
+               "cli82_upload_503": "hf_http_error", "cli82_whoami_offline": "hf_http_error",
+               "cli82_download_conn_cut": "hf_http_error", "cli82_models_info_missing": "hf_repo_not_found", "cli82_download_504": "hf_http_error",
+               "cli82_download_conn_refused": "hf_http_error", "cli82_download_cdn_refused": "hf_http_error",
+               "cli82_download_size_mismatch": "hf_incomplete_download", "cli82_download_cdn500": "hf_http_error",
+               "cli82_download_offline_cold": "hf_http_error", "cli82_download_include_none": "hf_weights_missing",
+               "disk82_download_cache_full": "disk_full", "disk82_download_localdir_full": "disk_full",
+               "cli82_whoami_invalid_token": "hf_gated", "cli82_login_invalid_token": "hf_gated",
+               "cli82_repo_create_forbidden": "hf_gated", "cli82_repo_create_exists": "hf_http_error",
+               "cli82_upload_forbidden": "hf_gated", "cli82_upload_offline": "hf_http_error"}.items():
+    CASES82[_n] = (CASES82[_n][0], _k, False)
+CASES.update(CASES82)
+TIMEOUT_S.update({n: 60 for n in CASES82})
+GROUP_TIMEOUT.update(CASES82)  # the start-up script and the hf CLI end with the case
+
+# More shapes for the 82-nd set's cases only: the `hf` CLI's own lines as printed into a pipe (`Error: ...`, `Warning: ...`,
+# `Hint: ...`, with or without their ANSI colour codes), huggingface_hub's warnings that print the message alone.
+_LOG_LINE82 = re.compile(r"^(\x1b\[[\d;]*m)*(Error|Warning|Hint|Aborted)[:!] |^No files matched |^Could not cache non-existence|"
+                         r"^No local file found\. Retrying|^Trying to resume download|^The token has not been saved |"
+                         r"^bash: line \d+: |^Nothing to delete")
+
+LINE_RULES82: list[tuple[str, str]] = [
+    # the CLI's pointer under every error it renders: no cause in it, it follows the `Error: ...` line (left out)
+    (r"Hint: set HF_DEBUG=1 as environment variable", "drop"),
+    # the CLI's advert printed at every start (exit 0 or not): a notice
+    (r"Hint: The `hf-cli` skill is not installed", "benign"),
+    # the hub's retry / resume notes (the cause is on the line after them; set 24 / 51's reading of a resumed download)
+    # (`Trying to resume download...` is left out: another corpus file holds it byte for byte)
+    (r"^Trying to resume download\.\.\.", "drop"),
+    (r"^No local file found\. Retrying\.\.", "benign"),
+    (r"^The token has not been saved to the git credentials helper", "benign"),
+    # the hub's free-space check before the download that then died on ENOSPC (the disk really was full)
+    (r"UserWarning: Not enough free disk space to download the file", "disk_full"),
+    # the set's own closing rule: every line its own rules did not take keeps its case's kind
+    (".", "case"),
+]
+NOTES82: list[tuple[str, str]] = [
+    (r"skill is not installed", "the hf CLI's advert printed at every start-up, exit 0 or not; a notice"),
+    (r"gated403' not found|gated401' not found", "hf models / datasets info over the Hub's GatedRepo answer (403 / 401): "
+     "the CLI words it 'not found'; labelled by what happened (a gated repo), although the line alone reads "
+     "hf_repo_not_found"),
+    (r"Not logged in", "hf auth whoami with no token at all: a missing token (hf_gated), the script's set -e stops it"),
+    (r"Invalid user token", "an invalid / revoked token (the loopback Hub's whoami answers 401)"),
+    (r"The token has not been saved", "a notice of hf auth login before the token was refused"),
+    (r"Not enough free disk space", "the hub's free-space check on a 64 KiB tmpfs (a private mount namespace); the "
+     "download then died on ENOSPC: disk_full by what happened (the warning itself does not stop the run)"),
+    (r"Read-only file system|Ignored error while writing tree cache|No such file or directory: '/tmp/irisrl82_rodir",
+     "a read-only bind mount (cache or --local-dir): python_crash, as earlier sets label EROFS (no kind for a "
+     "read-only disk); the 'Ignored error' warning came just before the crash"),
+    (r"huggingface-cli: command not found", "a start-up script still calling huggingface-cli: huggingface_hub 2.4 "
+     "ships only `hf` (exit 127 under set -e)"),
+    (r"No local file found\. Retrying|Trying to resume download|HTTP Error 429 thrown|peer closed connection",
+     "the hub's retry / resume note; this case's download then succeeded (exit 0)"),
+    (r"Could not find in cache|Nothing to delete", "hf cache rm of a repo not in the cache: a warning, exit 0"),
+    (r"No files matched", "--include patterns matching no file: the CLI exits 0 with nothing downloaded"),
+    (r"409 Conflict", "hf repos create of a repo that exists (the Hub's 409 'You already created this model repo')"),
+    (r"Server disconnected without sending a response", "a host that accepts and closes every connection unanswered"),
+    (r"offline mode is enabled", "HF_HUB_OFFLINE=1 (the decisions' offline rule: hf_http_error)"),
+    (r"max_workers must be greater than 0", "hf download --max-workers 0: the CLI's own argument check"),
+    (r"/dev/full", "--local-dir /dev/full: a device, not a directory"),
+    (r"Scan cache expects a directory", "HF_HUB_CACHE naming a file: hf cache ls refuses it"),
+    (r"' not found\.$|not found\.\x1b", "a repo / repo type the Hub answers 404 RepoNotFound for"),
+]
+
+
+def lib_of82(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The 82-nd set's printers: the hf CLI and its library (httpx2 / httpcore2 lines counted as huggingface_hub's, as sets
+    30 / 51 / 60 count them), h11's own lines, bash's."""
+    if line.startswith("h11."):
+        return _pick("h11", vers)
+    if line.startswith(("bash:", "unshare:", "mount:")):
+        return "bash", vers.get("bash", "")
+    return _pick("huggingface_hub", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -56461,6 +56901,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout78", CASES78, LINE_RULES78),
     ("heldout79", CASES79, LINE_RULES79),
     ("heldout80", CASES80, LINE_RULES80),
+    ("heldout82", CASES82, LINE_RULES82),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -56961,6 +57402,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout78": (lib_of78, NOTES78),
     "heldout79": (lib_of79, NOTES79),
     "heldout80": (lib_of80, NOTES80),
+    "heldout82": (lib_of82, NOTES82),
 }
 
 

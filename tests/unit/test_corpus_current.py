@@ -96,7 +96,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout77": ("CASES77", 50, 5),  # set 77: the same deaths through the log renderers (rich, loguru, structlog ...)
               "heldout78": ("CASES78", 35, 1),  # set 78: torch.compile / export on CPU, all python_crash by the rules
               "heldout79": ("CASES79", 38, 2),  # set 79: SkyRL 0.4.0 generator / skyrl-gym side, mostly python_crash (README)
-              "heldout80": ("CASES80", 50, 3)}  # set 80: megatron-core 0.16.1 on CPU, second round
+              "heldout80": ("CASES80", 50, 3),  # set 80: megatron-core 0.16.1 on CPU, second round
+              "heldout82": ("CASES82", 40, 6)}  # set 82: the hf CLI in a start-up script against a loopback Hub (README)
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -253,7 +254,7 @@ def test_format_strings_name_library_and_version() -> None:
                                         ("heldout30.jsonl", 5), ("heldout31.jsonl", 5),
                                         ("heldout33.jsonl", 5), ("heldout43.jsonl", 3),
                                         ("heldout51.jsonl", 5), ("heldout60.jsonl", 5),
-                                        ("heldout71.jsonl", 5)])
+                                        ("heldout71.jsonl", 5), ("heldout82.jsonl", 3)])
 def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
     """heldout5 ... heldout13 were provoked for kinds more specific than python_crash (heldout4
     was 34 of 51): the catch-all stays at most 1/share of their failure lines (heldout8: 18 of
@@ -310,7 +311,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout77",
                                   "heldout78",
                                   "heldout79",
-                                  "heldout80"])
+                                  "heldout80",
+                                  "heldout82"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
