@@ -24257,6 +24257,14 @@ def _tiny37(variant: str = "ok") -> Path:
         (d / "generation_config.json").write_text('{"do_sample": true, "temperature": ')
     elif variant == "no_weights":
         (d / "model.safetensors").unlink()
+    elif variant == "no_config":  # set 81: a model dir whose config.json was never copied
+        cfg.unlink()
+    elif variant == "config_list":  # set 81: a config.json that parses but is not an object
+        cfg.write_text("[]\n")
+    elif variant == "arch_head":  # set 81: a known model_type naming an architecture class no library has
+        c = json.loads(cfg.read_text())
+        c["architectures"] = ["GPT2ForPolicyValueHead"]
+        cfg.write_text(json.dumps(c))
     elif variant == "weights_corrupt":
         b = bytearray((d / "model.safetensors").read_bytes())
         b[8:40] = b"<html><body>502 Bad Gateway</bo"
@@ -41218,7 +41226,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES77, (_is_line77,)),
         (CASES79, (_LOG_LINE79.search,)),
         (CASES80, (_LOG_LINE80.search,)),
-        (CASES82, (_LOG_LINE82.search,)))
+        (CASES82, (_LOG_LINE82.search,)),
+        (CASES81, (_LOG_LINE37.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -56835,6 +56844,329 @@ def lib_of82(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("huggingface_hub", vers)
 
 
+# ----------------------------------------------------------------------------- vLLM's argument / config layer (set 81)
+# vLLM 0.34.0 (the CUDA wheel from PyPI) on a CPU-only machine, second round after set 37: the argument and config layer as
+# a GRPO launcher drives it (`vllm serve`, `python -m vllm.entrypoints.openai.api_server`, `EngineArgs(...)`, `LLM(...)`)
+# with values it refuses, `VLLM_*` environment variables with bad values, model dirs without / with a damaged config.json,
+# and benign look-alikes (its notes on CPU, deprecated flags, defaults it changes). The tiny GPT-2 of set 37 (`_tiny37`),
+# offline. Every case has a watchdog (`_watchdog37`, 80 s) that ends its own descendants by pid before the run's 90 s.
+
+
+def _env81(cpu: bool = True, **env: str) -> None:
+    _env37(cpu=cpu)
+    os.environ.update(env)
+    _watchdog37(80.0)
+
+
+def _cfg81(env: dict[str, str] | None = None, variant: str = "ok", **kw: Any) -> None:
+    _env81(**(env or {}))
+    _engine_config37(model=str(_tiny37(variant)), **kw)
+
+
+def _serve81(*args: str, env: dict[str, str] | None = None, variant: str = "ok", hold_port: bool = False) -> None:
+    _env81(**(env or {}))
+    _cli37("serve", str(_tiny37(variant)), *args, hold_port=hold_port, limit=78.0)
+
+
+def _api_server81(*args: str, env: dict[str, str] | None = None, variant: str = "ok") -> None:
+    """`python -m vllm.entrypoints.openai.api_server --model <tiny> ...`: the older entry point launchers still use."""
+    import signal
+
+    _env81(**(env or {}))
+    argv = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(_tiny37(variant)), *args]
+    print(f"PROVOKE-NOTE $ python -m vllm.entrypoints.openai.api_server {' '.join(argv[4:])}", flush=True)
+    p = subprocess.Popen(argv, start_new_session=True)
+    try:
+        rc = p.wait(timeout=max(2.0, 78.0 - (time.monotonic() - _T0_37[0])))
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        rc = p.wait()
+        print("PROVOKE-NOTE api_server still running at the limit: ended", flush=True)
+    print(f"PROVOKE-NOTE api_server rc={rc}", flush=True)
+    sys.exit(rc)
+
+
+def _llm81(env: dict[str, str] | None = None, variant: str = "ok", **kw: Any) -> None:
+    _env81(**(env or {}))
+    from vllm import LLM, SamplingParams
+
+    llm = LLM(model=str(_tiny37(variant)), **kw)
+    out = llm.generate(["hello world"], SamplingParams(max_tokens=4))
+    print("PROVOKE-NOTE generated", len(out), flush=True)
+
+
+# EngineArgs(...).create_engine_config() on the CPU platform (VLLM_TARGET_DEVICE=cpu)
+def case_vl81_pp_size_zero() -> None:
+    _cfg81(pipeline_parallel_size=0)
+
+
+def case_vl81_tp_size_negative() -> None:
+    _cfg81(tensor_parallel_size=-2)
+
+
+def case_vl81_dp_local_above_dp() -> None:
+    _cfg81(data_parallel_size=2, data_parallel_size_local=4, max_model_len=16)
+
+
+def case_vl81_gpu_mem_util_above_one() -> None:
+    _cfg81(gpu_memory_utilization=1.5, max_model_len=16)
+
+
+def case_vl81_gpu_mem_util_zero() -> None:
+    _cfg81(gpu_memory_utilization=0.0, max_model_len=16)
+
+
+def case_vl81_dtype_fp16_alias() -> None:
+    _cfg81(dtype="fp16", max_model_len=16)
+
+
+def case_benign81_quant_fp8_deprecated() -> None:
+    """quantization='fp8' (online quantization, renamed): vLLM warns and creates the config."""
+    _cfg81(quantization="fp8", max_model_len=16)
+
+
+def case_vl81_quant_bitsandbytes_absent() -> None:
+    _cfg81(quantization="bitsandbytes", max_model_len=16)
+
+
+def case_vl81_kv_cache_dtype_unknown() -> None:
+    _cfg81(kv_cache_dtype="fp4", max_model_len=16)
+
+
+def case_vl81_lora_max_loras_zero() -> None:
+    _cfg81(enable_lora=True, max_loras=0, max_model_len=16)
+
+
+def case_vl81_lora_dtype_int8() -> None:
+    _cfg81(enable_lora=True, lora_dtype="int8", max_model_len=16)
+
+
+def case_vl81_spec_method_unknown() -> None:
+    _cfg81(speculative_config={"method": "medusa2", "num_speculative_tokens": 3}, max_model_len=16)
+
+
+def case_vl81_spec_tokens_zero() -> None:
+    _cfg81(speculative_config={"method": "ngram", "num_speculative_tokens": 0}, max_model_len=16)
+
+
+def case_vl81_spec_ngram_min_above_max() -> None:
+    _cfg81(speculative_config={"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_min": 5,
+                               "prompt_lookup_max": 2}, max_model_len=16)
+
+
+def case_vl81_tokenizer_mode_unknown() -> None:
+    """tokenizer_mode='sentencepiece' (no such mode; the engine config takes it, LLM's tokenizer does not)."""
+    _llm81(tokenizer_mode="sentencepiece", max_model_len=16)
+
+
+def case_vl81_max_num_seqs_zero() -> None:
+    _cfg81(max_num_seqs=0, max_model_len=16)
+
+
+def case_vl81_batched_tokens_below_len() -> None:
+    _cfg81(max_num_batched_tokens=8, max_model_len=16, enable_chunked_prefill=False)
+
+
+def case_benign81_block_size_not_32() -> None:
+    """block_size=16 on the CPU platform: vLLM notes it prefers multiples of 32 and creates the config."""
+    _cfg81(block_size=16, max_model_len=16)
+
+
+def case_vl81_executor_backend_unknown() -> None:
+    _cfg81(distributed_executor_backend="slurm", max_model_len=16)
+
+
+def case_vl81_cpu_offload_negative() -> None:
+    _cfg81(cpu_offload_gb=-4, max_model_len=16)
+
+
+def case_vl81_config_json_missing() -> None:
+    _cfg81(variant="no_config", max_model_len=16)
+
+
+def case_vl81_config_json_list() -> None:
+    _cfg81(variant="config_list", max_model_len=16)
+
+
+def case_vl81_arch_not_supported() -> None:
+    _cfg81(variant="arch_head", max_model_len=16)
+
+
+# VLLM_* environment variables with bad values
+def case_vl81_env_port_uri() -> None:
+    """VLLM_PORT as Kubernetes injects it for a Service named `vllm` (tcp://host:port)."""
+    _cfg81(env={"VLLM_PORT": "tcp://10.96.14.7:8000"}, data_parallel_size=2, max_model_len=16)
+
+
+def case_vl81_env_port_word() -> None:
+    """VLLM_PORT=auto, read when the data-parallel config picks its master port."""
+    _cfg81(env={"VLLM_PORT": "auto"}, data_parallel_size=2, max_model_len=16)
+
+
+def case_vl81_env_kvcache_space_word() -> None:
+    _llm81(env={"VLLM_CPU_KVCACHE_SPACE": "4GiB"}, max_model_len=16)
+
+
+def case_vl81_env_unknown_var_strict() -> None:
+    """A misspelled VLLM_* variable with fail_on_environ_validation=True (the launcher asks vLLM to refuse them)."""
+    _cfg81(env={"VLLM_ALLOW_LONG_MAX_MODEL_LENN": "1"}, fail_on_environ_validation=True, max_model_len=16)
+
+
+# `vllm serve` / the api_server module
+def case_vl81_serve_reasoning_parser_unknown() -> None:
+    _serve81("--reasoning-parser", "deepseek_r2", "--max-model-len", "16")
+
+
+def case_vl81_serve_port_out_of_range() -> None:
+    _serve81("--host", "127.0.0.1", "--port", "70000", "--max-model-len", "16")
+
+
+def case_vl81_serve_api_key_no_value() -> None:
+    _serve81("--max-model-len", "16", "--api-key")
+
+
+def case_vl81_serve_dtype_choice() -> None:
+    _serve81("--dtype", "fp8", "--max-model-len", "16")
+
+
+def case_vl81_serve_model_flag_twice() -> None:
+    _serve81("--model", "/tmp/irisrl81/policy/global_step_40", "--max-model-len", "16")
+
+
+def case_vl81_serve_config_yaml_missing() -> None:
+    _serve81("--config", "/tmp/irisrl81/launch/vllm_rollout.yaml")
+
+
+def case_vl81_serve_chat_template_is_dir() -> None:
+    _serve81("--chat-template", tempfile.mkdtemp(prefix="templates81"), "--max-model-len", "16")
+
+
+def case_vl81_serve_served_name_lora_clash() -> None:
+    _serve81("--served-model-name", "policy", "--enable-lora", "--lora-modules",
+             "policy=/tmp/irisrl81/adapters/step_40", "--max-model-len", "16")
+
+
+def case_vl81_serve_max_model_len_word() -> None:
+    _serve81("--max-model-len", "16k tokens")
+
+
+def case_vl81_api_server_config_missing() -> None:
+    _api_server81("--max-model-len", "16", variant="no_config")
+
+
+def case_vl81_api_server_gpu_mem_cli() -> None:
+    _api_server81("--gpu-memory-utilization", "1.2", "--max-model-len", "16")
+
+
+def case_vl81_llm_unknown_kwarg() -> None:
+    _llm81(max_num_seq=64, max_model_len=16)
+
+
+# benign look-alikes: the config is created / the run goes on
+def case_benign81_unknown_env_var() -> None:
+    """An unknown VLLM_* variable in the environment (a typo'd name): vLLM warns and goes on."""
+    _cfg81(env={"VLLM_ALLOW_LONG_MAX_MODEL_LENN": "1"}, max_model_len=16)
+
+
+def case_benign81_deprecated_cascade_flag() -> None:
+    """`--disable-cascade-attn` (deprecated, no effect) parsed by vLLM's own parser, then the config is created."""
+    _env81()
+    from vllm.engine.arg_utils import EngineArgs
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    parser = EngineArgs.add_cli_args(FlexibleArgumentParser())
+    ns = parser.parse_args(["--model", str(_tiny37()), "--max-model-len", "16", "--disable-cascade-attn"])
+    EngineArgs.from_cli_args(ns).create_engine_config()
+    print("PROVOKE-NOTE engine config created", flush=True)
+
+
+def case_benign81_cpu_defaults_changed() -> None:
+    """fp16, chunked prefill, prefix caching and CUDA graphs asked for on the CPU platform: vLLM changes them and goes on."""
+    _cfg81(dtype="float16", enable_chunked_prefill=True, enable_prefix_caching=True, max_model_len=16,
+           gpu_memory_utilization=0.95, max_num_seqs=256)
+
+
+def case_benign81_allow_long_max_model_len() -> None:
+    """max_model_len above n_positions with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vLLM warns and allows it."""
+    _cfg81(env={"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "1"}, max_model_len=64)
+
+
+def case_benign81_mamba_cache_mode_deprecated() -> None:
+    """`--mamba-cache-mode` (deprecated, no effect) parsed by vLLM's own parser, then the config is created."""
+    _env81()
+    from vllm.engine.arg_utils import EngineArgs
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    parser = EngineArgs.add_cli_args(FlexibleArgumentParser())
+    ns = parser.parse_args(["--model", str(_tiny37()), "--max-model-len", "16", "--mamba-cache-mode", "align"])
+    EngineArgs.from_cli_args(ns).create_engine_config()
+    print("PROVOKE-NOTE engine config created", flush=True)
+
+
+CASES81: dict[str, Case] = {
+    n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign81_") else "python_crash", False)
+    for n, f in list(globals().items()) if re.match(r"case_(vl|benign)81_", n)}
+CASES.update(CASES81)
+TIMEOUT_S.update({n: 90 for n in CASES81})
+
+LINE_RULES81: list[tuple[str, str]] = [
+    # torch 2.14's import-time notes (no GPU, renamed internals): the run goes on; the second note of the same import is
+    # dropped (one look-alike per family, as set 37)
+    (r"^W\d{4} .*(register_opaque_type|typ='value') is deprecated", "drop"),
+    # the same torch notes printed under `python -m` (a longer path, the same note: one look-alike per family), and the
+    # copies of vLLM's CPU-platform warnings from the API server / engine core / worker processes (set 37 kept the main
+    # process's copy)
+    (r"^W\d{4} \S+ \d+ \S+/site-packages/torch/", "drop"),
+    (r"^\((EngineCore|VllmWorker-\d+|APIServer)\S* pid=\d+\) WARNING .*(Failed to import from vllm\._C|Reset SSM cache type)", "drop"),
+    (r"^W\d{4} .*(is deprecated, use |No CUDA runtime is found)", "benign"),
+    # vLLM's WARNING-level notes on a config it then creates (CPU platform preferences, renamed / deprecated options,
+    # chunked prefill switched off by hand): the run goes on past them (where the case then dies, on another line)
+    (r"WARNING .*(CPU backend prefers block_size|is deprecated|does not officially support disabling chunked prefill|"
+     r"Unknown vLLM environment variable|Failed to import from vllm\._C|Reset SSM cache type|Found ulimit of)", "benign"),
+    # transformers' note on the tiny GPT-2's bos / eos ids outside its 32-token vocabulary: the config loads
+    (r"^\[transformers\] ", "benign"),
+    # a model dir without config.json: vLLM reads the path as a repo id or local dir it cannot find (set 37's label for
+    # the same text)
+    (r"Invalid repository ID or local directory specified: |Repo id must be in the form", "hf_repo_not_found"),
+    # set 37's rules for the same family's lines (traceback frames under vLLM's log prefix, the engine's start-up
+    # failure, lines other corpus files hold), before this set's closing rule
+    # Python's DeprecationWarning of the older api_server entry point: it goes on and serves
+    (r"^\S+:\d+: DeprecationWarning: ", "benign"),
+    # a line the source catalogue vllm_sglang.jsonl holds verbatim (a held-out line must be new)
+    (r"^RuntimeError: Engine core initialization failed\. See root cause above\. Failed core proc\(s\): \{'EngineCore': 1\}$", "drop"),
+    # the engine's own word that it did not start (set 37 labels these so, by its cases' kind)
+    (r"\] (WorkerProc|EngineCore) failed to start\.$", "engine_init_failed"),
+    # the executor's teardown after the failed start: housekeeping (the cause is above), as torchrun's SIGTERM notes
+    (r"WARNING .*\[shutdown\] Executor: workers still running after grace period", "benign"),
+    *LINE_RULES37,
+    # the set's own closing rule: every line its rules (and the earlier sets') did not take keeps its case's kind
+    (".", "case"),
+]
+NOTES81: list[tuple[str, str]] = [
+    (r"^pydantic_core\._pydantic_core\.ValidationError: ", "vLLM's config is a pydantic dataclass: the check's text is on the next (indented) line"),
+    (r"^  (Value|Assertion) error, |^  Input should be ", "the message line of the pydantic ValidationError above it"),
+    (r"Invalid repository ID or local directory", "a model dir whose config.json is missing: vLLM reads the path as a repo id it cannot find"),
+    (r"GPT2ForPolicyValueHead", "config.json: model_type gpt2 with an architecture class no library has"),
+    (r"not enough values to unpack", "distributed_executor_backend='slurm' (no such backend): vLLM's check fails on the unpacking of the name"),
+    (r"'list' object has no attribute 'get'", "a config.json that parses as a JSON list, not an object"),
+    (r"VLLM_PORT", "VLLM_PORT read when the data-parallel config (data_parallel_size=2) picks its master port"),
+    (r"4GiB", "VLLM_CPU_KVCACHE_SPACE=4GiB (vLLM wants an integer of GiB)"),
+    (r"LoRA is not supported for GPT2LMHeadModel", "`vllm serve --served-model-name policy --enable-lora --lora-modules policy=...`: vLLM refused LoRA for the model before any name clash was checked"),
+    (r"Failed core proc\(s\): \{'EngineCore': 1\}", "`vllm serve --chat-template <a directory>`: the engine core started first and failed on the CPU platform (no CPU ops in the CUDA wheel); the template was never read"),
+    (r"bind\(\): port must be", "`vllm serve --port 70000`"),
+    (r"DeprecationWarning", "the older api_server entry point, deprecated; it went on (the case then died on its model dir)"),
+    (r"does not officially support disabling chunked prefill", "a warning on the way; the case died on the next check (max_num_batched_tokens)"),
+    (r"max_num_seq'", "LLM(max_num_seq=64): a misspelled engine argument"),
+    (r"\[Errno 2\] No such file or directory: '/tmp/irisrl81/launch", "`vllm serve --config` naming a YAML file that is not there"),
+    (r"unrecognized arguments: ", "`vllm serve MODEL --model OTHER`: the second model is taken for the flag, the positional one left over"),
+]
+
+
+def lib_of81(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The eighty-first set's printers: as set 37's (vLLM, torch's import notes, transformers, huggingface_hub, json)."""
+    return lib_of37(case, line, vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -56902,6 +57234,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout79", CASES79, LINE_RULES79),
     ("heldout80", CASES80, LINE_RULES80),
     ("heldout82", CASES82, LINE_RULES82),
+    ("heldout81", CASES81, LINE_RULES81),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -57403,6 +57736,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout79": (lib_of79, NOTES79),
     "heldout80": (lib_of80, NOTES80),
     "heldout82": (lib_of82, NOTES82),
+    "heldout81": (lib_of81, NOTES81),
 }
 
 
