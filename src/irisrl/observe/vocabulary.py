@@ -169,7 +169,11 @@ STATEMENT = re.compile(
     # Python's import failure in its own words (ModuleNotFoundError's message), logged without its class
     # (surfaced, not named: most such lines in the corpora are optional imports that fall back: benign), and
     # libstdc++'s terminate handler's `what():` line, CPython's list of extension modules after a fatal error
-    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" + KUBECTL_PENDING_LONG + "|" + KUBECTL_INIT_RESTARTED + "|" + DISK_PRESSURE + "|" + GRPC_FAILED_CALL + "|" + STATE_DICT_MISMATCH + "|" + SHORTFALL + "|"
+    r"\bNo module named '|" + ABI_MISMATCH + "|" + E.TERMINATE_WHAT + "|" + FATAL_DUMP + "|" + STATE_REASON + "|" + UNSCHEDULABLE_REASON + "|" +
+    # (the seventeenth round's statements: a stuck pod row, a node's disk pressure, a failed gRPC call's repr body, a
+    # state dict that does not fit its checkpoint)
+    KUBECTL_PENDING_LONG + "|" + KUBECTL_INIT_RESTARTED + "|" + DISK_PRESSURE + "|" + GRPC_FAILED_CALL + "|" + STATE_DICT_MISMATCH + "|" +
+    SHORTFALL + "|"
     r"(?i:\b(?:you|user|token|request|access|repo\w*|model|dataset|space|it|this|caller|client|account)\b[^.\n]{0,60}?"
     r"\b(?:must be (?:authenticated|logged in|authori[sz]ed)|(?:is|are) not (?:allowed|authori[sz]ed|permitted)|"
     r"(?:is|are) (?:forbidden|gated|restricted)\b|(?:does|do) not have (?:access|permission)|(?:cannot|can't|can not) access))" + "|" + RETRIES_EXHAUSTED + "|" + STOP_SIGNAL_RECEIVED)
