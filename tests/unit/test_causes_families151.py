@@ -59,6 +59,14 @@ NAMED = [
     # ---- pass 156 (current set 82): the hf CLI's own refusal without a token, in either quoting
     ("Error: Not logged in. Run `hf auth login` first.", "hf_gated"),
     ("\x1b[1m\x1b[31mError: Not logged in. Run 'hf auth login' first.\x1b[0m", "hf_gated"),
+    # ---- pass 157 (current set 84): a Daytona sandbox's image missing or unusable at create is the image's
+    ("daytona.common.errors.DaytonaBadRequestError: Failed to create sandbox: Snapshot acme/swe-env:1.2 not found. Did you "
+     "add it through the Daytona Dashboard?", "image_pull"),
+    ("DaytonaError: Failed to create sandbox: Snapshot acme/swe-env:1.2 is error", "image_pull"),
+    # and a platform's memory quota refusing a create is no OOM kill
+    ("daytona.common.errors.DaytonaForbiddenError: Failed to create sandbox: Total memory limit exceeded. Maximum allowed: "
+     "64GiB.", "python_crash"),
+    ("Memory limit exceeded (31.5G)", "pod_oomkilled"),
 ]
 
 

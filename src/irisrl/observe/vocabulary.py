@@ -1193,6 +1193,11 @@ TABLE: tuple[Row, ...] = (
     # a sandbox runtime that checks the image before it starts it (openhands-ai 0.59.0 runtime/impl/remote/remote_runtime.py
     # "Container image %s does not exist"): no image to pull
     Row("image_pull", (_rx(r"(?i:\bcontainer image \S+ does not exist\b)"),), None),
+    # a Daytona sandbox's image (its "snapshot") missing or not usable when the sandbox is created (daytona apps/api
+    # sandbox.service.ts: "Snapshot ${name} not found. Did you add it through the Daytona Dashboard?", "Snapshot ${name}
+    # is ${state}" for a build_failed / error / pending one; current set 84): the image cannot be had, as a failed pull
+    Row("image_pull", (_rx(r"Snapshot \S+ not found\. Did you add it through the Daytona Dashboard|"
+                           r"Failed to create sandbox: Snapshot \S+ (?:not found|is [a-z_]+)\b"),), None),
     # enroot's registry client (enroot src/docker.sh: "[ERROR] URL %s returned error code: %s") on a registry's
     # API or token endpoint (`/v2/.../manifests/...`, `/proxy_auth`, a `/token` service)
     Row("image_pull", (_rx(r"URL \S*(?:/v2/|/proxy_auth|/token\b|/manifests/|/blobs/)\S* returned error code: \d"),), None),
@@ -1410,7 +1415,9 @@ TABLE: tuple[Row, ...] = (
     # (the kubelet's eviction messages: "The node was low on resource", DISK_EVICTION; a platform's WORKLOAD_EVICTED)
     Row("evicted", (_rx(r"(?i:low on resource|had condition: \[\w+Pressure\])|\bEvicted\b|" + DISK_EVICTION + "|" + WORKLOAD_EVICTED),), None),
     # a container's memory limit hit (MEMORY_LIMIT): the orchestrator's kill
-    Row("pod_oomkilled", (_rx(MEMORY_LIMIT),), _rx(r"(?i:object store|plasma|\bkv\b)")),
+    # (not a platform's quota refusing a new workload, "Total memory limit exceeded. Maximum allowed: 10GiB": nothing
+    # ran out of memory, the create was refused, as its CPU quota's twin is; current set 84)
+    Row("pod_oomkilled", (_rx(MEMORY_LIMIT),), _rx(r"(?i:object store|plasma|\bkv\b|maximum allowed)")),
     Row("pg_unplaceable", (_rx(r"(?i:\bunable to schedule (?:the |this )?(?:space|pod|workload|job|task|gang)\b)"),), None),
     Row("python_crash", (_rx(RAY_JOB_FAILED),), None),
     # (a `preemptible` attribute or constraint names a kind of capacity, not a preemption: Iris's "constraints: [Constraint(key=
