@@ -28345,7 +28345,8 @@ def versions() -> dict[str, str]:
     import importlib.metadata
 
     for dist in ("openai", "httpx2", "httpcore2", "h11", "litellm", "aiohttp", "tenacity", "daytona",
-                 "daytona-api-client", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools",
+                 "daytona-api-client", "daytona-api-client-async", "daytona-toolbox-api-client",
+                 "daytona-toolbox-api-client-async", "pandas", "orjson", "jinja2", "uv", "pip", "setuptools",
                  "boto3", "botocore", "s3transfer", "s3fs", "aiobotocore", "fsspec", "obstore", "moto",
                  "urllib3", "aiohttp", "smart_open", "universal_pathlib",
                  "sglang-router", "vllm-router", "litellm-proxy-extras", "uvicorn", "fastapi", "requests",
@@ -41227,7 +41228,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES79, (_LOG_LINE79.search,)),
         (CASES80, (_LOG_LINE80.search,)),
         (CASES82, (_LOG_LINE82.search,)),
-        (CASES81, (_LOG_LINE37.search,)))
+        (CASES81, (_LOG_LINE37.search,)),
+        (CASES84, (_LOG_LINE84.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -57167,6 +57169,436 @@ def lib_of81(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return lib_of37(case, line, vers)
 
 
+# ----------------------------------------------------------------------------- Daytona sandboxes, second round (set 84)
+# The agents' Daytona sandboxes driven through the newest `daytona` SDK (sync `Daytona` and `AsyncDaytona`, with its
+# generated api / toolbox clients) against a loopback fake of Daytona's API and toolbox proxy (`start_daytona84`). Set 26
+# did the first round (create refused, a create that timed out, queue / spot / build_failed states); this one adds the
+# organisation's CPU / memory quotas, missing snapshots, the async client's variants, 503s, sandboxes that never start,
+# the toolbox side (process exec failing / timing out, file upload / download errors, a sandbox deleted / stopped / its
+# runner unreachable under a running episode), urllib3's RemoteDisconnectedRetry, and the SDK's own warnings.
+# The fake server's error bodies follow what the SDK parses (daytona/_utils/errors.py `_parse_openapi_exception`: `message`
+# (else `error`), `code` (else `error_code`), `source`; daytona/common/errors.py maps (source, code) then the HTTP status to
+# its classes). The API's messages are the NestJS API's own words (apps/api sandbox.service.ts: `Snapshot <name> not found.
+# Did you add it through the Daytona Dashboard?` and `Snapshot <name> is <state>` as BadRequestError (400); the
+# organisation quota messages `Total CPU limit exceeded. Maximum allowed: 250.` / `Total memory limit exceeded. Maximum
+# allowed: 10GiB.` as public pastes show them; NestJS' guard default `Forbidden resource`; the throttler's `ThrottlerException:
+# Too Many Requests`); the daemon's and proxy's codes are the SDK's own tables (FILE_NOT_FOUND, FILE_ACCESS_DENIED,
+# FILE_READ_FAILED, PROCESS_EXECUTION_TIMEOUT from DAYTONA_DAEMON; SANDBOX_NOT_FOUND, SANDBOX_NOT_STARTED,
+# RUNNER_UNREACHABLE from DAYTONA_PROXY).
+_SBX84 = "4f7c1e2a-9b3d-4c6e-8a1f-2d5b7e9c0a13"
+_SNAP84 = "daytonaio/sandbox:0.5.0"
+_KEY84 = "dtn_5c1e8a3f7b2d4e6a9c0f"
+
+
+def _nest84(status: int, message: str, error: str | None = None) -> dict[str, Any]:
+    """The Daytona API's NestJS error body."""
+    return {"statusCode": status, "message": message, **({"error": error} if error else {})}
+
+
+def _wire84(status: int, message: str, code: str, source: str, path: str) -> dict[str, Any]:
+    """The daemon's / proxy's error envelope as the SDK reads it (message, code, source)."""
+    return {"statusCode": status, "message": message, "code": code, "source": source,
+            "timestamp": "2026-12-06T01:02:03Z", "path": path, "method": "POST"}
+
+
+_CREATE84: dict[str, tuple[int, Any]] = {
+    "quota_cpu": (403, _nest84(403, "Total CPU limit exceeded. Maximum allowed: 250.", "Forbidden")),
+    "quota_mem": (403, _nest84(403, "Total memory limit exceeded. Maximum allowed: 10GiB.", "Forbidden")),
+    "snap404": (400, _nest84(400, "Snapshot skyrl/swe-task-django:0.3.1 not found. Did you add it through the Daytona "
+                                  "Dashboard?", "Bad Request")),
+    "snapfailed": (400, _nest84(400, "Snapshot skyrl/swe-task-sympy:0.3.1 is build_failed", "Bad Request")),
+    "forbidden": (403, _nest84(403, "Forbidden resource", "Forbidden")),
+    "auth401": (401, _nest84(401, "Invalid API key", "Unauthorized")),
+    "r429": (429, _nest84(429, "ThrottlerException: Too Many Requests")),
+    "e503": (503, _nest84(503, "Service Unavailable")),
+    "e500": (500, _nest84(500, "Internal server error")),
+}
+_D84, _P84 = "DAYTONA_DAEMON", "DAYTONA_PROXY"
+_TOOL84: dict[str, tuple[str, Any, Any]] = {
+    "exec500": ("/process/execute", 500, _wire84(500, "failed to execute command: fork/exec /bin/sh: resource "
+                                                      "temporarily unavailable", "INTERNAL_ERROR", _D84, "/process/execute")),
+    "exec500b": ("/process/execute", 500, _wire84(500, "failed to start process: fork/exec /usr/bin/zsh: no such file or "
+                                                       "directory", "INTERNAL_ERROR", _D84, "/process/execute")),
+    "exectimeout": ("/process/execute", 408, _wire84(408, "command execution timeout", "PROCESS_EXECUTION_TIMEOUT",
+                                                     _D84, "/process/execute")),
+    "execslow": ("/process/execute", "sleep", 9),
+    "dl404": ("/files/bulk-download", 404, _wire84(404, "file not found: /workspace/repo/patch.diff", "FILE_NOT_FOUND",
+                                              _D84, "/files/bulk-download")),
+    "dl500": ("/files/bulk-download", 500, _wire84(500, "failed to read file /workspace/repo/trajectory.jsonl: input/output "
+                                                   "error", "FILE_READ_FAILED", _D84, "/files/bulk-download")),
+    "up403": ("/files/bulk-upload", 403, _wire84(403, "permission denied: /root/.cache/reward.json", "FILE_ACCESS_DENIED",
+                                            _D84, "/files/bulk-upload")),
+    "gone": ("/process/execute", 404, _wire84(404, f"sandbox {_SBX84} not found", "SANDBOX_NOT_FOUND", _P84,
+                                              "/process/execute")),
+    "stopped": ("/process/execute", 400, _wire84(400, f"sandbox {_SBX84} is not started", "SANDBOX_NOT_STARTED", _P84,
+                                                 "/process/execute")),
+    "runner": ("/process/execute", 502, _wire84(502, "runner unreachable", "RUNNER_UNREACHABLE", _P84,
+                                                "/process/execute")),
+    "drop": ("/process/execute", "drop", 1),
+    "dropall": ("/process/execute", "drop", 99),
+}
+
+
+def _sandbox84(state: str, base: str, toolbox: str | None = None) -> dict[str, Any]:
+    return {"id": _SBX84, "organizationId": "org-7f3a", "name": "skyrl-traj-0317", "user": "daytona",
+            "env": {}, "labels": {"code-toolbox-language": "python"}, "public": False,
+            "networkBlockAll": False, "kvm": False, "target": "us", "cpu": 1, "gpu": 0, "memory": 1, "disk": 3,
+            "state": state, "errorReason": None, "snapshot": _SNAP84, "toolboxProxyUrl": toolbox or base + "/toolbox"}
+
+
+def start_daytona84(behaviour: str, state0: str = "started", later: str = "started", toolbox: str | None = None) -> str:
+    """A loopback Daytona API and toolbox proxy (POST /api/sandbox, GET /api/sandbox/<id>, /toolbox/<id>/...; the SDK's
+    socket.io probe and anything else get a 200) answering for `behaviour`; returns its api_url."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    hits: dict[tuple[str, str], int] = {}
+
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def _send(self, status: int, obj: Any) -> None:
+            body = json.dumps(obj).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def handle_any(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            p, b = self.path.split("?")[0], behaviour
+            hits[(self.command, p)] = n = hits.get((self.command, p), 0) + 1
+            base = f"http://127.0.0.1:{self.server.server_address[1]}"
+            create = self.command == "POST" and p.endswith("/api/sandbox")
+            if create and b in _CREATE84:
+                return self._send(*_CREATE84[b])
+            if p.startswith("/toolbox/") and b in _TOOL84 and _TOOL84[b][0] in p:
+                _, st, body = _TOOL84[b]
+                if st == "sleep":
+                    time.sleep(body)
+                elif st == "drop":
+                    if n <= body:  # close the kept-alive connection unanswered (an idle daemon connection dropped)
+                        self.close_connection = True
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                        return
+                else:
+                    return self._send(st, body)
+            if create:
+                return self._send(200, _sandbox84(state0, base, toolbox))
+            if p.startswith("/api/sandbox/") and self.command == "GET":
+                return self._send(200, _sandbox84(later, base, toolbox))
+            if p.startswith("/api/sandbox/") and self.command == "POST" and p.endswith("/start"):
+                return self._send(200, _sandbox84("starting", base, toolbox))
+            if "/process/execute" in p:
+                return self._send(200, {"exitCode": 0, "result": "4 passed in 0.31s\n"})
+            if "/files/download" in p:
+                return self._send(200, {"content": "diff --git a/x b/x\n"})
+            return self._send(200, {})
+
+        do_GET = do_POST = do_DELETE = do_PUT = handle_any
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}/api"
+
+
+def _episode84(sb: Any, op: str) -> None:
+    """One tool call of an agent episode in the sandbox (sync)."""
+    if op == "exec":
+        print("PROVOKE-NOTE exit", sb.process.exec("cd /workspace/repo && python -m pytest -x -q", timeout=30).exit_code)
+    elif op == "exec1":
+        print("PROVOKE-NOTE exit", sb.process.exec("cd /workspace/repo && python -m pytest -x -q", timeout=1).exit_code)
+    elif op == "dl":
+        sb.fs.download_file("/workspace/repo/patch.diff")
+    elif op == "dl2":
+        sb.fs.download_file("/workspace/repo/trajectory.jsonl")
+    elif op == "up":
+        sb.fs.upload_file(b'{"reward": 1.0}', "/root/.cache/reward.json")
+
+
+def _daytona84(behaviour: str, op: str = "create", timeout: float = 10, handled: bool = False,
+               server: dict[str, Any] | None = None, **cfg: Any) -> None:
+    """A rollout worker: INFO logging, create a sandbox from a snapshot, one tool call; `handled`: the episode's tool
+    error is caught and logged by the worker (logging.exception) and the run goes on."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    from daytona import CreateSandboxFromSnapshotParams, Daytona, DaytonaConfig
+
+    url = start_daytona84(behaviour, **(server or {}))
+    d = Daytona(DaytonaConfig(**{"api_key": _KEY84, "api_url": url, "target": "us", **cfg}))
+    sb = d.create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84), timeout=timeout)
+    if op == "start":
+        sb.start(timeout=timeout)
+        return
+    try:
+        _episode84(sb, op)
+    except Exception:
+        if not handled:
+            raise
+        logging.getLogger("grpo.env").exception("tool call failed in sandbox; episode scored 0")
+    print("PROVOKE-NOTE episode over", flush=True)
+
+
+def _adaytona84(behaviour: str, op: str = "create", timeout: float = 10, server: dict[str, Any] | None = None) -> None:
+    """The same with AsyncDaytona (aiohttp under the generated async clients)."""
+    import asyncio
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    from daytona import AsyncDaytona, CreateSandboxFromSnapshotParams, DaytonaConfig
+
+    async def main() -> None:
+        url = start_daytona84(behaviour, **(server or {}))
+        async with AsyncDaytona(DaytonaConfig(api_key=_KEY84, api_url=url, target="us")) as d:
+            sb = await d.create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84), timeout=timeout)
+            if op == "exec":
+                r = await sb.process.exec("cd /workspace/repo && python -m pytest -x -q", timeout=30)
+                print("PROVOKE-NOTE exit", r.exit_code)
+            elif op == "dl":
+                await sb.fs.download_file("/workspace/repo/patch.diff")
+            elif op == "up":
+                await sb.fs.upload_file(b'{"reward": 1.0}', "/root/.cache/reward.json")
+
+    asyncio.run(main())
+
+
+def case_day84_create_quota_cpu() -> None:
+    _daytona84("quota_cpu")
+
+
+def case_day84_create_quota_memory_async() -> None:
+    _adaytona84("quota_mem")
+
+
+def case_day84_create_quota_cpu_async() -> None:
+    _adaytona84("quota_cpu")
+
+
+def case_day84_create_snapshot_missing() -> None:
+    _daytona84("snap404")
+
+
+def case_day84_create_snapshot_build_failed_async() -> None:
+    _adaytona84("snapfailed")
+
+
+def case_day84_create_forbidden() -> None:
+    _daytona84("forbidden")
+
+
+def case_day84_create_auth_async() -> None:
+    _adaytona84("auth401")
+
+
+def case_day84_create_429_async() -> None:
+    _adaytona84("r429")
+
+
+def case_day84_create_503() -> None:
+    _daytona84("e503")
+
+
+def case_day84_create_500_async() -> None:
+    _adaytona84("e500")
+
+
+def case_day84_create_never_ready_async() -> None:
+    _adaytona84("stuck", timeout=3, server={"state0": "creating", "later": "starting"})
+
+
+def case_day84_start_never_ready() -> None:
+    _daytona84("stuck", op="start", timeout=3, server={"later": "starting"})
+
+
+def case_day84_exec_500() -> None:
+    _daytona84("exec500", op="exec")
+
+
+def case_day84_exec_read_timeout() -> None:
+    _daytona84("execslow", op="exec1")
+
+
+def case_day84_exec_500_async() -> None:
+    _adaytona84("exec500", op="exec")
+
+
+def case_day84_exec_dropped_always() -> None:
+    _daytona84("dropall", op="exec")
+
+
+def case_day84_upload_denied() -> None:
+    _daytona84("up403", op="up")
+
+
+def case_day84_upload_denied_async() -> None:
+    _adaytona84("up403", op="up")
+
+
+def case_day84_download_read_failed() -> None:
+    _daytona84("dl500", op="dl2")
+
+
+def case_day84_download_missing_async() -> None:
+    _adaytona84("dl404", op="dl")
+
+
+def case_day84_sandbox_deleted_exec() -> None:
+    _daytona84("gone", op="exec")
+
+
+def case_day84_sandbox_stopped_exec() -> None:
+    _daytona84("stopped", op="exec")
+
+
+def case_day84_sandbox_deleted_exec_async() -> None:
+    _adaytona84("gone", op="exec")
+
+
+def case_day84_runner_unreachable() -> None:
+    _daytona84("runner", op="exec")
+
+
+def case_day84_toolbox_refused() -> None:
+    _daytona84("ok", op="exec", server={"toolbox": f"http://127.0.0.1:{free_port()}/toolbox"})
+
+
+def case_benign84_exec_500_handled() -> None:
+    _daytona84("exec500b", op="exec", handled=True)
+
+
+def case_benign84_exec_timeout_handled() -> None:
+    _daytona84("exectimeout", op="exec", handled=True)
+
+
+def case_benign84_exec_dropped_once() -> None:
+    _daytona84("drop", op="exec")
+
+
+def _warn84() -> None:
+    import warnings
+
+    warnings.simplefilter("default")  # a launcher that runs its workers with PYTHONWARNINGS=default
+
+
+def case_benign84_server_url_deprecated() -> None:
+    _warn84()
+    import logging
+
+    logging.basicConfig(level=logging.INFO)
+    from daytona import CreateSandboxFromSnapshotParams, Daytona, DaytonaConfig
+
+    d = Daytona(DaytonaConfig(api_key=_KEY84, server_url=start_daytona84("ok"), target="us"))
+    print("PROVOKE-NOTE", d.create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84), timeout=10).id)
+
+
+def case_benign84_env_server_url() -> None:
+    _warn84()
+    os.environ["DAYTONA_SERVER_URL"] = start_daytona84("ok")
+    os.environ["DAYTONA_API_KEY"] = _KEY84
+    from daytona import CreateSandboxFromSnapshotParams, Daytona
+
+    print("PROVOKE-NOTE", Daytona().create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84), timeout=10).id)
+
+
+def case_benign84_ephemeral_autodelete() -> None:
+    _warn84()
+    from daytona import CreateSandboxFromSnapshotParams, Daytona, DaytonaConfig
+
+    d = Daytona(DaytonaConfig(api_key=_KEY84, api_url=start_daytona84("ok"), target="us"))
+    print("PROVOKE-NOTE", d.create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84, ephemeral=True,
+                                                                   auto_delete_interval=30), timeout=10).id)
+
+
+def case_benign84_dotenv_ignored() -> None:
+    _warn84()
+    d = tempfile.mkdtemp(prefix="irisrl84_env")
+    Path(d, ".env").write_text("DAYTONA_API_URL=https://app.daytona.io/api\nDAYTONA_TARGET=eu\n")
+    os.chdir(d)
+    from daytona import CreateSandboxFromSnapshotParams, Daytona, DaytonaConfig
+
+    dd = Daytona(DaytonaConfig(api_key=_KEY84, api_url=start_daytona84("ok"), target="us"))
+    print("PROVOKE-NOTE", dd.create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84), timeout=10).id)
+
+
+def case_benign84_error_code_deprecated() -> None:
+    _warn84()
+    from daytona import CreateSandboxFromSnapshotParams, Daytona, DaytonaConfig, DaytonaError
+
+    d = Daytona(DaytonaConfig(api_key=_KEY84, api_url=start_daytona84("dl404"), target="us"))
+    sb = d.create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84), timeout=10)
+    try:
+        sb.fs.download_file("/workspace/repo/patch.diff")
+    except DaytonaError as e:
+        print("PROVOKE-NOTE code", e.error_code)
+
+
+def case_benign84_deprecated_polling() -> None:
+    _warn84()
+    from daytona import CreateSandboxFromSnapshotParams, Daytona, DaytonaConfig
+
+    d = Daytona(DaytonaConfig(api_key=_KEY84, api_url=start_daytona84("ok"), target="us", use_deprecated_polling=True))
+    print("PROVOKE-NOTE", d.create(CreateSandboxFromSnapshotParams(snapshot=_SNAP84), timeout=10).id)
+
+
+CASES84: dict[str, Case] = {
+    n.removeprefix("case_"): (f, "benign" if n.startswith("case_benign84_") else "python_crash", False)
+    for n, f in list(globals().items()) if re.match(r"case_(day|benign)84_", n)}
+for _n, _k in {"day84_create_snapshot_missing": "image_pull",
+               "day84_create_snapshot_build_failed_async": "image_pull"}.items():
+    CASES84[_n] = (CASES84[_n][0], _k, False)
+CASES.update(CASES84)
+TIMEOUT_S.update({n: 60 for n in CASES84})
+
+# More shapes for the 84-th set's cases only: urllib3's retry warnings through the worker's logging.basicConfig, the SDK's
+# timeout thread's warning.
+_LOG_LINE84 = re.compile(r"^WARNING:urllib3\.connectionpool:|^WARNING:daytona[\w.]*:")
+
+LINE_RULES84: list[tuple[str, str]] = [
+    # urllib3's RemoteDisconnectedRetry of a dropped toolbox connection: alone, a retry (the failure, if any, follows)
+    (r"^WARNING:urllib3\.connectionpool:Retrying ", "benign"),
+    # the socket's own bare lines under urllib3's: other corpus files hold them byte for byte (left out)
+    (r"^TimeoutError: timed out$|^ConnectionRefusedError: \[Errno 111\] Connection refused$", "drop"),
+    # the set's own closing rule: every line its own rules did not take keeps its case's kind
+    (".", "case"),
+]
+NOTES84: list[tuple[str, str]] = [
+    (r"fork/exec /usr/bin/zsh|command execution timeout", "an episode's tool call failed (the daemon's 500 / 408) and the "
+     "rollout worker caught it, logged it with logging.exception and scored the episode 0: the run went on (benign)"),
+    (r"^WARNING:urllib3\.connectionpool:Retrying ", "urllib3's RemoteDisconnectedRetry (the SDK's own retry of a "
+     "dropped toolbox connection); alone, a retry the run may survive"),
+    (r"Total (CPU|memory) limit exceeded", "the Daytona API refused the sandbox for the organisation's quota (403): the "
+     "rollout worker dies on it (python_crash: no kind for a sandbox quota; only the disk quota reads disk_full)"),
+    (r"Snapshot \S+ (not found|is build_failed)", "the sandbox's snapshot (its image) is not registered / its build "
+     "failed: the image cannot be used (image_pull, as set 26 labels a sandbox image that cannot be pulled)"),
+    (r"exceeded timeout|timed out|Timeout", "a sandbox / command that did not answer in time (the SDK's timeout)"),
+    (r"is not started|SANDBOX_NOT_STARTED", "the sandbox was stopped under the running episode (the proxy's "
+     "SANDBOX_NOT_STARTED)"),
+    (r"not found", "a sandbox deleted under the running episode, or a file absent in it (404)"),
+    (r"runner unreachable|Connection refused|Max retries exceeded", "the sandbox's runner / toolbox cannot be reached"),
+    (r"DeprecationWarning|UserWarning", "the SDK's own warning; the sandbox was created and the run went on"),
+    (r"Daytona|daytona", "the Daytona SDK against a loopback API / toolbox proxy answering in the API's error shape"),
+]
+
+
+def lib_of84(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The eighty-fourth set's printers: the Daytona SDK (its errors and warnings, the generated clients' exceptions under
+    them), urllib3 (its retry warnings and exceptions), httpx / aiohttp (the bulk file transfers' own clients), Python."""
+    if line.startswith(("WARNING:urllib3", "urllib3.")):
+        return _pick("urllib3", vers)
+    if line.startswith("aiohttp"):
+        return _pick("aiohttp", vers)
+    if line.startswith("httpx."):
+        return _pick("httpx", vers)
+    if line.startswith(("asyncio.", "TimeoutError", "ConnectionRefusedError", "http.client.", "socket.")):
+        return _pick("python", vers)
+    return _pick("daytona", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -57235,6 +57667,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout80", CASES80, LINE_RULES80),
     ("heldout82", CASES82, LINE_RULES82),
     ("heldout81", CASES81, LINE_RULES81),
+    ("heldout84", CASES84, LINE_RULES84),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -57737,6 +58170,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout80": (lib_of80, NOTES80),
     "heldout82": (lib_of82, NOTES82),
     "heldout81": (lib_of81, NOTES81),
+    "heldout84": (lib_of84, NOTES84),
 }
 
 

@@ -98,7 +98,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout79": ("CASES79", 38, 2),  # set 79: SkyRL 0.4.0 generator / skyrl-gym side, mostly python_crash (README)
               "heldout80": ("CASES80", 50, 3),  # set 80: megatron-core 0.16.1 on CPU, second round
               "heldout82": ("CASES82", 40, 6),  # set 82: the hf CLI in a start-up script against a loopback Hub (README)
-              "heldout81": ("CASES81", 49, 2)}  # set 81: vLLM 0.34.0's argument / config layer on CPU, mostly python_crash (README)
+              "heldout81": ("CASES81", 49, 2),  # set 81: vLLM 0.34.0's argument / config layer on CPU, mostly python_crash (README)
+              "heldout84": ("CASES84", 50, 2)}  # set 84: Daytona sandboxes, second round, against a fake API (README)
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -315,7 +316,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout79",
                                   "heldout80",
                                   "heldout82",
-                                  "heldout81"])
+                                  "heldout81",
+                                  "heldout84"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
