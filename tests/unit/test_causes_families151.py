@@ -67,6 +67,12 @@ NAMED = [
     ("daytona.common.errors.DaytonaForbiddenError: Failed to create sandbox: Total memory limit exceeded. Maximum allowed: "
      "64GiB.", "python_crash"),
     ("Memory limit exceeded (31.5G)", "pod_oomkilled"),
+    # ---- pass 158 (current set 83): accelerate finding nothing to load where it was pointed
+    ("ValueError: Tried to load from /ck/run-7/pytorch_model_fsdp_0 but couldn't find a valid metadata file.",
+     "hf_weights_missing"),
+    ("[rank0]: ValueError: `checkpoint` should be the path to a file containing a whole state dict, or the index of a "
+     "sharded checkpoint, or a folder containing a sharded checkpoint or the whole state dict, but got /ck/run-7/export.",
+     "hf_weights_missing"),
 ]
 
 

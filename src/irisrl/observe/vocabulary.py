@@ -929,6 +929,12 @@ TABLE: tuple[Row, ...] = (
     Row("hf_weights_missing", (_rx(r"(?i:(?:failed to|cannot|can't|could not|couldn't|unable to) (?:open|find|locate)\b)"),
                                _rx(E.WEIGHT_FILE.pattern + r"|(?i:\.gguf\b|\bgguf file)")), None),
     Row("hf_weights_missing", (_rx(r"(?i:no (?:\.?safetensors|weights?|checkpoint|model) (?:files? )?(?:found|exist))"),), None),
+    # accelerate finding nothing to load where it was pointed: utils/modeling.py load_checkpoint_in_model ("`checkpoint`
+    # should be the path to a file containing a whole state dict, or the index of a sharded checkpoint, or a folder
+    # containing a sharded checkpoint or the whole state dict, but got <path>") and utils/fsdp_utils.py merge_fsdp_weights
+    # ("Tried to load from <dir> but couldn't find a valid metadata file."): two source files and current set 83 label it so
+    Row("hf_weights_missing", (_rx(r"\bshould be the path to a file containing a whole state dict\b|"
+                                   r"\bTried to load from \S+ but couldn't find a valid metadata file\b"),), None),
     # safetensors' "File does not contain tensor {name}" (safetensors 0.4-0.8 _safetensors_rust): the file reads fine and
     # lacks a tensor the model asks for, the model and the checkpoint disagree: the corpus README's state-dict-mismatch
     # rule, python_crash (three sets label it so, one device set hf_weights_missing)
