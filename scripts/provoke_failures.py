@@ -41229,7 +41229,8 @@ def case_pickers(case: str) -> list[Callable[[str], object]]:
         (CASES80, (_LOG_LINE80.search,)),
         (CASES82, (_LOG_LINE82.search,)),
         (CASES81, (_LOG_LINE37.search,)),
-        (CASES84, (_LOG_LINE84.search,)))
+        (CASES84, (_LOG_LINE84.search,)),
+        (CASES83, (_LOG_LINE83.search,)))
     picks: list[Callable[[str], object]] = [rx.search for at, rx in by_rank if rank >= at]
     for cases, own in by_set:
         if case in cases:
@@ -57599,6 +57600,767 @@ def lib_of84(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
     return _pick("daytona", vers)
 
 
+# ----------------------------------------------------------------------------- set 83: exporting a policy to a Hub folder
+# EXPORTING a trained policy's checkpoint to a Hub-style model folder on CPU (torch 2.13 CPU, transformers 5.x,
+# safetensors, accelerate): torch.distributed.checkpoint's format utilities (dcp_to_torch_save / torch_save_to_dcp /
+# FileSystemReader) on damaged, partial or wrong directories, save_pretrained into a read-only / full / wrong place,
+# safetensors refusing shared or non-contiguous tensors, state dicts that do not match the HF model, dtype refusals,
+# sharded indexes naming missing shards or not parsing, from_pretrained of the exported folder failing, accelerate's
+# merge-weights / load_checkpoint_and_dispatch on broken inputs, and benign look-alikes. Each case works under the fixed
+# path /tmp/export83/<case>/ (the lines are the same on every run). Run with a scratch venv (/tmp/s83/venv).
+
+
+def _dir83(case: str) -> Path:
+    import shutil
+
+    root = Path("/tmp/export83") / case
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    return root
+
+
+def _llama83(tie: bool = False, vocab: int = 64) -> Any:
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    cfg = LlamaConfig(vocab_size=vocab, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                      num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64,
+                      tie_word_embeddings=tie)
+    return LlamaForCausalLM(cfg)
+
+
+def _export83(case: str, shard: str | None = None, tie: bool = False) -> tuple[Any, Path]:
+    """A policy exported with save_pretrained to /tmp/export83/<case>/hf (sharded where `shard` is given)."""
+    m = _llama83(tie=tie)
+    out = _dir83(case) / "hf"
+    if shard:
+        m.save_pretrained(str(out), max_shard_size=shard)
+    else:
+        m.save_pretrained(str(out))
+    return m, out
+
+
+def _dcp83(case: str) -> Path:
+    """A DCP checkpoint of the policy's weights (one process) at /tmp/export83/<case>/global_step_40/policy."""
+    import warnings
+
+    import torch.distributed.checkpoint as dcp
+
+    p = _dir83(case) / "global_step_40" / "policy"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the single-process note of the save that sets the case up
+        dcp.save({"model": _llama83().state_dict()}, checkpoint_id=str(p))
+    return p
+
+
+def _cut83(path: Path, frac: float) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * frac)])
+
+
+def case_ckpt83_dcp_to_torch_save_metadata_empty() -> None:
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    p = _dcp83("ckpt83_dcp_to_torch_save_metadata_empty")
+    (p / ".metadata").write_bytes(b"")
+    dcp_to_torch_save(str(p), str(p.parent / "policy.pt"))
+
+
+def case_ckpt83_dcp_to_torch_save_shard_missing() -> None:
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    p = _dcp83("ckpt83_dcp_to_torch_save_shard_missing")
+    (p / "__0_0.distcp").unlink()
+    dcp_to_torch_save(str(p), str(p.parent / "policy.pt"))
+
+
+def case_ckpt83_dcp_to_torch_save_shard_cut() -> None:
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    p = _dcp83("ckpt83_dcp_to_torch_save_shard_cut")
+    _cut83(p / "__0_0.distcp", 0.3)
+    dcp_to_torch_save(str(p), str(p.parent / "policy.pt"))
+
+
+def case_ckpt83_dcp_to_torch_save_metadata_zeroed() -> None:
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    p = _dcp83("ckpt83_dcp_to_torch_save_metadata_zeroed")
+    n = len((p / ".metadata").read_bytes())
+    (p / ".metadata").write_bytes(b"\0" * n)
+    dcp_to_torch_save(str(p), str(p.parent / "policy.pt"))
+
+
+def case_load83_dcp_to_torch_save_hf_dir() -> None:
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    _, out = _export83("load83_dcp_to_torch_save_hf_dir")
+    dcp_to_torch_save(str(out), str(out.parent / "policy.pt"))  # the HF export, not the DCP checkpoint
+
+
+def case_miss83_dcp_to_torch_save_absent() -> None:
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    d = _dir83("miss83_dcp_to_torch_save_absent")
+    dcp_to_torch_save(str(d / "global_step_60" / "policy"), str(d / "policy.pt"))
+
+
+def case_ckpt83_torch_save_to_dcp_truncated() -> None:
+    import torch
+    from torch.distributed.checkpoint.format_utils import torch_save_to_dcp
+
+    d = _dir83("ckpt83_torch_save_to_dcp_truncated")
+    torch.save(_llama83().state_dict(), d / "policy.pt")
+    _cut83(d / "policy.pt", 0.6)
+    torch_save_to_dcp(str(d / "policy.pt"), str(d / "policy_dcp"))
+
+
+def case_miss83_torch_save_to_dcp_absent() -> None:
+    from torch.distributed.checkpoint.format_utils import torch_save_to_dcp
+
+    d = _dir83("miss83_torch_save_to_dcp_absent")
+    torch_save_to_dcp(str(d / "global_step_60.pt"), str(d / "policy_dcp"))
+
+
+def case_ckpt83_fs_reader_metadata_cut() -> None:
+    from torch.distributed.checkpoint import FileSystemReader
+
+    p = _dcp83("ckpt83_fs_reader_metadata_cut")
+    _cut83(p / ".metadata", 0.5)
+    FileSystemReader(str(p)).read_metadata()
+
+
+def case_ckpt83_fs_reader_metadata_json() -> None:
+    from torch.distributed.checkpoint import FileSystemReader
+
+    p = _dcp83("ckpt83_fs_reader_metadata_json")
+    (p / ".metadata").write_text('{"state_dict_metadata": {}}')
+    FileSystemReader(str(p)).read_metadata()
+
+
+def case_load83_fs_reader_file_path() -> None:
+    from torch.distributed.checkpoint import FileSystemReader
+
+    p = _dcp83("load83_fs_reader_file_path")
+    FileSystemReader(str(p / "__0_0.distcp")).read_metadata()  # a shard file given where the directory belongs
+
+
+def case_load83_dcp_load_into_hf_renamed() -> None:
+    import torch.distributed.checkpoint as dcp
+
+    p = _dcp83("load83_dcp_load_into_hf_renamed")
+    sd = {"model": {f"policy.{k}": v for k, v in _llama83().state_dict().items()}}
+    dcp.load(sd, checkpoint_id=str(p))
+
+
+def case_disk83_save_pretrained_tiny_fs() -> None:
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    _llama83(vocab=4096).save_pretrained(str(mnt / "hf"))
+
+
+def case_disk83_save_pretrained_sharded_tiny_fs() -> None:
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    _llama83(vocab=4096).save_pretrained(str(mnt / "hf"), max_shard_size="100KB")
+
+
+def case_disk83_dcp_to_torch_save_tiny_fs() -> None:
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    import torch.distributed.checkpoint as dcp
+    import warnings
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    p = _dir83("disk83_dcp_to_torch_save_tiny_fs") / "policy"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dcp.save({"model": _llama83(vocab=4096).state_dict()}, checkpoint_id=str(p))
+    dcp_to_torch_save(str(p), str(mnt / "policy.pt"))
+
+
+def case_load83_save_pretrained_readonly_mount() -> None:
+    if os.environ.get("PROVOKE_IN_NS") != "1":
+        ro = Path("/tmp/export83_ro")
+        ro.mkdir(exist_ok=True)
+        cmd = (f"mount -t tmpfs -o size=4m,ro tmpfs {ro} && "
+               f'PROVOKE_IN_NS=1 exec "{sys.executable}" "{SCRIPT}" case load83_save_pretrained_readonly_mount')
+        rc = subprocess.call(["unshare", "--mount", "--propagation", "private", "bash", "-c", cmd])
+        print(f"PROVOKE-NOTE unshare rc={rc}", flush=True)
+        sys.exit(rc)
+    _llama83().save_pretrained("/tmp/export83_ro/policy-hf", max_shard_size="50KB")
+
+
+def case_load83_save_pretrained_onto_file() -> None:
+    d = _dir83("load83_save_pretrained_onto_file")
+    (d / "hf").write_text("placeholder\n")
+    _llama83().save_pretrained(str(d / "hf" / "step_40"))
+
+
+def case_load83_save_pretrained_shard_size_junk() -> None:
+    d = _dir83("load83_save_pretrained_shard_size_junk")
+    _llama83().save_pretrained(str(d / "hf"), max_shard_size="5 gigs")
+
+
+def case_load83_st_save_file_tied() -> None:
+    from safetensors.torch import save_file
+
+    d = _dir83("load83_st_save_file_tied")
+    save_file(_llama83(tie=True).state_dict(), str(d / "model.safetensors"))
+
+
+def case_load83_st_save_file_transposed() -> None:
+    from safetensors.torch import save_file
+
+    d = _dir83("load83_st_save_file_transposed")
+    sd = _llama83().state_dict()
+    sd["lm_head.weight"] = sd["lm_head.weight"].t()  # a head exported from a transposed (Conv1D-style) layout
+    save_file(sd, str(d / "model.safetensors"))
+
+
+def case_load83_st_save_file_not_tensor() -> None:
+    from safetensors.torch import save_file
+
+    d = _dir83("load83_st_save_file_not_tensor")
+    sd = dict(_llama83().state_dict())
+    sd["global_step"] = 40
+    save_file(sd, str(d / "model.safetensors"))
+
+
+def case_load83_hf_strict_prefixed() -> None:
+    m = _llama83()
+    sd = {f"_orig_mod.{k}": v for k, v in m.state_dict().items()}  # a torch.compile'd policy's keys
+    _llama83().load_state_dict(sd, strict=True)
+
+
+def case_load83_hf_strict_vocab() -> None:
+    _llama83(vocab=64).load_state_dict(_llama83(vocab=80).state_dict(), strict=True)
+
+
+def case_load83_from_pretrained_size_mismatch() -> None:
+    import json
+
+    _, out = _export83("load83_from_pretrained_size_mismatch")
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["vocab_size"] = 80
+    (out / "config.json").write_text(json.dumps(cfg))
+    from transformers import AutoModelForCausalLM
+
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_load83_module_to_int8() -> None:
+    import torch
+
+    _llama83().to(torch.int8)
+
+
+def case_load83_from_pretrained_dtype_junk_arg() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_from_pretrained_dtype_junk_arg")
+    AutoModelForCausalLM.from_pretrained(str(out), dtype="bf16")
+
+
+def case_load83_config_torch_dtype_junk() -> None:
+    import json
+
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_config_torch_dtype_junk")
+    cfg = json.loads((out / "config.json").read_text())
+    cfg.pop("dtype", None)
+    cfg["torch_dtype"] = "bfloat17"
+    (out / "config.json").write_text(json.dumps(cfg))
+    AutoModelForCausalLM.from_pretrained(str(out), dtype="auto")
+
+
+def case_miss83_index_names_missing_shard() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("miss83_index_names_missing_shard", shard="20KB")
+    shards = sorted(out.glob("model-*.safetensors"))
+    shards[-1].unlink()
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_miss83_index_weight_map_renamed() -> None:
+    import json
+
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("miss83_index_weight_map_renamed", shard="20KB")
+    idx = json.loads((out / "model.safetensors.index.json").read_text())
+    idx["weight_map"] = {k: v.replace("model-", "policy-") for k, v in idx["weight_map"].items()}
+    (out / "model.safetensors.index.json").write_text(json.dumps(idx))
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_load83_index_malformed() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_index_malformed", shard="20KB")
+    _cut83(out / "model.safetensors.index.json", 0.5)
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_load83_index_no_weight_map() -> None:
+    import json
+
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_index_no_weight_map", shard="20KB")
+    (out / "model.safetensors.index.json").write_text(json.dumps({"metadata": {"total_size": 1}}))
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_ckpt83_shard_truncated() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("ckpt83_shard_truncated", shard="20KB")
+    _cut83(sorted(out.glob("model-*.safetensors"))[0], 0.5)
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_ckpt83_single_file_header_zeroed() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("ckpt83_single_file_header_zeroed")
+    data = bytearray((out / "model.safetensors").read_bytes())
+    data[8:40] = b"\0" * 32
+    (out / "model.safetensors").write_bytes(bytes(data))
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_miss83_from_pretrained_no_config() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("miss83_from_pretrained_no_config")
+    (out / "config.json").unlink()
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_miss83_from_pretrained_no_weights() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("miss83_from_pretrained_no_weights")
+    (out / "model.safetensors").unlink()
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_load83_config_model_type_unknown() -> None:
+    import json
+
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_config_model_type_unknown")
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["model_type"] = "grpo_policy"
+    cfg["architectures"] = ["GRPOPolicyForCausalLM"]
+    (out / "config.json").write_text(json.dumps(cfg))
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_load83_config_no_model_type() -> None:
+    import json
+
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_config_no_model_type")
+    cfg = json.loads((out / "config.json").read_text())
+    cfg.pop("model_type")
+    (out / "config.json").write_text(json.dumps(cfg))
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_benign83_config_gpt2_model_type() -> None:
+    import json
+
+    from transformers import AutoModelForSequenceClassification
+
+    _, out = _export83("benign83_config_gpt2_model_type")
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["model_type"] = "gpt2"  # the architectures list says Llama, the model_type a GPT-2
+    (out / "config.json").write_text(json.dumps(cfg))
+    AutoModelForSequenceClassification.from_pretrained(str(out))
+
+
+def case_load83_config_empty() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_config_empty")
+    (out / "config.json").write_text("")
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_miss83_accel_dispatch_absent() -> None:
+    from accelerate import init_empty_weights, load_checkpoint_and_dispatch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    _, out = _export83("miss83_accel_dispatch_absent")
+    with init_empty_weights():
+        m = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(out)))
+    load_checkpoint_and_dispatch(m, str(out.parent / "hf-step-60"), device_map={"": "cpu"})
+
+
+def case_miss83_accel_dispatch_index_shard_missing() -> None:
+    from accelerate import init_empty_weights, load_checkpoint_and_dispatch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    _, out = _export83("miss83_accel_dispatch_index_shard_missing", shard="20KB")
+    sorted(out.glob("model-*.safetensors"))[-1].unlink()
+    with init_empty_weights():
+        m = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(out)))
+    load_checkpoint_and_dispatch(m, str(out), device_map={"": "cpu"})
+
+
+def case_load83_accel_dispatch_shape() -> None:
+    from accelerate import init_empty_weights, load_checkpoint_and_dispatch
+    from transformers import AutoModelForCausalLM, LlamaConfig
+
+    _, out = _export83("load83_accel_dispatch_shape")
+    cfg = LlamaConfig.from_pretrained(str(out))
+    cfg.vocab_size = 80
+    with init_empty_weights():
+        m = AutoModelForCausalLM.from_config(cfg)
+    load_checkpoint_and_dispatch(m, str(out), device_map={"": "cpu"})
+
+
+def case_ckpt83_accel_dispatch_truncated() -> None:
+    from accelerate import init_empty_weights, load_checkpoint_and_dispatch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    _, out = _export83("ckpt83_accel_dispatch_truncated")
+    _cut83(out / "model.safetensors", 0.8)
+    with init_empty_weights():
+        m = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(out)))
+    load_checkpoint_and_dispatch(m, str(out / "model.safetensors"), device_map={"": "cpu"})
+
+
+def case_load83_accel_merge_weights_not_fsdp() -> None:
+    _, out = _export83("load83_accel_merge_weights_not_fsdp")
+    rc = subprocess.call(["timeout", "60", str(Path(sys.executable).parent / "accelerate"), "merge-weights",
+                          str(out), str(out.parent / "merged")])
+    sys.exit(rc)
+
+
+def case_miss83_accel_merge_weights_absent() -> None:
+    d = _dir83("miss83_accel_merge_weights_absent")
+    rc = subprocess.call(["timeout", "60", str(Path(sys.executable).parent / "accelerate"), "merge-weights",
+                          str(d / "pytorch_model_fsdp_0"), str(d / "merged")])
+    sys.exit(rc)
+
+
+def case_ckpt83_accel_merge_weights_metadata_cut() -> None:
+    p = _dcp83("ckpt83_accel_merge_weights_metadata_cut")
+    _cut83(p / ".metadata", 0.4)
+    rc = subprocess.call(["timeout", "60", str(Path(sys.executable).parent / "accelerate"), "merge-weights",
+                          str(p), str(p.parent / "merged")])
+    sys.exit(rc)
+
+
+def case_benign83_tied_save_pretrained() -> None:
+    import logging
+
+    from transformers import AutoModelForCausalLM
+    from transformers.utils import logging as tlog
+
+    logging.basicConfig(level=logging.INFO)
+    tlog.set_verbosity_warning()
+    _, out = _export83("benign83_tied_save_pretrained", tie=True)
+    m = AutoModelForCausalLM.from_pretrained(str(out), torch_dtype="float32")
+    print(f"PROVOKE-NOTE reloaded {sum(p.numel() for p in m.parameters())}", flush=True)
+
+
+def case_benign83_untied_head_missing() -> None:
+    from transformers import AutoModelForCausalLM
+    from safetensors.torch import load_file, save_file
+
+    _, out = _export83("benign83_untied_head_missing")
+    sd = load_file(str(out / "model.safetensors"))
+    sd.pop("lm_head.weight")
+    sd["value_head.weight"] = sd["model.norm.weight"].clone()[None]
+    save_file(sd, str(out / "model.safetensors"), metadata={"format": "pt"})
+    m = AutoModelForCausalLM.from_pretrained(str(out))
+    print(f"PROVOKE-NOTE loaded {type(m).__name__}", flush=True)
+
+
+def case_benign83_dcp_round_trip() -> None:
+    import torch
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save, torch_save_to_dcp
+
+    p = _dcp83("benign83_dcp_round_trip")
+    dcp_to_torch_save(str(p), str(p.parent / "policy.pt"))
+    torch_save_to_dcp(str(p.parent / "policy.pt"), str(p.parent / "policy_again"))
+    sd = torch.load(p.parent / "policy.pt", weights_only=True)
+    print(f"PROVOKE-NOTE converted {len(sd['model'])}", flush=True)
+
+
+def case_benign83_save_pretrained_bin() -> None:
+    from transformers import AutoModelForCausalLM
+
+    m = _llama83()
+    out = _dir83("benign83_save_pretrained_bin") / "hf"
+    m.save_pretrained(str(out), safe_serialization=False)
+    AutoModelForCausalLM.from_pretrained(str(out))
+    print("PROVOKE-NOTE saved", flush=True)
+
+
+def case_benign83_accel_dispatch_ok() -> None:
+    import logging
+
+    from accelerate import init_empty_weights, load_checkpoint_and_dispatch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    logging.basicConfig(level=logging.INFO)
+    _, out = _export83("benign83_accel_dispatch_ok", shard="20KB")
+    with init_empty_weights():
+        m = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(out)))
+    load_checkpoint_and_dispatch(m, str(out), device_map="auto", no_split_module_classes=["LlamaDecoderLayer"])
+    print("PROVOKE-NOTE dispatched", flush=True)
+
+
+def case_benign83_config_tie_both_present() -> None:
+    import json
+
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("benign83_config_tie_both_present")
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["tie_word_embeddings"] = True  # the export's config says tied, the weights hold a separate head
+    (out / "config.json").write_text(json.dumps(cfg))
+    AutoModelForCausalLM.from_pretrained(str(out))
+    print("PROVOKE-NOTE loaded", flush=True)
+
+
+def case_load83_generation_config_invalid_save() -> None:
+    m = _llama83()
+    m.generation_config.do_sample = False
+    m.generation_config.temperature = 0.7  # the rollout temperature copied into a greedy config
+    m.generation_config.top_p = 0.9
+    m.save_pretrained(str(_dir83("load83_generation_config_invalid_save") / "hf"))
+
+
+def case_load83_st_metadata_int() -> None:
+    from safetensors.torch import save_file
+
+    d = _dir83("load83_st_metadata_int")
+    save_file(_llama83().state_dict(), str(d / "model.safetensors"), metadata={"format": "pt", "global_step": 40})
+
+
+def case_load83_st_format_tf() -> None:
+    from safetensors.torch import load_file, save_file
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_st_format_tf")
+    save_file(load_file(str(out / "model.safetensors")), str(out / "model.safetensors"), metadata={"format": "tf"})
+    AutoModelForCausalLM.from_pretrained(str(out))
+
+
+def case_benign83_accel_merge_weights_ok() -> None:
+    p = _dcp83("benign83_accel_merge_weights_ok")
+    rc = subprocess.call(["timeout", "60", str(Path(sys.executable).parent / "accelerate"), "merge-weights",
+                          str(p), str(p.parent / "merged")])
+    print(f"PROVOKE-NOTE merge rc={rc}", flush=True)
+
+
+def case_disk83_torch_save_to_dcp_tiny_fs() -> None:
+    import torch
+    from torch.distributed.checkpoint.format_utils import torch_save_to_dcp
+
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    d = _dir83("disk83_torch_save_to_dcp_tiny_fs")
+    torch.save(_llama83(vocab=4096).state_dict(), d / "policy.pt")
+    torch_save_to_dcp(str(d / "policy.pt"), str(mnt / "policy_dcp"))
+
+
+def case_disk83_accel_merge_weights_tiny_fs() -> None:
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    import warnings
+
+    import torch.distributed.checkpoint as dcp
+
+    p = _dir83("disk83_accel_merge_weights_tiny_fs") / "pytorch_model_fsdp_0"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dcp.save({"model": _llama83(vocab=4096).state_dict()}, checkpoint_id=str(p))
+    rc = subprocess.call(["timeout", "60", str(Path(sys.executable).parent / "accelerate"), "merge-weights",
+                          str(p), str(mnt / "merged")])
+    sys.exit(rc)
+
+
+def case_disk83_save_pretrained_config_full() -> None:
+    mnt = _small_fs()
+    if mnt is None:
+        sys.exit(3)
+    with open(mnt / "filler", "wb") as f:  # the volume already holds earlier exports
+        try:
+            f.write(b"\0" * (300 << 10))
+        except OSError:
+            pass
+    _llama83().save_pretrained(str(mnt / "hf"))
+
+
+def case_miss83_from_pretrained_subfolder_absent() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("miss83_from_pretrained_subfolder_absent")
+    AutoModelForCausalLM.from_pretrained(str(out.parent), subfolder="policy")
+
+
+def case_load83_torch_save_to_dcp_dir() -> None:
+    from torch.distributed.checkpoint.format_utils import torch_save_to_dcp
+
+    p = _dcp83("load83_torch_save_to_dcp_dir")
+    torch_save_to_dcp(str(p), str(p.parent / "policy_again"))  # the DCP dir given where a torch.save file belongs
+
+
+def case_benign83_from_pretrained_low_cpu_mem() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("benign83_from_pretrained_low_cpu_mem")
+    AutoModelForCausalLM.from_pretrained(str(out), low_cpu_mem_usage=True, offload_state_dict=True)
+    print("PROVOKE-NOTE loaded", flush=True)
+
+
+def case_load83_from_pretrained_resume_download() -> None:
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_from_pretrained_resume_download")
+    AutoModelForCausalLM.from_pretrained(str(out), resume_download=True, use_safetensors=True)
+    print("PROVOKE-NOTE loaded", flush=True)
+
+
+def case_benign83_save_pretrained_shared_removed() -> None:
+    m = _llama83()
+    sd = dict(m.state_dict())
+    sd["lm_head.weight"] = sd["model.embed_tokens.weight"]  # a tied head handed in by the exporter, model untied
+    m.save_pretrained(str(_dir83("benign83_save_pretrained_shared_removed") / "hf"), state_dict=sd)
+    print("PROVOKE-NOTE saved", flush=True)
+
+
+def case_load83_from_pretrained_dtype_int8() -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    _, out = _export83("load83_from_pretrained_dtype_int8")
+    AutoModelForCausalLM.from_pretrained(str(out), dtype=torch.int8)
+
+
+def case_load83_accel_dispatch_strict_prefixed() -> None:
+    from accelerate import init_empty_weights, load_checkpoint_and_dispatch
+    from safetensors.torch import load_file, save_file
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    _, out = _export83("load83_accel_dispatch_strict_prefixed")
+    sd = load_file(str(out / "model.safetensors"))
+    save_file({f"policy.{k}": v for k, v in sd.items()}, str(out / "model.safetensors"), metadata={"format": "pt"})
+    with init_empty_weights():
+        m = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(out)))
+    load_checkpoint_and_dispatch(m, str(out), device_map={"": "cpu"}, strict=True)
+
+
+def case_benign83_accel_dispatch_unexpected() -> None:
+    import logging
+
+    from accelerate import init_empty_weights, load_checkpoint_and_dispatch
+    from safetensors.torch import load_file, save_file
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    logging.basicConfig(level=logging.INFO)
+    _, out = _export83("benign83_accel_dispatch_unexpected")
+    sd = load_file(str(out / "model.safetensors"))
+    sd["value_head.weight"] = sd["model.norm.weight"].clone()[None]
+    save_file(sd, str(out / "model.safetensors"), metadata={"format": "pt"})
+    with init_empty_weights():
+        m = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(out)))
+    load_checkpoint_and_dispatch(m, str(out), device_map={"": "cpu"})
+    print("PROVOKE-NOTE dispatched", flush=True)
+
+
+CASES83: dict[str, Case] = {
+    n.removeprefix("case_"): (f, {"ckpt83": "checkpoint_corrupt", "miss83": "hf_weights_missing", "disk83": "disk_full",
+                                  "benign83": "benign"}.get(n[5:].split("_")[0], "python_crash"), False)
+    for n, f in list(globals().items()) if re.match(r"case_(ckpt|miss|disk|load|benign)83_", n)}
+CASES.update(CASES83)
+# CPU cases (no GPU visible, run_one), each under `timeout -k 5 60` like set 69's.
+TIMEOUT_S.update({n: 90 for n in CASES83})
+GROUP_TIMEOUT.update(CASES83)
+
+# More shapes for the 83-rd set's cases only: the stdlib logging lines of accelerate / transformers / torch
+_LOG_LINE83 = re.compile(r"^(INFO|WARNING|ERROR):(accelerate|transformers|torch|safetensors)[\w.]*:|\| MISMATCH \| |^- (MISMATCH|MISSING|UNEXPECTED):\t")
+
+LINE_RULES83: list[tuple[str, str]] = [
+    # a bare Python line the public corpus already holds byte for byte (the build checks only the current files)
+    (r"^EOFError: Ran out of input$", "drop"),
+    # a line heldout80.jsonl already holds byte for byte (a zeroed DCP .metadata)
+    (r"^_pickle\.UnpicklingError: invalid load key, '\\x00'\.$", "drop"),
+    # a line the source catalogue hub_transformers_k8s already holds byte for byte (transformers' tie warning)
+    (r"^\[transformers\] The tied weights mapping and config for this model specifies to tie model\.embed_tokens", "drop"),
+    # transformers 5's load report (its header and its MISMATCH rows): the report of the load the case made, whichever
+    # way it ended (the size-mismatch case raises right after it; the benign cases go on)
+    (r"LOAD REPORT|\| MISMATCH \||^- (MISMATCH|MISSING|UNEXPECTED):\t", "case"),
+    (r"^INFO:|^WARNING:|^\S+:\d+: \w*Warning: |^\[transformers\] ", "benign"),
+    (".", "case"),  # the set's closing rule: each case keeps its kind (earlier sets' rules and catch-alls not read)
+]
+NOTES83: list[tuple[str, str]] = [
+    (r"ckpt83_dcp_to_torch_save_metadata_(empty|zeroed)|ckpt83_accel_merge_weights_metadata_cut", "a DCP checkpoint whose .metadata is empty / zeroed / cut, converted (dcp_to_torch_save or accelerate merge-weights): DCP falls back to a rank-local __0.metadata that never existed; checkpoint_corrupt, the line alone reads as a missing file"),
+    (r"invalid load key, '\\x00'", "dcp_to_torch_save of a checkpoint whose .metadata was overwritten with zero bytes (same length): checkpoint_corrupt"),
+    (r"__0_0\.distcp'", "dcp_to_torch_save of a checkpoint whose .distcp shard is gone: a missing piece of the checkpoint, checkpoint_corrupt as set 69 (hf_weights_missing is arguable)"),
+    (r"load83_dcp_to_torch_save_hf_dir|load83_accel_merge_weights_not_fsdp", "a format utility (dcp_to_torch_save / accelerate merge-weights) pointed at the save_pretrained export, not the DCP checkpoint: nothing corrupt or missing, the wrong directory (python_crash)"),
+    (r"miss83_dcp_to_torch_save_absent|global_step_60\.pt'|pytorch_model_fsdp_0 but couldn't", "the checkpoint to convert does not exist at all (a step never saved): hf_weights_missing (weights not found in a local dir); checkpoint_corrupt is arguable"),
+    (r"__0_0\.distcp/\.metadata", "FileSystemReader given the .distcp shard file instead of its directory (python_crash)"),
+    (r"Is a directory: .*policy'", "torch_save_to_dcp given the DCP directory where a torch.save file belongs (python_crash)"),
+    (r"Missing key in checkpoint state_dict: model\.policy\.", "dcp.load into HF-named keys with a `policy.` prefix: a state-dict mismatch, python_crash by the settled rules"),
+    (r"Read-only file system", "save_pretrained(max_shard_size='50KB') into a directory on a read-only tmpfs: python_crash as earlier sets label EROFS"),
+    (r"Not a directory: .*hf/step_40", "save_pretrained into hf/step_40 where hf is a file"),
+    (r"Unit 'GS' not supported", "save_pretrained(max_shard_size='5 gigs')"),
+    (r"global_step` is invalid", "safetensors save_file of a state dict with an int global_step in it"),
+    (r"'metadata': 'int'", "safetensors save_file(metadata={'global_step': 40}): metadata values must be strings"),
+    (r"has no attribute 'bf16'", "from_pretrained(dtype='bf16') of the export: a dtype name torch does not have"),
+    (r"cannot be instantiated under `dtype=torch.int8`", "from_pretrained(dtype=torch.int8): a dtype conversion refused"),
+    (r"nn\.Module\.to only accepts", "the exported policy cast with .to(torch.int8): refused"),
+    (r"unexpected keyword argument 'resume_download'", "from_pretrained(resume_download=True): an argument deprecated in 4.x, removed in transformers 5 (it reaches the model's __init__)"),
+    (r"grpo_policy", "config.json of the export with model_type grpo_policy / architectures GRPOPolicyForCausalLM (a custom name no library registers)"),
+    (r"Unrecognized model in /tmp/export83/load83_config_no_model_type", "config.json of the export with no model_type key (python_crash: the file is there and parses)"),
+    (r"Unrecognized model in /tmp/export83/miss83_from_pretrained_no_config", "the export without config.json: transformers 5.25 says `Unrecognized model ... model_type`, not `does not appear to have a file named config.json`; hf_weights_missing by what happened (the same text with config.json present but no model_type is python_crash in load83_config_no_model_type)"),
+    (r"Unrecognized model in /tmp/export83/miss83_from_pretrained_subfolder_absent", "from_pretrained(dir, subfolder='policy') where the subfolder was never written: the message names the parent dir; hf_weights_missing by what happened"),
+    (r"not a valid JSON file", "an empty config.json in the export (python_crash: a config that does not parse)"),
+    (r"Error no file named model\.safetensors", "the export with config.json but its model.safetensors removed"),
+    (r"hf/model-00002-of-00002\.safetensors", "a sharded export (max_shard_size='20KB') whose index names a shard removed from the folder"),
+    (r"policy-00001-of-00002\.safetensors", "a sharded export whose index weight_map names shards renamed (policy-* for model-*), the files on disk keep their names"),
+    (r"`checkpoint` should be the path", "accelerate load_checkpoint_and_dispatch of a folder that does not exist (hf-step-60 never exported)"),
+    (r"Trying to set a tensor of shape", "accelerate load_checkpoint_and_dispatch of a 64-token export into a model built with an 80-token vocab: python_crash (shape mismatch)"),
+    (r"has no attribute 'policy'", "accelerate load_checkpoint_and_dispatch(strict=True) of an export whose keys carry a policy. prefix: accelerate walks the key into the module and fails (python_crash)"),
+    (r"LlamaForCausalLM LOAD REPORT.*size_mismatch|\| MISMATCH \||^- MISMATCH:", "transformers 5's load report of from_pretrained with config vocab_size 80 over 64-token weights; the RuntimeError (ignore_mismatched_sizes=False) follows: python_crash"),
+    (r"LOAD REPORT.*untied_head|^- (MISSING|UNEXPECTED):", "transformers 5's load report of an export with an extra value_head.weight and no lm_head.weight: newly initialised, the load went on (benign)"),
+    (r"GPT2ForSequenceClassification LOAD REPORT", "a Llama export whose config says model_type gpt2, loaded as AutoModelForSequenceClassification: every weight UNEXPECTED / MISSING, yet it loads (exit 0): benign by the run, not by the model"),
+    (r"The tied weights mapping", "config.json says tie_word_embeddings=true, the export holds a separate lm_head: transformers does not tie, the load goes on"),
+    (r"were not used when initializing", "accelerate load_checkpoint_and_dispatch of an export with an extra value_head.weight: logged, dispatched (exit 0)"),
+]
+
+
+def lib_of83(case: str, line: str, vers: dict[str, str]) -> tuple[str, str]:
+    """The eighty-third set's printers: accelerate for its lines and cases, safetensors for its errors and save_file
+    cases, transformers for from_pretrained / save_pretrained, torch for the rest."""
+    if line.startswith("INFO:accelerate") or "_accel_" in case:
+        return _pick("accelerate", vers)
+    if "SafetensorError" in line or "_st_" in case:
+        return _pick("safetensors", vers)
+    if line.startswith("[transformers]") or re.search(r"pretrained|_index_|_config_|_shard_truncated|_header_", case):
+        return _pick("transformers", vers)
+    return _pick("torch", vers)
+
+
 LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout2", CASES2, []), ("heldout3", CASES3, LINE_RULES3), ("heldout4", CASES4, LINE_RULES4),
     ("heldout5", CASES5, LINE_RULES5), ("heldout6", CASES6, LINE_RULES6), ("heldout7", CASES7, LINE_RULES7),
@@ -57668,6 +58430,7 @@ LATER_SETS: list[tuple[str, dict[str, Case], list[tuple[str, str]]]] = [
     ("heldout82", CASES82, LINE_RULES82),
     ("heldout81", CASES81, LINE_RULES81),
     ("heldout84", CASES84, LINE_RULES84),
+    ("heldout83", CASES83, LINE_RULES83),
 ]
 _RANK = {name: at for at, (name, _, _) in enumerate(LATER_SETS)}
 
@@ -58171,6 +58934,7 @@ LATER_PRINTERS: dict[str, tuple[Callable[[str, str, dict[str, str]], tuple[str, 
     "heldout82": (lib_of82, NOTES82),
     "heldout81": (lib_of81, NOTES81),
     "heldout84": (lib_of84, NOTES84),
+    "heldout83": (lib_of83, NOTES83),
 }
 
 

@@ -99,7 +99,8 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout80": ("CASES80", 50, 3),  # set 80: megatron-core 0.16.1 on CPU, second round
               "heldout82": ("CASES82", 40, 6),  # set 82: the hf CLI in a start-up script against a loopback Hub (README)
               "heldout81": ("CASES81", 49, 2),  # set 81: vLLM 0.34.0's argument / config layer on CPU, mostly python_crash (README)
-              "heldout84": ("CASES84", 50, 2)}  # set 84: Daytona sandboxes, second round, against a fake API (README)
+              "heldout84": ("CASES84", 50, 2),  # set 84: Daytona sandboxes, second round, against a fake API (README)
+              "heldout83": ("CASES83", 50, 3)}  # set 83: exporting a policy's checkpoint to a Hub-style folder on CPU (README)
 # The current files in the order they were built (each later set keeps only shapes no earlier file has): the first
 # capture's two files, then LATER_SETS in its order (the script's build order: heldout25 was captured after 26-34 and
 # precedes them there, leaving their files unchanged; 26, 28 and 27, 39, 38 and 37 ... were built in the order listed).
@@ -124,7 +125,8 @@ OLDER_TORCH = {"heldout24": "2.4.",
                "heldout77": "2.13.",  # set 77: torch 2.13.0+cpu in its scratch venv (the log renderers' set)
                "heldout78": "2.15.",  # set 78: PyPI's torch 2.15.0 (+cu132, its CUDA wheel) run on CPU, as set 70
                "heldout80": "2.13.",  # set 80: torch 2.13.0+cpu in its scratch venv, under megatron-core 0.16.1
-               "heldout81": "2.14."}  # set 81: vLLM 0.34.0's pin (torch 2.14.0+cu130, its CUDA wheel) run on CPU, as set 37
+               "heldout81": "2.14.",  # set 81: vLLM 0.34.0's pin (torch 2.14.0+cu130, its CUDA wheel) run on CPU, as set 37
+               "heldout83": "2.13."}  # set 83: the export path on CPU, torch 2.13.0+cpu (/opt/wheels) in its scratch venv
 
 
 def _load(name: str) -> list[dict[str, str]]:
@@ -317,7 +319,8 @@ def test_later_sets_are_mostly_specific_kinds(name: str, share: int) -> None:
                                   "heldout80",
                                   "heldout82",
                                   "heldout81",
-                                  "heldout84"])
+                                  "heldout84",
+                                  "heldout83"])
 def test_later_set_has_benign_look_alikes_and_no_missing_library(name: str) -> None:
     """heldout6 / heldout7 / heldout9 / heldout10 / heldout11 / heldout12 / heldout13 hold a few benign look-alikes, and no case of them died on a library
     the device lacks (set 6's `datasets` cases were dropped: the library is not installed there)."""
