@@ -234,11 +234,7 @@ LATER_PUBLIC: dict[int, tuple[int, int]] = {
     77: (16, 8),    # NVIDIA NeMo / NVIDIA-NeMo repositories (Speech, Megatron-Bridge, Automodel; not NeMo RL) and deepspeedai/DeepSpeed: multi-node training deaths (NCCL, watchdog timeouts, OOM, checkpoint shards, the launcher's ssh check); small: a 30-minute window, most hits of these repositories are corpus sources already
     78: (2, 1),     # PyTorch's own repositories (pytorch/pytorch, NVIDIA/nccl, pytorch/torchtitan, meta-pytorch / pytorch-labs), 2025-2026 multi-node deaths; tiny and benign only: every failure line reached was a corpus source or line already
     79: (8, 3),     # 2025-2026 threads of the huggingface/* repositories a GRPO policy side uses (trl, datasets; transformers, huggingface_hub, xet-core, accelerate, peft, safetensors searched): tiny, a 30-minute window over a pool whose first hits are corpus sources already
-
-
     80: (14, 4),    # the orchestration layer under multi-GPU training (Ray Core / Train / Data, KubeRay, Volcano, the GPU operator, the device plugin; Kueue / JobSet / Kubeflow Trainer searched, nothing new whole), 2024-2025 threads; tiny: a 30-minute window, most hits of these repositories are corpus sources already
-
-
     81: (6, 3),     # failure lines of multi-GPU training runs in 2025-2026 issues of repositories outside the mined pools (research code, model repos, toolkits); tiny: a 30-minute window, nearly every family's first hits are corpus sources already
 }
 LATER_PUBLIC_PATHS = {f"heldout{n}": PUBLIC / f"heldout{n}.jsonl" for n in LATER_PUBLIC}
