@@ -50,7 +50,8 @@ NAMED = [
      "not a parquet file.", "python_crash"),
     # (a checkpoint that does not read stays the checkpoint's)
     ("RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory in "
-     "/ck/global_step_80/model.pt", "checkpoint_corrupt"),    # ---- pass 149 (current set 66): safetensors refusing a slice past a tensor's end is the caller's, not the file's
+     "/ck/global_step_80/model.pt", "checkpoint_corrupt"),
+    # ---- pass 149 (current set 66): safetensors refusing a slice past a tensor's end is the caller's, not the file's
     ("safetensors_rust.SafetensorError: Error during slicing [0:4096] with shape [1024, 64]: index 4096 out of bounds for "
      "tensor dimension #0 of size 1024", "python_crash"),
     ("safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge", "checkpoint_corrupt"),

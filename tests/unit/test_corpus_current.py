@@ -92,7 +92,7 @@ LATER_SETS = {"heldout2": ("CASES2", 20, 4), "heldout3": ("CASES3", 30, 8),
               "heldout73": ("CASES73", 60, 1),  # set 73: inter-process messaging on CPU, all python_crash by the rules
               "heldout76": ("CASES76", 32, 3),  # set 76: one H100 call, CUDA graphs / streams / allocator backends
               "heldout74": ("CASES74", 40, 3),  # set 74: the prompt dataset's preprocessing, mostly python_crash (README)
-              "heldout75": ("CASES75", 40, 1),
+              "heldout75": ("CASES75", 40, 1),  # set 75: the run's side-cars, python_crash and many benign look-alikes (README)
               "heldout77": ("CASES77", 50, 5),  # set 77: the same deaths through the log renderers (rich, loguru, structlog ...)
               "heldout78": ("CASES78", 35, 1),  # set 78: torch.compile / export on CPU, all python_crash by the rules
               "heldout79": ("CASES79", 38, 2),  # set 79: SkyRL 0.4.0 generator / skyrl-gym side, mostly python_crash (README)
